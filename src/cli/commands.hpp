@@ -1,0 +1,18 @@
+// One function per subcommand; each lives in its own file under src/cli/.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace gb::cli {
+
+// Options shared by every subcommand.
+struct GlobalOptions {
+  std::string log_level = "warn";
+  bool json = false;  // machine-readable output on stdout instead of tables
+};
+
+void add_list_command(CLI::App& app, GlobalOptions& global);
+void add_run_command(CLI::App& app, GlobalOptions& global);
+void add_topo_command(CLI::App& app, GlobalOptions& global);
+
+}  // namespace gb::cli

@@ -1,0 +1,54 @@
+#include "cli/context.hpp"
+
+#include <cuda_runtime.h>
+
+#include <charconv>
+
+#include "core/errors.hpp"
+#include "core/glob.hpp"
+
+namespace gb::cli {
+
+std::vector<int> select_gpus(const std::string& spec, int visible, const std::string& no_gpu_reason,
+                             const Launch& launch) {
+  std::vector<int> gpus;
+  if (spec.empty()) {
+    if (visible == 0) return gpus;
+    if (launch.under_mpi) return {launch.local_rank % visible};
+    for (int i = 0; i < visible; ++i) gpus.push_back(i);
+    return gpus;
+  }
+  for (const auto& item : split_list(spec)) {
+    int id = -1;
+    const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
+    if (ec != std::errc() || ptr != item.data() + item.size() || id < 0)
+      throw UsageError("--gpus '" + spec + "': '" + item +
+                       "' is not a GPU index (expected a list like 0,1)");
+    if (id >= visible)
+      throw UsageError("--gpus names GPU " + item + " but " +
+                       (visible == 0 ? "no GPU is visible (" + no_gpu_reason + ")"
+                                     : std::to_string(visible) + " are visible (0.." +
+                                           std::to_string(visible - 1) + ")"));
+    for (int g : gpus)
+      if (g == id) throw UsageError("--gpus '" + spec + "' names GPU " + item + " twice");
+    gpus.push_back(id);
+  }
+  return gpus;
+}
+
+RunContext make_context(const Launch& launch, const std::string& gpu_spec) {
+  RunContext ctx;
+  ctx.launch = launch;
+  ctx.env = detect_environment();
+  ctx.visible_gpus = count_cuda_devices(ctx.no_gpu_reason);
+  ctx.gpus = select_gpus(gpu_spec, ctx.visible_gpus, ctx.no_gpu_reason, launch);
+  if (!ctx.gpus.empty()) {
+    int major = 0, minor = 0;
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ctx.gpus.front());
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ctx.gpus.front());
+    ctx.compute_capability = major * 10 + minor;
+  }
+  return ctx;
+}
+
+}  // namespace gb::cli

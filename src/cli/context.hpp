@@ -1,0 +1,17 @@
+// Building the RunContext from the command line: which GPUs, which options.
+#pragma once
+
+#include <string>
+
+#include "core/run_context.hpp"
+
+namespace gb::cli {
+
+// Parses "0,1" against the visible GPUs; empty means every visible GPU (under MPI: the GPU of
+// this rank's local index). Throws gb::UsageError when a listed GPU does not exist.
+std::vector<int> select_gpus(const std::string& spec, int visible, const std::string& no_gpu_reason,
+                             const Launch& launch);
+
+RunContext make_context(const Launch& launch, const std::string& gpu_spec);
+
+}  // namespace gb::cli

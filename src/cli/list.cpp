@@ -1,0 +1,59 @@
+// `gpubarrier list`: every method with its level, axes and whether it can run here (or why not).
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/context.hpp"
+#include "core/registry.hpp"
+
+namespace gb::cli {
+namespace {
+
+std::string axes_text(const std::vector<Axis>& axes) {
+  std::string s;
+  for (const auto& a : axes) {
+    s += (s.empty() ? "" : " ") + a.name + "=";
+    for (std::size_t i = 0; i < a.values.size(); ++i)
+      s += (i ? "," : "") + std::to_string(a.values[i]);
+  }
+  return s.empty() ? "-" : s;
+}
+
+void list_methods(const GlobalOptions& global, const std::string& gpus) {
+  const RunContext ctx = make_context(local_launch(), gpus);
+  const auto methods = Registry::instance().create_all();
+  nlohmann::json out = nlohmann::json::array();
+  if (!global.json)
+    std::printf("%-30s %-10s %-60s %s\n", "method", "level", "axes (defaults)", "usable here");
+  for (const auto& m : methods) {
+    const Usability u = m->usable(ctx);
+    if (global.json) {
+      nlohmann::json axes = nlohmann::json::object();
+      for (const auto& a : m->axes()) axes[a.name] = a.values;
+      out.push_back({{"name", m->name()},
+                     {"level", to_string(m->level())},
+                     {"description", m->description()},
+                     {"axes", axes},
+                     {"usable", u.ok},
+                     {"reason", u.reason}});
+    } else {
+      std::printf("%-30s %-10s %-60s %s\n", std::string(m->name()).c_str(),
+                  std::string(to_string(m->level())).c_str(), axes_text(m->axes()).c_str(),
+                  u.ok ? "yes" : ("no: " + u.reason).c_str());
+    }
+  }
+  if (global.json) std::printf("%s\n", out.dump(2).c_str());
+}
+
+}  // namespace
+
+void add_list_command(CLI::App& app, GlobalOptions& global) {
+  auto* cmd = app.add_subcommand("list", "List every method: level, axes, and whether it can run here");
+  auto gpus = std::make_shared<std::string>();
+  cmd->add_option("--gpus", *gpus, "GPUs to judge usability against (default: all visible)");
+  cmd->add_flag("--json", global.json, "JSON output");
+  cmd->callback([&global, gpus] { list_methods(global, *gpus); });
+}
+
+}  // namespace gb::cli

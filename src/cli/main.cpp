@@ -1,0 +1,51 @@
+// gpubarrier: measure and compare GPU synchronisation methods.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+#include "cli/commands.hpp"
+#include "cli/version.hpp"
+#include "core/errors.hpp"
+
+int main(int argc, char** argv) {
+  spdlog::set_default_logger(spdlog::stderr_color_mt("gpubarrier"));
+  spdlog::set_pattern("[%l] %v");
+
+  CLI::App app{
+      "gpubarrier measures and compares GPU synchronisation: warp, block, cluster and grid\n"
+      "barriers, kernel boundaries, device-side barriers across GPUs, and OpenMP, MPI and NCCL\n"
+      "barriers on the host. Start with `gpubarrier list`, then `gpubarrier run --methods ...`.\n"
+      "Every flag can also be set through the environment variable named in its help."};
+  gb::cli::GlobalOptions global;
+  app.set_version_flag("--version", [] { return gb::cli::version_text(); },
+                       "Print version, git sha, CUDA runtime/driver, NCCL and MPI versions");
+  app.add_option("-v,--log-level", global.log_level,
+                 "Log level: trace, debug, info, warn, error, off")
+      ->envname("GPUBARRIER_LOG_LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  app.add_flag("--json", global.json, "Machine-readable JSON on stdout instead of tables");
+  app.require_subcommand(1);
+  app.parse_complete_callback([&] { spdlog::set_level(spdlog::level::from_str(global.log_level)); });
+
+  gb::cli::add_list_command(app, global);
+  gb::cli::add_run_command(app, global);
+  gb::cli::add_topo_command(app, global);
+
+  if (argc < 2) {  // a bare `gpubarrier` teaches instead of just refusing
+    std::fputs(app.help().c_str(), stderr);
+    return 2;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const gb::UsageError& e) {
+    std::fprintf(stderr, "gpubarrier: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpubarrier: failed: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

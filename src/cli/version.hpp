@@ -1,0 +1,7 @@
+#pragma once
+#include <string>
+
+namespace gb::cli {
+// "gpubarrier 0.1.0 (git abc123)\nCUDA runtime 13.0, driver 13.0\nNCCL 2.28.9\nMPI Open MPI v4.1.4"
+std::string version_text();
+}  // namespace gb::cli

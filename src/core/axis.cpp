@@ -1,0 +1,79 @@
+#include "core/axis.hpp"
+
+#include <charconv>
+
+#include "core/errors.hpp"
+#include "core/glob.hpp"
+
+namespace gb {
+namespace {
+
+constexpr const char* kForms =
+    "expected name=v1,v2,... or name=first:last:step or name=first:last:*factor "
+    "(e.g. threads_per_block=32,64,128 or blocks_per_sm=1:32:*2)";
+
+long parse_long(std::string_view item, std::string_view whole) {
+  long v = 0;
+  const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+  if (ec != std::errc() || ptr != item.data() + item.size())
+    throw UsageError("malformed --axis '" + std::string(whole) + "': '" + std::string(item) +
+                     "' is not an integer; " + kForms);
+  return v;
+}
+
+std::vector<long> parse_range(std::string_view spec, std::string_view whole) {
+  const auto parts = split_list(spec, ':');
+  if (parts.size() != 3) throw UsageError("malformed --axis '" + std::string(whole) + "'; " + kForms);
+  const long first = parse_long(parts[0], whole);
+  const long last = parse_long(parts[1], whole);
+  const bool geometric = parts[2].front() == '*';
+  const long step = parse_long(geometric ? std::string_view(parts[2]).substr(1) : parts[2], whole);
+  if (first > last || (geometric ? step < 2 || first < 1 : step < 1))
+    throw UsageError("malformed --axis '" + std::string(whole) +
+                     "': needs first <= last and a step >= 1 (factor >= 2, first >= 1)");
+  std::vector<long> values;
+  for (long v = first; v <= last; v = geometric ? v * step : v + step) {
+    values.push_back(v);
+    if (values.size() > 100000) throw UsageError("--axis '" + std::string(whole) + "' is too long");
+  }
+  return values;
+}
+
+}  // namespace
+
+AxisOverride parse_axis(std::string_view text) {
+  const auto eq = text.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size())
+    throw UsageError("malformed --axis '" + std::string(text) + "'; " + kForms);
+  AxisOverride axis{std::string(text.substr(0, eq)), {}};
+  const std::string_view spec = text.substr(eq + 1);
+  if (spec.find(':') != std::string_view::npos) {
+    axis.values = parse_range(spec, text);
+  } else {
+    for (const auto& item : split_list(spec)) axis.values.push_back(parse_long(item, text));
+  }
+  if (axis.values.empty()) throw UsageError("malformed --axis '" + std::string(text) + "'; " + kForms);
+  return axis;
+}
+
+std::vector<Point> expand_points(const std::vector<Axis>& axes,
+                                 const std::vector<AxisOverride>& overrides) {
+  std::vector<std::vector<std::pair<std::string, long>>> combos{{}};
+  for (const auto& axis : axes) {
+    const std::vector<long>* values = &axis.values;
+    for (const auto& o : overrides)
+      if (o.name == axis.name) values = &o.values;
+    std::vector<std::vector<std::pair<std::string, long>>> next;
+    for (const auto& combo : combos)
+      for (long v : *values) {
+        next.push_back(combo);
+        next.back().emplace_back(axis.name, v);
+      }
+    combos = std::move(next);
+  }
+  std::vector<Point> points;
+  for (auto& c : combos) points.emplace_back(std::move(c));
+  return points;
+}
+
+}  // namespace gb

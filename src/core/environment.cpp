@@ -1,0 +1,63 @@
+#include "core/environment.hpp"
+
+#include <cuda_runtime.h>
+#include <unistd.h>
+
+#include <array>
+
+#include "core/launcher.hpp"
+#include "gpubarrier_version.hpp"
+
+#ifdef GPUBARRIER_HAVE_NCCL
+#include <nccl.h>
+#endif
+
+namespace gb {
+namespace {
+
+std::string cuda_version_string(int v) {
+  return v <= 0 ? std::string("none") : std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+}  // namespace
+
+int count_cuda_devices(std::string& reason) {
+  int n = 0;
+  const cudaError_t rc = cudaGetDeviceCount(&n);
+  if (rc != cudaSuccess) {
+    reason = std::string(cudaGetErrorName(rc)) + ": " + cudaGetErrorString(rc);
+    cudaGetLastError();
+    return 0;
+  }
+  if (n == 0) reason = "cudaGetDeviceCount returned 0";
+  return n;
+}
+
+Environment detect_environment() {
+  Environment env;
+  std::array<char, 256> host{};
+  gethostname(host.data(), host.size() - 1);
+  env.host = host.data();
+  int v = 0;
+  cudaDriverGetVersion(&v);
+  env.driver = cuda_version_string(v);
+  v = 0;
+  cudaRuntimeGetVersion(&v);
+  env.cuda_runtime = cuda_version_string(v);
+  std::string reason;
+  if (count_cuda_devices(reason) > 0) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) env.gpu_model = prop.name;
+  }
+#ifdef GPUBARRIER_HAVE_NCCL
+  int nv = 0;
+  if (ncclGetVersion(&nv) == ncclSuccess)
+    env.nccl = std::to_string(nv / 10000) + "." + std::to_string((nv / 100) % 100) + "." +
+               std::to_string(nv % 100);
+#endif
+  env.mpi = mpi_library_version();
+  env.git_sha = GPUBARRIER_GIT_SHA;
+  return env;
+}
+
+}  // namespace gb

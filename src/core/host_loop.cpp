@@ -1,0 +1,36 @@
+#include <chrono>
+
+#include "core/adaptive.hpp"
+#include "core/techniques.hpp"
+
+namespace gb {
+
+Measurement host_loop(const RunContext& ctx, const std::function<void()>& step, int warmup) {
+  using clock = std::chrono::steady_clock;
+  for (int i = 0; i < warmup; ++i) step();
+  // Batches keep the per-rank maximum (one allreduce per batch) off the timed path.
+  constexpr std::size_t kBatch = 100;
+  std::vector<double> samples;
+  std::vector<double> batch(kBatch);
+  AdaptiveStop stop(ctx);
+  do {
+    for (auto& t : batch) {
+      const auto t0 = clock::now();
+      step();
+      t = std::chrono::duration<double, std::nano>(clock::now() - t0).count();
+    }
+    ctx.max_over_ranks(batch);
+    samples.insert(samples.end(), batch.begin(), batch.end());
+  } while (stop.more(samples.size(), summarize(samples).relative_standard_error()));
+
+  Measurement m;
+  m.metric = "latency";
+  m.unit = "ns";
+  m.technique = "host-loop";
+  m.stats = summarize(samples);
+  m.value = m.stats.median;
+  m.stop = stop.reason();
+  return m;
+}
+
+}  // namespace gb

@@ -1,0 +1,96 @@
+#include "core/launcher.hpp"
+
+#include <cstdlib>
+
+#include "core/errors.hpp"
+
+#include "core/mpi_check.hpp"
+
+namespace gb {
+
+bool started_by_launcher() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(var)) return true;
+  // A batch script has SLURM_PROCID too; only a job step launched by srun has a step id.
+  return std::getenv("SLURM_PROCID") && std::getenv("SLURM_STEP_ID");
+}
+
+std::string mpi_library_version() {
+#ifdef GPUBARRIER_HAVE_MPI
+  char buf[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(buf, &len);
+  std::string v(buf, len);
+  const auto cut = v.find_first_of(",\n");
+  return cut == std::string::npos ? v : v.substr(0, cut);
+#else
+  return "none";
+#endif
+}
+
+Launch local_launch() {
+  Launch launch;
+#ifdef GPUBARRIER_HAVE_MPI
+  launch.mpi_available = true;
+#endif
+  return launch;
+}
+
+Launch init_launch(int* argc, char*** argv) {
+  Launch launch = local_launch();
+#ifdef GPUBARRIER_HAVE_MPI
+  if (!started_by_launcher()) return launch;
+  int provided = 0;
+  GB_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  launch.under_mpi = true;
+  launch.launcher = "mpi";
+  GB_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &launch.rank));
+  GB_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &launch.size));
+  MPI_Comm local;
+  GB_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, launch.rank,
+                                   MPI_INFO_NULL, &local));
+  GB_MPI_CHECK(MPI_Comm_rank(local, &launch.local_rank));
+  GB_MPI_CHECK(MPI_Comm_size(local, &launch.local_size));
+  MPI_Comm_free(&local);
+  int leader = launch.local_rank == 0 ? 1 : 0;
+  GB_MPI_CHECK(MPI_Allreduce(&leader, &launch.nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  set_process_rank(launch.rank, launch.size);
+#else
+  (void)argc;
+  (void)argv;
+#endif
+  return launch;
+}
+
+void finalize_launch(const Launch& launch) {
+#ifdef GPUBARRIER_HAVE_MPI
+  if (launch.under_mpi) MPI_Finalize();
+#else
+  (void)launch;
+#endif
+}
+
+void Launch::max_in_place(std::vector<double>& values) const {
+#ifdef GPUBARRIER_HAVE_MPI
+  if (!under_mpi || values.empty()) return;
+  GB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()),
+                             MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD));
+#else
+  (void)values;
+#endif
+}
+
+double Launch::max(double value) const {
+  std::vector<double> v{value};
+  max_in_place(v);
+  return v.front();
+}
+
+void Launch::barrier() const {
+#ifdef GPUBARRIER_HAVE_MPI
+  if (under_mpi) GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+#endif
+}
+
+}  // namespace gb

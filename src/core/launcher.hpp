@@ -1,0 +1,39 @@
+// How this process was started (alone, or as one rank under mpirun/srun) and the few collective
+// operations the techniques need. Outside MPI every collective is the identity.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gb {
+
+struct Launch {
+  bool under_mpi = false;      // started by mpirun/srun, MPI initialised
+  bool mpi_available = false;  // built with MPI
+  std::string launcher = "single";
+  int rank = 0, size = 1;
+  int local_rank = 0, local_size = 1;
+  int nodes = 1;
+
+  bool is_root() const { return rank == 0; }
+  // Element-wise maximum over ranks (a step is as slow as its slowest rank).
+  void max_in_place(std::vector<double>& values) const;
+  double max(double value) const;
+  void barrier() const;
+};
+
+// True when the environment shows mpirun (OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_RANK) or srun
+// (SLURM_PROCID together with SLURM_STEP_ID) started this process.
+bool started_by_launcher();
+
+// This process alone, MPI not initialised (for commands that never need ranks).
+Launch local_launch();
+
+// Initialises MPI only when started_by_launcher(); sets the process label used in errors.
+Launch init_launch(int* argc, char*** argv);
+void finalize_launch(const Launch& launch);
+
+// "Open MPI v4.1.4" or "none".
+std::string mpi_library_version();
+
+}  // namespace gb

@@ -1,0 +1,80 @@
+#include "core/method.hpp"
+
+#include "core/errors.hpp"
+#include "core/run_context.hpp"
+
+namespace gb {
+
+std::string_view to_string(Level level) {
+  switch (level) {
+    case Level::warp: return "warp";
+    case Level::block: return "block";
+    case Level::cluster: return "cluster";
+    case Level::grid: return "grid";
+    case Level::kernel: return "kernel";
+    case Level::multi_gpu: return "multi-gpu";
+    case Level::multi_node: return "multi-node";
+    case Level::host: return "host";
+  }
+  return "unknown";
+}
+
+std::string_view to_string(Status status) {
+  switch (status) {
+    case Status::ok: return "ok";
+    case Status::skipped: return "skipped";
+    case Status::failed: return "failed";
+    case Status::timeout: return "timeout";
+    case Status::unverified: return "unverified";
+  }
+  return "unknown";
+}
+
+std::optional<long> Point::find(std::string_view name) const {
+  for (const auto& [k, v] : values_)
+    if (k == name) return v;
+  return std::nullopt;
+}
+
+long Point::at(std::string_view name) const {
+  if (auto v = find(name)) return *v;
+  throw Error("configuration has no axis '" + std::string(name) + "' (have: " + to_string() + ")");
+}
+
+std::string Point::to_string() const {
+  std::string s;
+  for (const auto& [k, v] : values_) {
+    if (!s.empty()) s += ' ';
+    s += k + "=" + std::to_string(v);
+  }
+  return s;
+}
+
+Usability Method::usable(const RunContext& ctx) const {
+  const Requirements req = requirements();
+  if (req.mpi_launch && !ctx.launch.under_mpi)
+    return Usability::no(ctx.launch.mpi_available
+                             ? "needs several ranks: run it as `mpirun -np 2 gpubarrier run --methods " +
+                                   std::string(name()) + "` (or under srun)"
+                             : "gpubarrier was built without MPI (GPUBARRIER_WITH_MPI=OFF or not found)");
+  if (req.min_gpus > 0 && ctx.visible_gpus == 0)
+    return Usability::no("no CUDA GPU visible: " + ctx.no_gpu_reason);
+  if (req.min_gpus > 0 && static_cast<int>(ctx.gpus.size()) < req.min_gpus)
+    return Usability::no("needs at least " + std::to_string(req.min_gpus) + " GPUs, have " +
+                         std::to_string(ctx.gpus.size()));
+  if (req.min_compute_capability > 0 && ctx.compute_capability < req.min_compute_capability)
+    return Usability::no("needs compute capability " +
+                         std::to_string(req.min_compute_capability / 10) + "." +
+                         std::to_string(req.min_compute_capability % 10) + ", GPU has " +
+                         std::to_string(ctx.compute_capability / 10) + "." +
+                         std::to_string(ctx.compute_capability % 10));
+  if (req.nccl && ctx.env.nccl.empty())
+    return Usability::no("gpubarrier was built without NCCL (GPUBARRIER_WITH_NCCL=OFF or not found)");
+  return Usability::yes();
+}
+
+Usability Method::feasible(const RunContext&, const Point&) const { return Usability::yes(); }
+
+Verification Method::verify(RunContext&, const Point&) { return {}; }
+
+}  // namespace gb

@@ -1,0 +1,107 @@
+// The Method interface: one synchronisation technique, its axes, what it needs, how it is run
+// and how it proves that it really synchronised. Adding a method = one file + registration.
+#pragma once
+
+#include <climits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/statistics.hpp"
+
+namespace gb {
+
+struct RunContext;
+
+enum class Level { warp, block, cluster, grid, kernel, multi_gpu, multi_node, host };
+std::string_view to_string(Level level);
+
+enum class Status { ok, skipped, failed, timeout, unverified };
+std::string_view to_string(Status status);
+
+// A named axis with the values swept by default; `--axis name=...` replaces them.
+struct Axis {
+  std::string name;
+  std::vector<long> values;
+};
+
+// One configuration: a value per axis, in the method's axis order.
+class Point {
+ public:
+  Point() = default;
+  explicit Point(std::vector<std::pair<std::string, long>> values) : values_(std::move(values)) {}
+  std::optional<long> find(std::string_view name) const;
+  long at(std::string_view name) const;  // throws gb::Error when the axis is missing
+  long get(std::string_view name, long fallback) const { return find(name).value_or(fallback); }
+  const std::vector<std::pair<std::string, long>>& values() const { return values_; }
+  std::string to_string() const;  // "blocks_per_sm=2 threads_per_block=128"
+
+ private:
+  std::vector<std::pair<std::string, long>> values_;
+};
+
+// Answer to "can this run here?"; the reason is shown to the user and written to the CSV.
+struct Usability {
+  bool ok = true;
+  std::string reason;
+  static Usability yes() { return {}; }
+  static Usability no(std::string why) { return {false, std::move(why)}; }
+};
+
+struct Requirements {
+  int min_gpus = 0;  // 0: a host-only method
+  int max_gpus = INT_MAX;
+  bool mpi_launch = false;  // must be started by mpirun/srun
+  bool nccl = false;
+  bool peer_access = false;
+  int min_compute_capability = 0;  // e.g. 90 for clusters
+};
+
+// The outcome of a correctness run: did every participant wait for every other?
+struct Verification {
+  enum class Result { passed, failed, timeout, not_applicable };
+  Result result = Result::not_applicable;
+  std::string detail;
+  static Verification passed(std::string d = {}) { return {Result::passed, std::move(d)}; }
+  static Verification failed(std::string d) { return {Result::failed, std::move(d)}; }
+  static Verification timed_out(std::string d) { return {Result::timeout, std::move(d)}; }
+};
+
+// One reported figure of one configuration.
+struct Measurement {
+  std::string metric;     // latency, latency_cycles, throughput, ...
+  std::string unit;       // ns, cycles, warp-syncs/ns, ...
+  std::string technique;  // clock, differential, host-loop, fusion
+  Summary stats;
+  double value = 0;  // the headline figure (the technique decides: mean or Eq. 7)
+  long reps_lo = 0, reps_hi = 0;
+  std::string stop;  // converged | budget | fixed
+  Status status = Status::ok;
+  std::string note;
+};
+
+class Method {
+ public:
+  virtual ~Method() = default;
+  virtual std::string_view name() const = 0;
+  virtual Level level() const = 0;
+  virtual std::string_view description() const = 0;
+  virtual std::vector<Axis> axes() const { return {}; }
+  virtual Requirements requirements() const { return {}; }
+
+  // Whether the method can run at all in this context. The default checks requirements();
+  // override to add reasons (a missing library, a removed CUDA API), calling the base first.
+  virtual Usability usable(const RunContext& ctx) const;
+
+  // Whether one configuration can run (occupancy, cluster placement); otherwise a skipped row.
+  virtual Usability feasible(const RunContext& ctx, const Point& point) const;
+
+  // A short run that checks the barrier really synchronised. Runs before measure().
+  virtual Verification verify(RunContext& ctx, const Point& point);
+
+  virtual std::vector<Measurement> measure(RunContext& ctx, const Point& point) = 0;
+};
+
+}  // namespace gb

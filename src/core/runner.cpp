@@ -1,0 +1,136 @@
+#include "core/runner.hpp"
+
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+
+namespace gb {
+namespace {
+
+// Progress on stderr, shown once a run has lasted a second.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), tty_(isatty(STDERR_FILENO) != 0) {}
+  void step(std::string_view method, const Point& point) {
+    ++done_;
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (elapsed < 1.0) return;
+    std::fprintf(stderr, "%s[%zu/%zu %.0fs] %.*s %s%s", tty_ ? "\r\033[K" : "", done_, total_,
+                 elapsed, static_cast<int>(method.size()), method.data(),
+                 point.to_string().c_str(), tty_ ? "" : "\n");
+    std::fflush(stderr);
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_ && tty_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  std::size_t total_, done_ = 0;
+  bool tty_, shown_ = false;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+class Emitter {
+ public:
+  Emitter(const RunContext& ctx, const std::vector<ResultSink*>& sinks, RunTally& tally)
+      : ctx_(ctx), sinks_(sinks), tally_(tally) {}
+  void emit(const Row& row) {
+    count(row.get("status"));
+    if (!ctx_.launch.is_root()) return;
+    for (ResultSink* s : sinks_) s->write(row);
+  }
+
+ private:
+  void count(const std::string& status) {
+    if (status == "ok") ++tally_.ok;
+    else if (status == "skipped") ++tally_.skipped;
+    else if (status == "failed") ++tally_.failed;
+    else if (status == "timeout") ++tally_.timeout;
+    else ++tally_.unverified;
+  }
+  const RunContext& ctx_;
+  const std::vector<ResultSink*>& sinks_;
+  RunTally& tally_;
+};
+
+void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point& point,
+               Emitter& out) {
+  const RowSource src{ctx, plan.run_id, method, point, plan.topology_class};
+  try {
+    if (const Usability f = method.feasible(ctx, point); !f.ok) {
+      out.emit(make_status_row(src, Status::skipped, f.reason));
+      return;
+    }
+    const Verification v = method.verify(ctx, point);
+    if (v.result == Verification::Result::timeout) {
+      out.emit(make_status_row(src, Status::timeout, "verification run: " + v.detail));
+      return;
+    }
+    for (Measurement& m : method.measure(ctx, point)) {
+      if (v.result == Verification::Result::failed) {
+        m.status = Status::unverified;
+        m.note = "barrier check failed: " + v.detail + (m.note.empty() ? "" : "; " + m.note);
+      } else if (v.result == Verification::Result::passed && m.note.empty()) {
+        m.note = "verified";
+      } else if (v.result == Verification::Result::passed) {
+        m.note = "verified; " + m.note;
+      }
+      out.emit(make_row(src, m));
+    }
+  } catch (const std::exception& e) {
+    spdlog::error("{} {}: {}", method.name(), point.to_string(), e.what());
+    out.emit(make_status_row(src, Status::failed, e.what()));
+  }
+}
+
+}  // namespace
+
+RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<ResultSink*>& sinks) {
+  RunTally tally;
+  Emitter out(ctx, sinks, tally);
+  std::vector<std::pair<Method*, std::vector<Point>>> work;
+  std::size_t total = 0;
+  for (Method* m : plan.methods) {
+    work.emplace_back(m, expand_points(m->axes(), plan.overrides));
+    const bool per_gpu = m->requirements().max_gpus == 1 && ctx.gpus.size() > 1;
+    total += work.back().second.size() * (per_gpu ? ctx.gpus.size() : 1);
+  }
+  Progress progress(ctx.launch.is_root() ? total : 0);
+  for (auto& [method, points] : work) {
+    ctx.collective = ctx.launch.under_mpi && method->requirements().mpi_launch;
+    const bool mine = ctx.collective || ctx.launch.is_root();
+    if (!mine) continue;
+    if (const Usability u = method->usable(ctx); !u.ok) {
+      out.emit(make_status_row({ctx, plan.run_id, *method, Point{}, plan.topology_class},
+                               Status::skipped, u.reason));
+      for (std::size_t i = 0; i < points.size(); ++i) progress.step(method->name(), Point{});
+      continue;
+    }
+    // A single-GPU method given several GPUs runs on each of them in turn.
+    const std::vector<int> all_gpus = ctx.gpus;
+    std::vector<std::vector<int>> gpu_sets{all_gpus};
+    if (method->requirements().max_gpus == 1 && all_gpus.size() > 1) {
+      gpu_sets.clear();
+      for (int g : all_gpus) gpu_sets.push_back({g});
+    }
+    for (const auto& gpus : gpu_sets) {
+      ctx.gpus = gpus;
+      for (const Point& point : points) {
+        spdlog::debug("{} {} gpus={}", method->name(), point.to_string(), gpus.size());
+        run_point(ctx, plan, *method, point, out);
+        if (ctx.launch.is_root()) progress.step(method->name(), point);
+      }
+    }
+    ctx.gpus = all_gpus;
+  }
+  ctx.collective = false;
+  for (ResultSink* s : sinks)
+    if (ctx.launch.is_root()) s->finish();
+  return tally;
+}
+
+}  // namespace gb

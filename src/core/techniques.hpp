@@ -1,0 +1,31 @@
+// The three ways gpubarrier turns runs into figures (DESIGN.md section 4). Each returns
+// finished Measurements; the method adds notes and the runner adds the context.
+#pragma once
+
+#include <functional>
+#include <vector>
+
+#include "core/method.hpp"
+#include "core/run_context.hpp"
+
+namespace gb {
+
+// host-loop: time each call of `step` with the steady clock after `warmup` untimed calls.
+// Under MPI (ctx.collective) each iteration's figure is the maximum over ranks.
+// One Measurement: metric "latency", unit "ns", value = median.
+Measurement host_loop(const RunContext& ctx, const std::function<void()>& step, int warmup = 50);
+
+// differential (seed 001 Eqs. 7-8): `run(reps)` executes `reps` barrier crossings inside one
+// kernel (or step) and returns the elapsed seconds including launch and synchronisation.
+// T = (mean L_hi - mean L_lo) / (R_hi - R_lo), sigma = sqrt(s_hi^2 + s_lo^2) / (R_hi - R_lo).
+// One Measurement: metric "latency", unit "ns", value = T; stddev = sigma.
+Measurement differential(const RunContext& ctx, const std::function<double(long reps)>& run);
+
+// clock (Wong; seed 001 section 9.3): `sample()` runs one kernel and returns the cycles per
+// operation read from clock64() inside it. Two Measurements: "latency_cycles" (cycles) and
+// "latency" (ns, converted with the SM clock measured at run time, `sm_clock_hz`).
+std::vector<Measurement> clock_technique(const RunContext& ctx,
+                                         const std::function<double()>& sample,
+                                         double sm_clock_hz, long reps);
+
+}  // namespace gb

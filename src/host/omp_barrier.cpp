@@ -1,0 +1,85 @@
+// host.omp.barrier: `#pragma omp barrier` among T threads of one process, no GPU. The CPU-side
+// floor under every host-driven multi-GPU barrier (seed 001 section 6).
+#include <omp.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "core/adaptive.hpp"
+#include "core/registry.hpp"
+
+namespace gb {
+namespace {
+
+class OmpBarrier final : public Method {
+ public:
+  std::string_view name() const override { return "host.omp.barrier"; }
+  Level level() const override { return Level::host; }
+  std::string_view description() const override {
+    return "OpenMP barrier among group_size threads (host-loop, max over threads per step)";
+  }
+  std::vector<Axis> axes() const override { return {{"group_size", {2, 4, 8, 16}}}; }
+
+  Usability feasible(const RunContext&, const Point& point) const override {
+    const long threads = point.at("group_size");
+    const int cpus = omp_get_num_procs();
+    if (threads < 2) return Usability::no("group_size must be >= 2 threads");
+    if (threads > cpus)
+      return Usability::no(std::to_string(threads) + " threads need as many CPUs; this process may use " +
+                           std::to_string(cpus) + " (spinning threads would share cores)");
+    return Usability::yes();
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& point) override {
+    const int threads = static_cast<int>(point.at("group_size"));
+    constexpr int kBatch = 200, kWarmup = 100;
+    std::vector<std::vector<double>> per_thread(threads, std::vector<double>(kBatch));
+    std::vector<double> samples;
+    AdaptiveStop stop(ctx);
+    bool more = true;
+#pragma omp parallel num_threads(threads)
+    {
+      using clock = std::chrono::steady_clock;
+      const int me = omp_get_thread_num();
+      for (int i = 0; i < kWarmup; ++i) {
+#pragma omp barrier
+      }
+      while (more) {
+        auto& mine = per_thread[me];
+        auto t0 = clock::now();
+        for (int i = 0; i < kBatch; ++i) {
+#pragma omp barrier
+          const auto t1 = clock::now();
+          mine[i] = std::chrono::duration<double, std::nano>(t1 - t0).count();
+          t0 = t1;
+        }
+#pragma omp barrier
+#pragma omp single
+        {
+          for (int i = 0; i < kBatch; ++i) {
+            double worst = 0;
+            for (const auto& t : per_thread) worst = std::max(worst, t[i]);
+            samples.push_back(worst);
+          }
+          more = stop.more(samples.size(), summarize(samples).relative_standard_error());
+        }
+      }
+    }
+    Measurement m;
+    m.metric = "latency";
+    m.unit = "ns";
+    m.technique = "host-loop";
+    m.stats = summarize(samples);
+    m.value = m.stats.median;
+    m.stop = stop.reason();
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    m.note = std::string("OMP_WAIT_POLICY=") + (policy ? policy : "unset");
+    return {m};
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::OmpBarrier)

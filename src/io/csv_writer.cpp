@@ -1,0 +1,95 @@
+#include "io/csv_writer.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/errors.hpp"
+
+namespace gb {
+
+std::string csv_quote(std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(field);
+  std::string out = "\"";
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + '"';
+}
+
+std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std::string& source) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false, field_started = false;
+  int line = 1, quote_line = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        if (c == '\n') ++line;
+        field += c;
+      }
+    } else if (c == '"' && !field_started) {
+      quoted = field_started = true;
+      quote_line = line;
+    } else if (c == ',') {
+      record.push_back(std::move(field));
+      field.clear();
+      field_started = false;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      record.push_back(std::move(field));
+      records.push_back(std::move(record));
+      record.clear();
+      field.clear();
+      field_started = false;
+      ++line;
+    } else {
+      field += c;
+      field_started = true;
+    }
+  }
+  if (quoted) throw ParseError(source, quote_line, 0, "quoted field is never closed (expected '\"')");
+  if (field_started || !record.empty()) {
+    record.push_back(std::move(field));
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+CsvWriter::CsvWriter(const std::string& path) : path_(path) {
+  std::error_code ec;
+  const auto parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_)
+    throw UsageError("cannot write output file '" + path + "': " + std::strerror(errno) +
+                     " (expected a writable path for --out)");
+  write_fields(Row::columns());
+}
+
+CsvWriter::~CsvWriter() {
+  if (file_) std::fclose(file_);
+}
+
+void CsvWriter::write(const Row& row) { write_fields(row.fields); }
+
+void CsvWriter::write_fields(const std::vector<std::string>& fields) {
+  std::string line;
+  for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_quote(fields[i]);
+  line += "\r\n";
+  if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
+    throw Error("writing '" + path_ + "' failed: " + std::strerror(errno));
+  fsync(fileno(file_));
+}
+
+}  // namespace gb

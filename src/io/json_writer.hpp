@@ -1,0 +1,24 @@
+// `--json`: all rows as one JSON array of objects (column -> value) on a stream at the end.
+#pragma once
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "io/result_sink.hpp"
+
+namespace gb {
+
+nlohmann::json row_to_json(const Row& row);
+
+class JsonWriter : public ResultSink {
+ public:
+  explicit JsonWriter(std::FILE* out) : out_(out) {}
+  void write(const Row& row) override { rows_.push_back(row_to_json(row)); }
+  void finish() override;
+
+ private:
+  std::FILE* out_;
+  nlohmann::json rows_ = nlohmann::json::array();
+};
+
+}  // namespace gb

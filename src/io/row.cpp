@@ -1,0 +1,138 @@
+#include "io/row.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <stdexcept>
+
+namespace gb {
+namespace {
+
+std::string fmt(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string join_ints(const std::vector<int>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);
+  return s;
+}
+
+std::string axis_or_empty(const Point& p, const char* name) {
+  const auto v = p.find(name);
+  return v ? std::to_string(*v) : std::string();
+}
+
+Row base_row(const RowSource& src) {
+  const RunContext& c = src.ctx;
+  Row row;
+  row.fields = {
+      std::to_string(kSchemaVersion),
+      src.run_id,
+      utc_timestamp(),
+      c.env.host,
+      c.env.system,
+      c.env.gpu_model,
+      std::to_string(src.method.requirements().min_gpus > 0 ? c.gpus.size() : 0),
+      src.method.requirements().min_gpus > 0 ? join_ints(c.gpus) : "",
+      src.topology_class,
+      c.env.driver,
+      c.env.cuda_runtime,
+      c.env.nccl,
+      c.env.mpi,
+      std::string(src.method.name()),
+      std::string(to_string(src.method.level())),
+      c.collective ? c.launch.launcher : "single",
+      std::to_string(c.collective ? c.launch.size : 1),
+      std::to_string(c.collective ? c.launch.nodes : 1),
+      axis_or_empty(src.point, "blocks_per_sm"),
+      axis_or_empty(src.point, "threads_per_block"),
+      axis_or_empty(src.point, "group_size"),
+      axis_or_empty(src.point, "cluster_size"),
+      src.point.to_string(),
+  };
+  row.fields.resize(Row::columns().size());
+  return row;
+}
+
+void set(Row& row, const std::string& column, std::string value) {
+  const auto& cols = Row::columns();
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    if (cols[i] == column) {
+      row.fields[i] = std::move(value);
+      return;
+    }
+  throw std::logic_error("no CSV column " + column);
+}
+
+}  // namespace
+
+const std::vector<std::string>& Row::columns() {
+  static const std::vector<std::string> cols = {
+      "schema_version", "run_id", "timestamp", "host", "system", "gpu_model", "gpu_count",
+      "gpu_ids", "topology", "driver", "cuda_runtime", "nccl", "mpi", "method", "level",
+      "launcher", "ranks", "nodes", "blocks_per_sm", "threads_per_block", "group_size",
+      "cluster_size", "config", "technique", "reps_lo", "reps_hi", "samples", "metric", "unit",
+      "value", "mean", "stddev", "min", "max", "median", "p95", "p99", "cv", "stop", "status",
+      "note"};
+  return cols;
+}
+
+const std::string& Row::get(const std::string& column) const {
+  const auto& cols = columns();
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    if (cols[i] == column) return fields[i];
+  throw std::logic_error("no CSV column " + column);
+}
+
+Row make_row(const RowSource& src, const Measurement& m) {
+  Row row = base_row(src);
+  set(row, "technique", m.technique);
+  set(row, "reps_lo", m.reps_lo ? std::to_string(m.reps_lo) : "");
+  set(row, "reps_hi", m.reps_hi ? std::to_string(m.reps_hi) : "");
+  set(row, "samples", std::to_string(m.stats.count));
+  set(row, "metric", m.metric);
+  set(row, "unit", m.unit);
+  set(row, "value", fmt(m.value));
+  set(row, "mean", fmt(m.stats.mean));
+  set(row, "stddev", fmt(m.stats.stddev));
+  set(row, "min", fmt(m.stats.min));
+  set(row, "max", fmt(m.stats.max));
+  set(row, "median", fmt(m.stats.median));
+  set(row, "p95", fmt(m.stats.p95));
+  set(row, "p99", fmt(m.stats.p99));
+  set(row, "cv", fmt(m.stats.cv));
+  set(row, "stop", m.stop);
+  set(row, "status", std::string(to_string(m.status)));
+  set(row, "note", m.note);
+  return row;
+}
+
+Row make_status_row(const RowSource& src, Status status, const std::string& reason) {
+  Row row = base_row(src);
+  set(row, "status", std::string(to_string(status)));
+  set(row, "note", reason);
+  return row;
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string make_run_id(const std::string& host) {
+  std::string ts = utc_timestamp();
+  std::erase(ts, '-');
+  std::erase(ts, ':');
+  return ts + "-" + host + "-" + std::to_string(getpid());
+}
+
+}  // namespace gb

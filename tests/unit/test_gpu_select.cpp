@@ -1,0 +1,36 @@
+#include <gtest/gtest.h>
+
+#include "cli/context.hpp"
+#include "core/errors.hpp"
+
+using gb::cli::select_gpus;
+
+TEST(GpuSelect, DefaultsToAllVisibleOrRankLocal) {
+  gb::Launch single;
+  EXPECT_EQ(select_gpus("", 2, "", single), (std::vector<int>{0, 1}));
+  EXPECT_TRUE(select_gpus("", 0, "no driver", single).empty());
+  gb::Launch rank;
+  rank.under_mpi = true;
+  rank.local_rank = 3;
+  EXPECT_EQ(select_gpus("", 2, "", rank), (std::vector<int>{1}));
+}
+
+TEST(GpuSelect, RejectsMissingDuplicateAndMalformed) {
+  gb::Launch l;
+  EXPECT_EQ(select_gpus("1,0", 2, "", l), (std::vector<int>{1, 0}));
+  try {
+    select_gpus("0,2", 2, "", l);
+    FAIL();
+  } catch (const gb::UsageError& e) {
+    EXPECT_STREQ(e.what(), "--gpus names GPU 2 but 2 are visible (0..1)");
+  }
+  EXPECT_THROW(select_gpus("0,0", 2, "", l), gb::UsageError);
+  EXPECT_THROW(select_gpus("x", 2, "", l), gb::UsageError);
+  EXPECT_THROW(select_gpus("-1", 2, "", l), gb::UsageError);
+  try {
+    select_gpus("0", 0, "cudaErrorNoDevice", l);
+    FAIL();
+  } catch (const gb::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("no GPU is visible (cudaErrorNoDevice)"), std::string::npos);
+  }
+}

@@ -1,0 +1,100 @@
+// The techniques on synthetic runs whose true answer is known.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <thread>
+
+#include "core/adaptive.hpp"
+#include "core/techniques.hpp"
+
+using namespace gb;
+
+namespace {
+RunContext quick_context() {
+  RunContext ctx;
+  ctx.options.samples = 10;
+  ctx.options.time_budget_s = 0.5;
+  return ctx;
+}
+}  // namespace
+
+TEST(Differential, RecoversPerRepCostAndCancelsOverhead) {
+  RunContext ctx = quick_context();
+  std::mt19937 rng(1);
+  std::normal_distribution<double> noise(0, 1e-7);  // 100 ns of jitter per run
+  const double per_rep = 1.0e-6, overhead = 8e-6;
+  const auto m = differential(ctx, [&](long reps) { return overhead + reps * per_rep + noise(rng); });
+  EXPECT_NEAR(m.value, 1000.0, 1.0);  // ns
+  EXPECT_EQ(m.reps_lo, 512);
+  EXPECT_EQ(m.reps_hi, 5632);
+  EXPECT_EQ(m.technique, "differential");
+  // Eq. 8: sigma = sqrt(s_hi^2 + s_lo^2) / dR ~ sqrt(2) * 100 ns / 5120
+  EXPECT_NEAR(m.stats.stddev, std::sqrt(2.0) * 100.0 / 5120, 0.02);
+  EXPECT_EQ(m.stop, "converged");
+}
+
+TEST(Differential, Eq8SigmaFromExactSeries) {
+  RunContext ctx = quick_context();
+  ctx.options.samples = 4;
+  ctx.options.rse_target = 1e-9;     // never converges
+  ctx.options.time_budget_s = 1e-9;  // so it stops at the minimum sample count
+  // hi alternates 10/14 us, lo alternates 2/4 us: s_hi = 2.309 us, s_lo = 1.155 us.
+  int calls_hi = 0, calls_lo = 0;
+  const auto m = differential(ctx, [&](long reps) {
+    if (reps == ctx.options.reps_hi) return (calls_hi++ % 2 ? 14e-6 : 10e-6);
+    return (calls_lo++ % 2 ? 4e-6 : 2e-6);
+  });
+  // warm-up consumed one call each, so samples are 14,10,14,10 and 4,2,4,2
+  const double s_hi = std::sqrt(16.0 / 3) * 1e3, s_lo = std::sqrt(4.0 / 3) * 1e3;  // ns
+  EXPECT_NEAR(m.stats.stddev, std::sqrt(s_hi * s_hi + s_lo * s_lo) / 5120, 1e-9);
+  EXPECT_NEAR(m.value, (12e3 - 3e3) / 5120, 1e-9);
+  EXPECT_EQ(m.stop, "budget");
+  EXPECT_EQ(m.stats.count, 4u);
+}
+
+TEST(HostLoop, TimesEachStep) {
+  RunContext ctx = quick_context();
+  const auto m = host_loop(ctx, [] {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(20);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  });
+  EXPECT_GE(m.value, 20000.0);
+  EXPECT_GE(m.stats.count, 100u);
+  EXPECT_EQ(m.technique, "host-loop");
+  EXPECT_FALSE(m.stop.empty());
+}
+
+TEST(ClockTechnique, ConvertsCyclesWithMeasuredClock) {
+  RunContext ctx = quick_context();
+  const auto ms = clock_technique(ctx, [] { return 20.0; }, 2.0e9, 4096);
+  ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0].metric, "latency_cycles");
+  EXPECT_DOUBLE_EQ(ms[0].value, 20.0);
+  EXPECT_EQ(ms[1].unit, "ns");
+  EXPECT_DOUBLE_EQ(ms[1].value, 10.0);
+  EXPECT_EQ(ms[0].stop, "converged");
+}
+
+TEST(AdaptiveStop, BudgetEndsNoisySampling) {
+  RunContext ctx = quick_context();
+  ctx.options.time_budget_s = 0.05;
+  AdaptiveStop stop(ctx);
+  std::size_t n = 0;
+  while (stop.more(n, 1.0)) {
+    ++n;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  EXPECT_EQ(stop.reason(), "budget");
+  EXPECT_GE(n, 10u);
+}
+
+TEST(AdaptiveStop, NeverStopsBeforeMinimumSamples) {
+  RunContext ctx = quick_context();
+  AdaptiveStop stop(ctx);
+  EXPECT_TRUE(stop.more(9, 0.0));
+  EXPECT_FALSE(stop.more(10, 0.0));
+  EXPECT_EQ(stop.reason(), "converged");
+}
