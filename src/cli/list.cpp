@@ -49,7 +49,8 @@ void list_methods(const GlobalOptions& global, const std::string& gpus) {
 }  // namespace
 
 void add_list_command(CLI::App& app, GlobalOptions& global) {
-  auto* cmd = app.add_subcommand("list", "List every method: level, axes, and whether it can run here");
+  auto* cmd =
+      app.add_subcommand("list", "List every method: level, axes, and whether it can run here");
   auto gpus = std::make_shared<std::string>();
   cmd->add_option("--gpus", *gpus, "GPUs to judge usability against (default: all visible)");
   cmd->add_flag("--json", global.json, "JSON output");

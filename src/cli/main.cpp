@@ -18,15 +18,17 @@ int main(int argc, char** argv) {
       "barriers on the host. Start with `gpubarrier list`, then `gpubarrier run --methods ...`.\n"
       "Every flag can also be set through the environment variable named in its help."};
   gb::cli::GlobalOptions global;
-  app.set_version_flag("--version", [] { return gb::cli::version_text(); },
-                       "Print version, git sha, CUDA runtime/driver, NCCL and MPI versions");
+  app.set_version_flag(
+      "--version", [] { return gb::cli::version_text(); },
+      "Print version, git sha, CUDA runtime/driver, NCCL and MPI versions");
   app.add_option("-v,--log-level", global.log_level,
                  "Log level: trace, debug, info, warn, error, off")
       ->envname("GPUBARRIER_LOG_LEVEL")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
   app.add_flag("--json", global.json, "Machine-readable JSON on stdout instead of tables");
   app.require_subcommand(1);
-  app.parse_complete_callback([&] { spdlog::set_level(spdlog::level::from_str(global.log_level)); });
+  app.parse_complete_callback(
+      [&] { spdlog::set_level(spdlog::level::from_str(global.log_level)); });
 
   gb::cli::add_list_command(app, global);
   gb::cli::add_run_command(app, global);

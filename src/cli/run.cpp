@@ -14,7 +14,8 @@
 #include "io/console_table.hpp"
 #include "io/csv_writer.hpp"
 #include "io/json_writer.hpp"
-#include "topology/topology.hpp"
+#include "topology/probe.hpp"
+#include "topology/topology_class.hpp"
 
 namespace gb::cli {
 namespace {
@@ -28,13 +29,15 @@ struct RunArgs {
   RunOptions options;
 };
 
-std::vector<Method*> pick(const std::vector<std::unique_ptr<Method>>& all, const std::string& globs) {
+std::vector<Method*> pick(const std::vector<std::unique_ptr<Method>>& all,
+                          const std::string& globs) {
   std::vector<std::string> names;
   for (const auto& m : all) names.emplace_back(m->name());
   const auto chosen = select_names(globs, names);
   std::vector<Method*> picked;
   for (const auto& m : all)
-    if (std::find(chosen.begin(), chosen.end(), m->name()) != chosen.end()) picked.push_back(m.get());
+    if (std::find(chosen.begin(), chosen.end(), m->name()) != chosen.end())
+      picked.push_back(m.get());
   return picked;
 }
 
@@ -88,7 +91,8 @@ void execute(RunArgs& args, GlobalOptions& global) {
   plan.methods = methods;
   plan.overrides = overrides;
   plan.run_id = make_run_id(ctx.env.host);
-  plan.topology_class = topo::topology_class(topo::probe_local(), ctx.gpus);
+  ctx.topology = std::make_shared<const topo::Topology>(topo::probe_local());
+  plan.topology_class = topo::topology_class(*ctx.topology, ctx.gpus);
 
   if (args.out.empty())
     args.out = "results/local/" + ctx.env.host + "-" + plan.run_id.substr(0, 15) + ".csv";
@@ -127,7 +131,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       "Measure methods over their axes. Under mpirun/srun MPI is initialised and methods that\n"
       "need ranks run on all of them; rows are written by rank 0.\n"
       "Examples:\n"
-      "  gpubarrier run --methods 'gpu.grid.*' --axis blocks_per_sm=1,2 --axis threads_per_block=128\n"
+      "  gpubarrier run --methods 'gpu.grid.*' --axis blocks_per_sm=1,2 --axis "
+      "threads_per_block=128\n"
       "  mpirun -np 2 gpubarrier run --methods host.mpi.barrier --out mpi.csv");
   cmd->add_option("--methods", args->methods, "Comma-separated globs of method names (see `list`)")
       ->envname("GPUBARRIER_METHODS")
@@ -135,9 +140,10 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--gpus", args->gpus,
                   "GPU indices, e.g. 0,1 (default: all visible; under MPI the local rank's GPU)")
       ->envname("GPUBARRIER_GPUS");
-  cmd->add_option("--axis", args->axes,
-                  "Replace an axis' values: name=v1,v2 | name=first:last:step | name=first:last:*factor"
-                  " (repeatable)");
+  cmd->add_option(
+      "--axis", args->axes,
+      "Replace an axis' values: name=v1,v2 | name=first:last:step | name=first:last:*factor"
+      " (repeatable)");
   cmd->add_option("--out", args->out,
                   "CSV file (default results/local/<host>-<timestamp>.csv; 'none' for no file)")
       ->envname("GPUBARRIER_OUT");

@@ -23,7 +23,8 @@ long parse_long(std::string_view item, std::string_view whole) {
 
 std::vector<long> parse_range(std::string_view spec, std::string_view whole) {
   const auto parts = split_list(spec, ':');
-  if (parts.size() != 3) throw UsageError("malformed --axis '" + std::string(whole) + "'; " + kForms);
+  if (parts.size() != 3)
+    throw UsageError("malformed --axis '" + std::string(whole) + "'; " + kForms);
   const long first = parse_long(parts[0], whole);
   const long last = parse_long(parts[1], whole);
   const bool geometric = parts[2].front() == '*';
@@ -52,7 +53,8 @@ AxisOverride parse_axis(std::string_view text) {
   } else {
     for (const auto& item : split_list(spec)) axis.values.push_back(parse_long(item, text));
   }
-  if (axis.values.empty()) throw UsageError("malformed --axis '" + std::string(text) + "'; " + kForms);
+  if (axis.values.empty())
+    throw UsageError("malformed --axis '" + std::string(text) + "'; " + kForms);
   return axis;
 }
 

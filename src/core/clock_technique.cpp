@@ -4,8 +4,8 @@
 namespace gb {
 
 std::vector<Measurement> clock_technique(const RunContext& ctx,
-                                         const std::function<double()>& sample,
-                                         double sm_clock_hz, long reps) {
+                                         const std::function<double()>& sample, double sm_clock_hz,
+                                         long reps) {
   sample();  // warm-up: instruction cache, module load
   std::vector<double> cycles;
   AdaptiveStop stop(ctx);

@@ -25,8 +25,8 @@ Measurement differential(const RunContext& ctx, const std::function<double(long 
     const Summary s_hi = summarize(l_hi), s_lo = summarize(l_lo);
     value = (s_hi.mean - s_lo.mean) / dr;
     sigma = std::sqrt(s_hi.stddev * s_hi.stddev + s_lo.stddev * s_lo.stddev) / dr;
-  } while (stop.more(l_hi.size(), value > 0 ? sigma / std::sqrt(double(l_hi.size())) / value
-                                            : INFINITY));
+  } while (stop.more(l_hi.size(),
+                     value > 0 ? sigma / std::sqrt(double(l_hi.size())) / value : INFINITY));
 
   Measurement m;
   m.metric = "latency";

@@ -16,7 +16,8 @@ namespace gb {
 namespace {
 
 std::string cuda_version_string(int v) {
-  return v <= 0 ? std::string("none") : std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  return v <= 0 ? std::string("none")
+                : std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
 
 }  // namespace

@@ -8,11 +8,11 @@ namespace gb {
 struct Environment {
   std::string host;
   std::string system = "local";  // machine type (configs/systems), set by --system
-  std::string gpu_model;          // "" without a GPU
-  std::string driver;             // CUDA driver API version, e.g. "13.0"
+  std::string gpu_model;         // "" without a GPU
+  std::string driver;            // CUDA driver API version, e.g. "13.0"
   std::string cuda_runtime;
-  std::string nccl;               // "" when built without NCCL
-  std::string mpi;                // "none" when built without MPI
+  std::string nccl;  // "" when built without NCCL
+  std::string mpi;   // "none" when built without MPI
   std::string git_sha;
 };
 

@@ -48,8 +48,8 @@ Launch init_launch(int* argc, char*** argv) {
   GB_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &launch.rank));
   GB_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &launch.size));
   MPI_Comm local;
-  GB_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, launch.rank,
-                                   MPI_INFO_NULL, &local));
+  GB_MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, launch.rank, MPI_INFO_NULL,
+                                   &local));
   GB_MPI_CHECK(MPI_Comm_rank(local, &launch.local_rank));
   GB_MPI_CHECK(MPI_Comm_size(local, &launch.local_size));
   MPI_Comm_free(&local);

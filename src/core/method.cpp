@@ -7,25 +7,38 @@ namespace gb {
 
 std::string_view to_string(Level level) {
   switch (level) {
-    case Level::warp: return "warp";
-    case Level::block: return "block";
-    case Level::cluster: return "cluster";
-    case Level::grid: return "grid";
-    case Level::kernel: return "kernel";
-    case Level::multi_gpu: return "multi-gpu";
-    case Level::multi_node: return "multi-node";
-    case Level::host: return "host";
+    case Level::warp:
+      return "warp";
+    case Level::block:
+      return "block";
+    case Level::cluster:
+      return "cluster";
+    case Level::grid:
+      return "grid";
+    case Level::kernel:
+      return "kernel";
+    case Level::multi_gpu:
+      return "multi-gpu";
+    case Level::multi_node:
+      return "multi-node";
+    case Level::host:
+      return "host";
   }
   return "unknown";
 }
 
 std::string_view to_string(Status status) {
   switch (status) {
-    case Status::ok: return "ok";
-    case Status::skipped: return "skipped";
-    case Status::failed: return "failed";
-    case Status::timeout: return "timeout";
-    case Status::unverified: return "unverified";
+    case Status::ok:
+      return "ok";
+    case Status::skipped:
+      return "skipped";
+    case Status::failed:
+      return "failed";
+    case Status::timeout:
+      return "timeout";
+    case Status::unverified:
+      return "unverified";
   }
   return "unknown";
 }
@@ -53,10 +66,11 @@ std::string Point::to_string() const {
 Usability Method::usable(const RunContext& ctx) const {
   const Requirements req = requirements();
   if (req.mpi_launch && !ctx.launch.under_mpi)
-    return Usability::no(ctx.launch.mpi_available
-                             ? "needs several ranks: run it as `mpirun -np 2 gpubarrier run --methods " +
-                                   std::string(name()) + "` (or under srun)"
-                             : "gpubarrier was built without MPI (GPUBARRIER_WITH_MPI=OFF or not found)");
+    return Usability::no(
+        ctx.launch.mpi_available
+            ? "needs several ranks: run it as `mpirun -np 2 gpubarrier run --methods " +
+                  std::string(name()) + "` (or under srun)"
+            : "gpubarrier was built without MPI (GPUBARRIER_WITH_MPI=OFF or not found)");
   if (req.min_gpus > 0 && ctx.visible_gpus == 0)
     return Usability::no("no CUDA GPU visible: " + ctx.no_gpu_reason);
   if (req.min_gpus > 0 && static_cast<int>(ctx.gpus.size()) < req.min_gpus)
@@ -69,12 +83,17 @@ Usability Method::usable(const RunContext& ctx) const {
                          std::to_string(ctx.compute_capability / 10) + "." +
                          std::to_string(ctx.compute_capability % 10));
   if (req.nccl && ctx.env.nccl.empty())
-    return Usability::no("gpubarrier was built without NCCL (GPUBARRIER_WITH_NCCL=OFF or not found)");
+    return Usability::no(
+        "gpubarrier was built without NCCL (GPUBARRIER_WITH_NCCL=OFF or not found)");
   return Usability::yes();
 }
 
-Usability Method::feasible(const RunContext&, const Point&) const { return Usability::yes(); }
+Usability Method::feasible(const RunContext&, const Point&) const {
+  return Usability::yes();
+}
 
-Verification Method::verify(RunContext&, const Point&) { return {}; }
+Verification Method::verify(RunContext&, const Point&) {
+  return {};
+}
 
 }  // namespace gb

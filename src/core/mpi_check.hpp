@@ -7,14 +7,14 @@
 
 #include "core/errors.hpp"
 
-#define GB_MPI_CHECK(call)                                                                 \
-  do {                                                                                     \
-    const int gb_rc_ = (call);                                                             \
-    if (gb_rc_ != MPI_SUCCESS) {                                                           \
-      char gb_msg_[MPI_MAX_ERROR_STRING];                                                  \
-      int gb_len_ = 0;                                                                     \
-      MPI_Error_string(gb_rc_, gb_msg_, &gb_len_);                                         \
+#define GB_MPI_CHECK(call)                                                                   \
+  do {                                                                                       \
+    const int gb_rc_ = (call);                                                               \
+    if (gb_rc_ != MPI_SUCCESS) {                                                             \
+      char gb_msg_[MPI_MAX_ERROR_STRING];                                                    \
+      int gb_len_ = 0;                                                                       \
+      MPI_Error_string(gb_rc_, gb_msg_, &gb_len_);                                           \
       throw ::gb::ApiError("MPI", #call, std::string(gb_msg_, gb_len_), __FILE__, __LINE__); \
-    }                                                                                      \
+    }                                                                                        \
   } while (0)
 #endif

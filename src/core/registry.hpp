@@ -26,9 +26,10 @@ class Registry {
 #define GB_CONCAT_INNER(a, b) a##b
 #define GB_CONCAT(a, b) GB_CONCAT_INNER(a, b)
 // Registers Type (default-constructible Method) with the global registry.
-#define GB_REGISTER_METHOD(Type)                                                           \
-  namespace {                                                                              \
-  [[maybe_unused]] const bool GB_CONCAT(gb_registered_, __LINE__) =                        \
-      ::gb::Registry::instance().add(                                                      \
-          []() -> std::unique_ptr<::gb::Method> { return std::make_unique<Type>(); });     \
+#define GB_REGISTER_METHOD(Type)                                             \
+  namespace {                                                                \
+  [[maybe_unused]] const bool GB_CONCAT(gb_registered_, __LINE__) =          \
+      ::gb::Registry::instance().add([]() -> std::unique_ptr<::gb::Method> { \
+        return std::make_unique<Type>();                                     \
+      });                                                                    \
   }

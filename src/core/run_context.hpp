@@ -1,31 +1,38 @@
 // Everything a method needs to know about where and how it runs.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/environment.hpp"
 #include "core/launcher.hpp"
 
+namespace gb::topo {
+struct Topology;
+}
+
 namespace gb {
 
 struct RunOptions {
-  int samples = 20;              // minimum samples per configuration
-  double time_budget_s = 2.0;    // per configuration; adaptive stopping gives up after it
-  double rse_target = 0.01;      // stop once the relative standard error is below this
-  long reps_lo = 512;            // differential technique, seed 001 Eqs. 7-8
+  int samples = 20;            // minimum samples per configuration
+  double time_budget_s = 2.0;  // per configuration; adaptive stopping gives up after it
+  double rse_target = 0.01;    // stop once the relative standard error is below this
+  long reps_lo = 512;          // differential technique, seed 001 Eqs. 7-8
   long reps_hi = 5632;
-  double watchdog_s = 2.0;       // device spin loops give up (timeout row) after this
+  double watchdog_s = 2.0;  // device spin loops give up (timeout row) after this
 };
 
 struct RunContext {
   RunOptions options;
-  Launch launch;                 // single process, or rank r of n under mpirun/srun
-  Environment env;               // versions, host, GPU model
-  std::vector<int> gpus;         // CUDA device ordinals this process uses
-  int visible_gpus = 0;          // cudaGetDeviceCount, 0 when no GPU
-  std::string no_gpu_reason;     // why visible_gpus is 0
-  int compute_capability = 0;    // of gpus.front(), e.g. 90
+  Launch launch;               // single process, or rank r of n under mpirun/srun
+  Environment env;             // versions, host, GPU model
+  std::vector<int> gpus;       // CUDA device ordinals this process uses
+  int visible_gpus = 0;        // cudaGetDeviceCount, 0 when no GPU
+  std::string no_gpu_reason;   // why visible_gpus is 0
+  int compute_capability = 0;  // of gpus.front(), e.g. 90
+  // This node's wiring (probed once per run); null when the probe has not run (unit tests).
+  std::shared_ptr<const topo::Topology> topology;
   // True while a method runs on every rank together; false for methods run on rank 0 alone.
   bool collective = false;
 

@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "topology/topology_class.hpp"
+
 namespace gb {
 namespace {
 
@@ -19,8 +21,8 @@ class Progress {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (elapsed < 1.0) return;
     std::fprintf(stderr, "%s[%zu/%zu %.0fs] %.*s %s%s", tty_ ? "\r\033[K" : "", done_, total_,
-                 elapsed, static_cast<int>(method.size()), method.data(),
-                 point.to_string().c_str(), tty_ ? "" : "\n");
+                 elapsed, static_cast<int>(method.size()), method.data(), point.to_string().c_str(),
+                 tty_ ? "" : "\n");
     std::fflush(stderr);
     shown_ = true;
   }
@@ -46,20 +48,31 @@ class Emitter {
 
  private:
   void count(const std::string& status) {
-    if (status == "ok") ++tally_.ok;
-    else if (status == "skipped") ++tally_.skipped;
-    else if (status == "failed") ++tally_.failed;
-    else if (status == "timeout") ++tally_.timeout;
-    else ++tally_.unverified;
+    if (status == "ok")
+      ++tally_.ok;
+    else if (status == "skipped")
+      ++tally_.skipped;
+    else if (status == "failed")
+      ++tally_.failed;
+    else if (status == "timeout")
+      ++tally_.timeout;
+    else
+      ++tally_.unverified;
   }
   const RunContext& ctx_;
   const std::vector<ResultSink*>& sinks_;
   RunTally& tally_;
 };
 
+// The class of the GPUs this method uses ("single", "nv18-clique2"); empty for host-only methods.
+std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method& method) {
+  if (method.requirements().min_gpus == 0) return {};
+  return ctx.topology ? topo::topology_class(*ctx.topology, ctx.gpus) : plan.topology_class;
+}
+
 void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point& point,
                Emitter& out) {
-  const RowSource src{ctx, plan.run_id, method, point, plan.topology_class};
+  const RowSource src{ctx, plan.run_id, method, point, topology_of(ctx, plan, method)};
   try {
     if (const Usability f = method.feasible(ctx, point); !f.ok) {
       out.emit(make_status_row(src, Status::skipped, f.reason));
@@ -105,8 +118,9 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
     const bool mine = ctx.collective || ctx.launch.is_root();
     if (!mine) continue;
     if (const Usability u = method->usable(ctx); !u.ok) {
-      out.emit(make_status_row({ctx, plan.run_id, *method, Point{}, plan.topology_class},
-                               Status::skipped, u.reason));
+      out.emit(
+          make_status_row({ctx, plan.run_id, *method, Point{}, topology_of(ctx, plan, *method)},
+                          Status::skipped, u.reason));
       for (std::size_t i = 0; i < points.size(); ++i) progress.step(method->name(), Point{});
       continue;
     }

@@ -25,7 +25,7 @@ Measurement differential(const RunContext& ctx, const std::function<double(long 
 // operation read from clock64() inside it. Two Measurements: "latency_cycles" (cycles) and
 // "latency" (ns, converted with the SM clock measured at run time, `sm_clock_hz`).
 std::vector<Measurement> clock_technique(const RunContext& ctx,
-                                         const std::function<double()>& sample,
-                                         double sm_clock_hz, long reps);
+                                         const std::function<double()>& sample, double sm_clock_hz,
+                                         long reps);
 
 }  // namespace gb

@@ -26,7 +26,8 @@ class OmpBarrier final : public Method {
     const int cpus = omp_get_num_procs();
     if (threads < 2) return Usability::no("group_size must be >= 2 threads");
     if (threads > cpus)
-      return Usability::no(std::to_string(threads) + " threads need as many CPUs; this process may use " +
+      return Usability::no(std::to_string(threads) +
+                           " threads need as many CPUs; this process may use " +
                            std::to_string(cpus) + " (spinning threads would share cores)");
     return Usability::yes();
   }

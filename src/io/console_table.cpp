@@ -34,8 +34,8 @@ void ConsoleTable::write(const Row& row) {
   }
   std::fprintf(out_, "%-28s %-40s %-15s %14s %7s %7s %-9s %-10s %s\n", row.get("method").c_str(),
                row.get("config").c_str(), row.get("metric").c_str(), human_value(row).c_str(),
-               percent(row.get("cv")).c_str(), row.get("samples").c_str(),
-               row.get("stop").c_str(), row.get("status").c_str(), row.get("note").c_str());
+               percent(row.get("cv")).c_str(), row.get("samples").c_str(), row.get("stop").c_str(),
+               row.get("status").c_str(), row.get("note").c_str());
   std::fflush(out_);
 }
 

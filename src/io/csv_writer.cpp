@@ -58,7 +58,8 @@ std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std
       field_started = true;
     }
   }
-  if (quoted) throw ParseError(source, quote_line, 0, "quoted field is never closed (expected '\"')");
+  if (quoted)
+    throw ParseError(source, quote_line, 0, "quoted field is never closed (expected '\"')");
   if (field_started || !record.empty()) {
     record.push_back(std::move(field));
     records.push_back(std::move(record));
@@ -81,7 +82,9 @@ CsvWriter::~CsvWriter() {
   if (file_) std::fclose(file_);
 }
 
-void CsvWriter::write(const Row& row) { write_fields(row.fields); }
+void CsvWriter::write(const Row& row) {
+  write_fields(row.fields);
+}
 
 void CsvWriter::write_fields(const std::vector<std::string>& fields) {
   std::string line;

@@ -32,7 +32,8 @@ TEST(Glob, UnknownGlobListsCloseNames) {
     select_names("gpu.grid.gc", names);
     FAIL() << "expected UsageError";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("did you mean: gpu.grid.cg"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean: gpu.grid.cg"), std::string::npos)
+        << e.what();
   }
   EXPECT_THROW(select_names(",", names), UsageError);
 }

@@ -31,6 +31,7 @@ TEST(GpuSelect, RejectsMissingDuplicateAndMalformed) {
     select_gpus("0", 0, "cudaErrorNoDevice", l);
     FAIL();
   } catch (const gb::UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find("no GPU is visible (cudaErrorNoDevice)"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("no GPU is visible (cudaErrorNoDevice)"),
+              std::string::npos);
   }
 }

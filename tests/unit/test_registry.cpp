@@ -17,7 +17,8 @@ TEST(Registry, HasTheFoundationMethodsSortedAndUnique) {
     previous = m->name();
     EXPECT_FALSE(m->description().empty()) << m->name();
   }
-  for (const char* n : {"host.omp.barrier", "host.mpi.barrier", "gpu.block.syncthreads", "gpu.grid.cg"})
+  for (const char* n :
+       {"host.omp.barrier", "host.mpi.barrier", "gpu.block.syncthreads", "gpu.grid.cg"})
     EXPECT_TRUE(names.count(n)) << n;
 }
 
@@ -28,7 +29,8 @@ TEST(Registry, GpuMethodsSayWhyWithoutGpu) {
     if (m->requirements().min_gpus == 0) continue;
     const auto u = m->usable(ctx);
     EXPECT_FALSE(u.ok) << m->name();
-    EXPECT_NE(u.reason.find("no CUDA GPU visible: cudaErrorNoDevice"), std::string::npos) << u.reason;
+    EXPECT_NE(u.reason.find("no CUDA GPU visible: cudaErrorNoDevice"), std::string::npos)
+        << u.reason;
   }
 }
 
@@ -39,6 +41,7 @@ TEST(Registry, MpiMethodExplainsHowToRunIt) {
     if (m->name() != "host.mpi.barrier") continue;
     const auto u = m->usable(ctx);
     EXPECT_FALSE(u.ok);
-    EXPECT_NE(u.reason.find("mpirun -np 2 gpubarrier run --methods host.mpi.barrier"), std::string::npos);
+    EXPECT_NE(u.reason.find("mpirun -np 2 gpubarrier run --methods host.mpi.barrier"),
+              std::string::npos);
   }
 }

@@ -25,7 +25,8 @@ TEST(Differential, RecoversPerRepCostAndCancelsOverhead) {
   std::mt19937 rng(1);
   std::normal_distribution<double> noise(0, 1e-7);  // 100 ns of jitter per run
   const double per_rep = 1.0e-6, overhead = 8e-6;
-  const auto m = differential(ctx, [&](long reps) { return overhead + reps * per_rep + noise(rng); });
+  const auto m =
+      differential(ctx, [&](long reps) { return overhead + reps * per_rep + noise(rng); });
   EXPECT_NEAR(m.value, 1000.0, 1.0);  // ns
   EXPECT_EQ(m.reps_lo, 512);
   EXPECT_EQ(m.reps_hi, 5632);
@@ -69,7 +70,8 @@ TEST(HostLoop, TimesEachStep) {
 
 TEST(ClockTechnique, ConvertsCyclesWithMeasuredClock) {
   RunContext ctx = quick_context();
-  const auto ms = clock_technique(ctx, [] { return 20.0; }, 2.0e9, 4096);
+  const auto ms = clock_technique(
+      ctx, [] { return 20.0; }, 2.0e9, 4096);
   ASSERT_EQ(ms.size(), 2u);
   EXPECT_EQ(ms[0].metric, "latency_cycles");
   EXPECT_DOUBLE_EQ(ms[0].value, 20.0);
