@@ -142,8 +142,6 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
     ctx.gpus = all_gpus;
   }
   ctx.collective = false;
-  for (ResultSink* s : sinks)
-    if (ctx.launch.is_root()) s->finish();
   return tally;
 }
 

@@ -16,6 +16,14 @@ namespace gb {
 struct RunTally {
   int ok = 0, skipped = 0, failed = 0, timeout = 0, unverified = 0;
   int total() const { return ok + skipped + failed + timeout + unverified; }
+  RunTally& operator+=(const RunTally& o) {
+    ok += o.ok;
+    skipped += o.skipped;
+    failed += o.failed;
+    timeout += o.timeout;
+    unverified += o.unverified;
+    return *this;
+  }
 };
 
 struct RunPlan {
@@ -25,8 +33,8 @@ struct RunPlan {
   std::string topology_class;
 };
 
-// Rows are produced on rank 0 only; under MPI, methods that need mpirun run on every rank
-// together and all others run on rank 0 alone.
+// Rows are produced on rank 0 only (the caller finishes the sinks); under MPI, methods that need
+// mpirun run on every rank together and all others run on rank 0 alone.
 RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<ResultSink*>& sinks);
 
 }  // namespace gb

@@ -131,6 +131,24 @@ def case_gpu_methods_without_gpu():
             expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"], f"reason: {r}")
 
 
+def case_sweep_file():
+    with tempfile.TemporaryDirectory() as d:
+        sweep = os.path.join(d, "s.yaml")
+        with open(sweep, "w") as f:
+            f.write("samples: 5\ntime_budget: 0.2\nruns:\n  - methods: host.omp.barrier\n"
+                    "    axes: {group_size: [2]}\n  - methods: host.mpi.barrier\n")
+        out = os.path.join(d, "s.csv")
+        p = gpubarrier("sweep", sweep, "--out", out)
+        expect(p.returncode == 0, "sweep exits 0", p)
+        rows = read_csv(out)
+        expect([r["method"] for r in rows] == ["host.omp.barrier", "host.mpi.barrier"], "both entries", p)
+        expect(len({r["run_id"] for r in rows}) == 1, "one run id for the whole sweep")
+        with open(sweep, "w") as f:
+            f.write("runs:\n  - methods: host.omp.barrier\n    axes: {group_size: [two]}\n")
+        p = gpubarrier("sweep", sweep, "--out", "none")
+        expect(p.returncode == 2 and "s.yaml:3:" in p.stderr, "bad sweep names file and line", p)
+
+
 def case_version():
     p = gpubarrier("--version")
     expect(p.returncode == 0 and "gpubarrier 0." in p.stdout and "CUDA runtime" in p.stdout, "version", p)

@@ -1,0 +1,34 @@
+// `gpubarrier sweep FILE`: the runs listed in a YAML sweep file (configs/sweeps/), into one CSV.
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/session.hpp"
+#include "io/sweep_file.hpp"
+
+namespace gb::cli {
+
+void add_sweep_command(CLI::App& app, GlobalOptions& global) {
+  auto session = std::make_shared<SessionArgs>();
+  auto path = std::make_shared<std::string>();
+  auto* cmd = app.add_subcommand(
+      "sweep",
+      "Run every entry of a sweep file (methods + axes) into one CSV. The file's samples,\n"
+      "time_budget and rse_target apply unless given on the command line.\n"
+      "Example: gpubarrier sweep configs/sweeps/quick.yaml --out quick.csv");
+  cmd->add_option("file", *path, "Sweep file (YAML), e.g. configs/sweeps/quick.yaml")->required();
+  add_session_options(*cmd, *session);
+  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table");
+  cmd->callback([session, path, cmd, &global] {
+    const SweepFile sweep = load_sweep_file(*path);
+    if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
+    if (sweep.time_budget_s && cmd->count("--time-budget") == 0)
+      session->options.time_budget_s = *sweep.time_budget_s;
+    if (sweep.rse_target && cmd->count("--rse-target") == 0)
+      session->options.rse_target = *sweep.rse_target;
+    std::vector<PlanSpec> specs;
+    for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
+    execute_session(*session, specs, global);
+  });
+}
+
+}  // namespace gb::cli

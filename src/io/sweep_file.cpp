@@ -1,0 +1,112 @@
+#include "io/sweep_file.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "core/errors.hpp"
+
+namespace gb {
+namespace {
+
+[[noreturn]] void fail(const std::string& source, const YAML::Node& node, const std::string& what) {
+  const YAML::Mark m = node.Mark();
+  throw ParseError(source, m.line + 1, m.column + 1, what);
+}
+
+template <typename T>
+T scalar(const std::string& source, const YAML::Node& node, const char* what) {
+  if (!node.IsScalar()) fail(source, node, std::string("expected ") + what);
+  try {
+    return node.as<T>();
+  } catch (const YAML::Exception&) {
+    fail(source, node, std::string("expected ") + what + ", got '" + node.Scalar() + "'");
+  }
+}
+
+std::string join_list(const std::string& source, const YAML::Node& node, const char* what) {
+  if (node.IsScalar()) return node.Scalar();
+  if (!node.IsSequence() || node.size() == 0) fail(source, node, std::string("expected ") + what);
+  std::string out;
+  for (const auto& item : node)
+    out += (out.empty() ? "" : ",") + scalar<std::string>(source, item, what);
+  return out;
+}
+
+// "name=1,2,4" from a list of integers, or "name=<spec>" from a range string like "1:32:*2".
+std::string axis_spec(const std::string& source,
+                      const std::pair<YAML::Node, YAML::Node>& axis) {
+  const std::string name = axis.first.Scalar();
+  if (axis.second.IsScalar()) return name + "=" + axis.second.Scalar();
+  if (!axis.second.IsSequence() || axis.second.size() == 0)
+    fail(source, axis.second, "expected a list of integers or a range string for axis " + name);
+  std::string values;
+  for (const auto& v : axis.second)
+    values += (values.empty() ? "" : ",") +
+              std::to_string(scalar<long>(source, v, "an integer axis value"));
+  return name + "=" + values;
+}
+
+SweepEntry parse_entry(const std::string& source, const YAML::Node& node) {
+  if (!node.IsMap()) fail(source, node, "expected a run entry (a map with 'methods' and 'axes')");
+  SweepEntry e;
+  for (const auto& kv : node) {
+    const auto key = kv.first.Scalar();
+    if (key == "methods") {
+      e.methods = join_list(source, kv.second, "a method glob or a list of globs");
+    } else if (key == "axes") {
+      if (!kv.second.IsMap()) fail(source, kv.second, "expected a map axis_name: values");
+      for (const auto& axis : kv.second) e.axes.push_back(axis_spec(source, axis));
+    } else {
+      fail(source, kv.first, "unknown key '" + key + "' in a run entry (expected methods, axes)");
+    }
+  }
+  if (e.methods.empty()) fail(source, node, "run entry has no 'methods'");
+  return e;
+}
+
+}  // namespace
+
+SweepFile parse_sweep_text(const std::string& text, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw ParseError(source, e.mark.line + 1, e.mark.column + 1, e.msg);
+  }
+  if (!root.IsMap()) fail(source, root, "expected a map with 'runs' (and optional name, samples)");
+  SweepFile sweep;
+  for (const auto& kv : root) {
+    const auto key = kv.first.Scalar();
+    if (key == "name")
+      sweep.name = scalar<std::string>(source, kv.second, "a name");
+    else if (key == "samples")
+      sweep.samples = scalar<int>(source, kv.second, "an integer");
+    else if (key == "time_budget")
+      sweep.time_budget_s = scalar<double>(source, kv.second, "seconds");
+    else if (key == "rse_target")
+      sweep.rse_target = scalar<double>(source, kv.second, "a fraction");
+    else if (key == "runs") {
+      if (!kv.second.IsSequence()) fail(source, kv.second, "expected a list of run entries");
+      for (const auto& entry : kv.second) sweep.runs.push_back(parse_entry(source, entry));
+    } else {
+      fail(source, kv.first,
+           "unknown key '" + key + "' (expected name, samples, time_budget, rse_target, runs)");
+    }
+  }
+  if (sweep.runs.empty()) fail(source, root, "the sweep has no 'runs'");
+  return sweep;
+}
+
+SweepFile load_sweep_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot read sweep file '" + path + "': " + std::strerror(errno));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_sweep_text(ss.str(), path);
+}
+
+}  // namespace gb

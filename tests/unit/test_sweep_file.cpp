@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "io/sweep_file.hpp"
+
+using namespace gb;
+
+TEST(SweepFile, ParsesEntriesAndDefaults) {
+  const auto s = parse_sweep_text(
+      "name: t\nsamples: 7\ntime_budget: 0.25\nruns:\n"
+      "  - methods: [gpu.grid.cg, host.*]\n"
+      "    axes: {blocks_per_sm: [1, 2], threads_per_block: \"32:128:*2\"}\n"
+      "  - methods: host.omp.barrier\n",
+      "mem.yaml");
+  EXPECT_EQ(s.name, "t");
+  EXPECT_EQ(s.samples, 7);
+  EXPECT_DOUBLE_EQ(*s.time_budget_s, 0.25);
+  ASSERT_EQ(s.runs.size(), 2u);
+  EXPECT_EQ(s.runs[0].methods, "gpu.grid.cg,host.*");
+  EXPECT_EQ(s.runs[0].axes,
+            (std::vector<std::string>{"blocks_per_sm=1,2", "threads_per_block=32:128:*2"}));
+  EXPECT_TRUE(s.runs[1].axes.empty());
+}
+
+TEST(SweepFile, ErrorsNameFileLineAndExpectation) {
+  const struct {
+    const char* text;
+    int line;
+    const char* expected;
+  } cases[] = {
+      {"runs:\n  - methods: x\n    axis: {a: [1]}\n", 3, "unknown key 'axis' in a run entry"},
+      {"samples: many\nruns:\n  - methods: x\n", 1, "expected an integer"},
+      {"runs:\n  - axes: {a: [1]}\n", 2, "run entry has no 'methods'"},
+      {"runs: [\n", 2, ""},
+      {"name: x\n", 1, "the sweep has no 'runs'"},
+      {"- a\n- b\n", 1, "expected a map with 'runs'"},
+  };
+  for (const auto& c : cases) {
+    try {
+      parse_sweep_text(c.text, "s.yaml");
+      ADD_FAILURE() << "accepted: " << c.text;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+      EXPECT_EQ(std::string(e.what()).rfind("s.yaml:", 0), 0u) << e.what();
+    }
+  }
+}
+
+TEST(SweepFile, ShippedSweepsParse) {
+  const std::filesystem::path dir = GB_SOURCE_DIR "/configs/sweeps";
+  int n = 0;
+  for (const auto& f : std::filesystem::directory_iterator(dir)) {
+    EXPECT_NO_THROW(load_sweep_file(f.path().string())) << f.path();
+    ++n;
+  }
+  EXPECT_GT(n, 0);
+  EXPECT_THROW(load_sweep_file("/nonexistent/sweep.yaml"), UsageError);
+}

@@ -1,0 +1,14 @@
+// The human-readable form of a topology that `gpubarrier topo` prints.
+#pragma once
+
+#include <string>
+
+#include "topology/topology.hpp"
+
+namespace gb::topo {
+
+// A matrix laid out like `nvidia-smi topo -m`, then the NVLink components and groups, the class,
+// the best and worst subsets, per-GPU identity and binding advice, and the probes.
+std::string to_text(const Topology& topo);
+
+}  // namespace gb::topo
