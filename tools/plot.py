@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Plots gpubarrier CSVs (results/SCHEMA.md): one PNG per method plus a summary.
+
+  tools/plot.py results/h200/*.csv --out plots/
+
+- methods swept over blocks_per_sm x threads_per_block: a heat map of the latency (the study's
+  Fig. 8 layout), one per GPU model;
+- methods with one swept axis: latency against that axis, error bars = stddev, one line per
+  GPU model / launcher / GPU count;
+- summary.png: the best (lowest) latency of every method, log scale, to compare levels.
+Only rows with status ok and metric latency (unit ns) are plotted.
+"""
+import argparse
+import collections
+import csv
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def load(paths):
+    rows = []
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if r.get("status") == "ok" and r.get("metric") == "latency" and r.get("unit") == "ns":
+                    rows.append(r)
+    return rows
+
+
+def axes_of(rows):
+    """Axis names whose value varies within these rows."""
+    names = collections.OrderedDict()
+    for r in rows:
+        for item in r["config"].split():
+            k, v = item.split("=")
+            names.setdefault(k, set()).add(v)
+    return [k for k, vs in names.items() if len(vs) > 1]
+
+
+def config_value(r, axis):
+    for item in r["config"].split():
+        k, v = item.split("=")
+        if k == axis:
+            return int(v)
+    return None
+
+
+def series_key(r):
+    return f'{r["gpu_model"] or r["host"]} {r["launcher"]} x{r["gpu_count"]}'
+
+
+def heatmap(method, rows, out):
+    for model in sorted({r["gpu_model"] for r in rows}):
+        sub = [r for r in rows if r["gpu_model"] == model and r["gpu_ids"] in ("0", "")]
+        bps = sorted({int(r["blocks_per_sm"]) for r in sub})
+        tpb = sorted({int(r["threads_per_block"]) for r in sub})
+        grid = [[float("nan")] * len(tpb) for _ in bps]
+        for r in sub:
+            grid[bps.index(int(r["blocks_per_sm"]))][tpb.index(int(r["threads_per_block"]))] = (
+                float(r["value"]) / 1000)
+        fig, ax = plt.subplots(figsize=(6, 4.5))
+        im = ax.imshow(grid, origin="lower", cmap="viridis")
+        ax.set_xticks(range(len(tpb)), tpb)
+        ax.set_yticks(range(len(bps)), bps)
+        ax.set_xlabel("threads per block")
+        ax.set_ylabel("blocks per SM")
+        for i, row in enumerate(grid):
+            for j, v in enumerate(row):
+                if v == v:
+                    ax.text(j, i, f"{v:.2f}", ha="center", va="center", color="w", fontsize=7)
+        fig.colorbar(im, label="latency (us)")
+        ax.set_title(f"{method} on {model}")
+        fig.tight_layout()
+        fig.savefig(os.path.join(out, f"{method}-{model.replace(' ', '_')}-heatmap.png"), dpi=110)
+        plt.close(fig)
+
+
+def lines(method, rows, axis, out):
+    fig, ax = plt.subplots(figsize=(6, 4))
+    by = collections.defaultdict(list)
+    for r in rows:
+        if config_value(r, axis) is not None:
+            by[series_key(r)].append(r)
+    for key, rs in sorted(by.items()):
+        rs.sort(key=lambda r: config_value(r, axis))
+        ax.errorbar([config_value(r, axis) for r in rs], [float(r["value"]) for r in rs],
+                    yerr=[float(r["stddev"] or 0) for r in rs], marker="o", capsize=3, label=key)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel(axis)
+    ax.set_ylabel("latency (ns)")
+    ax.set_title(method)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, f"{method}.png"), dpi=110)
+    plt.close(fig)
+
+
+def summary(rows, out):
+    best = {}
+    for r in rows:
+        v = float(r["value"])
+        if r["method"] not in best or v < best[r["method"]]:
+            best[r["method"]] = v
+    names = sorted(best, key=best.get)
+    fig, ax = plt.subplots(figsize=(7, 0.35 * len(names) + 1.2))
+    ax.barh(names, [best[n] for n in names])
+    ax.set_xscale("log")
+    ax.set_xlabel("best latency over all configurations (ns, log scale)")
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "summary.png"), dpi=110)
+    plt.close(fig)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("csv", nargs="+", help="gpubarrier CSV files")
+    ap.add_argument("--out", default="plots", help="output folder (default: plots)")
+    args = ap.parse_args()
+    rows = load(args.csv)
+    if not rows:
+        sys.exit("plot.py: no ok latency rows in " + ", ".join(args.csv))
+    os.makedirs(args.out, exist_ok=True)
+    by_method = collections.defaultdict(list)
+    for r in rows:
+        by_method[r["method"]].append(r)
+    for method, rs in sorted(by_method.items()):
+        varying = axes_of(rs)
+        if {"blocks_per_sm", "threads_per_block"} <= set(varying):
+            heatmap(method, rs, args.out)
+        elif varying:
+            lines(method, rs, varying[0], args.out)
+    summary(rows, args.out)
+    print(f"plot.py: {len(rows)} rows, {len(by_method)} methods -> {args.out}/")
+
+
+if __name__ == "__main__":
+    main()
