@@ -14,6 +14,7 @@ struct GlobalOptions {
 void add_list_command(CLI::App& app, GlobalOptions& global);
 void add_run_command(CLI::App& app, GlobalOptions& global);
 void add_sweep_command(CLI::App& app, GlobalOptions& global);
+void add_selfcheck_command(CLI::App& app, GlobalOptions& global);
 void add_topo_command(CLI::App& app, GlobalOptions& global);
 
 }  // namespace gb::cli

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   gb::cli::add_list_command(app, global);
   gb::cli::add_run_command(app, global);
   gb::cli::add_sweep_command(app, global);
+  gb::cli::add_selfcheck_command(app, global);
   gb::cli::add_topo_command(app, global);
 
   if (argc < 2) {  // a bare `gpubarrier` teaches instead of just refusing

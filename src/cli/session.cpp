@@ -52,6 +52,7 @@ std::vector<AxisOverride> parse_overrides(const std::vector<std::string>& texts,
 void validate_options(const RunOptions& o) {
   if (o.samples < 2) throw UsageError("--samples must be >= 2 (statistics need a spread)");
   if (o.time_budget_s <= 0) throw UsageError("--time-budget must be > 0 seconds");
+  if (o.watchdog_s <= 0) throw UsageError("--watchdog must be > 0 seconds");
   if (o.rse_target <= 0) throw UsageError("--rse-target must be > 0 (e.g. 0.01 for 1%)");
   if (o.reps_lo < 1 || o.reps_hi <= o.reps_lo)
     throw UsageError("--reps-lo/--reps-hi: need 1 <= reps_lo < reps_hi");
@@ -95,6 +96,10 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
   cmd.add_option("--rse-target", args.options.rse_target,
                  "Stop sampling once the relative standard error is below this")
       ->envname("GPUBARRIER_RSE_TARGET")
+      ->capture_default_str();
+  cmd.add_option("--watchdog", args.options.watchdog_s,
+                 "Seconds a device spin loop waits before giving up (a timeout row, not a hang)")
+      ->envname("GPUBARRIER_WATCHDOG")
       ->capture_default_str();
   cmd.add_option("--reps-lo", args.options.reps_lo, "Differential technique: R_lo")
       ->envname("GPUBARRIER_REPS_LO")

@@ -54,6 +54,10 @@ struct Requirements {
   int min_gpus = 0;  // 0: a host-only method
   int max_gpus = INT_MAX;
   bool mpi_launch = false;  // must be started by mpirun/srun
+  // Multi-GPU launch modes (issue 5): `threads` = one process, one OpenMP thread per GPU;
+  // `mpi` = one rank per GPU under mpirun/srun. How gpubarrier was started picks the mode.
+  bool threads_mode = false;
+  bool mpi_mode = false;
   bool nccl = false;
   bool peer_access = false;
   int min_compute_capability = 0;  // e.g. 90 for clusters

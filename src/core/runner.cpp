@@ -6,6 +6,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include "core/multigpu/launch_mode.hpp"
+
 #include "topology/topology_class.hpp"
 
 namespace gb {
@@ -113,8 +115,13 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
     total += work.back().second.size() * (per_gpu ? ctx.gpus.size() : 1);
   }
   Progress progress(ctx.launch.is_root() ? total : 0);
+  const std::string launcher = ctx.launch.launcher;
   for (auto& [method, points] : work) {
-    ctx.collective = ctx.launch.under_mpi && method->requirements().mpi_launch;
+    const mg::Mode mode = mg::launch_mode(ctx.launch, method->requirements());
+    // Threads mode counts as collective too: its participants are this process's threads (the
+    // rank maximum is then the identity) and its rows say launcher=threads.
+    ctx.collective = mode != mg::Mode::single;
+    ctx.launch.launcher = mode == mg::Mode::threads ? mg::to_string(mode) : launcher;
     const bool mine = ctx.collective || ctx.launch.is_root();
     if (!mine) continue;
     if (const Usability u = method->usable(ctx); !u.ok) {
@@ -133,8 +140,16 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
     }
     for (const auto& gpus : gpu_sets) {
       ctx.gpus = gpus;
-      for (const Point& point : points) {
-        spdlog::debug("{} {} gpus={}", method->name(), point.to_string(), gpus.size());
+      for (const Point& asked : points) {
+        // gpu_count=0 means all GPUs given; threads mode then drives the first gpu_count of
+        // them, mpi mode always one GPU per rank.
+        const long available =
+            mode == mg::Mode::mpi ? ctx.launch.size : static_cast<long>(gpus.size());
+        const Point point = mg::resolve_gpu_count(asked, available);
+        ctx.gpus = mode == mg::Mode::threads
+                       ? mg::first_gpus(gpus, point.get(mg::kGpuCountAxis, available))
+                       : gpus;
+        spdlog::debug("{} {} gpus={}", method->name(), point.to_string(), ctx.gpus.size());
         run_point(ctx, plan, *method, point, out);
         if (ctx.launch.is_root()) progress.step(method->name(), point);
       }
@@ -142,6 +157,7 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
     ctx.gpus = all_gpus;
   }
   ctx.collective = false;
+  ctx.launch.launcher = launcher;
   return tally;
 }
 

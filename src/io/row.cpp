@@ -27,6 +27,14 @@ std::string axis_or_empty(const Point& p, const char* name) {
   return v ? std::to_string(*v) : std::string();
 }
 
+// Under mpirun each rank drives its own GPUs; gpu_ids are rank 0's, the count is everyone's.
+std::size_t gpu_count(const RowSource& src) {
+  const RunContext& c = src.ctx;
+  if (src.method.requirements().min_gpus == 0) return 0;
+  const bool across_ranks = c.collective && c.launch.under_mpi;
+  return c.gpus.size() * static_cast<std::size_t>(across_ranks ? c.launch.size : 1);
+}
+
 Row base_row(const RowSource& src) {
   const RunContext& c = src.ctx;
   Row row;
@@ -37,7 +45,7 @@ Row base_row(const RowSource& src) {
       c.env.host,
       c.env.system,
       c.env.gpu_model,
-      std::to_string(src.method.requirements().min_gpus > 0 ? c.gpus.size() : 0),
+      std::to_string(gpu_count(src)),
       src.method.requirements().min_gpus > 0 ? join_ints(c.gpus) : "",
       src.topology_class,
       c.env.driver,

@@ -1,0 +1,138 @@
+// Block-level barriers (seed 001 section 5.2, seed 002 Table 5 and Figs. 6-7): the kernels and
+// the Method shared by __syncthreads() and cg::this_thread_block().sync(); each file in
+// kernels/block/ names one barrier.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <string>
+#include <vector>
+
+#include "common/device_buffer.hpp"
+#include "common/sm_clock.hpp"
+#include "common/sm_throughput.cuh"
+#include "common/stamp_check.cuh"
+#include "common/timers.cuh"
+#include "core/stamp_check.hpp"
+#include "core/techniques.hpp"
+
+namespace gb::block_detail {
+
+enum class BlockBarrier { syncthreads, cg };
+
+constexpr int kUnroll = 32;  // barriers per loop trip: keeps loop overhead out of the figure
+constexpr long kReps = 4096;
+constexpr int kCheckRounds = 64;
+
+template <BlockBarrier B>
+__device__ __forceinline__ void block_barrier() {
+  if constexpr (B == BlockBarrier::syncthreads) {
+    __syncthreads();
+  } else {
+    cooperative_groups::this_thread_block().sync();
+  }
+}
+
+// A dependent chain of barriers between two clock reads; every warp records its span, so one
+// kernel serves the latency (one block) and the throughput (many blocks per SM).
+template <BlockBarrier B>
+__global__ void block_barrier_timed(long trips, WarpSpan* spans) {
+  // A branch on the parameter before the first clock read: ptxas would otherwise load it after
+  // the read, inside the timed region (seed 004). Never taken.
+  if (trips < 1) return;
+  const long long t0 = dev::sm_clock();
+  for (long r = 0; r < trips; ++r) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) block_barrier<B>();
+  }
+  const long long t1 = dev::sm_clock();
+  dev::record_span(spans, t0, t1, 0);
+}
+
+// Every thread publishes its stamp in shared memory and after the barrier reads all of them:
+// records[round][thread]. All threads share the SM's clock, so the order check covers the block.
+template <BlockBarrier B>
+__global__ void block_barrier_check(int rounds, StampRecord* records) {
+  extern __shared__ unsigned stamps[];
+  volatile unsigned* s = stamps;
+  const unsigned t = threadIdx.x;
+  s[t] = 0;
+  __syncthreads();
+  dev::stamp_rounds(
+      rounds, records + t, static_cast<int>(blockDim.x), [&](unsigned r) { s[t] = r; },
+      [] { block_barrier<B>(); }, static_cast<int>(blockDim.x), [&](int i) { return s[i]; });
+}
+
+// Latency: one block alone on the GPU, reported at blocks_per_sm = 1 only. Throughput at every
+// blocks_per_sm: that many blocks on each SM, counted in warp-syncs (a barrier crossed by a
+// block of W warps counts W), with active_warps_per_sm in the note (seed 002 Fig. 7).
+template <BlockBarrier B>
+class BlockBarrierMethod : public Method {
+ public:
+  Level level() const override { return Level::block; }
+  std::vector<Axis> axes() const override {
+    return {{"threads_per_block", {32, 64, 128, 256, 512, 1024}},
+            {"blocks_per_sm", {1, 2, 4, 8, 16, 32}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.max_gpus = 1;
+    return r;
+  }
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    const long threads = p.at("threads_per_block");
+    const long per_sm = p.at("blocks_per_sm");
+    if (threads < 1 || threads > 1024)
+      return Usability::no("threads_per_block must be within 1..1024");
+    if (per_sm < 1) return Usability::no("blocks_per_sm must be at least 1");
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    int fit = 0;
+    GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, block_barrier_timed<B>,
+                                                                static_cast<int>(threads), 0));
+    if (per_sm > fit)
+      return Usability::no("occupancy: at most " + std::to_string(fit) + " blocks/SM of " +
+                           std::to_string(threads) + " threads are co-resident");
+    return Usability::yes();
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const int threads = static_cast<int>(p.at("threads_per_block"));
+    DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * threads);
+    block_barrier_check<B><<<1, threads, threads * sizeof(unsigned)>>>(kCheckRounds,
+                                                                       records.get());
+    GB_CUDA_CHECK(cudaGetLastError());
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+    return check_stamps(records.to_host(), StampLayout{kCheckRounds, threads, {}}).verdict();
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    const int device = ctx.gpus.front();
+    const int threads = static_cast<int>(p.at("threads_per_block"));
+    const int per_sm = static_cast<int>(p.at("blocks_per_sm"));
+    const double hz = measure_sm_clock_hz(device);
+    const int blocks = per_sm * multiprocessor_count(device);
+    DeviceBuffer<WarpSpan> spans(static_cast<std::size_t>(blocks) * warps_per_block(threads));
+    auto run = [&](int grid) {
+      block_barrier_timed<B><<<grid, threads>>>(kReps / kUnroll, spans.get());
+      GB_CUDA_CHECK(cudaGetLastError());
+      GB_CUDA_CHECK(cudaDeviceSynchronize());
+      return spans.to_host();
+    };
+    std::vector<Measurement> rows;
+    if (per_sm == 1) {
+      auto latency = [&] {
+        const WarpSpan w = run(1).front();
+        return static_cast<double>(w.t1 - w.t0) / kReps;
+      };
+      rows = clock_technique(ctx, latency, hz, kReps);
+    }
+    auto rate = [&] { return sm_rate(run(blocks), kReps); };
+    for (Measurement& m : sm_throughput(ctx, rate, hz, kReps, "warp-syncs"))
+      rows.push_back(std::move(m));
+    return rows;
+  }
+};
+
+}  // namespace gb::block_detail

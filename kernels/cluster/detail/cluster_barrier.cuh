@@ -1,0 +1,197 @@
+// Thread-block-cluster barriers (sm_90): the kernels and the Method shared by
+// cg::this_cluster().sync() and the split barrier_arrive()/barrier_wait(); each file in
+// kernels/cluster/ names one of them. Clusters are launched with cudaLaunchKernelEx; a size the
+// GPU cannot place (cudaOccupancyMaxActiveClusters says 0, or refuses the size) is a skipped row.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/device_buffer.hpp"
+#include "common/sm_clock.hpp"
+#include "common/sm_throughput.cuh"
+#include "common/stamp_check.cuh"
+#include "common/timers.cuh"
+#include "core/stamp_check.hpp"
+#include "core/techniques.hpp"
+
+namespace gb::cluster_detail {
+
+namespace cg = cooperative_groups;
+
+enum class ClusterBarrier { sync, arrive_wait };
+
+constexpr int kUnroll = 32;  // barriers per loop trip: keeps loop overhead out of the figure
+constexpr long kReps = 4096;
+constexpr int kCheckRounds = 64;
+
+// Clusters exist from sm_90 on; older device passes (a multi-architecture build) get a kernel
+// that traps, and requirements() keeps the method from running there.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+#define GB_HAS_CLUSTERS 1
+#else
+#define GB_HAS_CLUSTERS 0
+#endif
+
+template <ClusterBarrier B>
+__device__ __forceinline__ void cluster_barrier() {
+#if GB_HAS_CLUSTERS
+  const cg::cluster_group cluster = cg::this_cluster();
+  if constexpr (B == ClusterBarrier::sync) {
+    cluster.sync();
+  } else {
+    auto token = cluster.barrier_arrive();
+    cluster.barrier_wait(std::move(token));
+  }
+#else
+  __trap();
+#endif
+}
+
+template <ClusterBarrier B>
+__global__ void cluster_barrier_timed(long trips, WarpSpan* spans) {
+  // A branch on the parameter before the first clock read: ptxas would otherwise load it after
+  // the read, inside the timed region (seed 004). Never taken.
+  if (trips < 1) return;
+  const long long t0 = dev::sm_clock();
+  for (long r = 0; r < trips; ++r) {
+#pragma unroll
+    for (int u = 0; u < kUnroll; ++u) cluster_barrier<B>();
+  }
+  const long long t1 = dev::sm_clock();
+  dev::record_span(spans, t0, t1, 0);
+}
+
+// Each thread publishes its stamp in its block's shared memory; after the barrier it reads, in
+// every block of the cluster, the stamp of its neighbour thread (t + 1) through distributed
+// shared memory. Every stamp is so read from every block, at a cost linear in the cluster size.
+// Clocks are per SM, so the order check runs within each block: records[round][global thread].
+template <ClusterBarrier B>
+__global__ void cluster_barrier_check(int rounds, StampRecord* records) {
+#if GB_HAS_CLUSTERS
+  extern __shared__ unsigned stamps[];
+  const cg::cluster_group cluster = cg::this_cluster();
+  const unsigned t = threadIdx.x;
+  const unsigned neighbour = (t + 1) % blockDim.x;
+  const int blocks = static_cast<int>(cluster.num_blocks());
+  static_cast<volatile unsigned*>(stamps)[t] = 0;
+  cluster.sync();
+  dev::stamp_rounds(
+      rounds, records + blockIdx.x * blockDim.x + t, static_cast<int>(gridDim.x * blockDim.x),
+      [&](unsigned r) { static_cast<volatile unsigned*>(stamps)[t] = r; },
+      [] { cluster_barrier<B>(); }, blocks,
+      [&](int b) {
+        return static_cast<volatile unsigned*>(cluster.map_shared_rank(stamps, b))[neighbour];
+      });
+  cluster.sync();  // no block may exit while a peer still reads its shared memory
+#else
+  __trap();
+#endif
+}
+
+// One launch configuration with the cluster dimension attached; `attr` must outlive `config`.
+inline cudaLaunchConfig_t cluster_config(int cluster_size, int clusters, int threads,
+                                         std::size_t shared, cudaLaunchAttribute& attr) {
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = static_cast<unsigned>(cluster_size);
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(static_cast<unsigned>(cluster_size * clusters));
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.dynamicSmemBytes = shared;
+  config.attrs = &attr;
+  config.numAttrs = 1;
+  return config;
+}
+
+// Latency: one cluster alone on the GPU; the figure is block 0's first warp, as for blocks.
+template <ClusterBarrier B>
+class ClusterBarrierMethod : public Method {
+ public:
+  Level level() const override { return Level::cluster; }
+  std::vector<Axis> axes() const override {
+    return {{"cluster_size", {1, 2, 4, 8, 16}},
+            {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.max_gpus = 1;
+    r.min_compute_capability = 90;
+    return r;
+  }
+
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    const long size = p.at("cluster_size");
+    const long threads = p.at("threads_per_block");
+    if (threads < 1 || threads > 1024)
+      return Usability::no("threads_per_block must be within 1..1024");
+    if (size < 1) return Usability::no("cluster_size must be at least 1");
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const int s = static_cast<int>(size), n = static_cast<int>(threads);
+    if (const Usability u = placeable(cluster_barrier_timed<B>, s, n, 0); !u.ok) return u;
+    return placeable(cluster_barrier_check<B>, s, n, n * sizeof(unsigned));
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const int size = static_cast<int>(p.at("cluster_size"));
+    const int threads = static_cast<int>(p.at("threads_per_block"));
+    const int participants = size * threads;
+    DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * participants);
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t config =
+        cluster_config(size, 1, threads, threads * sizeof(unsigned), attr);
+    GB_CUDA_CHECK(
+        cudaLaunchKernelEx(&config, cluster_barrier_check<B>, kCheckRounds, records.get()));
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+    StampLayout layout{kCheckRounds, participants, std::vector<int>(participants)};
+    for (int i = 0; i < participants; ++i) layout.clock_group[i] = i / threads;
+    return check_stamps(records.to_host(), layout).verdict();
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    const int device = ctx.gpus.front();
+    const int size = static_cast<int>(p.at("cluster_size"));
+    const int threads = static_cast<int>(p.at("threads_per_block"));
+    const double hz = measure_sm_clock_hz(device);
+    DeviceBuffer<WarpSpan> spans(static_cast<std::size_t>(size) * warps_per_block(threads));
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t config = cluster_config(size, 1, threads, 0, attr);
+    auto sample = [&] {
+      GB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_barrier_timed<B>, kReps / kUnroll,
+                                       spans.get()));
+      GB_CUDA_CHECK(cudaDeviceSynchronize());
+      const WarpSpan w = spans.to_host().front();
+      return static_cast<double>(w.t1 - w.t0) / kReps;
+    };
+    return clock_technique(ctx, sample, hz, kReps);
+  }
+
+ private:
+  // Sizes above 8 are non-portable: the kernel must opt in before the occupancy query.
+  template <typename... Args>
+  static Usability placeable(void (*kernel)(Args...), int size, int threads,
+                             std::size_t shared) {
+    GB_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t config = cluster_config(size, 1, threads, shared, attr);
+    int clusters = 0;
+    const cudaError_t rc = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    const std::string what = "clusters of " + std::to_string(size) + " blocks x " +
+                             std::to_string(threads) + " threads";
+    if (rc != cudaSuccess) {
+      cudaGetLastError();  // a refused size is not sticky: clear it so later checks pass
+      return Usability::no("the GPU refuses " + what + ": " + cudaGetErrorString(rc));
+    }
+    if (clusters == 0) return Usability::no("the GPU cannot place " + what);
+    return Usability::yes();
+  }
+};
+
+}  // namespace gb::cluster_detail

@@ -1,0 +1,125 @@
+// Throughput of an operation that stays inside one SM (warp and block barriers; seed 001 section
+// 5.1, seed 002 Table 5). Many warps per SM run the same dependent chain as the latency kernel
+// and each records its clock span and SM id. On each SM the rate is
+//   warps on that SM x operations per warp / (last warp's end - first warp's start),
+// both ends read from that SM's clock; the figure is the mean over the SMs. Counting is per warp:
+// a warp crossing a barrier (or doing one shuffle) counts once whatever the group size, so a
+// block barrier of W warps counts W.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/timers.cuh"
+#include "core/adaptive.hpp"
+#include "core/cuda_check.hpp"
+#include "core/method.hpp"
+#include "core/run_context.hpp"
+#include "core/statistics.hpp"
+
+namespace gb {
+
+// One warp's timed region. `sink` holds the chain's result so the compiler cannot drop it.
+struct WarpSpan {
+  long long t0, t1;
+  unsigned sm, sink;
+};
+
+namespace dev {
+
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+// Lane 0 of every warp stores its span at the warp's index in the grid.
+__device__ __forceinline__ void record_span(WarpSpan* spans, long long t0, long long t1,
+                                            unsigned sink) {
+  if (threadIdx.x % 32 != 0) return;
+  const unsigned warps = (blockDim.x + 31) / 32;
+  spans[blockIdx.x * warps + threadIdx.x / 32] = WarpSpan{t0, t1, sm_id(), sink};
+}
+
+}  // namespace dev
+
+inline int multiprocessor_count(int device) {
+  int n = 0;
+  GB_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
+  return n;
+}
+
+inline int warps_per_block(int threads) { return (threads + 31) / 32; }
+
+struct SmRate {
+  double per_cycle = 0;     // operations per cycle per SM, mean over the SMs used
+  double warps_per_sm = 0;  // warps that ran on an SM, mean over the SMs used
+};
+
+inline SmRate sm_rate(const std::vector<WarpSpan>& spans, long ops_per_warp) {
+  struct Sm {
+    long long first = 0, last = 0;
+    long warps = 0;
+  };
+  std::map<unsigned, Sm> sms;
+  for (const WarpSpan& w : spans) {
+    Sm& s = sms.try_emplace(w.sm, Sm{w.t0, w.t1, 0}).first->second;
+    s.first = std::min(s.first, w.t0);
+    s.last = std::max(s.last, w.t1);
+    ++s.warps;
+  }
+  SmRate r;
+  if (sms.empty()) return r;
+  for (const auto& [id, s] : sms) {
+    r.per_cycle += static_cast<double>(s.warps) * ops_per_warp /
+                   static_cast<double>(std::max(s.last - s.first, 1LL));
+    r.warps_per_sm += static_cast<double>(s.warps);
+  }
+  r.per_cycle /= static_cast<double>(sms.size());
+  r.warps_per_sm /= static_cast<double>(sms.size());
+  return r;
+}
+
+// Samples `sample` until the adaptive criterion stops, like clock_technique. Two Measurements:
+// "throughput_cycles" (<ops>/cycle/SM, comparable to the seed's tables) and "throughput"
+// (<ops>/ns/SM with the SM clock measured at run time); the note gives active_warps_per_sm.
+inline std::vector<Measurement> sm_throughput(const RunContext& ctx,
+                                              const std::function<SmRate()>& sample,
+                                              double sm_clock_hz, long reps,
+                                              const std::string& ops) {
+  sample();  // warm-up
+  std::vector<double> per_cycle;
+  SmRate last;
+  AdaptiveStop stop(ctx);
+  do {
+    last = sample();
+    per_cycle.push_back(last.per_cycle);
+  } while (stop.more(per_cycle.size(), summarize(per_cycle).relative_standard_error()));
+
+  Measurement c;
+  c.metric = "throughput_cycles";
+  c.unit = ops + "/cycle/SM";
+  c.technique = "clock";
+  c.stats = summarize(per_cycle);
+  c.value = c.stats.median;
+  c.reps_hi = reps;
+  c.stop = stop.reason();
+  c.note = "active_warps_per_sm=" + std::to_string(static_cast<long>(last.warps_per_sm + 0.5));
+
+  std::vector<double> per_ns(per_cycle.size());
+  for (std::size_t i = 0; i < per_cycle.size(); ++i) per_ns[i] = per_cycle[i] * sm_clock_hz / 1e9;
+  Measurement t = c;
+  t.metric = "throughput";
+  t.unit = ops + "/ns/SM";
+  t.stats = summarize(per_ns);
+  t.value = t.stats.median;
+  t.note += "; SM clock " + std::to_string(static_cast<long>(sm_clock_hz / 1e6)) + " MHz measured";
+  return {c, t};
+}
+
+}  // namespace gb

@@ -1,0 +1,176 @@
+// The frame shared by the grid-level barrier methods (seed 001 sections 5.3 and 9.4, the heat
+// map of seed 002 Fig. 8): one timed kernel and one stamp check per barrier, a cooperative launch,
+// occupancy-based feasibility and the differential technique. A barrier is a policy:
+//
+//   struct Barrier {
+//     static constexpr std::string_view kName, kDescription;
+//     static constexpr bool kInterruptible;           // its spin loops carry the watchdog
+//     static std::size_t state_words(int blocks);      // device words, zero before the first run
+//     class Block {                                    // one per block, made by all its threads
+//      public:
+//       __device__ Block(unsigned* state, const WatchdogArgs& watchdog);
+//       __device__ bool sync();                        // false: the watchdog gave up
+//     };
+//   };
+//
+// Software barriers are launched cooperatively too: the launch then refuses a grid whose blocks
+// cannot all be resident at once, the precondition of any grid barrier, instead of deadlocking.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "common/device_buffer.hpp"
+#include "common/watchdog.cuh"
+#include "core/registry.hpp"
+#include "core/techniques.hpp"
+
+namespace gb {
+namespace grid {
+
+// The partial-participation test (skip_block=1): the last block never arrives at any barrier.
+__device__ inline bool skips(int skip_block) {
+  return skip_block && blockIdx.x == gridDim.x - 1;
+}
+
+template <class Barrier>
+__global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int skip_block) {
+  if (skips(skip_block)) return;
+  typename Barrier::Block bar(state, watchdog);
+  for (long r = 0; r < reps; ++r)
+    if (!bar.sync()) return;
+}
+
+// Block leaders publish the round before the barrier; after it every block must see every other
+// block's stamp of this round, or of the next when that block has already left (seed 001 section
+// 8). Two rounds on would mean that block passed the next barrier before this one arrived.
+template <class Barrier>
+__global__ void check(unsigned* state, WatchdogArgs watchdog, int rounds, int skip_block,
+                      unsigned* stamps, unsigned* failures) {
+  if (skips(skip_block)) return;
+  typename Barrier::Block bar(state, watchdog);
+  volatile unsigned* s = stamps;
+  for (int r = 1; r <= rounds; ++r) {
+    if (threadIdx.x == 0) s[blockIdx.x] = r;
+    if (!bar.sync()) return;
+    unsigned bad = 0;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+      const unsigned seen = s[b];
+      bad += seen < unsigned(r) || seen > unsigned(r) + 1;
+    }
+    if (bad) atomicAdd(failures, bad);
+  }
+}
+
+inline int sm_count(int device) {
+  int n = 0;
+  GB_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
+  return n;
+}
+
+inline void launch_cooperative(const void* kernel, int blocks, int threads, void** args) {
+  GB_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, blocks, threads, args, 0, nullptr));
+  GB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+template <class Barrier>
+class GridBarrierMethod final : public Method {
+ public:
+  std::string_view name() const override { return Barrier::kName; }
+  Level level() const override { return Level::grid; }
+  std::string_view description() const override { return Barrier::kDescription; }
+  std::vector<Axis> axes() const override {
+    std::vector<Axis> a = {{"blocks_per_sm", {1, 2, 4, 8, 16, 32}},
+                           {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
+    // Only a barrier whose spin loops carry the watchdog may be left by a block on purpose.
+    if (Barrier::kInterruptible) a.push_back({"skip_block", {0}});
+    return a;
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.max_gpus = 1;
+    return r;
+  }
+
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    const long per_sm = p.at("blocks_per_sm");
+    const long threads = p.at("threads_per_block");
+    if (threads < 1 || threads > 1024 || per_sm < 1)
+      return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
+    const long skip = p.get("skip_block", 0);
+    if (skip != 0 && skip != 1) return Usability::no("skip_block is 0 or 1");
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    int fit = 0, fit_check = 0;
+    GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, timed<Barrier>,
+                                                                static_cast<int>(threads), 0));
+    GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_check, check<Barrier>,
+                                                                static_cast<int>(threads), 0));
+    fit = std::min(fit, fit_check);
+    if (per_sm > fit)
+      return Usability::no("occupancy: at most " + std::to_string(fit) + " blocks/SM of " +
+                           std::to_string(threads) + " threads are co-resident");
+    return Usability::yes();
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const Shape s = shape(ctx, p);
+    DeviceBuffer<unsigned> state(state_words(s)), stamps(s.blocks), failures(1);
+    DeviceWatchdog watchdog(ctx);
+    int rounds = 64;
+    unsigned* st = state.get();
+    WatchdogArgs w = watchdog.args();
+    int skip = s.skip_block;
+    unsigned* stamp_ptr = stamps.get();
+    unsigned* fail_ptr = failures.get();
+    void* args[] = {&st, &w, &rounds, &skip, &stamp_ptr, &fail_ptr};
+    launch_cooperative(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, args);
+    if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::kName));
+    const unsigned bad = failures.to_host()[0];
+    if (bad)
+      return Verification::failed(std::to_string(bad) +
+                                  " block stamps of the wrong round seen after the barrier");
+    return Verification::passed();
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const Shape s = shape(ctx, p);
+    DeviceBuffer<unsigned> state(state_words(s));
+    DeviceWatchdog watchdog(ctx);
+    unsigned* st = state.get();
+    WatchdogArgs w = watchdog.args();
+    int skip = s.skip_block;
+    auto run = [&](long reps) {
+      void* args[] = {&st, &w, &reps, &skip};
+      const auto t0 = std::chrono::steady_clock::now();
+      launch_cooperative(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads, args);
+      const auto t1 = std::chrono::steady_clock::now();
+      watchdog.throw_if_tripped(Barrier::kName);
+      return std::chrono::duration<double>(t1 - t0).count();
+    };
+    try {
+      return {differential(ctx, run)};
+    } catch (const WatchdogTimeout& e) {
+      return {timeout_measurement("latency", "ns", "differential", e.what())};
+    }
+  }
+
+ private:
+  struct Shape {
+    int blocks, threads, skip_block;
+  };
+  static Shape shape(const RunContext& ctx, const Point& p) {
+    return {static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front()),
+            static_cast<int>(p.at("threads_per_block")), static_cast<int>(p.get("skip_block", 0))};
+  }
+  static std::size_t state_words(const Shape& s) {
+    return std::max<std::size_t>(1, Barrier::state_words(s.blocks));
+  }
+};
+
+}  // namespace grid
+}  // namespace gb

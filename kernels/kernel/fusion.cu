@@ -1,0 +1,79 @@
+// kernel.fusion: the launch overhead that remains when kernels run back to back and the host
+// launches ahead of the GPU (seed 001 sections 4.1 and 9.2, Eq. 6): fusion_i launches of kernels
+// made of fusion_j __nanosleep units against fusion_j launches of fusion_i units. Every kernel
+// must last longer than the host needs to launch the next (the seed: about 5 us on one GPU), or
+// the figure measures the host instead of the hidden overhead: keep fusion_j * unit_ns >= 5000.
+// The sleep duration of a unit is only approximate, but both series run the same number of
+// units, so whatever a unit really lasts cancels.
+#include <chrono>
+
+#include "common/device_buffer.hpp"
+#include "core/fusion.hpp"
+#include "core/registry.hpp"
+
+namespace gb {
+namespace {
+
+__global__ void sleep_units(long units, unsigned unit_ns) {
+  for (long u = 0; u < units; ++u) __nanosleep(unit_ns);
+}
+
+class KernelFusion final : public Method {
+ public:
+  std::string_view name() const override { return "kernel.fusion"; }
+  Level level() const override { return Level::kernel; }
+  std::string_view description() const override {
+    return "launch overhead hidden behind running kernels, <<<>>> of __nanosleep units "
+           "(fusion technique, seed 001 Eq. 6)";
+  }
+  std::vector<Axis> axes() const override {
+    return {{"blocks_per_sm", {1}},
+            {"threads_per_block", {128}},
+            {"fusion_i", {100}},
+            {"fusion_j", {10}},
+            {"unit_ns", {1000}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.max_gpus = 1;
+    return r;
+  }
+
+  Usability feasible(const RunContext&, const Point& p) const override {
+    const long threads = p.at("threads_per_block");
+    if (threads < 1 || threads > 1024 || p.at("blocks_per_sm") < 1)
+      return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
+    const long i = p.at("fusion_i"), j = p.at("fusion_j"), unit = p.at("unit_ns");
+    if (i < 1 || j < 1 || i == j) return Usability::no("needs fusion_i, fusion_j >= 1, i != j");
+    // 1 ms is __nanosleep's upper limit per call.
+    if (unit < 1 || unit > 1'000'000) return Usability::no("unit_ns must be within 1..1000000");
+    return Usability::yes();
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    const int device = ctx.gpus.front();
+    GB_CUDA_CHECK(cudaSetDevice(device));
+    int sms = 0;
+    GB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const dim3 grid(static_cast<unsigned>(p.at("blocks_per_sm") * sms));
+    const dim3 block(static_cast<unsigned>(p.at("threads_per_block")));
+    const auto unit = static_cast<unsigned>(p.at("unit_ns"));
+    auto run = [&](long launches, long units) {
+      const auto t0 = std::chrono::steady_clock::now();
+      for (long l = 0; l < launches; ++l) sleep_units<<<grid, block>>>(units, unit);
+      GB_CUDA_CHECK(cudaGetLastError());
+      GB_CUDA_CHECK(cudaDeviceSynchronize());
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    Measurement m = fusion(ctx, run, p.at("fusion_i"), p.at("fusion_j"));
+    m.note = std::to_string(m.reps_hi) + " launches x " + std::to_string(m.reps_lo) +
+             " units against the converse, " + std::to_string(unit) + " ns units";
+    return {m};
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::KernelFusion)

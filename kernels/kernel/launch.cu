@@ -1,0 +1,258 @@
+// kernel.launch.{triple-chevron,cooperative,ex,graph}: the kernel boundary as an implicit grid
+// barrier (seed 001 sections 4 and 9.2). One method template, one registration per launch kind:
+// kernel<<<>>>, cudaLaunchCooperativeKernel, cudaLaunchKernelEx, and a CUDA graph captured from
+// <<<>>> launches (a CUDA 10+ path the study could not measure). Two figures per configuration:
+// launch+sync latency (one empty kernel, then a stream synchronise; what a host loop that uses
+// kernel boundaries as barriers pays per step) and the launch interval (empty kernels back to
+// back in one stream, total time / count: what the GPU pays per boundary when the host keeps
+// ahead). Both on the grid the boundary replaces, so they sit beside the grid barriers' rows.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <functional>
+#include <string>
+
+#include "common/device_buffer.hpp"
+#include "core/registry.hpp"
+#include "core/techniques.hpp"
+
+namespace gb {
+namespace {
+
+enum class LaunchKind { triple_chevron, cooperative, ex, graph };
+
+constexpr int kBatch = 256;  // kernels per launch-interval sample
+
+__global__ void empty_kernel() {}
+
+// The verification pair: a later kernel must see every block's stamp of the earlier one. The
+// sleep keeps the stamping blocks busy long enough for an overlapping successor to show.
+__global__ void stamp_kernel(unsigned* stamps, unsigned round) {
+  __nanosleep(2000);
+  if (threadIdx.x == 0) static_cast<volatile unsigned*>(stamps)[blockIdx.x] = round;
+}
+
+__global__ void check_kernel(const unsigned* stamps, unsigned round, unsigned* failures) {
+  const volatile unsigned* s = stamps;
+  unsigned bad = 0;
+  for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) bad += s[b] != round;
+  if (bad) atomicAdd(failures, bad);
+}
+
+struct Shape {
+  dim3 grid, block;
+};
+
+// One launch the way `kind` does it. Graphs are captured from ordinary launches.
+template <class... Args>
+void launch(LaunchKind kind, const Shape& s, cudaStream_t stream, void (*kernel)(Args...),
+            Args... args) {
+  switch (kind) {
+    case LaunchKind::triple_chevron:
+    case LaunchKind::graph:
+      kernel<<<s.grid, s.block, 0, stream>>>(args...);
+      return;
+    case LaunchKind::cooperative: {
+      void* params[] = {&args..., nullptr};
+      GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), s.grid,
+                                                s.block, params, 0, stream));
+      return;
+    }
+    case LaunchKind::ex: {
+      cudaLaunchConfig_t config{};
+      config.gridDim = s.grid;
+      config.blockDim = s.block;
+      config.stream = stream;
+      GB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+      return;
+    }
+  }
+}
+
+class Stream {
+ public:
+  Stream() { GB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(stream_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+  void sync() const { GB_CUDA_CHECK(cudaStreamSynchronize(stream_)); }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// A sequence of launches submitted as `kind` submits it: enqueued anew each time, or captured
+// once into a graph that is then launched as one unit. <<<>>> reports errors only through
+// cudaGetLastError, checked once per submission to keep the check off the per-launch cost.
+class Batch {
+ public:
+  Batch(LaunchKind kind, const Stream& stream, std::function<void()> enqueue)
+      : stream_(stream), enqueue_(std::move(enqueue)) {
+    if (kind != LaunchKind::graph) return;
+    cudaGraph_t graph = nullptr;
+    GB_CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
+    enqueue_();
+    GB_CUDA_CHECK(cudaStreamEndCapture(stream_.get(), &graph));
+    const cudaError_t rc = cudaGraphInstantiate(&exec_, graph, 0);
+    cudaGraphDestroy(graph);
+    GB_CUDA_CHECK(rc);
+  }
+  ~Batch() {
+    if (exec_) cudaGraphExecDestroy(exec_);
+  }
+  Batch(const Batch&) = delete;
+  Batch& operator=(const Batch&) = delete;
+
+  void submit() const {
+    if (exec_) {
+      GB_CUDA_CHECK(cudaGraphLaunch(exec_, stream_.get()));
+      return;
+    }
+    enqueue_();
+    GB_CUDA_CHECK(cudaGetLastError());
+  }
+
+ private:
+  const Stream& stream_;
+  std::function<void()> enqueue_;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+constexpr std::string_view name_of(LaunchKind kind) {
+  switch (kind) {
+    case LaunchKind::triple_chevron:
+      return "kernel.launch.triple-chevron";
+    case LaunchKind::cooperative:
+      return "kernel.launch.cooperative";
+    case LaunchKind::ex:
+      return "kernel.launch.ex";
+    case LaunchKind::graph:
+      return "kernel.launch.graph";
+  }
+  return "";
+}
+
+constexpr std::string_view description_of(LaunchKind kind) {
+  switch (kind) {
+    case LaunchKind::triple_chevron:
+      return "empty kernel<<<>>>: launch+sync latency, launch interval";
+    case LaunchKind::cooperative:
+      return "empty cudaLaunchCooperativeKernel: launch+sync latency, launch interval";
+    case LaunchKind::ex:
+      return "empty cudaLaunchKernelEx: launch+sync latency, launch interval";
+    case LaunchKind::graph:
+      return "CUDA graph of empty <<<>>> kernels: launch+sync latency, launch interval";
+  }
+  return "";
+}
+
+// A cooperative launch refuses grids whose blocks cannot all be resident at once.
+Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads) {
+  GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+  int fit = 0, fit_stamp = 0;
+  GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, empty_kernel, threads, 0));
+  GB_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_stamp, stamp_kernel, threads, 0));
+  fit = std::min(fit, fit_stamp);
+  if (per_sm > fit)
+    return Usability::no("cooperative launch: at most " + std::to_string(fit) + " blocks/SM of " +
+                         std::to_string(threads) + " threads are co-resident");
+  return Usability::yes();
+}
+
+template <LaunchKind Kind>
+class KernelLaunch final : public Method {
+ public:
+  std::string_view name() const override { return name_of(Kind); }
+  Level level() const override { return Level::kernel; }
+  std::string_view description() const override { return description_of(Kind); }
+  std::vector<Axis> axes() const override {
+    return {{"blocks_per_sm", {1, 2, 8}}, {"threads_per_block", {128}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.max_gpus = 1;
+    return r;
+  }
+
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    const long per_sm = p.at("blocks_per_sm");
+    const long threads = p.at("threads_per_block");
+    if (threads < 1 || threads > 1024 || per_sm < 1)
+      return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
+    if constexpr (Kind == LaunchKind::cooperative)
+      return cooperative_fit(ctx, per_sm, static_cast<int>(threads));
+    else
+      return Usability::yes();
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const Shape s = shape(ctx, p);
+    constexpr unsigned kRounds = 16;
+    DeviceBuffer<unsigned> stamps(s.grid.x), failures(1);
+    Stream stream;
+    unsigned* st = stamps.get();
+    unsigned* fail = failures.get();
+    const Batch rounds(Kind, stream, [&] {
+      for (unsigned r = 1; r <= kRounds; ++r) {
+        launch(Kind, s, stream.get(), stamp_kernel, st, r);
+        launch(Kind, s, stream.get(), check_kernel, static_cast<const unsigned*>(st), r, fail);
+      }
+    });
+    rounds.submit();
+    stream.sync();
+    const unsigned bad = failures.to_host()[0];
+    if (bad)
+      return Verification::failed(std::to_string(bad) +
+                                  " block stamps of the previous kernel missing in the next");
+    return Verification::passed();
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const Shape s = shape(ctx, p);
+    Stream stream;
+    const Batch one(Kind, stream, [&] { launch(Kind, s, stream.get(), empty_kernel); });
+    const Batch many(Kind, stream, [&] {
+      for (int i = 0; i < kBatch; ++i) launch(Kind, s, stream.get(), empty_kernel);
+    });
+
+    Measurement latency = host_loop(ctx, [&] {
+      one.submit();
+      stream.sync();
+    });
+    latency.note = "one empty kernel + cudaStreamSynchronize per step";
+
+    Measurement interval = host_loop(ctx, [&] {
+      many.submit();
+      stream.sync();
+    });
+    interval.metric = "launch_interval";
+    for (double* v :
+         {&interval.value, &interval.stats.median, &interval.stats.mean, &interval.stats.stddev,
+          &interval.stats.min, &interval.stats.max, &interval.stats.p95, &interval.stats.p99})
+      *v /= kBatch;
+    interval.note = std::to_string(kBatch) +
+                    " empty kernels back to back in one stream + one synchronise, per kernel";
+    return {latency, interval};
+  }
+
+ private:
+  static Shape shape(const RunContext& ctx, const Point& p) {
+    int sms = 0;
+    GB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ctx.gpus.front()));
+    return {dim3(static_cast<unsigned>(p.at("blocks_per_sm") * sms)),
+            dim3(static_cast<unsigned>(p.at("threads_per_block")))};
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::triple_chevron>)
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::cooperative>)
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::ex>)
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::graph>)

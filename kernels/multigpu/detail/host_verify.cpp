@@ -1,0 +1,85 @@
+#include "multigpu/detail/host_verify.hpp"
+
+#include <string>
+#include <vector>
+
+#include "core/cuda_check.hpp"
+#include "multigpu/detail/host_steps.hpp"
+#include "multigpu/detail/peer_memory.hpp"
+
+namespace gb::mg {
+namespace {
+
+constexpr unsigned kRounds = 8;
+constexpr std::uint64_t kLateNs = 20000;  // far above the time a barrier takes
+
+// Per member: [0] its stamp, [1] the stale stamps its GPU saw.
+std::vector<unsigned*> stamps_seen_by(const PeerMemory& mem, const Team& team, int local) {
+  std::vector<unsigned*> s;
+  for (int m = 0; m < team.size(); ++m) s.push_back(static_cast<unsigned*>(mem.at(local, m)));
+  return s;
+}
+
+Verification outcome(const RunContext& ctx, const PeerMemory& mem, const Team& team) {
+  std::vector<double> stale{0};
+  for (int l = 0; l < team.local_count(); ++l) {
+    unsigned v = 0;
+    GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
+    GB_CUDA_CHECK(
+        cudaMemcpy(&v, static_cast<unsigned*>(mem.own(l)) + 1, sizeof v, cudaMemcpyDeviceToHost));
+    stale[0] += v;
+  }
+  ctx.max_over_ranks(stale);
+  if (stale[0] > 0)
+    return Verification::failed(std::to_string(static_cast<long>(stale[0])) +
+                                " stale stamps seen after the barrier");
+  return Verification::passed();
+}
+
+bool peers_reachable(const RunContext& ctx, const Team& team) {
+  return team.mode() == Mode::mpi || peer_access_problem(ctx.gpus).empty();
+}
+
+std::uint64_t lateness(const Team& team, int local) {
+  return team.member(local) == team.size() - 1 ? kLateNs : 0;
+}
+
+}  // namespace
+
+Verification verify_host_barrier(const RunContext& ctx, const Team& team,
+                                 const std::function<void(int local)>& barrier) {
+  if (!peers_reachable(ctx, team)) return {};
+  const PeerMemory mem(team, 2 * sizeof(unsigned));
+  for (unsigned r = 1; r <= kRounds; ++r) {
+    team.parallel([&](int l) {
+      auto* own = static_cast<unsigned*>(mem.own(l));
+      launch_stamp(team.stream(l), own, r, lateness(team, l));
+      barrier(l);
+      launch_check(team.stream(l), stamps_seen_by(mem, team, l), r, own + 1);
+      GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+    });
+  }
+  return outcome(ctx, mem, team);
+}
+
+Verification verify_launch_barrier(const RunContext& ctx, const Team& team,
+                                   const std::function<void()>& wait_all) {
+  if (!peers_reachable(ctx, team)) return {};
+  const PeerMemory mem(team, 2 * sizeof(unsigned));
+  for (unsigned r = 1; r <= kRounds; ++r) {
+    for (int l = 0; l < team.local_count(); ++l) {
+      GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
+      launch_stamp(team.stream(l), static_cast<unsigned*>(mem.own(l)), r, lateness(team, l));
+    }
+    wait_all();
+    for (int l = 0; l < team.local_count(); ++l) {
+      GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
+      auto* own = static_cast<unsigned*>(mem.own(l));
+      launch_check(team.stream(l), stamps_seen_by(mem, team, l), r, own + 1);
+      GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+    }
+  }
+  return outcome(ctx, mem, team);
+}
+
+}  // namespace gb::mg

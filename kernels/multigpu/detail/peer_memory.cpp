@@ -1,0 +1,84 @@
+#include "multigpu/detail/peer_memory.hpp"
+
+#include "core/cuda_check.hpp"
+#include "core/mpi_check.hpp"
+
+namespace gb::mg {
+namespace {
+
+void enable_peer_access(int device, int peer) {
+  GB_CUDA_CHECK(cudaSetDevice(device));
+  const cudaError_t rc = cudaDeviceEnablePeerAccess(peer, 0);
+  if (rc == cudaErrorPeerAccessAlreadyEnabled) {
+    cudaGetLastError();  // the sticky "already enabled" is the state we want
+    return;
+  }
+  GB_CUDA_CHECK(rc);
+}
+
+}  // namespace
+
+std::string peer_access_problem(const std::vector<int>& devices) {
+  for (int a : devices)
+    for (int b : devices) {
+      if (a == b) continue;
+      int can = 0;
+      GB_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
+      if (!can)
+        return "GPU " + std::to_string(a) + " cannot access GPU " + std::to_string(b) +
+               "'s memory (no P2P over NVLink or PCIe)";
+    }
+  return {};
+}
+
+PeerMemory::PeerMemory(const Team& team, std::size_t bytes) : team_(team) {
+  const int n = team.local_count();
+  views_.assign(n, std::vector<void*>(team.size(), nullptr));
+  for (int l = 0; l < n; ++l) {
+    void* p = nullptr;
+    GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
+    GB_CUDA_CHECK(cudaMalloc(&p, bytes));
+    allocations_.push_back(p);
+    GB_CUDA_CHECK(cudaMemset(p, 0, bytes));
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+  if (team.mode() == Mode::threads) {
+    for (int a = 0; a < n; ++a) {
+      for (int b = 0; b < n; ++b) {
+        if (a != b) enable_peer_access(team.device(a), team.device(b));
+        views_[a][b] = allocations_[b];  // unified addressing: one pointer for every GPU
+      }
+    }
+    return;
+  }
+#ifdef GPUBARRIER_HAVE_MPI
+  cudaIpcMemHandle_t mine;
+  GB_CUDA_CHECK(cudaIpcGetMemHandle(&mine, allocations_.front()));
+  std::vector<cudaIpcMemHandle_t> all(team.size());
+  GB_MPI_CHECK(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE,
+                             MPI_COMM_WORLD));
+  for (int m = 0; m < team.size(); ++m) {
+    if (m == team.member(0)) {
+      views_[0][m] = allocations_.front();
+      continue;
+    }
+    void* p = nullptr;
+    GB_CUDA_CHECK(cudaIpcOpenMemHandle(&p, all[m], cudaIpcMemLazyEnablePeerAccess));
+    opened_.push_back(p);
+    views_[0][m] = p;
+  }
+  // No rank may signal into a peer's memory before that peer has zeroed it.
+  team.host_barrier();
+#endif
+}
+
+PeerMemory::~PeerMemory() {
+  team_.host_barrier();
+  for (void* p : opened_) cudaIpcCloseMemHandle(p);
+  for (std::size_t l = 0; l < allocations_.size(); ++l) {
+    cudaSetDevice(team_.device(static_cast<int>(l)));
+    cudaFree(allocations_[l]);
+  }
+}
+
+}  // namespace gb::mg

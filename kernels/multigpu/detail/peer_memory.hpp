@@ -1,0 +1,39 @@
+// Device memory that every member of a team can address: one zeroed allocation per member in
+// that member's own GPU, reached by the others over NVLink/PCIe. threads mode enables peer
+// access (cudaDeviceEnablePeerAccess); mpi mode exchanges CUDA IPC handles with MPI_Allgather.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "multigpu/detail/team.hpp"
+
+namespace gb::mg {
+
+class PeerMemory {
+ public:
+  // Collective; returns once every member's allocation is zeroed and mapped.
+  PeerMemory(const Team& team, std::size_t bytes);
+  // Collective: waits until no member can still touch a peer's allocation, then unmaps.
+  ~PeerMemory();
+  PeerMemory(const PeerMemory&) = delete;
+  PeerMemory& operator=(const PeerMemory&) = delete;
+
+  // Member m's allocation as the GPU of local member l addresses it.
+  void* at(int local, int member) const { return views_[local][member]; }
+  void* own(int local) const { return at(local, team_.member(local)); }
+
+ private:
+  const Team& team_;
+  std::vector<void*> allocations_;         // one per local member
+  std::vector<std::vector<void*>> views_;  // [local][member]
+  std::vector<void*> opened_;              // IPC mappings to close (mpi mode)
+};
+
+// Why these GPUs cannot address each other's memory, empty when they can (or there is one).
+std::string peer_access_problem(const std::vector<int>& devices);
+
+}  // namespace gb::mg

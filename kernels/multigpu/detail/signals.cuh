@@ -1,0 +1,88 @@
+// The signal words of device-side multi-GPU barriers and the loads, stores and watchdog spin
+// they are made of. Every word only grows (epochs), so no barrier ever has to reset one.
+#pragma once
+
+#include <cuda/atomic>
+
+#include <cstdint>
+
+#include "common/timers.cuh"
+
+namespace gb::mg {
+
+inline constexpr int kMaxMembers = 64;  // topo::kMaxGpus: one node never has more GPUs
+inline constexpr int kMaxRounds = 6;    // ceil(log2(kMaxMembers)) dissemination rounds
+
+using Word = unsigned long long;
+
+// One per GPU, in that GPU's memory. Peers write the remote part; only this GPU the local part.
+struct alignas(128) Mailbox {
+  Word arrive[kMaxMembers];          // push: from every member; hierarchical: from group members
+  Word leaders[kMaxMembers];         // hierarchical: from every group leader
+  Word round[kMaxRounds];            // dissemination: round k's signal from member - 2^k
+  Word release;                      // hierarchical: from this GPU's group leader
+  Word counter;                      // central: member 0's counts the arrivals of all GPUs
+  alignas(128) Word blocks_arrived;  // local: blocks of this GPU that reached the barrier
+  alignas(128) Word local_release;   // local: the epoch this GPU's blocks may pass
+  unsigned abort;                    // local: set by the first spin that timed out
+  unsigned timeouts;                 // local: spins that timed out (read by the host)
+  unsigned stale;                    // local: verification reads that saw an old stamp
+};
+
+// The PeerGroup::sync medium: host-mapped, one single-writer word per member plus the release.
+struct HostFlags {
+  Word arrive[kMaxMembers];
+  Word release;
+};
+
+// ordering axis: 0 = every signal a release store / acquire load at system scope;
+// 1 = relaxed signals, ordered by fences at the points where a block arrives and leaves.
+enum class Ordering { acquire_release = 0, relaxed_fenced = 1 };
+
+__device__ __forceinline__ Word load_signal(const Word* p, Ordering o) {
+  cuda::atomic_ref<Word, cuda::thread_scope_system> a(*const_cast<Word*>(p));
+  return o == Ordering::acquire_release ? a.load(cuda::memory_order_acquire)
+                                        : a.load(cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ void store_signal(Word* p, Word v, Ordering o) {
+  cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
+  if (o == Ordering::acquire_release)
+    a.store(v, cuda::memory_order_release);
+  else
+    a.store(v, cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ Word add_signal(Word* p, Ordering o) {
+  cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
+  return o == Ordering::acquire_release ? a.fetch_add(1, cuda::memory_order_acq_rel)
+                                        : a.fetch_add(1, cuda::memory_order_relaxed);
+}
+
+__device__ __forceinline__ void fence_if_relaxed(Ordering o) {
+  if (o == Ordering::relaxed_fenced)
+    cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_system);
+}
+
+// Spins until *p >= target. Gives up (false) when the watchdog expires or another block of this
+// GPU gave up; the first to give up raises `abort` so that every block leaves the kernel.
+__device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Mailbox* self,
+                                     std::uint64_t watchdog_ns) {
+  if (load_signal(p, o) >= target) return true;
+  const std::uint64_t deadline = dev::global_ns() + watchdog_ns;
+  for (unsigned i = 1;; ++i) {
+    if (load_signal(p, o) >= target) return true;
+    // %globaltimer and the abort word are read every 32 polls: off the fast path.
+    if (i % 32 == 0) {
+      cuda::atomic_ref<unsigned, cuda::thread_scope_device> abort(self->abort);
+      if (abort.load(cuda::memory_order_relaxed)) return false;
+      if (dev::global_ns() > deadline) {
+        abort.store(1, cuda::memory_order_relaxed);
+        atomicAdd(&self->timeouts, 1u);
+        return false;
+      }
+    }
+  }
+}
+
+}  // namespace gb::mg

@@ -1,0 +1,189 @@
+#include "multigpu/detail/team.hpp"
+
+#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <cctype>
+#include <exception>
+#include <mutex>
+
+#include "core/cuda_check.hpp"
+#include "core/mpi_check.hpp"
+#include "topology/topology.hpp"
+
+namespace gb::mg {
+namespace {
+
+// "0000:18:00.0" and "00000000:18:00.0" name the same device: compare without the domain's
+// leading zeros and case.
+std::string normal_bus_id(const std::string& id) {
+  std::string s;
+  for (char c : id) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const auto colon = s.find(':');
+  if (colon == std::string::npos) return s;
+  const auto first = s.find_first_not_of('0');
+  return (first >= colon ? std::string("0") : s.substr(first, colon - first)) + s.substr(colon);
+}
+
+// Position of the device in topology->gpus (the indexing of its links and NVLink groups).
+int topology_index_of(const topo::Topology* topology, int device) {
+  if (!topology) return -1;
+  char bus[32] = {};
+  if (cudaDeviceGetPCIBusId(bus, sizeof bus, device) != cudaSuccess) return -1;
+  for (int i = 0; i < topology->gpu_count(); ++i)
+    if (normal_bus_id(topology->gpus[i].pci_bus_id) == normal_bus_id(bus)) return i;
+  return -1;
+}
+
+unsigned host_wait_flag(long value) {
+  switch (static_cast<HostWait>(value)) {
+    case HostWait::spin:
+      return cudaDeviceScheduleSpin;
+    case HostWait::blocking:
+      return cudaDeviceScheduleBlockingSync;
+    case HostWait::automatic:
+      break;
+  }
+  return cudaDeviceScheduleAuto;
+}
+
+// Pins the calling thread to the given CPUs (as far as its allowed set permits) for its lifetime.
+class ScopedBinding {
+ public:
+  explicit ScopedBinding(const std::vector<int>& cpus) {
+    if (cpus.empty() || pthread_getaffinity_np(pthread_self(), sizeof saved_, &saved_) != 0) return;
+    cpu_set_t want;
+    CPU_ZERO(&want);
+    for (int c : cpus)
+      if (c < CPU_SETSIZE && CPU_ISSET(c, &saved_)) CPU_SET(c, &want);
+    bound_ =
+        CPU_COUNT(&want) > 0 && pthread_setaffinity_np(pthread_self(), sizeof want, &want) == 0;
+  }
+  ~ScopedBinding() {
+    if (bound_) pthread_setaffinity_np(pthread_self(), sizeof saved_, &saved_);
+  }
+  ScopedBinding(const ScopedBinding&) = delete;
+  ScopedBinding& operator=(const ScopedBinding&) = delete;
+
+ private:
+  cpu_set_t saved_{};
+  bool bound_ = false;
+};
+
+}  // namespace
+
+Team::Team(const RunContext& ctx, const Point& point)
+    : ctx_(ctx), mode_(ctx.launch.under_mpi ? Mode::mpi : Mode::threads) {
+  if (ctx.gpus.empty()) throw Error("a multi-GPU team needs at least one GPU");
+  if (mode_ == Mode::threads) {
+    size_ = static_cast<int>(ctx.gpus.size());
+    local_devices_ = ctx.gpus;
+  } else {
+    size_ = ctx.launch.size;
+    first_member_ = ctx.launch.rank;
+    local_devices_ = {ctx.gpus.front()};
+  }
+  const auto wait = point.find(kHostWaitAxis);
+  for (int d : local_devices_) {
+    GB_CUDA_CHECK(cudaSetDevice(d));
+    if (wait) GB_CUDA_CHECK(cudaSetDeviceFlags(host_wait_flag(*wait)));
+    cudaStream_t s = nullptr;
+    GB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    streams_.push_back(s);
+  }
+  set_flags_ = wait.has_value();
+
+  std::vector<int> mine;
+  for (int d : local_devices_) {
+    mine.push_back(topology_index_of(ctx.topology.get(), d));
+    const int t = mine.back();
+    cpus_.push_back(t >= 0 && t < ctx.topology->gpu_count() ? ctx.topology->gpus[t].cpus
+                                                            : std::vector<int>{});
+  }
+  topology_index_ = mine;
+#ifdef GPUBARRIER_HAVE_MPI
+  if (mode_ == Mode::mpi) {
+    topology_index_.assign(size_, -1);
+    GB_MPI_CHECK(
+        MPI_Allgather(mine.data(), 1, MPI_INT, topology_index_.data(), 1, MPI_INT, MPI_COMM_WORLD));
+  }
+#endif
+}
+
+Team::~Team() {
+  for (std::size_t l = 0; l < local_devices_.size(); ++l) {
+    cudaSetDevice(local_devices_[l]);
+    cudaStreamDestroy(streams_[l]);
+    // Later configurations must not inherit this one's scheduling policy.
+    if (set_flags_) cudaSetDeviceFlags(cudaDeviceScheduleAuto);
+  }
+}
+
+void Team::parallel(const std::function<void(int local)>& fn) const {
+  if (mode_ == Mode::mpi) {
+    ScopedBinding bind(cpus_.front());
+    GB_CUDA_CHECK(cudaSetDevice(local_devices_.front()));
+    fn(0);
+    return;
+  }
+  std::exception_ptr error;
+  std::mutex error_mutex;
+#pragma omp parallel num_threads(local_count())
+  {
+    const int l = omp_get_thread_num();
+    ScopedBinding bind(cpus_[l]);
+    try {
+      GB_CUDA_CHECK(cudaSetDevice(local_devices_[l]));
+      fn(l);
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+void Team::host_barrier() const {
+  if (mode_ == Mode::mpi) ctx_.launch.barrier();
+}
+
+Usability team_usable(const RunContext& ctx, const Requirements& req) {
+  if (const std::string why = mode_problem(ctx.launch, req); !why.empty())
+    return Usability::no(why);
+  if (ctx.launch.under_mpi && ctx.launch.local_size > ctx.visible_gpus)
+    return Usability::no(std::to_string(ctx.launch.local_size) + " ranks on this node share " +
+                         std::to_string(ctx.visible_gpus) +
+                         " GPUs: mpi mode needs one GPU per rank");
+  return Usability::yes();
+}
+
+Usability team_feasible(const RunContext& ctx, const Point& point) {
+  if (const auto w = point.find(kHostWaitAxis); w && (*w < 0 || *w > 2))
+    return Usability::no(std::string(kHostWaitHelp));
+  const long asked = point.get(kGpuCountAxis, 0);
+  if (ctx.launch.under_mpi) {
+    if (asked != 0 && asked != ctx.launch.size)
+      return Usability::no("mpi mode runs one GPU per rank: gpu_count=" + std::to_string(asked) +
+                           " needs `mpirun -np " + std::to_string(asked) + "`");
+    return Usability::yes();
+  }
+  if (asked < 0 || asked > static_cast<long>(ctx.gpus.size()))
+    return Usability::no("gpu_count=" + std::to_string(asked) + " but " +
+                         std::to_string(ctx.gpus.size()) + " GPUs are given (--gpus)");
+  return Usability::yes();
+}
+
+}  // namespace gb::mg
+
+namespace gb::mg {
+
+Usability agree(const RunContext& ctx, Usability local) {
+  if (!ctx.launch.under_mpi || !ctx.collective) return local;
+  const bool anyone_refuses = ctx.launch.max(local.ok ? 0.0 : 1.0) > 0;
+  if (anyone_refuses && local.ok)
+    return Usability::no("another rank cannot run this configuration");
+  return local;
+}
+
+}  // namespace gb::mg

@@ -1,0 +1,76 @@
+// A team: the GPUs of one multi-GPU configuration and the host threads or ranks that drive them.
+// threads mode: this process drives every member, one OpenMP thread per GPU, each bound to the
+// CPUs local to its GPU. mpi mode: each rank drives one member, its own GPU.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/method.hpp"
+#include "core/multigpu/launch_mode.hpp"
+#include "core/run_context.hpp"
+
+namespace gb::mg {
+
+// The `host_wait` axis: how a host thread waits for its GPU (cudaSetDeviceFlags).
+enum class HostWait { automatic = 0, spin = 1, blocking = 2 };
+inline constexpr const char* kHostWaitAxis = "host_wait";
+inline constexpr const char* kHostWaitHelp =
+    "host_wait: 0 = cudaDeviceScheduleAuto, 1 = cudaDeviceScheduleSpin, "
+    "2 = cudaDeviceScheduleBlockingSync";
+
+class Team {
+ public:
+  // Collective in mpi mode. Applies host_wait (when the point has it) to every local GPU and
+  // creates one stream per local GPU.
+  Team(const RunContext& ctx, const Point& point);
+  ~Team();
+  Team(const Team&) = delete;
+  Team& operator=(const Team&) = delete;
+
+  Mode mode() const { return mode_; }
+  int size() const { return size_; }
+  int local_count() const { return static_cast<int>(local_devices_.size()); }
+  int member(int local) const { return first_member_ + local; }
+  int device(int local) const { return local_devices_[local]; }
+  cudaStream_t stream(int local) const { return streams_[local]; }
+  // Index of each member's GPU in ctx.topology (matched by PCI bus id); -1 when unknown.
+  const std::vector<int>& topology_index() const { return topology_index_; }
+
+  // Runs fn(local) for every local member and rethrows the first exception. threads mode: one
+  // OpenMP thread per member, bound to its GPU's CPUs (orphaned `omp barrier`s in fn bind to
+  // this region); mpi mode: the calling thread, bound likewise. Bindings are undone at the end.
+  void parallel(const std::function<void(int local)>& fn) const;
+
+  // Waits for every process of the team (MPI_Barrier in mpi mode, nothing in threads mode).
+  void host_barrier() const;
+
+ private:
+  const RunContext& ctx_;
+  Mode mode_;
+  int size_ = 0;
+  int first_member_ = 0;
+  std::vector<int> local_devices_;
+  std::vector<cudaStream_t> streams_;
+  std::vector<int> topology_index_;
+  std::vector<std::vector<int>> cpus_;  // per local member; empty = leave the binding alone
+  bool set_flags_ = false;
+};
+
+// Checks shared by every multi-GPU method's usable(): the launch mode and enough GPUs.
+Usability team_usable(const RunContext& ctx, const Requirements& req);
+// Checks of one configuration: gpu_count within what was given.
+Usability team_feasible(const RunContext& ctx, const Point& point);
+
+}  // namespace gb::mg
+
+namespace gb::mg {
+
+// mpi mode: a configuration runs only when every rank can run it (a rank that skipped alone
+// would leave the others waiting in a collective). Identity in threads mode.
+Usability agree(const RunContext& ctx, Usability local);
+
+}  // namespace gb::mg

@@ -1,0 +1,259 @@
+// Warp-level synchronisation (seed 001 section 5.1 and Table 2): one timed kernel and one check
+// kernel for every kind of group and action, and the Method that drives them. Each file in
+// kernels/warp/ names one combination; only tile groups need the size at compile time.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "common/device_buffer.hpp"
+#include "common/sm_clock.hpp"
+#include "common/sm_throughput.cuh"
+#include "common/stamp_check.cuh"
+#include "common/timers.cuh"
+#include "core/stamp_check.hpp"
+#include "core/techniques.hpp"
+
+namespace gb::warp_detail {
+
+namespace cg = cooperative_groups;
+
+// tile: cg::tiled_partition<N>, tiles cover the warp. coalesced: cg::coalesced_threads() inside
+// a branch taken by lanes [0, group_size). mask: __syncwarp(mask) with those lanes in the mask.
+enum class WarpGroup { tile, coalesced, mask };
+enum class WarpAction { sync, shuffle };
+
+constexpr int kUnroll = 32;  // operations per loop trip: keeps loop overhead out of the figure
+constexpr long kLatencyReps = 4096;
+// Longer chains for throughput, so that the staggered start of the warps on an SM is noise.
+constexpr long kThroughputReps = 16384;
+constexpr int kCheckRounds = 256;
+
+template <WarpGroup G>
+__device__ __forceinline__ bool member(unsigned lane, int group_size) {
+  return G == WarpGroup::tile || lane < static_cast<unsigned>(group_size);
+}
+
+// __syncwarp(mask) seen as a group, so that all three kinds share the kernels below.
+struct MaskGroup {
+  unsigned mask;
+  __device__ void sync() const { __syncwarp(mask); }
+  __device__ unsigned thread_rank() const { return threadIdx.x % 32; }  // members: lanes 0..k-1
+  __device__ unsigned size() const { return __popc(mask); }
+};
+
+template <WarpGroup G, int Tile>
+__device__ __forceinline__ auto make_group(int group_size) {
+  if constexpr (G == WarpGroup::tile) {
+    return cg::tiled_partition<Tile>(cg::this_thread_block());
+  } else if constexpr (G == WarpGroup::coalesced) {
+    return cg::coalesced_threads();
+  } else {
+    return MaskGroup{group_size >= 32 ? ~0u : (1u << group_size) - 1};
+  }
+}
+
+// The clock technique: each member runs a chain of `trips * kUnroll` operations between two
+// clock reads; a shuffle passes its result on to the next one, so the chain is dependent.
+// Lanes outside the group sit the chain out, as in the branch that formed the group.
+// On sm_90 ptxas (CUDA 13) emits the syncs of a converged chain as NOPs behind at most one
+// convergence check per loop trip (MATCH.ANY / VOTEU; WARPSYNC only on the diverged path), so a
+// sync's figure is what converged code pays: about a cycle. A tile shuffle stays one SHFL.IDX;
+// a coalesced one also finds its source lane (POPC, SGXT, ...) every time.
+template <WarpGroup G, WarpAction A, int Tile>
+__global__ void warp_timed(int group_size, long trips, WarpSpan* spans) {
+  const unsigned lane = threadIdx.x % 32;
+  unsigned v = lane;
+  long long t0 = 0, t1 = 0;
+  if (member<G>(lane, group_size)) {
+    auto g = make_group<G, Tile>(group_size);
+    const unsigned next = (g.thread_rank() + 1) % g.size();
+    // A branch on what the chain uses, before the first clock read: ptxas would otherwise load
+    // and compute it after the read, inside the timed region (seed 004). Never taken.
+    if (trips < 1 || next >= 32) return;
+    t0 = dev::sm_clock();
+    for (long r = 0; r < trips; ++r) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        if constexpr (A == WarpAction::sync) {
+          g.sync();
+        } else {
+          v = g.shfl(v, next);
+        }
+      }
+    }
+    t1 = dev::sm_clock();
+  }
+  dev::record_span(spans, t0, t1, v);
+}
+
+// Seed 001 section 8.1 (Fig. 17) plus stamp visibility, for one warp: records[round][lane].
+// A sync publishes through shared memory and every member reads all of its group; a shuffle
+// carries the stamp itself, so each member checks the stamp it received from its neighbour.
+template <WarpGroup G, WarpAction A, int Tile>
+__global__ void warp_check(int group_size, int rounds, StampRecord* records) {
+  __shared__ unsigned stamps[32];
+  volatile unsigned* s = stamps;
+  const unsigned lane = threadIdx.x % 32;
+  s[lane] = 0;
+  __syncwarp();
+  if (!member<G>(lane, group_size)) return;
+  auto g = make_group<G, Tile>(group_size);
+  const int size = static_cast<int>(g.size());
+  StampRecord* out = records + lane;
+  if constexpr (A == WarpAction::sync) {
+    const unsigned first = lane - g.thread_rank();  // members are consecutive lanes
+    dev::stamp_rounds(
+        rounds, out, 32, [&](unsigned r) { s[lane] = r; }, [&] { g.sync(); }, size,
+        [&](int i) { return s[first + i]; });
+  } else {
+    const unsigned next = (g.thread_rank() + 1) % size;
+    unsigned mine = 0, got = 0;
+    dev::stamp_rounds(
+        rounds, out, 32, [&](unsigned r) { mine = r; }, [&] { got = g.shfl(mine, next); }, 1,
+        [&](int) { return got; });
+  }
+}
+
+struct WarpKernels {
+  void (*timed)(int, long, WarpSpan*);
+  void (*check)(int, int, StampRecord*);
+};
+
+template <WarpGroup G, WarpAction A, int Tile>
+WarpKernels kernels_of() {
+  return {warp_timed<G, A, Tile>, warp_check<G, A, Tile>};
+}
+
+// Tile sizes are template arguments; the other kinds take the size at run time (one instance).
+template <WarpGroup G, WarpAction A>
+WarpKernels select_kernels(int group_size) {
+  if constexpr (G == WarpGroup::tile) {
+    switch (group_size) {
+      case 1: return kernels_of<G, A, 1>();
+      case 2: return kernels_of<G, A, 2>();
+      case 4: return kernels_of<G, A, 4>();
+      case 8: return kernels_of<G, A, 8>();
+      case 16: return kernels_of<G, A, 16>();
+      default: return kernels_of<G, A, 32>();
+    }
+  } else {
+    return kernels_of<G, A, 32>();
+  }
+}
+
+struct Shape {
+  int blocks_per_sm, threads_per_block;
+};
+
+// Every blocks/SM x threads/block pair of powers of two whose blocks are co-resident on an SM.
+inline std::vector<Shape> resident_shapes(void (*kernel)(int, long, WarpSpan*)) {
+  std::vector<Shape> shapes;
+  for (int threads = 32; threads <= 1024; threads *= 2) {
+    int fit = 0;
+    GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, threads, 0));
+    for (int per_sm = 1; per_sm <= fit; per_sm *= 2) shapes.push_back({per_sm, threads});
+  }
+  return shapes;
+}
+
+template <WarpGroup G, WarpAction A>
+class WarpMethod : public Method {
+ public:
+  Level level() const override { return Level::warp; }
+  std::vector<Axis> axes() const override {
+    if constexpr (G == WarpGroup::tile) {
+      return {{"group_size", {1, 2, 4, 8, 16, 32}}};
+    } else {
+      // Powers of two as for tiles, plus odd sizes where the warp is split unevenly.
+      return {{"group_size", {1, 2, 3, 4, 8, 16, 17, 31, 32}}};
+    }
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.max_gpus = 1;
+    return r;
+  }
+  Usability feasible(const RunContext&, const Point& p) const override {
+    const long k = p.at("group_size");
+    if (k < 1 || k > 32) return Usability::no("group_size must be within 1..32 (one warp)");
+    if (G == WarpGroup::tile && (k & (k - 1)) != 0)
+      return Usability::no("tiles have 1, 2, 4, 8, 16 or 32 threads");
+    return Usability::yes();
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const int k = static_cast<int>(p.at("group_size"));
+    DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * 32);
+    select_kernels<G, A>(k).check<<<1, 32>>>(k, kCheckRounds, records.get());
+    GB_CUDA_CHECK(cudaGetLastError());
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+    StampLayout layout{kCheckRounds, 32, std::vector<int>(32)};
+    for (int lane = 0; lane < 32; ++lane)
+      layout.clock_group[lane] = G == WarpGroup::tile ? lane / k : (lane < k ? 0 : -1);
+    return check_stamps(records.to_host(), layout).verdict();
+  }
+
+  // Latency: one warp alone on the GPU. Throughput: the best over resident blocks/SM x
+  // threads/block (seed 001 section 5.1), picked by a short pilot run of every shape and then
+  // measured like any other figure; the note names the shape.
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    const int device = ctx.gpus.front();
+    const int k = static_cast<int>(p.at("group_size"));
+    const auto timed = select_kernels<G, A>(k).timed;
+    const double hz = measure_sm_clock_hz(device);
+
+    DeviceBuffer<WarpSpan> one(1);
+    auto latency = [&] {
+      timed<<<1, 32>>>(k, kLatencyReps / kUnroll, one.get());
+      GB_CUDA_CHECK(cudaGetLastError());
+      GB_CUDA_CHECK(cudaDeviceSynchronize());
+      const WarpSpan w = one.to_host()[0];
+      return static_cast<double>(w.t1 - w.t0) / kLatencyReps;
+    };
+    std::vector<Measurement> rows = clock_technique(ctx, latency, hz, kLatencyReps);
+
+    const int sms = multiprocessor_count(device);
+    const std::vector<Shape> shapes = resident_shapes(timed);
+    std::size_t most = 0;
+    for (const Shape& s : shapes)
+      most = std::max<std::size_t>(most, s.blocks_per_sm * warps_per_block(s.threads_per_block));
+    DeviceBuffer<WarpSpan> spans(most * sms);
+    auto rate_at = [&](Shape s) {
+      const int blocks = s.blocks_per_sm * sms;
+      timed<<<blocks, s.threads_per_block>>>(k, kThroughputReps / kUnroll, spans.get());
+      GB_CUDA_CHECK(cudaGetLastError());
+      GB_CUDA_CHECK(cudaDeviceSynchronize());
+      std::vector<WarpSpan> host = spans.to_host();
+      host.resize(static_cast<std::size_t>(blocks) * warps_per_block(s.threads_per_block));
+      return sm_rate(host, kThroughputReps);
+    };
+    Shape best = shapes.front();
+    double best_rate = 0;
+    for (const Shape& s : shapes) {
+      double pilot[3];
+      for (double& x : pilot) x = rate_at(s).per_cycle;
+      std::sort(pilot, pilot + 3);
+      if (pilot[1] > best_rate) {
+        best_rate = pilot[1];
+        best = s;
+      }
+    }
+    const std::string ops = A == WarpAction::sync ? "warp-syncs" : "warp-shuffles";
+    for (Measurement& m :
+         sm_throughput(ctx, [&] { return rate_at(best); }, hz, kThroughputReps, ops)) {
+      m.note += "; best of " + std::to_string(shapes.size()) + " shapes at blocks_per_sm=" +
+                std::to_string(best.blocks_per_sm) +
+                " threads_per_block=" + std::to_string(best.threads_per_block);
+      rows.push_back(std::move(m));
+    }
+    return rows;
+  }
+};
+
+}  // namespace gb::warp_detail

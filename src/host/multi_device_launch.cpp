@@ -1,0 +1,107 @@
+// kernel.multi-device-launch: the implicit barrier of launching a cooperative kernel on every GPU
+// from one host thread and waiting for all of them (seed 001 section 4.2.1). CUDA 13 removed
+// cudaLaunchCooperativeKernelMultiDevice, so there it is emulated by one
+// cudaLaunchCooperativeKernel per GPU; the row's note says which ran.
+#include <cuda_runtime.h>
+
+#include "core/cuda_check.hpp"
+#include "core/registry.hpp"
+#include "core/techniques.hpp"
+#include "multigpu/detail/host_steps.hpp"
+#include "multigpu/detail/host_verify.hpp"
+#include "multigpu/detail/team.hpp"
+
+namespace gb {
+namespace {
+
+class MultiDeviceLaunch final : public Method {
+ public:
+  std::string_view name() const override { return "kernel.multi-device-launch"; }
+  Level level() const override { return Level::kernel; }
+  std::string_view description() const override {
+    return "cooperative launch of an empty kernel (1 block/SM) on every GPU, then wait for all "
+           "(threads mode, host-loop); gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, "
+           "2 = blocking sync";
+  }
+  std::vector<Axis> axes() const override {
+    return {{mg::kGpuCountAxis, {0}}, {mg::kHostWaitAxis, {0, 1, 2}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.threads_mode = true;
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = Method::usable(ctx); !u.ok) return u;
+    return mg::team_usable(ctx, requirements());
+  }
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    return mg::team_feasible(ctx, p);
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    const mg::Team team(ctx, p);
+    return mg::verify_launch_barrier(ctx, team, [&] { wait_all(team); });
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    const mg::Team team(ctx, p);
+    const std::vector<int> blocks = blocks_per_gpu(team);
+    Measurement m = host_loop(ctx, [&] {
+      launch_all(team, blocks);
+      wait_all(team);
+    });
+#if CUDART_VERSION < 13000
+    m.note = "cudaLaunchCooperativeKernelMultiDevice";
+#else
+    m.note =
+        "emulated: one cudaLaunchCooperativeKernel per GPU (CUDA 13 removed "
+        "cudaLaunchCooperativeKernelMultiDevice)";
+#endif
+    return {m};
+  }
+
+ private:
+  static std::vector<int> blocks_per_gpu(const mg::Team& team) {
+    std::vector<int> blocks;
+    for (int l = 0; l < team.local_count(); ++l) {
+      int sms = 0;
+      GB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, team.device(l)));
+      blocks.push_back(sms);
+    }
+    return blocks;
+  }
+
+  static void launch_all(const mg::Team& team, const std::vector<int>& blocks) {
+#if CUDART_VERSION < 13000
+    std::vector<cudaLaunchParams> params(team.local_count());
+    for (int l = 0; l < team.local_count(); ++l)
+      params[l] = {const_cast<void*>(mg::empty_kernel()),
+                   dim3(blocks[l]),
+                   dim3(128),
+                   nullptr,
+                   0,
+                   team.stream(l)};
+    GB_CUDA_CHECK(cudaLaunchCooperativeKernelMultiDevice(params.data(), team.local_count(), 0));
+#else
+    for (int l = 0; l < team.local_count(); ++l) {
+      GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
+      GB_CUDA_CHECK(cudaLaunchCooperativeKernel(mg::empty_kernel(), blocks[l], 128, nullptr, 0,
+                                                team.stream(l)));
+    }
+#endif
+  }
+
+  static void wait_all(const mg::Team& team) {
+    for (int l = 0; l < team.local_count(); ++l) {
+      GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
+      GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+    }
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::MultiDeviceLaunch)

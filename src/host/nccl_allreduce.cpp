@@ -1,0 +1,105 @@
+// host.nccl.allreduce: ncclAllReduce of one float as the barrier between GPUs (count 0 would be
+// a no-op in NCCL). blocking=1 waits for the stream after every step, as PyTorch's barrier does
+// (host-loop); blocking=0 enqueues the allreduces back to back in the stream (differential).
+#include <chrono>
+#include <memory>
+
+#include "core/cuda_check.hpp"
+#include "core/registry.hpp"
+#include "core/techniques.hpp"
+#include "multigpu/detail/host_verify.hpp"
+#include "multigpu/detail/nccl_check.hpp"
+#include "multigpu/detail/nccl_comm.hpp"
+#include "multigpu/detail/team_host_loop.hpp"
+
+namespace gb {
+namespace {
+
+class NcclAllReduce final : public Method {
+ public:
+  std::string_view name() const override { return "host.nccl.allreduce"; }
+  Level level() const override { return Level::multi_gpu; }
+  std::string_view description() const override {
+    return "ncclAllReduce of 1 float as a barrier; blocking 1 = stream sync each step "
+           "(host-loop, max over members), 0 = back-to-back in the stream (differential); "
+           "gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, 2 = blocking sync";
+  }
+  std::vector<Axis> axes() const override {
+    return {{mg::kGpuCountAxis, {0}}, {"blocking", {1, 0}}, {mg::kHostWaitAxis, {0}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.nccl = true;
+    r.threads_mode = true;
+    r.mpi_mode = true;
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = Method::usable(ctx); !u.ok) return u;
+    return mg::team_usable(ctx, requirements());
+  }
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    if (const long b = p.at("blocking"); b != 0 && b != 1)
+      return mg::agree(ctx, Usability::no("blocking: 1 = stream sync each step, 0 = back-to-back"));
+    return mg::agree(ctx, mg::team_feasible(ctx, p));
+  }
+
+#ifdef GPUBARRIER_HAVE_NCCL
+  Verification verify(RunContext& ctx, const Point& p) override {
+    const mg::Team team(ctx, p);
+    const Session s(team);
+    const bool blocking = p.at("blocking") != 0;
+    return mg::verify_host_barrier(ctx, team, [&](int l) { s.step(team, l, blocking); });
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    const mg::Team team(ctx, p);
+    const Session s(team);
+    if (p.at("blocking") != 0)
+      return {mg::team_host_loop(ctx, team, [&](int l) { s.step(team, l, true); })};
+    auto run = [&](long reps) {
+      const auto t0 = std::chrono::steady_clock::now();
+      team.parallel([&](int l) {
+        for (long r = 0; r < reps; ++r) s.step(team, l, false);
+        GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+      });
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    return {differential(ctx, run)};
+  }
+
+ private:
+  // Communicators and one float per member's GPU.
+  struct Session {
+    explicit Session(const mg::Team& team) : comms(team) {
+      for (int l = 0; l < team.local_count(); ++l) {
+        GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
+        float* b = nullptr;
+        GB_CUDA_CHECK(cudaMalloc(&b, sizeof(float)));
+        GB_CUDA_CHECK(cudaMemset(b, 0, sizeof(float)));
+        values.push_back(b);
+      }
+    }
+    ~Session() {
+      for (float* b : values) cudaFree(b);
+    }
+    void step(const mg::Team& team, int l, bool blocking) const {
+      GB_NCCL_CHECK(
+          ncclAllReduce(values[l], values[l], 1, ncclFloat, ncclSum, comms.at(l), team.stream(l)));
+      if (blocking) GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+    }
+    mg::NcclComms comms;
+    std::vector<float*> values;
+  };
+#else
+  std::vector<Measurement> measure(RunContext&, const Point&) override {
+    return {};
+  }
+#endif
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::NcclAllReduce)

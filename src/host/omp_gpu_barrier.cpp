@@ -1,0 +1,68 @@
+// host.omp.gpu-barrier: one OpenMP thread per GPU launches an empty kernel, waits for its stream
+// and meets the others at `#pragma omp barrier` (seed 001 section 4.2.2, Fig. 4). The figure of
+// a step is the slowest thread's; OMP_WAIT_POLICY (spinning or sleeping threads) is recorded.
+#include <cstdlib>
+
+#include "core/cuda_check.hpp"
+#include "core/registry.hpp"
+#include "multigpu/detail/host_steps.hpp"
+#include "multigpu/detail/host_verify.hpp"
+#include "multigpu/detail/team_host_loop.hpp"
+
+namespace gb {
+namespace {
+
+class OmpGpuBarrier final : public Method {
+ public:
+  std::string_view name() const override { return "host.omp.gpu-barrier"; }
+  Level level() const override { return Level::multi_gpu; }
+  std::string_view description() const override {
+    return "empty kernel + stream sync + omp barrier, one thread per GPU (threads mode, "
+           "host-loop, max over threads); gpu_count 0 = all given; host_wait 0 = auto, "
+           "1 = spin, 2 = blocking sync";
+  }
+  std::vector<Axis> axes() const override {
+    return {{mg::kGpuCountAxis, {0}}, {mg::kHostWaitAxis, {0, 1, 2}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.threads_mode = true;
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = Method::usable(ctx); !u.ok) return u;
+    return mg::team_usable(ctx, requirements());
+  }
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    return mg::team_feasible(ctx, p);
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    const mg::Team team(ctx, p);
+    return mg::verify_host_barrier(ctx, team, [&](int l) { wait(team, l); });
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    const mg::Team team(ctx, p);
+    Measurement m = mg::team_host_loop(ctx, team, [&](int l) {
+      mg::launch_empty(team.stream(l));
+      wait(team, l);
+    });
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    m.note = std::string("OMP_WAIT_POLICY=") + (policy ? policy : "unset");
+    return {m};
+  }
+
+ private:
+  // Runs inside the team's parallel region: the barrier binds to it.
+  static void wait(const mg::Team& team, int l) {
+    GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+#pragma omp barrier
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::OmpGpuBarrier)

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Grid barriers, kernel boundaries, the fusion technique, the watchdog and selfcheck on a real
+GPU at small sizes; exit 77 (ctest skip) when none is visible.
+
+Usage: test_grid_kernel.py GPUBARRIER CASE
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+GRID = ["gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense", "gpu.grid.flag-epoch"]
+SOFTWARE = ["gpu.grid.atomic-sense", "gpu.grid.flag-epoch"]
+LAUNCH = ["kernel.launch.triple-chevron", "kernel.launch.cooperative", "kernel.launch.ex",
+          "kernel.launch.graph"]
+
+
+def has_gpu():
+    try:
+        return subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
+    except FileNotFoundError:
+        return False
+
+
+def run_rows(*args):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "g.csv")
+        p = subprocess.run([EXE, "run", "--gpus", "0", "--out", out, "--samples", "5",
+                            "--time-budget", "0.5", *args], capture_output=True, text=True,
+                           timeout=600)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            return list(csv.DictReader(f))
+
+
+def expect_verified(rows, method, metric):
+    picked = [r for r in rows if r["method"] == method and r["metric"] == metric]
+    if not picked:
+        sys.exit(f"FAIL: no {method} {metric} rows: {rows}")
+    for r in picked:
+        if r["status"] != "ok" or "verified" not in r["note"] or float(r["value"]) <= 0:
+            sys.exit(f"FAIL: {r}")
+    return picked
+
+
+def case_grid_all(methods=GRID):
+    rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=1,2",
+                    "--axis", "threads_per_block=128", "--reps-lo", "64", "--reps-hi", "640")
+    for m in methods:
+        got = expect_verified(rows, m, "latency")
+        if len(got) != 2:
+            sys.exit(f"FAIL: {m}: expected 2 configurations, got {got}")
+        print("PASS", m, [(r["blocks_per_sm"], r["value"]) for r in got], "ns")
+
+
+def case_grid_occupancy():
+    rows = run_rows("--methods", ",".join(GRID), "--axis", "blocks_per_sm=64",
+                    "--axis", "threads_per_block=1024")
+    for m in GRID:
+        got = [r for r in rows if r["method"] == m]
+        if len(got) != 1 or got[0]["status"] != "skipped" or "occupancy" not in got[0]["note"]:
+            sys.exit(f"FAIL: {m}: 64 blocks/SM of 1024 threads must be skipped: {got}")
+    print("PASS occupancy skips")
+
+
+def case_grid_timeout():
+    # One block never arrives at the software barriers: each run must end as a timeout row after
+    # the watchdog, and the configuration after it must still work (nothing is left wedged).
+    start = time.monotonic()
+    rows = run_rows("--methods", ",".join(SOFTWARE), "--axis", "blocks_per_sm=1",
+                    "--axis", "threads_per_block=128", "--axis", "skip_block=1,0",
+                    "--reps-lo", "64", "--reps-hi", "640")
+    took = time.monotonic() - start
+    for m in SOFTWARE:
+        timed_out = [r for r in rows if r["method"] == m and r["config"].endswith("skip_block=1")]
+        if len(timed_out) != 1 or timed_out[0]["status"] != "timeout" or \
+                "watchdog" not in timed_out[0]["note"]:
+            sys.exit(f"FAIL: {m}: skip_block=1 must give one timeout row: {timed_out}")
+        after = [r for r in rows if r["method"] == m and r["config"].endswith("skip_block=0")]
+        expect_verified(after, m, "latency")
+    if took > 120:
+        sys.exit(f"FAIL: the timeouts took {took:.0f} s; the watchdog should end them in seconds")
+    print(f"PASS timeouts in {took:.1f} s")
+
+
+def case_kernel_launch():
+    rows = run_rows("--methods", ",".join(LAUNCH), "--axis", "blocks_per_sm=1")
+    for m in LAUNCH:
+        latency = expect_verified(rows, m, "latency")[0]
+        interval = expect_verified(rows, m, "launch_interval")[0]
+        # Back to back, the host stays ahead of the GPU: never dearer than launch + sync.
+        if float(interval["value"]) > float(latency["value"]):
+            sys.exit(f"FAIL: {m}: launch interval above launch+sync latency: {interval} {latency}")
+        print("PASS", m, "latency", latency["value"], "ns, interval", interval["value"], "ns")
+
+
+def case_kernel_fusion():
+    rows = run_rows("--methods", "kernel.fusion", "--axis", "fusion_i=40",
+                    "--axis", "fusion_j=10")
+    got = [r for r in rows if r["metric"] == "launch_overhead"]
+    if len(got) != 1 or got[0]["status"] != "ok" or got[0]["technique"] != "fusion":
+        sys.exit(f"FAIL: {rows}")
+    value = float(got[0]["value"])
+    # The study found about 1 us on V100; anything positive and well below a launch+sync.
+    if not 0 < value < 20000:
+        sys.exit(f"FAIL: launch overhead {value} ns out of range: {got[0]}")
+    print("PASS kernel.fusion", value, "ns")
+
+
+def case_selfcheck():
+    p = subprocess.run([EXE, "selfcheck", "--json", "--time-budget", "1"], capture_output=True,
+                       text=True, timeout=600)
+    try:
+        out = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        sys.exit(f"FAIL: no JSON (exit {p.returncode}):\n{p.stdout}\n{p.stderr}")
+    if len(out["rows"]) != 5 or out["reference_cycles"] <= 0:
+        sys.exit(f"FAIL: {out}")
+    if p.returncode != (0 if out["ok"] else 1):
+        sys.exit(f"FAIL: exit {p.returncode} does not match ok={out['ok']}\n{p.stderr}")
+    if not out["ok"]:
+        sys.exit(f"FAIL: clock and differential techniques disagree: {json.dumps(out, indent=1)}")
+    print("PASS selfcheck", [(r["repeat_difference"], round(r["differential_cycles"], 2))
+                             for r in out["rows"]], "stops fitting at", out["stops_fitting_at"])
+
+
+if not has_gpu():
+    print("SKIP: no GPU visible")
+    sys.exit(77)
+globals()["case_" + CASE]()

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Multi-GPU methods in threads mode on every visible GPU (1..N); exit 77 (ctest skip) without a
+GPU, or when a case needs more GPUs than are visible.
+
+Usage: test_multigpu.py GPUBARRIER CASE
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+DEVICE = "multigpu.device.*"
+SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640",
+         "--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
+
+
+def gpu_count():
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
+    except FileNotFoundError:
+        return 0
+    if p.returncode != 0:
+        return 0
+    return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
+
+
+def run_rows(*args):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "m.csv")
+        env = dict(os.environ, NCCL_NVLS_ENABLE="0")
+        p = subprocess.run([EXE, "run", "--out", out, *SMALL, *args], capture_output=True,
+                           text=True, timeout=900, env=env)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            return list(csv.DictReader(f))
+
+
+def fail(why, rows):
+    sys.exit("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
+
+
+def counts(n):
+    return "gpu_count=" + ",".join(str(i) for i in range(1, n + 1))
+
+
+def case_threads_all_methods():
+    rows = run_rows("--methods", DEVICE + ",host.omp.gpu-barrier,host.nccl.allreduce,"
+                    "kernel.multi-device-launch,multigpu.cg.multi-grid", "--axis", counts(N))
+    multi_grid = [r for r in rows if r["method"] == "multigpu.cg.multi-grid"]
+    if any(r["status"] != "skipped" or "CUDA 13" not in r["note"] for r in multi_grid):
+        fail("multi-grid must be skipped on CUDA 13 builds", multi_grid)
+    rows = [r for r in rows if r["method"] != "multigpu.cg.multi-grid"]
+    bad = [r for r in rows if r["status"] != "ok" or "verified" not in r["note"]
+           or float(r["value"]) <= 0 or r["launcher"] != "threads"]
+    if bad:
+        fail("rows not ok+verified in threads mode", bad)
+    for method in {r["method"] for r in rows}:
+        seen = sorted({int(r["gpu_count"]) for r in rows if r["method"] == method})
+        if seen != list(range(1, N + 1)):
+            fail(f"{method}: gpu_count column {seen}, expected 1..{N}", rows)
+    print("PASS", [(r["method"], r["gpu_count"], r["value"]) for r in rows])
+
+
+def case_host_wait():
+    rows = run_rows("--methods", "host.omp.gpu-barrier", "--axis", "host_wait=0,1,2")
+    if len(rows) != 3 or any(r["status"] != "ok" or "OMP_WAIT_POLICY" not in r["note"]
+                             for r in rows):
+        fail("host_wait 0/1/2 must each give an ok row that records OMP_WAIT_POLICY", rows)
+    print("PASS", [(r["config"], r["value"]) for r in rows])
+
+
+def case_broken_variant():
+    # fault=1 signals but never waits: the stamp check must catch every algorithm, on 1 GPU too.
+    rows = run_rows("--methods", DEVICE, "--axis", "fault=1", "--axis", "ordering=0")
+    if not rows or any(r["status"] != "unverified" for r in rows):
+        fail("a barrier that does not wait must give unverified rows", rows)
+    print("PASS", len(rows), "unverified rows")
+
+
+def case_partial_participation():
+    if N < 2:
+        print("SKIP: partial participation needs 2 GPUs")
+        sys.exit(77)
+    # fault=2 keeps the last GPU out: the others must end on the watchdog, not hang.
+    rows = run_rows("--methods", DEVICE, "--axis", "fault=2", "--axis", "ordering=0")
+    if not rows or any(r["status"] != "timeout" for r in rows):
+        fail("one GPU skipping the barrier must give timeout rows", rows)
+    print("PASS", len(rows), "timeout rows")
+
+
+N = gpu_count()
+if N == 0:
+    print("SKIP: no GPU visible")
+    sys.exit(77)
+globals()["case_" + CASE]()

@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""The clock brackets of the clock-technique kernels hold what they are meant to (seed 004).
+
+The compiler may move instructions across a clock64() read: a parameter or memory load that lands
+inside the timed region adds its latency to the figure. This reads the SASS of the built binary
+(no GPU needed) and checks, between the two clock reads of each timed kernel, that the intended
+instructions are there and nothing that touches memory is.
+
+Usage: test_sass.py GPUBARRIER_OR_OBJECT CASE
+Exit 77 (ctest skip) when no cuobjdump with its nvdisasm is found: /usr/local/cuda/bin, PATH,
+$CUOBJDUMP, or the PyPI packages nvidia-cuda-cuobjdump + nvidia-cuda-nvdisasm.
+"""
+import glob
+import os
+import re
+import shutil
+import site
+import subprocess
+import sys
+from collections import Counter
+
+BINARY, CASE = sys.argv[1], sys.argv[2]
+
+# Loads, stores, atomics, fences, cache control, calls and other special-register reads: any of
+# them inside a clock bracket is timed along with the operation.
+FORBIDDEN = re.compile(r"^(LD|ULD|ST|ATOM|RED|MEMBAR|FENCE|CCTL|ERRBAR|CALL|S2R|S2UR|NANOSLEEP)")
+CLOCK_READ = re.compile(r"\bSR_CLOCKLO\b")
+INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);")
+
+
+def find_cuobjdump():
+    candidates = [os.environ.get("CUOBJDUMP"), "/usr/local/cuda/bin/cuobjdump",
+                  shutil.which("cuobjdump")]
+    for sp in site.getsitepackages() + [site.getusersitepackages()]:
+        candidates += glob.glob(os.path.join(sp, "nvidia", "cu*", "bin", "cuobjdump"))
+    for c in candidates:
+        if c and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+def sass_functions(cuobjdump):
+    env = dict(os.environ)
+    # cuobjdump runs the nvdisasm that lies beside it.
+    env["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + env.get("PATH", "")
+    p = subprocess.run([cuobjdump, "-sass", BINARY], capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        if "nvdisasm" in p.stderr:
+            print(f"SKIP: {cuobjdump} found no nvdisasm: {p.stderr.strip()}")
+            sys.exit(77)
+        sys.exit(f"FAIL: cuobjdump -sass {BINARY}: {p.stderr}")
+    functions = {}
+    name = None
+    for line in p.stdout.splitlines():
+        m = re.search(r"Function : (\S+)", line)
+        if m:
+            name = m.group(1)
+            functions[name] = []
+            continue
+        m = INSTRUCTION.search(line)
+        if name and m:
+            functions[name].append((m.group(2), line.strip()))
+    return functions
+
+
+def bracket(name, body):
+    """The instructions strictly between the two clock reads of a timed kernel."""
+    reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
+    if len(reads) != 2:
+        sys.exit(f"FAIL: {name}: expected 2 clock reads, found {len(reads)}")
+    return body[reads[0] + 1:reads[1]]
+
+
+def check_clean(name, inside):
+    bad = [text for op, text in inside if FORBIDDEN.match(op)]
+    if bad:
+        sys.exit(f"FAIL: {name}: memory or special-register access inside the clock bracket "
+                 f"(seed 004):\n  " + "\n  ".join(bad))
+
+
+def kernels(functions, pattern):
+    picked = {n: b for n, b in functions.items() if re.search(pattern, n)}
+    if not picked:
+        sys.exit(f"FAIL: no kernel matching {pattern} in {BINARY}")
+    return picked
+
+
+def case_block_barriers(functions):
+    # gpu.block.syncthreads and gpu.block.cg share one timed kernel (kernels/block/detail): the
+    # timed loop must hold unrolled barriers plus loop control, nothing else.
+    loop_control = re.compile(r"^(U?IADD3|U?ISETP|U?LOP3|BRA|U?MOV|IMAD|VIADD|NOP|BSSY|BSYNC)")
+    for name, body in kernels(functions, r"block_barrier_timed").items():
+        inside = bracket(name, body)
+        check_clean(name, inside)
+        ops = Counter(op for op, _ in inside)
+        barriers = sum(n for op, n in ops.items() if op.startswith("BAR.SYNC"))
+        if barriers < 32:
+            sys.exit(f"FAIL: {name}: {barriers} BAR.SYNC in the bracket, expected >= 32: {ops}")
+        other = {op: n for op, n in ops.items()
+                 if not op.startswith("BAR.SYNC") and not loop_control.match(op)}
+        if other:
+            sys.exit(f"FAIL: {name}: unexpected instructions in the bracket: {other}")
+        print("PASS", name, dict(ops))
+
+
+def case_selfcheck_add_chain(functions):
+    chains = kernels(functions, r"add_chainILl\d+E")
+    for name, body in sorted(chains.items()):
+        adds = int(re.search(r"add_chainILl(\d+)E", name).group(1))
+        inside = bracket(name, body)
+        check_clean(name, inside)
+        ops = Counter(op for op, _ in inside)
+        if ops != Counter({"FADD": adds}):
+            sys.exit(f"FAIL: {name}: the bracket must hold exactly {adds} FADD, has {dict(ops)}")
+        print("PASS", name, adds, "FADD")
+    if len(chains) < 2:
+        sys.exit(f"FAIL: expected the base chain and its longer chains, found {list(chains)}")
+
+
+tool = find_cuobjdump()
+if not tool:
+    print("SKIP: no cuobjdump (install the CUDA toolkit or nvidia-cuda-cuobjdump)")
+    sys.exit(77)
+globals()["case_" + CASE](sass_functions(tool))

@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Multi-GPU methods in mpi mode: `mpirun -np N` with N = visible GPUs, one rank per GPU; exit 77
+(ctest skip) without a GPU, or when a case needs more GPUs than are visible.
+
+Usage: test_mpi_gpu.py GPUBARRIER CASE
+"""
+import csv
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640",
+         "--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
+
+
+def gpu_count():
+    try:
+        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
+    except FileNotFoundError:
+        return 0
+    if p.returncode != 0:
+        return 0
+    return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
+
+
+def mpirun_rows(*args):
+    mpirun = shutil.which("mpirun")
+    if not mpirun:
+        sys.exit("FAIL: mpirun not found (scripts/setup installs openmpi-bin)")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", NCCL_NVLS_ENABLE="0")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "mpi.csv")
+        p = subprocess.run([mpirun, "-np", str(N), "-x", "NCCL_NVLS_ENABLE", EXE, "run", "--out",
+                            out, *SMALL, *args], capture_output=True, text=True, env=env,
+                           timeout=900)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            return list(csv.DictReader(f))
+
+
+def fail(why, rows):
+    sys.exit("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
+
+
+def case_all_methods():
+    rows = mpirun_rows("--methods", "multigpu.device.*,host.mpi.gpu-barrier,host.nccl.allreduce,"
+                       "host.omp.gpu-barrier")
+    omp = [r for r in rows if r["method"] == "host.omp.gpu-barrier"]
+    if len(omp) != 1 or omp[0]["status"] != "skipped" or "threads mode" not in omp[0]["note"]:
+        fail("host.omp.gpu-barrier must be skipped under mpirun (threads mode only)", omp)
+    rows = [r for r in rows if r["method"] != "host.omp.gpu-barrier"]
+    bad = [r for r in rows if r["status"] != "ok" or "verified" not in r["note"]
+           or float(r["value"]) <= 0 or r["launcher"] != "mpi" or r["ranks"] != str(N)]
+    if bad or not rows:
+        fail("rows not ok+verified with launcher=mpi and ranks=N", bad or rows)
+    print("PASS", [(r["method"], r["value"]) for r in rows])
+
+
+def case_broken_variant():
+    rows = mpirun_rows("--methods", "multigpu.device.*", "--axis", "fault=1",
+                       "--axis", "ordering=0")
+    if not rows or any(r["status"] != "unverified" for r in rows):
+        fail("a barrier that does not wait must give unverified rows", rows)
+    print("PASS", len(rows), "unverified rows")
+
+
+def case_partial_participation():
+    if N < 2:
+        print("SKIP: partial participation needs 2 GPUs")
+        sys.exit(77)
+    rows = mpirun_rows("--methods", "multigpu.device.*", "--axis", "fault=2",
+                       "--axis", "ordering=0")
+    if not rows or any(r["status"] != "timeout" for r in rows):
+        fail("one rank's GPU skipping the barrier must give timeout rows", rows)
+    print("PASS", len(rows), "timeout rows")
+
+
+N = gpu_count()
+if N == 0:
+    print("SKIP: no GPU visible")
+    sys.exit(77)
+globals()["case_" + CASE]()
