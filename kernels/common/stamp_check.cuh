@@ -21,16 +21,23 @@ __device__ void stamp_rounds(int rounds, StampRecord* out, int stride, Publish p
     publish(static_cast<unsigned>(r));
     rec.before = sm_clock();
     cross();
-    rec.after = sm_clock();
     unsigned lo = UINT_MAX, hi = 0;
     for (int i = 0; i < peers; ++i) {
       const unsigned s = peer(i);
       lo = min(lo, s);
       hi = max(hi, s);
     }
-    rec.seen_min = lo;
-    rec.seen_max = hi;
-    out[static_cast<long>(r - 1) * stride] = rec;
+    // The stores of what was seen need the peer loads to have completed, and a warp issues in
+    // order: so the "after" clock below is read once the warp has really been released. A clock
+    // read straight after the barrier may issue earlier (Hopper's BAR.SYNC.DEFER_BLOCKING lets a
+    // warp run ahead until an instruction needs the barrier).
+    StampRecord* slot = out + static_cast<long>(r - 1) * stride;
+    volatile unsigned* seen = &slot->seen_min;
+    seen[0] = lo;
+    seen[1] = hi;
+    rec.after = sm_clock();
+    slot->before = rec.before;
+    slot->after = rec.after;
   }
 }
 

@@ -12,8 +12,8 @@ import tempfile
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 DEVICE = "multigpu.device.*"
-SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640",
-         "--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
+SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640"]
+SHAPE = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
 
 
 def gpu_count():
@@ -26,12 +26,12 @@ def gpu_count():
     return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
 
 
-def run_rows(*args):
+def run_rows(*args, shape=True):
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "m.csv")
         env = dict(os.environ, NCCL_NVLS_ENABLE="0")
-        p = subprocess.run([EXE, "run", "--out", out, *SMALL, *args], capture_output=True,
-                           text=True, timeout=900, env=env)
+        cmd = [EXE, "run", "--out", out, *SMALL, *(SHAPE if shape else []), *args]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
         if p.returncode != 0:
             sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
         with open(out, newline="") as f:
@@ -65,7 +65,7 @@ def case_threads_all_methods():
 
 
 def case_host_wait():
-    rows = run_rows("--methods", "host.omp.gpu-barrier", "--axis", "host_wait=0,1,2")
+    rows = run_rows("--methods", "host.omp.gpu-barrier", "--axis", "host_wait=0,1,2", shape=False)
     if len(rows) != 3 or any(r["status"] != "ok" or "OMP_WAIT_POLICY" not in r["note"]
                              for r in rows):
         fail("host_wait 0/1/2 must each give an ok row that records OMP_WAIT_POLICY", rows)

@@ -1,9 +1,10 @@
 // Device-side barriers across the GPUs of a team, inside one persistent cooperative kernel per
 // GPU. Each algorithm is an enum value (CUB style); the kernel is instantiated once per file.
 //
-// Shape of one barrier crossing (all but `central`): every block arrives on a counter in its own
-// GPU; the block that completes the count speaks for the GPU and runs the algorithm's cross-GPU
-// exchange (`cross`); it then releases its GPU's blocks through one local word. `central` is the
+// Shape of one barrier crossing (all but `central` and `push`): every block arrives on a counter in
+// its own GPU; the block that completes the count speaks for the GPU and runs the algorithm's
+// cross-GPU exchange (`cross`); it then releases its GPU's blocks through one local word. `push`
+// skips that hop: every block waits on its GPU's inbox, which the peers write directly. `central` is the
 // textbook baseline: grid.sync, one leader per GPU counts on a word in member 0's memory,
 // grid.sync.
 #pragma once
@@ -39,7 +40,8 @@ struct BarrierArgs {
   std::uint64_t late_ns = 0;
 };
 
-// The cross-GPU exchange, run by one thread per GPU once all of its blocks have arrived.
+// The cross-GPU exchange, run by one thread per GPU once all of its blocks have arrived
+// (`push` does its own in cross_gpus).
 template <Algo A>
 __device__ bool cross(const BarrierArgs& a, Mailbox* self, Word e, bool wait) {
   const Ordering o = a.ordering;
@@ -61,13 +63,6 @@ __device__ bool cross(const BarrierArgs& a, Mailbox* self, Word e, bool wait) {
       if (!await(&a.host->arrive[j])) return false;
     fence_if_relaxed(o);
     store_signal(&a.host->release, e, o);
-    return true;
-  } else if constexpr (A == Algo::push) {
-    for (int j = 0; j < n; ++j)
-      if (j != m) store_signal(&a.box[j]->arrive[m], e, o);
-    if (!wait) return true;
-    for (int j = 0; j < n; ++j)
-      if (j != m && !await(&self->arrive[j])) return false;
     return true;
   } else if constexpr (A == Algo::dissemination) {
     // Round k: signal member m + 2^k, wait for member m - 2^k; after ceil(log2 n) rounds every
@@ -122,6 +117,32 @@ __device__ bool cross_gpus(const BarrierArgs& a, Mailbox* self, Word e) {
     if (blockIdx.x == 0 && threadIdx.x == 0) cross<A>(a, self, e, true);
     grid.sync();
     return !aborted(self);
+  } else if constexpr (A == Algo::push) {
+    // No local release hop: the block that completes its GPU's count pushes the epoch into every
+    // member's inbox (its own included), and every block waits on its own GPU's inbox. A crossing
+    // costs the arrival count, one NVLink write and the poll that sees it.
+    __shared__ bool ok;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      cuda::atomic_ref<Word, cuda::thread_scope_device> arrived(self->blocks_arrived);
+      if (o == Ordering::relaxed_fenced) __threadfence();  // this block's writes, GPU scope
+      const Word before = o == Ordering::acquire_release
+                              ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
+                              : arrived.fetch_add(1, cuda::memory_order_relaxed);
+      if (before + 1 == e * gridDim.x) {
+        // One system-scope fence publishes everything the GPU's blocks wrote (observed through
+        // the count) before the signals leave; with acquire_release each signal is a release.
+        fence_if_relaxed(o);
+        for (int j = 0; j < a.members; ++j) store_signal(&a.box[j]->arrive[a.member], e, o);
+      }
+      bool good = true;
+      for (int j = 0; wait && good && j < a.members; ++j)
+        good = wait_at_least(&self->arrive[j], e, o, self, a.watchdog_ns);
+      fence_if_relaxed(o);
+      ok = good;
+    }
+    __syncthreads();
+    return ok;
   } else {
     __shared__ bool ok;
     __syncthreads();
