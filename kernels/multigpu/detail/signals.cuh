@@ -39,14 +39,18 @@ struct HostFlags {
 // 1 = relaxed signals, ordered by fences at the points where a block arrives and leaves.
 enum class Ordering { acquire_release = 0, relaxed_fenced = 1 };
 
+// Signals default to system scope (they cross GPUs); a signal that stays inside one GPU can use
+// device scope, which needs no system-wide fence.
+template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ __forceinline__ Word load_signal(const Word* p, Ordering o) {
-  cuda::atomic_ref<Word, cuda::thread_scope_system> a(*const_cast<Word*>(p));
+  cuda::atomic_ref<Word, S> a(*const_cast<Word*>(p));
   return o == Ordering::acquire_release ? a.load(cuda::memory_order_acquire)
                                         : a.load(cuda::memory_order_relaxed);
 }
 
+template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ __forceinline__ void store_signal(Word* p, Word v, Ordering o) {
-  cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
+  cuda::atomic_ref<Word, S> a(*p);
   if (o == Ordering::acquire_release)
     a.store(v, cuda::memory_order_release);
   else
@@ -59,19 +63,20 @@ __device__ __forceinline__ Word add_signal(Word* p, Ordering o) {
                                         : a.fetch_add(1, cuda::memory_order_relaxed);
 }
 
+template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ __forceinline__ void fence_if_relaxed(Ordering o) {
-  if (o == Ordering::relaxed_fenced)
-    cuda::atomic_thread_fence(cuda::memory_order_seq_cst, cuda::thread_scope_system);
+  if (o == Ordering::relaxed_fenced) cuda::atomic_thread_fence(cuda::memory_order_seq_cst, S);
 }
 
 // Spins until *p >= target. Gives up (false) when the watchdog expires or another block of this
 // GPU gave up; the first to give up raises `abort` so that every block leaves the kernel.
+template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Mailbox* self,
                                      std::uint64_t watchdog_ns) {
-  if (load_signal(p, o) >= target) return true;
+  if (load_signal<S>(p, o) >= target) return true;
   const std::uint64_t deadline = dev::global_ns() + watchdog_ns;
   for (unsigned i = 1;; ++i) {
-    if (load_signal(p, o) >= target) return true;
+    if (load_signal<S>(p, o) >= target) return true;
     // %globaltimer and the abort word are read every 32 polls: off the fast path.
     if (i % 32 == 0) {
       cuda::atomic_ref<unsigned, cuda::thread_scope_device> abort(self->abort);
