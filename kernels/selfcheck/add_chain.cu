@@ -1,6 +1,7 @@
 #include "selfcheck/add_chain.hpp"
 
 #include <chrono>
+#include <climits>
 #include <string>
 #include <utility>
 
@@ -27,14 +28,34 @@ __device__ __forceinline__ void chain(float& p, float& q) {
   }
 }
 
+// Both kernels branch on their inputs before the first clock read: ptxas would otherwise load
+// the kernel parameters after it, inside the timed region (seed 004). FMUL, not FADD: an add
+// there would be shared with the chain's first one. tests/gpu/test_sass.py checks the result.
+
 template <long Adds>
 __global__ void add_chain(float p, float q, float* out, long long* cycles) {
-  // A branch on the inputs before the first clock read: ptxas would otherwise load the kernel
-  // parameters after it, inside the timed region (seed 004). FMUL, not FADD: an add here would be
-  // shared with the chain's first one. tests/gpu/test_sass.py checks the result.
   if (isnan(p * q)) return;
   const long long t0 = dev::sm_clock();
   chain<Adds>(p, q);
+  const long long t1 = dev::sm_clock();
+  *out = q;
+  *cycles = t1 - t0;
+}
+
+// `trips` > 0 is part of the guard: it puts the trip count in a register before t0, so the
+// bracket holds the body and the loop's counter and back edge only. The store on the early exit
+// is there for the same reason: without it ptxas loads the global-memory descriptor that the
+// final stores use right after t0 (a ULDC inside the bracket); with it, before the branch.
+// *cycles = -1 also tells the host that no figure was taken.
+__global__ void add_loop(float p, float q, int trips, float* out, long long* cycles) {
+  if (isnan(p * q) || trips <= 0) {
+    *cycles = -1;
+    return;
+  }
+  const long long t0 = dev::sm_clock();
+  // Not unrolled further: every trip count must run the same instructions.
+#pragma unroll 1
+  for (int t = 0; t < trips; ++t) chain<kLoopBody>(p, q);
   const long long t1 = dev::sm_clock();
   *out = q;
   *cycles = t1 - t0;
@@ -55,23 +76,40 @@ constexpr std::array<Kernel, sizeof...(I)> kernels(std::index_sequence<I...>) {
 
 constexpr auto kKernels = kernels(std::make_index_sequence<kLengths.size()>());
 
+// Launch, wait, and read the kernel's clock figure back; the host time covers the launch and
+// the synchronisation, as the differential technique expects (seed 001 Eq. 7).
+template <typename Launch>
+ChainSample timed(const Launch& launch, const DeviceBuffer<long long>& cycles) {
+  const auto t0 = std::chrono::steady_clock::now();
+  launch();
+  GB_CUDA_CHECK(cudaGetLastError());
+  GB_CUDA_CHECK(cudaDeviceSynchronize());
+  const auto t1 = std::chrono::steady_clock::now();
+  return {static_cast<double>(cycles.to_host()[0]),
+          std::chrono::duration<double>(t1 - t0).count()};
+}
+
 }  // namespace
 
 AddChain::AddChain() : out_(1), cycles_(1) {}
 
+// Zeros keep the chains finite; the latency of FADD does not depend on the values.
+
 ChainSample AddChain::run(long adds) {
   for (std::size_t i = 0; i < kLengths.size(); ++i) {
     if (kLengths[i] != adds) continue;
-    // Zeros keep the chain finite; the latency of FADD does not depend on the values.
-    const auto t0 = std::chrono::steady_clock::now();
-    kKernels[i]<<<1, 1>>>(0.0f, 0.0f, out_.get(), cycles_.get());
-    GB_CUDA_CHECK(cudaGetLastError());
-    GB_CUDA_CHECK(cudaDeviceSynchronize());
-    const auto t1 = std::chrono::steady_clock::now();
-    return {static_cast<double>(cycles_.to_host()[0]),
-            std::chrono::duration<double>(t1 - t0).count()};
+    return timed([&] { kKernels[i]<<<1, 1>>>(0.0f, 0.0f, out_.get(), cycles_.get()); }, cycles_);
   }
   throw Error("no add chain of " + std::to_string(adds) + " adds is compiled in");
+}
+
+ChainSample AddChain::run_loop(long adds) {
+  if (adds <= 0 || adds % kLoopBody != 0 || adds / kLoopBody > INT_MAX)
+    throw Error("the add loop runs a positive multiple of " + std::to_string(kLoopBody) +
+                " adds, not " + std::to_string(adds));
+  const int trips = static_cast<int>(adds / kLoopBody);
+  return timed([&] { add_loop<<<1, 1>>>(0.0f, 0.0f, trips, out_.get(), cycles_.get()); },
+               cycles_);
 }
 
 }  // namespace gb::selfcheck

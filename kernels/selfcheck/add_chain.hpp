@@ -1,6 +1,11 @@
 // The FP32 add chain of seed 001 Fig. 19, used by `gpubarrier selfcheck` to set the clock
-// technique against the differential technique (seed 001 section 9.4). The chains are straight
-// line code of a fixed length each: their size in the instruction cache is the point.
+// technique against the differential technique (seed 001 section 9.4). Two shapes of it:
+// - the loop kernel repeats one unrolled body of kLoopBody adds a run-time number of times, so
+//   that the differential technique's R_lo and R_hi run the very same code and differ only in
+//   trips (a different function per repeat count would add its own launch cost: seed 001's
+//   assumption that extra repetitions add no launch overhead would not hold);
+// - the unrolled chains are straight-line code of a fixed length each: their size in the
+//   instruction cache is the point of the scan that finds where the chain stops fitting.
 #pragma once
 
 #include <array>
@@ -13,6 +18,15 @@ namespace gb::selfcheck {
 constexpr long kBaseAdds = 512;
 constexpr std::array<long, 5> kDifferences = {2048, 5120, 10240, 20480, 51200};
 
+// Adds per trip of the loop kernel: 8 KiB of FADD, well inside the instruction cache.
+constexpr long kLoopBody = 512;
+static_assert(kBaseAdds % kLoopBody == 0);
+static_assert([] {
+  for (const long d : kDifferences)
+    if (d % kLoopBody != 0) return false;
+  return true;
+}());
+
 struct ChainSample {
   double cycles = 0;   // between the two clock64() reads inside the kernel
   double seconds = 0;  // launch + synchronise, host steady clock
@@ -22,8 +36,10 @@ struct ChainSample {
 class AddChain {
  public:
   AddChain();
-  // `adds` is kBaseAdds or kBaseAdds + one of kDifferences; anything else throws gb::Error.
+  // Unrolled chain. `adds` is kBaseAdds or kBaseAdds + one of kDifferences; else gb::Error.
   ChainSample run(long adds);
+  // Loop kernel. `adds` is a positive multiple of kLoopBody; else gb::Error.
+  ChainSample run_loop(long adds);
 
  private:
   DeviceBuffer<float> out_;

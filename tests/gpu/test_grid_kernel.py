@@ -119,14 +119,19 @@ def case_selfcheck():
         out = json.loads(p.stdout)
     except json.JSONDecodeError:
         sys.exit(f"FAIL: no JSON (exit {p.returncode}):\n{p.stdout}\n{p.stderr}")
-    if len(out["rows"]) != 5 or out["reference_cycles"] <= 0:
+    if len(out["rows"]) != 5 or len(out["icache"]) != 5 or out["reference_cycles"] <= 0:
         sys.exit(f"FAIL: {out}")
     if p.returncode != (0 if out["ok"] else 1):
         sys.exit(f"FAIL: exit {p.returncode} does not match ok={out['ok']}\n{p.stderr}")
+    for r in out["rows"]:
+        # The loop kernel's figures carry their sample counts and standard errors.
+        if r["differential"]["samples"] < 20 or not r["differential"]["se_cycles"] >= 0:
+            sys.exit(f"FAIL: no samples or standard error: {r}")
     if not out["ok"]:
         sys.exit(f"FAIL: clock and differential techniques disagree: {json.dumps(out, indent=1)}")
-    print("PASS selfcheck", [(r["repeat_difference"], round(r["differential_cycles"], 2))
-                             for r in out["rows"]], "stops fitting at", out["stops_fitting_at"])
+    print("PASS selfcheck", [(r["repeat_difference"], round(r["differential_cycles"], 2),
+                              r["agreement"]) for r in out["rows"]],
+          "stops fitting at", out["stops_fitting_at"])
 
 
 if not has_gpu():

@@ -104,6 +104,7 @@ def case_block_barriers(functions):
 
 
 def case_selfcheck_add_chain(functions):
+    # The unrolled chains (instruction-cache scan): exactly their adds, nothing else.
     chains = kernels(functions, r"add_chainILl\d+E")
     for name, body in sorted(chains.items()):
         adds = int(re.search(r"add_chainILl(\d+)E", name).group(1))
@@ -115,6 +116,22 @@ def case_selfcheck_add_chain(functions):
         print("PASS", name, adds, "FADD")
     if len(chains) < 2:
         sys.exit(f"FAIL: expected the base chain and its longer chains, found {list(chains)}")
+    # The loop kernel (the technique check): one unrolled body of 512 FADD plus the loop's
+    # counter, compare and back edge. More than a few of those would be timed per trip too, and
+    # an unrolled or split loop would run different code at different trip counts.
+    loop_control = re.compile(r"^(U?IADD3|U?ISETP|U?MOV|BRA|VIADD|UIMAD|IMAD|NOP)")
+    for name, body in kernels(functions, r"add_loopE").items():
+        inside = bracket(name, body)
+        check_clean(name, inside)
+        ops = Counter(op for op, _ in inside)
+        other = {op: n for op, n in ops.items() if op != "FADD"}
+        unexpected = {op: n for op, n in other.items() if not loop_control.match(op)}
+        if ops["FADD"] != 512 or unexpected or sum(other.values()) > 6:
+            sys.exit(f"FAIL: {name}: the bracket must hold 512 FADD and at most 6 loop-control "
+                     f"instructions, has {dict(ops)}")
+        if not any(op == "BRA" for op in other):
+            sys.exit(f"FAIL: {name}: no back edge in the bracket: {dict(ops)}")
+        print("PASS", name, dict(ops))
 
 
 tool = find_cuobjdump()

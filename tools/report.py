@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Markdown tables for results/README.md, computed from gpubarrier CSVs (never typed in).
+
+  tools/report.py single results/h200/single-gpu.csv      # seed 002 Tables 4-8 layout
+  tools/report.py multi results/h200x2/*.csv              # side-by-side multi-GPU barriers
+
+Only rows with status ok are used; figures are the CSV `value` column.
+"""
+import collections
+import csv
+import sys
+
+
+def load(paths):
+    rows = []
+    for p in paths:
+        with open(p, newline="") as f:
+            rows += [r for r in csv.DictReader(f) if r["status"] == "ok"]
+    return rows
+
+
+def cfg(r):
+    return dict(item.split("=") for item in r["config"].split())
+
+
+def pick(rows, method, metric, gpu="0", **axes):
+    out = []
+    for r in rows:
+        if r["method"] != method or r["metric"] != metric:
+            continue
+        if gpu is not None and r["gpu_ids"] not in (gpu, ""):
+            continue
+        c = cfg(r)
+        if all(c.get(k) == str(v) for k, v in axes.items()):
+            out.append(r)
+    return out
+
+
+def fmt(v, digits=3):
+    return f"{v:.{digits}g}" if v < 100 else f"{v:.0f}"
+
+
+def span(rows):
+    vals = [float(r["value"]) for r in rows]
+    if not vals:
+        return "-"
+    lo, hi = min(vals), max(vals)
+    return fmt(lo) if abs(hi - lo) <= 0.02 * max(abs(lo), 1e-9) else f"{fmt(lo)}-{fmt(hi)}"
+
+
+def single(rows):
+    print("| level | case | metric | this GPU |")
+    print("|---|---|---|---|")
+    warp = [("gpu.warp.tile-sync", "tile sync"), ("gpu.warp.coalesced-sync", "coalesced sync"),
+            ("gpu.warp.syncwarp", "__syncwarp(mask)"), ("gpu.warp.tile-shuffle", "tile shuffle"),
+            ("gpu.warp.coalesced-shuffle", "coalesced shuffle")]
+    for method, label in warp:
+        for g in ("1", "32"):
+            lat = pick(rows, method, "latency_cycles", group_size=g)
+            thr = pick(rows, method, "throughput_cycles", group_size=g)
+            print(f"| warp | {label}, group {g} | latency (cycles) | {span(lat)} |")
+            if thr:
+                print(f"| warp | {label}, group {g} | throughput ({thr[0]['unit']}) | {span(thr)} |")
+    for t in ("32", "256", "1024"):
+        lat = pick(rows, "gpu.block.syncthreads", "latency_cycles", threads_per_block=t)
+        print(f"| block | __syncthreads, {t} threads | latency (cycles) | {span(lat)} |")
+    for t in ("32", "64", "128", "1024"):
+        thr = pick(rows, "gpu.block.syncthreads", "throughput", threads_per_block=t)
+        best = max(thr, key=lambda r: float(r["value"]), default=None)
+        if best:
+            print(f"| block | __syncthreads, {t} threads, best blocks/SM | throughput "
+                  f"({best['unit']}) | {fmt(float(best['value']))} (at {cfg(best)['blocks_per_sm']}/SM) |")
+    for method in ("gpu.cluster.sync", "gpu.cluster.arrive-wait"):
+        for cs in ("1", "2", "8", "16"):
+            lat = pick(rows, method, "latency_cycles", cluster_size=cs, threads_per_block=128)
+            if lat:
+                print(f"| cluster | {method[12:]}, cluster {cs} x 128 threads | latency (cycles) | {span(lat)} |")
+    for method in ("gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense",
+                   "gpu.grid.flag-epoch"):
+        for b in ("1", "2", "4", "8", "16", "32"):
+            lat = pick(rows, method, "latency", blocks_per_sm=b)
+            if lat:
+                vals = [float(r["value"]) / 1000 for r in lat]
+                print(f"| grid | {method[9:]}, {b} blocks/SM (min-max over block sizes) | latency (us) | "
+                      f"{min(vals):.3f}-{max(vals):.3f} |")
+    for method in ("kernel.launch.triple-chevron", "kernel.launch.cooperative", "kernel.launch.ex",
+                   "kernel.launch.graph"):
+        for metric, label in (("latency", "launch + sync"), ("launch_interval", "back-to-back launch")):
+            v = pick(rows, method, metric, blocks_per_sm=1)
+            if v:
+                print(f"| kernel | {method[14:]}: {label} | (us) | "
+                      f"{span([dict(r, value=float(r['value']) / 1000) for r in v])} |")
+    fus = pick(rows, "kernel.fusion", "launch_overhead")
+    if fus:
+        print(f"| kernel | fusion (Eq. 6): launch overhead hidden behind running kernels | (us) | "
+              f"{span([dict(r, value=float(r['value']) / 1000) for r in fus])} |")
+
+
+def multi(rows):
+    table = collections.OrderedDict()
+    for r in rows:
+        if r["metric"] != "latency" or r["level"] not in ("multi-gpu", "kernel", "host"):
+            continue
+        c = cfg(r)
+        shape = (f'{c["blocks_per_sm"]}x{c["threads_per_block"]}' if "blocks_per_sm" in c else "-")
+        extra = " ".join(f"{k}={v}" for k, v in c.items()
+                         if k in ("ordering", "blocking", "host_wait") and v != "0" or k == "ordering")
+        key = (r["method"], extra, shape)
+        table.setdefault(key, {})[(r["launcher"], r["gpu_count"])] = float(r["value"]) / 1000
+    cols = sorted({k for v in table.values() for k in v}, key=lambda x: (x[0], int(x[1])))
+    print("| method | variant | blocks/SM x threads | " +
+          " | ".join(f"{l} x{n} (us)" for l, n in cols) + " |")
+    print("|---|---|---|" + "---|" * len(cols))
+    for (method, extra, shape), vals in sorted(table.items()):
+        cells = " | ".join(f"{vals[c]:.2f}" if c in vals else "" for c in cols)
+        print(f"| {method} | {extra} | {shape} | {cells} |")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3 or sys.argv[1] not in ("single", "multi"):
+        sys.exit(__doc__)
+    {"single": single, "multi": multi}[sys.argv[1]](load(sys.argv[2:]))
