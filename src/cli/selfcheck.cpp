@@ -108,9 +108,9 @@ void print_tables(const std::vector<LoopRow>& loop, const std::vector<CacheRow>&
 
   std::printf(
       "Loop kernel: one unrolled body of %ld adds (%.0f KiB), the trip count a run-time argument:"
-      "\nR_lo and R_hi run the same code. R_lo = %ld adds (%ld trip), clock %.3f cycles/add.\n",
-      selfcheck::kLoopBody, code_kib(selfcheck::kLoopBody), selfcheck::kBaseAdds,
-      trips(selfcheck::kBaseAdds), loop_lo.value);
+      "\nR_lo and R_hi run the same code. R_lo = %ld adds (%ld trips), clock %.3f cycles/add.\n",
+      selfcheck::kLoopBody, code_kib(selfcheck::kLoopBody), selfcheck::kLoopBaseAdds,
+      trips(selfcheck::kLoopBaseAdds), loop_lo.value);
   std::printf("%9s %6s %10s %8s %13s %9s %7s %10s %10s %6s\n", "rep diff", "trips", "clock cyc",
               "samples", "differential", "std err", "pairs", "Eq.8 sigma", "deviation", "agree");
   for (const LoopRow& r : loop)
@@ -168,14 +168,14 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
   };
 
   // The check: the loop kernel by both techniques at every repeat difference.
-  const Figure loop_lo = loop_clock(selfcheck::kBaseAdds);
+  const Figure loop_lo = loop_clock(selfcheck::kLoopBaseAdds);
   std::vector<LoopRow> loop;
   for (const long d : selfcheck::kDifferences) {
     LoopRow r;
     r.difference = d;
-    r.adds_hi = selfcheck::kBaseAdds + d;
+    r.adds_hi = selfcheck::kLoopBaseAdds + d;
     r.clock = loop_clock(r.adds_hi);
-    const Measurement m = differential_between(selfcheck::kBaseAdds, r.adds_hi,
+    const Measurement m = differential_between(selfcheck::kLoopBaseAdds, r.adds_hi,
                                                [&](long adds) { return chain.run_loop(adds); });
     r.differential = differential_figure(m, hz);
     r.sigma = m.stats.stddev * hz / 1e9;
@@ -259,9 +259,9 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
     out["rows"] = nlohmann::json::array();
     for (const LoopRow& r : loop)
       out["rows"].push_back({{"repeat_difference", r.difference},
-                             {"adds_lo", selfcheck::kBaseAdds},
+                             {"adds_lo", selfcheck::kLoopBaseAdds},
                              {"adds_hi", r.adds_hi},
-                             {"trips_lo", trips(selfcheck::kBaseAdds)},
+                             {"trips_lo", trips(selfcheck::kLoopBaseAdds)},
                              {"trips_hi", trips(r.adds_hi)},
                              {"clock_cycles", r.clock.value},
                              {"clock", fig(r.clock)},

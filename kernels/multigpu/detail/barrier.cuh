@@ -118,13 +118,14 @@ __device__ bool cross_gpus(const BarrierArgs& a, Mailbox* self, Word e) {
     grid.sync();
     return !aborted(self);
   } else if constexpr (A == Algo::push) {
-    // No local release hop: the block that completes its GPU's count pushes the epoch into every
-    // member's inbox (its own included), and every block waits on its own GPU's inbox. A crossing
-    // costs the arrival count, one NVLink write and the poll that sees it. The arrival and the
-    // GPU's own inbox stay inside the GPU (device scope); only the words that cross to peers are
-    // system-scope signals.
+    // No release hop: every block waits for its own GPU's arrival count to complete (as a grid
+    // barrier does) and for the peers' signals in its GPU's inbox; the block that completes the
+    // count pushes the epoch into every peer's inbox. A crossing costs the arrival count, one
+    // NVLink write and the poll that sees it. The count stays inside the GPU (device scope); only
+    // the words that cross to peers are system-scope signals.
     constexpr auto gpu = cuda::thread_scope_device;
     const bool alone = a.members == 1;
+    const Word complete = e * gridDim.x;
     __shared__ bool ok;
     __syncthreads();
     if (threadIdx.x == 0) {
@@ -133,18 +134,15 @@ __device__ bool cross_gpus(const BarrierArgs& a, Mailbox* self, Word e) {
       const Word before = o == Ordering::acquire_release
                               ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
                               : arrived.fetch_add(1, cuda::memory_order_relaxed);
-      if (before + 1 == e * gridDim.x) {
+      if (before + 1 == complete && !alone) {
         // One system-scope fence publishes everything the GPU's blocks wrote (observed through
-        // the count) before the signals leave; with acquire_release each peer signal is a release.
-        if (alone)
-          fence_if_relaxed<gpu>(o);
-        else
-          fence_if_relaxed(o);
+        // the count) before the signals leave; with acquire_release each signal is a release.
+        fence_if_relaxed(o);
         for (int j = 0; j < a.members; ++j)
           if (j != a.member) store_signal(&a.box[j]->arrive[a.member], e, o);
-        store_signal<gpu>(&self->arrive[a.member], e, o);
       }
-      bool good = !wait || wait_at_least<gpu>(&self->arrive[a.member], e, o, self, a.watchdog_ns);
+      bool good = !wait || wait_at_least<gpu>(&self->blocks_arrived, complete, o, self,
+                                               a.watchdog_ns);
       for (int j = 0; wait && good && j < a.members; ++j)
         if (j != a.member) good = wait_at_least(&self->arrive[j], e, o, self, a.watchdog_ns);
       if (alone)
