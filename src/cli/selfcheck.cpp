@@ -149,6 +149,9 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
   ctx.options = args.options;
   const int device = ctx.gpus.front();
   GB_CUDA_CHECK(cudaSetDevice(device));
+  // The host spins while it waits: the default policy may switch to yielding for kernels of some
+  // microseconds, which makes host-timed kernel latency non-linear in the work.
+  GB_CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleSpin));
   const double hz = measure_sm_clock_hz(device);
   selfcheck::AddChain chain;
 
