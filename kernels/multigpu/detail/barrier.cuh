@@ -4,7 +4,8 @@
 // Shape of one barrier crossing (all but `central` and `push`): every block arrives on a counter in
 // its own GPU; the block that completes the count speaks for the GPU and runs the algorithm's
 // cross-GPU exchange (`cross`); it then releases its GPU's blocks through one local word. `push`
-// skips that hop: every block waits on its GPU's inbox, which the peers write directly. `central` is the
+// skips that hop: every block waits on its GPU's own count and inbox, which the peers write
+// directly. `all_count` has no leader at all: every block counts itself on every GPU. `central` is the
 // textbook baseline: grid.sync, one leader per GPU counts on a word in member 0's memory,
 // grid.sync.
 #pragma once
@@ -15,7 +16,7 @@
 
 namespace gb::mg {
 
-enum class Algo { central, hostflags, push, dissemination, hierarchical };
+enum class Algo { central, hostflags, push, dissemination, hierarchical, all_count };
 
 // fault axis: test hooks that break the barrier on purpose. skip_wait signals but never waits
 // (the check must report stale data); absent keeps the last member out of every barrier (the
@@ -117,6 +118,29 @@ __device__ bool cross_gpus(const BarrierArgs& a, Mailbox* self, Word e) {
     if (blockIdx.x == 0 && threadIdx.x == 0) cross<A>(a, self, e, true);
     grid.sync();
     return !aborted(self);
+  } else if constexpr (A == Algo::all_count) {
+    // No leader and no second hop: every block adds its arrival to the counter of every GPU (its
+    // own in local memory, the peers' over NVLink) and waits until its own GPU's counter holds
+    // every block of every GPU. The cross-GPU latency overlaps the local arrivals.
+    const Word complete = e * gridDim.x * static_cast<Word>(a.members);
+    __shared__ bool ok;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      fence_if_relaxed(o);  // this block's writes, before its arrivals leave
+      for (int k = 0; k < a.members; ++k) {
+        cuda::atomic_ref<Word, cuda::thread_scope_system> count(
+            a.box[(a.member + k) % a.members]->counter);
+        if (o == Ordering::acquire_release)
+          count.fetch_add(1, cuda::memory_order_release);
+        else
+          count.fetch_add(1, cuda::memory_order_relaxed);
+      }
+      const bool good = !wait || wait_at_least(&self->counter, complete, o, self, a.watchdog_ns);
+      fence_if_relaxed(o);
+      ok = good;
+    }
+    __syncthreads();
+    return ok;
   } else if constexpr (A == Algo::push) {
     // No release hop: every block waits for its own GPU's arrival count to complete (as a grid
     // barrier does) and for the peers' signals in its GPU's inbox; the block that completes the

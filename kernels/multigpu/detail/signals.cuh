@@ -21,7 +21,7 @@ struct alignas(128) Mailbox {
   Word leaders[kMaxMembers];         // hierarchical: from every group leader
   Word round[kMaxRounds];            // dissemination: round k's signal from member - 2^k
   Word release;                      // hierarchical: from this GPU's group leader
-  Word counter;                      // central: member 0's counts the arrivals of all GPUs
+  Word counter;                      // central: member 0's counts all GPUs; all-count: every block
   alignas(128) Word blocks_arrived;  // local: blocks of this GPU that reached the barrier
   alignas(128) Word local_release;   // local: the epoch this GPU's blocks may pass
   unsigned abort;                    // local: set by the first spin that timed out
@@ -63,10 +63,9 @@ __device__ __forceinline__ Word add_signal(Word* p, Ordering o) {
                                         : a.fetch_add(1, cuda::memory_order_relaxed);
 }
 
-// Message passing needs acquire/release fences, not sequential consistency (fence.sc costs more).
 template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ __forceinline__ void fence_if_relaxed(Ordering o) {
-  if (o == Ordering::relaxed_fenced) cuda::atomic_thread_fence(cuda::memory_order_acq_rel, S);
+  if (o == Ordering::relaxed_fenced) cuda::atomic_thread_fence(cuda::memory_order_seq_cst, S);
 }
 
 // Spins until *p >= target. Gives up (false) when the watchdog expires or another block of this
@@ -74,14 +73,10 @@ __device__ __forceinline__ void fence_if_relaxed(Ordering o) {
 template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Mailbox* self,
                                      std::uint64_t watchdog_ns) {
-  // Polls are relaxed; one acquire load once the target is seen orders what follows.
-  const auto seen = [&] {
-    return load_signal<S>(p, Ordering::relaxed_fenced) >= target && load_signal<S>(p, o) >= target;
-  };
-  if (seen()) return true;
+  if (load_signal<S>(p, o) >= target) return true;
   const std::uint64_t deadline = dev::global_ns() + watchdog_ns;
   for (unsigned i = 1;; ++i) {
-    if (seen()) return true;
+    if (load_signal<S>(p, o) >= target) return true;
     // %globaltimer and the abort word are read every 32 polls: off the fast path.
     if (i % 32 == 0) {
       cuda::atomic_ref<unsigned, cuda::thread_scope_device> abort(self->abort);
