@@ -23,13 +23,17 @@ Measurement host_loop(const RunContext& ctx, const std::function<void()>& step, 
     samples.insert(samples.end(), batch.begin(), batch.end());
   } while (stop.more(samples.size(), summarize(samples).relative_standard_error()));
 
+  return host_loop_result(samples, stop.reason());
+}
+
+Measurement host_loop_result(const std::vector<double>& samples_ns, const std::string& stop) {
   Measurement m;
   m.metric = "latency";
   m.unit = "ns";
   m.technique = "host-loop";
-  m.stats = summarize(samples);
+  m.stats = summarize(samples_ns);
   m.value = m.stats.median;
-  m.stop = stop.reason();
+  m.stop = stop;
   return m;
 }
 

@@ -15,6 +15,10 @@ namespace gb {
 // One Measurement: metric "latency", unit "ns", value = median.
 Measurement host_loop(const RunContext& ctx, const std::function<void()>& step, int warmup = 50);
 
+// The host-loop Measurement of per-step times already taken (ns), for loops that cannot be a
+// single `step` (steps inside an OpenMP parallel region): value = median.
+Measurement host_loop_result(const std::vector<double>& samples_ns, const std::string& stop);
+
 // differential (seed 001 Eqs. 7-8): `run(reps)` executes `reps` barrier crossings inside one
 // kernel (or step) and returns the elapsed seconds including launch and synchronisation.
 // T = (mean L_hi - mean L_lo) / (R_hi - R_lo), sigma = sqrt(s_hi^2 + s_lo^2) / (R_hi - R_lo).

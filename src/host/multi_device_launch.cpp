@@ -10,11 +10,12 @@
 #include "multigpu/detail/host_steps.hpp"
 #include "multigpu/detail/host_verify.hpp"
 #include "multigpu/detail/team.hpp"
+#include "multigpu/detail/threads_team_method.hpp"
 
 namespace gb {
 namespace {
 
-class MultiDeviceLaunch final : public Method {
+class MultiDeviceLaunch final : public mg::ThreadsTeamMethod {
  public:
   std::string_view name() const override { return "kernel.multi-device-launch"; }
   Level level() const override { return Level::kernel; }
@@ -22,22 +23,6 @@ class MultiDeviceLaunch final : public Method {
     return "cooperative launch of an empty kernel (1 block/SM) on every GPU, then wait for all "
            "(threads mode, host-loop); gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, "
            "2 = blocking sync";
-  }
-  std::vector<Axis> axes() const override {
-    return {{mg::kGpuCountAxis, {0}}, {mg::kHostWaitAxis, {0, 1, 2}}};
-  }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.threads_mode = true;
-    return r;
-  }
-  Usability usable(const RunContext& ctx) const override {
-    if (Usability u = Method::usable(ctx); !u.ok) return u;
-    return mg::team_usable(ctx, requirements());
-  }
-  Usability feasible(const RunContext& ctx, const Point& p) const override {
-    return mg::team_feasible(ctx, p);
   }
 
   Verification verify(RunContext& ctx, const Point& p) override {

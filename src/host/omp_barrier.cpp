@@ -8,6 +8,7 @@
 
 #include "core/adaptive.hpp"
 #include "core/registry.hpp"
+#include "core/techniques.hpp"
 
 namespace gb {
 namespace {
@@ -67,13 +68,7 @@ class OmpBarrier final : public Method {
         }
       }
     }
-    Measurement m;
-    m.metric = "latency";
-    m.unit = "ns";
-    m.technique = "host-loop";
-    m.stats = summarize(samples);
-    m.value = m.stats.median;
-    m.stop = stop.reason();
+    Measurement m = host_loop_result(samples, stop.reason());
     const char* policy = std::getenv("OMP_WAIT_POLICY");
     m.note = std::string("OMP_WAIT_POLICY=") + (policy ? policy : "unset");
     return {m};

@@ -8,11 +8,12 @@
 #include "multigpu/detail/host_steps.hpp"
 #include "multigpu/detail/host_verify.hpp"
 #include "multigpu/detail/team_host_loop.hpp"
+#include "multigpu/detail/threads_team_method.hpp"
 
 namespace gb {
 namespace {
 
-class OmpGpuBarrier final : public Method {
+class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
  public:
   std::string_view name() const override { return "host.omp.gpu-barrier"; }
   Level level() const override { return Level::multi_gpu; }
@@ -20,22 +21,6 @@ class OmpGpuBarrier final : public Method {
     return "empty kernel + stream sync + omp barrier, one thread per GPU (threads mode, "
            "host-loop, max over threads); gpu_count 0 = all given; host_wait 0 = auto, "
            "1 = spin, 2 = blocking sync";
-  }
-  std::vector<Axis> axes() const override {
-    return {{mg::kGpuCountAxis, {0}}, {mg::kHostWaitAxis, {0, 1, 2}}};
-  }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.threads_mode = true;
-    return r;
-  }
-  Usability usable(const RunContext& ctx) const override {
-    if (Usability u = Method::usable(ctx); !u.ok) return u;
-    return mg::team_usable(ctx, requirements());
-  }
-  Usability feasible(const RunContext& ctx, const Point& p) const override {
-    return mg::team_feasible(ctx, p);
   }
 
   Verification verify(RunContext& ctx, const Point& p) override {

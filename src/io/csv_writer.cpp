@@ -88,7 +88,10 @@ void CsvWriter::write(const Row& row) {
 
 void CsvWriter::write_fields(const std::vector<std::string>& fields) {
   std::string line;
-  for (std::size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_quote(fields[i]);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) line += ',';
+    line += csv_quote(fields[i]);
+  }
   line += "\r\n";
   if (std::fwrite(line.data(), 1, line.size(), file_) != line.size() || std::fflush(file_) != 0)
     throw Error("writing '" + path_ + "' failed: " + std::strerror(errno));

@@ -46,14 +46,7 @@ Measurement team_host_loop(const RunContext& ctx, const Team& team,
       }
     } while (more);
   });
-  Measurement m;
-  m.metric = "latency";
-  m.unit = "ns";
-  m.technique = "host-loop";
-  m.stats = summarize(samples);
-  m.value = m.stats.median;
-  m.stop = stop.reason();
-  return m;
+  return host_loop_result(samples, stop.reason());
 }
 
 }  // namespace gb::mg
