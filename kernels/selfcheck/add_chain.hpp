@@ -21,11 +21,12 @@ constexpr std::array<long, 5> kDifferences = {2048, 5120, 10240, 20480, 51200};
 // Adds per trip of the loop kernel: 8 KiB of FADD, well inside the instruction cache.
 constexpr long kLoopBody = 512;
 static_assert(kBaseAdds % kLoopBody == 0);
-// R_lo of the loop kernel: 10 trips, a kernel of about 10 us. Shorter kernels do not keep the
+// R_lo of the loop kernel: 20 trips, a kernel of about 20 us. Shorter kernels do not keep the
 // launch pipeline busy and their host-timed latency is not linear in the work (seed 001 section
-// 9.2 saw the same below ~5 us): measured on an H200, R_lo = 512 adds put the 2048 difference
-// 10% high while 5120 and more agreed within 1.4%.
-constexpr long kLoopBaseAdds = 10 * kLoopBody;
+// 9.2 saw the same below ~5 us): on H100 and H200 the pair-to-pair jitter was 3.7 us for kernels
+// of 10-15 us against 1-2.4 us for 20 us and more, and with R_lo = 10 trips the 2048 difference
+// came out 5-14% high while every larger difference agreed within 1.4%.
+constexpr long kLoopBaseAdds = 20 * kLoopBody;
 static_assert([] {
   for (const long d : kDifferences)
     if (d % kLoopBody != 0) return false;
