@@ -21,11 +21,10 @@ constexpr std::array<long, 5> kDifferences = {2048, 5120, 10240, 20480, 51200};
 // Adds per trip of the loop kernel: 8 KiB of FADD, well inside the instruction cache.
 constexpr long kLoopBody = 512;
 static_assert(kBaseAdds % kLoopBody == 0);
-// R_lo of the loop kernel: 20 trips, a kernel of about 20 us. Shorter kernels do not keep the
-// launch pipeline busy and their host-timed latency is not linear in the work (seed 001 section
-// 9.2 saw the same below ~5 us): on H100 and H200 the pair-to-pair jitter was 3.7 us for kernels
-// of 10-15 us against 1-2.4 us for 20 us and more, and with R_lo = 10 trips the 2048 difference
-// came out 5-14% high while every larger difference agreed within 1.4%.
+// R_lo of the loop kernel: 20 trips, a kernel of about 20 us, past the regime where host-timed
+// kernel latency is not linear in the work (seed 001 section 9.2 saw it below ~5 us). The
+// smallest repeat difference (2048 adds, ~4 us) stays at the mercy of host-timing jitter:
+// results/README.md has the runs.
 constexpr long kLoopBaseAdds = 20 * kLoopBody;
 static_assert([] {
   for (const long d : kDifferences)
