@@ -54,11 +54,7 @@ struct LoopRow {
   Figure clock;         // clock technique, the loop kernel at R_hi
   Figure differential;  // Eq. 7, the loop kernel at R_lo and R_hi
   double sigma = 0;     // Eq. 8, per pair: the spread, not the uncertainty of the figure
-  // Median of the per-pair estimates (L_hi - L_lo) / (R_hi - R_lo): host-timed pairs have a heavy
-  // upper tail (preemption, interrupts) that biases the Eq. 7 mean when the two kernels differ
-  // by only a few microseconds; the median is what the agreement is judged on.
-  double median = 0;
-  double deviation = 0;   // of the median
+  double deviation = 0;
   std::string agreement;  // "tolerance", "2se" or "none"
 };
 
@@ -107,25 +103,24 @@ void print_tables(const std::vector<LoopRow>& loop, const std::vector<CacheRow>&
   std::printf(
       "FP32 add latency, clock technique against the differential technique "
       "(seed 001 section 9.4)\n");
-  std::printf("GPU %d: %s, SM clock %.0f MHz measured\n\n", device, gpu_model.c_str(), hz / 1e6);
+  std::printf("GPU %d: %s, SM clock %.0f MHz measured\n\n", device, gpu_model.c_str(),
+              hz / 1e6);
 
   std::printf(
       "Loop kernel: one unrolled body of %ld adds (%.0f KiB), the trip count a run-time argument:"
       "\nR_lo and R_hi run the same code. R_lo = %ld adds (%ld trips), clock %.3f cycles/add.\n",
       selfcheck::kLoopBody, code_kib(selfcheck::kLoopBody), selfcheck::kLoopBaseAdds,
       trips(selfcheck::kLoopBaseAdds), loop_lo.value);
-  std::printf("%9s %6s %10s %8s %11s %9s %7s %10s %9s %10s %6s\n", "rep diff", "trips", "clock cyc",
-              "samples", "Eq.7 mean", "std err", "pairs", "Eq.8 sigma", "median", "deviation",
-              "agree");
+  std::printf("%9s %6s %10s %8s %13s %9s %7s %10s %10s %6s\n", "rep diff", "trips", "clock cyc",
+              "samples", "differential", "std err", "pairs", "Eq.8 sigma", "deviation", "agree");
   for (const LoopRow& r : loop)
-    std::printf("%9ld %6ld %10.3f %8zu %11.3f %9.3f %7zu %10.3f %9.3f %9.1f%% %6s\n", r.difference,
+    std::printf("%9ld %6ld %10.3f %8zu %13.3f %9.3f %7zu %10.3f %9.1f%% %6s\n", r.difference,
                 trips(r.adds_hi), r.clock.value, r.clock.samples, r.differential.value,
-                r.differential.se, r.differential.samples, r.sigma, r.median, 100 * r.deviation,
+                r.differential.se, r.differential.samples, r.sigma, 100 * r.deviation,
                 agreement_text(r.agreement, args.tolerance).c_str());
   std::printf(
-      "differential: Eq. 7 (mean of the runs) and the median of the per-pair estimates; the\n"
-      "deviation and the verdict use the median, which the heavy upper tail of host-timed runs\n"
-      "cannot drag. agree: within the tolerance (%.0f%%) or within %.0f standard errors.\n\n",
+      "agree: within the tolerance (%.0f%%) or within %.0f standard errors of the difference.\n"
+      "\n",
       100 * args.tolerance, kAgreeSe);
 
   std::printf(
@@ -137,9 +132,9 @@ void print_tables(const std::vector<LoopRow>& loop, const std::vector<CacheRow>&
   std::printf("%9s %9s %10s %5s %13s %9s %7s %12s %9s\n", "adds", "code KiB", "clock cyc", "fits",
               "differential", "std err", "pairs", "launch diff", "std err");
   for (const CacheRow& r : cache)
-    std::printf("%9ld %9.0f %10.3f %5s %13.3f %9.3f %7zu %12.0f %9.0f\n", r.adds, code_kib(r.adds),
-                r.clock.value, r.fits ? "yes" : "no", r.differential.value, r.differential.se,
-                r.differential.samples, r.launch_cycles, r.launch_se);
+    std::printf("%9ld %9.0f %10.3f %5s %13.3f %9.3f %7zu %12.0f %9.0f\n", r.adds,
+                code_kib(r.adds), r.clock.value, r.fits ? "yes" : "no", r.differential.value,
+                r.differential.se, r.differential.samples, r.launch_cycles, r.launch_se);
   std::printf(
       "launch diff: cycles of hi minus lo beyond what the clock technique gives the extra adds;\n"
       "a constant there is the two kernels' launch-cost difference, which the differential\n"
@@ -165,8 +160,8 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
         ctx, [&] { return chain.run_loop(adds).cycles / adds; }, hz, adds));
   };
   auto unrolled_clock = [&](long adds) {
-    return clock_figure(clock_technique(
-        ctx, [&] { return chain.run(adds).cycles / adds; }, hz, adds));
+    return clock_figure(
+        clock_technique(ctx, [&] { return chain.run(adds).cycles / adds; }, hz, adds));
   };
   auto differential_between = [&](long lo, long hi, auto run) {
     RunContext pair = ctx;
@@ -187,10 +182,9 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
                                                [&](long adds) { return chain.run_loop(adds); });
     r.differential = differential_figure(m, hz);
     r.sigma = m.stats.stddev * hz / 1e9;
-    r.median = m.stats.median * hz / 1e9;
-    r.deviation = r.median / r.clock.value - 1;
+    r.deviation = r.differential.value / r.clock.value - 1;
     const double se = std::hypot(r.differential.se, r.clock.se);
-    const double gap = std::fabs(r.median - r.clock.value);
+    const double gap = std::fabs(r.differential.value - r.clock.value);
     r.agreement = std::fabs(r.deviation) <= args.tolerance ? "tolerance"
                   : gap <= kAgreeSe * se                   ? "2se"
                                                            : "none";
@@ -236,10 +230,8 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
     if (!within_se.empty()) verdict += "within 2 standard errors only at " + within_se;
     verdict += ")";
   } else {
-    verdict =
-        "the loop kernel's differential figure disagrees with its clock figure by more "
-        "than " +
-        tol + " and 2 standard errors at repeat difference " + disagree;
+    verdict = "the loop kernel's differential figure disagrees with its clock figure by more "
+              "than " + tol + " and 2 standard errors at repeat difference " + disagree;
   }
   char fit_text[256];
   if (stops)
@@ -279,7 +271,6 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
                              {"differential_cycles", r.differential.value},
                              {"differential", fig(r.differential)},
                              {"differential_sigma_cycles", r.sigma},
-                             {"differential_median_cycles", r.median},
                              {"deviation", r.deviation},
                              {"agreement", r.agreement},
                              {"agrees", r.agreement != "none"}});
@@ -297,10 +288,11 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
                                {"differential", fig(r.differential)},
                                {"launch_difference_cycles", r.launch_cycles},
                                {"launch_difference_se_cycles", r.launch_se}});
-    out["stops_fitting_at"] = stops ? nlohmann::json{{"adds", stops->adds},
-                                                     {"code_kib", code_kib(stops->adds)},
-                                                     {"repeat_difference", stops->difference}}
-                                    : nlohmann::json(nullptr);
+    out["stops_fitting_at"] =
+        stops ? nlohmann::json{{"adds", stops->adds},
+                               {"code_kib", code_kib(stops->adds)},
+                               {"repeat_difference", stops->difference}}
+              : nlohmann::json(nullptr);
     out["ok"] = ok;
     out["verdict"] = verdict;
     std::printf("%s\n", out.dump(2).c_str());
