@@ -88,12 +88,7 @@ class GridBarrierMethod final : public Method {
     if (Barrier::kInterruptible) a.push_back({"skip_block", {0}});
     return a;
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.max_gpus = 1;
-    return r;
-  }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long per_sm = p.at("blocks_per_sm");

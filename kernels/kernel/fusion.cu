@@ -33,12 +33,7 @@ class KernelFusion final : public Method {
             {"fusion_j", {10}},
             {"unit_ns", {1000}}};
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.max_gpus = 1;
-    return r;
-  }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext&, const Point& p) const override {
     const long threads = p.at("threads_per_block");

@@ -170,12 +170,7 @@ class KernelLaunch final : public Method {
   std::vector<Axis> axes() const override {
     return {{"blocks_per_sm", {1, 2, 8}}, {"threads_per_block", {128}}};
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.max_gpus = 1;
-    return r;
-  }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long per_sm = p.at("blocks_per_sm");

@@ -61,6 +61,15 @@ struct Requirements {
   bool nccl = false;
   bool peer_access = false;
   int min_compute_capability = 0;  // e.g. 90 for clusters
+
+  // One GPU at a time (given several, the runner runs the method on each in turn).
+  static Requirements single_gpu(int min_cc = 0) {
+    Requirements r;
+    r.min_gpus = 1;
+    r.max_gpus = 1;
+    r.min_compute_capability = min_cc;
+    return r;
+  }
 };
 
 // The outcome of a correctness run: did every participant wait for every other?

@@ -74,12 +74,7 @@ class BlockBarrierMethod : public Method {
     return {{"threads_per_block", {32, 64, 128, 256, 512, 1024}},
             {"blocks_per_sm", {1, 2, 4, 8, 16, 32}}};
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.max_gpus = 1;
-    return r;
-  }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long threads = p.at("threads_per_block");
     const long per_sm = p.at("blocks_per_sm");

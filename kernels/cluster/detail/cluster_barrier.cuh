@@ -117,13 +117,7 @@ class ClusterBarrierMethod : public Method {
     return {{"cluster_size", {1, 2, 4, 8, 16}},
             {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.max_gpus = 1;
-    r.min_compute_capability = 90;
-    return r;
-  }
+  Requirements requirements() const override { return Requirements::single_gpu(90); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long size = p.at("cluster_size");

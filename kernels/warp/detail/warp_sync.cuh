@@ -172,12 +172,7 @@ class WarpMethod : public Method {
       return {{"group_size", {1, 2, 3, 4, 8, 16, 17, 31, 32}}};
     }
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.max_gpus = 1;
-    return r;
-  }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext&, const Point& p) const override {
     const long k = p.at("group_size");
     if (k < 1 || k > 32) return Usability::no("group_size must be within 1..32 (one warp)");
