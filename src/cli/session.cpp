@@ -83,7 +83,8 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
   cmd.add_option("--out", args.out,
                  "CSV file (default results/local/<host>-<timestamp>.csv; 'none' for no file)")
       ->envname("GPUBARRIER_OUT");
-  cmd.add_option("--system", args.system, "Machine type written to each row (configs/systems)")
+  cmd.add_option("--system", args.system,
+                 "Machine type written to each row, e.g. dgx-h100 (default local)")
       ->envname("GPUBARRIER_SYSTEM")
       ->capture_default_str();
   cmd.add_option("--samples", args.options.samples, "Minimum samples per configuration")

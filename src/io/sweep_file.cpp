@@ -31,8 +31,10 @@ std::string join_list(const std::string& source, const YAML::Node& node, const c
   if (node.IsScalar()) return node.Scalar();
   if (!node.IsSequence() || node.size() == 0) fail(source, node, std::string("expected ") + what);
   std::string out;
-  for (const auto& item : node)
-    out += (out.empty() ? "" : ",") + scalar<std::string>(source, item, what);
+  for (const auto& item : node) {
+    if (!out.empty()) out += ',';
+    out += scalar<std::string>(source, item, what);
+  }
   return out;
 }
 
@@ -44,9 +46,10 @@ std::string axis_spec(const std::string& source,
   if (!axis.second.IsSequence() || axis.second.size() == 0)
     fail(source, axis.second, "expected a list of integers or a range string for axis " + name);
   std::string values;
-  for (const auto& v : axis.second)
-    values += (values.empty() ? "" : ",") +
-              std::to_string(scalar<long>(source, v, "an integer axis value"));
+  for (const auto& v : axis.second) {
+    if (!values.empty()) values += ',';
+    values += std::to_string(scalar<long>(source, v, "an integer axis value"));
+  }
   return name + "=" + values;
 }
 
