@@ -5,8 +5,8 @@
 
 - methods swept over blocks_per_sm x threads_per_block: a heat map of the latency (the study's
   Fig. 8 layout), one per GPU model;
-- methods with one swept axis: latency against that axis, error bars = stddev, one line per
-  GPU model / launcher / GPU count;
+- other methods: latency against their first swept axis, error bars = stddev, one line per GPU
+  model / launcher / GPU count and per value of the other swept axes;
 - summary.png: the best (lowest) latency of every method, log scale, to compare levels.
 Only rows with status ok and metric latency (unit ns) are plotted.
 """
@@ -80,12 +80,14 @@ def heatmap(method, rows, out):
         plt.close(fig)
 
 
-def lines(method, rows, axis, out):
+def lines(method, rows, axis, others, out):
+    """One line per machine and per value of the other varying axes."""
     fig, ax = plt.subplots(figsize=(6, 4))
     by = collections.defaultdict(list)
     for r in rows:
         if config_value(r, axis) is not None:
-            by[series_key(r)].append(r)
+            rest = " ".join(f"{o}={config_value(r, o)}" for o in others)
+            by[f"{series_key(r)} {rest}".strip()].append(r)
     for key, rs in sorted(by.items()):
         rs.sort(key=lambda r: config_value(r, axis))
         ax.errorbar([config_value(r, axis) for r in rs], [float(r["value"]) for r in rs],
@@ -130,10 +132,10 @@ def main():
         by_method[r["method"]].append(r)
     for method, rs in sorted(by_method.items()):
         varying = axes_of(rs)
-        if {"blocks_per_sm", "threads_per_block"} <= set(varying):
+        if set(varying) == {"blocks_per_sm", "threads_per_block"}:
             heatmap(method, rs, args.out)
         elif varying:
-            lines(method, rs, varying[0], args.out)
+            lines(method, rs, varying[0], varying[1:], args.out)
     summary(rows, args.out)
     print(f"plot.py: {len(rows)} rows, {len(by_method)} methods -> {args.out}/")
 
