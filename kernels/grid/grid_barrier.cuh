@@ -124,11 +124,8 @@ class GridBarrierMethod final : public Method {
     void* args[] = {&st, &w, &rounds, &skip, &stamp_ptr, &fail_ptr};
     launch_cooperative(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, args);
     if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::kName));
-    const unsigned bad = failures.to_host()[0];
-    if (bad)
-      return Verification::failed(std::to_string(bad) +
-                                  " block stamps of the wrong round seen after the barrier");
-    return Verification::passed();
+    return Verification::from_failures(failures.to_host()[0],
+                                       "block stamps of the wrong round seen after the barrier");
   }
 
   std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {

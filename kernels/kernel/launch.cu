@@ -199,11 +199,8 @@ class KernelLaunch final : public Method {
     });
     rounds.submit();
     stream.sync();
-    const unsigned bad = failures.to_host()[0];
-    if (bad)
-      return Verification::failed(std::to_string(bad) +
-                                  " block stamps of the previous kernel missing in the next");
-    return Verification::passed();
+    return Verification::from_failures(failures.to_host()[0],
+                                       "block stamps of the previous kernel missing in the next");
   }
 
   std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {

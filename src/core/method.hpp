@@ -80,6 +80,10 @@ struct Verification {
   static Verification passed(std::string d = {}) { return {Result::passed, std::move(d)}; }
   static Verification failed(std::string d) { return {Result::failed, std::move(d)}; }
   static Verification timed_out(std::string d) { return {Result::timeout, std::move(d)}; }
+  // Passed when a check kernel counted no failures, else "<count> <what>".
+  static Verification from_failures(unsigned count, const std::string& what) {
+    return count ? failed(std::to_string(count) + " " + what) : passed();
+  }
 };
 
 // One reported figure of one configuration.
