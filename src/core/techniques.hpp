@@ -25,6 +25,13 @@ Measurement host_loop_result(const std::vector<double>& samples_ns, const std::s
 // One Measurement: metric "latency", unit "ns", value = T; stddev = sigma.
 Measurement differential(const RunContext& ctx, const std::function<double(long reps)>& run);
 
+// The sampling behind differential and fusion: `run_a` and `run_b` (seconds each) interleaved
+// until the adaptive criterion stops; value = (mean a - mean b) / divisor in ns,
+// stddev = sqrt(s_a^2 + s_b^2) / |divisor| (Eq. 8), order statistics of the per-pair estimates.
+// The caller names metric, unit, technique and reps.
+Measurement paired_difference(const RunContext& ctx, const std::function<double()>& run_a,
+                              const std::function<double()>& run_b, double divisor);
+
 // clock (Wong; seed 001 section 9.3): `sample()` runs one kernel and returns the cycles per
 // operation read from clock64() inside it. Two Measurements: "latency_cycles" (cycles) and
 // "latency" (ns, converted with the SM clock measured at run time, `sm_clock_hz`).
