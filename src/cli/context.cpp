@@ -33,6 +33,9 @@ std::vector<int> select_gpus(const std::string& spec, int visible, const std::st
       if (g == id) throw UsageError("--gpus '" + spec + "' names GPU " + item + " twice");
     gpus.push_back(id);
   }
+  // Under mpirun/srun the list is per node: local rank r drives its r-th entry, so
+  // `mpirun -np 2 gpubarrier run --gpus 0,2` puts rank 0 on GPU 0 and rank 1 on GPU 2.
+  if (launch.under_mpi) return {gpus[static_cast<std::size_t>(launch.local_rank) % gpus.size()]};
   return gpus;
 }
 
@@ -48,6 +51,7 @@ RunContext make_context(const Launch& launch, const std::string& gpu_spec) {
     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ctx.gpus.front());
     ctx.compute_capability = major * 10 + minor;
   }
+  if (launch.under_mpi) ctx.rank_gpus = launch.gather(ctx.gpus.empty() ? -1 : ctx.gpus.front());
   return ctx;
 }
 

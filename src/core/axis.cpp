@@ -9,8 +9,8 @@ namespace gb {
 namespace {
 
 constexpr const char* kForms =
-    "expected name=v1,v2,... or name=first:last:step or name=first:last:*factor "
-    "(e.g. threads_per_block=32,64,128 or blocks_per_sm=1:32:*2)";
+    "expected name=v1,v2,... or name=first:last[:step] or name=first:last:*factor "
+    "(e.g. threads_per_block=32,64,128, gpu_count=1:8 or blocks_per_sm=1:32:*2)";
 
 long parse_long(std::string_view item, std::string_view whole) {
   long v = 0;
@@ -23,12 +23,13 @@ long parse_long(std::string_view item, std::string_view whole) {
 
 std::vector<long> parse_range(std::string_view spec, std::string_view whole) {
   const auto parts = split_list(spec, ':');
-  if (parts.size() != 3)
+  if (parts.size() != 2 && parts.size() != 3)
     throw UsageError("malformed --axis '" + std::string(whole) + "'; " + kForms);
   const long first = parse_long(parts[0], whole);
   const long last = parse_long(parts[1], whole);
-  const bool geometric = parts[2].front() == '*';
-  const long step = parse_long(geometric ? std::string_view(parts[2]).substr(1) : parts[2], whole);
+  const std::string_view step_text = parts.size() == 3 ? std::string_view(parts[2]) : "1";
+  const bool geometric = !step_text.empty() && step_text.front() == '*';
+  const long step = parse_long(geometric ? step_text.substr(1) : step_text, whole);
   if (first > last || (geometric ? step < 2 || first < 1 : step < 1))
     throw UsageError("malformed --axis '" + std::string(whole) +
                      "': needs first <= last and a step >= 1 (factor >= 2, first >= 1)");

@@ -87,6 +87,16 @@ double Launch::max(double value) const {
   return v.front();
 }
 
+std::vector<int> Launch::gather(int value) const {
+  std::vector<int> all{value};
+#ifdef GPUBARRIER_HAVE_MPI
+  if (!under_mpi) return all;
+  all.resize(static_cast<std::size_t>(size));
+  GB_MPI_CHECK(MPI_Allgather(&value, 1, MPI_INT, all.data(), 1, MPI_INT, MPI_COMM_WORLD));
+#endif
+  return all;
+}
+
 void Launch::barrier() const {
 #ifdef GPUBARRIER_HAVE_MPI
   if (under_mpi) GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));

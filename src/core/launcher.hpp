@@ -19,6 +19,8 @@ struct Launch {
   // Element-wise maximum over ranks (a step is as slow as its slowest rank).
   void max_in_place(std::vector<double>& values) const;
   double max(double value) const;
+  // Every rank's `value`, in rank order ({value} outside MPI).
+  std::vector<int> gather(int value) const;
   void barrier() const;
 };
 

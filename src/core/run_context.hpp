@@ -28,6 +28,7 @@ struct RunContext {
   Launch launch;               // single process, or rank r of n under mpirun/srun
   Environment env;             // versions, host, GPU model
   std::vector<int> gpus;       // CUDA device ordinals this process uses
+  std::vector<int> rank_gpus;  // under MPI: the ordinal each rank drives, in rank order
   int visible_gpus = 0;        // cudaGetDeviceCount, 0 when no GPU
   std::string no_gpu_reason;   // why visible_gpus is 0
   int compute_capability = 0;  // of gpus.front(), e.g. 90
@@ -40,6 +41,10 @@ struct RunContext {
     if (collective) launch.max_in_place(values);
   }
   double max_over_ranks(double value) const { return collective ? launch.max(value) : value; }
+  // The GPUs a row stands for: every rank's while a method runs on all ranks, else this process's.
+  const std::vector<int>& row_gpus() const {
+    return collective && launch.under_mpi && !rank_gpus.empty() ? rank_gpus : gpus;
+  }
 };
 
 }  // namespace gb

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -67,9 +68,17 @@ class Emitter {
 };
 
 // The class of the GPUs this method uses ("single", "nv18-clique2"); empty for host-only methods.
+// Under mpirun: of the distinct GPUs all ranks drive (ordinals of this node), with "-<n>nodes"
+// appended when the ranks span several nodes.
 std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method& method) {
   if (method.requirements().min_gpus == 0) return {};
-  return ctx.topology ? topo::topology_class(*ctx.topology, ctx.gpus) : plan.topology_class;
+  if (!ctx.topology) return plan.topology_class;
+  std::vector<int> gpus;
+  for (int g : ctx.row_gpus())
+    if (g >= 0 && std::find(gpus.begin(), gpus.end(), g) == gpus.end()) gpus.push_back(g);
+  std::string cls = topo::topology_class(*ctx.topology, gpus);
+  if (ctx.collective && ctx.launch.nodes > 1) cls += "-" + std::to_string(ctx.launch.nodes) + "nodes";
+  return cls;
 }
 
 void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point& point,

@@ -30,10 +30,13 @@ std::string axis_or_empty(const Point& p, const char* name) {
   return v ? std::to_string(*v) : std::string();
 }
 
-// Under mpirun each rank drives its own GPUs; gpu_ids are rank 0's, the count is everyone's.
+// Under mpirun each rank drives its own GPUs; the count and gpu_ids are everyone's. A point with
+// a gpu_count axis (resolved by the runner) states the count itself, also on its skipped rows.
 std::size_t gpu_count(const RowSource& src) {
   const RunContext& c = src.ctx;
   if (src.method.requirements().min_gpus == 0) return 0;
+  if (const auto asked = src.point.find("gpu_count"); asked && *asked > 0)
+    return static_cast<std::size_t>(*asked);
   const bool across_ranks = c.collective && c.launch.under_mpi;
   return c.gpus.size() * static_cast<std::size_t>(across_ranks ? c.launch.size : 1);
 }
@@ -49,7 +52,7 @@ Row base_row(const RowSource& src) {
       c.env.system,
       c.env.gpu_model,
       std::to_string(gpu_count(src)),
-      src.method.requirements().min_gpus > 0 ? join_ints(c.gpus) : "",
+      src.method.requirements().min_gpus > 0 ? join_ints(c.row_gpus()) : "",
       src.topology_class,
       c.env.driver,
       c.env.cuda_runtime,

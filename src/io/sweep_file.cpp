@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/axis.hpp"
 #include "core/errors.hpp"
 
 namespace gb {
@@ -42,7 +43,15 @@ std::string join_list(const std::string& source, const YAML::Node& node, const c
 std::string axis_spec(const std::string& source,
                       const std::pair<YAML::Node, YAML::Node>& axis) {
   const std::string name = axis.first.Scalar();
-  if (axis.second.IsScalar()) return name + "=" + axis.second.Scalar();
+  if (axis.second.IsScalar()) {
+    const std::string spec = name + "=" + axis.second.Scalar();
+    try {
+      parse_axis(spec);  // a malformed range is reported here, with its line, not at run time
+    } catch (const UsageError& e) {
+      fail(source, axis.second, e.what());
+    }
+    return spec;
+  }
   if (!axis.second.IsSequence() || axis.second.size() == 0)
     fail(source, axis.second, "expected a list of integers or a range string for axis " + name);
   std::string values;

@@ -8,12 +8,13 @@ using namespace gb;
 TEST(Axis, ParsesListsAndRanges) {
   EXPECT_EQ(parse_axis("threads_per_block=32,64").values, (std::vector<long>{32, 64}));
   EXPECT_EQ(parse_axis("x=1:9:4").values, (std::vector<long>{1, 5, 9}));
+  EXPECT_EQ(parse_axis("gpu_count=1:4").values, (std::vector<long>{1, 2, 3, 4}));
   EXPECT_EQ(parse_axis("blocks_per_sm=1:32:*2").values, (std::vector<long>{1, 2, 4, 8, 16, 32}));
   EXPECT_EQ(parse_axis("x=1:32:*2").name, "x");
 }
 
 TEST(Axis, RejectsMalformed) {
-  for (const char* bad : {"x", "=1", "x=", "x=a", "x=1:2", "x=5:1:1", "x=1:4:0", "x=1:4:*1",
+  for (const char* bad : {"x", "=1", "x=", "x=a", "x=1:2:3:4", "x=2:", "x=5:1:1", "x=1:4:0", "x=1:4:*1",
                           "x=0:4:*2", "x=1.5", "x=1,,b"}) {
     try {
       parse_axis(bad);

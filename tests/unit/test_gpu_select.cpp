@@ -35,3 +35,13 @@ TEST(GpuSelect, RejectsMissingDuplicateAndMalformed) {
               std::string::npos);
   }
 }
+
+TEST(GpuSelect, UnderMpiTheListIsIndexedByLocalRank) {
+  gb::Launch rank;
+  rank.under_mpi = true;
+  rank.local_rank = 1;
+  EXPECT_EQ(select_gpus("0,2", 4, "", rank), (std::vector<int>{2}));
+  rank.local_rank = 2;
+  EXPECT_EQ(select_gpus("3,1", 4, "", rank), (std::vector<int>{3}));
+  EXPECT_THROW(select_gpus("0,4", 4, "", rank), gb::UsageError);
+}

@@ -36,6 +36,7 @@ TEST(SweepFile, ErrorsNameFileLineAndExpectation) {
       {"runs: [\n", 2, ""},
       {"name: x\n", 1, "the sweep has no 'runs'"},
       {"- a\n- b\n", 1, "expected a map with 'runs'"},
+      {"runs:\n  - methods: x\n    axes: {gpu_count: \"1:8:0\"}\n", 3, "malformed --axis"},
   };
   for (const auto& c : cases) {
     try {
