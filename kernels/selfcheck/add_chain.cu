@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -46,19 +47,24 @@ __global__ void add_chain(float p, float q, float* out, long long* cycles) {
 // bracket holds the body and the loop's counter and back edge only. The store on the early exit
 // is there for the same reason: without it ptxas loads the global-memory descriptor that the
 // final stores use right after t0 (a ULDC inside the bracket); with it, before the branch.
-// *cycles = -1 also tells the host that no figure was taken.
+// *cycles = -1 also tells the host that no figure was taken. %globaltimer is read just outside
+// the clock bracket: cycles[1] is the same stretch in ns, so the host knows the SM clock that
+// this very kernel ran at.
 __global__ void add_loop(float p, float q, int trips, float* out, long long* cycles) {
   if (isnan(p * q) || trips <= 0) {
     *cycles = -1;
     return;
   }
+  const std::uint64_t g0 = dev::global_ns();
   const long long t0 = dev::sm_clock();
   // Not unrolled further: every trip count must run the same instructions.
 #pragma unroll 1
   for (int t = 0; t < trips; ++t) chain<kLoopBody>(p, q);
   const long long t1 = dev::sm_clock();
+  const std::uint64_t g1 = dev::global_ns();
   *out = q;
-  *cycles = t1 - t0;
+  cycles[0] = t1 - t0;
+  cycles[1] = static_cast<long long>(g1 - g0);
 }
 
 using Kernel = void (*)(float, float, float*, long long*);
@@ -85,13 +91,14 @@ ChainSample timed(const Launch& launch, const DeviceBuffer<long long>& cycles) {
   GB_CUDA_CHECK(cudaGetLastError());
   GB_CUDA_CHECK(cudaDeviceSynchronize());
   const auto t1 = std::chrono::steady_clock::now();
-  return {static_cast<double>(cycles.to_host()[0]),
-          std::chrono::duration<double>(t1 - t0).count()};
+  const auto back = cycles.to_host();
+  return {static_cast<double>(back[0]), std::chrono::duration<double>(t1 - t0).count(),
+          back.size() > 1 ? static_cast<double>(back[1]) : 0.0};
 }
 
 }  // namespace
 
-AddChain::AddChain() : out_(1), cycles_(1) {}
+AddChain::AddChain() : out_(1), cycles_(1), loop_cycles_(2) {}
 
 // Zeros keep the chains finite; the latency of FADD does not depend on the values.
 
@@ -108,8 +115,8 @@ ChainSample AddChain::run_loop(long adds) {
     throw Error("the add loop runs a positive multiple of " + std::to_string(kLoopBody) +
                 " adds, not " + std::to_string(adds));
   const int trips = static_cast<int>(adds / kLoopBody);
-  return timed([&] { add_loop<<<1, 1>>>(0.0f, 0.0f, trips, out_.get(), cycles_.get()); },
-               cycles_);
+  return timed([&] { add_loop<<<1, 1>>>(0.0f, 0.0f, trips, out_.get(), loop_cycles_.get()); },
+               loop_cycles_);
 }
 
 }  // namespace gb::selfcheck

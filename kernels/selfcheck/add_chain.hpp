@@ -35,6 +35,7 @@ static_assert([] {
 struct ChainSample {
   double cycles = 0;   // between the two clock64() reads inside the kernel
   double seconds = 0;  // launch + synchronise, host steady clock
+  double ns = 0;       // loop kernel: %globaltimer across the clock bracket (0 for the chains)
 };
 
 // Runs the chains in one thread of one block on the current device.
@@ -49,6 +50,7 @@ class AddChain {
  private:
   DeviceBuffer<float> out_;
   DeviceBuffer<long long> cycles_;
+  DeviceBuffer<long long> loop_cycles_;  // cycles, then ns
 };
 
 }  // namespace gb::selfcheck
