@@ -146,34 +146,50 @@ __device__ bool cross_gpus(const BarrierArgs& a, Mailbox* self, Word e) {
     // barrier does) and for the peers' signals in its GPU's inbox; the block that completes the
     // count pushes the epoch into every peer's inbox. A crossing costs the arrival count, one
     // NVLink write and the poll that sees it. The count stays inside the GPU (device scope); only
-    // the words that cross to peers are system-scope signals.
+    // the words that cross to peers are system-scope signals. The lanes of warp 0 share the
+    // peers: lane k sends to and polls peers k, k+32, ..., so that with N GPUs the N-1 signals
+    // (each with its own system-scope release) and polls are in flight together, not one after
+    // the other.
     constexpr auto gpu = cuda::thread_scope_device;
+    constexpr unsigned kWarp = 0xffffffffu;
     const bool alone = a.members == 1;
     const Word complete = e * gridDim.x;
     __shared__ bool ok;
     __syncthreads();
-    if (threadIdx.x == 0) {
-      cuda::atomic_ref<Word, gpu> arrived(self->blocks_arrived);
-      fence_if_relaxed<gpu>(o);  // this block's writes, before its arrival
-      const Word before = o == Ordering::acquire_release
-                              ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
-                              : arrived.fetch_add(1, cuda::memory_order_relaxed);
-      if (before + 1 == complete && !alone) {
-        // One system-scope fence publishes everything the GPU's blocks wrote (observed through
-        // the count) before the signals leave; with acquire_release each signal is a release.
-        fence_if_relaxed(o);
-        for (int j = 0; j < a.members; ++j)
-          if (j != a.member) store_signal(&a.box[j]->arrive[a.member], e, o);
+    if (threadIdx.x < 32) {
+      const int lane = static_cast<int>(threadIdx.x);
+      bool last = false;
+      if (lane == 0) {
+        cuda::atomic_ref<Word, gpu> arrived(self->blocks_arrived);
+        fence_if_relaxed<gpu>(o);  // this block's writes, before its arrival
+        const Word before = o == Ordering::acquire_release
+                                ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
+                                : arrived.fetch_add(1, cuda::memory_order_relaxed);
+        last = before + 1 == complete && !alone;
       }
-      bool good = !wait || wait_at_least<gpu>(&self->blocks_arrived, complete, o, self,
-                                               a.watchdog_ns);
-      for (int j = 0; wait && good && j < a.members; ++j)
-        if (j != a.member) good = wait_at_least(&self->arrive[j], e, o, self, a.watchdog_ns);
+      // The lanes that send publish, each with its own system-scope fence (relaxed) or release
+      // store, everything lane 0 observed through the count (ordered to them by the warp sync).
+      if (__shfl_sync(kWarp, last, 0)) {
+        for (int k = lane; k < a.members - 1; k += 32) {
+          const int j = (a.member + 1 + k) % a.members;
+          fence_if_relaxed(o);
+          store_signal(&a.box[j]->arrive[a.member], e, o);
+        }
+      }
+      bool good = true;
+      if (wait) {
+        if (lane == 0)
+          good = wait_at_least<gpu>(&self->blocks_arrived, complete, o, self, a.watchdog_ns);
+        for (int k = lane; good && k < a.members - 1; k += 32)
+          good = wait_at_least(&self->arrive[(a.member + 1 + k) % a.members], e, o, self,
+                               a.watchdog_ns);
+      }
       if (alone)
         fence_if_relaxed<gpu>(o);
-      else
+      else if (lane == 0 || lane < a.members - 1)  // the lanes that polled
         fence_if_relaxed(o);
-      ok = good;
+      good = __all_sync(kWarp, good);
+      if (lane == 0) ok = good;
     }
     __syncthreads();
     return ok;
