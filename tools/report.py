@@ -3,6 +3,7 @@
 
   tools/report.py single results/h200/single-gpu.csv      # seed 002 Tables 4-8 layout
   tools/report.py multi results/h200x2/*.csv              # side-by-side multi-GPU barriers
+  tools/report.py scaling results/h200x4/multi-gpu-scaling.csv   # each method over GPU counts
 
 Only rows with status ok are used; figures are the CSV `value` column.
 """
@@ -116,7 +117,40 @@ def multi(rows):
         print(f"| {method} | {extra} | {shape} | {cells} |")
 
 
+def scaling(rows):
+    """One line per method variant at 1x128 and 4x256 (host methods: their own shape), one column
+    per GPU count with 'threads / mpi' figures in us, and how the largest count compares with 2."""
+    table = collections.OrderedDict()
+    for r in rows:
+        if r["metric"] != "latency" or r["level"] not in ("multi-gpu", "kernel") or r["gpu_count"] == "0":
+            continue
+        c = cfg(r)
+        shape = f'{c["blocks_per_sm"]}x{c["threads_per_block"]}' if "blocks_per_sm" in c else "-"
+        if shape not in ("-", "1x128", "4x256"):
+            continue
+        extra = " ".join(f"{k}={v}" for k, v in c.items() if k in ("ordering", "blocking", "host_wait"))
+        mode = "mpi" if r["launcher"] == "mpi" else "threads"
+        cell = table.setdefault((r["method"], extra, shape), {}).setdefault(int(r["gpu_count"]), {})
+        cell[mode] = float(r["value"]) / 1000
+    counts = sorted({n for v in table.values() for n in v})
+    top = counts[-1] if counts else 0
+    print("| method | variant | blocks/SM x threads | " +
+          " | ".join(f"{n} GPU{'s' if n > 1 else ''} (us)" for n in counts) + f" | {top} vs 2 GPUs |")
+    print("|---|---|---|" + "---|" * (len(counts) + 1))
+    for (method, extra, shape), vals in sorted(table.items()):
+        cells = []
+        for n in counts:
+            v = vals.get(n, {})
+            cells.append(" / ".join(f"{v[m]:.2f}" if m in v else "-" for m in ("threads", "mpi")) if v else "")
+        def best(n):
+            v = vals.get(n, {})
+            return min(v.values()) if v else None
+        ratio = f"{best(top) / best(2):.2f}x" if best(top) and best(2) else ""
+        print(f"| {method} | {extra} | {shape} | {' | '.join(cells)} | {ratio} |")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) < 3 or sys.argv[1] not in ("single", "multi"):
+    modes = {"single": single, "multi": multi, "scaling": scaling}
+    if len(sys.argv) < 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
-    {"single": single, "multi": multi}[sys.argv[1]](load(sys.argv[2:]))
+    modes[sys.argv[1]](load(sys.argv[2:]))

@@ -58,7 +58,25 @@ def case_all_methods():
            or float(r["value"]) <= 0 or r["launcher"] != "mpi" or r["ranks"] != str(N)]
     if bad or not rows:
         fail("rows not ok+verified with launcher=mpi and ranks=N", bad or rows)
+    # Every rank's GPU is named, and the class is that of all of them, not of rank 0's alone.
+    everyone = ",".join(str(g) for g in range(N))
+    wrong = [r for r in rows if r["gpu_ids"] != everyone or r["gpu_count"] != str(N)
+             or (N > 1 and r["topology"] == "single")]
+    if wrong:
+        fail(f"rows must carry gpu_ids {everyone}, gpu_count {N} and the class of all GPUs", wrong)
     print("PASS", [(r["method"], r["value"]) for r in rows])
+
+
+def case_gpu_list_by_local_rank():
+    # --gpus under mpirun is indexed by local rank: the reversed list puts rank 0 on the last GPU.
+    if N < 2:
+        print("SKIP: needs 2 GPUs")
+        sys.exit(77)
+    order = ",".join(str(g) for g in reversed(range(N)))
+    rows = mpirun_rows("--methods", "multigpu.device.push", "--axis", "ordering=0", "--gpus", order)
+    if not rows or any(r["status"] != "ok" or r["gpu_ids"] != order for r in rows):
+        fail(f"rows must be ok on GPUs {order} in rank order", rows)
+    print("PASS", [(r["gpu_ids"], r["value"]) for r in rows])
 
 
 def case_broken_variant():
