@@ -76,6 +76,13 @@ def single(rows):
             lat = pick(rows, method, "latency_cycles", cluster_size=cs, threads_per_block=128)
             if lat:
                 print(f"| cluster | {method[12:]}, cluster {cs} x 128 threads | latency (cycles) | {span(lat)} |")
+            thr = pick(rows, method, "throughput", cluster_size=cs, threads_per_block=128)
+            best = max(thr, key=lambda r: float(r["value"]), default=None)
+            if best:
+                clusters = best["note"].split("active_clusters=")[1].split()[0]
+                print(f"| cluster | {method[12:]}, cluster {cs} x 128 threads, best blocks/SM | throughput "
+                      f"({best['unit']}, whole GPU) | {fmt(float(best['value']))} "
+                      f"(at {cfg(best)['blocks_per_sm']}/SM, {clusters} clusters) |")
     for method in ("gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense",
                    "gpu.grid.flag-epoch"):
         for b in ("1", "2", "4", "8", "16", "32"):

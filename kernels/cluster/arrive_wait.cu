@@ -14,8 +14,8 @@ class ClusterArriveWait final
  public:
   std::string_view name() const override { return "gpu.cluster.arrive-wait"; }
   std::string_view description() const override {
-    return "cluster barrier_arrive() + barrier_wait() latency in one cluster (clock technique, "
-           "sm_90)";
+    return "cluster barrier_arrive() + barrier_wait() latency in one cluster and throughput in "
+           "cluster barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)";
   }
 };
 

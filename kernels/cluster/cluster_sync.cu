@@ -1,5 +1,6 @@
 // gpu.cluster.sync: cg::this_cluster().sync() across the blocks of a thread-block cluster (sm_90),
-// latency with one cluster, clock technique. DESIGN.md section 7: ~350 cycles at 128 threads.
+// latency with one cluster and whole-GPU throughput over blocks/SM, clock technique; kernels in
+// detail/. DESIGN.md section 7: ~350 cycles at 128 threads.
 #include "cluster/detail/cluster_barrier.cuh"
 #include "core/registry.hpp"
 
@@ -12,7 +13,8 @@ class ClusterSync final : public cluster_detail::ClusterBarrierMethod<ClusterBar
  public:
   std::string_view name() const override { return "gpu.cluster.sync"; }
   std::string_view description() const override {
-    return "cg::this_cluster().sync() latency in one cluster (clock technique, sm_90)";
+    return "cg::this_cluster().sync() latency in one cluster and throughput in cluster "
+           "barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)";
   }
 };
 

@@ -117,14 +117,39 @@ def case_block_cg_sync():
 
 
 def cluster_case(method):
-    rows = run_rows(method, "cluster_size=1,2,8,16,32", "threads_per_block=128")
+    rows = run_rows(method, "cluster_size=1,2,8,16,32", "threads_per_block=128",
+                    "blocks_per_sm=1,4,32")
     if any(r["status"] in ("failed", "timeout", "unverified") for r in rows):
         fail("no cluster row may fail", rows)
     by_size = {}
     for r in rows:
         by_size.setdefault(r["cluster_size"], []).append(r)
     for size in ("1", "2", "8"):
-        expect_verified(by_size.get(size, []), "latency_cycles", 1)
+        here = by_size.get(size, [])
+        # Latency only with one cluster (blocks_per_sm=1), throughput at every resident point.
+        lat = expect_verified(here, "latency_cycles", 1)
+        if lat[0]["blocks_per_sm"] != "1":
+            fail("latency belongs to blocks_per_sm=1", lat)
+        for r in expect_verified(here, "throughput_cycles", 2):
+            # Clusters side by side cannot each beat their lone latency by much.
+            clusters = re.search(r"active_clusters=(\d+)", r["note"])
+            ceiling = 1.5 * int(clusters.group(1)) / float(lat[0]["value"]) if clusters else 0
+            if r["blocks_per_sm"] == "1" and float(r["value"]) > ceiling:
+                fail(f"throughput above {ceiling:.3g} cluster-barriers/cycle", [r] + lat)
+        for r in expect_verified(here, "throughput", 2):
+            if r["unit"] != "cluster-barriers/us":
+                fail("cluster throughput is counted in cluster-barriers/us", [r])
+            seen = re.search(r"active_clusters=(\d+) \(blocks_per_sm x (\d+) SMs", r["note"])
+            warps = re.search(r"active_warps_per_sm=(\d+)", r["note"])
+            if not seen or not warps or int(warps.group(1)) < 1:
+                fail("throughput note must give active_clusters and active_warps_per_sm", [r])
+            clusters, sms = int(seen.group(1)), int(seen.group(2))
+            if clusters != int(r["blocks_per_sm"]) * sms // int(size):
+                fail(f"expected blocks_per_sm x {sms} SMs / {size} active clusters", [r])
+        # 32 blocks of 128 threads exceed an SM's 2048 threads.
+        big = [r for r in here if r["blocks_per_sm"] == "32"]
+        if len(big) != 1 or big[0]["status"] != "skipped" or "occupancy" not in big[0]["note"]:
+            fail("32 blocks/SM x 128 threads must be skipped for occupancy", big)
     # 16 needs the non-portable opt-in: measured where the GPU can place it, else a reason.
     for r in by_size.get("16", []):
         if r["status"] == "skipped" and "cluster" not in r["note"]:
@@ -132,10 +157,10 @@ def cluster_case(method):
         if r["status"] == "ok" and "verified" not in r["note"]:
             fail("cluster size 16 not verified", [r])
     big = by_size.get("32", [])
-    if len(big) != 1 or big[0]["status"] != "skipped" or "cluster" not in big[0]["note"]:
-        fail("cluster size 32 must be one skipped row with the reason", big)
-    print("PASS", [(r["cluster_size"], r["status"], r["value"]) for r in rows
-                   if r["metric"] in ("latency_cycles", "")])
+    if len(big) != 3 or any(r["status"] != "skipped" or "cluster" not in r["note"] for r in big):
+        fail("cluster size 32 must be skipped rows with the reason", big)
+    print("PASS", [(r["cluster_size"], r["blocks_per_sm"], r["metric"], r["status"], r["value"])
+                   for r in rows if r["metric"] in ("latency_cycles", "throughput", "")])
 
 
 def case_cluster_sync():

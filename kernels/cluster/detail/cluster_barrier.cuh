@@ -1,7 +1,8 @@
 // Thread-block-cluster barriers (sm_90): the kernels and the Method shared by
 // cg::this_cluster().sync() and the split barrier_arrive()/barrier_wait(); each file in
-// kernels/cluster/ names one of them. Clusters are launched with cudaLaunchKernelEx; a size the
-// GPU cannot place (cudaOccupancyMaxActiveClusters says 0, or refuses the size) is a skipped row.
+// kernels/cluster/ names one of them. Latency with one cluster, throughput with many over
+// blocks/SM. Clusters are launched with cudaLaunchKernelEx; a size the GPU cannot place
+// (cudaOccupancyMaxActiveClusters says 0, or refuses the size) is a skipped row.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -10,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "cluster/detail/cluster_throughput.cuh"
 #include "common/device_buffer.hpp"
 #include "common/sm_clock.hpp"
 #include "common/sm_throughput.cuh"
@@ -108,27 +110,49 @@ inline cudaLaunchConfig_t cluster_config(int cluster_size, int clusters, int thr
   return config;
 }
 
-// Latency: one cluster alone on the GPU; the figure is block 0's first warp, as for blocks.
+// Latency: one cluster alone on the GPU, reported at blocks_per_sm = 1 only; the figure is block
+// 0's first warp, as for blocks. Throughput at every blocks_per_sm: blocks_per_sm x SMs / cluster
+// size clusters (rounded down) at once, each block repeating the barrier in the same kernel,
+// counted in cluster barriers for the whole GPU (cluster_throughput.cuh) with the active
+// clusters and active_warps_per_sm in the note. A count above what cudaOccupancyMaxActiveClusters
+// allows would not be resident at once: skipped.
 template <ClusterBarrier B>
 class ClusterBarrierMethod : public Method {
  public:
   Level level() const override { return Level::cluster; }
   std::vector<Axis> axes() const override {
     return {{"cluster_size", {1, 2, 4, 8, 16}},
-            {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
+            {"threads_per_block", {32, 64, 128, 256, 512, 1024}},
+            {"blocks_per_sm", {1, 2, 4, 8, 16, 32}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(90); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long size = p.at("cluster_size");
     const long threads = p.at("threads_per_block");
+    const long per_sm = p.at("blocks_per_sm");
     if (threads < 1 || threads > 1024)
       return Usability::no("threads_per_block must be within 1..1024");
     if (size < 1) return Usability::no("cluster_size must be at least 1");
-    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    if (per_sm < 1) return Usability::no("blocks_per_sm must be at least 1");
+    const int device = ctx.gpus.front();
+    GB_CUDA_CHECK(cudaSetDevice(device));
     const int s = static_cast<int>(size), n = static_cast<int>(threads);
-    if (const Usability u = placeable(cluster_barrier_timed<B>, s, n, 0); !u.ok) return u;
-    return placeable(cluster_barrier_check<B>, s, n, n * sizeof(unsigned));
+    const Placement timed = placement(cluster_barrier_timed<B>, s, n, 0);
+    if (!timed.usable.ok) return timed.usable;
+    if (const Placement c = placement(cluster_barrier_check<B>, s, n, n * sizeof(unsigned));
+        !c.usable.ok)
+      return c.usable;
+    const int sms = multiprocessor_count(device);
+    const long wanted = per_sm * sms / size;
+    if (wanted < 1)  // a small MIG slice: fewer SMs than blocks in one cluster
+      return Usability::no("blocks_per_sm=" + std::to_string(per_sm) + " x " + std::to_string(sms) +
+                           " SMs holds no cluster of " + std::to_string(size) + " blocks");
+    if (wanted > timed.clusters)
+      return Usability::no("occupancy: at most " + std::to_string(timed.clusters) + " " +
+                           describe(s, n) + " are co-resident, blocks_per_sm=" +
+                           std::to_string(per_sm) + " needs " + std::to_string(wanted));
+    return Usability::yes();
   }
 
   Verification verify(RunContext& ctx, const Point& p) override {
@@ -152,39 +176,64 @@ class ClusterBarrierMethod : public Method {
     const int device = ctx.gpus.front();
     const int size = static_cast<int>(p.at("cluster_size"));
     const int threads = static_cast<int>(p.at("threads_per_block"));
+    const int per_sm = static_cast<int>(p.at("blocks_per_sm"));
     const double hz = measure_sm_clock_hz(device);
-    DeviceBuffer<WarpSpan> spans(static_cast<std::size_t>(size) * warps_per_block(threads));
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t config = cluster_config(size, 1, threads, 0, attr);
-    auto sample = [&] {
-      GB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_barrier_timed<B>, kReps / kUnroll,
-                                       spans.get()));
+    const int sms = multiprocessor_count(device);
+    const int clusters = per_sm * sms / size;
+    const int warps = warps_per_block(threads);
+    DeviceBuffer<WarpSpan> spans(static_cast<std::size_t>(clusters) * size * warps);
+    auto run = [&](int n) {
+      cudaLaunchAttribute attr;
+      const cudaLaunchConfig_t config = cluster_config(size, n, threads, 0, attr);
+      GB_CUDA_CHECK(
+          cudaLaunchKernelEx(&config, cluster_barrier_timed<B>, kReps / kUnroll, spans.get()));
       GB_CUDA_CHECK(cudaDeviceSynchronize());
-      const WarpSpan w = spans.to_host().front();
-      return static_cast<double>(w.t1 - w.t0) / kReps;
+      return spans.to_host();
     };
-    return clock_technique(ctx, sample, hz, kReps);
+    std::vector<Measurement> rows;
+    if (per_sm == 1) {
+      auto latency = [&] {
+        const WarpSpan w = run(1).front();
+        return static_cast<double>(w.t1 - w.t0) / kReps;
+      };
+      rows = clock_technique(ctx, latency, hz, kReps);
+    }
+    const int most = placement(cluster_barrier_timed<B>, size, threads, 0).clusters;
+    const std::string shape = "active_clusters=" + std::to_string(clusters) + " (blocks_per_sm x " +
+                              std::to_string(sms) + " SMs / cluster_size; at most " +
+                              std::to_string(most) + " co-resident)";
+    auto rate = [&] { return gpu_rate(run(clusters), kReps, size * warps); };
+    for (Measurement& m : gpu_throughput(ctx, rate, hz, kReps, shape)) rows.push_back(std::move(m));
+    return rows;
   }
 
  private:
+  struct Placement {
+    Usability usable;
+    int clusters = 0;  // cudaOccupancyMaxActiveClusters
+  };
+
+  static std::string describe(int size, int threads) {
+    return "clusters of " + std::to_string(size) + " blocks x " + std::to_string(threads) +
+           " threads";
+  }
+
   // Sizes above 8 are non-portable: the kernel must opt in before the occupancy query.
   template <typename... Args>
-  static Usability placeable(void (*kernel)(Args...), int size, int threads,
-                             std::size_t shared) {
-    GB_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  static Placement placement(void (*kernel)(Args...), int size, int threads, std::size_t shared) {
+    GB_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t config = cluster_config(size, 1, threads, shared, attr);
     int clusters = 0;
     const cudaError_t rc = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
-    const std::string what = "clusters of " + std::to_string(size) + " blocks x " +
-                             std::to_string(threads) + " threads";
     if (rc != cudaSuccess) {
       cudaGetLastError();  // a refused size is not sticky: clear it so later checks pass
-      return Usability::no("the GPU refuses " + what + ": " + cudaGetErrorString(rc));
+      return {Usability::no("the GPU refuses " + describe(size, threads) + ": " +
+                            cudaGetErrorString(rc)),
+              0};
     }
-    if (clusters == 0) return Usability::no("the GPU cannot place " + what);
-    return Usability::yes();
+    if (clusters == 0) return {Usability::no("the GPU cannot place " + describe(size, threads)), 0};
+    return {Usability::yes(), clusters};
   }
 };
 
