@@ -12,6 +12,10 @@ import sys
 import tempfile
 
 EXE, CASE = sys.argv[1], sys.argv[2]
+# multigpu.nccl.lsa has no fault axis (a rank that skipped NCCL's barrier would leave the others
+# spinning inside NCCL, where no watchdog reaches): broken_variant and partial_participation keep
+# to multigpu.device.*.
+NCCL_LSA = "multigpu.nccl.lsa"
 SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640",
          "--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
 
@@ -47,13 +51,23 @@ def fail(why, rows):
     sys.exit("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
 
 
+def without_nccl_refusals(rows):
+    """NCCL may refuse device communicators here (e.g. no symmetric memory support): then
+    multigpu.nccl.lsa must say so in skipped rows, which are shown and set aside."""
+    refused = [r for r in rows if r["method"] == NCCL_LSA and r["status"] == "skipped"
+               and ("ncclDevCommCreate" in r["note"] or "LSA team" in r["note"])]
+    for r in refused:
+        print("NOTE:", NCCL_LSA, r["config"], "skipped:", r["note"])
+    return [r for r in rows if r not in refused]
+
+
 def case_all_methods():
-    rows = mpirun_rows("--methods", "multigpu.device.*,host.mpi.gpu-barrier,host.nccl.allreduce,"
-                       "host.omp.gpu-barrier")
+    rows = mpirun_rows("--methods", "multigpu.device.*," + NCCL_LSA + ",host.mpi.gpu-barrier,"
+                       "host.nccl.allreduce,host.omp.gpu-barrier")
     omp = [r for r in rows if r["method"] == "host.omp.gpu-barrier"]
     if len(omp) != 1 or omp[0]["status"] != "skipped" or "threads mode" not in omp[0]["note"]:
         fail("host.omp.gpu-barrier must be skipped under mpirun (threads mode only)", omp)
-    rows = [r for r in rows if r["method"] != "host.omp.gpu-barrier"]
+    rows = without_nccl_refusals([r for r in rows if r["method"] != "host.omp.gpu-barrier"])
     bad = [r for r in rows if r["status"] != "ok" or "verified" not in r["note"]
            or float(r["value"]) <= 0 or r["launcher"] != "mpi" or r["ranks"] != str(N)]
     if bad or not rows:

@@ -238,17 +238,25 @@ __device__ inline void count_stale(const BarrierArgs& a, Mailbox* self, Word e) 
   if (bad) atomicAdd(&self->stale, bad);
 }
 
-template <Algo A>
-__global__ void multigpu_barrier_kernel(const __grid_constant__ BarrierArgs a) {
-  if (a.fault == Fault::absent && a.member == a.members - 1) return;
+// The `reps` crossings of one launch, each between the block's stamp and its check while
+// verifying. `cross(self, e)` crosses barrier e; false ends the launch (a watchdog expired).
+// Shared with the kernels of library barriers (multigpu/nccl_lsa.cu), which bring their own cross.
+template <class Cross>
+__device__ void crossings(const BarrierArgs& a, Cross cross) {
   Mailbox* self = a.box[a.member];
   const bool check = a.stamps[0] != nullptr;
   for (long r = 0; r < a.reps; ++r) {
     const Word e = a.epoch0 + static_cast<Word>(r) + 1;
     if (check) write_stamp(a, e);
-    if (!cross_gpus<A>(a, self, e)) return;
+    if (!cross(self, e)) return;
     if (check) count_stale(a, self, e);
   }
+}
+
+template <Algo A>
+__global__ void multigpu_barrier_kernel(const __grid_constant__ BarrierArgs a) {
+  if (a.fault == Fault::absent && a.member == a.members - 1) return;
+  crossings(a, [&a](Mailbox* self, Word e) { return cross_gpus<A>(a, self, e); });
 }
 
 }  // namespace gb::mg

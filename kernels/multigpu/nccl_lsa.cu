@@ -1,0 +1,230 @@
+// multigpu.nccl.lsa: NCCL's own device-side barrier (the device API of NCCL >= 2.28:
+// ncclLsaBarrierSession over the LSA team, multimem off) in a persistent cooperative kernel on
+// every GPU, differential technique. Memory, stamp check and timing are those of the
+// multigpu.device.* methods (detail/device_method.cuh); only the crossing is NCCL's.
+//
+// One crossing is grid.sync() followed by every block's LSA sync. NCCL's LSA barrier number i
+// joins only the blocks that use number i on every GPU (one barrier per CTA, lsaBarrierCount =
+// blocks per GPU, index blockIdx.x, as NCCL's documentation prescribes): alone, that is one
+// barrier per block column, not one across the grid. With the grid barrier in front it is a
+// barrier of every block of every GPU: block b of GPU g leaves only after (1) its grid.sync, so
+// every block of g has arrived, and (2) its LSA sync, so block b of every other GPU h has reached
+// its LSA sync, which b does only after h's grid.sync, i.e. after every block of h has arrived.
+// The same chain orders memory: a block's writes reach its GPU's grid barrier (GPU scope), then
+// its column's NCCL signal, a system-scope release store that the peer's acquire load observes
+// (ordering 0). Ordering 1 passes memory_order_relaxed to NCCL and fences at system scope in
+// every thread around the sync instead (NCCL chooses which threads signal and poll).
+//
+// No %globaltimer watchdog reaches inside: NCCL's wait loop, like CUDA's grid.sync, spins without
+// a limit. Cooperative launch keeps every block resident and every GPU crosses equally often, so
+// no configuration waits for an absent block; there is no `fault` axis (a GPU that skipped the
+// barrier would hang its peers for good). The host waits with a deadline instead (--watchdog +
+// 1 ms per crossing): past it the row is `timeout`, the GPU is left to the stuck kernel and this
+// method skips it from then on (detail/host_deadline.hpp).
+#include <cooperative_groups.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/registry.hpp"
+#include "multigpu/detail/device_method.cuh"
+#include "multigpu/detail/host_deadline.hpp"
+#include "multigpu/detail/nccl_dev_comm.hpp"
+
+namespace gb {
+namespace {
+
+#ifdef GB_HAVE_NCCL_DEVICE_API
+constexpr double kSlowCrossingS = 1e-3;  // a thousand times a healthy crossing
+
+__global__ void nccl_lsa_kernel(const __grid_constant__ mg::BarrierArgs a,
+                                const __grid_constant__ ncclDevComm comm) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const bool relaxed = a.ordering == mg::Ordering::relaxed_fenced;
+  const cuda::memory_order order =
+      relaxed ? cuda::memory_order_relaxed : cuda::memory_order_acq_rel;
+  // Multimem stays off: the session's default, and the device communicator has none.
+  ncclLsaBarrierSession<ncclCoopCta> lsa(ncclCoopCta(), comm, ncclTeamTagLsa(), blockIdx.x);
+  mg::crossings(a, [&](mg::Mailbox*, mg::Word) {
+    grid.sync();
+    mg::fence_if_relaxed(a.ordering);
+    lsa.sync(ncclCoopCta(), order);
+    if (relaxed) {
+      mg::fence_if_relaxed(a.ordering);  // after the polls, in the threads that made them ...
+      __syncthreads();                   // ... before any thread of the block reads on
+    }
+    return true;
+  });
+}
+
+// One configuration: communicators, device communicators with one LSA barrier per block, and the
+// shared barrier memory, on this process's GPUs.
+class LsaSession {
+ public:
+  // Collective; throws mg::NcclDeviceUnsupported when NCCL gives no device communicator.
+  LsaSession(const RunContext& ctx, const mg::Team& team, const Point& p, bool verify)
+      : ctx_(ctx),
+        team_(team),
+        threads_(static_cast<int>(p.at("threads_per_block"))),
+        blocks_(mg::blocks_per_gpu(team, p)),
+        comms_(std::make_unique<mg::NcclComms>(team)),
+        devs_(std::make_unique<mg::NcclDevComms>(ctx, team, *comms_, blocks_)),
+        mem_(std::make_unique<mg::BarrierMemory>(ctx, team, p, blocks_, verify)) {}
+
+  ~LsaSession() {
+    if (!stuck_) return;
+    // The kernel still runs on these: tearing them down would wait for it forever.
+    mem_.release();
+    devs_.release();
+    comms_.release();
+  }
+  LsaSession(const LsaSession&) = delete;
+  LsaSession& operator=(const LsaSession&) = delete;
+
+  double run(long reps) {
+    budget_s_ = ctx_.options.watchdog_s + static_cast<double>(reps) * kSlowCrossingS;
+    std::vector<char> late(team_.local_count(), 0);
+    auto any_late = [&] { return std::count(late.begin(), late.end(), 1) > 0; };
+    double seconds = 0;
+    try {
+      seconds = mem_->run(reps, [&](int l, mg::BarrierArgs& a) {
+        void* params[] = {&a, &devs_->at(l)};
+        GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(nccl_lsa_kernel),
+                                                  blocks_, threads_, params, 0, team_.stream(l)));
+        if (mg::finishes_within(team_.stream(l), budget_s_)) return;
+        late[l] = 1;
+        mg::mark_stuck(team_.device(l));
+      });
+    } catch (...) {  // a member that failed to launch leaves the others' kernels waiting for it
+      stuck_ = any_late();
+      throw;
+    }
+    // Every rank learns it: all must leak alike (the barrier memory's teardown is collective).
+    stuck_ = ctx_.max_over_ranks(any_late() ? 1.0 : 0.0) > 0;
+    return seconds;
+  }
+
+  // {stale stamps, kernels past the deadline}; a stuck kernel's counters mean nothing.
+  std::vector<double> problems() const {
+    if (stuck_) return {0, 1};
+    return mem_->problems();
+  }
+  std::string timeout_detail() const {
+    char budget[32];
+    std::snprintf(budget, sizeof budget, "%g s", budget_s_);
+    return std::string("host-side deadline (") + budget +
+           ": --watchdog + 1 ms per crossing) passed with a kernel still in NCCL's barrier, "
+           "where no watchdog reaches; its GPU stays busy with it and is skipped from now on";
+  }
+  int blocks() const { return blocks_; }
+
+ private:
+  const RunContext& ctx_;
+  const mg::Team& team_;
+  int threads_;
+  int blocks_;
+  std::unique_ptr<mg::NcclComms> comms_;
+  std::unique_ptr<mg::NcclDevComms> devs_;
+  std::unique_ptr<mg::BarrierMemory> mem_;
+  double budget_s_ = 0;
+  bool stuck_ = false;
+};
+#endif
+
+class NcclLsaBarrier final : public mg::DeviceMethodBase {
+ public:
+  std::string_view name() const override { return "multigpu.nccl.lsa"; }
+  std::string_view description() const override {
+    return "NCCL's device-side barrier (NCCL >= 2.28 device API): grid.sync, then every block's "
+           "ncclLsaBarrierSession::sync (LSA team, barrier index = block, multimem off); no "
+           "watchdog inside NCCL's spin, a host-side deadline instead. gpu_count 0 = all given; "
+           "ordering 0 = acq_rel, 1 = relaxed + system-scope fences";
+  }
+  std::vector<Axis> axes() const override {
+    return {{mg::kGpuCountAxis, {0}},
+            {"blocks_per_sm", {1, 4}},
+            {"threads_per_block", {128, 256}},
+            {"ordering", {0, 1}}};
+  }
+  Requirements requirements() const override {
+    Requirements r = DeviceMethodBase::requirements();
+    r.nccl = true;
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = DeviceMethodBase::usable(ctx); !u.ok) return u;
+#ifdef GB_HAVE_NCCL_DEVICE_API
+    return Usability::yes();
+#elif defined(GPUBARRIER_HAVE_NCCL)
+    return Usability::no("gpubarrier was built with the headers of NCCL " +
+                         std::to_string(NCCL_MAJOR) + "." + std::to_string(NCCL_MINOR) +
+                         ", which have no device API (nccl_device.h, NCCL >= 2.28)");
+#else  // Method::usable() has said so already
+    return Usability::no("gpubarrier was built without NCCL");
+#endif
+  }
+
+#ifdef GB_HAVE_NCCL_DEVICE_API
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    const std::vector<int> local =
+        ctx.launch.under_mpi ? std::vector<int>{ctx.gpus.front()} : ctx.gpus;
+    if (std::string why = mg::stuck_problem(local); !why.empty())
+      return mg::agree(ctx, Usability::no(why));
+    return mg::agree(ctx, launchable(ctx, p, reinterpret_cast<const void*>(nccl_lsa_kernel)));
+  }
+
+  Verification verify(RunContext& ctx, const Point& p) override {
+    refused_.reset();
+    const mg::Team team(ctx, p);
+    std::optional<LsaSession> session;
+    try {
+      session.emplace(ctx, team, p, true);
+    } catch (const mg::NcclDeviceUnsupported& e) {
+      refused_ = e.what();  // measure() turns it into the skipped row
+      return {};
+    }
+    return mg::verify_crossings(*session);
+  }
+
+  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+    if (refused_) {
+      Measurement m = skipped(*refused_);
+      refused_.reset();
+      return {m};
+    }
+    const mg::Team team(ctx, p);
+    std::optional<LsaSession> session;
+    try {
+      session.emplace(ctx, team, p, false);
+    } catch (const mg::NcclDeviceUnsupported& e) {
+      return {skipped(e.what())};
+    }
+    return {mg::measure_crossings(ctx, team, *session)};
+  }
+
+ private:
+  static Measurement skipped(std::string why) {
+    Measurement m;
+    m.metric = "latency";
+    m.unit = "ns";
+    m.technique = "differential";
+    m.status = Status::skipped;
+    m.note = std::move(why);
+    return m;
+  }
+  std::optional<std::string> refused_;  // verify()'s NCCL refusal, for the measure() after it
+#else
+  std::vector<Measurement> measure(RunContext&, const Point&) override {
+    return {};
+  }
+#endif
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::NcclLsaBarrier)
