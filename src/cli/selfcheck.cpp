@@ -39,6 +39,7 @@ constexpr double kAgreeSe = 2.0;
 struct SelfcheckArgs {
   std::string gpu;  // empty: the first visible GPU
   double tolerance = 0.05;
+  long base_trips = selfcheck::kLoopBaseAdds / selfcheck::kLoopBody;  // R_lo of the loop kernel
   RunOptions options;
 };
 
@@ -110,8 +111,8 @@ void print_tables(const std::vector<LoopRow>& loop, const std::vector<CacheRow>&
   std::printf(
       "Loop kernel: one unrolled body of %ld adds (%.0f KiB), the trip count a run-time argument:"
       "\nR_lo and R_hi run the same code. R_lo = %ld adds (%ld trips), clock %.3f cycles/add.\n",
-      selfcheck::kLoopBody, code_kib(selfcheck::kLoopBody), selfcheck::kLoopBaseAdds,
-      trips(selfcheck::kLoopBaseAdds), loop_lo.value);
+      selfcheck::kLoopBody, code_kib(selfcheck::kLoopBody), args.base_trips * selfcheck::kLoopBody,
+      args.base_trips, loop_lo.value);
   std::printf("%9s %6s %10s %8s %13s %9s %7s %10s %6s %10s %6s\n", "rep diff", "trips",
               "clock cyc", "samples", "differential", "std err", "pairs", "Eq.8 sigma", "MHz",
               "deviation", "agree");
@@ -149,6 +150,8 @@ void print_tables(const std::vector<LoopRow>& loop, const std::vector<CacheRow>&
 void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
   if (args.tolerance <= 0 || args.tolerance >= 1)
     throw UsageError("--tolerance must be within (0, 1), e.g. 0.05");
+  if (args.base_trips < 1 || args.base_trips > 100000)
+    throw UsageError("--base-trips must be within 1..100000, e.g. 20");
   RunContext ctx = make_context(local_launch(), args.gpu);
   if (ctx.gpus.empty()) throw Error("selfcheck needs a CUDA GPU: " + ctx.no_gpu_reason);
   ctx.options = args.options;
@@ -176,18 +179,19 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
   };
 
   // The check: the loop kernel by both techniques at every repeat difference.
-  const Figure loop_lo = loop_clock(selfcheck::kLoopBaseAdds);
+  const long loop_base = args.base_trips * selfcheck::kLoopBody;
+  const Figure loop_lo = loop_clock(loop_base);
   std::vector<LoopRow> loop;
   for (const long d : selfcheck::kDifferences) {
     LoopRow r;
     r.difference = d;
-    r.adds_hi = selfcheck::kLoopBaseAdds + d;
+    r.adds_hi = loop_base + d;
     r.clock = loop_clock(r.adds_hi);
     // The pair's ns become cycles at the clock its own kernels ran at: the figure compares the
     // two techniques, not the SM clock now with the one measured before the check.
     double cycles = 0, ns = 0;
     const Measurement m =
-        differential_between(selfcheck::kLoopBaseAdds, r.adds_hi, [&](long adds) {
+        differential_between(loop_base, r.adds_hi, [&](long adds) {
           const selfcheck::ChainSample s = chain.run_loop(adds);
           cycles += s.cycles;
           ns += s.ns;
@@ -276,9 +280,9 @@ void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
     out["rows"] = nlohmann::json::array();
     for (const LoopRow& r : loop)
       out["rows"].push_back({{"repeat_difference", r.difference},
-                             {"adds_lo", selfcheck::kLoopBaseAdds},
+                             {"adds_lo", loop_base},
                              {"adds_hi", r.adds_hi},
-                             {"trips_lo", trips(selfcheck::kLoopBaseAdds)},
+                             {"trips_lo", args.base_trips},
                              {"trips_hi", trips(r.adds_hi)},
                              {"clock_cycles", r.clock.value},
                              {"clock", fig(r.clock)},
@@ -337,6 +341,10 @@ void add_selfcheck_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--gpu", args->gpu, "GPU index (default: the first visible)")
       ->envname("GPUBARRIER_GPU");
   cmd->add_option("--tolerance", args->tolerance, "Largest relative deviation that agrees")
+      ->capture_default_str();
+  cmd->add_option("--base-trips", args->base_trips,
+                  "R_lo of the loop kernel in trips of " + std::to_string(selfcheck::kLoopBody) +
+                      " adds; R_hi = R_lo + each repeat difference")
       ->capture_default_str();
   cmd->add_option("--samples", args->options.samples, "Minimum samples per figure")
       ->envname("GPUBARRIER_SAMPLES")

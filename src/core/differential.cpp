@@ -15,15 +15,26 @@ Measurement paired_difference(const RunContext& ctx, const std::function<double(
   AdaptiveStop stop(ctx);
   double value = 0, sigma = 0;
   do {
-    // Interleaved so that slow drifts (clocks, neighbours) hit both series alike.
-    l_a.push_back(ctx.max_over_ranks(run_a()) * 1e9);
-    l_b.push_back(ctx.max_over_ranks(run_b()) * 1e9);
+    // Interleaved so that slow drifts (clocks, neighbours) hit both series alike, in the order
+    // a b, b a, a b, ...: with a fixed order the second run of every pair would carry one
+    // run's worth of drift more than the first.
+    double a = 0, b = 0;
+    if (l_a.size() % 2 == 0) {
+      a = run_a();
+      b = run_b();
+    } else {
+      b = run_b();
+      a = run_a();
+    }
+    l_a.push_back(ctx.max_over_ranks(a) * 1e9);
+    l_b.push_back(ctx.max_over_ranks(b) * 1e9);
     per_pair.push_back((l_a.back() - l_b.back()) / divisor);
     const Summary s_a = summarize(l_a), s_b = summarize(l_b);
     value = (s_a.mean - s_b.mean) / divisor;
     sigma = std::sqrt(s_a.stddev * s_a.stddev + s_b.stddev * s_b.stddev) / std::fabs(divisor);
-  } while (
-      stop.more(l_a.size(), value > 0 ? sigma / std::sqrt(double(l_a.size())) / value : INFINITY));
+  } while (l_a.size() % 2 == 1 ||  // whole a b / b a couples only
+           stop.more(l_a.size(), value > 0 ? sigma / std::sqrt(double(l_a.size())) / value
+                                           : INFINITY));
 
   Measurement m;
   m.stats = summarize(per_pair);

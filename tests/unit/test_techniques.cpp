@@ -36,6 +36,21 @@ TEST(Differential, RecoversPerRepCostAndCancelsOverhead) {
   EXPECT_EQ(m.stop, "converged");
 }
 
+// A steady drift (each run 20 ns slower than the one before: warming, a neighbour ramping up):
+// in a fixed order the second run of every pair would be 20 ns slower than the first, a bias of
+// 20 ns / (R_hi - R_lo) per rep; alternating a b / b a cancels it.
+TEST(Differential, AlternatingOrderCancelsDrift) {
+  RunContext ctx = quick_context();
+  ctx.options.samples = 40;
+  ctx.options.reps_lo = 10;
+  ctx.options.reps_hi = 20;  // a 20 ns drift would be 2 ns per rep, 0.2% of 1000 ns
+  const double per_rep = 1.0e-6, drift = 20e-9;
+  long calls = 0;
+  const auto m = differential(ctx, [&](long reps) { return 8e-6 + reps * per_rep + drift * calls++; });
+  EXPECT_EQ(m.stats.count % 2, 0u) << "pairs come in a b / b a couples";
+  EXPECT_NEAR(m.value, 1000.0, 0.01);
+}
+
 TEST(Differential, Eq8SigmaFromExactSeries) {
   RunContext ctx = quick_context();
   ctx.options.samples = 4;
