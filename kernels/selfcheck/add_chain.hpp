@@ -22,9 +22,9 @@ constexpr std::array<long, 5> kDifferences = {2048, 5120, 10240, 20480, 51200};
 constexpr long kLoopBody = 512;
 static_assert(kBaseAdds % kLoopBody == 0);
 // R_lo of the loop kernel: 20 trips, a kernel of about 20 us, past the regime where host-timed
-// kernel latency is not linear in the work (seed 001 section 9.2 saw it below ~5 us). The
-// smallest repeat difference (2048 adds, ~4 us) stays at the mercy of host-timing jitter:
-// results/README.md has the runs.
+// kernel latency is not linear in the work (seed 001 section 9.2 saw it below ~5 us). At the
+// smallest repeat difference (2048 adds, ~4 us) the pairs must alternate their order (the
+// differential technique does): results/README.md has the runs. `selfcheck --base-trips` moves it.
 constexpr long kLoopBaseAdds = 20 * kLoopBody;
 static_assert([] {
   for (const long d : kDifferences)
