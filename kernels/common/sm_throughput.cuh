@@ -21,6 +21,7 @@
 #include "core/method.hpp"
 #include "core/run_context.hpp"
 #include "core/statistics.hpp"
+#include "core/techniques.hpp"
 
 namespace gb {
 
@@ -85,13 +86,33 @@ inline SmRate sm_rate(const std::vector<WarpSpan>& spans, long ops_per_warp) {
   return r;
 }
 
+// Latency of one group alone (a block, a cluster): `run(1)` launches one and returns the warps'
+// spans; the figure is the first warp's clock span per repetition, by the clock technique.
+template <typename Run>
+std::vector<Measurement> lone_latency(const RunContext& ctx, const Run& run, double sm_clock_hz,
+                                      long reps) {
+  auto sample = [&] {
+    const WarpSpan w = run(1).front();
+    return static_cast<double>(w.t1 - w.t0) / reps;
+  };
+  return clock_technique(ctx, sample, sm_clock_hz, reps);
+}
+
+// How a throughput is reported: the units of its two Measurements, how many time units a second
+// has (1e9 for per ns, 1e6 for per us) and what the note starts with.
+struct RateUnits {
+  std::string per_cycle, per_time;
+  double per_second = 1e9;
+  std::string note_prefix;
+};
+
 // Samples `sample` until the adaptive criterion stops, like clock_technique. Two Measurements:
-// "throughput_cycles" (<ops>/cycle/SM, comparable to the seed's tables) and "throughput"
-// (<ops>/ns/SM with the SM clock measured at run time); the note gives active_warps_per_sm.
-inline std::vector<Measurement> sm_throughput(const RunContext& ctx,
-                                              const std::function<SmRate()>& sample,
-                                              double sm_clock_hz, long reps,
-                                              const std::string& ops) {
+// "throughput_cycles" (units.per_cycle) and "throughput" (units.per_time, with the SM clock
+// measured at run time); the note gives active_warps_per_sm after units.note_prefix.
+inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
+                                                const std::function<SmRate()>& sample,
+                                                double sm_clock_hz, long reps,
+                                                const RateUnits& units) {
   sample();  // warm-up
   std::vector<double> per_cycle;
   SmRate last;
@@ -103,23 +124,35 @@ inline std::vector<Measurement> sm_throughput(const RunContext& ctx,
 
   Measurement c;
   c.metric = "throughput_cycles";
-  c.unit = ops + "/cycle/SM";
+  c.unit = units.per_cycle;
   c.technique = "clock";
   c.stats = summarize(per_cycle);
   c.value = c.stats.median;
   c.reps_hi = reps;
   c.stop = stop.reason();
-  c.note = "active_warps_per_sm=" + std::to_string(static_cast<long>(last.warps_per_sm + 0.5));
+  c.note = units.note_prefix + "active_warps_per_sm=" +
+           std::to_string(static_cast<long>(last.warps_per_sm + 0.5));
 
-  std::vector<double> per_ns(per_cycle.size());
-  for (std::size_t i = 0; i < per_cycle.size(); ++i) per_ns[i] = per_cycle[i] * sm_clock_hz / 1e9;
+  std::vector<double> per_time(per_cycle.size());
+  for (std::size_t i = 0; i < per_cycle.size(); ++i)
+    per_time[i] = per_cycle[i] * sm_clock_hz / units.per_second;
   Measurement t = c;
   t.metric = "throughput";
-  t.unit = ops + "/ns/SM";
-  t.stats = summarize(per_ns);
+  t.unit = units.per_time;
+  t.stats = summarize(per_time);
   t.value = t.stats.median;
   t.note += "; SM clock " + std::to_string(static_cast<long>(sm_clock_hz / 1e6)) + " MHz measured";
   return {c, t};
+}
+
+// Per SM: "throughput_cycles" in <ops>/cycle/SM (comparable to the seed's tables) and
+// "throughput" in <ops>/ns/SM.
+inline std::vector<Measurement> sm_throughput(const RunContext& ctx,
+                                              const std::function<SmRate()>& sample,
+                                              double sm_clock_hz, long reps,
+                                              const std::string& ops) {
+  return rate_throughput(ctx, sample, sm_clock_hz, reps,
+                         {ops + "/cycle/SM", ops + "/ns/SM", 1e9, ""});
 }
 
 }  // namespace gb

@@ -116,13 +116,7 @@ class BlockBarrierMethod : public Method {
       return spans.to_host();
     };
     std::vector<Measurement> rows;
-    if (per_sm == 1) {
-      auto latency = [&] {
-        const WarpSpan w = run(1).front();
-        return static_cast<double>(w.t1 - w.t0) / kReps;
-      };
-      rows = clock_technique(ctx, latency, hz, kReps);
-    }
+    if (per_sm == 1) rows = lone_latency(ctx, run, hz, kReps);
     auto rate = [&] { return sm_rate(run(blocks), kReps); };
     for (Measurement& m : sm_throughput(ctx, rate, hz, kReps, "warp-syncs"))
       rows.push_back(std::move(m));

@@ -191,13 +191,7 @@ class ClusterBarrierMethod : public Method {
       return spans.to_host();
     };
     std::vector<Measurement> rows;
-    if (per_sm == 1) {
-      auto latency = [&] {
-        const WarpSpan w = run(1).front();
-        return static_cast<double>(w.t1 - w.t0) / kReps;
-      };
-      rows = clock_technique(ctx, latency, hz, kReps);
-    }
+    if (per_sm == 1) rows = lone_latency(ctx, run, hz, kReps);
     const int most = placement(cluster_barrier_timed<B>, size, threads, 0).clusters;
     const std::string shape = "active_clusters=" + std::to_string(clusters) + " (blocks_per_sm x " +
                               std::to_string(sms) + " SMs / cluster_size; at most " +
