@@ -16,7 +16,7 @@
 
 namespace gb::mg {
 
-enum class Algo { central, hostflags, push, dissemination, hierarchical, all_count };
+enum class Algo { central, hostflags, push, dissemination, hierarchical, all_count, slots };
 
 // fault axis: test hooks that break the barrier on purpose. skip_wait signals but never waits
 // (the check must report stale data); absent keeps the last member out of every barrier (the
@@ -39,7 +39,14 @@ struct BarrierArgs {
   // of the last member writes its stamp, so that a barrier that does not wait is always caught.
   unsigned* stamps[kMaxMembers] = {};
   std::uint64_t late_ns = 0;
+  // slots: every member's area of members x blocks words starts this many bytes into its mailbox
+  // allocation (after the mailbox and the stamps); word m * blocks + b is block b of member m's.
+  std::size_t slots_offset = 0;
 };
+
+__device__ __forceinline__ Word* slots_of(const BarrierArgs& a, int member) {
+  return reinterpret_cast<Word*>(reinterpret_cast<char*>(a.box[member]) + a.slots_offset);
+}
 
 // The cross-GPU exchange, run by one thread per GPU once all of its blocks have arrived
 // (`push` does its own in cross_gpus).
@@ -141,6 +148,29 @@ __device__ bool cross_gpus(const BarrierArgs& a, Mailbox* self, Word e) {
     }
     __syncthreads();
     return ok;
+  } else if constexpr (A == Algo::slots) {
+    // No count on the critical path: every block writes its epoch into its own slot on every GPU
+    // (its own included) as soon as it arrives, each write a system-scope release of what the
+    // block wrote, and then the block's threads poll all members x blocks slots of their own GPU.
+    // The NVLink latency of each block's signal overlaps the arrival of the others, where `push`
+    // first completes the GPU's count and only then signals. The price is polling: every waiting
+    // block reads members x blocks words (its threads share them).
+    const int blocks = static_cast<int>(gridDim.x);
+    const int slot = a.member * blocks + static_cast<int>(blockIdx.x);
+    __syncthreads();  // the block's writes, ordered before the releases below
+    for (int j = static_cast<int>(threadIdx.x); j < a.members; j += blockDim.x) {
+      fence_if_relaxed(o);
+      store_signal(&slots_of(a, (a.member + j) % a.members)[slot], e, o);
+    }
+    bool good = true;
+    if (wait) {
+      const Word* mine = slots_of(a, a.member);
+      const int total = a.members * blocks;
+      for (int i = static_cast<int>(threadIdx.x); good && i < total; i += blockDim.x)
+        good = wait_at_least(&mine[i], e, o, self, a.watchdog_ns);
+      fence_if_relaxed(o);
+    }
+    return __syncthreads_and(good) != 0;
   } else if constexpr (A == Algo::push) {
     // No release hop: every block waits for its own GPU's arrival count to complete (as a grid
     // barrier does) and for the peers' signals in its GPU's inbox; the block that completes the

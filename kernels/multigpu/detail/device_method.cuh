@@ -40,9 +40,13 @@ class BarrierMemory {
  public:
   // Collective.
   BarrierMemory(const RunContext& ctx, const Team& team, const Point& p, int blocks, bool verify)
-      : ctx_(ctx), team_(team), mem_(team, sizeof(Mailbox) + blocks * sizeof(unsigned)) {
+      : ctx_(ctx),
+        team_(team),
+        mem_(team, slots_offset(blocks) + sizeof(Word) * static_cast<std::size_t>(team.size()) *
+                                              static_cast<std::size_t>(blocks)) {
     for (int l = 0; l < team.local_count(); ++l) {
       BarrierArgs a;
+      a.slots_offset = slots_offset(blocks);
       for (int m = 0; m < team.size(); ++m) {
         auto* base = static_cast<char*>(mem_.at(l, m));
         a.box[m] = reinterpret_cast<Mailbox*>(base);
@@ -56,6 +60,12 @@ class BarrierMemory {
       a.late_ns = verify ? kLateNs : 0;
       args_.push_back(a);
     }
+  }
+
+  // Mailbox, then one stamp per block, then (8-byte aligned) the slots of Algo::slots.
+  static std::size_t slots_offset(int blocks) {
+    const std::size_t end = sizeof(Mailbox) + static_cast<std::size_t>(blocks) * sizeof(unsigned);
+    return (end + alignof(Word) - 1) / alignof(Word) * alignof(Word);
   }
 
   // Local member l's arguments; run() sets reps and epoch0.
