@@ -7,7 +7,10 @@
   Fig. 8 layout), one per GPU model;
 - other methods: latency against their first swept axis, error bars = stddev, one line per GPU
   model / launcher / GPU count and per value of the other swept axes;
-- summary.png: the best (lowest) latency of every method, log scale, to compare levels.
+- summary.png: the best (lowest) latency of every method, log scale, to compare levels;
+- scaling.png, when the rows hold several GPU counts: each multi-GPU method's latency against
+  the GPU count at 1 block/SM x 128 threads and its default variant (ordering, blocking and
+  host_wait 0), solid lines for threads mode, dashed for mpi.
 Only rows with status ok and metric latency (unit ns) are plotted.
 """
 import argparse
@@ -118,6 +121,42 @@ def summary(rows, out):
     plt.close(fig)
 
 
+def scaling(rows, out):
+    """Latency against GPU count, one line per method and launch mode; False if not applicable."""
+    series = collections.defaultdict(dict)
+    for r in rows:
+        if r["level"] not in ("multi-gpu", "kernel") or r["gpu_count"] in ("", "0"):
+            continue
+        c = dict(item.split("=") for item in r["config"].split())
+        if c.get("blocks_per_sm", "1") != "1" or c.get("threads_per_block", "128") != "128":
+            continue
+        if any(c.get(k, "0") != "0" for k in ("ordering", "blocking", "host_wait", "fault")):
+            continue
+        mode = "mpi" if r["launcher"] == "mpi" else "threads"
+        series[(r["method"], mode)][int(r["gpu_count"])] = float(r["value"]) / 1000
+    if len({n for pts in series.values() for n in pts}) < 2:
+        return False
+    fig, ax = plt.subplots(figsize=(11, 5.5))
+    methods = sorted({m for m, _ in series})
+    palette = plt.get_cmap("tab20")
+    colors = {m: palette((2 * i) % 20 + (2 * i // 20) % 2) for i, m in enumerate(methods)}  # dark first
+    for (method, mode), pts in sorted(series.items()):
+        color = colors[method]
+        xs = sorted(pts)
+        ax.plot(xs, [pts[x] for x in xs], marker="o", color=color, linestyle="-" if mode == "threads" else "--",
+                label=f"{method} ({mode})")
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("latency per barrier (us), 1 block/SM x 128 threads")
+    ax.set_yscale("log")
+    ax.set_xticks(sorted({n for pts in series.values() for n in pts}))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "scaling.png"), dpi=110)
+    plt.close(fig)
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("csv", nargs="+", help="gpubarrier CSV files")
@@ -137,6 +176,7 @@ def main():
         elif varying:
             lines(method, rs, varying[0], varying[1:], args.out)
     summary(rows, args.out)
+    scaling(rows, args.out)
     print(f"plot.py: {len(rows)} rows, {len(by_method)} methods -> {args.out}/")
 
 

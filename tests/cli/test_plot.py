@@ -34,6 +34,14 @@ with tempfile.TemporaryDirectory() as d:
         with open(os.path.join(d, f), "rb") as png:
             if png.read(8) != b"\x89PNG\r\n\x1a\n":
                 sys.exit(f"FAIL: {f} is not a PNG")
+    if "scaling.png" in made:
+        sys.exit("FAIL: a single-GPU CSV must not give scaling.png")
+    scaling_csv = os.path.join(ROOT, "results", "h200x4", "multi-gpu-scaling.csv")
+    p = subprocess.run([python_with_matplotlib(), os.path.join(ROOT, "tools", "plot.py"),
+                        scaling_csv, "--out", os.path.join(d, "x4")], capture_output=True,
+                       text=True, timeout=300)
+    if p.returncode != 0 or "scaling.png" not in os.listdir(os.path.join(d, "x4")):
+        sys.exit(f"FAIL: a multi-GPU CSV must give scaling.png\n{p.stdout}\n{p.stderr}")
     p = subprocess.run([python_with_matplotlib(), os.path.join(ROOT, "tools", "plot.py"),
                         os.devnull, "--out", d], capture_output=True, text=True)
     if p.returncode == 0 or "no ok latency rows" not in p.stderr:
