@@ -10,24 +10,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from multigpu_rows import NCCL_LSA, fail, gpu_count, without_nccl_refusals  # noqa: E402
+
 EXE, CASE = sys.argv[1], sys.argv[2]
 # The fault axis (broken_variant, partial_participation) belongs to these alone: multigpu.nccl.lsa
 # has none, since a GPU that skipped NCCL's barrier would leave its peers spinning inside NCCL,
 # where no watchdog reaches (the host-side deadline can only report such a kernel, not end it).
 DEVICE = "multigpu.device.*"
-NCCL_LSA = "multigpu.nccl.lsa"
 SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640"]
 SHAPE = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
-
-
-def gpu_count():
-    try:
-        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
-    except FileNotFoundError:
-        return 0
-    if p.returncode != 0:
-        return 0
-    return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
 
 
 def run_rows(*args, shape=True):
@@ -42,22 +34,8 @@ def run_rows(*args, shape=True):
             return list(csv.DictReader(f))
 
 
-def fail(why, rows):
-    sys.exit("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
-
-
 def counts(n):
     return "gpu_count=" + ",".join(str(i) for i in range(1, n + 1))
-
-
-def without_nccl_refusals(rows):
-    """NCCL may refuse device communicators here (e.g. no symmetric memory support): then
-    multigpu.nccl.lsa must say so in skipped rows, which are shown and set aside."""
-    refused = [r for r in rows if r["method"] == NCCL_LSA and r["status"] == "skipped"
-               and ("ncclDevCommCreate" in r["note"] or "LSA team" in r["note"])]
-    for r in refused:
-        print("NOTE:", NCCL_LSA, r["config"], "skipped:", r["note"])
-    return [r for r in rows if r not in refused]
 
 
 def case_threads_all_methods():

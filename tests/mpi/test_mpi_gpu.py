@@ -11,23 +11,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from multigpu_rows import NCCL_LSA, fail, gpu_count, without_nccl_refusals  # noqa: E402
+
 EXE, CASE = sys.argv[1], sys.argv[2]
 # multigpu.nccl.lsa has no fault axis (a rank that skipped NCCL's barrier would leave the others
 # spinning inside NCCL, where no watchdog reaches): broken_variant and partial_participation keep
 # to multigpu.device.*.
-NCCL_LSA = "multigpu.nccl.lsa"
 SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640",
          "--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
-
-
-def gpu_count():
-    try:
-        p = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True)
-    except FileNotFoundError:
-        return 0
-    if p.returncode != 0:
-        return 0
-    return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
 
 
 def mpirun_rows(*args):
@@ -45,20 +37,6 @@ def mpirun_rows(*args):
             sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
         with open(out, newline="") as f:
             return list(csv.DictReader(f))
-
-
-def fail(why, rows):
-    sys.exit("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
-
-
-def without_nccl_refusals(rows):
-    """NCCL may refuse device communicators here (e.g. no symmetric memory support): then
-    multigpu.nccl.lsa must say so in skipped rows, which are shown and set aside."""
-    refused = [r for r in rows if r["method"] == NCCL_LSA and r["status"] == "skipped"
-               and ("ncclDevCommCreate" in r["note"] or "LSA team" in r["note"])]
-    for r in refused:
-        print("NOTE:", NCCL_LSA, r["config"], "skipped:", r["note"])
-    return [r for r in rows if r not in refused]
 
 
 def case_all_methods():
