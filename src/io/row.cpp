@@ -138,6 +138,9 @@ const std::string& Row::get(const std::string& column) const {
 }
 
 Row make_row(const RowSource& src, const Measurement& m) {
+  // A method may find out only while measuring that it cannot (a library's refusal): such a row
+  // carries no figures, as every other skipped row, so that no 0 is ever read as a latency.
+  if (m.status == Status::skipped) return make_status_row(src, m.status, m.note);
   Row row = base_row(src);
   set(row, "technique", m.technique);
   set(row, "reps_lo", m.reps_lo ? std::to_string(m.reps_lo) : "");

@@ -4,6 +4,7 @@
 
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
+#include "io/row.hpp"
 
 using namespace gb;
 
@@ -43,5 +44,27 @@ TEST(Registry, MpiMethodExplainsHowToRunIt) {
     EXPECT_FALSE(u.ok);
     EXPECT_NE(u.reason.find("mpirun -np 2 gpubarrier run --methods host.mpi.barrier"),
               std::string::npos);
+  }
+}
+
+// A Measurement that says skipped (a library refused while measuring) becomes a row without
+// figures, like every other skipped row.
+TEST(Rows, SkippedMeasurementCarriesNoFigures) {
+  RunContext ctx;
+  const auto methods = Registry::instance().create_all();
+  const std::string run_id = "r";
+  const Point point;
+  Measurement m;
+  m.metric = "latency";
+  m.unit = "ns";
+  m.status = Status::skipped;
+  m.note = "the library refused";
+  const Row row = make_row({ctx, run_id, *methods.front(), point, ""}, m);
+  const auto& cols = Row::columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    if (cols[i] == "value" || cols[i] == "samples" || cols[i] == "metric")
+      EXPECT_EQ(row.fields[i], "") << cols[i];
+    if (cols[i] == "status") EXPECT_EQ(row.fields[i], "skipped");
+    if (cols[i] == "note") EXPECT_EQ(row.fields[i], "the library refused");
   }
 }
