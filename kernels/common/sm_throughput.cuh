@@ -47,6 +47,22 @@ __device__ __forceinline__ void record_span(WarpSpan* spans, long long t0, long 
   spans[blockIdx.x * warps + threadIdx.x / 32] = WarpSpan{t0, t1, sm_id(), sink};
 }
 
+// A dependent chain of trips x Unroll barriers between two clock reads; every warp records its
+// span, so one kernel serves the latency (one group alone) and the throughput (many at once).
+template <int Unroll, class Barrier>
+__device__ __forceinline__ void timed_chain(long trips, WarpSpan* spans, Barrier barrier) {
+  // A branch on the parameter before the first clock read: ptxas would otherwise load it after
+  // the read, inside the timed region (seed 004). Never taken.
+  if (trips < 1) return;
+  const long long t0 = sm_clock();
+  for (long r = 0; r < trips; ++r) {
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) barrier();
+  }
+  const long long t1 = sm_clock();
+  record_span(spans, t0, t1, 0);
+}
+
 }  // namespace dev
 
 inline int multiprocessor_count(int device) {

@@ -30,6 +30,14 @@ __device__ inline Spin spin_budget(const WatchdogArgs& w) {
   return Spin(w.budget_ns, GlobalTimer{}, TrippedFlag{w.tripped});
 }
 
+// Spins until `done()` holds; false when the budget expired (or another spinner gave up) first.
+template <class Done>
+__device__ bool spin_until(Spin& spin, Done done) {
+  while (!done())
+    if (spin.expired()) return false;
+  return true;
+}
+
 }  // namespace dev
 
 // Host side: owns the flag of the launches of one verify() or measure() call.

@@ -39,11 +39,8 @@ struct AtomicSense {
           sense.store(local_sense_, cuda::memory_order_release);
         } else {
           dev::Spin spin = dev::spin_budget(watchdog_);
-          while (sense.load(cuda::memory_order_acquire) != local_sense_)
-            if (spin.expired()) {
-              gave_up = true;
-              break;
-            }
+          gave_up = !dev::spin_until(
+              spin, [&] { return sense.load(cuda::memory_order_acquire) == local_sense_; });
         }
       }
       return !__syncthreads_or(gave_up);

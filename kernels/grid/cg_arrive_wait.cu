@@ -3,36 +3,24 @@
 // so the figure is the cost of the split form itself, to set beside gpu.grid.cg; work placed
 // there in real code overlaps the wait. Like grid.sync() it cannot be interrupted, so it only
 // runs with the whole grid.
-#include <cooperative_groups.h>
-
 #include <utility>
 
-#include "grid/grid_barrier.cuh"
-
-namespace cg = cooperative_groups;
+#include "grid/cg_policy.cuh"
 
 namespace gb::grid {
 namespace {
 
-struct CgArriveWait {
+struct ArriveWait {
+  __device__ void operator()(cooperative_groups::grid_group& grid) const {
+    auto token = grid.barrier_arrive();
+    grid.barrier_wait(std::move(token));
+  }
+};
+
+struct CgArriveWait : CgGridPolicy<ArriveWait> {
   static constexpr std::string_view kName = "gpu.grid.cg-arrive-wait";
   static constexpr std::string_view kDescription =
       "cg::this_grid().barrier_arrive() + barrier_wait() in a cooperative launch (differential)";
-  static constexpr bool kInterruptible = false;
-  static std::size_t state_words(int) { return 0; }
-
-  class Block {
-   public:
-    __device__ Block(unsigned*, const WatchdogArgs&) : grid_(cg::this_grid()) {}
-    __device__ bool sync() {
-      auto token = grid_.barrier_arrive();
-      grid_.barrier_wait(std::move(token));
-      return true;
-    }
-
-   private:
-    cg::grid_group grid_;
-  };
 };
 
 }  // namespace

@@ -38,11 +38,8 @@ struct FlagEpoch {
       if (blockIdx.x == 0) {
         dev::Spin spin = dev::spin_budget(watchdog_);
         for (unsigned b = threadIdx.x; b < gridDim.x && !gave_up; b += blockDim.x)
-          while (Ref(arrive_[b]).load(cuda::memory_order_acquire) != epoch_)
-            if (spin.expired()) {
-              gave_up = true;
-              break;
-            }
+          gave_up = !dev::spin_until(
+              spin, [&] { return Ref(arrive_[b]).load(cuda::memory_order_acquire) == epoch_; });
         // Every arrival has been seen by some thread of block 0 before any release is written.
         gave_up = __syncthreads_or(gave_up);
         if (!gave_up)
@@ -50,11 +47,9 @@ struct FlagEpoch {
             Ref(release_[b]).store(epoch_, cuda::memory_order_release);
       } else if (threadIdx.x == 0) {
         dev::Spin spin = dev::spin_budget(watchdog_);
-        while (Ref(release_[blockIdx.x]).load(cuda::memory_order_acquire) != epoch_)
-          if (spin.expired()) {
-            gave_up = true;
-            break;
-          }
+        gave_up = !dev::spin_until(spin, [&] {
+          return Ref(release_[blockIdx.x]).load(cuda::memory_order_acquire) == epoch_;
+        });
       }
       return !__syncthreads_or(gave_up);
     }

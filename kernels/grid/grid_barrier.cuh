@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "common/device_buffer.hpp"
+#include "common/occupancy.cuh"
 #include "common/watchdog.cuh"
 #include "core/registry.hpp"
 #include "core/techniques.hpp"
@@ -98,16 +99,8 @@ class GridBarrierMethod final : public Method {
     const long skip = p.get("skip_block", 0);
     if (skip != 0 && skip != 1) return Usability::no("skip_block is 0 or 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-    int fit = 0, fit_check = 0;
-    GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, timed<Barrier>,
-                                                                static_cast<int>(threads), 0));
-    GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_check, check<Barrier>,
-                                                                static_cast<int>(threads), 0));
-    fit = std::min(fit, fit_check);
-    if (per_sm > fit)
-      return Usability::no("occupancy: at most " + std::to_string(fit) + " blocks/SM of " +
-                           std::to_string(threads) + " threads are co-resident");
-    return Usability::yes();
+    return blocks_fit("occupancy", per_sm, static_cast<int>(threads), timed<Barrier>,
+                      check<Barrier>);
   }
 
   Verification verify(RunContext& ctx, const Point& p) override {

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "common/device_buffer.hpp"
+#include "common/occupancy.cuh"
 #include "core/registry.hpp"
 #include "core/techniques.hpp"
 
@@ -150,15 +151,7 @@ constexpr std::string_view description_of(LaunchKind kind) {
 // A cooperative launch refuses grids whose blocks cannot all be resident at once.
 Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads) {
   GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-  int fit = 0, fit_stamp = 0;
-  GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, empty_kernel, threads, 0));
-  GB_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit_stamp, stamp_kernel, threads, 0));
-  fit = std::min(fit, fit_stamp);
-  if (per_sm > fit)
-    return Usability::no("cooperative launch: at most " + std::to_string(fit) + " blocks/SM of " +
-                         std::to_string(threads) + " threads are co-resident");
-  return Usability::yes();
+  return blocks_fit("cooperative launch", per_sm, threads, empty_kernel, stamp_kernel);
 }
 
 template <LaunchKind Kind>

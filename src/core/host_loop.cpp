@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 
 #include "core/adaptive.hpp"
@@ -24,6 +25,15 @@ Measurement host_loop(const RunContext& ctx, const std::function<void()>& step, 
   } while (stop.more(samples.size(), summarize(samples).relative_standard_error()));
 
   return host_loop_result(samples, stop.reason());
+}
+
+void append_slowest(std::vector<double>& samples_ns,
+                    const std::vector<std::vector<double>>& per_member, int steps) {
+  for (int i = 0; i < steps; ++i) {
+    double worst = 0;
+    for (const auto& t : per_member) worst = std::max(worst, t[i]);
+    samples_ns.push_back(worst);
+  }
 }
 
 Measurement host_loop_result(const std::vector<double>& samples_ns, const std::string& stop) {

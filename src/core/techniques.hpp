@@ -19,6 +19,11 @@ Measurement host_loop(const RunContext& ctx, const std::function<void()>& step, 
 // single `step` (steps inside an OpenMP parallel region): value = median.
 Measurement host_loop_result(const std::vector<double>& samples_ns, const std::string& stop);
 
+// Steps timed by every member (thread, GPU) of such a loop: step i's figure is the slowest
+// member's. Appends max over m of per_member[m][i] for i < steps.
+void append_slowest(std::vector<double>& samples_ns,
+                    const std::vector<std::vector<double>>& per_member, int steps);
+
 // differential (seed 001 Eqs. 7-8): `run(reps)` executes `reps` barrier crossings inside one
 // kernel (or step) and returns the elapsed seconds including launch and synchronisation.
 // T = (mean L_hi - mean L_lo) / (R_hi - R_lo), sigma = sqrt(s_hi^2 + s_lo^2) / (R_hi - R_lo).

@@ -59,11 +59,7 @@ class OmpBarrier final : public Method {
 #pragma omp barrier
 #pragma omp single
         {
-          for (int i = 0; i < kBatch; ++i) {
-            double worst = 0;
-            for (const auto& t : per_thread) worst = std::max(worst, t[i]);
-            samples.push_back(worst);
-          }
+          append_slowest(samples, per_thread, kBatch);
           more = stop.more(samples.size(), summarize(samples).relative_standard_error());
         }
       }

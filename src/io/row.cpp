@@ -85,49 +85,75 @@ void set(Row& row, const std::string& column, std::string value) {
 
 }  // namespace
 
+namespace {
+
+// The schema v1 columns in CSV order (results/SCHEMA.md), and which hold numbers.
+struct Column {
+  const char* name;
+  bool numeric;
+};
+constexpr Column kColumns[] = {
+    {"schema_version", true},
+    {"run_id", false},
+    {"timestamp", false},
+    {"host", false},
+    {"system", false},
+    {"gpu_model", false},
+    {"gpu_count", true},
+    {"gpu_ids", false},
+    {"topology", false},
+    {"driver", false},
+    {"cuda_runtime", false},
+    {"nccl", false},
+    {"mpi", false},
+    {"method", false},
+    {"level", false},
+    {"launcher", false},
+    {"ranks", true},
+    {"nodes", true},
+    {"blocks_per_sm", true},
+    {"threads_per_block", true},
+    {"group_size", true},
+    {"cluster_size", true},
+    {"config", false},
+    {"technique", false},
+    {"reps_lo", true},
+    {"reps_hi", true},
+    {"samples", true},
+    {"metric", false},
+    {"unit", false},
+    {"value", true},
+    {"mean", true},
+    {"stddev", true},
+    {"min", true},
+    {"max", true},
+    {"median", true},
+    {"p95", true},
+    {"p99", true},
+    {"cv", true},
+    {"stop", false},
+    {"status", false},
+    {"note", false},
+};
+
+}  // namespace
+
 const std::vector<std::string>& Row::columns() {
-  static const std::vector<std::string> cols = {"schema_version",
-                                                "run_id",
-                                                "timestamp",
-                                                "host",
-                                                "system",
-                                                "gpu_model",
-                                                "gpu_count",
-                                                "gpu_ids",
-                                                "topology",
-                                                "driver",
-                                                "cuda_runtime",
-                                                "nccl",
-                                                "mpi",
-                                                "method",
-                                                "level",
-                                                "launcher",
-                                                "ranks",
-                                                "nodes",
-                                                "blocks_per_sm",
-                                                "threads_per_block",
-                                                "group_size",
-                                                "cluster_size",
-                                                "config",
-                                                "technique",
-                                                "reps_lo",
-                                                "reps_hi",
-                                                "samples",
-                                                "metric",
-                                                "unit",
-                                                "value",
-                                                "mean",
-                                                "stddev",
-                                                "min",
-                                                "max",
-                                                "median",
-                                                "p95",
-                                                "p99",
-                                                "cv",
-                                                "stop",
-                                                "status",
-                                                "note"};
+  static const std::vector<std::string> cols = [] {
+    std::vector<std::string> v;
+    for (const Column& c : kColumns) v.emplace_back(c.name);
+    return v;
+  }();
   return cols;
+}
+
+const std::vector<bool>& Row::numeric() {
+  static const std::vector<bool> flags = [] {
+    std::vector<bool> v;
+    for (const Column& c : kColumns) v.push_back(c.numeric);
+    return v;
+  }();
+  return flags;
 }
 
 const std::string& Row::get(const std::string& column) const {

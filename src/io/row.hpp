@@ -16,6 +16,8 @@ inline constexpr int kSchemaVersion = 1;
 struct Row {
   std::vector<std::string> fields;  // in the order of columns()
   static const std::vector<std::string>& columns();
+  // Per column: true where the field holds a number (empty when there is none).
+  static const std::vector<bool>& numeric();
   const std::string& get(const std::string& column) const;
 };
 

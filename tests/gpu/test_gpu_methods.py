@@ -3,31 +3,17 @@
 
 Usage: test_gpu_methods.py GPUBARRIER CASE
 """
-import csv
 import os
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gpu_rows import has_gpu, rows_of  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 
 
-def has_gpu():
-    try:
-        return subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
-    except FileNotFoundError:
-        return False
-
-
 def run_rows(*args):
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "g.csv")
-        p = subprocess.run([EXE, "run", "--out", out, "--samples", "5", "--time-budget", "0.5", *args],
-                           capture_output=True, text=True, timeout=600)
-        if p.returncode != 0:
-            sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
-        with open(out, newline="") as f:
-            return list(csv.DictReader(f))
+    return rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.5", *args], timeout=600)
 
 
 def expect_verified(rows, metric):

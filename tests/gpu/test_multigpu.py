@@ -4,14 +4,11 @@ GPU, or when a case needs more GPUs than are visible.
 
 Usage: test_multigpu.py GPUBARRIER CASE
 """
-import csv
 import os
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from multigpu_rows import NCCL_LSA, fail, gpu_count, without_nccl_refusals  # noqa: E402
+from gpu_rows import NCCL_LSA, fail, gpu_count, rows_of, without_nccl_refusals  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 # The fault axis (broken_variant, partial_participation) belongs to these alone: multigpu.nccl.lsa
@@ -23,15 +20,8 @@ SHAPE = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
 
 
 def run_rows(*args, shape=True):
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "m.csv")
-        env = dict(os.environ, NCCL_NVLS_ENABLE="0")
-        cmd = [EXE, "run", "--out", out, *SMALL, *(SHAPE if shape else []), *args]
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=900, env=env)
-        if p.returncode != 0:
-            sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
-        with open(out, newline="") as f:
-            return list(csv.DictReader(f))
+    return rows_of([EXE, "run", *SMALL, *(SHAPE if shape else []), *args],
+                   env=dict(os.environ, NCCL_NVLS_ENABLE="0"))
 
 
 def counts(n):

@@ -5,38 +5,20 @@ cannot run must be skipped rows with a reason, never failures.
 
 Usage: test_single_gpu_sync.py GPUBARRIER CASE
 """
-import csv
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gpu_rows import fail, has_gpu, rows_of  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 
 
-def has_gpu():
-    try:
-        return subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
-    except FileNotFoundError:
-        return False
-
-
 def run_rows(method, *axes):
     args = [a for axis in axes for a in ("--axis", axis)]
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "g.csv")
-        p = subprocess.run([EXE, "run", "--out", out, "--samples", "5", "--time-budget", "0.5",
-                            "--methods", method, "--gpus", "0", *args],
-                           capture_output=True, text=True, timeout=600)
-        if p.returncode != 0:
-            sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
-        with open(out, newline="") as f:
-            return list(csv.DictReader(f))
-
-
-def fail(what, rows):
-    sys.exit("FAIL: " + what + "\n" + "\n".join(str(r) for r in rows))
+    return rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.5", "--methods", method,
+                    "--gpus", "0", *args], timeout=600)
 
 
 def expect_verified(rows, metric, count):

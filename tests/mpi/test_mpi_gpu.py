@@ -4,15 +4,12 @@
 
 Usage: test_mpi_gpu.py GPUBARRIER CASE
 """
-import csv
 import os
 import shutil
-import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from multigpu_rows import NCCL_LSA, fail, gpu_count, without_nccl_refusals  # noqa: E402
+from gpu_rows import NCCL_LSA, fail, gpu_count, rows_of, without_nccl_refusals  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 # multigpu.nccl.lsa has no fault axis (a rank that skipped NCCL's barrier would leave the others
@@ -28,15 +25,8 @@ def mpirun_rows(*args):
         sys.exit("FAIL: mpirun not found (scripts/setup installs openmpi-bin)")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,tcp", NCCL_NVLS_ENABLE="0")
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "mpi.csv")
-        p = subprocess.run([mpirun, "-np", str(N), "-x", "NCCL_NVLS_ENABLE", EXE, "run", "--out",
-                            out, *SMALL, *args], capture_output=True, text=True, env=env,
-                           timeout=900)
-        if p.returncode != 0:
-            sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
-        with open(out, newline="") as f:
-            return list(csv.DictReader(f))
+    return rows_of([mpirun, "-np", str(N), "-x", "NCCL_NVLS_ENABLE", EXE, "run", *SMALL, *args],
+                   env=env)
 
 
 def case_all_methods():

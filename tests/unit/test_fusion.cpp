@@ -6,19 +6,11 @@
 
 #include "core/errors.hpp"
 #include "core/fusion.hpp"
+#include "quick_context.hpp"
 
 using namespace gb;
 
-namespace {
-
-RunContext quick_context() {
-  RunContext ctx;
-  ctx.options.samples = 10;
-  ctx.options.time_budget_s = 0.5;
-  return ctx;
-}
-
-}  // namespace
+using test::quick_context;
 
 TEST(FusionOverhead, Eq6) {
   // 100 launches of 10 units against 10 launches of 100 units: 90 launches apart.

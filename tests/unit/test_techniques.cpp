@@ -8,17 +8,11 @@
 
 #include "core/adaptive.hpp"
 #include "core/techniques.hpp"
+#include "quick_context.hpp"
 
 using namespace gb;
 
-namespace {
-RunContext quick_context() {
-  RunContext ctx;
-  ctx.options.samples = 10;
-  ctx.options.time_budget_s = 0.5;
-  return ctx;
-}
-}  // namespace
+using test::quick_context;
 
 TEST(Differential, RecoversPerRepCostAndCancelsOverhead) {
   RunContext ctx = quick_context();
@@ -114,4 +108,10 @@ TEST(AdaptiveStop, NeverStopsBeforeMinimumSamples) {
   EXPECT_TRUE(stop.more(9, 0.0));
   EXPECT_FALSE(stop.more(10, 0.0));
   EXPECT_EQ(stop.reason(), "converged");
+}
+
+TEST(HostLoop, StepFigureIsTheSlowestMember) {
+  std::vector<double> samples{7.0};
+  append_slowest(samples, {{1, 5, 2}, {4, 3, 2}}, 2);
+  EXPECT_EQ(samples, (std::vector<double>{7, 4, 5}));
 }

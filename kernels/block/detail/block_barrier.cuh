@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/device_buffer.hpp"
+#include "common/occupancy.cuh"
 #include "common/sm_clock.hpp"
 #include "common/sm_throughput.cuh"
 #include "common/stamp_check.cuh"
@@ -33,20 +34,10 @@ __device__ __forceinline__ void block_barrier() {
   }
 }
 
-// A dependent chain of barriers between two clock reads; every warp records its span, so one
-// kernel serves the latency (one block) and the throughput (many blocks per SM).
+// Latency (one block) and throughput (many blocks per SM) from one kernel.
 template <BlockBarrier B>
 __global__ void block_barrier_timed(long trips, WarpSpan* spans) {
-  // A branch on the parameter before the first clock read: ptxas would otherwise load it after
-  // the read, inside the timed region (seed 004). Never taken.
-  if (trips < 1) return;
-  const long long t0 = dev::sm_clock();
-  for (long r = 0; r < trips; ++r) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) block_barrier<B>();
-  }
-  const long long t1 = dev::sm_clock();
-  dev::record_span(spans, t0, t1, 0);
+  dev::timed_chain<kUnroll>(trips, spans, [] { block_barrier<B>(); });
 }
 
 // Every thread publishes its stamp in shared memory and after the barrier reads all of them:
@@ -82,13 +73,7 @@ class BlockBarrierMethod : public Method {
       return Usability::no("threads_per_block must be within 1..1024");
     if (per_sm < 1) return Usability::no("blocks_per_sm must be at least 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-    int fit = 0;
-    GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, block_barrier_timed<B>,
-                                                                static_cast<int>(threads), 0));
-    if (per_sm > fit)
-      return Usability::no("occupancy: at most " + std::to_string(fit) + " blocks/SM of " +
-                           std::to_string(threads) + " threads are co-resident");
-    return Usability::yes();
+    return blocks_fit("occupancy", per_sm, static_cast<int>(threads), block_barrier_timed<B>);
   }
 
   Verification verify(RunContext& ctx, const Point& p) override {

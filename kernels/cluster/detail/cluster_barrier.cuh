@@ -53,18 +53,10 @@ __device__ __forceinline__ void cluster_barrier() {
 #endif
 }
 
+// Latency (one cluster) and throughput (many clusters) from one kernel.
 template <ClusterBarrier B>
 __global__ void cluster_barrier_timed(long trips, WarpSpan* spans) {
-  // A branch on the parameter before the first clock read: ptxas would otherwise load it after
-  // the read, inside the timed region (seed 004). Never taken.
-  if (trips < 1) return;
-  const long long t0 = dev::sm_clock();
-  for (long r = 0; r < trips; ++r) {
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) cluster_barrier<B>();
-  }
-  const long long t1 = dev::sm_clock();
-  dev::record_span(spans, t0, t1, 0);
+  dev::timed_chain<kUnroll>(trips, spans, [] { cluster_barrier<B>(); });
 }
 
 // Each thread publishes its stamp in its block's shared memory; after the barrier it reads, in

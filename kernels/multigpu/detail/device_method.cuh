@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "common/occupancy.cuh"
 #include "core/cuda_check.hpp"
 #include "core/techniques.hpp"
 #include "multigpu/detail/barrier.cuh"
@@ -248,15 +249,12 @@ class DeviceMethodBase : public Method {
     if (!ctx.launch.under_mpi)
       if (std::string why = peer_access_problem(local); !why.empty()) return Usability::no(why);
     for (int d : local) {
-      int coop = 0, fit = 0;
+      int coop = 0;
       GB_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, d));
       if (!coop) return Usability::no("GPU " + std::to_string(d) + " has no cooperative launch");
       GB_CUDA_CHECK(cudaSetDevice(d));
-      GB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel,
-                                                                  static_cast<int>(threads), 0));
-      if (per_sm > fit)
-        return Usability::no("occupancy: at most " + std::to_string(fit) + " blocks/SM of " +
-                             std::to_string(threads) + " threads are co-resident");
+      if (Usability u = blocks_fit("occupancy", per_sm, static_cast<int>(threads), kernel); !u.ok)
+        return u;
     }
     return Usability::yes();
   }

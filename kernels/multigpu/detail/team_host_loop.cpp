@@ -37,11 +37,7 @@ Measurement team_host_loop(const RunContext& ctx, const Team& team,
 #pragma omp barrier
 #pragma omp single
       {
-        for (int i = 0; i < kBatch; ++i) {
-          double worst = 0;
-          for (const auto& t : per_member) worst = std::max(worst, t[i]);
-          samples.push_back(worst);
-        }
+        append_slowest(samples, per_member, kBatch);
         more = stop.more(samples.size(), summarize(samples).relative_standard_error());
       }
     } while (more);

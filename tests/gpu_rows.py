@@ -1,7 +1,11 @@
-"""Helpers shared by the multi-GPU test scripts (tests/gpu/test_multigpu.py for threads mode,
-tests/mpi/test_mpi_gpu.py for mpi mode): GPU count, failure report, NCCL's refusals."""
+"""Helpers shared by the test scripts that drive the real executable on a GPU machine
+(tests/gpu/*.py, tests/mpi/test_mpi_gpu.py): GPU count, one run into a temporary CSV, the
+failure report, NCCL's refusals."""
+import csv
+import os
 import subprocess
 import sys
+import tempfile
 
 NCCL_LSA = "multigpu.nccl.lsa"
 
@@ -14,6 +18,23 @@ def gpu_count():
     if p.returncode != 0:
         return 0
     return sum(1 for line in p.stdout.splitlines() if line.startswith("GPU "))
+
+
+def has_gpu():
+    return gpu_count() > 0
+
+
+def rows_of(cmd, env=None, timeout=900):
+    """Runs `cmd` (a gpubarrier run or sweep command line, possibly under mpirun) with --out into
+    a temporary CSV and returns its rows; a non-zero exit fails the test with the output."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "rows.csv")
+        p = subprocess.run([*cmd, "--out", out], capture_output=True, text=True, env=env,
+                           timeout=timeout)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            return list(csv.DictReader(f))
 
 
 def fail(why, rows):
