@@ -26,6 +26,7 @@
 #include "common/occupancy.cuh"
 #include "common/watchdog.cuh"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
 
 namespace gb {
@@ -103,13 +104,15 @@ class GridBarrierMethod final : public Method {
                       check<Barrier>);
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const Shape s = shape(ctx, p);
-    DeviceBuffer<unsigned> state(state_words(s)), stamps(s.blocks), failures(1);
+    DeviceBuffer<unsigned> words(state_words(s)), stamps(s.blocks), failures(1);
     DeviceWatchdog watchdog(ctx);
     int rounds = 64;
-    unsigned* st = state.get();
+    unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int skip = s.skip_block;
     unsigned* stamp_ptr = stamps.get();
@@ -121,12 +124,14 @@ class GridBarrierMethod final : public Method {
                                        "block stamps of the wrong round seen after the barrier");
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const Shape s = shape(ctx, p);
-    DeviceBuffer<unsigned> state(state_words(s));
+    DeviceBuffer<unsigned> words(state_words(s));
     DeviceWatchdog watchdog(ctx);
-    unsigned* st = state.get();
+    unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int skip = s.skip_block;
     auto run = [&](long reps) {

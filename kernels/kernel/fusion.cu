@@ -10,6 +10,7 @@
 #include "common/device_buffer.hpp"
 #include "core/fusion.hpp"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 
 namespace gb {
 namespace {
@@ -46,7 +47,9 @@ class KernelFusion final : public Method {
     return Usability::yes();
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     const int device = ctx.gpus.front();
     GB_CUDA_CHECK(cudaSetDevice(device));
     int sms = 0;

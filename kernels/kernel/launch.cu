@@ -15,6 +15,7 @@
 #include "common/device_buffer.hpp"
 #include "common/occupancy.cuh"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
 
 namespace gb {
@@ -176,7 +177,9 @@ class KernelLaunch final : public Method {
       return Usability::yes();
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const Shape s = shape(ctx, p);
     constexpr unsigned kRounds = 16;
@@ -196,7 +199,9 @@ class KernelLaunch final : public Method {
                                        "block stamps of the previous kernel missing in the next");
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const Shape s = shape(ctx, p);
     Stream stream;

@@ -1,26 +1,47 @@
-// multigpu.device.all-count: every block of every GPU counts its arrival on every GPU's counter
-// and waits on its own GPU's: no leader, no release hop, the NVLink latency overlaps the local
-// arrivals. Persistent cooperative kernel on every GPU, differential technique
-// (detail/device_method.cuh).
+// multigpu.device.all-count: no leader and no second hop: every block adds its arrival to the
+// counter of every GPU (its own in local memory, the peers' over NVLink) and waits until its own
+// GPU's counter holds every block of every GPU. The cross-GPU latency overlaps the local arrivals.
 #include "core/registry.hpp"
-#include "multigpu/detail/device_method.cuh"
+#include "multigpu/detail/device_barrier.cuh"
 
-namespace gb {
-namespace {
+namespace gb::mg {
 
-class AllCountBarrier final : public mg::DeviceBarrierMethod<mg::Algo::all_count> {
- public:
-  std::string_view name() const override { return "multigpu.device.all-count"; }
-  std::string_view description() const override {
-    static const std::string text =
-        std::string("every block adds its arrival to every GPU's counter and waits on its own "
-                    "GPU's counter (no leader). ") +
-        mg::kDeviceAxesHelp;
-    return text;
+struct AllCount {
+  static constexpr std::string_view name = "multigpu.device.all-count";
+  static constexpr std::string_view summary =
+      "every block adds its arrival to every GPU's counter and waits on its own GPU's counter "
+      "(no leader).";
+
+  struct Words {
+    Word counter;  // every block of every GPU
+  };
+  struct Args {};
+
+  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+    const Ordering o = a.ordering;
+    const Word complete = e * gridDim.x * static_cast<Word>(a.members);
+    __shared__ bool ok;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      fence_if_relaxed(o);  // this block's writes, before its arrivals leave
+      for (int k = 0; k < a.members; ++k) {
+        cuda::atomic_ref<Word, cuda::thread_scope_system> count(
+            a.words_of<Words>((a.member + k) % a.members)->counter);
+        if (o == Ordering::acquire_release)
+          count.fetch_add(1, cuda::memory_order_release);
+        else
+          count.fetch_add(1, cuda::memory_order_relaxed);
+      }
+      const Word* mine = &a.words_of<Words>(a.member)->counter;
+      const bool good = !a.waits() || wait_at_least(mine, complete, o, a.self, a.watchdog_ns);
+      fence_if_relaxed(o);
+      ok = good;
+    }
+    __syncthreads();
+    return ok;
   }
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::mg
 
-GB_REGISTER_METHOD(gb::AllCountBarrier)
+GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::AllCount>)

@@ -1,26 +1,47 @@
-// multigpu.device.central: grid.sync, one leader per GPU does a system-scope fetch_add on a counter
-// in GPU 0's memory and spins on it, grid.sync (the baseline). Persistent cooperative kernel on
-// every GPU, differential technique (detail/device_method.cuh).
+// multigpu.device.central, the textbook baseline: grid.sync, one leader per GPU adds its arrival
+// to a counter in member 0's memory (system-scope atomic) and spins on it, grid.sync.
+#include <cooperative_groups.h>
+
 #include "core/registry.hpp"
-#include "multigpu/detail/device_method.cuh"
+#include "multigpu/detail/device_barrier.cuh"
 
-namespace gb {
-namespace {
+namespace gb::mg {
 
-class CentralBarrier final : public mg::DeviceBarrierMethod<mg::Algo::central> {
- public:
-  std::string_view name() const override { return "multigpu.device.central"; }
-  std::string_view description() const override {
-    static const std::string text =
-        std::string(
-            "grid.sync, one leader per GPU does a system-scope fetch_add on a counter in GPU 0's "
-            "memory and spins on it, grid.sync (the baseline). ") +
-        mg::kDeviceAxesHelp;
-    return text;
+struct Central {
+  static constexpr std::string_view name = "multigpu.device.central";
+  static constexpr std::string_view summary =
+      "grid.sync, one leader per GPU does a system-scope fetch_add on a counter in GPU 0's "
+      "memory and spins on it, grid.sync (the baseline).";
+
+  struct Words {
+    Word counter;  // member 0's counts every GPU's arrival
+  };
+  struct Args {};
+
+  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+    const Ordering o = a.ordering;
+    const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
+    Word* counter = &a.words_of<Words>(0)->counter;
+    auto arrive = [&] {
+      fence_if_relaxed(o);  // grid.sync orders the blocks at GPU scope only
+      add_signal(counter, o);
+    };
+    if (!a.waits()) {
+      if (leader) arrive();
+      return true;
+    }
+    cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+    grid.sync();
+    if (leader) {
+      arrive();
+      wait_at_least(counter, e * a.members, o, a.self, a.watchdog_ns);
+      fence_if_relaxed(o);
+    }
+    grid.sync();
+    return !aborted(a.self);
   }
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::mg
 
-GB_REGISTER_METHOD(gb::CentralBarrier)
+GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::Central>)

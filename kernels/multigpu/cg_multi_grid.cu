@@ -7,9 +7,10 @@
 
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "multigpu/detail/peer_memory.hpp"
-#include "multigpu/detail/team.hpp"
+#include "team/peer_memory.hpp"
+#include "team/team.hpp"
 
 namespace gb {
 namespace {
@@ -48,7 +49,7 @@ class CgMultiGrid final : public Method {
            "builds only; threads mode, differential); gpu_count 0 = all given";
   }
   std::vector<Axis> axes() const override {
-    return {{mg::kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}}};
+    return {{kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}}};
   }
   Requirements requirements() const override {
     Requirements r;
@@ -75,8 +76,9 @@ class CgMultiGrid final : public Method {
   }
 
 #if CUDART_VERSION < 13000
-  Verification verify(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
+  Verification verify(State& state) override {
+    const Point& p = state.point();
+    const mg::Team& team = mg::team_of(state);
     const int blocks = blocks_of(team, p);
     const mg::PeerMemory mem(team, (blocks + 1) * sizeof(unsigned));
     std::vector<MultiGridArgs> args(team.local_count());
@@ -96,8 +98,10 @@ class CgMultiGrid final : public Method {
     return Verification::passed();
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
+    const mg::Team& team = mg::team_of(state);
     const int blocks = blocks_of(team, p);
     std::vector<MultiGridArgs> args(team.local_count());
     auto run = [&](long reps) {
@@ -109,7 +113,7 @@ class CgMultiGrid final : public Method {
     return {differential(ctx, run)};
   }
 #else
-  std::vector<Measurement> measure(RunContext&, const Point&) override {
+  std::vector<Measurement> measure(State&) override {
     return {};
   }
 #endif

@@ -1,25 +1,40 @@
-// multigpu.device.dissemination: ceil(log2 N) rounds of pairwise signals: round k signals GPU
-// i+2^k, waits for GPU i-2^k. Persistent cooperative kernel on every GPU, differential technique
-// (detail/device_method.cuh).
+// multigpu.device.dissemination: after each GPU's own gather, ceil(log2 n) rounds; in round k
+// member m signals member m + 2^k and waits for member m - 2^k (any n, not only powers of 2).
 #include "core/registry.hpp"
-#include "multigpu/detail/device_method.cuh"
+#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/detail/gpu_gather.cuh"
 
-namespace gb {
-namespace {
+namespace gb::mg {
 
-class DisseminationBarrier final : public mg::DeviceBarrierMethod<mg::Algo::dissemination> {
- public:
-  std::string_view name() const override { return "multigpu.device.dissemination"; }
-  std::string_view description() const override {
-    static const std::string text = std::string(
-                                        "ceil(log2 N) rounds of pairwise signals: round k signals "
-                                        "GPU i+2^k, waits for GPU i-2^k. ") +
-                                    mg::kDeviceAxesHelp;
-    return text;
+struct Dissemination {
+  static constexpr std::string_view name = "multigpu.device.dissemination";
+  static constexpr std::string_view summary =
+      "ceil(log2 N) rounds of pairwise signals: round k signals GPU i+2^k, waits for GPU i-2^k.";
+
+  static constexpr int kMaxRounds = 6;  // ceil(log2(kMaxMembers))
+  struct Words {
+    GpuGather gather;
+    Word round[kMaxRounds];  // round k's signal from member - 2^k
+  };
+  struct Args {};
+
+  // After the rounds every member has heard, directly or transitively, from every other.
+  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+    const Ordering o = a.ordering;
+    const int m = a.member, n = a.members;
+    Words* self = a.words_of<Words>(m);
+    return gather_exchange_release(a, self->gather, e, [&](bool wait) {
+      for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+        store_signal(&a.words_of<Words>((m + d) % n)->round[k], e, o);
+        if (!wait) continue;
+        if (!wait_at_least(&self->round[k], e, o, a.self, a.watchdog_ns)) return false;
+        fence_if_relaxed(o);
+      }
+      return true;
+    });
   }
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::mg
 
-GB_REGISTER_METHOD(gb::DisseminationBarrier)
+GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::Dissemination>)

@@ -1,26 +1,50 @@
 // multigpu.device.hostflags: single-writer flags in host-mapped memory, member 0 gathers and
-// releases (the cuda-samples PeerGroup::sync pattern). Persistent cooperative kernel on every GPU,
-// differential technique (detail/device_method.cuh).
+// releases (the cuda-samples PeerGroup::sync pattern), behind each GPU's own gather.
 #include "core/registry.hpp"
-#include "multigpu/detail/device_method.cuh"
+#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/detail/gpu_gather.cuh"
 
-namespace gb {
-namespace {
+namespace gb::mg {
 
-class HostflagsBarrier final : public mg::DeviceBarrierMethod<mg::Algo::hostflags> {
- public:
-  std::string_view name() const override { return "multigpu.device.hostflags"; }
-  std::string_view description() const override {
-    static const std::string text =
-        std::string(
-            "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
-            "cuda-samples PeerGroup::sync pattern). ") +
-        mg::kDeviceAxesHelp;
-    return text;
+struct Hostflags {
+  static constexpr std::string_view name = "multigpu.device.hostflags";
+  static constexpr std::string_view summary =
+      "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
+      "cuda-samples PeerGroup::sync pattern).";
+
+  struct Words {
+    GpuGather gather;
+  };
+  // The PeerGroup::sync medium: one single-writer word per member plus the release.
+  struct HostFlags {
+    Word arrive[kMaxMembers];
+    Word release;
+  };
+  static constexpr std::size_t host_bytes = sizeof(HostFlags);
+  struct Args {
+    HostFlags* host = nullptr;  // as this GPU addresses it
+  };
+  static Args args(const AlgoSetup& s, int local) {
+    return {static_cast<HostFlags*>(s.host_view(local))};
+  }
+
+  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
+    const Ordering o = a.ordering;
+    const int m = a.member;
+    auto await = [&](const Word* p) { return wait_at_least(p, e, o, a.self, a.watchdog_ns); };
+    return gather_exchange_release(a, a.words_of<Words>(m)->gather, e, [&](bool wait) {
+      store_signal(&x.host->arrive[m], e, o);
+      if (!wait) return true;
+      if (m != 0) return await(&x.host->release);
+      for (int j = 1; j < a.members; ++j)
+        if (!await(&x.host->arrive[j])) return false;
+      fence_if_relaxed(o);
+      store_signal(&x.host->release, e, o);
+      return true;
+    });
   }
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::mg
 
-GB_REGISTER_METHOD(gb::HostflagsBarrier)
+GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::Hostflags>)

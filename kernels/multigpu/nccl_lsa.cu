@@ -26,14 +26,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <optional>
 #include <string>
 #include <utility>
 
 #include "core/registry.hpp"
-#include "multigpu/detail/device_method.cuh"
-#include "multigpu/detail/host_deadline.hpp"
-#include "multigpu/detail/nccl_dev_comm.hpp"
+#include "core/state.hpp"
+#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/nccl_dev_comm.hpp"
+#include "team/host_deadline.hpp"
 
 namespace gb {
 namespace {
@@ -49,7 +49,7 @@ __global__ void nccl_lsa_kernel(const __grid_constant__ mg::BarrierArgs a,
       relaxed ? cuda::memory_order_relaxed : cuda::memory_order_acq_rel;
   // Multimem stays off: the session's default, and the device communicator has none.
   ncclLsaBarrierSession<ncclCoopCta> lsa(ncclCoopCta(), comm, ncclTeamTagLsa(), blockIdx.x);
-  mg::crossings(a, [&](mg::Mailbox*, mg::Word) {
+  mg::crossings(a, [&](mg::Word) {
     grid.sync();
     mg::fence_if_relaxed(a.ordering);
     lsa.sync(ncclCoopCta(), order);
@@ -62,18 +62,18 @@ __global__ void nccl_lsa_kernel(const __grid_constant__ mg::BarrierArgs a,
 }
 
 // One configuration: communicators, device communicators with one LSA barrier per block, and the
-// shared barrier memory, on this process's GPUs.
+// shared barrier memory, on this process's GPUs. A State resource: verify() and measure() share it.
 class LsaSession {
  public:
   // Collective; throws mg::NcclDeviceUnsupported when NCCL gives no device communicator.
-  LsaSession(const RunContext& ctx, const mg::Team& team, const Point& p, bool verify)
+  LsaSession(const RunContext& ctx, const mg::Team& team, const Point& p)
       : ctx_(ctx),
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(mg::blocks_per_gpu(team, p)),
         comms_(std::make_unique<mg::NcclComms>(team)),
         devs_(std::make_unique<mg::NcclDevComms>(ctx, team, *comms_, blocks_)),
-        mem_(std::make_unique<mg::BarrierMemory>(ctx, team, p, blocks_, verify)) {}
+        mem_(std::make_unique<mg::BarrierMemory>(ctx, team, p, blocks_, 0)) {}
 
   ~LsaSession() {
     if (!stuck_) return;
@@ -84,6 +84,8 @@ class LsaSession {
   }
   LsaSession(const LsaSession&) = delete;
   LsaSession& operator=(const LsaSession&) = delete;
+
+  void set_checking(bool on) { mem_->set_checking(on); }
 
   double run(long reps) {
     budget_s_ = ctx_.options.watchdog_s + static_cast<double>(reps) * kSlowCrossingS;
@@ -145,7 +147,7 @@ class NcclLsaBarrier final : public mg::DeviceMethodBase {
            "ordering 0 = acq_rel, 1 = relaxed + system-scope fences";
   }
   std::vector<Axis> axes() const override {
-    return {{mg::kGpuCountAxis, {0}},
+    return {{kGpuCountAxis, {0}},
             {"blocks_per_sm", {1, 4}},
             {"threads_per_block", {128, 256}},
             {"ordering", {0, 1}}};
@@ -177,48 +179,34 @@ class NcclLsaBarrier final : public mg::DeviceMethodBase {
     return mg::agree(ctx, launchable(ctx, p, reinterpret_cast<const void*>(nccl_lsa_kernel)));
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
-    refused_.reset();
-    const mg::Team team(ctx, p);
-    std::optional<LsaSession> session;
-    try {
-      session.emplace(ctx, team, p, true);
-    } catch (const mg::NcclDeviceUnsupported& e) {
-      refused_ = e.what();  // measure() turns it into the skipped row
-      return {};
-    }
-    return mg::verify_crossings(*session);
+  Verification verify(State& state) override {
+    LsaSession* s = session(state);
+    if (!s) return {};
+    s->set_checking(true);
+    return mg::verify_crossings(*s);
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
-    if (refused_) {
-      Measurement m = skipped(*refused_);
-      refused_.reset();
-      return {m};
-    }
-    const mg::Team team(ctx, p);
-    std::optional<LsaSession> session;
-    try {
-      session.emplace(ctx, team, p, false);
-    } catch (const mg::NcclDeviceUnsupported& e) {
-      return {skipped(e.what())};
-    }
-    return {mg::measure_crossings(ctx, team, *session)};
+  std::vector<Measurement> measure(State& state) override {
+    LsaSession* s = session(state);
+    if (!s) return {};
+    s->set_checking(false);
+    return {mg::measure_crossings(state.ctx(), mg::team_of(state), *s)};
   }
 
  private:
-  static Measurement skipped(std::string why) {
-    Measurement m;
-    m.metric = "latency";
-    m.unit = "ns";
-    m.technique = "differential";
-    m.status = Status::skipped;
-    m.note = std::move(why);
-    return m;
+  // The point's session; null (and the point skipped with NCCL's reason) where NCCL gives no
+  // device communicator.
+  static LsaSession* session(State& state) {
+    if (state.skipped()) return nullptr;
+    try {
+      return &state.resource<LsaSession>(state.ctx(), mg::team_of(state), state.point());
+    } catch (const mg::NcclDeviceUnsupported& e) {
+      state.skip(e.what());
+      return nullptr;
+    }
   }
-  std::optional<std::string> refused_;  // verify()'s NCCL refusal, for the measure() after it
 #else
-  std::vector<Measurement> measure(RunContext&, const Point&) override {
+  std::vector<Measurement> measure(State&) override {
     return {};
   }
 #endif

@@ -92,7 +92,7 @@ Usability Method::feasible(const RunContext&, const Point&) const {
   return Usability::yes();
 }
 
-Verification Method::verify(RunContext&, const Point&) {
+Verification Method::verify(State&) {
   return {};
 }
 

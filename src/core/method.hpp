@@ -14,6 +14,7 @@
 namespace gb {
 
 struct RunContext;
+class State;
 
 enum class Level { warp, block, cluster, grid, kernel, multi_gpu, multi_node, host };
 std::string_view to_string(Level level);
@@ -97,6 +98,9 @@ struct Measurement {
   std::string stop;  // converged | budget | fixed
   Status status = Status::ok;
   std::string note;
+  // The GPUs this figure was measured on when they are a part of the point's (one pair of a
+  // pairwise sweep); empty: all of the point's GPUs.
+  std::vector<int> gpus;
 };
 
 class Method {
@@ -115,10 +119,11 @@ class Method {
   // Whether one configuration can run (occupancy, cluster placement); otherwise a skipped row.
   virtual Usability feasible(const RunContext& ctx, const Point& point) const;
 
-  // A short run that checks the barrier really synchronised. Runs before measure().
-  virtual Verification verify(RunContext& ctx, const Point& point);
+  // A short run that checks the barrier really synchronised. Runs before measure(), on the
+  // same State (core/state.hpp): what it builds for the point, measure() finds there.
+  virtual Verification verify(State& state);
 
-  virtual std::vector<Measurement> measure(RunContext& ctx, const Point& point) = 0;
+  virtual std::vector<Measurement> measure(State& state) = 0;
 };
 
 }  // namespace gb

@@ -7,8 +7,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "core/multigpu/launch_mode.hpp"
-
+#include "core/launch_mode.hpp"
+#include "core/state.hpp"
 #include "topology/topology_class.hpp"
 
 namespace gb {
@@ -43,58 +43,86 @@ class Emitter {
  public:
   Emitter(const RunContext& ctx, const std::vector<ResultSink*>& sinks, RunTally& tally)
       : ctx_(ctx), sinks_(sinks), tally_(tally) {}
-  void emit(const Row& row) {
-    count(row.get("status"));
+  void emit(const Record& record) {
+    count(record.figure.status);
     if (!ctx_.launch.is_root()) return;
-    for (ResultSink* s : sinks_) s->write(row);
+    for (ResultSink* s : sinks_) s->write(record);
   }
 
  private:
-  void count(const std::string& status) {
-    if (status == "ok")
-      ++tally_.ok;
-    else if (status == "skipped")
-      ++tally_.skipped;
-    else if (status == "failed")
-      ++tally_.failed;
-    else if (status == "timeout")
-      ++tally_.timeout;
-    else
-      ++tally_.unverified;
+  void count(Status status) {
+    switch (status) {
+      case Status::ok:
+        ++tally_.ok;
+        break;
+      case Status::skipped:
+        ++tally_.skipped;
+        break;
+      case Status::failed:
+        ++tally_.failed;
+        break;
+      case Status::timeout:
+        ++tally_.timeout;
+        break;
+      case Status::unverified:
+        ++tally_.unverified;
+        break;
+    }
   }
   const RunContext& ctx_;
   const std::vector<ResultSink*>& sinks_;
   RunTally& tally_;
 };
 
-// The class of the GPUs this method uses ("single", "nv18-clique2"); empty for host-only methods.
+// The class of the GPUs `gpus` ("single", "nv18-clique2"); empty for host-only methods.
 // Under mpirun: of the distinct GPUs all ranks drive (ordinals of this node), with "-<n>nodes"
 // appended when the ranks span several nodes.
-std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method& method) {
+std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method& method,
+                        const std::vector<int>& gpus) {
   if (method.requirements().min_gpus == 0) return {};
   if (!ctx.topology) return plan.topology_class;
-  std::vector<int> gpus;
-  for (int g : ctx.row_gpus())
-    if (g >= 0 && std::find(gpus.begin(), gpus.end(), g) == gpus.end()) gpus.push_back(g);
-  std::string cls = topo::topology_class(*ctx.topology, gpus);
-  if (ctx.collective && ctx.launch.nodes > 1) cls += "-" + std::to_string(ctx.launch.nodes) + "nodes";
+  std::vector<int> distinct;
+  for (int g : gpus)
+    if (g >= 0 && std::find(distinct.begin(), distinct.end(), g) == distinct.end())
+      distinct.push_back(g);
+  std::string cls = topo::topology_class(*ctx.topology, distinct);
+  if (ctx.collective && ctx.launch.nodes > 1)
+    cls += "-" + std::to_string(ctx.launch.nodes) + "nodes";
   return cls;
 }
 
+std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method& method) {
+  return topology_of(ctx, plan, method, ctx.row_gpus());
+}
+
+// One configuration, on a State of its own: feasible, verify, measure, each outcome a record.
 void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point& point,
                Emitter& out) {
-  const RowSource src{ctx, plan.run_id, method, point, topology_of(ctx, plan, method)};
+  const std::string topology = topology_of(ctx, plan, method);
+  auto status_record = [&](Status status, const std::string& note) {
+    return make_record(ctx, plan.run_id, method, point, topology, status, note);
+  };
   try {
     if (const Usability f = method.feasible(ctx, point); !f.ok) {
-      out.emit(make_status_row(src, Status::skipped, f.reason));
+      out.emit(status_record(Status::skipped, f.reason));
       return;
     }
-    const Verification v = method.verify(ctx, point);
+    State state(ctx, point);
+    const Verification v = method.verify(state);
+    if (state.skipped()) {
+      out.emit(status_record(Status::skipped, state.skip_reason()));
+      return;
+    }
     if (v.result == Verification::Result::timeout) {
-      out.emit(make_status_row(src, Status::timeout, "verification run: " + v.detail));
+      out.emit(status_record(Status::timeout, "verification run: " + v.detail));
       return;
     }
-    for (Measurement& m : method.measure(ctx, point)) {
+    std::vector<Measurement> figures = method.measure(state);
+    if (state.skipped()) {
+      out.emit(status_record(Status::skipped, state.skip_reason()));
+      return;
+    }
+    for (Measurement& m : figures) {
       if (v.result == Verification::Result::failed) {
         m.status = Status::unverified;
         m.note = "barrier check failed: " + v.detail + (m.note.empty() ? "" : "; " + m.note);
@@ -103,11 +131,13 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
       } else if (v.result == Verification::Result::passed) {
         m.note = "verified; " + m.note;
       }
-      out.emit(make_row(src, m));
+      Record r = with_figure(status_record(Status::ok, {}), m);
+      if (!m.gpus.empty()) r.topology = topology_of(ctx, plan, method, m.gpus);
+      out.emit(r);
     }
   } catch (const std::exception& e) {
     spdlog::error("{} {}: {}", method.name(), point.to_string(), e.what());
-    out.emit(make_status_row(src, Status::failed, e.what()));
+    out.emit(status_record(Status::failed, e.what()));
   }
 }
 
@@ -126,17 +156,16 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
   Progress progress(ctx.launch.is_root() ? total : 0);
   const std::string launcher = ctx.launch.launcher;
   for (auto& [method, points] : work) {
-    const mg::Mode mode = mg::launch_mode(ctx.launch, method->requirements());
+    const Mode mode = launch_mode(ctx.launch, method->requirements());
     // Threads mode counts as collective too: its participants are this process's threads (the
     // rank maximum is then the identity) and its rows say launcher=threads.
-    ctx.collective = mode != mg::Mode::single;
-    ctx.launch.launcher = mode == mg::Mode::threads ? mg::to_string(mode) : launcher;
+    ctx.collective = mode != Mode::single;
+    ctx.launch.launcher = mode == Mode::threads ? to_string(mode) : launcher;
     const bool mine = ctx.collective || ctx.launch.is_root();
     if (!mine) continue;
     if (const Usability u = method->usable(ctx); !u.ok) {
-      out.emit(
-          make_status_row({ctx, plan.run_id, *method, Point{}, topology_of(ctx, plan, *method)},
-                          Status::skipped, u.reason));
+      out.emit(make_record(ctx, plan.run_id, *method, Point{}, topology_of(ctx, plan, *method),
+                           Status::skipped, u.reason));
       for (std::size_t i = 0; i < points.size(); ++i) progress.step(method->name(), Point{});
       continue;
     }
@@ -152,12 +181,10 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
       for (const Point& asked : points) {
         // gpu_count=0 means all GPUs given; threads mode then drives the first gpu_count of
         // them, mpi mode always one GPU per rank.
-        const long available =
-            mode == mg::Mode::mpi ? ctx.launch.size : static_cast<long>(gpus.size());
-        const Point point = mg::resolve_gpu_count(asked, available);
-        ctx.gpus = mode == mg::Mode::threads
-                       ? mg::first_gpus(gpus, point.get(mg::kGpuCountAxis, available))
-                       : gpus;
+        const long available = mode == Mode::mpi ? ctx.launch.size : static_cast<long>(gpus.size());
+        const Point point = resolve_gpu_count(asked, available);
+        ctx.gpus =
+            mode == Mode::threads ? first_gpus(gpus, point.get(kGpuCountAxis, available)) : gpus;
         spdlog::debug("{} {} gpus={}", method->name(), point.to_string(), ctx.gpus.size());
         run_point(ctx, plan, *method, point, out);
         if (ctx.launch.is_root()) progress.step(method->name(), point);

@@ -1,5 +1,5 @@
-// Runs selected methods over their configurations and hands every row to the sinks as soon as
-// it exists. A configuration that cannot run becomes a row (skipped/failed/timeout/unverified),
+// Runs selected methods over their configurations and hands every record to the sinks as soon
+// as it exists. A configuration that cannot run becomes a row (skipped/failed/timeout/unverified),
 // never an abort of the sweep.
 #pragma once
 
@@ -8,8 +8,8 @@
 
 #include "core/axis.hpp"
 #include "core/method.hpp"
+#include "core/result_sink.hpp"
 #include "core/run_context.hpp"
-#include "io/result_sink.hpp"
 
 namespace gb {
 

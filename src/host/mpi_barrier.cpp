@@ -2,6 +2,7 @@
 // is the slowest rank's.
 #include "core/mpi_check.hpp"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
 
 namespace gb {
@@ -20,7 +21,8 @@ class MpiBarrier final : public Method {
     return r;
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point&) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
 #ifdef GPUBARRIER_HAVE_MPI
     return {host_loop(ctx, [] { GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); })};
 #else

@@ -6,11 +6,12 @@
 
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "multigpu/detail/host_steps.hpp"
-#include "multigpu/detail/host_verify.hpp"
-#include "multigpu/detail/team.hpp"
-#include "multigpu/detail/threads_team_method.hpp"
+#include "multigpu/host_steps.hpp"
+#include "team/host_verify.hpp"
+#include "team/team.hpp"
+#include "team/threads_team_method.hpp"
 
 namespace gb {
 namespace {
@@ -25,13 +26,15 @@ class MultiDeviceLaunch final : public mg::ThreadsTeamMethod {
            "2 = blocking sync";
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const mg::Team& team = mg::team_of(state);
     return mg::verify_launch_barrier(ctx, team, [&] { wait_all(team); });
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const mg::Team& team = mg::team_of(state);
     const std::vector<int> blocks = blocks_per_gpu(team);
     Measurement m = host_loop(ctx, [&] {
       launch_all(team, blocks);

@@ -6,11 +6,12 @@
 
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "multigpu/detail/host_verify.hpp"
-#include "multigpu/detail/nccl_check.hpp"
-#include "multigpu/detail/nccl_comm.hpp"
-#include "multigpu/detail/team_host_loop.hpp"
+#include "team/host_verify.hpp"
+#include "team/nccl_check.hpp"
+#include "team/nccl_comm.hpp"
+#include "team/team_host_loop.hpp"
 
 namespace gb {
 namespace {
@@ -25,7 +26,7 @@ class NcclAllReduce final : public Method {
            "gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, 2 = blocking sync";
   }
   std::vector<Axis> axes() const override {
-    return {{mg::kGpuCountAxis, {0}}, {"blocking", {1, 0}}, {mg::kHostWaitAxis, {0}}};
+    return {{kGpuCountAxis, {0}}, {"blocking", {1, 0}}, {mg::kHostWaitAxis, {0}}};
   }
   Requirements requirements() const override {
     Requirements r;
@@ -46,16 +47,20 @@ class NcclAllReduce final : public Method {
   }
 
 #ifdef GPUBARRIER_HAVE_NCCL
-  Verification verify(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
-    const Session s(team);
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
+    const mg::Team& team = mg::team_of(state);
+    const Session& s = state.resource<Session>(team);
     const bool blocking = p.at("blocking") != 0;
     return mg::verify_host_barrier(ctx, team, [&](int l) { s.step(team, l, blocking); });
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
-    const Session s(team);
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
+    const mg::Team& team = mg::team_of(state);
+    const Session& s = state.resource<Session>(team);
     if (p.at("blocking") != 0)
       return {mg::team_host_loop(ctx, team, [&](int l) { s.step(team, l, true); })};
     auto run = [&](long reps) {
@@ -93,7 +98,7 @@ class NcclAllReduce final : public Method {
     std::vector<float*> values;
   };
 #else
-  std::vector<Measurement> measure(RunContext&, const Point&) override {
+  std::vector<Measurement> measure(State&) override {
     return {};
   }
 #endif

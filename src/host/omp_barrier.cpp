@@ -8,6 +8,7 @@
 
 #include "core/adaptive.hpp"
 #include "core/registry.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
 
 namespace gb {
@@ -33,7 +34,9 @@ class OmpBarrier final : public Method {
     return Usability::yes();
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& point) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& point = state.point();
     const int threads = static_cast<int>(point.at("group_size"));
     constexpr int kBatch = 200, kWarmup = 100;
     std::vector<std::vector<double>> per_thread(threads, std::vector<double>(kBatch));

@@ -5,10 +5,11 @@
 
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
-#include "multigpu/detail/host_steps.hpp"
-#include "multigpu/detail/host_verify.hpp"
-#include "multigpu/detail/team_host_loop.hpp"
-#include "multigpu/detail/threads_team_method.hpp"
+#include "core/state.hpp"
+#include "multigpu/host_steps.hpp"
+#include "team/host_verify.hpp"
+#include "team/team_host_loop.hpp"
+#include "team/threads_team_method.hpp"
 
 namespace gb {
 namespace {
@@ -23,13 +24,15 @@ class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
            "1 = spin, 2 = blocking sync";
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const mg::Team& team = mg::team_of(state);
     return mg::verify_host_barrier(ctx, team, [&](int l) { wait(team, l); });
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
-    const mg::Team team(ctx, p);
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const mg::Team& team = mg::team_of(state);
     Measurement m = mg::team_host_loop(ctx, team, [&](int l) {
       mg::launch_empty(team.stream(l));
       wait(team, l);

@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "io/row.hpp"
+
 namespace gb {
 namespace {
 // Latencies in ns read best in us once above a microsecond.
@@ -26,7 +28,8 @@ std::string percent(const std::string& cv) {
 }
 }  // namespace
 
-void ConsoleTable::write(const Row& row) {
+void ConsoleTable::write(const Record& record) {
+  const Row row = to_row(record);
   if (!header_done_) {
     std::fprintf(out_, "%-28s %-40s %-15s %14s %7s %7s %-9s %-10s %s\n", "method", "config",
                  "metric", "value", "cv", "samples", "stop", "status", "note");

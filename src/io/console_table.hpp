@@ -3,14 +3,14 @@
 
 #include <cstdio>
 
-#include "io/result_sink.hpp"
+#include "core/result_sink.hpp"
 
 namespace gb {
 
 class ConsoleTable : public ResultSink {
  public:
   explicit ConsoleTable(std::FILE* out) : out_(out) {}
-  void write(const Row& row) override;
+  void write(const Record& record) override;
 
  private:
   std::FILE* out_;

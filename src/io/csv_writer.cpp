@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "io/row.hpp"
 
 namespace gb {
 
@@ -82,8 +83,8 @@ CsvWriter::~CsvWriter() {
   if (file_) std::fclose(file_);
 }
 
-void CsvWriter::write(const Row& row) {
-  write_fields(row.fields);
+void CsvWriter::write(const Record& record) {
+  write_fields(to_row(record).fields);
 }
 
 void CsvWriter::write_fields(const std::vector<std::string>& fields) {

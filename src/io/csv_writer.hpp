@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "io/result_sink.hpp"
+#include "core/result_sink.hpp"
 
 namespace gb {
 
@@ -24,7 +24,7 @@ class CsvWriter : public ResultSink {
   ~CsvWriter() override;
   CsvWriter(const CsvWriter&) = delete;
   CsvWriter& operator=(const CsvWriter&) = delete;
-  void write(const Row& row) override;
+  void write(const Record& record) override;
   const std::string& path() const { return path_; }
 
  private:

@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "io/result_sink.hpp"
+#include "core/result_sink.hpp"
+#include "io/row.hpp"
 
 namespace gb {
 
@@ -13,7 +14,7 @@ nlohmann::json row_to_json(const Row& row);
 class JsonWriter : public ResultSink {
  public:
   explicit JsonWriter(std::FILE* out) : out_(out) {}
-  void write(const Row& row) override { rows_.push_back(row_to_json(row)); }
+  void write(const Record& record) override { rows_.push_back(row_to_json(to_row(record))); }
   void finish() override;
 
  private:

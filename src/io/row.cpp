@@ -1,10 +1,6 @@
 #include "io/row.hpp"
 
-#include <unistd.h>
-
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <stdexcept>
 
 namespace gb {
@@ -30,44 +26,32 @@ std::string axis_or_empty(const Point& p, const char* name) {
   return v ? std::to_string(*v) : std::string();
 }
 
-// Under mpirun each rank drives its own GPUs; the count and gpu_ids are everyone's. A point with
-// a gpu_count axis (resolved by the runner) states the count itself, also on its skipped rows.
-std::size_t gpu_count(const RowSource& src) {
-  const RunContext& c = src.ctx;
-  if (src.method.requirements().min_gpus == 0) return 0;
-  if (const auto asked = src.point.find("gpu_count"); asked && *asked > 0)
-    return static_cast<std::size_t>(*asked);
-  const bool across_ranks = c.collective && c.launch.under_mpi;
-  return c.gpus.size() * static_cast<std::size_t>(across_ranks ? c.launch.size : 1);
-}
-
-Row base_row(const RowSource& src) {
-  const RunContext& c = src.ctx;
+Row base_row(const Record& r) {
   Row row;
   row.fields = {
       std::to_string(kSchemaVersion),
-      src.run_id,
-      utc_timestamp(),
-      c.env.host,
-      c.env.system,
-      c.env.gpu_model,
-      std::to_string(gpu_count(src)),
-      src.method.requirements().min_gpus > 0 ? join_ints(c.row_gpus()) : "",
-      src.topology_class,
-      c.env.driver,
-      c.env.cuda_runtime,
-      c.env.nccl,
-      c.env.mpi,
-      std::string(src.method.name()),
-      std::string(to_string(src.method.level())),
-      c.collective ? c.launch.launcher : "single",
-      std::to_string(c.collective ? c.launch.size : 1),
-      std::to_string(c.collective ? c.launch.nodes : 1),
-      axis_or_empty(src.point, "blocks_per_sm"),
-      axis_or_empty(src.point, "threads_per_block"),
-      axis_or_empty(src.point, "group_size"),
-      axis_or_empty(src.point, "cluster_size"),
-      src.point.to_string(),
+      r.run_id,
+      r.timestamp,
+      r.host,
+      r.system,
+      r.gpu_model,
+      std::to_string(r.gpu_count),
+      join_ints(r.gpu_ids),
+      r.topology,
+      r.driver,
+      r.cuda_runtime,
+      r.nccl,
+      r.mpi,
+      r.method,
+      r.level,
+      r.launcher,
+      std::to_string(r.ranks),
+      std::to_string(r.nodes),
+      axis_or_empty(r.point, "blocks_per_sm"),
+      axis_or_empty(r.point, "threads_per_block"),
+      axis_or_empty(r.point, "group_size"),
+      axis_or_empty(r.point, "cluster_size"),
+      r.point.to_string(),
   };
   row.fields.resize(Row::columns().size());
   return row;
@@ -163,11 +147,12 @@ const std::string& Row::get(const std::string& column) const {
   throw std::logic_error("no CSV column " + column);
 }
 
-Row make_row(const RowSource& src, const Measurement& m) {
-  // A method may find out only while measuring that it cannot (a library's refusal): such a row
-  // carries no figures, as every other skipped row, so that no 0 is ever read as a latency.
-  if (m.status == Status::skipped) return make_status_row(src, m.status, m.note);
-  Row row = base_row(src);
+Row to_row(const Record& r) {
+  Row row = base_row(r);
+  set(row, "status", std::string(to_string(r.figure.status)));
+  set(row, "note", r.figure.note);
+  if (!r.has_figures) return row;
+  const Measurement& m = r.figure;
   set(row, "technique", m.technique);
   set(row, "reps_lo", m.reps_lo ? std::to_string(m.reps_lo) : "");
   set(row, "reps_hi", m.reps_hi ? std::to_string(m.reps_hi) : "");
@@ -184,32 +169,7 @@ Row make_row(const RowSource& src, const Measurement& m) {
   set(row, "p99", fmt(m.stats.p99));
   set(row, "cv", fmt(m.stats.cv));
   set(row, "stop", m.stop);
-  set(row, "status", std::string(to_string(m.status)));
-  set(row, "note", m.note);
   return row;
-}
-
-Row make_status_row(const RowSource& src, Status status, const std::string& reason) {
-  Row row = base_row(src);
-  set(row, "status", std::string(to_string(status)));
-  set(row, "note", reason);
-  return row;
-}
-
-std::string utc_timestamp() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
-std::string make_run_id(const std::string& host) {
-  std::string ts = utc_timestamp();
-  std::erase(ts, '-');
-  std::erase(ts, ':');
-  return ts + "-" + host + "-" + std::to_string(getpid());
 }
 
 }  // namespace gb

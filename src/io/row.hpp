@@ -1,4 +1,4 @@
-// One CSV row: a figure of one (method, configuration, metric) with its full context.
+// One CSV row: a record (core/record.hpp) in the order and format of the CSV schema.
 // The column list is the schema; results/SCHEMA.md documents it. Bump kSchemaVersion whenever
 // a column is added, removed or changes meaning.
 #pragma once
@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/method.hpp"
-#include "core/run_context.hpp"
+#include "core/record.hpp"
 
 namespace gb {
 
@@ -21,20 +20,8 @@ struct Row {
   const std::string& get(const std::string& column) const;
 };
 
-struct RowSource {
-  const RunContext& ctx;
-  const std::string& run_id;
-  const Method& method;
-  const Point& point;
-  std::string topology_class;
-};
-
-Row make_row(const RowSource& src, const Measurement& m);
-// A row with status skipped/failed/timeout and no figures.
-Row make_status_row(const RowSource& src, Status status, const std::string& reason);
-
-// "20261122T043312Z-host-1234": unique per invocation, shared by all rows of one run.
-std::string make_run_id(const std::string& host);
-std::string utc_timestamp();
+// The CSV row of a record: the fixed columns filled from its fields; the four axis columns
+// from its point where it has those axes (every axis is also in `config`).
+Row to_row(const Record& record);
 
 }  // namespace gb

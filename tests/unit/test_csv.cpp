@@ -6,6 +6,7 @@
 
 #include "core/errors.hpp"
 #include "io/csv_writer.hpp"
+#include "io/row.hpp"
 
 using namespace gb;
 

@@ -1,7 +1,7 @@
 // Launch-mode selection and the gpu_count axis of multi-GPU methods.
 #include <gtest/gtest.h>
 
-#include "core/multigpu/launch_mode.hpp"
+#include "core/launch_mode.hpp"
 
 namespace gb::mg {
 namespace {

@@ -15,6 +15,7 @@
 #include "common/stamp_check.cuh"
 #include "common/timers.cuh"
 #include "core/stamp_check.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
 
 namespace gb::block_detail {
@@ -76,18 +77,21 @@ class BlockBarrierMethod : public Method {
     return blocks_fit("occupancy", per_sm, static_cast<int>(threads), block_barrier_timed<B>);
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const int threads = static_cast<int>(p.at("threads_per_block"));
     DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * threads);
-    block_barrier_check<B><<<1, threads, threads * sizeof(unsigned)>>>(kCheckRounds,
-                                                                       records.get());
+    block_barrier_check<B><<<1, threads, threads * sizeof(unsigned)>>>(kCheckRounds, records.get());
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     return check_stamps(records.to_host(), StampLayout{kCheckRounds, threads, {}}).verdict();
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     const int device = ctx.gpus.front();
     const int threads = static_cast<int>(p.at("threads_per_block"));
     const int per_sm = static_cast<int>(p.at("blocks_per_sm"));

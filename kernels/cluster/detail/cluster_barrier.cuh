@@ -18,6 +18,7 @@
 #include "common/stamp_check.cuh"
 #include "common/timers.cuh"
 #include "core/stamp_check.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
 
 namespace gb::cluster_detail {
@@ -147,7 +148,9 @@ class ClusterBarrierMethod : public Method {
     return Usability::yes();
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const int size = static_cast<int>(p.at("cluster_size"));
     const int threads = static_cast<int>(p.at("threads_per_block"));
@@ -164,7 +167,9 @@ class ClusterBarrierMethod : public Method {
     return check_stamps(records.to_host(), layout).verdict();
   }
 
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     const int device = ctx.gpus.front();
     const int size = static_cast<int>(p.at("cluster_size"));
     const int threads = static_cast<int>(p.at("threads_per_block"));

@@ -1,5 +1,6 @@
 // The signal words of device-side multi-GPU barriers and the loads, stores and watchdog spin
-// they are made of. Every word only grows (epochs), so no barrier ever has to reset one.
+// they are made of, shared by every algorithm (each defines its own words in its own file,
+// kernels/multigpu/*.cu). Every word only grows (epochs), so no barrier ever resets one.
 #pragma once
 
 #include <cuda/atomic>
@@ -11,28 +12,15 @@
 namespace gb::mg {
 
 inline constexpr int kMaxMembers = 64;  // topo::kMaxGpus: one node never has more GPUs
-inline constexpr int kMaxRounds = 6;    // ceil(log2(kMaxMembers)) dissemination rounds
 
 using Word = unsigned long long;
 
-// One per GPU, in that GPU's memory. Peers write the remote part; only this GPU the local part.
-struct alignas(128) Mailbox {
-  Word arrive[kMaxMembers];          // push: from every member; hierarchical: from group members
-  Word leaders[kMaxMembers];         // hierarchical: from every group leader
-  Word round[kMaxRounds];            // dissemination: round k's signal from member - 2^k
-  Word release;                      // hierarchical: from this GPU's group leader
-  Word counter;                      // central: member 0's counts all GPUs; all-count: every block
-  alignas(128) Word blocks_arrived;  // local: blocks of this GPU that reached the barrier
-  alignas(128) Word local_release;   // local: the epoch this GPU's blocks may pass
-  unsigned abort;                    // local: set by the first spin that timed out
-  unsigned timeouts;                 // local: spins that timed out (read by the host)
-  unsigned stale;                    // local: verification reads that saw an old stamp
-};
-
-// The PeerGroup::sync medium: host-mapped, one single-writer word per member plus the release.
-struct HostFlags {
-  Word arrive[kMaxMembers];
-  Word release;
+// One per GPU, in that GPU's own memory: what every algorithm's kernel on it shares. Only this
+// GPU writes it; the host reads the counters after a launch.
+struct alignas(128) Control {
+  unsigned abort;     // set by the first spin that timed out: every block leaves the kernel
+  unsigned timeouts;  // spins that timed out
+  unsigned stale;     // verification reads that saw an old stamp
 };
 
 // ordering axis: 0 = every signal a release store / acquire load at system scope;
@@ -71,7 +59,7 @@ __device__ __forceinline__ void fence_if_relaxed(Ordering o) {
 // Spins until *p >= target. Gives up (false) when the watchdog expires or another block of this
 // GPU gave up; the first to give up raises `abort` so that every block leaves the kernel.
 template <cuda::thread_scope S = cuda::thread_scope_system>
-__device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Mailbox* self,
+__device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Control* self,
                                      std::uint64_t watchdog_ns) {
   if (load_signal<S>(p, o) >= target) return true;
   const std::uint64_t deadline = dev::global_ns() + watchdog_ns;

@@ -15,6 +15,7 @@
 #include "common/stamp_check.cuh"
 #include "common/timers.cuh"
 #include "core/stamp_check.hpp"
+#include "core/state.hpp"
 #include "core/techniques.hpp"
 
 namespace gb::warp_detail {
@@ -133,12 +134,18 @@ template <WarpGroup G, WarpAction A>
 WarpKernels select_kernels(int group_size) {
   if constexpr (G == WarpGroup::tile) {
     switch (group_size) {
-      case 1: return kernels_of<G, A, 1>();
-      case 2: return kernels_of<G, A, 2>();
-      case 4: return kernels_of<G, A, 4>();
-      case 8: return kernels_of<G, A, 8>();
-      case 16: return kernels_of<G, A, 16>();
-      default: return kernels_of<G, A, 32>();
+      case 1:
+        return kernels_of<G, A, 1>();
+      case 2:
+        return kernels_of<G, A, 2>();
+      case 4:
+        return kernels_of<G, A, 4>();
+      case 8:
+        return kernels_of<G, A, 8>();
+      case 16:
+        return kernels_of<G, A, 16>();
+      default:
+        return kernels_of<G, A, 32>();
     }
   } else {
     return kernels_of<G, A, 32>();
@@ -181,7 +188,9 @@ class WarpMethod : public Method {
     return Usability::yes();
   }
 
-  Verification verify(RunContext& ctx, const Point& p) override {
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const int k = static_cast<int>(p.at("group_size"));
     DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * 32);
@@ -197,7 +206,9 @@ class WarpMethod : public Method {
   // Latency: one warp alone on the GPU. Throughput: the best over resident blocks/SM x
   // threads/block (seed 001 section 5.1), picked by a short pilot run of every shape and then
   // measured like any other figure; the note names the shape.
-  std::vector<Measurement> measure(RunContext& ctx, const Point& p) override {
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
     const int device = ctx.gpus.front();
     const int k = static_cast<int>(p.at("group_size"));
     const auto timed = select_kernels<G, A>(k).timed;
@@ -240,10 +251,10 @@ class WarpMethod : public Method {
       }
     }
     const std::string ops = A == WarpAction::sync ? "warp-syncs" : "warp-shuffles";
-    for (Measurement& m :
-         sm_throughput(ctx, [&] { return rate_at(best); }, hz, kThroughputReps, ops)) {
-      m.note += "; best of " + std::to_string(shapes.size()) + " shapes at blocks_per_sm=" +
-                std::to_string(best.blocks_per_sm) +
+    for (Measurement& m : sm_throughput(
+             ctx, [&] { return rate_at(best); }, hz, kThroughputReps, ops)) {
+      m.note += "; best of " + std::to_string(shapes.size()) +
+                " shapes at blocks_per_sm=" + std::to_string(best.blocks_per_sm) +
                 " threads_per_block=" + std::to_string(best.threads_per_block);
       rows.push_back(std::move(m));
     }

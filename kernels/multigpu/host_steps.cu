@@ -1,6 +1,6 @@
 #include "common/timers.cuh"
 #include "core/cuda_check.hpp"
-#include "multigpu/detail/host_steps.hpp"
+#include "multigpu/host_steps.hpp"
 
 namespace gb::mg {
 namespace {

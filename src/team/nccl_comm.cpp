@@ -1,11 +1,11 @@
 #ifdef GPUBARRIER_HAVE_NCCL
-#include "multigpu/detail/nccl_comm.hpp"
+#include "team/nccl_comm.hpp"
 
 #include <cstdlib>
 
 #include "core/cuda_check.hpp"
 #include "core/mpi_check.hpp"
-#include "multigpu/detail/nccl_check.hpp"
+#include "team/nccl_check.hpp"
 
 namespace gb::mg {
 

@@ -1,4 +1,4 @@
-#include "multigpu/detail/host_shared.hpp"
+#include "team/host_shared.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-#include "multigpu/detail/team.hpp"
+#include "team/team.hpp"
 
 #include <omp.h>
 #include <pthread.h>

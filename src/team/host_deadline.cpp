@@ -1,4 +1,4 @@
-#include "multigpu/detail/host_deadline.hpp"
+#include "team/host_deadline.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 // nvcc, not the host compiler: NCCL's device API headers are written for it.
-#include "multigpu/detail/nccl_dev_comm.hpp"
+#include "multigpu/nccl_dev_comm.hpp"
 #ifdef GB_HAVE_NCCL_DEVICE_API
 
 #include <string>

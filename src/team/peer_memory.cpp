@@ -1,4 +1,4 @@
-#include "multigpu/detail/peer_memory.hpp"
+#include "team/peer_memory.hpp"
 
 #include "core/cuda_check.hpp"
 #include "core/mpi_check.hpp"

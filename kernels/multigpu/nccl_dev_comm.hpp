@@ -21,8 +21,8 @@
 
 #include "core/errors.hpp"
 #include "core/run_context.hpp"
-#include "multigpu/detail/nccl_comm.hpp"
-#include "multigpu/detail/team.hpp"
+#include "team/nccl_comm.hpp"
+#include "team/team.hpp"
 
 namespace gb::mg {
 

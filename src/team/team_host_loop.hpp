@@ -6,7 +6,7 @@
 
 #include "core/method.hpp"
 #include "core/run_context.hpp"
-#include "multigpu/detail/team.hpp"
+#include "team/team.hpp"
 
 namespace gb::mg {
 

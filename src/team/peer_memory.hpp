@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "multigpu/detail/team.hpp"
+#include "team/team.hpp"
 
 namespace gb::mg {
 

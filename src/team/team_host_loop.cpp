@@ -1,4 +1,4 @@
-#include "multigpu/detail/team_host_loop.hpp"
+#include "team/team_host_loop.hpp"
 
 #include <algorithm>
 #include <chrono>

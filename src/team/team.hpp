@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "core/launch_mode.hpp"
 #include "core/method.hpp"
-#include "core/multigpu/launch_mode.hpp"
 #include "core/run_context.hpp"
+#include "core/state.hpp"
 
 namespace gb::mg {
 
@@ -59,6 +60,11 @@ class Team {
   std::vector<std::vector<int>> cpus_;  // per local member; empty = leave the binding alone
   bool set_flags_ = false;
 };
+
+// The point's team: made on first use, shared by verify() and measure() (core/state.hpp).
+inline const Team& team_of(State& state) {
+  return state.resource<Team>(state.ctx(), state.point());
+}
 
 // Checks shared by every multi-GPU method's usable(): the launch mode and enough GPUs.
 Usability team_usable(const RunContext& ctx, const Requirements& req);

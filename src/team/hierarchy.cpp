@@ -1,4 +1,4 @@
-#include "multigpu/detail/hierarchy.hpp"
+#include "team/hierarchy.hpp"
 
 #include <algorithm>
 

@@ -1,11 +1,11 @@
-#include "multigpu/detail/host_verify.hpp"
+#include "team/host_verify.hpp"
 
 #include <string>
 #include <vector>
 
 #include "core/cuda_check.hpp"
-#include "multigpu/detail/host_steps.hpp"
-#include "multigpu/detail/peer_memory.hpp"
+#include "multigpu/host_steps.hpp"
+#include "team/peer_memory.hpp"
 
 namespace gb::mg {
 namespace {

@@ -9,7 +9,7 @@
 #include "core/launcher.hpp"
 #include "core/method.hpp"
 
-namespace gb::mg {
+namespace gb {
 
 enum class Mode { single, threads, mpi };
 
@@ -66,4 +66,4 @@ inline std::vector<int> first_gpus(const std::vector<int>& gpus, long count) {
   return {gpus.begin(), gpus.begin() + count};
 }
 
-}  // namespace gb::mg
+}  // namespace gb

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/method.hpp"
-#include "multigpu/detail/team.hpp"
+#include "team/team.hpp"
 
 namespace gb::mg {
 

@@ -1,0 +1,249 @@
+// The Method behind every device-side multi-GPU barrier algorithm (detail/crossing.cuh says what
+// an algorithm type holds): the team, the memory, the stamp check and the differential timing
+// are the same for all, so an algorithm file holds only its type and one registration line:
+//   GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::Push>)
+// A library's barrier (multigpu/nccl_lsa.cu) brings its own kernel and session and reuses
+// DeviceMethodBase, BarrierMemory, verify_crossings and measure_crossings.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/occupancy.cuh"
+#include "core/state.hpp"
+#include "core/techniques.hpp"
+#include "multigpu/detail/barrier_memory.cuh"
+#include "team/host_shared.hpp"
+#include "team/team.hpp"
+
+namespace gb::mg {
+
+inline constexpr long kVerifyRounds = 16;
+
+// What an algorithm's host side may use to make its kernel arguments and its notes.
+struct AlgoSetup {
+  const RunContext& ctx;
+  const Team& team;
+  const Point& point;
+  int blocks = 0;
+  const HostShared* host = nullptr;  // the algorithm's host-mapped memory (host_bytes), if any
+
+  void* host_view(int local) const { return host ? host->device_view(local) : nullptr; }
+};
+
+// The optional parts of an algorithm type, with their defaults.
+template <class A>
+std::size_t words_bytes(int blocks, int members) {
+  if constexpr (requires { A::words_bytes(blocks, members); })
+    return A::words_bytes(blocks, members);
+  else
+    return sizeof(typename A::Words);
+}
+
+template <class A>
+constexpr std::size_t host_bytes() {
+  if constexpr (requires { A::host_bytes; })
+    return A::host_bytes;
+  else
+    return 0;
+}
+
+template <class A>
+typename A::Args algo_args(const AlgoSetup& s, int local) {
+  if constexpr (requires { A::args(s, local); })
+    return A::args(s, local);
+  else
+    return {};
+}
+
+template <class A>
+std::string algo_note(const AlgoSetup& s) {
+  if constexpr (requires { A::note(s); })
+    return A::note(s);
+  else
+    return {};
+}
+
+// One configuration of algorithm A on this process's GPUs: its memory and kernel arguments.
+// A State resource (core/state.hpp): verify() and measure() of a point share it.
+template <class A>
+class BarrierSession {
+ public:
+  BarrierSession(const RunContext& ctx, const Team& team, const Point& p)
+      : ctx_(ctx),
+        team_(team),
+        threads_(static_cast<int>(p.at("threads_per_block"))),
+        blocks_(blocks_per_gpu(team, p)),
+        host_(host_bytes<A>() ? std::make_unique<HostShared>(team, host_bytes<A>()) : nullptr),
+        mem_(ctx, team, p, blocks_, words_bytes<A>(blocks_, team.size())) {
+    const AlgoSetup setup{ctx, team, p, blocks_, host_.get()};
+    for (int l = 0; l < team.local_count(); ++l) args_.push_back(algo_args<A>(setup, l));
+    note_ = algo_note<A>(setup);
+  }
+
+  void set_checking(bool on) { mem_.set_checking(on); }
+
+  // `reps` crossings on every GPU of the team; seconds from the first launch to the last wait.
+  double run(long reps) {
+    return mem_.run(reps, [&](int l, BarrierArgs& a) {
+      void* params[] = {&a, &args_[l]};
+      GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(barrier_kernel<A>),
+                                                blocks_, threads_, params, 0, team_.stream(l)));
+      GB_CUDA_CHECK(cudaStreamSynchronize(team_.stream(l)));
+    });
+  }
+
+  std::vector<double> problems() const { return mem_.problems(); }
+  std::string timeout_detail() const {
+    return "watchdog (" + std::to_string(ctx_.options.watchdog_s) +
+           " s) expired: a GPU never reached the barrier";
+  }
+  int blocks() const { return blocks_; }
+  const std::string& note() const { return note_; }
+
+ private:
+  const RunContext& ctx_;
+  const Team& team_;
+  int threads_;
+  int blocks_;
+  std::unique_ptr<HostShared> host_;
+  BarrierMemory mem_;
+  std::vector<typename A::Args> args_;
+  std::string note_;
+};
+
+// The stamp check of a session S (run(reps), problems(), timeout_detail()): kVerifyRounds
+// crossings, then every block's view of every other block's stamp.
+template <class S>
+Verification verify_crossings(S& session) {
+  session.run(kVerifyRounds);
+  const std::vector<double> bad = session.problems();
+  if (bad[1] > 0) return Verification::timed_out(session.timeout_detail());
+  if (bad[0] > 0)
+    return Verification::failed(std::to_string(static_cast<long>(bad[0])) +
+                                " stale stamps seen after the barrier");
+  return Verification::passed();
+}
+
+// The differential latency of a session S (also blocks()), noted "<n> GPUs x <b> blocks".
+template <class S>
+Measurement measure_crossings(const RunContext& ctx, const Team& team, S& session) {
+  auto run = [&](long reps) {
+    const double seconds = session.run(reps);
+    if (session.problems()[1] > 0)
+      throw Error(session.timeout_detail() + " while timing " + std::to_string(reps) +
+                  " crossings");
+    return seconds;
+  };
+  Measurement m = differential(ctx, run);
+  m.note = std::to_string(team.size()) + " GPUs x " + std::to_string(session.blocks()) + " blocks";
+  return m;
+}
+
+// What every device-side multi-GPU method shares, whoever provides the barrier: a persistent
+// cooperative kernel per GPU of one node, peers reached over NVLink/PCIe, threads or mpi mode.
+class DeviceMethodBase : public Method {
+ public:
+  Level level() const override { return Level::multi_gpu; }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.peer_access = true;
+    r.threads_mode = true;
+    r.mpi_mode = true;
+    return r;
+  }
+
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = Method::usable(ctx); !u.ok) return u;
+    if (Usability u = team_usable(ctx, requirements()); !u.ok) return u;
+    if (ctx.launch.nodes > 1)
+      return Usability::no("device-side barriers reach peers over NVLink/PCIe: one node only");
+    return Usability::yes();
+  }
+
+ protected:
+  // Whether `kernel` can run one configuration: gpu_count, the block shape, ordering, the team's
+  // size, peer access, and every block co-resident on every local GPU (cooperative launch).
+  static Usability launchable(const RunContext& ctx, const Point& p, const void* kernel) {
+    if (Usability u = team_feasible(ctx, p); !u.ok) return u;
+    const long per_sm = p.at("blocks_per_sm"), threads = p.at("threads_per_block");
+    if (per_sm < 1 || threads < 32 || threads > 1024)
+      return Usability::no("needs blocks_per_sm >= 1 and 32..1024 threads_per_block");
+    if (const long o = p.at("ordering"); o != 0 && o != 1)
+      return Usability::no("ordering: 0 = release/acquire per signal, 1 = relaxed + fences");
+    const int members = ctx.launch.under_mpi ? ctx.launch.size : static_cast<int>(ctx.gpus.size());
+    if (members > kMaxMembers)
+      return Usability::no("at most " + std::to_string(kMaxMembers) + " GPUs");
+    const std::vector<int> local =
+        ctx.launch.under_mpi ? std::vector<int>{ctx.gpus.front()} : ctx.gpus;
+    if (!ctx.launch.under_mpi)
+      if (std::string why = peer_access_problem(local); !why.empty()) return Usability::no(why);
+    for (int d : local) {
+      int coop = 0;
+      GB_CUDA_CHECK(cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, d));
+      if (!coop) return Usability::no("GPU " + std::to_string(d) + " has no cooperative launch");
+      GB_CUDA_CHECK(cudaSetDevice(d));
+      if (Usability u = blocks_fit("occupancy", per_sm, static_cast<int>(threads), kernel); !u.ok)
+        return u;
+    }
+    return Usability::yes();
+  }
+};
+
+// The axes' meaning, for every device method's description.
+inline constexpr std::string_view kDeviceAxesHelp =
+    "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + fences; "
+    "fault (test hook) 0 = none, 1 = skip the wait, 2 = last GPU absent";
+
+// The method of algorithm A: A::name, A::summary (a sentence) and the rest from above.
+template <class A>
+class DeviceBarrier final : public DeviceMethodBase {
+ public:
+  std::string_view name() const override { return A::name; }
+  std::string_view description() const override {
+    static const std::string text = std::string(A::summary) + " " + std::string(kDeviceAxesHelp);
+    return text;
+  }
+  std::vector<Axis> axes() const override {
+    return {{kGpuCountAxis, {0}},
+            {"blocks_per_sm", {1, 4}},
+            {"threads_per_block", {128, 256}},
+            {"ordering", {0, 1}},
+            {"fault", {0}}};
+  }
+
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    return agree(ctx, check(ctx, p));
+  }
+
+  Verification verify(State& state) override {
+    BarrierSession<A>& s = session(state);
+    s.set_checking(true);
+    return verify_crossings(s);
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    BarrierSession<A>& s = session(state);
+    s.set_checking(false);
+    Measurement m = measure_crossings(state.ctx(), team_of(state), s);
+    if (!s.note().empty()) m.note += "; " + s.note();
+    return {m};
+  }
+
+ private:
+  static BarrierSession<A>& session(State& state) {
+    return state.resource<BarrierSession<A>>(state.ctx(), team_of(state), state.point());
+  }
+  static Usability check(const RunContext& ctx, const Point& p) {
+    if (Usability u = launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<A>)); !u.ok)
+      return u;
+    if (const long f = p.get("fault", 0); f < 0 || f > 2)
+      return Usability::no("fault: 0 = none, 1 = skip the wait, 2 = last GPU absent");
+    return Usability::yes();
+  }
+};
+
+}  // namespace gb::mg

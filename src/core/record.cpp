@@ -1,0 +1,91 @@
+#include "core/record.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+
+#include "core/run_context.hpp"
+
+namespace gb {
+namespace {
+
+// Under mpirun each rank drives its own GPUs; the count and gpu_ids are everyone's. A point with
+// a gpu_count axis (resolved by the runner) states the count itself, also on its skipped rows.
+long gpu_count(const RunContext& c, const MethodId& method, const Point& point) {
+  if (method.min_gpus == 0) return 0;
+  if (const auto asked = point.find("gpu_count"); asked && *asked > 0) return *asked;
+  const bool across_ranks = c.collective && c.launch.under_mpi;
+  return static_cast<long>(c.gpus.size()) * (across_ranks ? c.launch.size : 1);
+}
+
+}  // namespace
+
+Record make_record(const RunContext& ctx, const std::string& run_id, const Method& method,
+                   const Point& point, const std::string& topology_class, Status status,
+                   const std::string& note) {
+  const MethodId id{std::string(method.name()), method.level(), method.requirements().min_gpus};
+  return make_record(ctx, run_id, id, point, topology_class, status, note);
+}
+
+Record make_record(const RunContext& ctx, const std::string& run_id, const MethodId& method,
+                   const Point& point, const std::string& topology_class, Status status,
+                   const std::string& note) {
+  Record r;
+  r.run_id = run_id;
+  r.timestamp = utc_timestamp();
+  r.host = ctx.env.host;
+  r.system = ctx.env.system;
+  r.gpu_model = ctx.env.gpu_model;
+  r.driver = ctx.env.driver;
+  r.cuda_runtime = ctx.env.cuda_runtime;
+  r.nccl = ctx.env.nccl;
+  r.mpi = ctx.env.mpi;
+  r.gpu_count = gpu_count(ctx, method, point);
+  if (method.min_gpus > 0) r.gpu_ids = ctx.row_gpus();
+  r.topology = topology_class;
+  r.method = method.name;
+  r.level = std::string(to_string(method.level));
+  if (ctx.collective) {
+    r.launcher = ctx.launch.launcher;
+    r.ranks = ctx.launch.size;
+    r.nodes = ctx.launch.nodes;
+  }
+  r.point = point;
+  r.figure.status = status;
+  r.figure.note = note;
+  return r;
+}
+
+Record with_figure(Record record, const Measurement& m) {
+  if (m.status == Status::skipped) {
+    record.figure.status = m.status;
+    record.figure.note = m.note;
+    return record;
+  }
+  if (!m.gpus.empty()) {
+    record.gpu_ids = m.gpus;
+    record.gpu_count = static_cast<long>(m.gpus.size());
+  }
+  record.figure = m;
+  record.has_figures = true;
+  return record;
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string make_run_id(const std::string& host) {
+  std::string ts = utc_timestamp();
+  std::erase(ts, '-');
+  std::erase(ts, ':');
+  return ts + "-" + host + "-" + std::to_string(getpid());
+}
+
+}  // namespace gb
