@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Batch jobs across both nodes of the local cluster (scripts/slurm-local).
+
+node_names   one task runs on each node (told apart by SLURMD_NODENAME, since both "nodes" are
+             one host) and each sees the 2 fake gres GPUs it asked for
+mpi_barrier  an srun --mpi=pmix step of the real gpubarrier measures host.mpi.barrier over one
+             rank per node, and rank 0 writes an ok row for 2 ranks on 2 nodes
+
+Usage: test_two_nodes.py GPUBARRIER CASE
+"""
+import csv
+import os
+import shlex
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import slurm_jobs  # noqa: E402
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+
+
+def case_node_names():
+    state, out = slurm_jobs.run_job(
+        ["-N2", "--ntasks-per-node=1", "--gres=gpu:2",
+         "--wrap", "srun --mpi=pmix bash -c 'echo $SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES'"])
+    lines = sorted(line for line in out.splitlines() if line)
+    if state != "COMPLETED" or lines != ["gb-node1 gpus=0,1", "gb-node2 gpus=0,1"]:
+        sys.exit(f"FAIL: job {state}, output:\n{out}")
+    print("PASS: one task on gb-node1 and one on gb-node2, each with 2 gres GPUs")
+
+
+def case_mpi_barrier():
+    if not os.access(EXE, os.X_OK):
+        sys.exit(f"FAIL: {EXE} is not built")
+    # Open MPI's shared-memory transport collides across the two "nodes" of one host.
+    env = dict(os.environ, OMPI_MCA_btl="self,tcp", OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", NCCL_NVLS_ENABLE="0")
+    with tempfile.TemporaryDirectory() as d:
+        csv_path = os.path.join(d, "two-nodes.csv")
+        step = (f"srun --mpi=pmix {shlex.quote(EXE)} run --methods host.mpi.barrier "
+                f"--samples 20 --time-budget 1 --out {shlex.quote(csv_path)}")
+        state, out = slurm_jobs.run_job(["-N2", "--ntasks-per-node=1", "--wrap", step],
+                                        timeout=300, env=env)
+        if state != "COMPLETED" or not os.path.exists(csv_path):
+            sys.exit(f"FAIL: job {state}, output:\n{out}")
+        with open(csv_path, newline="") as f:
+            rows = list(csv.DictReader(f))
+    ok = [r for r in rows if r["method"] == "host.mpi.barrier" and r["status"] == "ok"]
+    if len(ok) != 1 or ok[0]["ranks"] != "2" or ok[0]["nodes"] != "2" or float(ok[0]["value"]) <= 0:
+        sys.exit(f"FAIL: expected one ok row over 2 ranks on 2 nodes, got {rows}\n{out}")
+    print(f"PASS: MPI_Barrier over 2 Slurm nodes, median {float(ok[0]['value']):.0f} ns")
+
+
+slurm_jobs.require_cluster()
+globals()["case_" + CASE]()
