@@ -1,0 +1,185 @@
+// multigpu.floor.signal: the one-way latency of a flag written by one GPU into another's memory
+// and seen there, the floor under every device-side barrier across GPUs: a barrier needs at
+// least one such signal per crossing. Measured as ping-pong between one thread on each GPU of a
+// pair (the round trip halved), for every pair of the given GPUs, so that the topology shows
+// (one row per pair, its gpu_ids the pair). Differential technique: R_hi and R_lo round trips
+// per launch, T = (L_hi - L_lo) / (2 (R_hi - R_lo)).
+//
+// The ordering axis is how the flag is written and read: 0 relaxed system-scope atomics,
+// 1 volatile, 2 volatile with __threadfence_system() before the store and after the load,
+// 3 release store / acquire load at system scope (what a barrier that publishes data needs).
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "common/watchdog.cuh"
+#include "core/registry.hpp"
+#include "core/state.hpp"
+#include "core/techniques.hpp"
+#include "team/peer_memory.hpp"
+#include "team/team.hpp"
+
+namespace gb {
+namespace {
+
+using Word = unsigned long long;
+enum class Ordering { relaxed = 0, volatile_plain = 1, volatile_fenced = 2, release_acquire = 3 };
+constexpr const char* kOrderingNames[] = {"relaxed", "volatile", "volatile+fence",
+                                          "release/acquire"};
+// Flags of different pairs in different 128-byte lines, so no pair sees another's traffic.
+constexpr std::size_t kLine = 128;
+
+__device__ void signal(Word* p, Word v, Ordering o) {
+  cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
+  switch (o) {
+    case Ordering::relaxed:
+      a.store(v, cuda::memory_order_relaxed);
+      break;
+    case Ordering::volatile_fenced:
+      __threadfence_system();
+      [[fallthrough]];
+    case Ordering::volatile_plain:
+      *static_cast<volatile Word*>(p) = v;
+      break;
+    case Ordering::release_acquire:
+      a.store(v, cuda::memory_order_release);
+      break;
+  }
+}
+
+__device__ Word observe(Word* p, Ordering o) {
+  cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
+  switch (o) {
+    case Ordering::relaxed:
+      return a.load(cuda::memory_order_relaxed);
+    case Ordering::volatile_plain:
+    case Ordering::volatile_fenced:
+      return *static_cast<volatile Word*>(p);
+    case Ordering::release_acquire:
+      break;
+  }
+  return a.load(cuda::memory_order_acquire);
+}
+
+// One thread. The initiator sends odd values and waits for the even answer; the other answers.
+// `base` continues the values of earlier launches on the same flags (they only grow).
+__global__ void ping_pong(Word* mine, Word* peer, long reps, Word base, int ordering,
+                          bool initiator, WatchdogArgs watchdog) {
+  const auto o = static_cast<Ordering>(ordering);
+  dev::Spin spin = dev::spin_budget(watchdog);
+  for (long r = 0; r < reps; ++r) {
+    const Word ping = base + 2 * static_cast<Word>(r) + 1, pong = ping + 1;
+    if (initiator) signal(peer, ping, o);
+    const Word want = initiator ? pong : ping;
+    if (!dev::spin_until(spin, [&] { return observe(mine, o) >= want; })) return;
+    if (o == Ordering::volatile_fenced) __threadfence_system();
+    if (!initiator) signal(peer, pong, o);
+  }
+}
+
+class FloorSignal final : public Method {
+ public:
+  std::string_view name() const override { return "multigpu.floor.signal"; }
+  Level level() const override { return Level::multi_gpu; }
+  std::string_view description() const override {
+    return "one-way NVLink/PCIe flag latency (ping-pong / 2, one thread per GPU) between every "
+           "pair of the given GPUs, one row per pair; ordering 0 = relaxed, 1 = volatile, "
+           "2 = volatile + __threadfence_system, 3 = release/acquire (system scope)";
+  }
+  std::vector<Axis> axes() const override { return {{"ordering", {0, 1, 2, 3}}}; }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 2;
+    r.peer_access = true;
+    r.threads_mode = true;
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = Method::usable(ctx); !u.ok) return u;
+    return mg::team_usable(ctx, requirements());
+  }
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    if (const long o = p.at("ordering"); o < 0 || o > 3)
+      return Usability::no(
+          "ordering: 0 = relaxed, 1 = volatile, 2 = volatile + fence, 3 = release/acquire");
+    if (std::string why = mg::peer_access_problem(ctx.gpus); !why.empty())
+      return Usability::no(why);
+    return Usability::yes();
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    const RunContext& ctx = state.ctx();
+    const mg::Team& team = mg::team_of(state);
+    const int n = team.local_count();
+    // Member i's flag from member j: line j of member i's allocation.
+    const mg::PeerMemory flags(team, kLine * static_cast<std::size_t>(n));
+    auto flag = [&](int seen_by_local, int owner, int from) {
+      return reinterpret_cast<Word*>(static_cast<char*>(flags.at(seen_by_local, owner)) +
+                                     kLine * static_cast<std::size_t>(from));
+    };
+    const int ordering = static_cast<int>(state.point().at("ordering"));
+    std::vector<Measurement> rows;
+    for (int a = 0; a < n; ++a)
+      for (int b = a + 1; b < n; ++b)
+        rows.push_back(pair(ctx, team, a, b, flag(a, a, b), flag(a, b, a), flag(b, b, a),
+                            flag(b, a, b), ordering));
+    return rows;
+  }
+
+ private:
+  // The pair (a, b) of local members: a's flag from b as a and b see it, and b's from a.
+  static Measurement pair(const RunContext& ctx, const mg::Team& team, int a, int b, Word* a_mine,
+                          Word* a_peer, Word* b_mine, Word* b_peer, int ordering) {
+    GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
+    const DeviceWatchdog watch_a(ctx);
+    GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
+    const DeviceWatchdog watch_b(ctx);
+    Word base = 0;
+    auto run = [&](long reps) {
+      const auto t0 = std::chrono::steady_clock::now();
+      GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
+      ping_pong<<<1, 1, 0, team.stream(b)>>>(b_mine, b_peer, reps, base, ordering, false,
+                                             watch_b.args());
+      GB_CUDA_CHECK(cudaGetLastError());
+      GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
+      ping_pong<<<1, 1, 0, team.stream(a)>>>(a_mine, a_peer, reps, base, ordering, true,
+                                             watch_a.args());
+      GB_CUDA_CHECK(cudaGetLastError());
+      GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(a)));
+      GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
+      GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(b)));
+      base += 2 * static_cast<Word>(reps);
+      const std::string where = "ping-pong between GPUs " + std::to_string(team.device(a)) +
+                                " and " + std::to_string(team.device(b));
+      watch_a.throw_if_tripped(where);
+      watch_b.throw_if_tripped(where);
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    const long lo = ctx.options.reps_lo, hi = ctx.options.reps_hi;
+    Measurement m;
+    try {
+      m = paired_difference(
+          ctx, [&] { return run(hi); }, [&] { return run(lo); },
+          2.0 * static_cast<double>(hi - lo));
+      m.metric = "one_way_latency";
+      m.unit = "ns";
+      m.technique = "differential";
+      m.reps_lo = lo;
+      m.reps_hi = hi;
+    } catch (const WatchdogTimeout& e) {
+      m = timeout_measurement("one_way_latency", "ns", "differential", e.what());
+    }
+    m.gpus = {team.device(a), team.device(b)};
+    m.note += (m.note.empty() ? "" : "; ") + std::string(kOrderingNames[ordering]) + ", GPUs " +
+              std::to_string(team.device(a)) + " <-> " + std::to_string(team.device(b));
+    return m;
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::FloorSignal)
