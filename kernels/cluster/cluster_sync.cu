@@ -1,6 +1,6 @@
 // gpu.cluster.sync: cg::this_cluster().sync() across the blocks of a thread-block cluster (sm_90),
 // latency with one cluster and whole-GPU throughput over blocks/SM, clock technique; kernels in
-// detail/. DESIGN.md section 7: ~350 cycles at 128 threads.
+// detail/. The reference of results/README.md (2 x H200): ~350 cycles at 128 threads.
 #include "cluster/detail/cluster_barrier.cuh"
 #include "core/registry.hpp"
 

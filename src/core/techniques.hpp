@@ -1,4 +1,4 @@
-// The three ways gpubarrier turns runs into figures (DESIGN.md section 4). Each returns
+// The three ways gpubarrier turns runs into figures (README.md, "Techniques"). Each returns
 // finished Measurements; the method adds notes and the runner adds the context.
 #pragma once
 

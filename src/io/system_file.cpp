@@ -330,7 +330,7 @@ SystemFile parse(const std::string& text, const std::string& source,
   if (root["max_nodes"]) sys.max_nodes = in.positive(root["max_nodes"], "max_nodes");
   if (root["slurm"]) sys.slurm = parse_slurm(in, root["slurm"]);
   if (root["env"]) sys.env = parse_env(in, root["env"]);
-  // NVLink multicast stays off unless a file says otherwise (DESIGN.md section 6).
+  // NVLink multicast stays off unless a file says otherwise (README.md, "Under mpirun and Slurm").
   const bool has_nvls = std::any_of(sys.env.begin(), sys.env.end(),
                                     [](const auto& kv) { return kv.first == "NCCL_NVLS_ENABLE"; });
   if (!has_nvls) sys.env.emplace_back("NCCL_NVLS_ENABLE", "0");
