@@ -1,0 +1,436 @@
+#!/usr/bin/env python3
+"""Proves that check_layering.py fails when it should: each case writes a small synthetic input
+(`ninja -t deps` text, a make depfile, a link graph, or a little source tree) and checks the
+violations the checker prints. Usage: test_check_layering.py <case> [--build-dir B]."""
+
+import argparse
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKER = os.path.join(HERE, "check_layering.py")
+SKIP = 77
+
+
+class Failure(Exception):
+    pass
+
+
+def run(*args):
+    res = subprocess.run([sys.executable, CHECKER, *args], capture_output=True, text=True)
+    return res.returncode, res.stdout + res.stderr
+
+
+def expect(rc_out, rc, present=(), absent=()):
+    got_rc, out = rc_out
+    problems = []
+    if got_rc != rc:
+        problems.append(f"exit status {got_rc}, expected {rc}")
+    lines = out.splitlines()
+    for want in present:
+        if want not in lines:
+            problems.append(f"missing line: {want}")
+    for unwanted in absent:
+        if any(unwanted in line for line in lines):
+            problems.append(f"unexpected: {unwanted}")
+    if problems:
+        raise Failure("\n".join(problems) + "\n--- checker output ---\n" + out)
+    print(out, end="")
+
+
+def ninja_deps(entries):
+    """{object: [paths]} -> `ninja -t deps` text."""
+    text = ""
+    for obj, deps in entries.items():
+        text += f"{obj}: #deps {len(deps)}, deps mtime 1 (VALID)\n"
+        text += "".join(f"    {d}\n" for d in deps) + "\n"
+    return text
+
+
+class Work:
+    def __init__(self):
+        self._tmp = tempfile.TemporaryDirectory(prefix="layering-")
+        self.dir = self._tmp.name
+        # A root that does not exist: the synthetic paths are never opened. The issue's example.
+        self.fake = "/repo" if not os.path.exists("/repo") else os.path.join(self.dir, "absent")
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def includes(self, entries, root=None, *extra):
+        root = root or self.fake
+        deps = self.write("deps.txt", ninja_deps(entries))
+        return run("includes", "--source-dir", root, "--build-dir", os.path.join(root, "build"),
+                   "--deps-file", deps, *extra)
+
+    def links(self, lines):
+        graph = self.write("link_graph.txt", "".join("\t".join(l) + "\n" for l in lines))
+        return run("links", "--source-dir", self.fake, "--links-file", graph)
+
+
+CORE = "CMakeFiles/gpubarrier_core.dir/src/core"
+METHODS = "CMakeFiles/gpubarrier_methods.dir"
+
+
+# ---------------------------------------------------------------------------------- includes
+
+def core_includes_io_through_dotdot(w):
+    r = w.fake
+    expect(w.includes({f"{CORE}/runner.cpp.o": [
+        f"{r}/src/core/runner.cpp", f"{r}/src/core/runner.hpp", "/usr/include/c++/12/vector",
+        f"{r}/src/core/../io/row.hpp", f"{r}/src/core/./../cli/../cli/context.hpp"]}),
+        1, present=["src/core/runner.cpp: includes src/io/row.hpp (core must not include io)",
+                    "src/core/runner.cpp: includes src/cli/context.hpp "
+                    "(core must not include cli)"],
+        absent=["runner.hpp", "vector"])
+
+
+def host_includes_kernel_detail(w):
+    r = w.fake
+    detail = f"{r}/kernels/multigpu/detail/barrier.cuh"
+    expect(w.includes({
+        f"{METHODS}/src/host/x.cpp.o": [f"{r}/src/host/x.cpp", detail],
+        "CMakeFiles/gpubarrier.dir/src/cli/run.cpp.o": [f"{r}/src/cli/run.cpp",
+                                                        f"{r}/kernels/warp/detail/warp_sync.cuh"],
+        "tests/CMakeFiles/test_unit.dir/unit/test_x.cpp.o": [f"{r}/tests/unit/test_x.cpp", detail],
+        # Inside kernels/ a detail header is fine.
+        f"{METHODS}/kernels/multigpu/push.cu.o": [f"{r}/kernels/multigpu/push.cu", detail],
+        # ... but only inside the folder that holds that detail/.
+        f"{METHODS}/kernels/grid/flag_epoch.cu.o": [f"{r}/kernels/grid/flag_epoch.cu",
+                                                    f"{r}/kernels/block/detail/block_barrier.cuh"],
+        # An empty record (a build raced with another) must not pass as checked.
+        f"{METHODS}/kernels/grid/cg_grid_sync.cu.o": [],
+    }), 1, present=[
+        "kernels/grid/flag_epoch.cu: includes kernels/block/detail/block_barrier.cuh "
+        "(kernels/block/detail/ is private to kernels/block/)",
+        "kernels/grid/cg_grid_sync.cu: no dependency record for "
+        f"{METHODS}/kernels/grid/cg_grid_sync.cu.o, so it cannot be checked "
+        "(delete that object file and build again)",
+        "src/host/x.cpp: includes kernels/multigpu/detail/barrier.cuh "
+        "(host must not include kernels.detail: kernels/**/detail/ is private to kernels/)",
+        "src/cli/run.cpp: includes kernels/warp/detail/warp_sync.cuh "
+        "(cli must not include kernels.detail: kernels/**/detail/ is private to kernels/)",
+        "tests/unit/test_x.cpp: includes kernels/multigpu/detail/barrier.cuh "
+        "(tests must not include kernels.detail: kernels/**/detail/ is private to kernels/)"],
+        absent=["push.cu"])
+
+
+def team_includes_kernel_algorithm(w):
+    r = w.fake
+    expect(w.includes({"CMakeFiles/gpubarrier_team.dir/src/team/team.cpp.o": [
+        f"{r}/src/team/team.cpp", f"{r}/src/core/method.hpp", f"{r}/topology/topology.hpp",
+        f"{r}/kernels/multigpu/host_steps.hpp",
+        f"{r}/kernels/multigpu/nccl_dev_comm.hpp", f"{r}/kernels/multigpu/detail/signals.cuh",
+        f"{r}/kernels/common/timers.cuh", f"{r}/src/host/omp_barrier.hpp"]}), 1, present=[
+        "src/team/team.cpp: includes kernels/multigpu/nccl_dev_comm.hpp (team must not include "
+        "kernels: the team knows no barrier algorithm: of kernels/ only "
+        "kernels/multigpu/host_steps.hpp)",
+        "src/team/team.cpp: includes kernels/multigpu/detail/signals.cuh (team must not include "
+        "kernels.detail: kernels/**/detail/ is private to kernels/)",
+        "src/team/team.cpp: includes kernels/common/timers.cuh (team must not include "
+        "kernels.common: the team knows no barrier algorithm: of kernels/ only "
+        "kernels/multigpu/host_steps.hpp)",
+        "src/team/team.cpp: includes src/host/omp_barrier.hpp (team must not include host)"],
+        absent=["host_steps.hpp (", "method.hpp", "topology.hpp"])
+
+
+def topology_includes_kernels_and_host(w):
+    r = w.fake
+    expect(w.includes({"topology/CMakeFiles/gpubarrier_topology.dir/probe.cpp.o": [
+        f"{r}/topology/probe.cpp", f"{r}/topology/probe.hpp", f"{r}/src/core/errors.hpp",
+        f"{r}/topology/../kernels/common/sm_clock.hpp", f"{r}/src/host/omp_barrier.hpp",
+        f"{r}/src/core/method.hpp", f"{r}/src/io/row.hpp", f"{r}/src/cli/context.hpp",
+        f"{r}/src/team/team.hpp"]}), 1, present=[
+        "topology/probe.cpp: includes kernels/common/sm_clock.hpp "
+        "(topology must not include kernels.common)",
+        "topology/probe.cpp: includes src/host/omp_barrier.hpp (topology must not include host)",
+        "topology/probe.cpp: includes src/core/method.hpp (topology must not include core)",
+        "topology/probe.cpp: includes src/io/row.hpp (topology must not include io)",
+        "topology/probe.cpp: includes src/cli/context.hpp (topology must not include cli)",
+        "topology/probe.cpp: includes src/team/team.hpp (topology must not include team)"],
+        absent=["errors.hpp", "probe.hpp"])
+
+
+def io_includes_cli(w):
+    r = w.fake
+    expect(w.includes({"CMakeFiles/gpubarrier_io.dir/src/io/row.cpp.o": [
+        f"{r}/src/io/row.cpp", f"{r}/src/core/record.hpp", f"{r}/src/cli/context.hpp",
+        f"{r}/src/team/team.hpp", f"{r}/src/host/x.hpp", f"{r}/kernels/multigpu/host_steps.hpp",
+        f"{r}/kernels/grid/grid_barrier.cuh"]}), 1, present=[
+        "src/io/row.cpp: includes src/cli/context.hpp (io must not include cli)",
+        "src/io/row.cpp: includes src/team/team.hpp (io must not include team)",
+        "src/io/row.cpp: includes src/host/x.hpp (io must not include host)",
+        "src/io/row.cpp: includes kernels/multigpu/host_steps.hpp "
+        "(io must not include team_kernels)",
+        "src/io/row.cpp: includes kernels/grid/grid_barrier.cuh (io must not include kernels)"],
+        absent=["record.hpp"])
+
+
+def core_header_includes_io(w):
+    # A core header that only io and the CLI include: no core object lists it, so the resolved
+    # #include lines of the headers must catch it.
+    root = os.path.join(w.dir, "tree")
+    w.write("tree/src/core/record.hpp", '#pragma once\n// #include "io/csv_writer.hpp"\n'
+            '#include <vector>\n#include "../io/row.hpp"\n')
+    w.write("tree/src/io/row.hpp", "#pragma once\n")
+    w.write("tree/src/cli/main.cpp", '#include "core/record.hpp"\n')
+    entries = {"CMakeFiles/gpubarrier.dir/src/cli/main.cpp.o": [
+        f"{root}/src/cli/main.cpp", f"{root}/src/core/record.hpp", f"{root}/src/io/row.hpp"]}
+    expect(w.includes(entries, root), 1,
+           present=["src/core/record.hpp: includes src/io/row.hpp (core must not include io)"],
+           absent=["csv_writer", "src/cli/main.cpp:"])
+    expect(w.includes(entries, root, "--no-header-scan"), 0, present=[],
+           absent=["must not"])
+
+
+def symlink_into_io(w):
+    root = os.path.join(w.dir, "tree")
+    w.write("tree/src/io/row.hpp", "#pragma once\n")
+    os.makedirs(os.path.join(root, "src/core"), exist_ok=True)
+    os.symlink("../io/row.hpp", os.path.join(root, "src/core/row_alias.hpp"))
+    expect(w.includes({f"{CORE}/runner.cpp.o": [
+        f"{root}/src/core/runner.cpp", f"{root}/src/core/row_alias.hpp"]}, root), 1,
+        present=["src/core/runner.cpp: includes src/io/row.hpp (core must not include io)"])
+
+
+def object_maps_to_source(w):
+    r = w.fake
+    detail = f"{r}/kernels/grid/detail/x.cuh"
+    expect(w.includes({
+        # The source is found from the object path even when it is not listed first.
+        f"{CORE}/runner.cpp.o": [f"{r}/src/core/runner.hpp", f"{r}/src/core/runner.cpp",
+                                 f"{r}/src/io/row.hpp"],
+        # `__` in an object path is `..`: tests compile src/cli/context.cpp too.
+        "tests/CMakeFiles/test_unit.dir/__/src/cli/context.cpp.o": [
+            f"{r}/src/cli/context.cpp", detail],
+        # A source in the wrong library.
+        "CMakeFiles/gpubarrier_core.dir/src/io/json_writer.cpp.o": [f"{r}/src/io/json_writer.cpp"],
+    }), 1, present=[
+        "src/core/runner.cpp: includes src/io/row.hpp (core must not include io)",
+        "src/cli/context.cpp: includes kernels/grid/detail/x.cuh "
+        "(cli must not include kernels.detail: kernels/**/detail/ is private to kernels/)",
+        "src/io/json_writer.cpp: compiled into gpubarrier_core "
+        "(gpubarrier_core compiles only core)"],
+        absent=["src/core/runner.hpp:"])
+
+
+def clean_tree_passes(w):
+    r = w.fake
+    expect(w.includes({
+        f"{CORE}/runner.cpp.o": [f"{r}/src/core/runner.cpp", f"{r}/src/core/errors.hpp",
+                                 f"{r}/topology/topology.hpp", f"{r}/build/generated/v.hpp",
+                                 "/usr/local/cuda/include/cuda_runtime.h"],
+        "CMakeFiles/gpubarrier_io.dir/src/io/row.cpp.o": [f"{r}/src/io/row.cpp",
+                                                          f"{r}/src/core/record.hpp"],
+        "CMakeFiles/gpubarrier_team.dir/src/team/host_verify.cpp.o": [
+            f"{r}/src/team/host_verify.cpp", f"{r}/kernels/multigpu/host_steps.hpp"],
+        "CMakeFiles/gpubarrier_team_kernels.dir/kernels/multigpu/host_steps.cu.o": [
+            f"{r}/kernels/multigpu/host_steps.cu", f"{r}/kernels/common/timers.cuh"],
+        f"{METHODS}/src/host/omp_gpu_barrier.cpp.o": [
+            f"{r}/src/host/omp_gpu_barrier.cpp", f"{r}/src/team/team.hpp",
+            f"{r}/kernels/multigpu/host_steps.hpp", f"{r}/kernels/multigpu/nccl_dev_comm.hpp"],
+        f"{METHODS}/kernels/multigpu/push.cu.o": [
+            f"{r}/kernels/multigpu/push.cu", f"{r}/kernels/multigpu/detail/signals.cuh",
+            f"{r}/src/team/peer_memory.hpp"],
+        "topology/CMakeFiles/gpubarrier_topology.dir/json.cpp.o": [
+            f"{r}/topology/json.cpp", f"{r}/src/core/errors.hpp", "/usr/include/nlohmann/json.hpp"],
+        "CMakeFiles/gpubarrier.dir/src/cli/run.cpp.o": [
+            f"{r}/src/cli/run.cpp", f"{r}/src/io/csv_writer.hpp", f"{r}/src/host/x.hpp"],
+    }), 0, present=["layering ok (8 objects checked)"])
+
+
+def make_depfile(w):
+    r = w.fake
+    dep = w.write("runner.cpp.o.d",
+                  f"CMakeFiles/gpubarrier_core.dir/src/core/runner.cpp.o: \\\n"
+                  f"  {r}/src/core/runner.cpp {r}/src/core/runner.hpp \\\n"
+                  f"  {r}/src/core/../io/row\\ file.hpp \\\n  /usr/include/stdio.h\n"
+                  f"{r}/src/core/runner.hpp:\n")
+    expect(run("includes", "--source-dir", r, "--deps-file", dep, "--deps-format", "make"), 1,
+           present=["src/core/runner.cpp: includes src/io/row file.hpp "
+                    "(core must not include io)"])
+
+
+def corrupt_deps_log(w):
+    # Two builds at once in one folder can leave .ninja_deps with a record naming a path it
+    # never wrote, and `ninja -t deps` then crashes. The checker reads the log itself and names
+    # the object it cannot check. A stand-in ninja crashes the way the real one did.
+    r = w.fake
+    build = os.path.join(w.dir, "build")
+    objects = [f"{CORE}/runner.cpp.o", f"{METHODS}/kernels/grid/x.cu.o", f"{CORE}/axis.cpp.o"]
+    fake_ninja = w.write("build/fake-ninja", "#!/bin/sh\ncase \"$*\" in\n"
+                         "  *'-t targets'*) printf '%s: phony\\n' "
+                         + " ".join(objects) + " ;;\n  *) kill -SEGV $$ ;;\nesac\n")
+    os.chmod(fake_ninja, 0o755)
+    w.write("build/CMakeCache.txt", "CMAKE_GENERATOR:INTERNAL=Ninja\n"
+            f"CMAKE_MAKE_PROGRAM:FILEPATH={fake_ninja}\n")
+    paths = [objects[0], f"{r}/src/core/runner.cpp", f"{r}/src/core/../io/row.hpp",
+             objects[1], objects[2], f"{r}/src/core/axis.cpp"]
+    log = b"# ninjadeps\n" + struct.pack("<i", 4)
+    for i, name in enumerate(paths):
+        data = name.encode()
+        data += b"\0" * (-len(data) % 4) + struct.pack("<I", ~i & 0xFFFFFFFF)
+        log += struct.pack("<I", len(data)) + data
+    for out, ids in [(0, [1, 2]), (3, [1, 99]), (4, [5])]:
+        data = struct.pack(f"<iII{len(ids)}i", out, 1, 0, *ids)
+        log += struct.pack("<I", len(data) | 0x80000000) + data
+    with open(os.path.join(build, ".ninja_deps"), "wb") as f:
+        f.write(log)
+    expect(run("includes", "--source-dir", r, "--build-dir", build), 1, present=[
+        "src/core/runner.cpp: includes src/io/row.hpp (core must not include io)",
+        f"kernels/grid/x.cu: a corrupt dependency record for {objects[1]}, so it cannot be "
+        "checked (delete that object file and build again)"], absent=["axis.cpp"])
+
+
+# ---------------------------------------------------------------------------------- links
+
+def intended_graph():
+    """The link graph of the top-level CMakeLists.txt, as cmake/Layering.cmake writes it."""
+    return [
+        ("gpubarrier_errors", "STATIC_LIBRARY", "", ""),
+        ("gpubarrier_topology", "STATIC_LIBRARY",
+         "gpubarrier_errors;nlohmann_json::nlohmann_json;CUDA::cudart;gb_optional_deps",
+         "gpubarrier_errors;nlohmann_json::nlohmann_json;$<LINK_ONLY:CUDA::cudart>;"
+         "$<LINK_ONLY:gb_optional_deps>"),
+        ("gb_optional_deps", "INTERFACE_LIBRARY", "", "MPI::MPI_CXX"),
+        ("gpubarrier_core", "STATIC_LIBRARY",
+         "gpubarrier_errors;gpubarrier_topology;CUDA::cudart;spdlog::spdlog;gb_optional_deps",
+         "gpubarrier_errors;gpubarrier_topology;CUDA::cudart"),
+        ("gpubarrier_io", "STATIC_LIBRARY", "gpubarrier_core;gb_yaml", "gpubarrier_core;gb_yaml"),
+        ("gb_yaml", "INTERFACE_LIBRARY", "", "yaml-cpp"),
+        ("gpubarrier_team_kernels", "STATIC_LIBRARY", "gpubarrier_core", "gpubarrier_core"),
+        ("gpubarrier_team", "STATIC_LIBRARY", "gpubarrier_core;gpubarrier_team_kernels",
+         "gpubarrier_core;gpubarrier_team_kernels"),
+        ("gpubarrier_methods", "OBJECT_LIBRARY", "::@(0x1);gpubarrier_team;gpubarrier_core;::@",
+         "gpubarrier_team;gpubarrier_core"),
+        ("gpubarrier", "EXECUTABLE", "gpubarrier_methods;gpubarrier_io;CLI11::CLI11", ""),
+        ("test_unit", "EXECUTABLE", "gpubarrier_methods;gpubarrier_io;GTest::gtest_main", ""),
+    ]
+
+
+def replace(graph, name, link=None, iface=None):
+    out = []
+    for row in graph:
+        if row[0] == name:
+            row = (row[0], row[1], row[2] if link is None else link,
+                   row[3] if iface is None else iface)
+        out.append(row)
+    return out
+
+
+def core_links_io_through_interface(w):
+    graph = replace(intended_graph(), "gb_optional_deps",
+                    iface="MPI::MPI_CXX;$<$<BOOL:ON>:gpubarrier_io>")
+    graph = replace(graph, "gpubarrier_io", link="gpubarrier_core;gb_yaml;gpubarrier_team")
+    expect(w.links(graph), 1, present=[
+        "gpubarrier_core: links gpubarrier_io via gb_optional_deps (core must not link io)",
+        "gpubarrier_topology: links gpubarrier_core via gb_optional_deps -> gpubarrier_io "
+        "(topology must not link core)",
+        "gpubarrier_io: links gpubarrier_team (io must not link team)"])
+
+
+def team_links_methods(w):
+    graph = replace(intended_graph(), "gpubarrier_team",
+                    iface="gpubarrier_core;$<LINK_ONLY:gb::methods>")
+    graph.append(("gb::methods", "ALIAS", "gpubarrier_methods", ""))
+    graph = replace(graph, "gpubarrier_team_kernels", link="gpubarrier_core;gpubarrier_team")
+    expect(w.links(graph), 1, present=[
+        "gpubarrier_team: links gpubarrier_methods via gb::methods (team must not link methods)",
+        "gpubarrier_team_kernels: links gpubarrier_team (team_kernels must not link team)",
+        "gpubarrier_team_kernels: links gpubarrier_methods via gpubarrier_team -> gb::methods "
+        "(team_kernels must not link methods)"],
+        absent=["gpubarrier_methods: links"])
+
+
+def clean_graph_passes(w):
+    expect(w.links(intended_graph()), 0, present=["layering ok (11 CMake targets checked)"])
+
+
+def unknown_project_library(w):
+    graph = [row for row in intended_graph() if row[0] != "gpubarrier_team_kernels"]
+    graph.append(("gpubarrier_extra", "STATIC_LIBRARY", "gpubarrier_core", ""))
+    expect(w.links(graph), 1, present=[
+        "gpubarrier_extra: not in the layering table (add it to LIBRARIES in "
+        "tests/layering/check_layering.py)",
+        "gpubarrier_team_kernels: no such CMake target (the layering table names it)"])
+
+
+# ---------------------------------------------------------------------------------- real build
+
+def real_tree_is_checked(w, build_dir):
+    """The real build's dependency records, CUDA objects included, with violations injected."""
+    if not build_dir or not os.path.exists(os.path.join(build_dir, "build.ninja")):
+        print("SKIP: no Ninja build folder given")
+        return SKIP
+    sys.path.insert(0, HERE)
+    sys.dont_write_bytecode = True
+    import check_layering
+    root = check_layering.read_cache(build_dir).get("CMAKE_HOME_DIRECTORY")
+    args = argparse.Namespace(deps_file=None, build_dir=build_dir, deps_format="ninja")
+    entries = dict(check_layering.collect_deps(args)[0])
+    host = next((o for o, d in entries.items()
+                 if "gpubarrier_methods.dir/src/host/" in o and d), None)
+    cudas = [o for o in entries if "gpubarrier_methods.dir/kernels/" in o and o.endswith(".cu.o")]
+    if not host or not cudas:
+        print("SKIP: the methods library is not built yet (no src/host or kernels/*.cu objects)")
+        return SKIP
+    # The records of CUDA objects (nvcc -MD) must list their headers, as C++ ones do.
+    cuda = next((o for o in cudas
+                 if any(f"{root}/kernels/" in d and not d.endswith(".cu")
+                        for d in entries[o] or [])), None)
+    if not cuda:
+        raise Failure("no CUDA object of gpubarrier_methods has a dependency record that lists "
+                      "a header under kernels/: the includes check would not see device code")
+    entries = {o: d for o, d in entries.items() if d}
+    entries[host] = entries[host] + [f"{root}/kernels/multigpu/detail/../detail/barrier.cuh"]
+    entries[cuda] = entries[cuda] + [f"{root}/src/cli/commands.hpp"]
+    deps = w.write("real_deps.txt", ninja_deps(entries))
+    host_src = host.split(".dir/", 1)[1][:-2]
+    cuda_src = cuda.split(".dir/", 1)[1][:-2]
+    cuda_part = check_layering.Tree(root, build_dir).part(os.path.join(root, cuda_src))
+    expect(run("includes", "--source-dir", root, "--build-dir", build_dir, "--deps-file", deps),
+           1, present=[
+               f"{host_src}: includes kernels/multigpu/detail/barrier.cuh (host must not include "
+               "kernels.detail: kernels/**/detail/ is private to kernels/)",
+               f"{cuda_src}: includes src/cli/commands.hpp ({cuda_part} must not include cli)"])
+
+
+CASES = {f.__name__: f for f in [
+    core_includes_io_through_dotdot, host_includes_kernel_detail, team_includes_kernel_algorithm,
+    topology_includes_kernels_and_host, io_includes_cli, core_header_includes_io, symlink_into_io,
+    object_maps_to_source, clean_tree_passes, make_depfile, corrupt_deps_log,
+    core_links_io_through_interface, team_links_methods, clean_graph_passes,
+    unknown_project_library, real_tree_is_checked]}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("case", choices=sorted(CASES) + ["all"])
+    ap.add_argument("--build-dir")
+    args = ap.parse_args()
+    failed = 0
+    for name in sorted(CASES) if args.case == "all" else [args.case]:
+        w = Work()
+        try:
+            if name == "real_tree_is_checked":
+                rc = real_tree_is_checked(w, args.build_dir)
+            else:
+                rc = CASES[name](w)
+            if rc == SKIP and args.case != "all":
+                return SKIP
+            print(f"{name}: {'skipped' if rc == SKIP else 'ok'}")
+        except Failure as e:
+            failed += 1
+            print(f"{name}: FAILED\n{e}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
