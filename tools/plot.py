@@ -11,12 +11,17 @@
 - scaling.png, when the rows hold several GPU counts: each multi-GPU method's latency against
   the GPU count at 1 block/SM x 128 threads and its default variant (ordering, blocking and
   host_wait 0), solid lines for threads mode, dashed for mpi.
-Only rows with status ok and metric latency (unit ns) are plotted.
+- selfcheck.png, when the rows hold `gpubarrier selfcheck` figures: the loop kernel's deviation
+  of the differential from the clock technique against the repeat difference, error bars = the
+  combined standard error, the tolerance shaded, disagreements marked.
+Only rows with status ok and metric latency (unit ns) are plotted, plus the selfcheck rows.
 """
 import argparse
 import collections
 import csv
+import math
 import os
+import re
 import sys
 
 import matplotlib
@@ -157,15 +162,78 @@ def scaling(rows, out):
     return True
 
 
+def load_selfcheck(paths):
+    """{(gpu_model or host, run_id, base_trips): {repeat_difference: {technique: row}}} of the
+    loop kernel's figures (selfcheck.fadd.loop, metric cycles_per_add)."""
+    runs = collections.OrderedDict()
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if (r.get("status") != "ok" or r.get("method") != "selfcheck.fadd.loop"
+                        or r.get("metric") != "cycles_per_add"):
+                    continue
+                c = dict(item.split("=") for item in r["config"].split())
+                key = (r["gpu_model"] or r["host"], r["run_id"], c["base_trips"])
+                runs.setdefault(key, {}).setdefault(int(c["repeat_difference"]), {})[
+                    r["technique"]] = r
+    return runs
+
+
+def selfcheck(runs, out):
+    """Deviation of the differential from the clock figure against the repeat difference."""
+    def se(r):
+        return float(r["stddev"] or 0) / math.sqrt(max(int(r["samples"] or 1), 1))
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    tolerances = set()
+    many = len(runs) > len({(m, t) for m, _, t in runs})
+    for (model, run, trips), by_diff in runs.items():
+        xs, ys, errs, bad = [], [], [], []
+        for d, t in sorted(by_diff.items()):
+            c, r = t.get("clock"), t.get("differential")
+            if d == 0 or not c or not r:
+                continue
+            clock = float(c["value"])
+            xs.append(d)
+            ys.append(100 * (float(r["value"]) / clock - 1))
+            errs.append(100 * math.hypot(se(r), se(c)) / clock)
+            tol = re.search(r"tolerance (\d+)%", r["note"])
+            if tol:
+                tolerances.add(int(tol.group(1)))
+            if "agreement none" in r["note"]:
+                bad.append((xs[-1], ys[-1]))
+        label = f"{model}, R_lo {trips} trips" + (f" ({run})" if many else "")
+        ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=3, label=label)
+        if bad:
+            ax.plot(*zip(*bad), "rx", markersize=10, mew=2)
+    for tol in tolerances:
+        ax.axhspan(-tol, tol, color="0.9", zorder=0)
+    ax.axhline(0, color="0.5", linewidth=0.8)
+    ax.set_xscale("log", base=2)
+    ticks = sorted({d for by_diff in runs.values() for d in by_diff if d > 0})
+    ax.set_xticks(ticks, [str(d) for d in ticks])
+    ax.minorticks_off()
+    ax.set_xlabel("repeat difference (adds); shaded: tolerance, x: disagrees")
+    ax.set_ylabel("differential vs clock (%)")
+    ax.set_title("selfcheck: FP32 add on the loop kernel")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "selfcheck.png"), dpi=110)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("csv", nargs="+", help="gpubarrier CSV files")
     ap.add_argument("--out", default="plots", help="output folder (default: plots)")
     args = ap.parse_args()
     rows = load(args.csv)
-    if not rows:
-        sys.exit("plot.py: no ok latency rows in " + ", ".join(args.csv))
+    checks = load_selfcheck(args.csv)
+    if not rows and not checks:
+        sys.exit("plot.py: no ok latency rows (nor selfcheck rows) in " + ", ".join(args.csv))
     os.makedirs(args.out, exist_ok=True)
+    if checks:
+        selfcheck(checks, args.out)
     by_method = collections.defaultdict(list)
     for r in rows:
         by_method[r["method"]].append(r)
@@ -175,9 +243,11 @@ def main():
             heatmap(method, rs, args.out)
         elif varying:
             lines(method, rs, varying[0], varying[1:], args.out)
-    summary(rows, args.out)
-    scaling(rows, args.out)
-    print(f"plot.py: {len(rows)} rows, {len(by_method)} methods -> {args.out}/")
+    if rows:
+        summary(rows, args.out)
+        scaling(rows, args.out)
+    print(f"plot.py: {len(rows)} rows, {len(by_method)} methods"
+          f"{', selfcheck' if checks else ''} -> {args.out}/")
 
 
 if __name__ == "__main__":

@@ -4,11 +4,14 @@
   tools/report.py single results/h200/single-gpu.csv      # seed 002 Tables 4-8 layout
   tools/report.py multi results/h200x2/*.csv              # side-by-side multi-GPU barriers
   tools/report.py scaling results/h200x4/multi-gpu-scaling.csv   # each method over GPU counts
+  tools/report.py selfcheck results/local/*-selfcheck.csv   # clock vs differential technique
 
 Only rows with status ok are used; figures are the CSV `value` column.
 """
 import collections
 import csv
+import math
+import re
 import sys
 
 
@@ -156,8 +159,66 @@ def scaling(rows):
         print(f"| {method} | {extra} | {shape} | {' | '.join(cells)} | {ratio} |")
 
 
+def selfcheck_pairs(rows, method):
+    """{(gpu_model, run_id, config): {technique: row}} of one selfcheck method's figures."""
+    pairs = collections.OrderedDict()
+    for r in rows:
+        if r["method"] == method and r["metric"] == "cycles_per_add":
+            pairs.setdefault((r["gpu_model"], r["run_id"], r["config"]), {})[r["technique"]] = r
+    return pairs
+
+
+def std_err(r):
+    return float(r["stddev"] or 0) / math.sqrt(max(int(r["samples"] or 1), 1))
+
+
+def selfcheck(rows):
+    """`gpubarrier selfcheck` rows: the loop kernel by both techniques at every repeat difference
+    (agreement as the run judged it, from the note), then the unrolled chains' instruction-cache
+    scan. One line per run and repeat difference."""
+    runs = {r["run_id"] for r in rows if r["method"].startswith("selfcheck.")}
+    lead = "| GPU | run " if len(runs) > 1 else ""
+    print(lead + "| R_lo (trips) | repeat difference | clock (cycles/add) | "
+          "differential (cycles/add) | deviation | agreement |")
+    print("|---" * (lead.count("|") + 6) + "|")
+    words = {"tolerance": "within {tol}", "2se": "within 2 SE", "none": "**no**"}
+    for (model, run, _), t in selfcheck_pairs(rows, "selfcheck.fadd.loop").items():
+        c, d = t.get("clock"), t.get("differential")
+        if not c or not d:
+            continue  # R_lo alone (repeat difference 0) has no differential figure
+        clock, diff = float(c["value"]), float(d["value"])
+        agreement = re.search(r"agreement (\S+)", d["note"])
+        tol = re.search(r"tolerance (\d+%)", d["note"])
+        said = words.get(agreement.group(1), agreement.group(1)) if agreement else "-"
+        cells = (f"| {model} | {run} " if lead else "") + (
+            f"| {cfg(d)['base_trips']} | {cfg(d)['repeat_difference']} | {clock:.3f} | "
+            f"{diff:.3f} ± {std_err(d):.3f} | {100 * (diff / clock - 1):+.1f}% | "
+            f"{said.format(tol=tol.group(1) if tol else 'tolerance')} |")
+        print(cells)
+    chains = [t for t in selfcheck_pairs(rows, "selfcheck.fadd.unrolled").values()
+              if "clock" in t and "differential" in t]
+    if not chains:
+        return
+    print()
+    print(lead + "| adds | code | clock (cycles/add) | instruction cache | "
+          "differential (cycles/add) | launch difference (cycles) |")
+    print("|---" * (lead.count("|") + 6) + "|")
+    for t in chains:
+        c, d = t["clock"], t["differential"]
+        model, run = c["gpu_model"], c["run_id"]
+        code = re.search(r"(\d+ KiB) of code", c["note"])
+        launch = re.search(r"launch difference ([-+]?\d+) cycles \(standard error (\d+)\)",
+                           d["note"])
+        adds = int(cfg(c)["base_adds"]) + int(cfg(c)["repeat_difference"])
+        print((f"| {model} | {run} " if lead else "") +
+              f"| {adds} | {code.group(1) if code else '-'} | {float(c['value']):.3f} | "
+              f"{'overflows' if 'overflows' in c['note'] else 'fits'} | "
+              f"{float(d['value']):.3f} ± {std_err(d):.3f} | "
+              f"{launch.group(1) + ' ± ' + launch.group(2) if launch else '-'} |")
+
+
 if __name__ == "__main__":
-    modes = {"single": single, "multi": multi, "scaling": scaling}
+    modes = {"single": single, "multi": multi, "scaling": scaling, "selfcheck": selfcheck}
     if len(sys.argv) < 3 or sys.argv[1] not in modes:
         sys.exit(__doc__)
     modes[sys.argv[1]](load(sys.argv[2:]))

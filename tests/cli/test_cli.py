@@ -162,5 +162,111 @@ def case_help():
     expect(p.returncode != 0 and "list" in p.stdout + p.stderr, "no subcommand shows usage", p)
 
 
+def python_with_matplotlib():
+    # Debian's python3-matplotlib serves /usr/bin/python3; a pyenv python may lack it.
+    for exe in (sys.executable, "/usr/bin/python3"):
+        if os.path.exists(exe) and subprocess.run([exe, "-c", "import matplotlib"],
+                                                  capture_output=True).returncode == 0:
+            return exe
+    sys.exit("FAIL: no python3 with matplotlib (scripts/setup installs python3-matplotlib)")
+
+
+def selfcheck_rows(header):
+    """A selfcheck run as the CSV holds it (notes in the form of core/selfcheck_records.hpp): the
+    loop kernel disagreeing at 2048 and agreeing at 5120, two unrolled chains of which the
+    second overflows the instruction cache; plus one ordinary latency row."""
+    def row(method, config, technique, value, stddev, samples, note, metric="cycles_per_add"):
+        r = dict.fromkeys(header, "")
+        r.update(schema_version="1", run_id="20261123T090000Z-gpu1-42", host="gpu1",
+                 gpu_model="NVIDIA H100 80GB HBM3", gpu_count="1", gpu_ids="0", topology="single",
+                 method=method, level="kernel", launcher="single", config=config,
+                 technique=technique, samples=str(samples), metric=metric,
+                 unit="cycles" if metric == "cycles_per_add" else "ns", value=str(value),
+                 mean=str(value), stddev=str(stddev), stop="converged", status="ok", note=note)
+        return r
+    clock = "SM clock 1980 MHz measured"
+    agree = "deviation {}; agreement {} (tolerance 5%, or 2 standard errors); SM clock 1980 MHz " \
+            "in the pair's kernels"
+    loop, unrolled = "selfcheck.fadd.loop", "selfcheck.fadd.unrolled"
+    return [
+        row(loop, "repeat_difference=0 base_trips=20", "clock", 4.037, 0.004, 20, clock),
+        row(loop, "repeat_difference=2048 base_trips=20", "clock", 4.038, 0.004, 20, clock),
+        row(loop, "repeat_difference=2048 base_trips=20", "differential", 4.588, 2.566, 3129,
+            agree.format("+13.6%", "none")),
+        row(loop, "repeat_difference=5120 base_trips=20", "clock", 4.038, 0.004, 20, clock),
+        row(loop, "repeat_difference=5120 base_trips=20", "differential", 4.05, 0.948, 549,
+            agree.format("+0.3%", "tolerance")),
+        row(unrolled, "repeat_difference=0 base_adds=512", "clock", 3.996, 0.004, 20,
+            "8 KiB of code; the base chain"),
+        row(unrolled, "repeat_difference=2048 base_adds=512", "clock", 3.999, 0.004, 20,
+            "40 KiB of code; fits the instruction cache (+0.1% against the 512-add chain, "
+            "margin 10%)"),
+        row(unrolled, "repeat_difference=2048 base_adds=512", "differential", 4.377, 2.4, 2873,
+            "launch difference +771 cycles (standard error 90); " + clock),
+        row(unrolled, "repeat_difference=10240 base_adds=512", "clock", 5.005, 0.004, 20,
+            "168 KiB of code; overflows the instruction cache (+25.3% against the 512-add "
+            "chain, margin 10%)"),
+        row(unrolled, "repeat_difference=10240 base_adds=512", "differential", 5.054, 0.53, 109,
+            "launch difference -16 cycles (standard error 518); " + clock),
+        row("host.omp.barrier", "group_size=2", "host-loop", 350.0, 20.0, 100, "", "latency"),
+    ]
+
+
+def case_selfcheck():
+    # Bad flags fail before anything else, GPU or not.
+    p = gpubarrier("selfcheck", "--tolerance", "2", "--out", "none")
+    expect(p.returncode == 2 and "--tolerance must be within (0, 1)" in p.stderr, "tolerance", p)
+    p = gpubarrier("selfcheck", "--out", "/proc/nope/x.csv")
+    expect(p.returncode == 2 and "cannot write output file" in p.stderr, "unwritable --out", p)
+    with tempfile.TemporaryDirectory() as d:
+        if not has_gpu():
+            # Without a GPU: exit 1 (nothing was checked), and rows that say why.
+            out = os.path.join(d, "none.csv")
+            p = gpubarrier("selfcheck", "--out", out)
+            expect(p.returncode == 1 and "selfcheck needs a CUDA GPU" in p.stderr, "no GPU", p)
+            rows = read_csv(out)
+            methods = [r["method"] for r in rows]
+            expect(methods == ["selfcheck.fadd.loop", "selfcheck.fadd.unrolled"],
+                   f"one row per selfcheck method: {rows}")
+            for r in rows:
+                expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"], f"{r}")
+                expect(r["level"] == "kernel" and r["value"] == "", f"{r}")
+        # report.py and plot.py on a selfcheck run, in the header gpubarrier writes.
+        header_csv = os.path.join(d, "header.csv")
+        gpubarrier("run", "--methods", "host.mpi.barrier", "--out", header_csv)
+        with open(header_csv, newline="") as f:
+            header = next(csv.reader(f))
+        synthetic = os.path.join(d, "selfcheck.csv")
+        with open(synthetic, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=header, lineterminator="\r\n")
+            w.writeheader()
+            w.writerows(selfcheck_rows(header))
+        tools = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__)))), "tools")
+        p = subprocess.run([sys.executable, os.path.join(tools, "report.py"), "selfcheck",
+                            synthetic], capture_output=True, text=True)
+        expect(p.returncode == 0, "report.py selfcheck exits 0", p)
+        for line in ("| 20 | 2048 | 4.038 | 4.588 ± 0.046 | +13.6% | **no** |",
+                     "| 20 | 5120 | 4.038 | 4.050 ± 0.040 | +0.3% | within 5% |",
+                     "| 2560 | 40 KiB | 3.999 | fits | 4.377 ± 0.045 | +771 ± 90 |",
+                     "| 10752 | 168 KiB | 5.005 | overflows | 5.054 ± 0.051 | -16 ± 518 |"):
+            expect(line in p.stdout, f"report shows {line}", p)
+        plots = os.path.join(d, "plots")
+        p = subprocess.run([python_with_matplotlib(), os.path.join(tools, "plot.py"), synthetic,
+                            "--out", plots], capture_output=True, text=True, timeout=300)
+        expect(p.returncode == 0, "plot.py takes selfcheck rows beside latency rows", p)
+        expect({"selfcheck.png", "summary.png"} <= set(os.listdir(plots)), "both plots", p)
+        only = os.path.join(d, "only.csv")
+        with open(only, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=header, lineterminator="\r\n")
+            w.writeheader()
+            w.writerows(selfcheck_rows(header)[:-1])
+        p = subprocess.run([python_with_matplotlib(), os.path.join(tools, "plot.py"), only,
+                            "--out", os.path.join(d, "only")], capture_output=True, text=True,
+                           timeout=300)
+        expect(p.returncode == 0 and os.listdir(os.path.join(d, "only")) == ["selfcheck.png"],
+               "a selfcheck-only CSV gives selfcheck.png alone", p)
+
+
 globals()["case_" + CASE]()
 print(f"PASS {CASE}")

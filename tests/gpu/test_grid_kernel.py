@@ -4,14 +4,16 @@ GPU at small sizes; exit 77 (ctest skip) when none is visible.
 
 Usage: test_grid_kernel.py GPUBARRIER CASE
 """
+import csv
 import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import has_gpu, rows_of  # noqa: E402
+from gpu_rows import fail, has_gpu, rows_of  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 GRID = ["gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense", "gpu.grid.flag-epoch"]
@@ -100,12 +102,27 @@ def case_kernel_fusion():
 
 
 def case_selfcheck():
-    p = subprocess.run([EXE, "selfcheck", "--json", "--time-budget", "1"], capture_output=True,
-                       text=True, timeout=600)
-    try:
-        out = json.loads(p.stdout)
-    except json.JSONDecodeError:
-        sys.exit(f"FAIL: no JSON (exit {p.returncode}):\n{p.stdout}\n{p.stderr}")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "selfcheck.csv")
+        p = subprocess.run([EXE, "selfcheck", "--json", "--time-budget", "1", "--out", out],
+                           capture_output=True, text=True, timeout=600)
+        try:
+            out_json = json.loads(p.stdout)
+        except json.JSONDecodeError:
+            sys.exit(f"FAIL: no JSON (exit {p.returncode}):\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            rows = list(csv.DictReader(f))
+    check_selfcheck_json(p, out_json)
+    check_selfcheck_rows(rows, out_json)
+    if not out_json["ok"]:
+        sys.exit(f"FAIL: clock and differential techniques disagree: "
+                 f"{json.dumps(out_json, indent=1)}")
+    print("PASS selfcheck", [(r["repeat_difference"], round(r["differential_cycles"], 2),
+                              r["agreement"]) for r in out_json["rows"]],
+          "stops fitting at", out_json["stops_fitting_at"], f"; {len(rows)} CSV rows")
+
+
+def check_selfcheck_json(p, out):
     if len(out["rows"]) != 5 or len(out["icache"]) != 5 or out["reference_cycles"] <= 0:
         sys.exit(f"FAIL: {out}")
     if p.returncode != (0 if out["ok"] else 1):
@@ -114,11 +131,51 @@ def case_selfcheck():
         # The loop kernel's figures carry their sample counts and standard errors.
         if r["differential"]["samples"] < 20 or not r["differential"]["se_cycles"] >= 0:
             sys.exit(f"FAIL: no samples or standard error: {r}")
-    if not out["ok"]:
-        sys.exit(f"FAIL: clock and differential techniques disagree: {json.dumps(out, indent=1)}")
-    print("PASS selfcheck", [(r["repeat_difference"], round(r["differential_cycles"], 2),
-                              r["agreement"]) for r in out["rows"]],
-          "stops fitting at", out["stops_fitting_at"])
+
+
+def close(csv_value, figure):
+    return abs(float(csv_value) - figure) <= 1e-5 * max(abs(figure), 1)  # %.6g in the CSV
+
+
+def check_selfcheck_rows(rows, out):
+    """The CSV holds the same figures and judgements as the JSON: per method, the base clock
+    figure (repeat difference 0), then a clock and a differential row per repeat difference."""
+    def pick(method, technique, difference):
+        got = [r for r in rows if r["method"] == method and r["technique"] == technique
+               and f"repeat_difference={difference} " in r["config"] + " "]
+        if len(got) != 1:
+            fail(f"one {method} {technique} row at {difference}", rows)
+        r = got[0]
+        if (r["status"] != "ok" or r["level"] != "kernel" or r["metric"] != "cycles_per_add"
+                or r["unit"] != "cycles" or r["gpu_count"] != "1"):
+            fail("selfcheck row fields", [r])
+        return r
+
+    if len(rows) != 22:
+        fail(f"expected 22 selfcheck rows, got {len(rows)}", rows)
+    base = pick("selfcheck.fadd.loop", "clock", 0)
+    if not close(base["value"], out["loop_clock_lo"]["cycles"]):
+        fail("loop base figure", [base])
+    for j in out["rows"]:
+        diff = j["repeat_difference"]
+        clock = pick("selfcheck.fadd.loop", "clock", diff)
+        pair = pick("selfcheck.fadd.loop", "differential", diff)
+        if (not close(clock["value"], j["clock_cycles"])
+                or not close(pair["value"], j["differential_cycles"])
+                or int(pair["reps_hi"]) - int(pair["reps_lo"]) != diff
+                or f"agreement {j['agreement']} " not in pair["note"]
+                or f"deviation {100 * j['deviation']:+.1f}%" not in pair["note"]):
+            fail(f"loop rows at {diff} against {j}", [clock, pair])
+    if not close(pick("selfcheck.fadd.unrolled", "clock", 0)["value"], out["reference_cycles"]):
+        fail("unrolled base figure", rows)
+    for j in out["icache"]:
+        clock = pick("selfcheck.fadd.unrolled", "clock", j["repeat_difference"])
+        pair = pick("selfcheck.fadd.unrolled", "differential", j["repeat_difference"])
+        fits = "fits the instruction cache" in clock["note"]
+        if (not close(clock["value"], j["clock_cycles"]) or fits != j["fits_icache"]
+                or not close(pair["value"], j["differential_cycles"])
+                or "launch difference" not in pair["note"]):
+            fail(f"unrolled rows at {j['repeat_difference']} against {j}", [clock, pair])
 
 
 if not has_gpu():
