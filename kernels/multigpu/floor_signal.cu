@@ -6,7 +6,8 @@
 // per launch, T = (L_hi - L_lo) / (2 (R_hi - R_lo)).
 //
 // The ordering axis is how the flag is written and read: 0 relaxed system-scope atomics,
-// 1 volatile, 2 volatile with __threadfence_system() before the store and after the load,
+// 1 volatile, 2 volatile with __threadfence_system() before each store (one fence per hop: the
+// fence that orders a receiver's reads after the flag is the one before its answer),
 // 3 release store / acquire load at system scope (what a barrier that publishes data needs).
 #include <cuda/atomic>
 
@@ -69,13 +70,12 @@ __device__ Word observe(Word* p, Ordering o) {
 __global__ void ping_pong(Word* mine, Word* peer, long reps, Word base, int ordering,
                           bool initiator, WatchdogArgs watchdog) {
   const auto o = static_cast<Ordering>(ordering);
-  dev::Spin spin = dev::spin_budget(watchdog);
   for (long r = 0; r < reps; ++r) {
     const Word ping = base + 2 * static_cast<Word>(r) + 1, pong = ping + 1;
     if (initiator) signal(peer, ping, o);
     const Word want = initiator ? pong : ping;
+    dev::Spin spin = dev::spin_budget(watchdog);  // a budget per wait, not per launch
     if (!dev::spin_until(spin, [&] { return observe(mine, o) >= want; })) return;
-    if (o == Ordering::volatile_fenced) __threadfence_system();
     if (!initiator) signal(peer, pong, o);
   }
 }
@@ -87,7 +87,8 @@ class FloorSignal final : public Method {
   std::string_view description() const override {
     return "one-way NVLink/PCIe flag latency (ping-pong / 2, one thread per GPU) between every "
            "pair of the given GPUs, one row per pair; ordering 0 = relaxed, 1 = volatile, "
-           "2 = volatile + __threadfence_system, 3 = release/acquire (system scope)";
+           "2 = volatile + __threadfence_system before each store, 3 = release/acquire "
+           "(system scope)";
   }
   std::vector<Axis> axes() const override { return {{"ordering", {0, 1, 2, 3}}}; }
   Requirements requirements() const override {
