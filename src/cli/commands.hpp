@@ -16,5 +16,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global);
 void add_sweep_command(CLI::App& app, GlobalOptions& global);
 void add_selfcheck_command(CLI::App& app, GlobalOptions& global);
 void add_topo_command(CLI::App& app, GlobalOptions& global);
+void add_jobs_command(CLI::App& app, GlobalOptions& global);
+void add_config_command(CLI::App& app, GlobalOptions& global);
+void add_merge_command(CLI::App& app, GlobalOptions& global);
 
 }  // namespace gb::cli

@@ -35,6 +35,9 @@ int main(int argc, char** argv) {
   gb::cli::add_sweep_command(app, global);
   gb::cli::add_selfcheck_command(app, global);
   gb::cli::add_topo_command(app, global);
+  gb::cli::add_jobs_command(app, global);
+  gb::cli::add_config_command(app, global);
+  gb::cli::add_merge_command(app, global);
 
   if (argc < 2) {  // a bare `gpubarrier` teaches instead of just refusing
     std::fputs(app.help().c_str(), stderr);

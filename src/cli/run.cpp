@@ -26,7 +26,10 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
                   "name=first:last:*factor (repeatable)");
   add_session_options(*cmd, *session);
   cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table");
-  cmd->callback([session, spec, &global] { execute_session(*session, {*spec}, global); });
+  cmd->callback([session, spec, cmd, &global] {
+    session->isolate_given = cmd->count("--isolate") > 0;
+    execute_session(*session, {*spec}, global);
+  });
 }
 
 }  // namespace gb::cli

@@ -1,15 +1,20 @@
 #include "cli/session.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <set>
 
+#include "cli/child_process.hpp"
 #include "cli/context.hpp"
+#include "cli/isolation.hpp"
+#include "cli/outputs.hpp"
 #include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "core/rank_exchange.hpp"
 #include "core/registry.hpp"
 #include "core/runner.hpp"
 #include "io/console_table.hpp"
-#include "io/csv_writer.hpp"
 #include "io/json_writer.hpp"
 #include "topology/probe.hpp"
 #include "topology/topology_class.hpp"
@@ -58,20 +63,61 @@ void validate_options(const RunOptions& o) {
     throw UsageError("--reps-lo/--reps-hi: need 1 <= reps_lo < reps_hi");
 }
 
-// Rank 0 opens the file; every rank learns whether that worked, so all fail together.
-std::unique_ptr<CsvWriter> open_csv(const Launch& launch, const std::string& path) {
-  std::unique_ptr<CsvWriter> csv;
-  std::string error;
-  if (launch.is_root() && path != "none") {
-    try {
-      csv = std::make_unique<CsvWriter>(path);
-    } catch (const UsageError& e) {
-      error = e.what();
-    }
-  }
-  if (launch.max(error.empty() ? 0.0 : 1.0) > 0)
-    throw UsageError(error.empty() ? "rank 0 could not open the output file" : error);
-  return csv;
+void validate_session(const SessionArgs& a) {
+  if (a.point_timeout_s <= 0) throw UsageError("--point-timeout must be > 0 seconds");
+  if (a.retry.max_retries < 0) throw UsageError("--max-retries must be >= 0");
+}
+
+std::string number(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+// An isolated child is this executable running `run` with this session's settings (explicit
+// flags: they beat the GPUBARRIER_* variables it inherits), writing no file of its own.
+std::vector<std::string> child_command(const SessionArgs& a, const GlobalOptions& global,
+                                       const std::string& run_id) {
+  const RunOptions& o = a.options;
+  const std::pair<const char*, std::string> flags[] = {
+      {"--out", "none"},
+      {"--isolate", "none"},
+      {"--system", a.system},
+      {"--samples", std::to_string(o.samples)},
+      {"--time-budget", number(o.time_budget_s)},
+      {"--rse-target", number(o.rse_target)},
+      {"--watchdog", number(o.watchdog_s)},
+      {"--reps-lo", std::to_string(o.reps_lo)},
+      {"--reps-hi", std::to_string(o.reps_hi)},
+      {"--run-id", run_id},
+      {"--child-fd", "3"},
+  };
+  std::vector<std::string> cmd{self_executable(), "-v", global.log_level, "run"};
+  for (const auto& [flag, value] : flags) cmd.insert(cmd.end(), {flag, value});
+  if (!a.gpus.empty()) cmd.insert(cmd.end(), {"--gpus", a.gpus});
+  return cmd;
+}
+
+// Under mpirun every rank is one process of one job: a child per method cannot be a rank. There
+// the job generator isolates by running each method as its own mpirun/srun step.
+std::string effective_isolation(const SessionArgs& a, const Launch& launch) {
+  if (a.isolate == "none" || !launch.under_mpi) return a.isolate;
+  if (launch.is_root() && a.isolate_given)
+    std::fprintf(stderr,
+                 "gpubarrier: note: --isolate %s does not apply under mpirun/srun (a rank cannot "
+                 "be a child process); running without isolation. Isolate methods by running "
+                 "each as its own mpirun/srun step (`gpubarrier jobs` does), with --resume.\n",
+                 a.isolate.c_str());
+  return "none";
+}
+
+// The node name of every rank; nodes counted by name too, since two slurmds on one host (the
+// local test cluster) share memory but are two nodes to Slurm.
+void gather_nodes(RunContext& ctx) {
+  if (!ctx.launch.under_mpi) return;
+  ctx.env.rank_nodes = gather_strings(ctx.launch, ctx.env.node);
+  const std::set<std::string> distinct(ctx.env.rank_nodes.begin(), ctx.env.rank_nodes.end());
+  ctx.launch.nodes = std::max(ctx.launch.nodes, static_cast<int>(distinct.size()));
 }
 
 }  // namespace
@@ -108,11 +154,38 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
   cmd.add_option("--reps-hi", args.options.reps_hi, "Differential technique: R_hi")
       ->envname("GPUBARRIER_REPS_HI")
       ->capture_default_str();
+  cmd.add_flag("--resume", args.resume,
+               "Continue the --out CSV: skip points its completion log (<out>.done) lists as "
+               "finished, drop rows of a point that never finished")
+      ->envname("GPUBARRIER_RESUME");
+  cmd.add_flag("--retry-failed", args.retry.retry_failed,
+               "With --resume: run failed and timeout points again (see --max-retries)")
+      ->envname("GPUBARRIER_RETRY_FAILED");
+  cmd.add_option("--max-retries", args.retry.max_retries,
+                 "With --retry-failed: attempts after a point's first failure")
+      ->envname("GPUBARRIER_MAX_RETRIES")
+      ->capture_default_str();
+  cmd.add_option("--isolate", args.isolate,
+                 "Run each method or point in a child process (a crash becomes a failed row, a "
+                 "hang a timeout row), or none")
+      ->envname("GPUBARRIER_ISOLATE")
+      ->check(CLI::IsMember({"method", "point", "none"}))
+      ->capture_default_str();
+  cmd.add_option("--point-timeout", args.point_timeout_s,
+                 "Seconds an isolated child may take for one point before it is killed")
+      ->envname("GPUBARRIER_POINT_TIMEOUT")
+      ->capture_default_str();
+  // For isolated children only (started by the session itself), so not in --help.
+  cmd.add_option("--run-id", args.run_id)->group("");
+  cmd.add_option("--child-fd", args.child.fd)->group("");
+  cmd.add_option("--skip-file", args.child.skip_file)->group("");
+  cmd.add_option("--max-points", args.child.max_points)->group("");
 }
 
 void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
                      const GlobalOptions& global) {
   validate_options(args.options);
+  validate_session(args);
   const auto all = Registry::instance().create_all();
   std::vector<RunPlan> plans;
   for (const auto& spec : specs) {
@@ -135,28 +208,46 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   ctx.options = args.options;
   ctx.env.system = args.system;
   ctx.topology = std::make_shared<const topo::Topology>(topo::probe_local());
-  const std::string run_id = make_run_id(ctx.env.host);
+  gather_nodes(ctx);
+  const std::string run_id = args.run_id.empty() ? make_run_id(ctx.env.host) : args.run_id;
+  for (auto& plan : plans) {
+    plan.run_id = run_id;
+    plan.topology_class = topo::topology_class(*ctx.topology, ctx.gpus);
+  }
+  if (args.child.fd >= 0) {
+    run_as_child(ctx, plans, args.child);
+    return;
+  }
   if (args.out.empty())
     args.out = "results/local/" + ctx.env.host + "-" + run_id.substr(0, 16) + ".csv";
-  const auto csv = open_csv(launch, args.out);
+  const std::string isolate = effective_isolation(args, launch);
+  const Outputs files = open_outputs(launch, args.out, args.resume);
+  PointBook book(files.done, args.retry);
+  book.record_to(files.log.get(), files.csv.get(), files.base_rows);
 
   ConsoleTable table(stdout);
   JsonWriter json(stdout);
   std::vector<ResultSink*> sinks;
-  if (csv) sinks.push_back(csv.get());
+  if (files.csv) sinks.push_back(files.csv.get());
   sinks.push_back(global.json ? static_cast<ResultSink*>(&json) : &table);
 
   RunTally tally;
-  for (auto& plan : plans) {
-    plan.run_id = run_id;
-    plan.topology_class = topo::topology_class(*ctx.topology, ctx.gpus);
-    tally += run_plan(ctx, plan, sinks);
+  if (isolate == "none") {
+    for (auto& plan : plans) {
+      plan.hooks = &book;
+      tally += run_plan(ctx, plan, sinks);
+    }
+  } else {
+    const IsolationArgs iso{isolate == "point", args.point_timeout_s,
+                            child_command(args, global, run_id)};
+    tally = run_isolated(ctx, plans, book, sinks, iso);
   }
   if (!launch.is_root()) return;
   for (ResultSink* s : sinks) s->finish();
   std::fprintf(stderr, "%d rows: %d ok, %d skipped, %d failed, %d timeout, %d unverified%s%s\n",
                tally.total(), tally.ok, tally.skipped, tally.failed, tally.timeout,
-               tally.unverified, csv ? "; CSV: " : "", csv ? csv->path().c_str() : "");
+               tally.unverified, files.csv ? "; CSV: " : "",
+               files.csv ? files.csv->path().c_str() : "");
 }
 
 }  // namespace gb::cli

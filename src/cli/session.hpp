@@ -1,11 +1,13 @@
-// What `run` and `sweep` share: MPI start-up, the run context, the output sinks, and running one
-// or more plans into the same CSV.
+// What `run` and `sweep` share: MPI start-up, the run context, the output sinks, --resume and
+// --isolate, and running one or more plans into the same CSV.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/isolated_child.hpp"
+#include "cli/point_book.hpp"
 #include "core/run_context.hpp"
 
 namespace gb::cli {
@@ -15,6 +17,14 @@ struct SessionArgs {
   std::string out;
   std::string system = "local";
   RunOptions options;
+  bool resume = false;
+  RetryPolicy retry;
+  std::string isolate = "none";  // none, method, point (`sweep` defaults to method)
+  bool isolate_given = false;    // by flag or environment, not the default (notes under mpirun)
+  double point_timeout_s = 600;  // an isolated child gets this long per point
+  // Hidden, for isolated children: the parent's run id, its pipe and what to skip.
+  std::string run_id;
+  ChildArgs child;
 };
 
 // One selection of methods with its axis overrides (a `run` or one entry of a sweep file).
@@ -23,7 +33,8 @@ struct PlanSpec {
   std::vector<std::string> axes;
 };
 
-// Adds --gpus, --out, --system, --samples, --time-budget, --rse-target, --reps-lo, --reps-hi.
+// Adds --gpus, --out, --system, --samples, --time-budget, --rse-target, --watchdog, --reps-lo,
+// --reps-hi, --resume, --retry-failed, --max-retries, --isolate, --point-timeout.
 void add_session_options(CLI::App& cmd, SessionArgs& args);
 
 // Validates every spec before anything is measured, then runs them in order into one CSV.

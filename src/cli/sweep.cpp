@@ -9,22 +9,28 @@ namespace gb::cli {
 
 void add_sweep_command(CLI::App& app, GlobalOptions& global) {
   auto session = std::make_shared<SessionArgs>();
+  // A sweep is long and unattended: one crashing or hanging method must not end it.
+  session->isolate = "method";
   auto path = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand(
       "sweep",
       "Run every entry of a sweep file (methods + axes) into one CSV. The file's samples,\n"
-      "time_budget and rse_target apply unless given on the command line.\n"
+      "time_budget, rse_target and point_timeout apply unless given on the command line.\n"
+      "Each method runs in a child process (--isolate); --resume continues a killed sweep.\n"
       "Example: gpubarrier sweep configs/sweeps/quick.yaml --out quick.csv");
   cmd->add_option("file", *path, "Sweep file (YAML), e.g. configs/sweeps/quick.yaml")->required();
   add_session_options(*cmd, *session);
   cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table");
   cmd->callback([session, path, cmd, &global] {
     const SweepFile sweep = load_sweep_file(*path);
+    session->isolate_given = cmd->count("--isolate") > 0;
     if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
     if (sweep.time_budget_s && cmd->count("--time-budget") == 0)
       session->options.time_budget_s = *sweep.time_budget_s;
     if (sweep.rse_target && cmd->count("--rse-target") == 0)
       session->options.rse_target = *sweep.rse_target;
+    if (sweep.point_timeout_s && cmd->count("--point-timeout") == 0)
+      session->point_timeout_s = *sweep.point_timeout_s;
     std::vector<PlanSpec> specs;
     for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
     execute_session(*session, specs, global);

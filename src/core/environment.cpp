@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cstdlib>
 
 #include "core/launcher.hpp"
 #include "gpubarrier_version.hpp"
@@ -14,6 +15,11 @@
 
 namespace gb {
 namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? std::string(v) : fallback;
+}
 
 std::string cuda_version_string(int v) {
   return v <= 0 ? std::string("none")
@@ -39,6 +45,9 @@ Environment detect_environment() {
   std::array<char, 256> host{};
   gethostname(host.data(), host.size() - 1);
   env.host = host.data();
+  env.node = env_or("SLURMD_NODENAME", env.host);
+  env.slurm_job_id = env_or("SLURM_JOB_ID", "");
+  env.slurm_step_id = env_or("SLURM_STEP_ID", "");
   int v = 0;
   cudaDriverGetVersion(&v);
   env.driver = cuda_version_string(v);

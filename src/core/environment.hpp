@@ -2,14 +2,21 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace gb {
 
 struct Environment {
   std::string host;
-  std::string system = "local";  // machine type (configs/systems), set by --system
-  std::string gpu_model;         // "" without a GPU
-  std::string driver;            // CUDA driver API version, e.g. "13.0"
+  // SLURMD_NODENAME under Slurm (the name Slurm knows the node by, also where two slurmds share
+  // one host), else the host name.
+  std::string node;
+  // Under mpirun/srun: every rank's node, in rank order (set by the session, which gathers them).
+  std::vector<std::string> rank_nodes;
+  std::string slurm_job_id, slurm_step_id;  // SLURM_JOB_ID, SLURM_STEP_ID; empty outside Slurm
+  std::string system = "local";             // machine type (configs/systems), set by --system
+  std::string gpu_model;                    // "" without a GPU
+  std::string driver;                       // CUDA driver API version, e.g. "13.0"
   std::string cuda_runtime;
   std::string nccl;  // "" when built without NCCL
   std::string mpi;   // "none" when built without MPI

@@ -60,6 +60,16 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 }  // namespace
 
+std::string closest_word(std::string_view word, const std::vector<std::string>& known) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& candidate : known) {
+    const std::size_t d = edit_distance(word, candidate);
+    if (d < best_distance) best = candidate, best_distance = d;
+  }
+  return best;
+}
+
 std::vector<std::string> close_names(std::string_view query,
                                      const std::vector<std::string>& candidates,
                                      std::size_t limit) {

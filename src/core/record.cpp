@@ -19,6 +19,18 @@ long gpu_count(const RunContext& c, const MethodId& method, const Point& point) 
   return static_cast<long>(c.gpus.size()) * (across_ranks ? c.launch.size : 1);
 }
 
+// A method run on all ranks ran on every rank's node: one name per rank, in rank order (like
+// gpu_ids), so that a 2-node row names both nodes.
+std::string node_of(const RunContext& c) {
+  if (!(c.collective && c.launch.under_mpi) || c.env.rank_nodes.empty()) return c.env.node;
+  std::string all;
+  for (const auto& n : c.env.rank_nodes) {
+    if (!all.empty()) all += ',';
+    all += n;
+  }
+  return all;
+}
+
 }  // namespace
 
 Record make_record(const RunContext& ctx, const std::string& run_id, const Method& method,
@@ -41,6 +53,9 @@ Record make_record(const RunContext& ctx, const std::string& run_id, const Metho
   r.cuda_runtime = ctx.env.cuda_runtime;
   r.nccl = ctx.env.nccl;
   r.mpi = ctx.env.mpi;
+  r.node = node_of(ctx);
+  r.slurm_job_id = ctx.env.slurm_job_id;
+  r.slurm_step_id = ctx.env.slurm_step_id;
   r.gpu_count = gpu_count(ctx, method, point);
   if (method.min_gpus > 0) r.gpu_ids = ctx.row_gpus();
   r.topology = topology_class;
@@ -70,6 +85,20 @@ Record with_figure(Record record, const Measurement& m) {
   record.figure = m;
   record.has_figures = true;
   return record;
+}
+
+std::string join_ids(const std::vector<int>& ids) {
+  std::string s;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (i) s += ',';
+    s += std::to_string(ids[i]);
+  }
+  return s;
+}
+
+PointKey point_key(const Record& r) {
+  return {r.method,   r.point.to_string(),     join_ids(r.gpu_ids),
+          r.launcher, std::to_string(r.ranks), std::to_string(r.nodes)};
 }
 
 std::string utc_timestamp() {

@@ -17,6 +17,9 @@ struct Record {
   std::string timestamp;  // UTC, ISO 8601
   // Where: this run's machine and software.
   std::string host, system, gpu_model, driver, cuda_runtime, nccl, mpi;
+  // Provenance for merging results of many jobs: the node name(s) (every rank's, in rank order,
+  // for a method run on all ranks) and the Slurm job and step ids (empty outside Slurm).
+  std::string node, slurm_job_id, slurm_step_id;
   // Which GPUs: 0 and none for host-only methods; every rank's under mpirun.
   long gpu_count = 0;
   std::vector<int> gpu_ids;
@@ -50,6 +53,18 @@ Record make_record(const RunContext& ctx, const std::string& run_id, const Metho
 // The same record carrying `m`; a skipped measurement carries no figures (no 0 can then be read
 // as a latency).
 Record with_figure(Record record, const Measurement& m);
+
+// What identifies a point across runs (--resume, merge): the record's values of the CSV columns
+// method, config, gpu_ids, launcher, ranks and nodes, as the CSV writes them. Keys come from
+// columns, so a key read back from a file equals the key of the point about to run.
+struct PointKey {
+  std::string method, config, gpu_ids, launcher, ranks, nodes;
+  auto operator<=>(const PointKey&) const = default;
+};
+PointKey point_key(const Record& record);
+
+// "0,1,3": the gpu_ids column.
+std::string join_ids(const std::vector<int>& ids);
 
 // "20261122T043312Z-host-1234": unique per invocation, shared by all rows of one run.
 std::string make_run_id(const std::string& host);

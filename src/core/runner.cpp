@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
+#include "core/glob.hpp"
 #include "core/launch_mode.hpp"
 #include "core/state.hpp"
 #include "topology/topology_class.hpp"
@@ -45,8 +47,16 @@ class Emitter {
       : ctx_(ctx), sinks_(sinks), tally_(tally) {}
   void emit(const Record& record) {
     count(record.figure.status);
+    note_outcome(record.figure.status);
     if (!ctx_.launch.is_root()) return;
     for (ResultSink* s : sinks_) s->write(record);
+  }
+  // The outcome of the records emitted since the last call (PointHooks::finished).
+  Status take_outcome() {
+    const Status s = outcome_;
+    outcome_ = Status::ok;
+    any_ = false;
+    return s;
   }
 
  private:
@@ -69,10 +79,36 @@ class Emitter {
         break;
     }
   }
+  void note_outcome(Status status) {
+    const auto bad = [](Status x) { return x == Status::failed || x == Status::timeout; };
+    if (!any_ || (bad(status) && !bad(outcome_))) outcome_ = status;
+    any_ = true;
+  }
   const RunContext& ctx_;
   const std::vector<ResultSink*>& sinks_;
   RunTally& tally_;
+  Status outcome_ = Status::ok;
+  bool any_ = false;
 };
+
+// TEST-ONLY (tests/cli/test_isolation.py): GPUBARRIER_TEST_CRASH / GPUBARRIER_TEST_HANG hold a
+// glob matched against "<method> <config>"; a matching point aborts / hangs, which is how the
+// tests prove that isolation turns a crash into a failed row and a hang into a timeout row.
+void test_fault(std::string_view method, const Point& point) {
+  const std::string what = std::string(method) + " " + point.to_string();
+  const auto hit = [&](const char* var) {
+    const char* glob = std::getenv(var);
+    return glob && *glob && (glob_match(glob, what) || glob_match(glob, method));
+  };
+  if (hit("GPUBARRIER_TEST_CRASH")) {
+    std::fprintf(stderr, "GPUBARRIER_TEST_CRASH: aborting in %s\n", what.c_str());
+    std::abort();
+  }
+  if (hit("GPUBARRIER_TEST_HANG")) {
+    std::fprintf(stderr, "GPUBARRIER_TEST_HANG: hanging in %s\n", what.c_str());
+    for (;;) pause();
+  }
+}
 
 // The class of the GPUs `gpus` ("single", "nv18-clique2"); empty for host-only methods.
 // Under mpirun: of the distinct GPUs all ranks drive (ordinals of this node), with "-<n>nodes"
@@ -98,6 +134,7 @@ std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method
 // One configuration, on a State of its own: feasible, verify, measure, each outcome a record.
 void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point& point,
                Emitter& out) {
+  test_fault(method.name(), point);
   const std::string topology = topology_of(ctx, plan, method);
   auto status_record = [&](Status status, const std::string& note) {
     return make_record(ctx, plan.run_id, method, point, topology, status, note);
@@ -164,8 +201,13 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
     const bool mine = ctx.collective || ctx.launch.is_root();
     if (!mine) continue;
     if (const Usability u = method->usable(ctx); !u.ok) {
-      out.emit(make_record(ctx, plan.run_id, *method, Point{}, topology_of(ctx, plan, *method),
-                           Status::skipped, u.reason));
+      const Record skipped =
+          make_record(ctx, plan.run_id, *method, Point{}, topology_of(ctx, plan, *method),
+                      Status::skipped, u.reason);
+      if (!plan.hooks || plan.hooks->start(skipped)) {
+        out.emit(skipped);
+        if (plan.hooks) plan.hooks->finished(skipped, out.take_outcome());
+      }
       for (std::size_t i = 0; i < points.size(); ++i) progress.step(method->name(), Point{});
       continue;
     }
@@ -185,8 +227,13 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
         const Point point = resolve_gpu_count(asked, available);
         ctx.gpus =
             mode == Mode::threads ? first_gpus(gpus, point.get(kGpuCountAxis, available)) : gpus;
-        spdlog::debug("{} {} gpus={}", method->name(), point.to_string(), ctx.gpus.size());
-        run_point(ctx, plan, *method, point, out);
+        const Record identity = make_record(ctx, plan.run_id, *method, point,
+                                            topology_of(ctx, plan, *method), Status::ok, {});
+        if (!plan.hooks || plan.hooks->start(identity)) {
+          spdlog::debug("{} {} gpus={}", method->name(), point.to_string(), ctx.gpus.size());
+          run_point(ctx, plan, *method, point, out);
+          if (plan.hooks) plan.hooks->finished(identity, out.take_outcome());
+        }
         if (ctx.launch.is_root()) progress.step(method->name(), point);
       }
     }

@@ -26,11 +26,25 @@ struct RunTally {
   }
 };
 
+// What the caller decides around each point (src/cli: --resume, per-point isolation). `point` is
+// the point's record before it runs (status ok, no figures): its identity, point_key(point).
+class PointHooks {
+ public:
+  virtual ~PointHooks() = default;
+  // False: do not run this point (already done). Asked on every rank that would run it, in the
+  // same order; implementations answer alike on all ranks.
+  virtual bool start(const Record& point) = 0;
+  // Every record of the point has reached the sinks; `outcome` is failed or timeout when any
+  // record was, else the first record's status.
+  virtual void finished(const Record& point, Status outcome) = 0;
+};
+
 struct RunPlan {
   std::vector<Method*> methods;
   std::vector<AxisOverride> overrides;
   std::string run_id;
   std::string topology_class;
+  PointHooks* hooks = nullptr;  // null: every point runs
 };
 
 // Rows are produced on rank 0 only (the caller finishes the sinks); under MPI, methods that need

@@ -68,15 +68,17 @@ std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std
   return records;
 }
 
-CsvWriter::CsvWriter(const std::string& path) : path_(path) {
+CsvWriter::CsvWriter(const std::string& path, Open mode) : path_(path) {
   std::error_code ec;
   const auto parent = std::filesystem::path(path).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  file_ = std::fopen(path.c_str(), "w");
+  // 'e' (close on exec): isolated children must not inherit the output file.
+  file_ = std::fopen(path.c_str(), mode == Open::append ? "ae" : "we");
   if (!file_)
     throw UsageError("cannot write output file '" + path + "': " + std::strerror(errno) +
                      " (expected a writable path for --out)");
-  write_fields(Row::columns());
+  if (mode == Open::fresh) write_fields(Row::columns());
+  rows_ = 0;
 }
 
 CsvWriter::~CsvWriter() {
@@ -85,6 +87,7 @@ CsvWriter::~CsvWriter() {
 
 void CsvWriter::write(const Record& record) {
   write_fields(to_row(record).fields);
+  ++rows_;
 }
 
 void CsvWriter::write_fields(const std::vector<std::string>& fields) {

@@ -12,18 +12,19 @@ std::string fmt(double v) {
   return buf;
 }
 
-std::string join_ints(const std::vector<int>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    if (i) s += ',';
-    s += std::to_string(v[i]);
-  }
-  return s;
-}
-
 std::string axis_or_empty(const Point& p, const char* name) {
   const auto v = p.find(name);
   return v ? std::to_string(*v) : std::string();
+}
+
+void set(Row& row, const std::string& column, std::string value) {
+  const auto& cols = Row::columns();
+  for (std::size_t i = 0; i < cols.size(); ++i)
+    if (cols[i] == column) {
+      row.fields[i] = std::move(value);
+      return;
+    }
+  throw std::logic_error("no CSV column " + column);
 }
 
 Row base_row(const Record& r) {
@@ -36,7 +37,7 @@ Row base_row(const Record& r) {
       r.system,
       r.gpu_model,
       std::to_string(r.gpu_count),
-      join_ints(r.gpu_ids),
+      join_ids(r.gpu_ids),
       r.topology,
       r.driver,
       r.cuda_runtime,
@@ -54,27 +55,23 @@ Row base_row(const Record& r) {
       r.point.to_string(),
   };
   row.fields.resize(Row::columns().size());
+  set(row, "node", r.node);
+  set(row, "slurm_job_id", r.slurm_job_id);
+  set(row, "slurm_step_id", r.slurm_step_id);
   return row;
-}
-
-void set(Row& row, const std::string& column, std::string value) {
-  const auto& cols = Row::columns();
-  for (std::size_t i = 0; i < cols.size(); ++i)
-    if (cols[i] == column) {
-      row.fields[i] = std::move(value);
-      return;
-    }
-  throw std::logic_error("no CSV column " + column);
 }
 
 }  // namespace
 
 namespace {
 
-// The schema v1 columns in CSV order (results/SCHEMA.md), and which hold numbers.
+// The columns in CSV order (results/SCHEMA.md), which hold numbers, and the schema version that
+// added each. Columns are only ever appended: a row of version v is a prefix of the current
+// layout, which is how `merge` upgrades older files (the columns they lack stay empty).
 struct Column {
   const char* name;
   bool numeric;
+  int since = 1;
 };
 constexpr Column kColumns[] = {
     {"schema_version", true},
@@ -118,6 +115,9 @@ constexpr Column kColumns[] = {
     {"stop", false},
     {"status", false},
     {"note", false},
+    {"node", false, 2},
+    {"slurm_job_id", false, 2},
+    {"slurm_step_id", false, 2},
 };
 
 }  // namespace
@@ -129,6 +129,14 @@ const std::vector<std::string>& Row::columns() {
     return v;
   }();
   return cols;
+}
+
+std::vector<std::string> Row::columns_of_version(int version) {
+  std::vector<std::string> v;
+  if (version < 1 || version > kSchemaVersion) return v;
+  for (const Column& c : kColumns)
+    if (c.since <= version) v.emplace_back(c.name);
+  return v;
 }
 
 const std::vector<bool>& Row::numeric() {

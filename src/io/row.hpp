@@ -10,11 +10,13 @@
 
 namespace gb {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 struct Row {
   std::vector<std::string> fields;  // in the order of columns()
   static const std::vector<std::string>& columns();
+  // The columns of an older (or the current) schema version; empty for an unknown version.
+  static std::vector<std::string> columns_of_version(int version);
   // Per column: true where the field holds a number (empty when there is none).
   static const std::vector<bool>& numeric();
   const std::string& get(const std::string& column) const;

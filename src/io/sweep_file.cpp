@@ -9,6 +9,8 @@
 
 #include "core/axis.hpp"
 #include "core/errors.hpp"
+#include "core/glob.hpp"
+#include "core/launch_mode.hpp"
 
 namespace gb {
 namespace {
@@ -18,13 +20,27 @@ namespace {
   throw ParseError(source, m.line + 1, m.column + 1, what);
 }
 
+SweepMark mark_of(const YAML::Node& node) {
+  const YAML::Mark m = node.Mark();
+  return {m.line + 1, m.column + 1};
+}
+
+// "; did you mean 'axes'?" when a known key is close enough to be the intended one.
+std::string hint(const std::string& word, const std::vector<std::string>& known) {
+  const std::string best = closest_word(word, known);
+  return best.empty() ? std::string() : "; did you mean '" + best + "'?";
+}
+
+// `key`, when given, names the value in the error ("samples: expected an integer").
 template <typename T>
-T scalar(const std::string& source, const YAML::Node& node, const char* what) {
-  if (!node.IsScalar()) fail(source, node, std::string("expected ") + what);
+T scalar(const std::string& source, const YAML::Node& node, const char* what,
+         const std::string& key = {}) {
+  const std::string prefix = key.empty() ? std::string() : key + ": ";
+  if (!node.IsScalar()) fail(source, node, prefix + "expected " + what);
   try {
     return node.as<T>();
   } catch (const YAML::Exception&) {
-    fail(source, node, std::string("expected ") + what + ", got '" + node.Scalar() + "'");
+    fail(source, node, prefix + "expected " + what + ", got '" + node.Scalar() + "'");
   }
 }
 
@@ -40,8 +56,7 @@ std::string join_list(const std::string& source, const YAML::Node& node, const c
 }
 
 // "name=1,2,4" from a list of integers, or "name=<spec>" from a range string like "1:32:*2".
-std::string axis_spec(const std::string& source,
-                      const std::pair<YAML::Node, YAML::Node>& axis) {
+std::string axis_spec(const std::string& source, const std::pair<YAML::Node, YAML::Node>& axis) {
   const std::string name = axis.first.Scalar();
   if (axis.second.IsScalar()) {
     const std::string spec = name + "=" + axis.second.Scalar();
@@ -62,18 +77,37 @@ std::string axis_spec(const std::string& source,
   return name + "=" + values;
 }
 
-SweepEntry parse_entry(const std::string& source, const YAML::Node& node) {
+// `gpu_count: all` is recorded in the entry instead of becoming an axis spec.
+void parse_axes(const std::string& source, const YAML::Node& node, SweepEntry& e) {
+  if (!node.IsMap()) fail(source, node, "expected a map axis_name: values");
+  for (const auto& axis : node) {
+    const bool all = axis.second.IsScalar() && axis.second.Scalar() == "all";
+    if (all && axis.first.Scalar() == kGpuCountAxis) {
+      e.all_gpu_counts = mark_of(axis.first);
+      continue;
+    }
+    if (all)
+      fail(source, axis.second,
+           axis.first.Scalar() + ": 'all' is only for gpu_count (every GPU count of a node)");
+    e.axes.push_back(axis_spec(source, axis));
+    e.axis_marks.push_back(mark_of(axis.first));
+  }
+}
+
+SweepEntry parse_entry(const std::string& source, const YAML::Node& node, std::size_t index) {
   if (!node.IsMap()) fail(source, node, "expected a run entry (a map with 'methods' and 'axes')");
   SweepEntry e;
   for (const auto& kv : node) {
     const auto key = kv.first.Scalar();
     if (key == "methods") {
       e.methods = join_list(source, kv.second, "a method glob or a list of globs");
+      e.methods_mark = mark_of(kv.second);
     } else if (key == "axes") {
-      if (!kv.second.IsMap()) fail(source, kv.second, "expected a map axis_name: values");
-      for (const auto& axis : kv.second) e.axes.push_back(axis_spec(source, axis));
+      parse_axes(source, kv.second, e);
     } else {
-      fail(source, kv.first, "unknown key '" + key + "' in a run entry (expected methods, axes)");
+      fail(source, kv.first,
+           "runs[" + std::to_string(index) + "]." + key + ": unknown key '" + key +
+               "' in a run entry (expected methods, axes)" + hint(key, {"methods", "axes"}));
     }
   }
   if (e.methods.empty()) fail(source, node, "run entry has no 'methods'");
@@ -91,22 +125,29 @@ SweepFile parse_sweep_text(const std::string& text, const std::string& source) {
   }
   if (!root.IsMap()) fail(source, root, "expected a map with 'runs' (and optional name, samples)");
   SweepFile sweep;
+  sweep.source = source;
   for (const auto& kv : root) {
     const auto key = kv.first.Scalar();
     if (key == "name")
-      sweep.name = scalar<std::string>(source, kv.second, "a name");
+      sweep.name = scalar<std::string>(source, kv.second, "a name", key);
     else if (key == "samples")
-      sweep.samples = scalar<int>(source, kv.second, "an integer");
+      sweep.samples = scalar<int>(source, kv.second, "an integer", key);
     else if (key == "time_budget")
-      sweep.time_budget_s = scalar<double>(source, kv.second, "seconds");
+      sweep.time_budget_s = scalar<double>(source, kv.second, "seconds", key);
     else if (key == "rse_target")
-      sweep.rse_target = scalar<double>(source, kv.second, "a fraction");
+      sweep.rse_target = scalar<double>(source, kv.second, "a fraction", key);
+    else if (key == "point_timeout")
+      sweep.point_timeout_s = scalar<double>(source, kv.second, "seconds", key);
     else if (key == "runs") {
       if (!kv.second.IsSequence()) fail(source, kv.second, "expected a list of run entries");
-      for (const auto& entry : kv.second) sweep.runs.push_back(parse_entry(source, entry));
+      for (const auto& entry : kv.second)
+        sweep.runs.push_back(parse_entry(source, entry, sweep.runs.size()));
     } else {
-      fail(source, kv.first,
-           "unknown key '" + key + "' (expected name, samples, time_budget, rse_target, runs)");
+      fail(
+          source, kv.first,
+          key + ": unknown key '" + key +
+              "' (expected name, samples, time_budget, rse_target, point_timeout, runs)" +
+              hint(key, {"name", "samples", "time_budget", "rse_target", "point_timeout", "runs"}));
     }
   }
   if (sweep.runs.empty()) fail(source, root, "the sweep has no 'runs'");

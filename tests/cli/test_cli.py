@@ -60,7 +60,7 @@ def case_run_writes_csv():
         rows = read_csv(out)
         expect(len(rows) == 1, "one row for one configuration", p)
         r = rows[0]
-        expect(r["schema_version"] == "1", "schema version")
+        expect(r["schema_version"] == "2", "schema version")
         expect(r["method"] == "host.omp.barrier" and r["status"] == "ok", f"row ok: {r}")
         expect(r["metric"] == "latency" and r["unit"] == "ns" and r["technique"] == "host-loop", "metric")
         expect(float(r["value"]) > 0 and int(r["samples"]) >= 5, "a positive figure from >=5 samples")

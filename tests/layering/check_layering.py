@@ -36,6 +36,7 @@ PARTS = [
     ("team",           ["src/team/**"]),
     ("host",           ["src/host/**"]),
     ("cli",            ["src/cli/**"]),
+    ("jobs",           ["jobs/**"]),
     # The public launch header of the host-step kernels the team runs, and its .cu.
     ("team_kernels",   ["kernels/multigpu/host_steps.hpp", "kernels/multigpu/host_steps.cu"]),
     ("kernels.detail", ["kernels/**/detail/**"]),  # kernels/X/detail/ only for kernels/X/
@@ -62,8 +63,9 @@ MAY_INCLUDE = {
     "kernels":        ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
     "kernels.common": ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
     "kernels.detail": ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
-    "cli":            ["cli", "io", "host", "team"] + _KERNELS + _CORE_AND_BELOW,
-    "tests":          ["tests", "cli", "io", "host", "team"] + _KERNELS + _CORE_AND_BELOW,
+    "jobs":           ["jobs", "io"] + _CORE_AND_BELOW,
+    "cli":            ["cli", "jobs", "io", "host", "team"] + _KERNELS + _CORE_AND_BELOW,
+    "tests":          ["tests", "cli", "jobs", "io", "host", "team"] + _KERNELS + _CORE_AND_BELOW,
 }
 
 # Why, where a plain "<part> must not include <part>" says too little.
@@ -88,7 +90,8 @@ LIBRARIES = {
     "gpubarrier_team_kernels": ("team_kernels", ["team_kernels"], _BASE),
     "gpubarrier_team":         ("team",         ["team"],         ["team_kernels"] + _BASE),
     "gpubarrier_methods":      ("methods",      ["host", "kernels", "kernels.common"], _TEAM),
-    "gpubarrier":              ("cli",          ["cli"],          ["methods", "io"] + _TEAM),
+    "gpubarrier_jobs":         ("jobs",         ["jobs"],         ["io"] + _BASE),
+    "gpubarrier":              ("cli",          ["cli"],          ["methods", "jobs", "io"] + _TEAM),
 }
 # A library named like this must be in LIBRARIES (so that a new part cannot dodge the rules).
 PROJECT_LIBRARY = re.compile(r"^gpubarrier(_|$)")

@@ -1,0 +1,102 @@
+#include "jobs/step_command.hpp"
+
+#include <algorithm>
+
+#include "core/glob.hpp"
+#include "jobs/shell.hpp"
+#include "jobs/text.hpp"
+
+namespace gb::jobs {
+namespace {
+
+// rank.sh's GPUS and CPUS arguments: one entry per local rank ('/'), '-' for none.
+std::vector<std::string> wrapper(const Plan& plan, const Step& step) {
+  const bool ranks = step.mode == Mode::mpi;
+  std::string gpus = "-";
+  if (plan.select_gpus && !step.gpus.empty()) gpus = join_ints(step.gpus, ranks ? "/" : ",");
+  const bool known = std::none_of(step.cpus.begin(), step.cpus.end(),
+                                  [](const std::string& c) { return c.empty(); });
+  const std::string cpus = known && !step.cpus.empty() ? join(step.cpus, "/") : "-";
+  return {"\"$JOBDIR/rank.sh\"", ranks ? "ranks" : "process", shell_quote(gpus), shell_quote(cpus),
+          "--"};
+}
+
+std::vector<std::string> container(const Plan& plan) {
+  if (!plan.request.container_image) return {};
+  return {shell_quote("--container-image=" + *plan.request.container_image),
+          shell_quote("--container-mounts=" + plan.request.out + ":" + plan.request.out)};
+}
+
+std::vector<std::string> launcher(const Plan& plan, const Script& script, const Step& step) {
+  const bool mpi = step.mode == Mode::mpi;
+  const std::string n = std::to_string(step.nodes), k = std::to_string(step.per_node);
+  if (plan.request.scheduler == Scheduler::none) {
+    if (!mpi) return {};
+    return {"mpirun", "\"${mpirun_args[@]}\"", "-np", k, "--bind-to", "none"};
+  }
+  if (mpi && plan.system.slurm.launcher == Launcher::Mpirun) {
+    std::vector<std::string> words{"mpirun",
+                                   "-np",
+                                   std::to_string(step.nodes * step.per_node),
+                                   "--map-by",
+                                   "ppr:" + k + ":node",
+                                   "--bind-to",
+                                   "none"};
+    for (const auto& [name, value] : plan.system.env) words.insert(words.end(), {"-x", name});
+    return words;
+  }
+  // One process per step that is no MPI rank: --mpi=none, and rank.sh hides SLURM_PROCID.
+  std::vector<std::string> words{"srun", "--nodes=" + n};
+  // --ntasks too: a step inherits the job's SLURM_NTASKS, which would override --ntasks-per-node.
+  // A rank that fails ends the step (--kill-on-bad-exit) instead of leaving the others waiting
+  // in a barrier until the time limit.
+  if (mpi)
+    words.insert(words.end(), {"--ntasks=" + std::to_string(step.nodes * step.per_node),
+                               "--ntasks-per-node=" + k, "--kill-on-bad-exit=1",
+                               "--mpi=" + plan.system.slurm.srun_mpi});
+  else
+    words.insert(words.end(), {"--ntasks=1", "--mpi=none"});
+  // rank.sh binds each rank to its GPU's CPUs; Slurm's own binding would fight it.
+  words.push_back("--cpu-bind=none");
+  if (script.overcommit) words.push_back("--overcommit");
+  for (auto& w : container(plan)) words.push_back(std::move(w));
+  return words;
+}
+
+}  // namespace
+
+std::string step_sweep_file(const Step& step) {
+  return "sweeps/" + step.id + ".yaml";
+}
+std::string step_csv_file(const Step& step) {
+  return "results/" + step.id + ".csv";
+}
+
+StepCommand step_command(const Plan& plan, const Script& script, const Step& step) {
+  return {launcher(plan, script, step),
+          wrapper(plan, step),
+          // An option and its value stay on one line.
+          {"\"$GPUBARRIER\"", "sweep", "\"$JOBDIR/" + step_sweep_file(step) + "\"", "--resume",
+           "--out \"$JOBDIR/" + step_csv_file(step) + "\"",
+           "--system " + shell_quote(plan.system.name)}};
+}
+
+std::string describe_step(const Step& step, bool select_gpus) {
+  std::string what = step.mode == Mode::single ? "one process"
+                     : step.mode == Mode::threads
+                         ? "threads mode, one process"
+                         : "mpi mode, " + std::to_string(step.per_node) + " rank(s) per node";
+  if (step.nodes > 1) what += " on " + std::to_string(step.nodes) + " nodes";
+  if (!step.gpus.empty())
+    what += std::string(select_gpus ? ", GPU" : ", CPUs of fake GPU") +
+            (step.gpus.size() > 1 ? "s " : " ") + join_ints(step.gpus, ",") +
+            (step.subset.empty() ? "" : " (" + step.subset + ")");
+  std::vector<std::string> methods;
+  for (const auto& e : step.sweep.runs)
+    for (const auto& m : split_list(e.methods))
+      if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
+  return what + ": " + std::to_string(methods.size()) + " method(s), " +
+         std::to_string(step.points) + " point(s)";
+}
+
+}  // namespace gb::jobs

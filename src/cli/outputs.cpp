@@ -1,0 +1,65 @@
+#include "cli/outputs.hpp"
+
+#include <cstdio>
+
+#include "core/errors.hpp"
+#include "core/rank_exchange.hpp"
+#include "io/resume_recover.hpp"
+
+namespace gb::cli {
+namespace {
+
+// Rank 0 alone touches the files.
+void open_on_root(Outputs& out, const std::string& path, bool resume) {
+  // The log first: it is the lock, and a fresh log before a fresh CSV means a kill in between
+  // leaves rows without completion lines, which a later --resume drops and re-runs.
+  out.log = std::make_unique<DoneLog>(path);
+  ResumeState state;
+  if (resume) {
+    std::vector<std::string> notes;
+    state = recover_output(path, *out.log, notes);
+    for (const auto& n : notes) std::fprintf(stderr, "gpubarrier: resume: %s\n", n.c_str());
+    if (!state.fresh)
+      std::fprintf(stderr, "gpubarrier: resume: %zu finished points in %s, %ld rows kept\n",
+                   state.done.size(), out.log->path().c_str(), state.rows);
+  }
+  if (state.fresh) {
+    out.log->start_fresh();
+    out.csv = std::make_unique<CsvWriter>(path);
+  } else {
+    out.csv = std::make_unique<CsvWriter>(path, CsvWriter::Open::append);
+  }
+  out.done = std::move(state.done);
+  out.base_rows = state.rows;
+}
+
+}  // namespace
+
+Outputs open_outputs(const Launch& launch, const std::string& path, bool resume) {
+  if (path == "none") {
+    if (resume)
+      throw UsageError("--resume needs an output file: it continues the CSV given by --out");
+    return {};
+  }
+  Outputs out;
+  // "U..." a usage error (exit 2), "E..." another failure (exit 1); every rank throws it.
+  std::string error;
+  if (launch.is_root()) {
+    try {
+      open_on_root(out, path, resume);
+    } catch (const UsageError& e) {
+      error = std::string("U") + e.what();
+    } catch (const std::exception& e) {
+      error = std::string("E") + e.what();
+    }
+  }
+  error = broadcast_string(launch, error);
+  if (!error.empty() && error.front() == 'U') throw UsageError(error.substr(1));
+  if (!error.empty()) throw Error(error.substr(1));
+  // Every rank must skip the same points (methods run on all ranks together).
+  const std::string done = broadcast_string(launch, format_done_log(out.done));
+  if (!launch.is_root()) out.done = parse_done_log(done, "rank 0's completion log").entries;
+  return out;
+}
+
+}  // namespace gb::cli

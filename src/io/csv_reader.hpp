@@ -1,0 +1,31 @@
+// Reading CSVs back (--resume, merge) with what parse_csv drops: the line each record starts on,
+// where it ends in the file, and whether the last one was cut short by a killed writer.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gb {
+
+struct CsvRecord {
+  std::vector<std::string> fields;
+  int line = 0;         // 1-based line it starts on
+  std::size_t end = 0;  // byte offset just past its line terminator
+};
+
+struct CsvText {
+  std::vector<CsvRecord> records;  // complete records (ended by LF or CRLF), header first
+  // The last record when it has no line terminator (a writer killed mid-row, or an unterminated
+  // quote at the end of the file); its fields are those read so far, `end` the file size.
+  std::optional<CsvRecord> torn;
+};
+
+CsvText split_csv(std::string_view text);
+
+// The whole file; throws gb::UsageError naming the file and the cause.
+std::string read_text_file(const std::string& path);
+
+}  // namespace gb

@@ -1,0 +1,132 @@
+#include "io/resume_recover.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "core/errors.hpp"
+#include "io/csv_reader.hpp"
+#include "io/row.hpp"
+
+namespace gb {
+namespace {
+
+void truncate_file(const std::string& path, std::size_t bytes) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  const bool ok = fd >= 0 && ftruncate(fd, static_cast<off_t>(bytes)) == 0 && fsync(fd) == 0;
+  const int err = errno;
+  if (fd >= 0) close(fd);
+  if (!ok) throw Error("cannot truncate '" + path + "': " + std::strerror(err));
+}
+
+std::size_t column(const std::string& name) {
+  const auto& cols = Row::columns();
+  return static_cast<std::size_t>(std::find(cols.begin(), cols.end(), name) - cols.begin());
+}
+
+std::string version_word(int v) {
+  return "schema v" + std::to_string(v);
+}
+
+}  // namespace
+
+std::string header_problem(const std::vector<std::string>& header) {
+  const auto& want = Row::columns();
+  if (header == want) return {};
+  for (int v = 1; v < kSchemaVersion; ++v)
+    if (header == Row::columns_of_version(v))
+      return "it is a " + version_word(v) + " file and this gpubarrier writes " +
+             version_word(kSchemaVersion) + " (column '" + want[header.size()] +
+             "' is new): write to a new --out and join the files with `gpubarrier merge`";
+  for (std::size_t i = 0; i < std::max(header.size(), want.size()); ++i) {
+    const std::string col = "header column " + std::to_string(i + 1);
+    if (i >= header.size()) return col + " is missing: expected '" + want[i] + "'";
+    if (i >= want.size())
+      return col + " '" + header[i] + "' is not a " + version_word(kSchemaVersion) + " column";
+    if (header[i] != want[i]) return col + " is '" + header[i] + "', expected '" + want[i] + "'";
+  }
+  return {};
+}
+
+ResumeState recover_output(const std::string& csv_path, DoneLog& log,
+                           std::vector<std::string>& notes) {
+  const DoneLogText done = parse_done_log(log.read(), log.path());
+  if (done.torn) {
+    log.truncate(done.good_bytes);
+    notes.push_back(log.path() + ": dropped a torn last line (a killed run)");
+  }
+  ResumeState state;
+  if (!std::filesystem::exists(csv_path)) {
+    if (!done.entries.empty())
+      notes.push_back(log.path() + " lists " + std::to_string(done.entries.size()) +
+                      " finished points but '" + csv_path + "' does not exist: starting afresh");
+    return state;
+  }
+  const std::string text = read_text_file(csv_path);
+  const CsvText csv = split_csv(text);
+  const std::string refuse = "--resume: cannot continue '" + csv_path + "': ";
+  if (csv.records.empty()) {  // empty, or killed while writing the header
+    if (!done.entries.empty())
+      throw UsageError(refuse + "it has no rows but " + log.path() + " lists finished points");
+    return state;
+  }
+  if (const std::string why = header_problem(csv.records.front().fields); !why.empty())
+    throw UsageError(refuse + why);
+  const std::size_t width = Row::columns().size();
+  for (std::size_t i = 1; i < csv.records.size(); ++i) {
+    const CsvRecord& r = csv.records[i];
+    const std::string where = csv_path + ":" + std::to_string(r.line) + ": ";
+    if (r.fields.size() != width)
+      throw UsageError("--resume: " + where + std::to_string(r.fields.size()) +
+                       " fields, the header has " + std::to_string(width));
+    if (r.fields.front() != std::to_string(kSchemaVersion))
+      throw UsageError("--resume: " + where + "column schema_version is '" + r.fields.front() +
+                       "', expected " + std::to_string(kSchemaVersion));
+  }
+  const long rows = static_cast<long>(csv.records.size()) - 1;
+  const long finished = done.entries.empty() ? 0 : done.entries.back().rows;
+  if (rows < finished)
+    throw UsageError(refuse + "it has " + std::to_string(rows) + " rows but its completion log " +
+                     log.path() + " says the finished points wrote " + std::to_string(finished) +
+                     ": the files do not belong together (write to a new --out)");
+  if (rows > 0 && !done.headed)
+    throw UsageError(refuse + "it has " + std::to_string(rows) + " rows but no completion log (" +
+                     log.path() + "), so which points finished is unknown: write to a new --out " +
+                     "(`gpubarrier merge` joins the files)");
+  const std::size_t keep = csv.records[static_cast<std::size_t>(finished)].end;
+  if (csv.torn)
+    notes.push_back(csv_path + ":" + std::to_string(csv.torn->line) +
+                    ": dropped a torn last row (" +
+                    std::to_string(text.size() - csv.records.back().end) +
+                    " bytes, cut short by a killed run)");
+  if (rows > finished) {
+    // Normally the rows of the one point that was running; a lost log line adds its point too.
+    std::vector<std::string> points;
+    for (std::size_t i = static_cast<std::size_t>(finished) + 1; i < csv.records.size(); ++i) {
+      const auto& f = csv.records[i].fields;
+      const std::string point = f[column("method")] + " " + f[column("config")];
+      if (std::find(points.begin(), points.end(), point) == points.end()) points.push_back(point);
+    }
+    std::string names;
+    for (const auto& p : points) {
+      if (!names.empty()) names += ", ";
+      names += p;
+    }
+    notes.push_back(csv_path + ":" +
+                    std::to_string(csv.records[static_cast<std::size_t>(finished) + 1].line) + "-" +
+                    std::to_string(csv.records.back().line) + ": dropped " +
+                    std::to_string(rows - finished) + " row(s) without a completion line (" +
+                    names + "): their points run again");
+  }
+  if (keep < text.size()) truncate_file(csv_path, keep);
+  state.fresh = false;
+  state.done = done.entries;
+  state.rows = finished;
+  return state;
+}
+
+}  // namespace gb

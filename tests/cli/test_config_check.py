@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""`gpubarrier config check FILE...` through the real executable: every shipped system and sweep
+passes, and a mistake exits 2 as `file:line:column: key: expected ...; did you mean 'x'?`.
+
+shipped_files    configs/systems/*.yaml and configs/sweeps/*.yaml: ok, exit 0
+system_mistakes  a misspelt key, a bad value, bad wiring in a system file
+sweep_mistakes   a misspelt key, a glob that matches no method, an axis no method has
+several_files    every file is checked; the exit status says whether any had a mistake
+
+Usage: test_config_check.py GPUBARRIER CASE
+"""
+import glob
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def check(*files):
+    return subprocess.run([EXE, "config", "check", *files], capture_output=True, text=True,
+                          timeout=120)
+
+
+def expect(cond, what, proc=None):
+    if not cond:
+        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
+        sys.exit(f"FAIL: {what}{detail}")
+
+
+def write(folder, name, text):
+    path = os.path.join(folder, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def case_shipped_files():
+    files = sorted(glob.glob(os.path.join(ROOT, "configs", "systems", "*.yaml")) +
+                   glob.glob(os.path.join(ROOT, "configs", "sweeps", "*.yaml")))
+    p = check(*files)
+    expect(p.returncode == 0, "every shipped file passes", p)
+    expect(p.stdout.count("ok: ") == len(files), "one ok line per file", p)
+    expect("system dgx-h100, 8 x H100-SXM5-80GB (CUDA_ARCH=90), nv18-clique8" in p.stdout,
+           "a system's derived topology is shown", p)
+    expect("system hgx-h200 (alias of dgx-h200)" in p.stdout, "aliases are resolved", p)
+    expect("sweep paper," in p.stdout, "paper.yaml checked", p)
+
+
+def expect_mistake(path, where, *parts):
+    p = check(path)
+    expect(p.returncode == 2, f"{path}: exit 2", p)
+    expect(f"{path}:{where}: " in p.stderr, f"{path}: names line:column {where}", p)
+    for part in parts:
+        expect(part in p.stderr, f"{path}: says {part!r}", p)
+
+
+def case_system_mistakes():
+    with open(os.path.join(ROOT, "configs", "systems", "dgx-h100.yaml")) as f:
+        good = f.read()
+    with tempfile.TemporaryDirectory() as d:
+        typo = write(d, "systems/dgx-h100.yaml", good.replace("  partition: null", "  partiton: null"))
+        line = good[:good.index("  partition: null")].count("\n") + 1
+        expect_mistake(typo, f"{line}:3", "slurm.partiton: unknown key", "did you mean 'partition'?")
+        bad = write(d, "systems/dgx-h100.yaml", good.replace("launcher: srun", "launcher: srn"))
+        line = good[:good.index("launcher: srun")].count("\n") + 1
+        expect_mistake(bad, f"{line}:13", "slurm.launcher: expected one of srun, mpirun",
+                       "did you mean 'srun'?")
+        wiring = write(d, "systems/dgx-h100.yaml", good.replace("gpus_per_node: 8", "gpus_per_node: 9"))
+        line = good[:good.index("  pcie:\n")].count("\n") + 2  # the list below the key
+        expect_mistake(wiring, f"{line}:5", "wiring.pcie: expected a list of 9 PCIe positions")
+
+
+def case_sweep_mistakes():
+    with tempfile.TemporaryDirectory() as d:
+        expect_mistake(write(d, "sweeps/a.yaml", "name: a\nrun:\n  - methods: host.*\n"), "2:1",
+                       "run: unknown key 'run'", "did you mean 'runs'?")
+        expect_mistake(write(d, "sweeps/b.yaml", "runs:\n  - methods: host.omp.barier\n"), "2:14",
+                       "runs[0].methods: expected a registered method",
+                       "did you mean 'host.omp.barrier'?")
+        expect_mistake(write(d, "sweeps/c.yaml",
+                             "runs:\n  - methods: gpu.block.*\n    axes: {thread_per_block: [32]}\n"),
+                       "3:12", "runs[0].axes.thread_per_block: expected an axis",
+                       "did you mean 'threads_per_block'?")
+        expect_mistake(write(d, "sweeps/d.yaml", "runs:\n  - methods: x\n    axis: {a: [1]}\n"),
+                       "3:5", "did you mean 'axes'?")
+
+
+def case_several_files():
+    with tempfile.TemporaryDirectory() as d:
+        good = os.path.join(ROOT, "configs", "sweeps", "quick.yaml")
+        bad = write(d, "sweeps/bad.yaml", "runs:\n  - methods: nothing.like.this\n")
+        p = check(bad, good)
+        expect(p.returncode == 2, "a mistake in any file: exit 2", p)
+        expect(f"ok: {good}" in p.stdout, "the good file is still checked", p)
+        expect("1 of 2 file(s) have mistakes" in p.stderr, "the count of bad files", p)
+
+
+globals()["case_" + CASE]()
+print(f"PASS {CASE}")

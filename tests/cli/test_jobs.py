@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""`gpubarrier jobs` through the real executable: the job folder it writes, what it refuses,
+and the scripts of every system x every shipped sweep checked with shellcheck and against the
+options sbatch accepts (the DGX scripts cannot be tried on the local test cluster).
+
+generate      a local-slurm folder: scripts, rank.sh, submit.sh, merge.sbatch, step sweeps,
+              README; --json tells the steps
+dry_run       --dry-run prints every file and writes nothing
+refusals      impossible requests exit 2 with the reason
+regenerate    generating again keeps results/, refuses results of another system
+scripts_lint  every system x shipped sweep x layout: shellcheck clean, every #SBATCH key an
+              sbatch option, no --gpu-bind/--gpus-per-task
+
+Usage: test_jobs.py GPUBARRIER CASE
+"""
+import concurrent.futures
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SKIP = 77
+
+
+def gpubarrier(*args):
+    env = dict(os.environ)
+    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
+        env.pop(var, None)
+    return subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120,
+                          cwd=ROOT)
+
+
+def expect(cond, what, proc=None):
+    if not cond:
+        detail = f"\nstdout:\n{proc.stdout[-4000:]}\nstderr:\n{proc.stderr}" if proc else ""
+        sys.exit(f"FAIL: {what}{detail}")
+
+
+def names(kind):
+    folder = os.path.join(ROOT, "configs", kind)
+    return sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".yaml"))
+
+
+def case_generate():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        p = gpubarrier("jobs", "--system", "local-slurm", "--sweep", "paper", "--out", out,
+                       "--nodes", "1,2", "--gpus", "1,2")
+        expect(p.returncode == 0, "jobs exits 0", p)
+        expect("n1.sbatch: 1 node(s)" in p.stdout and "n2.sbatch: 2 node(s)" in p.stdout,
+               "the summary names each script", p)
+        expect("time limits estimated: points x (" in p.stdout, "says how time was estimated", p)
+        files = set()
+        for base, _, found in os.walk(out):
+            files |= {os.path.relpath(os.path.join(base, f), out) for f in found}
+        for f in ("n1.sbatch", "n2.sbatch", "merge.sbatch", "submit.sh", "rank.sh", "README.md",
+                  "sweeps/n1-single.yaml", "sweeps/n1-mpi-g2.yaml", "sweeps/n2-mpi-g1.yaml"):
+            expect(f in files, f"{f} written (have {sorted(files)})")
+        for f in ("n1.sbatch", "submit.sh", "rank.sh"):
+            expect(os.access(os.path.join(out, f), os.X_OK), f"{f} is executable")
+        expect(os.path.isdir(os.path.join(out, "results")) and
+               os.path.isdir(os.path.join(out, "logs")), "results/ and logs/ exist")
+        p = gpubarrier("jobs", "--system", "local-slurm", "--sweep", "paper", "--out", out,
+                       "--nodes", "1,2", "--gpus", "1,2", "--json")
+        plan = json.loads(p.stdout)
+        steps = [s["id"] for script in plan["scripts"] for s in script["steps"]]
+        expect(steps == ["n1-single", "n1-mpi-g2", "n2-mpi-g1", "n2-mpi-g2"], f"steps {steps}", p)
+        p = gpubarrier("config", "check", *[os.path.join(out, "sweeps", f)
+                                            for f in os.listdir(os.path.join(out, "sweeps"))])
+        expect(p.returncode == 0, "the step sweeps pass config check", p)
+
+
+def case_dry_run():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        p = gpubarrier("jobs", "--system", "dgx-h100", "--sweep", "paper", "--out", out,
+                       "--subsets", "best,worst", "--dry-run")
+        expect(p.returncode == 0, "dry run exits 0", p)
+        expect(not os.path.exists(out), "dry run writes nothing")
+        expect(p.stdout.startswith("would write " + out), "says what it would write", p)
+        for part in ("----- " + out + "/n1.sbatch", "#SBATCH --gres=gpu:8", "#SBATCH --exclusive",
+                     "----- " + out + "/sweeps/n1-mpi-g4-worst.yaml", "----- " + out + "/README.md"):
+            expect(part in p.stdout, f"prints {part}", p)
+
+
+def case_refusals():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        mpi_only = os.path.join(d, "mpi-only.yaml")
+        with open(mpi_only, "w") as f:
+            f.write("runs:\n  - methods: host.mpi.barrier\n")
+        cases = [
+            (["--system", "dgx-h100", "--sweep", "paper", "--gpus", "16"],
+             "more GPUs than dgx-h100 has (8 per node)"),
+            (["--system", "dgx-h100", "--sweep", "paper", "--subsets", "wrst"],
+             "did you mean 'worst'?"),
+            (["--system", "dgx-h100", "--sweep", "multi-gpu", "--nodes", "2"],
+             "device-side barrier: its peers are GPUs of one node"),
+            (["--system", "dgx-h100", "--sweep", mpi_only, "--scheduler", "none", "--gpus", "1"],
+             "a barrier among ranks needs 2 or more"),
+            (["--system", "local-slurm", "--sweep", "paper", "--nodes", "3"],
+             "local-slurm has 2 nodes"),
+            (["--system", "dgx-h10", "--sweep", "paper"], "did you mean 'dgx-h100'?"),
+            (["--system", "dgx-h100", "--sweep", "papr"], "did you mean 'paper'?"),
+            (["--system", "dgx-h100", "--sweep", "paper", "--time", "soon"],
+             "expected a Slurm time limit"),
+        ]
+        for args, reason in cases:
+            p = gpubarrier("jobs", "--out", out, *args)
+            expect(p.returncode == 2 and reason in p.stderr,
+                   f"{' '.join(args)}: exit 2 naming '{reason}'", p)
+        expect(not os.path.exists(out), "a refused request writes nothing")
+
+
+def case_regenerate():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        args = ["jobs", "--sweep", "paper", "--out", out, "--gpus", "2"]
+        p = gpubarrier(*args, "--system", "local-slurm", "--nodes", "1,2")
+        expect(p.returncode == 0, "first generation", p)
+        with open(os.path.join(out, "results", "n1-mpi-g2.csv"), "w") as f:
+            f.write("schema_version\n")
+        p = gpubarrier(*args, "--system", "local-slurm")
+        expect(p.returncode == 0, "generating again with the same steps keeps results/", p)
+        expect(os.path.exists(os.path.join(out, "results", "n1-mpi-g2.csv")), "results kept")
+        expect(not os.path.exists(os.path.join(out, "n2.sbatch")) and
+               not os.path.exists(os.path.join(out, "sweeps", "n2-mpi-g2.yaml")),
+               "files of the earlier generation that this one does not write are removed")
+        p = gpubarrier(*args, "--system", "dgx-h100")
+        expect(p.returncode == 2 and "holds results of another generation" in p.stderr,
+               "results of another system are refused", p)
+
+
+def sbatch_options():
+    """The long options sbatch accepts: `sbatch --help` (it reads a configuration first, so a
+    minimal one is given when none is set) plus `man sbatch`, which also documents options the
+    help omits (--open-mode). None when sbatch is not installed."""
+    if not shutil.which("sbatch"):
+        return None
+    options = set()
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ)
+        if not os.path.isfile(env.get("SLURM_CONF", "")):
+            env["SLURM_CONF"] = os.path.join(d, "slurm.conf")
+            with open(env["SLURM_CONF"], "w") as f:
+                f.write("ClusterName=lint\nSlurmctldHost=localhost\n")
+        p = subprocess.run(["sbatch", "--help"], capture_output=True, text=True, env=env)
+        options |= set(re.findall(r"--([a-z][a-z0-9-]*)", p.stdout))
+    for man in ("/usr/share/man/man1/sbatch.1.gz", "/usr/share/man/man1/sbatch.1"):
+        if os.path.exists(man):
+            raw = gzip.open(man).read() if man.endswith(".gz") else open(man, "rb").read()
+            text = raw.decode(errors="replace")
+            options |= {m.replace("\\-", "-")
+                        for m in re.findall(r"\\fB\\-\\-((?:[a-z0-9]|\\-)+)", text)}
+    return options if "time" in options else None
+
+
+# Layouts tried for every system x sweep. A refusal is accepted only for these reasons: a sweep
+# with nothing that runs there (GPU methods on fake or no GPUs, one-node methods on 2 nodes).
+LAYOUTS = [[], ["--nodes", "2"], ["--subsets", "best,worst"],
+           ["--one-job-per-point", "--gpus", "1,2"], ["--scheduler", "none"]]
+ACCEPTED_REFUSALS = ("nothing of", "has no GPU here")
+
+
+def case_scripts_lint():
+    shellcheck = shutil.which("shellcheck")
+    if not shellcheck:
+        print("SKIP: shellcheck is not installed (scripts/setup installs it)")
+        sys.exit(SKIP)
+    options = sbatch_options()
+    scripts, generated, refused = [], 0, 0
+    with tempfile.TemporaryDirectory() as d:
+        for system in names("systems"):
+            for sweep in names("sweeps"):
+                for i, layout in enumerate(LAYOUTS):
+                    out = os.path.join(d, f"{system}-{sweep}-{i}")
+                    p = gpubarrier("jobs", "--system", system, "--sweep", sweep, "--out", out,
+                                   *layout)
+                    if p.returncode == 2 and any(r in p.stderr for r in ACCEPTED_REFUSALS):
+                        refused += 1
+                        continue
+                    expect(p.returncode == 0, f"{system} x {sweep} {layout}", p)
+                    generated += 1
+                    scripts += [os.path.join(out, f) for f in sorted(os.listdir(out))
+                                if f.endswith((".sh", ".sbatch"))]
+        bad_keys, banned = [], []
+        for path in scripts:
+            with open(path) as f:
+                for line in f:
+                    if options is not None and line.startswith("#SBATCH "):
+                        key = line.split()[1].split("=")[0].lstrip("-")
+                        if key not in options:
+                            bad_keys.append(f"{path}: {line.strip()}")
+                    if not line.lstrip().startswith("#") or line.startswith("#SBATCH"):
+                        banned += [f"{path}: {line.strip()}" for word in
+                                   ("--gpu-bind", "--gpus-per-task") if word in line]
+        expect(not bad_keys, "#SBATCH keys sbatch does not know:\n" + "\n".join(bad_keys[:20]))
+        expect(not banned, "options that hide GPUs from ranks:\n" + "\n".join(banned[:20]))
+        # Scripts that differ only in their folder are checked once (rank.sh is the same in all),
+        # in batches over two processes.
+        unique = {}
+        for path in scripts:
+            with open(path) as f:
+                text = f.read().replace(os.path.dirname(path), "/JOBDIR")
+            unique.setdefault(text, path)
+        batches = [list(unique.values())[i:i + 40] for i in range(0, len(unique), 40)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            runs = pool.map(lambda batch: subprocess.run([shellcheck, "--shell=bash", *batch],
+                                                         capture_output=True, text=True), batches)
+            failures = [p.stdout for p in runs if p.returncode != 0]
+        expect(not failures, "shellcheck:\n" + "".join(failures)[:6000])
+    expect(generated > 100, f"only {generated} folders generated")
+    how = "every #SBATCH key checked" if options is not None else \
+        "#SBATCH keys not checked (no sbatch here)"
+    print(f"{generated} job folders ({refused} refused as expected), {len(scripts)} scripts "
+          f"({len(unique)} distinct) shellcheck-clean, {how}")
+
+
+globals()["case_" + CASE]()
+print(f"PASS {CASE}")

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""`gpubarrier merge` of the real executable: joins v1 and v2 files (v1 rows gain the v2 columns,
+empty), drops exact duplicates, writes atomically, prints its summary; refuses what it cannot
+reconcile with file, line and column.
+
+Usage: test_merge.py GPUBARRIER
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE = sys.argv[1]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+V1 = os.path.join(ROOT, "results", "h200x2", "multi-gpu-mpi.csv")  # a committed v1 file
+
+
+def gpubarrier(*args, env=None):
+    full = dict(os.environ, **(env or {}))
+    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
+        full.pop(var, None)
+    return subprocess.run([EXE, *args], capture_output=True, text=True, env=full, timeout=300)
+
+
+def expect(cond, what, proc=None):
+    if not cond:
+        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
+        sys.exit(f"FAIL: {what}{detail}")
+
+
+def without_column(text, name):
+    table = list(csv.reader(text.splitlines()))
+    at = table[0].index(name)
+    return "".join(",".join(r[:at] + r[at + 1:]) + "\r\n" for r in table)
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+with tempfile.TemporaryDirectory() as d:
+    v2 = os.path.join(d, "v2.csv")
+    p = gpubarrier("run", "--methods", "host.omp.barrier,gpu.block.syncthreads", "--axis",
+                   "group_size=2", "--out", v2, "--samples", "5", "--time-budget", "0.1",
+                   env={"SLURM_JOB_ID": "4242", "SLURMD_NODENAME": "node-a"})
+    expect(p.returncode == 0, "a v2 run", p)
+    mine = rows(v2)
+    expect(all(r["node"] == "node-a" and r["slurm_job_id"] == "4242" for r in mine),
+           f"rows carry the node and the Slurm job id: {mine}")
+    old = rows(V1)
+    out = os.path.join(d, "all", "merged.csv")
+    os.makedirs(os.path.dirname(out))
+    p = gpubarrier("merge", V1, v2, v2, "--out", out, "--summary")
+    expect(p.returncode == 0, "merge exits 0", p)
+    merged = rows(out)
+    expect(len(merged) == len(old) + len(mine), "every row once (the repeated file dropped)", p)
+    expect(list(merged[0].keys())[-3:] == ["node", "slurm_job_id", "slurm_step_id"], "v2 header")
+    expect(all(r["node"] == "" and r["schema_version"] == "1" for r in merged[:len(old)]),
+           "v1 rows gain empty v2 columns and keep their version")
+    expect([r["value"] for r in merged[:len(old)]] == [r["value"] for r in old], "v1 values kept")
+    summary = p.stdout.strip().splitlines()
+    expect(summary[-1].startswith(f"merged 3 files, {len(merged)} rows (") and
+           f"{len(mine)} duplicates dropped" in summary[-1], "one-line summary", p)
+    expect(summary[0].split()[:4] == ["method", "metric", "config", "value"] and
+           any("host.omp.barrier" in line for line in summary), "the --summary table", p)
+    expect(sorted(os.listdir(os.path.dirname(out))) == ["merged.csv"], "no temporary file left")
+
+    # Refusals name the file, the line and the column; the output is left alone.
+    before = open(out).read()
+    bad = os.path.join(d, "bad.csv")
+    with open(v2, newline="") as f:
+        text = f.read()
+    for broken, message in [
+            (text.replace(",note,", ",comment,", 1),
+             "bad.csv:1: column 41 'comment' is not a column"),
+            (without_column(text, "slurm_job_id"), "bad.csv:1: missing column 'slurm_job_id'"),
+            (text + "2,x,2026", "bad.csv:4: the last row is torn"),
+            (text.replace("\r\n2,", "\r\n7,", 1), "bad.csv:2: column schema_version: '7'")]:
+        with open(bad, "w", newline="") as f:
+            f.write(broken)
+        p = gpubarrier("merge", v2, bad, "--out", out)
+        expect(p.returncode == 2 and message in p.stderr, f"refused with '{message}'", p)
+        expect(open(out).read() == before, "a refused merge leaves --out as it was")
+print("ok")

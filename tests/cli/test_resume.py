@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""--resume of the real executable: a sweep killed with SIGKILL at random moments, several times,
+then resumed to the end, has the same points as an uninterrupted run, none twice, none missing;
+what a kill leaves behind is repaired and reported; other files are refused by name.
+
+Usage: test_resume.py GPUBARRIER CASE
+"""
+import collections
+import csv
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+EXE = sys.argv[1]
+CASE = sys.argv[2]
+# A CPU-only sweep: host.omp.barrier at several group sizes (those beyond this machine's CPUs
+# are skipped rows), GPU and MPI methods that are skipped rows without a GPU or mpirun. A tiny
+# rse target makes every measured point run to its time budget, so kills land inside points too.
+SWEEP = """name: resume-test
+samples: 5
+time_budget: 0.25
+rse_target: 0.000001
+runs:
+  - methods: host.omp.barrier
+    axes: {group_size: [2, 3, 4, 6, 8]}
+  - methods: [gpu.warp.tile-sync, gpu.block.*]
+    axes: {threads_per_block: [32, 64], group_size: [32]}
+  - methods: [kernel.launch.*, host.mpi.barrier]
+"""
+KEY = ("method", "config", "gpu_ids", "launcher", "ranks", "nodes")
+FIGURE = KEY + ("technique", "metric")
+
+
+def clean_env(extra=None):
+    env = dict(os.environ, **(extra or {}))
+    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
+        env.pop(var, None)
+    return env
+
+
+def gpubarrier(*args, env=None, timeout=300):
+    return subprocess.run([EXE, *args], capture_output=True, text=True, env=clean_env(env),
+                          timeout=timeout)
+
+
+def expect(cond, what, proc=None):
+    if not cond:
+        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
+        sys.exit(f"FAIL: {what}{detail}")
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def figures(rows):
+    return collections.Counter(tuple(r[c] for c in FIGURE) for r in rows)
+
+
+def processes_with(token):
+    """Pids of processes whose environment holds `token` (children that outlived a kill)."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/environ", "rb") as f:
+                if token.encode() in f.read():
+                    pids.append(int(pid))
+        except OSError:
+            pass
+    return pids
+
+
+def wait_gone(token, seconds=5):
+    deadline = time.time() + seconds
+    while processes_with(token) and time.time() < deadline:
+        time.sleep(0.05)
+    return processes_with(token)
+
+
+def case_kill_and_resume():
+    rng = random.Random(20261123)
+    with tempfile.TemporaryDirectory() as d:
+        sweep = os.path.join(d, "s.yaml")
+        with open(sweep, "w") as f:
+            f.write(SWEEP)
+        ref = os.path.join(d, "ref.csv")
+        t0 = time.time()
+        p = gpubarrier("sweep", sweep, "--out", ref)
+        duration = time.time() - t0
+        expect(p.returncode == 0, "uninterrupted sweep exits 0", p)
+        want = figures(read_rows(ref))
+        expect(want and max(want.values()) == 1, f"reference has each figure once: {want}")
+
+        out = os.path.join(d, "killed.csv")
+        token = f"GB_RESUME_TEST_{os.getpid()}"
+        kills, repairs, rounds = 0, 0, 0
+        # Rounds of: a fresh CSV, attempts each killed (SIGKILL) after a random share of the run
+        # until one gets to the end, then the comparison with the uninterrupted run. Rounds go on
+        # until enough kills have landed, whatever this machine's speed.
+        while kills < 8 and rounds < 40:
+            rounds += 1
+            for path in (out, out + ".done"):
+                if os.path.exists(path):
+                    os.remove(path)
+            for attempt in range(100):
+                isolate = rng.choice(["method", "point", "none"])
+                delay = rng.uniform(0.0, duration)
+                proc = subprocess.Popen([EXE, "sweep", sweep, "--out", out, "--resume",
+                                         "--isolate", isolate], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.PIPE, text=True,
+                                        env=clean_env({"GB_TEST_TOKEN": token}))
+                started = time.time()
+                try:
+                    proc.wait(timeout=delay)
+                    if attempt == 0:  # a whole run uninterrupted: calibrates the kill moments
+                        duration = min(duration, time.time() - started)
+                except subprocess.TimeoutExpired:
+                    proc.send_signal(signal.SIGKILL)  # only the sweep: its children must follow
+                    kills += 1
+                err = proc.communicate()[1]
+                expect(proc.returncode in (0, -signal.SIGKILL),
+                       f"resume attempt {attempt} ({isolate}) failed ({proc.returncode}): {err}")
+                repairs += err.count("dropped")
+                left = wait_gone(token)
+                expect(not left, f"isolated children outlived the killed sweep: pids {left}")
+                if proc.returncode == 0:
+                    break
+            expect(proc.returncode == 0, f"round {rounds} never got to the end")
+            got = figures(read_rows(out))
+            twice = [k for k, n in got.items() if n > 1]
+            expect(not twice, f"round {rounds}: rows present twice: {twice}")
+            expect(set(got) == set(want), f"round {rounds}: missing {set(want) - set(got)}, "
+                                          f"extra {set(got) - set(want)}")
+            with open(out + ".done", newline="") as f:
+                done = [tuple(r[c] for c in KEY) for r in csv.DictReader(f)]
+            expect(len(done) == len(set(done)), "each point finished once in the completion log")
+            for isolate in ("none", "point"):  # a finished sweep resumed runs nothing again
+                p = gpubarrier("sweep", sweep, "--out", out, "--resume", "--isolate", isolate)
+                expect(p.returncode == 0 and figures(read_rows(out)) == got,
+                       f"resuming a finished sweep (--isolate {isolate}) added rows", p)
+        expect(kills >= 8, f"only {kills} kills landed in {rounds} rounds")
+        print(f"{kills} kills in {rounds} rounds, {repairs} repairs reported, "
+              f"{len(want)} figures as uninterrupted each time")
+
+
+def case_torn_and_unfinished():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.csv")
+        args = ["run", "--methods", "host.omp.barrier,gpu.block.*", "--axis", "group_size=2,3",
+                "--out", out, "--samples", "5", "--time-budget", "0.1"]
+        p = gpubarrier(*args)
+        expect(p.returncode == 0, "first run", p)
+        want = figures(read_rows(out))
+        with open(out + ".done", "rb") as f:
+            lines = f.read().split(b"\r\n")
+        # As if killed after the last point's rows but before its completion line, and then
+        # in the middle of writing another row.
+        with open(out + ".done", "wb") as f:
+            f.write(b"\r\n".join(lines[:-3]) + b"\r\n")
+        with open(out, "ab") as f:
+            f.write(b"2,20261123T000000Z-vm-1,2026-11-23T00:00:00Z,vm,loc")
+        p = gpubarrier(*args, "--resume")
+        expect(p.returncode == 0, "resume exits 0", p)
+        expect("dropped a torn last row" in p.stderr, "the torn row is reported", p)
+        expect("dropped 2 row(s) without a completion line (host.omp.barrier group_size=2, "
+               "host.omp.barrier group_size=3)" in p.stderr,
+               "the rows of points without a completion line are reported", p)
+        rows = read_rows(out)
+        expect(figures(rows) == want, f"same figures once each: {figures(rows)}", p)
+        expect(all(r["schema_version"] == "2" for r in rows), "every row complete")
+
+
+def case_refusals():
+    with tempfile.TemporaryDirectory() as d:
+        v1 = os.path.join(d, "v1.csv")
+        header = ("schema_version,run_id,timestamp,host,system,gpu_model,gpu_count,gpu_ids,"
+                  "topology,driver,cuda_runtime,nccl,mpi,method,level,launcher,ranks,nodes,"
+                  "blocks_per_sm,threads_per_block,group_size,cluster_size,config,technique,"
+                  "reps_lo,reps_hi,samples,metric,unit,value,mean,stddev,min,max,median,p95,"
+                  "p99,cv,stop,status,note")
+        with open(v1, "w") as f:
+            f.write(header + "\r\n")
+        p = gpubarrier("run", "--methods", "host.omp.barrier", "--out", v1, "--resume")
+        expect(p.returncode == 2, "a v1 file is refused with exit 2", p)
+        expect(v1 in p.stderr and "schema v1" in p.stderr and "'node'" in p.stderr,
+               "the refusal names the file, the version and the column", p)
+        other = os.path.join(d, "other.csv")
+        p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2",
+                       "--out", other, "--samples", "5", "--time-budget", "0.1")
+        expect(p.returncode == 0, "a run", p)
+        with open(other) as f:
+            text = f.read()
+        with open(other, "w") as f:
+            f.write(text.replace(",unit,", ",units,", 1))
+        p = gpubarrier("run", "--methods", "host.omp.barrier", "--out", other, "--resume")
+        expect(p.returncode == 2 and "is 'units', expected 'unit'" in p.stderr,
+               "another header is refused naming the column", p)
+        os.remove(other + ".done")
+        with open(other, "w") as f:
+            f.write(text)
+        p = gpubarrier("run", "--methods", "host.omp.barrier", "--out", other, "--resume")
+        expect(p.returncode == 2 and "no completion log" in p.stderr,
+               "rows without a completion log are refused", p)
+        p = gpubarrier("run", "--methods", "host.omp.barrier", "--out", "none", "--resume")
+        expect(p.returncode == 2 and "--resume needs an output file" in p.stderr, "--out none", p)
+
+
+def case_retry_failed():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.csv")
+        crash = {"GPUBARRIER_TEST_CRASH": "host.omp.barrier group_size=3"}
+        args = ["run", "--methods", "host.omp.barrier", "--axis", "group_size=2,3", "--out", out,
+                "--samples", "5", "--time-budget", "0.1", "--isolate", "point"]
+
+        def attempts():
+            return [r["status"] for r in read_rows(out) if r["config"] == "group_size=3"]
+
+        p = gpubarrier(*args, env=crash)
+        expect(p.returncode == 0 and attempts() == ["failed"], "a crash is a failed row", p)
+        p = gpubarrier(*args, "--resume", env=crash)
+        expect(attempts() == ["failed"], "failed points count as done without --retry-failed", p)
+        p = gpubarrier(*args, "--resume", "--retry-failed", "--max-retries", "1", env=crash)
+        expect(attempts() == ["failed", "failed"], "--retry-failed runs it again", p)
+        p = gpubarrier(*args, "--resume", env=dict(crash, GPUBARRIER_RETRY_FAILED="1",
+                                                   GPUBARRIER_MAX_RETRIES="1"))
+        expect(attempts() == ["failed", "failed"], "no more than --max-retries retries", p)
+        p = gpubarrier(*args, "--resume", "--retry-failed", "--max-retries", "2")
+        expect(p.returncode == 0 and len(attempts()) == 3 and attempts()[-1] != "failed",
+               f"a third attempt without the crash succeeds: {attempts()}", p)
+        expect(sum(r["config"] == "group_size=2" for r in read_rows(out)) == 1,
+               "the ok point never ran again", p)
+
+
+def case_env_and_lock():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.csv")
+        hang = {"GPUBARRIER_TEST_HANG": "host.omp.barrier*"}
+        first = subprocess.Popen([EXE, "run", "--methods", "host.omp.barrier", "--axis",
+                                  "group_size=2", "--out", out, "--isolate", "point",
+                                  "--point-timeout", "60"], env=clean_env(hang),
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(1.0)
+            p = gpubarrier("run", "--methods", "host.omp.barrier", "--out", out,
+                           env={"GPUBARRIER_RESUME": "1"})
+            expect(p.returncode == 2 and "another gpubarrier is writing" in p.stderr,
+                   "a second writer of the same CSV is refused", p)
+        finally:
+            first.kill()
+            first.wait()
+
+
+def case_mpi_resume():
+    if subprocess.run(["which", "mpirun"], capture_output=True).returncode != 0:
+        print("SKIP: no mpirun")
+        sys.exit(77)
+    env = clean_env({"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+                     "OMPI_MCA_btl": "self,vader,tcp", "SLURMD_NODENAME": "fake-node"})
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "m.csv")
+        run = ["mpirun", "-np", "2", "--oversubscribe", EXE, "run", "--methods",
+               "host.mpi.barrier,host.omp.barrier", "--axis", "group_size=2", "--out", out,
+               "--samples", "5", "--time-budget", "0.1", "--resume", "--isolate", "method"]
+        p = subprocess.run(run, capture_output=True, text=True, env=env, timeout=300)
+        expect(p.returncode == 0, "mpirun -np 2 run --resume", p)
+        expect("--isolate method does not apply under mpirun" in p.stderr, "isolation note", p)
+        rows = read_rows(out)
+        mpi = [r for r in rows if r["method"] == "host.mpi.barrier"]
+        expect(len(mpi) == 1 and mpi[0]["node"] == "fake-node,fake-node",
+               f"the mpi row names both ranks' nodes: {mpi}", p)
+        p = subprocess.run(run, capture_output=True, text=True, env=env, timeout=300)
+        expect(p.returncode == 0 and len(read_rows(out)) == len(rows),
+               "every rank skips the finished points (no new rows, no hang)", p)
+
+
+globals()["case_" + CASE]()

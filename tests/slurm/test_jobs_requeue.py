@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""A generated job near its time limit requeues itself and resumes (scripts/slurm-local cluster).
+
+The job's first step has written its point when the test sends the batch shell the signal Slurm
+would send before the time limit (`scancel -b --signal=USR1`, as --signal=B:USR1@... does). The
+trap requeues the job (Restarts=1), the steps resume their CSVs, and the merged CSV holds every
+point exactly once, from both runs.
+
+Usage: test_jobs_requeue.py GPUBARRIER
+"""
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import slurm_jobs  # noqa: E402
+
+EXE = sys.argv[1]
+
+
+def fail(what, out=None):
+    text = ""
+    if out and os.path.isdir(os.path.join(out, "logs")):
+        for name in sorted(os.listdir(os.path.join(out, "logs"))):
+            with open(os.path.join(out, "logs", name)) as f:
+                text += f"----- {name}\n{f.read()[-4000:]}\n"
+    sys.exit(f"FAIL: {what}\n{text}")
+
+
+def data_rows(path):
+    if not os.path.exists(path):
+        return 0
+    with open(path, newline="") as f:
+        return max(0, sum(1 for _ in f) - 1)
+
+
+def job_field(job, field):
+    p = subprocess.run(["scontrol", "show", "job", job], capture_output=True, text=True)
+    m = re.search(field + r"=(\S+)", p.stdout)
+    return m.group(1) if m else ""
+
+
+def main():
+    slurm_jobs.require_cluster()
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        p = subprocess.run([EXE, "jobs", "--system", "local-slurm", "--sweep",
+                            os.path.join(HERE, "jobs-requeue.yaml"), "--out", out,
+                            "--gpus", "2,3", "--time", "00:10:00"],
+                           capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            fail("jobs: " + p.stdout + p.stderr)
+        p = subprocess.run(["bash", os.path.join(out, "submit.sh")], capture_output=True,
+                           text=True, timeout=120)
+        if p.returncode != 0:
+            fail("submit.sh: " + p.stdout + p.stderr)
+        with open(os.path.join(out, "job-ids.txt")) as f:
+            job, merge = f.read().split()
+        try:
+            # The first step (one point of 3 s) has finished, later ones have not.
+            first = os.path.join(out, "results", "n1-single.csv")
+            deadline = time.monotonic() + 120
+            while data_rows(first) < 1 and time.monotonic() < deadline:
+                time.sleep(0.2)
+            if data_rows(first) < 1 or job_field(job, "JobState") != "RUNNING":
+                fail(f"job {job} never got through its first step", out)
+            subprocess.run(["scancel", "-b", "--signal=USR1", job], check=True)
+            # Slurm makes a requeued job eligible two minutes later; the test need not wait.
+            deadline = time.monotonic() + 60
+            while job_field(job, "Restarts") != "1" and time.monotonic() < deadline:
+                time.sleep(0.2)
+            subprocess.run(["scontrol", "update", f"JobId={job}", "StartTime=now"],
+                           capture_output=True)
+            for j in (job, merge):
+                state = slurm_jobs.wait(j, 300)
+                if state != "COMPLETED":
+                    fail(f"job {j} ended {state}", out)
+        finally:
+            subprocess.run(["scancel", job, merge], capture_output=True)
+        restarts = job_field(job, "Restarts")
+        if restarts != "1":
+            fail(f"job {job}: Restarts={restarts}, expected 1 (requeued once)", out)
+        log = ""
+        for name in os.listdir(os.path.join(out, "logs")):
+            with open(os.path.join(out, "logs", name)) as f:
+                log += f.read()
+        if "requeueing job " + job not in log or "restart 1" not in log:
+            fail("the log shows no requeue and restart", out)
+        with open(os.path.join(out, "merged.csv"), newline="") as f:
+            rows = list(csv.DictReader(f))
+        points = sorted((r["method"], r["config"], r["ranks"], r["nodes"]) for r in rows)
+        expected = sorted([("host.omp.barrier", "group_size=2", "1", "1"),
+                           ("host.mpi.barrier", "", "2", "1"), ("host.mpi.barrier", "", "3", "1")])
+        if points != expected:
+            fail(f"points {points}, expected each of {expected} exactly once", out)
+        runs = {r["run_id"] for r in rows}
+        if len(runs) < 2:
+            fail(f"every row from one run ({runs}): the requeued job measured everything again",
+                 out)
+        if any(r["status"] != "ok" for r in rows):
+            fail(f"rows not ok: {rows}", out)
+    print(f"PASS: job {job} requeued by its USR1 trap, resumed, {len(rows)} points once each "
+          f"from {len(runs)} runs")
+
+
+main()

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""`gpubarrier jobs` on the real two-node Slurm of scripts/slurm-local (CPU-only methods).
+
+end_to_end  jobs for local-slurm on 1 and 2 nodes and GPU counts 1,2,3 (3 ranks overcommit the
+            2 CPUs of a CI node): submit.sh submits them and the merge job, and merged.csv holds
+            every point once, in the schema this gpubarrier writes, with the 2-node rows on two
+            node names
+test_only   `sbatch --test-only` accepts every script generated for local-slurm, for every
+            shipped sweep that has something to run there and every layout
+
+Usage: test_jobs_submit.py GPUBARRIER CASE
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import slurm_jobs  # noqa: E402
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+ROOT = os.path.dirname(os.path.dirname(HERE))
+SWEEP = os.path.join(HERE, "jobs-sweep.yaml")
+
+
+def fail(what, detail=""):
+    sys.exit(f"FAIL: {what}\n{detail}")
+
+
+def generate(out, *args):
+    p = subprocess.run([EXE, "jobs", "--system", "local-slurm", "--out", out, *args],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    return p
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def own_header(folder):
+    """The columns this gpubarrier writes, from a run of its own."""
+    path = os.path.join(folder, "own.csv")
+    p = subprocess.run([EXE, "run", "--methods", "host.omp.barrier", "--axis", "group_size=2",
+                        "--samples", "5", "--time-budget", "0.1", "--out", path],
+                       capture_output=True, text=True, timeout=120)
+    if p.returncode != 0:
+        fail("a local run for the schema", p.stderr)
+    with open(path, newline="") as f:
+        return next(csv.reader(f))
+
+
+def logs(out):
+    text = ""
+    folder = os.path.join(out, "logs")
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+        with open(os.path.join(folder, name)) as f:
+            text += f"----- {name}\n{f.read()[-3000:]}\n"
+    return text
+
+
+def submit(out):
+    """Runs submit.sh; returns the job ids (the merge job last)."""
+    p = subprocess.run(["bash", os.path.join(out, "submit.sh")], capture_output=True, text=True,
+                       timeout=120)
+    if p.returncode != 0:
+        fail("submit.sh", p.stdout + p.stderr)
+    with open(os.path.join(out, "job-ids.txt")) as f:
+        return f.read().split()
+
+
+def case_end_to_end():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        p = generate(out, "--sweep", SWEEP, "--nodes", "1,2", "--gpus", "1,2,3")
+        if p.returncode != 0:
+            fail("jobs", p.stdout + p.stderr)
+        ids = submit(out)
+        try:
+            states = [slurm_jobs.wait(job, 300) for job in ids]
+        finally:
+            subprocess.run(["scancel", *ids], capture_output=True)
+        if states != ["COMPLETED"] * len(ids):
+            fail(f"jobs ended {states}", logs(out))
+        merged = os.path.join(out, "merged.csv")
+        if not os.path.exists(merged):
+            fail("no merged.csv", logs(out))
+        with open(merged, newline="") as f:
+            header = next(csv.reader(f))
+        if header != own_header(d):
+            fail("merged.csv has another schema than this gpubarrier writes", str(header))
+        rows = read_csv(merged)
+        # One process on one node; MPI ranks per GPU count (1 rank alone is no barrier), on one
+        # node and across both.
+        expected = {("host.omp.barrier", "1", "1"), ("host.mpi.barrier", "2", "1"),
+                    ("host.mpi.barrier", "3", "1"), ("host.mpi.barrier", "2", "2"),
+                    ("host.mpi.barrier", "4", "2"), ("host.mpi.barrier", "6", "2")}
+        got = [(r["method"], r["ranks"], r["nodes"]) for r in rows]
+        if sorted(got) != sorted(expected):
+            fail(f"points {sorted(got)}, expected each of {sorted(expected)} once", logs(out))
+        for r in rows:
+            if r["status"] != "ok" or float(r["value"]) <= 0 or r["schema_version"] != rows[0][
+                    "schema_version"] or r["system"] != "local-slurm" or not r["slurm_job_id"]:
+                fail(f"row {r}")
+            names = set(r["node"].split(","))
+            if r["nodes"] == "2" and names != {"gb-node1", "gb-node2"}:
+                fail(f"a 2-node row ran on {r['node']}")
+            if r["nodes"] == "1" and len(names) != 1:
+                fail(f"a 1-node row ran on {r['node']}")
+    print(f"PASS: {len(ids) - 1} jobs and the merge: {len(rows)} points, 2-node rows on "
+          "gb-node1 and gb-node2")
+
+
+def case_test_only():
+    layouts = [["--nodes", "1,2", "--gpus", "1,2,3"], ["--one-job-per-point", "--gpus", "2"],
+               ["--subsets", "best,worst", "--gpus", "1,4"]]
+    sweeps = [SWEEP] + sorted(os.path.join(ROOT, "configs", "sweeps", f)
+                              for f in os.listdir(os.path.join(ROOT, "configs", "sweeps")))
+    tried = 0
+    with tempfile.TemporaryDirectory() as d:
+        for i, sweep in enumerate(sweeps):
+            for j, layout in enumerate(layouts):
+                out = os.path.join(d, f"{i}-{j}")
+                p = generate(out, "--sweep", sweep, *layout)
+                if p.returncode == 2 and "nothing of" in p.stderr:
+                    continue  # a GPU-only sweep on fake GPUs: refused, as test_jobs.py checks
+                if p.returncode != 0:
+                    fail(f"jobs --sweep {sweep} {layout}", p.stdout + p.stderr)
+                for script in sorted(f for f in os.listdir(out) if f.endswith(".sbatch")):
+                    t = subprocess.run(["sbatch", "--test-only", os.path.join(out, script)],
+                                       capture_output=True, text=True, timeout=60)
+                    if t.returncode != 0 or "to start at" not in t.stderr:
+                        fail(f"sbatch --test-only {script} ({sweep} {layout})",
+                             t.stdout + t.stderr)
+                    tried += 1
+    if tried < 10:
+        fail(f"only {tried} scripts tried")
+    print(f"PASS: sbatch --test-only accepts all {tried} local-slurm scripts")
+
+
+slurm_jobs.require_cluster()
+globals()["case_" + CASE]()

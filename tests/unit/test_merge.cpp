@@ -1,0 +1,153 @@
+// `gpubarrier merge`: v1 files upgraded, duplicates dropped, and what it refuses, by name.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "io/csv_merge.hpp"
+#include "io/row.hpp"
+
+using namespace gb;
+namespace fs = std::filesystem;
+
+namespace {
+
+class MergeFiles : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gb_merge_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // A file with `columns` and one row per entry of `rows` (column -> value; others empty).
+  std::string file(const std::string& name, const std::vector<std::string>& columns,
+                   const std::vector<std::map<std::string, std::string>>& rows,
+                   const std::string& tail = "") {
+    const std::string path = (dir_ / name).string();
+    std::ofstream out(path, std::ios::binary);
+    for (std::size_t i = 0; i < columns.size(); ++i) out << (i ? "," : "") << columns[i];
+    out << "\r\n";
+    for (const auto& r : rows) {
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        const auto it = r.find(columns[i]);
+        out << (i ? "," : "") << (it == r.end() ? "" : it->second);
+      }
+      out << "\r\n";
+    }
+    out << tail;
+    return path;
+  }
+
+  static std::map<std::string, std::string> row(const std::string& version, const std::string& run,
+                                                const std::string& value,
+                                                const std::string& status = "ok") {
+    return {{"schema_version", version}, {"run_id", run},       {"method", "host.omp.barrier"},
+            {"config", "group_size=2"},  {"metric", "latency"}, {"value", value},
+            {"status", status}};
+  }
+
+  static std::string refusal(const std::vector<std::string>& paths) {
+    try {
+      merge_csv_files(paths);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "(not refused)";
+  }
+
+  fs::path dir_;
+};
+
+std::string get(const std::vector<std::string>& row, const std::string& column) {
+  const auto& cols = Row::columns();
+  return row[static_cast<std::size_t>(std::find(cols.begin(), cols.end(), column) - cols.begin())];
+}
+
+}  // namespace
+
+TEST_F(MergeFiles, V1RowsAreUpgradedKeepingTheirVersion) {
+  const auto v1 = file("v1.csv", Row::columns_of_version(1), {row("1", "a", "10")});
+  auto v2row = row("2", "b", "11");
+  v2row["node"] = "n7";
+  const auto v2 = file("v2.csv", Row::columns(), {v2row});
+  const MergeResult m = merge_csv_files({v1, v2});
+  ASSERT_EQ(m.rows.size(), 2u);
+  EXPECT_EQ(m.files, 2);
+  EXPECT_EQ(m.upgraded, 1);
+  EXPECT_EQ(m.rows[0].size(), Row::columns().size());
+  EXPECT_EQ(get(m.rows[0], "schema_version"), "1");
+  EXPECT_EQ(get(m.rows[0], "node"), "");
+  EXPECT_EQ(get(m.rows[0], "value"), "10");
+  EXPECT_EQ(get(m.rows[1], "node"), "n7");
+  EXPECT_EQ(m.by_status.at("ok"), 2);
+}
+
+TEST_F(MergeFiles, ColumnsAreMatchedByName) {
+  std::vector<std::string> cols = Row::columns();
+  std::reverse(cols.begin(), cols.end());
+  const auto path = file("rev.csv", cols, {row("2", "a", "10")});
+  const MergeResult m = merge_csv_files({path});
+  EXPECT_EQ(get(m.rows[0], "value"), "10");
+  EXPECT_EQ(get(m.rows[0], "method"), "host.omp.barrier");
+}
+
+TEST_F(MergeFiles, ExactDuplicatesAreDroppedOnce) {
+  const auto a = file("a.csv", Row::columns(), {row("2", "a", "10"), row("2", "b", "12")});
+  const MergeResult m = merge_csv_files({a, a});
+  EXPECT_EQ(m.rows.size(), 2u);
+  EXPECT_EQ(m.duplicates, 2);
+}
+
+TEST_F(MergeFiles, TheSameFigureWithOtherContentsIsRefused) {
+  const auto a = file("a.csv", Row::columns(), {row("2", "a", "10")});
+  const auto b = file("b.csv", Row::columns(), {row("2", "a", "99")});
+  const std::string m = refusal({a, b});
+  EXPECT_NE(m.find("b.csv:2 and "), std::string::npos) << m;
+  EXPECT_NE(m.find("a.csv:2"), std::string::npos) << m;
+}
+
+TEST_F(MergeFiles, UnknownColumnIsRefusedNamingFileLineAndColumn) {
+  auto cols = Row::columns();
+  cols.push_back("colour");
+  const auto path = file("odd.csv", cols, {row("2", "a", "10")});
+  const std::string m = refusal({path});
+  EXPECT_NE(m.find("odd.csv:1: column 45 'colour' is not a column"), std::string::npos) << m;
+}
+
+TEST_F(MergeFiles, MissingRequiredColumnIsRefused) {
+  auto cols = Row::columns();
+  cols.erase(std::find(cols.begin(), cols.end(), "slurm_job_id"));
+  const auto path = file("short.csv", cols, {row("2", "a", "10")});
+  const std::string m = refusal({path});
+  EXPECT_NE(m.find("short.csv:1: missing column 'slurm_job_id', which schema v2 requires"),
+            std::string::npos)
+      << m;
+  // The same columns are fine for a v1 row.
+  EXPECT_NO_THROW(merge_csv_files({file("v1rows.csv", cols, {row("1", "a", "10")})}));
+}
+
+TEST_F(MergeFiles, TornRowsAreRefused) {
+  const auto torn = file("torn.csv", Row::columns(), {row("2", "a", "10")}, "2,b,2026-11");
+  const std::string m = refusal({torn});
+  EXPECT_NE(m.find("torn.csv:3: the last row is torn"), std::string::npos) << m;
+  const auto short_row = file("fields.csv", Row::columns(), {row("2", "a", "10")}, "2,b\r\n");
+  EXPECT_NE(refusal({short_row}).find("fields.csv:3: 2 fields, the header has 44"),
+            std::string::npos);
+}
+
+TEST_F(MergeFiles, UnknownSchemaVersionIsRefused) {
+  const auto path = file("v9.csv", Row::columns(), {row("9", "a", "10")});
+  EXPECT_NE(refusal({path}).find("v9.csv:2: column schema_version: '9' is not a known"),
+            std::string::npos);
+}
+
+TEST_F(MergeFiles, FormatsTheCurrentHeaderFirst) {
+  const std::string text = format_csv({});
+  EXPECT_EQ(text.substr(0, 15), "schema_version,");
+  EXPECT_NE(text.find(",note,node,slurm_job_id,slurm_step_id\r\n"), std::string::npos);
+}
