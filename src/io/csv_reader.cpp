@@ -14,7 +14,7 @@ CsvText split_csv(std::string_view text) {
   CsvRecord record;
   std::string field;
   bool quoted = false, field_started = false;
-  int line = 1;
+  int line = 1, quote_line = 0;
   record.line = 1;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -32,6 +32,7 @@ CsvText split_csv(std::string_view text) {
     }
     if (c == '"' && !field_started) {
       quoted = field_started = true;
+      quote_line = line;
     } else if (c == ',') {
       record.fields.push_back(std::move(field));
       field.clear();
@@ -58,6 +59,7 @@ CsvText split_csv(std::string_view text) {
     record.end = text.size();
     out.torn = std::move(record);
   }
+  if (quoted) out.open_quote_line = quote_line;
   return out;
 }
 

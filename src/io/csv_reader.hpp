@@ -21,6 +21,8 @@ struct CsvText {
   // The last record when it has no line terminator (a writer killed mid-row, or an unterminated
   // quote at the end of the file); its fields are those read so far, `end` the file size.
   std::optional<CsvRecord> torn;
+  // The line of the opening quote when the text ends inside a quoted field, else 0.
+  int open_quote_line = 0;
 };
 
 CsvText split_csv(std::string_view text);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "core/errors.hpp"
+#include "io/csv_reader.hpp"
 #include "io/row.hpp"
 
 namespace gb {
@@ -22,49 +23,13 @@ std::string csv_quote(std::string_view field) {
 }
 
 std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std::string& source) {
+  CsvText split = split_csv(text);
+  if (split.open_quote_line)
+    throw ParseError(source, split.open_quote_line, 0,
+                     "quoted field is never closed (expected '\"')");
   std::vector<std::vector<std::string>> records;
-  std::vector<std::string> record;
-  std::string field;
-  bool quoted = false, field_started = false;
-  int line = 1, quote_line = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (quoted) {
-      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
-        field += '"';
-        ++i;
-      } else if (c == '"') {
-        quoted = false;
-      } else {
-        if (c == '\n') ++line;
-        field += c;
-      }
-    } else if (c == '"' && !field_started) {
-      quoted = field_started = true;
-      quote_line = line;
-    } else if (c == ',') {
-      record.push_back(std::move(field));
-      field.clear();
-      field_started = false;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      record.push_back(std::move(field));
-      records.push_back(std::move(record));
-      record.clear();
-      field.clear();
-      field_started = false;
-      ++line;
-    } else {
-      field += c;
-      field_started = true;
-    }
-  }
-  if (quoted)
-    throw ParseError(source, quote_line, 0, "quoted field is never closed (expected '\"')");
-  if (field_started || !record.empty()) {
-    record.push_back(std::move(field));
-    records.push_back(std::move(record));
-  }
+  for (CsvRecord& r : split.records) records.push_back(std::move(r.fields));
+  if (split.torn) records.push_back(std::move(split.torn->fields));  // no final line break
   return records;
 }
 
