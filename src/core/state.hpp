@@ -51,14 +51,6 @@ class State {
     return value;
   }
 
-  // The point's T when one was made, else null.
-  template <class T>
-  T* find() const {
-    for (const auto& r : resources_)
-      if (r->type() == typeid(T)) return static_cast<Held<T>&>(*r).value.get();
-    return nullptr;
-  }
-
  private:
   struct Resource {
     virtual ~Resource() = default;

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "core/glob.hpp"
 #include "topology/cpulist.hpp"
 #include "topology/from_wiring.hpp"
 
@@ -63,29 +64,9 @@ std::string dotted(const std::string& where, const std::string& key) {
   return where.empty() ? key : where + "." + key;
 }
 
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 // "; did you mean 'partition'?" when a known word is close enough to be the intended one.
 std::string closest_hint(const std::string& word, const std::vector<std::string>& known) {
-  std::string best;
-  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
-  for (const auto& candidate : known) {
-    const std::size_t d = edit_distance(word, candidate);
-    if (d < best_distance) best = candidate, best_distance = d;
-  }
+  const std::string best = closest_word(word, known);
   return best.empty() ? std::string() : "; did you mean '" + best + "'?";
 }
 
