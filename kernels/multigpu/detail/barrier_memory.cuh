@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -93,8 +94,16 @@ class BarrierMemory {
 
  private:
   // Control words, then one stamp per block, then (128-byte aligned) the algorithm's words.
+  // DIAGNOSTIC: GPUBARRIER_PROBE_WORDS_PAD=<bytes> moves the algorithm's words that far (rounded
+  // up to 128) into the allocation, to show how a figure depends on where its words land in L2
+  // (results/README.md, "Where the words land"). Unset in every published run.
   static std::size_t words_offset(int blocks) {
-    const std::size_t end = sizeof(Control) + static_cast<std::size_t>(blocks) * sizeof(unsigned);
+    static const std::size_t pad = [] {
+      const char* v = std::getenv("GPUBARRIER_PROBE_WORDS_PAD");
+      return v ? static_cast<std::size_t>(std::strtoull(v, nullptr, 10)) : std::size_t{0};
+    }();
+    const std::size_t end =
+        sizeof(Control) + static_cast<std::size_t>(blocks) * sizeof(unsigned) + pad;
     return (end + 127) / 128 * 128;
   }
 
