@@ -32,7 +32,7 @@ struct AllCount {
         else
           count.fetch_add(1, cuda::memory_order_relaxed);
       }
-      const Word* mine = &a.words_of<Words>(a.member)->counter;
+      const Word* mine = &a.own_words<Words>()->counter;
       const bool good = !a.waits() || wait_at_least(mine, complete, o, a.self, a.watchdog_ns);
       fence_if_relaxed(o);
       ok = good;

@@ -22,7 +22,7 @@ struct Dissemination {
   __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
     const Ordering o = a.ordering;
     const int m = a.member, n = a.members;
-    Words* self = a.words_of<Words>(m);
+    Words* self = a.own_words<Words>();
     return gather_exchange_release(a, self->gather, e, [&](bool wait) {
       for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
         store_signal(&a.words_of<Words>((m + d) % n)->round[k], e, o);

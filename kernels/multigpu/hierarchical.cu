@@ -65,7 +65,7 @@ struct Hierarchical {
   __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
     const Ordering o = a.ordering;
     const int m = a.member;
-    Words* self = a.words_of<Words>(m);
+    Words* self = a.own_words<Words>();
     auto await = [&](const Word* p) { return wait_at_least(p, e, o, a.self, a.watchdog_ns); };
     return gather_exchange_release(a, self->gather, e, [&](bool wait) {
       const int leader = x.group[0];

@@ -32,7 +32,7 @@ struct Hostflags {
     const Ordering o = a.ordering;
     const int m = a.member;
     auto await = [&](const Word* p) { return wait_at_least(p, e, o, a.self, a.watchdog_ns); };
-    return gather_exchange_release(a, a.words_of<Words>(m)->gather, e, [&](bool wait) {
+    return gather_exchange_release(a, a.own_words<Words>()->gather, e, [&](bool wait) {
       store_signal(&x.host->arrive[m], e, o);
       if (!wait) return true;
       if (m != 0) return await(&x.host->release);

@@ -29,7 +29,7 @@ struct Push {
     const Ordering o = a.ordering;
     const bool alone = a.members == 1;
     const Word complete = e * gridDim.x;
-    Words* self = a.words_of<Words>(a.member);
+    Words* self = a.own_words<Words>();
     __shared__ bool ok;
     __syncthreads();
     if (threadIdx.x < 32) {

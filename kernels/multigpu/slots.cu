@@ -33,7 +33,7 @@ struct Slots {
     }
     bool good = true;
     if (a.waits()) {
-      const Word* mine = a.words_of<Word>(a.member);
+      const Word* mine = a.own_words<Word>();
       const int total = a.members * blocks;
       for (int i = static_cast<int>(threadIdx.x); good && i < total; i += blockDim.x)
         good = wait_at_least(&mine[i], e, o, a.self, a.watchdog_ns);

@@ -46,6 +46,7 @@ class BarrierMemory {
       stamps_.push_back(std::move(stamps));
       a.self = static_cast<Control*>(mem_.own(l));
       a.member = team.member(l);
+      a.own = a.words[a.member];
       a.members = team.size();
       a.ordering = static_cast<Ordering>(p.at("ordering"));
       a.fault = static_cast<Fault>(p.get("fault", 0));

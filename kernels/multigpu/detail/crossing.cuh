@@ -26,6 +26,8 @@ enum class Fault { none = 0, skip_wait = 1, absent = 2 };
 struct BarrierArgs {
   Control* self = nullptr;             // this GPU's control words
   char* words[kMaxMembers] = {};       // every member's algorithm words, as this GPU addresses them
+  char* own = nullptr;                 // words[member]: a fixed kernel-parameter offset, so that
+                                       // the hot path never indexes the parameters by member
   unsigned* stamps[kMaxMembers] = {};  // each member's per-block stamps; null while timing
   int member = 0, members = 1;
   Ordering ordering = Ordering::acquire_release;
@@ -41,6 +43,10 @@ struct BarrierArgs {
   template <class W>
   __device__ W* words_of(int m) const {
     return reinterpret_cast<W*>(words[m]);
+  }
+  template <class W>
+  __device__ W* own_words() const {
+    return reinterpret_cast<W*>(own);
   }
 };
 
