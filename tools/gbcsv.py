@@ -1,0 +1,138 @@
+"""Reading gpubarrier CSVs of every schema version (results/SCHEMA.md), for the Python tools.
+
+    import gbcsv
+    rows = gbcsv.load(["a.csv", "b.csv"])            # every row, as dicts with every v3 column
+    rows = gbcsv.load(paths, statuses={"ok"})        # only ok rows
+    gbcsv.statistic(row)                             # what `value` is: median, eq7, eq6, ...
+
+A file that cannot be read raises CsvError naming the file, the line, the column and what was
+expected; tools print it and exit 1 (gbcsv.main_guard). Columns a file's version lacks are filled
+with "" so that every reader sees one layout. `_file` and `_line` are added to every row.
+"""
+import csv
+import sys
+
+# Columns in CSV order and the schema version that added each (src/io/row.cpp, kColumns).
+COLUMNS = [
+    ("schema_version", 1), ("run_id", 1), ("timestamp", 1), ("host", 1), ("system", 1),
+    ("gpu_model", 1), ("gpu_count", 1), ("gpu_ids", 1), ("topology", 1), ("driver", 1),
+    ("cuda_runtime", 1), ("nccl", 1), ("mpi", 1), ("method", 1), ("level", 1), ("launcher", 1),
+    ("ranks", 1), ("nodes", 1), ("blocks_per_sm", 1), ("threads_per_block", 1),
+    ("group_size", 1), ("cluster_size", 1), ("config", 1), ("technique", 1), ("reps_lo", 1),
+    ("reps_hi", 1), ("samples", 1), ("metric", 1), ("unit", 1), ("value", 1), ("mean", 1),
+    ("stddev", 1), ("min", 1), ("max", 1), ("median", 1), ("p95", 1), ("p99", 1), ("cv", 1),
+    ("stop", 1), ("status", 1), ("note", 1),
+    ("node", 2), ("slurm_job_id", 2), ("slurm_step_id", 2),
+    ("gpubarrier_version", 3), ("git_sha", 3), ("nvidia_driver", 3), ("gpu_uuids", 3),
+    ("sm_clock_mhz", 3), ("statistic", 3),
+]
+NAMES = [name for name, _ in COLUMNS]
+LATEST = max(since for _, since in COLUMNS)
+NUMERIC = {"value", "mean", "stddev", "min", "max", "median", "p95", "p99", "cv", "samples",
+           "sm_clock_mhz"}
+STATUSES = {"ok", "skipped", "failed", "timeout", "unverified"}
+
+# What `value` is for rows that do not say (schema v1 and v2), by technique (results/SCHEMA.md).
+STATISTIC_BY_TECHNIQUE = {"clock": "median", "host-loop": "median", "differential": "eq7",
+                          "fusion": "eq6"}
+
+
+class CsvError(Exception):
+    """A file gpubarrier's tools cannot read: the message names file, line and column."""
+
+
+def columns_of(version):
+    return [name for name, since in COLUMNS if since <= version]
+
+
+def _check_header(path, header):
+    if not header:
+        raise CsvError(f"{path}:1: empty file: expected a gpubarrier CSV header "
+                       f"(schema_version,run_id,...)")
+    if header[0].lstrip("\ufeff") != "schema_version":
+        raise CsvError(f"{path}:1: column 1 is '{header[0]}': expected 'schema_version' "
+                       f"(is this a gpubarrier CSV?)")
+    unknown = [h for h in header if h not in NAMES]
+    if unknown:
+        raise CsvError(f"{path}:1: column '{unknown[0]}' is not in any schema version up to "
+                       f"v{LATEST} (results/SCHEMA.md)")
+
+
+def _check_row(path, line, header, fields):
+    if len(fields) != len(header):
+        raise CsvError(f"{path}:{line}: {len(fields)} fields, expected {len(header)} (the header's "
+                       f"columns); a torn or hand-edited row?")
+    row = dict(zip(header, fields))
+    v = row["schema_version"]
+    if not v.isdigit() or not 1 <= int(v) <= LATEST:
+        raise CsvError(f"{path}:{line}: column 'schema_version' is '{v}': expected 1..{LATEST}")
+    missing = [c for c in columns_of(int(v)) if c not in row]
+    if missing:
+        raise CsvError(f"{path}:{line}: column '{missing[0]}' is missing: schema v{v} requires it")
+    if row["status"] not in STATUSES:
+        raise CsvError(f"{path}:{line}: column 'status' is '{row['status']}': expected one of "
+                       f"{', '.join(sorted(STATUSES))}")
+    for c in NUMERIC:
+        text = row.get(c, "")
+        if text == "" or (c != "value" and row["status"] != "ok"):
+            continue
+        try:
+            float(text)
+        except ValueError:
+            raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a number") from None
+    if row["status"] == "ok" and row["value"] == "":
+        raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
+    return row
+
+
+def load_file(path, statuses=None):
+    try:
+        f = open(path, newline="", encoding="utf-8")
+    except OSError as e:
+        raise CsvError(f"{path}: cannot open: {e.strerror}") from None
+    with f:
+        reader = csv.reader(f)
+        try:
+            header = next(reader, None)
+            _check_header(path, header)
+            rows = []
+            for fields in reader:
+                if not fields:
+                    continue
+                row = _check_row(path, reader.line_num, header, fields)
+                if statuses is not None and row["status"] not in statuses:
+                    continue
+                full = {name: row.get(name, "") for name in NAMES}
+                full["_file"], full["_line"] = path, reader.line_num
+                rows.append(full)
+            return rows
+        except csv.Error as e:
+            raise CsvError(f"{path}:{reader.line_num}: not valid CSV: {e}") from None
+        except UnicodeDecodeError as e:
+            raise CsvError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+
+
+def load(paths, statuses=None):
+    rows = []
+    for p in paths:
+        rows += load_file(p, statuses)
+    return rows
+
+
+def statistic(row):
+    """What the row's `value` is: its own `statistic` column (v3), else by technique."""
+    return row.get("statistic") or STATISTIC_BY_TECHNIQUE.get(row["technique"], "")
+
+
+def config_axes(row):
+    """The row's configuration as a dict (config is `name=value` pairs separated by spaces)."""
+    return dict(item.split("=", 1) for item in row["config"].split() if "=" in item)
+
+
+def main_guard(fn):
+    """Runs fn(); a CsvError becomes one line on stderr and exit status 1."""
+    try:
+        return fn()
+    except CsvError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(1)
