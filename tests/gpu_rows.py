@@ -34,7 +34,28 @@ def rows_of(cmd, env=None, timeout=900):
         if p.returncode != 0:
             sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
         with open(out, newline="") as f:
-            return list(csv.DictReader(f))
+            rows = list(csv.DictReader(f))
+    check_provenance(rows)
+    return rows
+
+
+def check_provenance(rows):
+    """Schema v3 (results/SCHEMA.md): every GPU of a row named by UUID, the build on every row,
+    what `value` is on every ok row, and the SM clock on clock-technique rows."""
+    for r in rows:
+        if not r["git_sha"] or not r["gpubarrier_version"]:
+            fail("a row without gpubarrier_version/git_sha", [r])
+        ids = [i for i in r["gpu_ids"].split(",") if i]
+        uuids = [u for u in r["gpu_uuids"].split(",") if u]
+        if r["status"] == "ok" and (len(uuids) != len(ids) or
+                                    not all(u.startswith("GPU-") for u in uuids)):
+            fail("gpu_uuids does not name every GPU of gpu_ids", [r])
+        if r["status"] == "ok" and ids and not r["gpu_model"]:
+            fail("an ok GPU row without gpu_model", [r])
+        if r["status"] == "ok" and not r["statistic"]:
+            fail("an ok row without statistic", [r])
+        if r["status"] == "ok" and r["technique"] == "clock" and not r["sm_clock_mhz"]:
+            fail("a clock-technique row without sm_clock_mhz", [r])
 
 
 def fail(why, rows):

@@ -3,21 +3,11 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "topology/gpu_uuid.hpp"
 #include "topology/probes.hpp"
 
 namespace gb::topo::detail {
 namespace {
-
-std::string format_uuid(const cudaUUID_t& uuid) {
-  std::string out = "GPU-";
-  for (int i = 0; i < 16; ++i) {
-    char byte[3];
-    std::snprintf(byte, sizeof byte, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
-    out += byte;
-    if (i == 3 || i == 5 || i == 7 || i == 9) out += '-';
-  }
-  return out;
-}
 
 std::string unavailable(cudaError_t err) {
   return std::string("unavailable: ") + cudaGetErrorString(err);
@@ -47,7 +37,7 @@ void probe_cuda(Topology& topo) {
     Gpu gpu;
     gpu.index = d;
     gpu.name = prop.name;
-    gpu.uuid = format_uuid(prop.uuid);
+    gpu.uuid = format_gpu_uuid(prop.uuid.bytes);
     if (cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, d) == cudaSuccess)
       gpu.pci_bus_id = normalize_bus_id(bus_id);
     topo.gpus.push_back(std::move(gpu));

@@ -71,7 +71,9 @@ inline int multiprocessor_count(int device) {
   return n;
 }
 
-inline int warps_per_block(int threads) { return (threads + 31) / 32; }
+inline int warps_per_block(int threads) {
+  return (threads + 31) / 32;
+}
 
 struct SmRate {
   double per_cycle = 0;     // operations per cycle per SM, mean over the SMs used
@@ -142,21 +144,25 @@ inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
   c.metric = "throughput_cycles";
   c.unit = units.per_cycle;
   c.technique = "clock";
+  c.statistic = "median";
   c.stats = summarize(per_cycle);
   c.value = c.stats.median;
+  c.sm_clock_hz = sm_clock_hz;
   c.reps_hi = reps;
   c.stop = stop.reason();
-  c.note = units.note_prefix + "active_warps_per_sm=" +
-           std::to_string(static_cast<long>(last.warps_per_sm + 0.5));
+  c.samples = std::move(per_cycle);
+  c.note = units.note_prefix +
+           "active_warps_per_sm=" + std::to_string(static_cast<long>(last.warps_per_sm + 0.5));
 
-  std::vector<double> per_time(per_cycle.size());
-  for (std::size_t i = 0; i < per_cycle.size(); ++i)
-    per_time[i] = per_cycle[i] * sm_clock_hz / units.per_second;
+  std::vector<double> per_time(c.samples.size());
+  for (std::size_t i = 0; i < per_time.size(); ++i)
+    per_time[i] = c.samples[i] * sm_clock_hz / units.per_second;
   Measurement t = c;
   t.metric = "throughput";
   t.unit = units.per_time;
   t.stats = summarize(per_time);
   t.value = t.stats.median;
+  t.samples = std::move(per_time);
   t.note += "; SM clock " + std::to_string(static_cast<long>(sm_clock_hz / 1e6)) + " MHz measured";
   return {c, t};
 }

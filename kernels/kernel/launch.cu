@@ -15,6 +15,7 @@
 #include "common/device_buffer.hpp"
 #include "common/occupancy.cuh"
 #include "core/registry.hpp"
+#include "core/scale.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 
@@ -221,10 +222,7 @@ class KernelLaunch final : public Method {
       stream.sync();
     });
     interval.metric = "launch_interval";
-    for (double* v :
-         {&interval.value, &interval.stats.median, &interval.stats.mean, &interval.stats.stddev,
-          &interval.stats.min, &interval.stats.max, &interval.stats.p95, &interval.stats.p99})
-      *v /= kBatch;
+    scale_figures(interval, 1.0 / kBatch);
     interval.note = std::to_string(kBatch) +
                     " empty kernels back to back in one stream + one synchronise, per kernel";
     return {latency, interval};

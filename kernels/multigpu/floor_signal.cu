@@ -168,6 +168,7 @@ class FloorSignal final : public Method {
       m.metric = "one_way_latency";
       m.unit = "ns";
       m.technique = "differential";
+      m.statistic = "eq7";
       m.reps_lo = lo;
       m.reps_hi = hi;
     } catch (const WatchdogTimeout& e) {

@@ -1,6 +1,7 @@
 #include "cli/outputs.hpp"
 
 #include <cstdio>
+#include <filesystem>
 
 #include "core/errors.hpp"
 #include "core/rank_exchange.hpp"
@@ -9,8 +10,15 @@
 namespace gb::cli {
 namespace {
 
-// Rank 0 alone touches the files.
-void open_on_root(Outputs& out, const std::string& path, bool resume) {
+// With --resume, samples are added to the raw file of the run being continued.
+std::unique_ptr<RawWriter> open_raw(const std::string& raw_path, bool resume) {
+  if (raw_path.empty()) return nullptr;
+  std::error_code ec;
+  const bool keep = resume && std::filesystem::file_size(raw_path, ec) > 0 && !ec;
+  return std::make_unique<RawWriter>(raw_path, keep ? CsvFile::Open::append : CsvFile::Open::fresh);
+}
+
+void open_csv(Outputs& out, const std::string& path, bool resume) {
   // The log first: it is the lock, and a fresh log before a fresh CSV means a kill in between
   // leaves rows without completion lines, which a later --resume drops and re-runs.
   out.log = std::make_unique<DoneLog>(path);
@@ -33,20 +41,24 @@ void open_on_root(Outputs& out, const std::string& path, bool resume) {
   out.base_rows = state.rows;
 }
 
+// Rank 0 alone touches the files.
+void open_on_root(Outputs& out, const std::string& path, bool resume, const std::string& raw_path) {
+  if (path != "none") open_csv(out, path, resume);
+  out.raw = open_raw(raw_path, resume);
+}
+
 }  // namespace
 
-Outputs open_outputs(const Launch& launch, const std::string& path, bool resume) {
-  if (path == "none") {
-    if (resume)
-      throw UsageError("--resume needs an output file: it continues the CSV given by --out");
-    return {};
-  }
+Outputs open_outputs(const Launch& launch, const std::string& path, bool resume,
+                     const std::string& raw_path) {
+  if (path == "none" && resume)
+    throw UsageError("--resume needs an output file: it continues the CSV given by --out");
   Outputs out;
   // "U..." a usage error (exit 2), "E..." another failure (exit 1); every rank throws it.
   std::string error;
   if (launch.is_root()) {
     try {
-      open_on_root(out, path, resume);
+      open_on_root(out, path, resume, raw_path);
     } catch (const UsageError& e) {
       error = std::string("U") + e.what();
     } catch (const std::exception& e) {

@@ -120,6 +120,20 @@ void gather_nodes(RunContext& ctx) {
   ctx.launch.nodes = std::max(ctx.launch.nodes, static_cast<int>(distinct.size()));
 }
 
+// The model and UUID of every rank's GPU (its first), in rank order like rank_gpus: an ordinal
+// alone does not say which GPU of which node a rank drove.
+void gather_rank_gpus(RunContext& ctx) {
+  if (!ctx.launch.under_mpi) return;
+  GpuIdentity mine;
+  if (!ctx.gpus.empty() && static_cast<std::size_t>(ctx.gpus.front()) < ctx.env.gpus.size())
+    mine = ctx.env.gpus[static_cast<std::size_t>(ctx.gpus.front())];
+  const auto models = gather_strings(ctx.launch, mine.model);
+  const auto uuids = gather_strings(ctx.launch, mine.uuid);
+  ctx.env.rank_gpus.clear();
+  for (std::size_t r = 0; r < models.size() && r < uuids.size(); ++r)
+    ctx.env.rank_gpus.push_back({models[r], uuids[r]});
+}
+
 }  // namespace
 
 void add_session_options(CLI::App& cmd, SessionArgs& args) {
@@ -129,6 +143,10 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
   cmd.add_option("--out", args.out,
                  "CSV file (default results/local/<host>-<timestamp>.csv; 'none' for no file)")
       ->envname("GPUBARRIER_OUT");
+  cmd.add_option("--raw", args.raw,
+                 "Also write every sample behind every figure to this CSV, one line each "
+                 "(run_id,method,config,gpu_ids,launcher,metric,unit,statistic,sample,value)")
+      ->envname("GPUBARRIER_RAW");
   cmd.add_option("--system", args.system,
                  "Machine type written to each row, e.g. dgx-h100 (default local)")
       ->envname("GPUBARRIER_SYSTEM")
@@ -209,6 +227,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   ctx.env.system = args.system;
   ctx.topology = std::make_shared<const topo::Topology>(topo::probe_local());
   gather_nodes(ctx);
+  gather_rank_gpus(ctx);
   const std::string run_id = args.run_id.empty() ? make_run_id(ctx.env.host) : args.run_id;
   for (auto& plan : plans) {
     plan.run_id = run_id;
@@ -221,7 +240,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   if (args.out.empty())
     args.out = "results/local/" + ctx.env.host + "-" + run_id.substr(0, 16) + ".csv";
   const std::string isolate = effective_isolation(args, launch);
-  const Outputs files = open_outputs(launch, args.out, args.resume);
+  const Outputs files = open_outputs(launch, args.out, args.resume, args.raw);
   PointBook book(files.done, args.retry);
   book.record_to(files.log.get(), files.csv.get(), files.base_rows);
 
@@ -229,6 +248,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   JsonWriter json(stdout);
   std::vector<ResultSink*> sinks;
   if (files.csv) sinks.push_back(files.csv.get());
+  if (files.raw) sinks.push_back(files.raw.get());
   sinks.push_back(global.json ? static_cast<ResultSink*>(&json) : &table);
 
   RunTally tally;

@@ -15,6 +15,7 @@ namespace gb::cli {
 struct SessionArgs {
   std::string gpus;
   std::string out;
+  std::string raw;  // --raw: one line per sample ("" none)
   std::string system = "local";
   RunOptions options;
   bool resume = false;
@@ -33,7 +34,8 @@ struct PlanSpec {
   std::vector<std::string> axes;
 };
 
-// Adds --gpus, --out, --system, --samples, --time-budget, --rse-target, --watchdog, --reps-lo,
+// Adds --gpus, --out, --raw, --system, --samples, --time-budget, --rse-target, --watchdog,
+// --reps-lo,
 // --reps-hi, --resume, --retry-failed, --max-retries, --isolate, --point-timeout.
 void add_session_options(CLI::App& cmd, SessionArgs& args);
 

@@ -1,14 +1,15 @@
 #include "cli/version.hpp"
 
 #include "core/environment.hpp"
-#include "gpubarrier_version.hpp"
 
 namespace gb::cli {
 
+// The same fields every CSV row carries (gpubarrier_version, git_sha, nvidia_driver, ...).
 std::string version_text() {
   const Environment env = detect_environment();
-  return std::string("gpubarrier ") + GPUBARRIER_VERSION + " (git " + GPUBARRIER_GIT_SHA + ")\n" +
-         "CUDA runtime " + env.cuda_runtime + ", driver " + env.driver + "\n" + "NCCL " +
+  return "gpubarrier " + env.version + " (git " + env.git_sha + ")\n" + "CUDA runtime " +
+         env.cuda_runtime + ", driver " + env.driver + "\n" + "NVIDIA driver " +
+         (env.nvidia_driver.empty() ? "unknown (no NVML)" : env.nvidia_driver) + "\n" + "NCCL " +
          (env.nccl.empty() ? "not built in" : env.nccl) + "\n" + "MPI " + env.mpi;
 }
 

@@ -32,9 +32,9 @@ Measurement paired_difference(const RunContext& ctx, const std::function<double(
     const Summary s_a = summarize(l_a), s_b = summarize(l_b);
     value = (s_a.mean - s_b.mean) / divisor;
     sigma = std::sqrt(s_a.stddev * s_a.stddev + s_b.stddev * s_b.stddev) / std::fabs(divisor);
-  } while (l_a.size() % 2 == 1 ||  // whole a b / b a couples only
-           stop.more(l_a.size(), value > 0 ? sigma / std::sqrt(double(l_a.size())) / value
-                                           : INFINITY));
+  } while (
+      l_a.size() % 2 == 1 ||  // whole a b / b a couples only
+      stop.more(l_a.size(), value > 0 ? sigma / std::sqrt(double(l_a.size())) / value : INFINITY));
 
   Measurement m;
   m.stats = summarize(per_pair);
@@ -43,6 +43,7 @@ Measurement paired_difference(const RunContext& ctx, const std::function<double(
   m.stats.cv = value != 0 ? sigma / std::fabs(value) : 0;
   m.value = value;
   m.stop = stop.reason();
+  m.samples = std::move(per_pair);
   return m;
 }
 
@@ -55,6 +56,7 @@ Measurement differential(const RunContext& ctx, const std::function<double(long 
   m.metric = "latency";
   m.unit = "ns";
   m.technique = "differential";
+  m.statistic = "eq7";
   m.reps_lo = lo;
   m.reps_hi = hi;
   return m;

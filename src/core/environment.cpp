@@ -8,6 +8,8 @@
 
 #include "core/launcher.hpp"
 #include "gpubarrier_version.hpp"
+#include "topology/gpu_uuid.hpp"
+#include "topology/nvml_driver.hpp"
 
 #ifdef GPUBARRIER_HAVE_NCCL
 #include <nccl.h>
@@ -24,6 +26,17 @@ std::string env_or(const char* name, const std::string& fallback) {
 std::string cuda_version_string(int v) {
   return v <= 0 ? std::string("none")
                 : std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+// Name and UUID of each of the first `count` CUDA devices; empty ones where CUDA cannot say.
+std::vector<GpuIdentity> gpu_identities(int count) {
+  std::vector<GpuIdentity> ids(static_cast<std::size_t>(count));
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess) continue;
+    ids[static_cast<std::size_t>(d)] = {prop.name, topo::format_gpu_uuid(prop.uuid.bytes)};
+  }
+  return ids;
 }
 
 }  // namespace
@@ -55,10 +68,9 @@ Environment detect_environment() {
   cudaRuntimeGetVersion(&v);
   env.cuda_runtime = cuda_version_string(v);
   std::string reason;
-  if (count_cuda_devices(reason) > 0) {
-    cudaDeviceProp prop{};
-    if (cudaGetDeviceProperties(&prop, 0) == cudaSuccess) env.gpu_model = prop.name;
-  }
+  env.gpus = gpu_identities(count_cuda_devices(reason));
+  if (!env.gpus.empty()) env.gpu_model = env.gpus.front().model;
+  env.nvidia_driver = topo::nvidia_driver_version();
 #ifdef GPUBARRIER_HAVE_NCCL
   int nv = 0;
   if (ncclGetVersion(&nv) == ncclSuccess)
@@ -66,6 +78,7 @@ Environment detect_environment() {
                std::to_string(nv % 100);
 #endif
   env.mpi = mpi_library_version();
+  env.version = GPUBARRIER_VERSION;
   env.git_sha = GPUBARRIER_GIT_SHA;
   return env;
 }

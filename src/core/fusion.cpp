@@ -23,6 +23,7 @@ Measurement fusion(const RunContext& ctx,
   m.metric = "launch_overhead";
   m.unit = "ns";
   m.technique = "fusion";
+  m.statistic = "eq6";
   m.reps_lo = j;
   m.reps_hi = i;
   return m;

@@ -41,8 +41,10 @@ Measurement host_loop_result(const std::vector<double>& samples_ns, const std::s
   m.metric = "latency";
   m.unit = "ns";
   m.technique = "host-loop";
+  m.statistic = "median";
   m.stats = summarize(samples_ns);
   m.value = m.stats.median;
+  m.samples = samples_ns;
   m.stop = stop;
   return m;
 }

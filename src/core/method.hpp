@@ -93,7 +93,14 @@ struct Measurement {
   std::string unit;       // ns, cycles, warp-syncs/ns, ...
   std::string technique;  // clock, differential, host-loop, fusion
   Summary stats;
-  double value = 0;  // the headline figure (the technique decides: mean or Eq. 7)
+  double value = 0;  // the headline figure (the technique decides: median or Eq. 7)
+  // What `value` is, set by the technique: "median" (clock, host-loop), "eq7" (differential:
+  // seed 001 Eq. 7 on the means), "eq6" (fusion: Eq. 6 on the means); results/SCHEMA.md.
+  std::string statistic;
+  double sm_clock_hz = 0;  // the SM clock the figure ran at, where measured; 0: not measured
+  // The per-sample values (in `unit`) the statistics come from: the samples for clock and
+  // host-loop, the per-pair estimates for differential and fusion (`--raw`).
+  std::vector<double> samples;
   long reps_lo = 0, reps_hi = 0;
   std::string stop;  // converged | budget | fixed
   Status status = Status::ok;

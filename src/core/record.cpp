@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
+#include "core/noisy.hpp"
 #include "core/run_context.hpp"
 
 namespace gb {
@@ -31,6 +33,37 @@ std::string node_of(const RunContext& c) {
   return all;
 }
 
+// The identity of each GPU a row stands for (ctx.row_gpus()): every rank's under mpirun (each
+// rank's ordinal names a GPU of its own node), else this process's by ordinal.
+std::vector<GpuIdentity> identities_of(const RunContext& c) {
+  const std::vector<int>& ids = c.row_gpus();
+  if (&ids == &c.rank_gpus && c.env.rank_gpus.size() == ids.size()) return c.env.rank_gpus;
+  std::vector<GpuIdentity> out;
+  for (int id : ids)
+    out.push_back(id >= 0 && static_cast<std::size_t>(id) < c.env.gpus.size()
+                      ? c.env.gpus[static_cast<std::size_t>(id)]
+                      : GpuIdentity{});
+  return out;
+}
+
+// The identities of `subset` (GPUs of the record's gpu_ids), looked up by ordinal.
+std::vector<GpuIdentity> identities_of(const Record& r, const std::vector<int>& subset) {
+  std::vector<GpuIdentity> out;
+  for (int id : subset) {
+    const auto at = std::find(r.gpu_ids.begin(), r.gpu_ids.end(), id);
+    const auto i = static_cast<std::size_t>(at - r.gpu_ids.begin());
+    out.push_back(i < r.gpus.size() ? r.gpus[i] : GpuIdentity{});
+  }
+  return out;
+}
+
+template <typename Field>
+std::string join_field(const std::vector<GpuIdentity>& gpus, Field field) {
+  std::string s;
+  for (std::size_t i = 0; i < gpus.size(); ++i) s += (i ? "," : "") + gpus[i].*field;
+  return s;
+}
+
 }  // namespace
 
 Record make_record(const RunContext& ctx, const std::string& run_id, const Method& method,
@@ -48,7 +81,9 @@ Record make_record(const RunContext& ctx, const std::string& run_id, const Metho
   r.timestamp = utc_timestamp();
   r.host = ctx.env.host;
   r.system = ctx.env.system;
-  r.gpu_model = ctx.env.gpu_model;
+  r.gpubarrier_version = ctx.env.version;
+  r.git_sha = ctx.env.git_sha;
+  r.nvidia_driver = ctx.env.nvidia_driver;
   r.driver = ctx.env.driver;
   r.cuda_runtime = ctx.env.cuda_runtime;
   r.nccl = ctx.env.nccl;
@@ -57,7 +92,10 @@ Record make_record(const RunContext& ctx, const std::string& run_id, const Metho
   r.slurm_job_id = ctx.env.slurm_job_id;
   r.slurm_step_id = ctx.env.slurm_step_id;
   r.gpu_count = gpu_count(ctx, method, point);
-  if (method.min_gpus > 0) r.gpu_ids = ctx.row_gpus();
+  if (method.min_gpus > 0) {
+    r.gpu_ids = ctx.row_gpus();
+    r.gpus = identities_of(ctx);
+  }
   r.topology = topology_class;
   r.method = method.name;
   r.level = std::string(to_string(method.level));
@@ -79,12 +117,26 @@ Record with_figure(Record record, const Measurement& m) {
     return record;
   }
   if (!m.gpus.empty()) {
+    record.gpus = identities_of(record, m.gpus);
     record.gpu_ids = m.gpus;
     record.gpu_count = static_cast<long>(m.gpus.size());
   }
   record.figure = m;
+  mark_noisy(record.figure);
   record.has_figures = true;
   return record;
+}
+
+std::string gpu_model_of(const Record& r) {
+  if (r.gpus.empty()) return "";
+  const std::string& first = r.gpus.front().model;
+  const bool one_model = std::all_of(r.gpus.begin(), r.gpus.end(),
+                                     [&](const GpuIdentity& g) { return g.model == first; });
+  return one_model ? first : join_field(r.gpus, &GpuIdentity::model);
+}
+
+std::string gpu_uuids_of(const Record& r) {
+  return join_field(r.gpus, &GpuIdentity::uuid);
 }
 
 std::string join_ids(const std::vector<int>& ids) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/environment.hpp"
 #include "core/method.hpp"
 
 namespace gb {
@@ -16,13 +17,16 @@ struct Record {
   std::string run_id;
   std::string timestamp;  // UTC, ISO 8601
   // Where: this run's machine and software.
-  std::string host, system, gpu_model, driver, cuda_runtime, nccl, mpi;
+  std::string host, system, driver, cuda_runtime, nccl, mpi;
+  // Which build measured it (`gpubarrier --version`) and the NVIDIA driver (NVML; "" without).
+  std::string gpubarrier_version, git_sha, nvidia_driver;
   // Provenance for merging results of many jobs: the node name(s) (every rank's, in rank order,
   // for a method run on all ranks) and the Slurm job and step ids (empty outside Slurm).
   std::string node, slurm_job_id, slurm_step_id;
   // Which GPUs: 0 and none for host-only methods; every rank's under mpirun.
   long gpu_count = 0;
   std::vector<int> gpu_ids;
+  std::vector<GpuIdentity> gpus;  // name and UUID of each of gpu_ids, in the same order
   std::string topology;  // class of those GPUs ("nv18-clique2"); empty for host-only methods
   // What: the method, how it was launched, and the configuration (every axis).
   std::string method, level;
@@ -65,6 +69,12 @@ PointKey point_key(const Record& record);
 
 // "0,1,3": the gpu_ids column.
 std::string join_ids(const std::vector<int>& ids);
+
+// The gpu_model column: the model of the record's GPUs, one name when all are the same, else
+// every GPU's joined by ',' in gpu_ids order; "" for host-only records.
+std::string gpu_model_of(const Record& record);
+// The gpu_uuids column: every GPU's UUID joined by ',' in gpu_ids order.
+std::string gpu_uuids_of(const Record& record);
 
 // "20261122T043312Z-host-1234": unique per invocation, shared by all rows of one run.
 std::string make_run_id(const std::string& host);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/scale.hpp"
+
 namespace gb::selfcheck {
 
 Figure figure_of(const Measurement& m) {
@@ -11,12 +13,9 @@ Figure figure_of(const Measurement& m) {
 }
 
 Measurement ns_to_cycles(Measurement m, double sm_clock_hz) {
-  const double k = sm_clock_hz / 1e9;
-  m.value *= k;
-  for (double* s : {&m.stats.mean, &m.stats.stddev, &m.stats.min, &m.stats.max, &m.stats.median,
-                    &m.stats.p95, &m.stats.p99})
-    *s *= k;
+  scale_figures(m, sm_clock_hz / 1e9);
   m.unit = "cycles";
+  m.sm_clock_hz = sm_clock_hz;
   return m;
 }
 

@@ -1,12 +1,12 @@
 // RFC 4180 CSV, header first, one row flushed per result: a killed job loses nothing measured.
 #pragma once
 
-#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/result_sink.hpp"
+#include "io/csv_file.hpp"
 
 namespace gb {
 
@@ -20,21 +20,16 @@ class CsvWriter : public ResultSink {
  public:
   // fresh: create or truncate, header first; append: add rows to a file whose header was checked
   // (--resume, io/resume_log.hpp).
-  enum class Open { fresh, append };
+  using Open = CsvFile::Open;
   // Opens (creating parent directories) and writes the header at once, so an unwritable path
   // fails before anything is measured. Throws gb::UsageError naming the path and the cause.
   explicit CsvWriter(const std::string& path, Open mode = Open::fresh);
-  ~CsvWriter() override;
-  CsvWriter(const CsvWriter&) = delete;
-  CsvWriter& operator=(const CsvWriter&) = delete;
   void write(const Record& record) override;
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return file_.path(); }
   long rows_written() const { return rows_; }  // data rows, header not counted
 
  private:
-  void write_fields(const std::vector<std::string>& fields);
-  std::string path_;
-  std::FILE* file_ = nullptr;
+  CsvFile file_;
   long rows_ = 0;
 };
 

@@ -59,7 +59,10 @@ json measurement_json(const Measurement& m) {
           {"stop", m.stop},
           {"status", to_string(m.status)},
           {"note", m.note},
-          {"gpus", m.gpus}};
+          {"gpus", m.gpus},
+          {"statistic", m.statistic},
+          {"sm_clock_hz", m.sm_clock_hz},
+          {"samples", m.samples}};
 }
 
 Measurement measurement_from(const json& j) {
@@ -75,7 +78,16 @@ Measurement measurement_from(const json& j) {
   m.status = status_from_string(j.at("status").get<std::string>());
   m.note = j.at("note");
   m.gpus = j.at("gpus").get<std::vector<int>>();
+  m.statistic = j.at("statistic");
+  m.sm_clock_hz = number(j.at("sm_clock_hz"));
+  for (const json& v : j.at("samples")) m.samples.push_back(number(v));
   return m;
+}
+
+json gpus_json(const std::vector<GpuIdentity>& gpus) {
+  json out = json::array();
+  for (const GpuIdentity& g : gpus) out.push_back({{"model", g.model}, {"uuid", g.uuid}});
+  return out;
 }
 
 json record_json(const Record& r) {
@@ -83,7 +95,9 @@ json record_json(const Record& r) {
           {"timestamp", r.timestamp},
           {"host", r.host},
           {"system", r.system},
-          {"gpu_model", r.gpu_model},
+          {"gpubarrier_version", r.gpubarrier_version},
+          {"git_sha", r.git_sha},
+          {"nvidia_driver", r.nvidia_driver},
           {"driver", r.driver},
           {"cuda_runtime", r.cuda_runtime},
           {"nccl", r.nccl},
@@ -93,6 +107,7 @@ json record_json(const Record& r) {
           {"slurm_step_id", r.slurm_step_id},
           {"gpu_count", r.gpu_count},
           {"gpu_ids", r.gpu_ids},
+          {"gpus", gpus_json(r.gpus)},
           {"topology", r.topology},
           {"method", r.method},
           {"level", r.level},
@@ -110,7 +125,9 @@ Record record_from(const json& j) {
                              {"timestamp", &r.timestamp},
                              {"host", &r.host},
                              {"system", &r.system},
-                             {"gpu_model", &r.gpu_model},
+                             {"gpubarrier_version", &r.gpubarrier_version},
+                             {"git_sha", &r.git_sha},
+                             {"nvidia_driver", &r.nvidia_driver},
                              {"driver", &r.driver},
                              {"cuda_runtime", &r.cuda_runtime},
                              {"nccl", &r.nccl},
@@ -126,6 +143,7 @@ Record record_from(const json& j) {
   level_from_string(r.level);  // a level this build does not know is a malformed message
   r.gpu_count = j.at("gpu_count");
   r.gpu_ids = j.at("gpu_ids").get<std::vector<int>>();
+  for (const json& g : j.at("gpus")) r.gpus.push_back({g.at("model"), g.at("uuid")});
   r.ranks = j.at("ranks");
   r.nodes = j.at("nodes");
   r.point = Point(j.at("point").get<std::vector<std::pair<std::string, long>>>());

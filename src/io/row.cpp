@@ -35,7 +35,7 @@ Row base_row(const Record& r) {
       r.timestamp,
       r.host,
       r.system,
-      r.gpu_model,
+      gpu_model_of(r),
       std::to_string(r.gpu_count),
       join_ids(r.gpu_ids),
       r.topology,
@@ -58,6 +58,10 @@ Row base_row(const Record& r) {
   set(row, "node", r.node);
   set(row, "slurm_job_id", r.slurm_job_id);
   set(row, "slurm_step_id", r.slurm_step_id);
+  set(row, "gpubarrier_version", r.gpubarrier_version);
+  set(row, "git_sha", r.git_sha);
+  set(row, "nvidia_driver", r.nvidia_driver);
+  set(row, "gpu_uuids", gpu_uuids_of(r));
   return row;
 }
 
@@ -118,6 +122,12 @@ constexpr Column kColumns[] = {
     {"node", false, 2},
     {"slurm_job_id", false, 2},
     {"slurm_step_id", false, 2},
+    {"gpubarrier_version", false, 3},
+    {"git_sha", false, 3},
+    {"nvidia_driver", false, 3},
+    {"gpu_uuids", false, 3},
+    {"sm_clock_mhz", true, 3},
+    {"statistic", false, 3},
 };
 
 }  // namespace
@@ -177,6 +187,8 @@ Row to_row(const Record& r) {
   set(row, "p99", fmt(m.stats.p99));
   set(row, "cv", fmt(m.stats.cv));
   set(row, "stop", m.stop);
+  set(row, "sm_clock_mhz", m.sm_clock_hz > 0 ? fmt(m.sm_clock_hz / 1e6) : "");
+  set(row, "statistic", m.statistic);
   return row;
 }
 

@@ -10,7 +10,7 @@
 
 namespace gb {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 struct Row {
   std::vector<std::string> fields;  // in the order of columns()

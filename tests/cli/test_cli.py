@@ -60,7 +60,7 @@ def case_run_writes_csv():
         rows = read_csv(out)
         expect(len(rows) == 1, "one row for one configuration", p)
         r = rows[0]
-        expect(r["schema_version"] == "2", "schema version")
+        expect(r["schema_version"] == "3", "schema version")
         expect(r["method"] == "host.omp.barrier" and r["status"] == "ok", f"row ok: {r}")
         expect(r["metric"] == "latency" and r["unit"] == "ns" and r["technique"] == "host-loop", "metric")
         expect(float(r["value"]) > 0 and int(r["samples"]) >= 5, "a positive figure from >=5 samples")
@@ -264,8 +264,9 @@ def case_selfcheck():
         p = subprocess.run([python_with_matplotlib(), os.path.join(tools, "plot.py"), only,
                             "--out", os.path.join(d, "only")], capture_output=True, text=True,
                            timeout=300)
-        expect(p.returncode == 0 and os.listdir(os.path.join(d, "only")) == ["selfcheck.png"],
-               "a selfcheck-only CSV gives selfcheck.png alone", p)
+        expect(p.returncode == 0 and
+               sorted(os.listdir(os.path.join(d, "only"))) == ["selfcheck.png", "selfcheck.svg"],
+               "a selfcheck-only CSV gives selfcheck.png (and .svg) alone", p)
 
 
 globals()["case_" + CASE]()

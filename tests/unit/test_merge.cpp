@@ -1,4 +1,5 @@
-// `gpubarrier merge`: v1 files upgraded, duplicates dropped, and what it refuses, by name.
+// `gpubarrier merge`: v1 and v2 files upgraded to v3, duplicates dropped, and what it refuses,
+// by name.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -70,21 +71,35 @@ std::string get(const std::vector<std::string>& row, const std::string& column) 
 
 }  // namespace
 
-TEST_F(MergeFiles, V1RowsAreUpgradedKeepingTheirVersion) {
+TEST_F(MergeFiles, V1AndV2RowsAreUpgradedKeepingTheirVersion) {
   const auto v1 = file("v1.csv", Row::columns_of_version(1), {row("1", "a", "10")});
   auto v2row = row("2", "b", "11");
   v2row["node"] = "n7";
-  const auto v2 = file("v2.csv", Row::columns(), {v2row});
-  const MergeResult m = merge_csv_files({v1, v2});
-  ASSERT_EQ(m.rows.size(), 2u);
-  EXPECT_EQ(m.files, 2);
-  EXPECT_EQ(m.upgraded, 1);
-  EXPECT_EQ(m.rows[0].size(), Row::columns().size());
+  const auto v2 = file("v2.csv", Row::columns_of_version(2), {v2row});
+  auto v3row = row("3", "c", "12");
+  v3row["node"] = "n8";
+  v3row["git_sha"] = "0123456789ab";
+  v3row["gpu_uuids"] = "\"GPU-a,GPU-b\"";
+  v3row["sm_clock_mhz"] = "1980";
+  v3row["statistic"] = "median";
+  const auto v3 = file("v3.csv", Row::columns(), {v3row});
+  const MergeResult m = merge_csv_files({v1, v2, v3});
+  ASSERT_EQ(m.rows.size(), 3u);
+  EXPECT_EQ(m.files, 3);
+  EXPECT_EQ(m.upgraded, 2);
+  for (const auto& r : m.rows) EXPECT_EQ(r.size(), Row::columns().size());
   EXPECT_EQ(get(m.rows[0], "schema_version"), "1");
   EXPECT_EQ(get(m.rows[0], "node"), "");
   EXPECT_EQ(get(m.rows[0], "value"), "10");
+  EXPECT_EQ(get(m.rows[1], "schema_version"), "2");
   EXPECT_EQ(get(m.rows[1], "node"), "n7");
-  EXPECT_EQ(m.by_status.at("ok"), 2);
+  EXPECT_EQ(get(m.rows[1], "statistic"), "");
+  EXPECT_EQ(get(m.rows[2], "schema_version"), "3");
+  EXPECT_EQ(get(m.rows[2], "git_sha"), "0123456789ab");
+  EXPECT_EQ(get(m.rows[2], "gpu_uuids"), "GPU-a,GPU-b");
+  EXPECT_EQ(get(m.rows[2], "sm_clock_mhz"), "1980");
+  EXPECT_EQ(get(m.rows[2], "statistic"), "median");
+  EXPECT_EQ(m.by_status.at("ok"), 3);
 }
 
 TEST_F(MergeFiles, ColumnsAreMatchedByName) {
@@ -116,7 +131,17 @@ TEST_F(MergeFiles, UnknownColumnIsRefusedNamingFileLineAndColumn) {
   cols.push_back("colour");
   const auto path = file("odd.csv", cols, {row("2", "a", "10")});
   const std::string m = refusal({path});
-  EXPECT_NE(m.find("odd.csv:1: column 45 'colour' is not a column"), std::string::npos) << m;
+  EXPECT_NE(m.find("odd.csv:1: column 51 'colour' is not a column"), std::string::npos) << m;
+}
+
+TEST_F(MergeFiles, MissingV3ColumnIsRefusedForAV3RowOnly) {
+  auto cols = Row::columns();
+  cols.erase(std::find(cols.begin(), cols.end(), "statistic"));
+  const std::string m = refusal({file("nostat.csv", cols, {row("3", "a", "10")})});
+  EXPECT_NE(m.find("nostat.csv:1: missing column 'statistic', which schema v3 requires"),
+            std::string::npos)
+      << m;
+  EXPECT_NO_THROW(merge_csv_files({file("v2rows.csv", cols, {row("2", "a", "10")})}));
 }
 
 TEST_F(MergeFiles, MissingRequiredColumnIsRefused) {
@@ -136,7 +161,7 @@ TEST_F(MergeFiles, TornRowsAreRefused) {
   const std::string m = refusal({torn});
   EXPECT_NE(m.find("torn.csv:3: the last row is torn"), std::string::npos) << m;
   const auto short_row = file("fields.csv", Row::columns(), {row("2", "a", "10")}, "2,b\r\n");
-  EXPECT_NE(refusal({short_row}).find("fields.csv:3: 2 fields, the header has 44"),
+  EXPECT_NE(refusal({short_row}).find("fields.csv:3: 2 fields, the header has 50"),
             std::string::npos);
 }
 
@@ -149,5 +174,7 @@ TEST_F(MergeFiles, UnknownSchemaVersionIsRefused) {
 TEST_F(MergeFiles, FormatsTheCurrentHeaderFirst) {
   const std::string text = format_csv({});
   EXPECT_EQ(text.substr(0, 15), "schema_version,");
-  EXPECT_NE(text.find(",note,node,slurm_job_id,slurm_step_id\r\n"), std::string::npos);
+  EXPECT_NE(text.find(",note,node,slurm_job_id,slurm_step_id,gpubarrier_version,git_sha,"
+                      "nvidia_driver,gpu_uuids,sm_clock_mhz,statistic\r\n"),
+            std::string::npos);
 }

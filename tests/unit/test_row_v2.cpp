@@ -12,9 +12,8 @@
 using namespace gb;
 
 TEST(RowV2, ProvenanceColumnsFollowNote) {
-  const auto& cols = Row::columns();
-  ASSERT_GE(cols.size(), 4u);
-  EXPECT_EQ(kSchemaVersion, 2);
+  const auto cols = Row::columns_of_version(2);
+  ASSERT_EQ(cols.size(), 44u);
   const std::vector<std::string> tail(cols.end() - 4, cols.end());
   EXPECT_EQ(tail, (std::vector<std::string>{"note", "node", "slurm_job_id", "slurm_step_id"}));
 }
@@ -24,9 +23,9 @@ TEST(RowV2, OlderLayoutIsAPrefix) {
   EXPECT_EQ(v1.size(), 41u);
   EXPECT_EQ(v1.back(), "note");
   EXPECT_TRUE(std::equal(v1.begin(), v1.end(), Row::columns().begin()));
-  EXPECT_EQ(Row::columns_of_version(2), Row::columns());
+  const auto v2 = Row::columns_of_version(2);
+  EXPECT_TRUE(std::equal(v2.begin(), v2.end(), Row::columns().begin()));
   EXPECT_TRUE(Row::columns_of_version(0).empty());
-  EXPECT_TRUE(Row::columns_of_version(3).empty());
 }
 
 TEST(RowV2, NodeAndSlurmIdsComeFromTheEnvironment) {

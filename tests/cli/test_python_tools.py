@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""`gpubarrier compare|plot|report ARGS...` run tools/<name>.py with ARGS untouched and exit with
+its status; GPUBARRIER_TOOLS and GPUBARRIER_PYTHON choose the script directory and interpreter.
+
+Usage: test_python_tools.py GPUBARRIER
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+EXE = sys.argv[1]
+FAKE = """import sys
+print("args:" + "|".join(sys.argv[1:]))
+print("to stderr", file=sys.stderr)
+sys.exit(3)
+"""
+
+
+def gpubarrier(*args, env=None):
+    full = dict(os.environ, **(env or {}))
+    return subprocess.run([EXE, *args], capture_output=True, text=True, env=full, timeout=120)
+
+
+def expect(cond, what, proc=None):
+    if not cond:
+        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
+        sys.exit(f"FAIL: {what}{detail}")
+
+
+with tempfile.TemporaryDirectory() as d:
+    for name in ("compare", "plot", "report"):
+        with open(os.path.join(d, f"{name}.py"), "w") as f:
+            f.write(FAKE.replace("args:", f"{name} args:"))
+    env = {"GPUBARRIER_TOOLS": d, "GPUBARRIER_PYTHON": sys.executable}
+    args = ["a.csv", "b b.csv", "--level", "grid", "--out=x/", "-v", "--json", "--", "--help"]
+    for name in ("compare", "plot", "report"):
+        p = gpubarrier(name, *args, env=env)
+        expect(p.returncode == 3, f"{name}: the tool's exit status", p)
+        expect(p.stdout.strip() == f"{name} args:" + "|".join(args),
+               f"{name}: arguments passed through untouched and in order", p)
+        expect("to stderr" in p.stderr, f"{name}: the tool's stderr passes through", p)
+    p = gpubarrier("compare", env=env)
+    expect(p.returncode == 3 and p.stdout.strip() == "compare args:", "no arguments", p)
+
+    # Our own --help comes first; the example of each is in it.
+    for name, example in (("compare", "--level grid"), ("plot", "--out plots/"),
+                          ("report", "--html page.html")):
+        p = gpubarrier(name, "--help", env=env)
+        expect(p.returncode == 0 and example in p.stdout, f"{name} --help has its example", p)
+    p = gpubarrier("--help")
+    expect(all(n in p.stdout for n in ("compare", "plot", "report")), "listed in --help", p)
+
+    # A missing tool names the path tried.
+    empty = os.path.join(d, "empty")
+    os.mkdir(empty)
+    p = gpubarrier("plot", "x.csv", env={"GPUBARRIER_TOOLS": empty})
+    expect(p.returncode == 1 and os.path.join(empty, "plot.py") in p.stderr and
+           "GPUBARRIER_TOOLS" in p.stderr, "a missing tool names the path", p)
+    # An interpreter that cannot be started is named too.
+    p = gpubarrier("plot", "x.csv", env={"GPUBARRIER_TOOLS": d,
+                                         "GPUBARRIER_PYTHON": "/nonexistent/python"})
+    expect(p.returncode == 1 and "/nonexistent/python" in p.stderr, "a missing python", p)
+print("ok")
