@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""tools/compare.py (`gpubarrier compare`): verdicts on small CSVs written here, and on committed ones.
+
+Usage: test_compare.py GPUBARRIER (unused) [CASE ...] — runs compare.py with an interpreter that
+has scipy (the Mann-Whitney case needs it; scripts/setup installs python3-scipy).
+"""
+import csv
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOL = os.path.join(ROOT, "tools", "compare.py")
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import gbcsv  # noqa: E402
+
+
+def python_with_scipy():
+    for exe in (sys.executable, "/usr/bin/python3"):
+        if os.path.exists(exe) and subprocess.run([exe, "-c", "import scipy.stats"],
+                                                  capture_output=True).returncode == 0:
+            return exe
+    return None
+
+
+# Without scipy every case but mann_whitney runs, then the test reports skipped (77).
+PY = python_with_scipy() or sys.executable
+TMP = tempfile.mkdtemp(prefix="test_compare.")
+
+
+def row(**kw):
+    r = {name: "" for name in gbcsv.NAMES}
+    r.update(schema_version="3", run_id="r1", timestamp="2026-01-01T00:00:00Z", host="h",
+             system="local", gpu_model="GPU X", gpu_count="1", gpu_ids="0", topology="single",
+             method="gpu.grid.cg", level="grid", launcher="single", ranks="1", nodes="1",
+             config="blocks_per_sm=1 threads_per_block=128", technique="clock", samples="20",
+             metric="latency", unit="ns", value="1000", stddev="0.1", status="ok", note="verified",
+             statistic="median")
+    r.update({k: str(v) for k, v in kw.items()})
+    return r
+
+
+def write(name, rows):
+    path = os.path.join(TMP, name)
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\r\n")
+        w.writerow(gbcsv.NAMES)
+        for r in rows:
+            w.writerow([r[n] for n in gbcsv.NAMES])
+    return path
+
+
+def compare(*args, ok=(0,)):
+    p = subprocess.run([PY, TOOL, *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    if p.returncode not in ok:
+        sys.exit(f"FAIL: compare.py {' '.join(args)}: exit {p.returncode}, expected {ok}\n"
+                 f"{p.stdout}\n{p.stderr}")
+    return p
+
+
+def as_json(*args):
+    return json.loads(compare(*args, "--format", "json").stdout)
+
+
+def expect(cond, what, out=""):
+    if not cond:
+        sys.exit(f"FAIL: {what}\n{out}")
+
+
+def one_verdict(res):
+    expect(len(res["joined"]) == 1, "expected one joined key", json.dumps(res, indent=1))
+    return res["joined"][0]["comparisons"][0]
+
+
+def case_same_within_floor():
+    a = write("same-a.csv", [row(value="1000")])
+    b = write("same-b.csv", [row(value="1000.5", run_id="r2")])   # 0.05% < clock floor 0.1%
+    c = one_verdict(as_json(a, b))
+    expect(c["verdict"] == "same" and c["test"] == "se+floor", f"0.05% apart: {c}")
+    # the floor is what makes it same: with --floor 0 and a tiny SE it differs
+    c = one_verdict(as_json(a, b, "--floor", "0"))
+    expect(c["verdict"] == "0.05% slower", f"--floor 0: {c}")
+
+
+def case_faster_beyond():
+    a = write("fast-a.csv", [row(value="1000")])
+    b = write("fast-b.csv", [row(value="800", run_id="r2")])
+    c = one_verdict(as_json(a, b))
+    expect(c["verdict"] == "1.25x faster", f"800 vs 1000 ns: {c}")
+    # throughput: larger is faster
+    a = write("tp-a.csv", [row(value="2", metric="throughput", unit="syncs/ns")])
+    b = write("tp-b.csv", [row(value="3", metric="throughput", unit="syncs/ns", run_id="r2")])
+    expect(one_verdict(as_json(a, b))["verdict"] == "1.50x faster", "throughput 3 vs 2")
+    # within 3 SE it is the same even beyond the floor: stddev 100 over 4 samples -> SE 50
+    a = write("se-a.csv", [row(value="1000", stddev="100", samples="4")])
+    b = write("se-b.csv", [row(value="1100", stddev="100", samples="4", run_id="r2")])
+    expect(one_verdict(as_json(a, b))["verdict"] == "same", "10% apart within 3 SE")
+    out = compare(a, b).stdout
+    expect("1 keys joined" in out and "1 same, 0 faster, 0 slower" in out and "floor" in out,
+           "table summary", out)
+
+
+def case_only_in_one():
+    a = write("only-a.csv", [row(value="1000")])
+    b = write("only-b.csv", [row(value="1000", run_id="r2"),
+                             row(method="gpu.grid.atomic-sense", value="1400", run_id="r2")])
+    out = compare(a, b).stdout
+    expect("only in only-b.csv" in out and "gpu.grid.atomic-sense" in out, "only-in section", out)
+    res = as_json(a, b)
+    expect([o["method"] for o in res["only"]] == ["gpu.grid.atomic-sense"], "json only", res)
+    md = compare(a, b, "--format", "markdown").stdout
+    expect("**only in only-b.csv**" in md and "| gpu.grid.atomic-sense |" in md, "markdown", md)
+
+
+def case_unit_mismatch():
+    a = write("unit-a.csv", [row(unit="ns")])
+    b = write("unit-b.csv", [row(unit="us", value="1", run_id="r2")])
+    p = compare(a, b, ok=(2,))
+    expect("unit-a.csv" in p.stderr and "unit-b.csv" in p.stderr and "'ns'" in p.stderr
+           and "'us'" in p.stderr, "unit mismatch names both files and units", p.stderr)
+
+
+def case_statistic_mismatch():
+    a = write("stat-a.csv", [row(statistic="median")])
+    b = write("stat-b.csv", [row(statistic="mean", value="800", run_id="r2")])
+    c = one_verdict(as_json(a, b))
+    expect(c["verdict"] == "not comparable: median vs mean", f"statistic mismatch: {c}")
+    # a v1 row says nothing: clock infers median, differential eq7
+    v1 = row(schema_version="1", technique="differential", statistic="")
+    p = os.path.join(TMP, "stat-v1.csv")
+    with open(p, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\r\n")
+        names = gbcsv.columns_of(1)
+        w.writerow(names)
+        w.writerow([v1[n] for n in names])
+    c = one_verdict(as_json(a, p))
+    expect(c["verdict"] == "not comparable: median vs eq7", f"v1 differential: {c}")
+
+
+def case_unreadable():
+    a = write("bad-a.csv", [row()])
+    b = write("bad-b.csv", [row(), row(value="fast", run_id="r2")])
+    p = compare(a, b, ok=(1,))
+    expect("bad-b.csv:3" in p.stderr and "column 'value'" in p.stderr,
+           "unreadable file names file, line and column", p.stderr)
+    p = compare(a, os.path.join(TMP, "missing.csv"), ok=(1,))
+    expect("missing.csv" in p.stderr and "cannot open" in p.stderr, "missing file", p.stderr)
+
+
+def case_repeats_median():
+    vals = [1000, 1003, 999, 1001, 1200]
+    a = write("rep-a.csv", [row(value=v, run_id=f"r{i}") for i, v in enumerate(vals)])
+    b = write("rep-b.csv", [row(value="1001", run_id="b")])
+    res = as_json(a, b)
+    v = res["joined"][0]["values"][0]
+    expect(v["value"] == 1001 and v["count"] == 5, f"median of five repeats: {v}")
+    out = compare(a, b).stdout
+    expect("1001 (x5)" in out, "count shown", out)
+    # the spread between repeats (one outlier of 1200) is larger than the rows' SE
+    expect(v["se"] > 30, f"SE from the spread between repeats: {v}")
+
+
+def case_mann_whitney():
+    rng = random.Random(7)
+    a = write("mwu-a.csv", [row(value="1000", run_id="ra", samples="50", stddev="5")])
+    b = write("mwu-b.csv", [row(value="1100", run_id="rb", samples="50", stddev="5")])
+    c = write("mwu-c.csv", [row(value="1001", run_id="rc", samples="50", stddev="5")])
+    raw = os.path.join(TMP, "raw.csv")
+    with open(raw, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["run_id", "method", "config", "gpu_ids", "launcher", "metric", "unit",
+                    "statistic", "sample", "value"])
+        for run, mu in (("ra", 1000), ("rb", 1100), ("rc", 1000)):
+            for i in range(50):
+                w.writerow([run, "gpu.grid.cg", "blocks_per_sm=1 threads_per_block=128", "0",
+                            "single", "latency", "ns", "sample", i, rng.gauss(mu, 5)])
+    v = one_verdict(as_json(a, b, "--raw", raw))
+    expect(v["test"].startswith("mwu p=") and v["p"] < 0.01 and v["verdict"] == "1.10x slower",
+           f"Mann-Whitney decides a 10% shift: {v}")
+    v = one_verdict(as_json(a, c, "--raw", raw))
+    expect(v["test"].startswith("mwu p=") and v["verdict"] == "same", f"same samples: {v}")
+    out = compare(a, b, "--raw", raw).stdout
+    expect("mwu p=" in out and "Mann-Whitney" in out, "table names the test", out)
+    # without raw samples the same pair is decided by se+floor
+    expect(one_verdict(as_json(a, b))["test"] == "se+floor", "no raw: se+floor")
+
+
+def case_committed():
+    h100 = "results/h100/single-gpu.csv"
+    h200 = "results/h200/single-gpu.csv"
+    res = as_json(h100, h200, "--methods", "gpu.cluster.sync,gpu.block.syncthreads")
+    expect(res["by"] == "gpu_model" and [s["label"] for s in res["sides"]] ==
+           ["NVIDIA H100 80GB HBM3", "NVIDIA H200"], f"default --by gpu_model: {res['sides']}")
+
+    def find(method, config, metric):
+        for r in res["joined"]:
+            if r["method"] == method and r["config"] == config and r["metric"] == metric:
+                return r["comparisons"][0]
+        sys.exit(f"FAIL: no joined row {method} {config} {metric}")
+    # README: cluster.sync 710 cycles on H100, 350 on H200; __syncthreads identical
+    c = find("gpu.cluster.sync", "cluster_size=1 threads_per_block=128", "latency_cycles")
+    expect(c["verdict"] == "2.05x faster", f"H200 cluster.sync vs H100: {c}")
+    c = find("gpu.block.syncthreads", "threads_per_block=1024 blocks_per_sm=1", "latency_cycles")
+    expect(c["verdict"] == "same", f"__syncthreads 1024 on both: {c}")
+    # threads vs mpi on 2 x H200, --by launcher
+    out = compare("results/h200x2/multi-gpu.csv", "results/h200x2/multi-gpu-mpi.csv",
+                  "--by", "launcher").stdout
+    expect("sides by launcher" in out and "only in mpi" in out and "host.mpi.barrier" in out
+           and "mpi against threads:" in out, "threads vs mpi", out)
+    # 2 vs 4 H200, and a scaling file against itself by gpu_count
+    compare("results/h200x2/multi-gpu.csv", "results/h200x4/multi-gpu-scaling.csv")
+    res = as_json("results/h200x4/multi-gpu-scaling.csv", "--by", "gpu_count",
+                  "--methods", "multigpu.device.push")
+    expect([s["label"] for s in res["sides"]] == ["1 GPU", "2 GPUs", "3 GPUs", "4 GPUs"]
+           and res["summary"]["slower"] == 48, f"push scaling: {res['summary']}")
+
+
+def case_floor_reproducible():
+    p = compare("--measure-floor")
+    line = [x for x in p.stdout.splitlines() if x.startswith("floors: ")]
+    expect(line, "--measure-floor prints the floors", p.stdout)
+    measured = json.loads(line[0][len("floors: "):])
+    q = subprocess.run([PY, "-c", "import json, sys; sys.path.insert(0, 'tools'); import compare; "
+                        "print(json.dumps(dict(compare.DEFAULT_FLOORS, "
+                        "other=compare.DEFAULT_FLOOR_OTHER)))"],
+                       capture_output=True, text=True, cwd=ROOT)
+    defaults = json.loads(q.stdout)
+    expect(measured == defaults, f"DEFAULT_FLOORS {defaults} != measured {measured}")
+    help_text = compare("--help").stdout
+    for t, v in measured.items():
+        expect(f"{t} {v * 100:g}%" in help_text, f"--help states the {t} floor {v * 100:g}%",
+               help_text)
+
+
+def case_api():
+    code = ("import sys; sys.path.insert(0, 'tools'); import compare; "
+            "print(compare.compare_text(['results/h100/grid-repeats.csv', "
+            "'results/h200/foundation-repeats.csv'], level='grid'))")
+    p = subprocess.run([PY, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    expect(p.returncode == 0 and "| gpu.grid.cg |" in p.stdout and "(x5)" in p.stdout,
+           "compare_text markdown", p.stdout + p.stderr)
+    csv_out = compare("results/h100/grid-repeats.csv", "results/h200/foundation-repeats.csv",
+                      "--format", "csv").stdout
+    rows = list(csv.DictReader(csv_out.splitlines()))
+    expect(len(rows) == 2 and rows[0]["verdict"] == "baseline" and rows[0]["count"] == "5"
+           and rows[1]["verdict"].endswith("faster"), "csv format", csv_out)
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+
+if __name__ == "__main__":
+    wanted = sys.argv[2:] or list(CASES)
+    skipped = []
+    for name in wanted:
+        if name == "mann_whitney" and python_with_scipy() is None:
+            skipped.append(name)
+            continue
+        CASES[name]()
+        print(f"ok {name}")
+    if skipped:
+        print(f"SKIP {', '.join(skipped)}: no python3 with scipy (scripts/setup installs "
+              f"python3-scipy)")
+        sys.exit(77)
+    print("PASS compare")

@@ -1,0 +1,828 @@
+#!/usr/bin/env python3
+"""Compare gpubarrier CSVs side by side, with a noise-aware verdict per figure.
+
+    gpubarrier compare A.csv B.csv [C.csv ...] [--by system|gpu_model|topology|gpu_count|launcher|file]
+                       [--methods GLOBS] [--level LEVELS] [--format table|markdown|csv|json]
+                       [--raw RAW.csv ...] [--k 3] [--floor PCT]
+    gpubarrier compare --measure-floor [GROUP ...]
+
+SIDES. Each input file is one side; the first side is the baseline that every other side is
+compared with. `--by COLUMN` labels the sides by that column's value; a file holding several
+values of it (e.g. `--by gpu_count` on a scaling sweep, `--by launcher` on a file with threads and
+mpi rows) is split into one side per value, so one file can be compared with itself. Default
+`--by`: `system` if every file has one system and the files' systems differ, else `gpu_model` by
+the same rule, else `file`. A label that two sides share (two files of system `local`) falls back
+to the file name.
+
+WHAT JOINS. Only `ok` rows. Rows join on method, configuration (the axes of `config`, in any
+order; `gpu_count` is a key column of its own), metric, gpu_count, ranks, nodes and launcher.
+`--by gpu_count` takes gpu_count and ranks out of the key (a host-only MPI row, gpu_count 0,
+counts its ranks as its GPUs); `--by launcher` takes launcher and ranks out. system, gpu_model, topology, host and gpu_ids are never part of the key, so
+two machines join. Several rows of one key in one side (repeat runs, several run_ids, several GPU
+sets) are aggregated by their median and shown with their count, `1012.1 (x5)`. A key that is not
+in the baseline and at least one other side is listed under "only in ...", never dropped.
+
+THE VERDICT for each side against the baseline A, for a value B:
+  same        |B - A| < max(k x SE, floor x |A|)
+  N.NNx slower / faster    otherwise; for latency-like metrics (latency, latency_cycles,
+              launch_interval, launch_overhead) a larger value is slower, for throughput a larger
+              value is faster; N.NN is the larger over the smaller value. Other metrics say
+              higher/lower.
+  not comparable: median vs eq7    the two `value`s are different statistics (gbcsv.statistic: the
+              v3 `statistic` column, else by technique) and get no verdict.
+SE combines both sides, sqrt(se_A^2 + se_B^2). A row's se is stddev / sqrt(samples), the
+project's convention (core/selfcheck_analysis.hpp figure_of): for differential rows `stddev` is the
+Eq. 8 sigma of one pair of runs, so this is the standard error of the Eq. 7 figure; for median rows
+(clock, host-loop) it is the mean's standard error, which for the heavy-tailed host-loop samples
+overstates the median's, i.e. errs towards `same`. An aggregated side takes the larger of
+median(se) / sqrt(runs) and the spread between its runs, stdev(values) / sqrt(runs). The column
+`test` says `se+floor`.
+With per-sample data (`--raw FILE`, CSV header
+`run_id,method,config,gpu_ids,launcher,metric,unit,statistic,sample,value`, matched to rows by
+run_id, method, config, gpu_ids, launcher and metric) for both sides of a pair, the verdict is
+scipy's two-sided Mann-Whitney U test at alpha 0.01 instead of k x SE: `same` when p >= 0.01 or the
+difference is within the floor; the `test` column says `mwu p=...`.
+
+THE FLOOR is the run-to-run variation that no within-run statistic sees: for every key repeated
+across separate runs of one build on one machine, the relative range (max - min) / median of its
+values; the default floor of a technique is the 95th percentile of those ranges over the committed
+repeat runs, rounded up to 0.1%:
+  clock 0.1%, differential 0.5%, fusion 1.4%, host-loop 16.7%; other 6.3% (all 530 keys pooled,
+  for a technique without repeats)
+from results/h200/foundation-repeats.csv, results/h200/repeats-grid-block.csv,
+results/h100/grid-repeats.csv, results/h200x2/architecture/ab-{before,after}-*.csv,
+layout-{before,after,wordsfirst}-*.csv, the two runs each of the quick suite before and after the
+refactor (refactor-quick-*.csv with quick-reversed-*.csv), results/h200/foundation-sweep.csv with
+results/h200/single-gpu.csv, and results/h200/push-regression/{fixed,placement}/*-r[123].csv.
+Device-side figures (clock, differential) repeat to a few tenths of a percent on one GPU; host
+timed loops (launches, MPI/OpenMP/NCCL barriers) move 5-20% between runs. The floor is per
+technique (a pair of different techniques takes the larger); `--floor PCT` sets one floor for
+all. Recompute the figures (the test cli.compare checks that they still match):
+    tools/compare.py --measure-floor              # the committed repeat sets above
+    tools/compare.py --measure-floor 'a-*.csv' b.csv,c.csv   # each argument one group of repeats
+A group is one file with several run_ids, or several files (comma-separated, globs allowed) of
+the same build. Differences between two machines or two boards are real differences, not noise:
+the floor covers repeats only.
+
+EXAMPLES
+    gpubarrier compare results/h100/single-gpu.csv results/h200/single-gpu.csv   # by gpu_model
+    gpubarrier compare results/h200x2/multi-gpu.csv results/h200x4/multi-gpu-scaling.csv \\
+        --methods 'multigpu.*' --format markdown
+    gpubarrier compare results/h200x2/multi-gpu.csv results/h200x2/multi-gpu-mpi.csv --by launcher
+    gpubarrier compare results/h200x4/multi-gpu-scaling.csv --by gpu_count --methods 'multigpu.device.push'
+    gpubarrier compare before.csv after.csv --raw before-raw.csv after-raw.csv --format json
+
+Exit status: 0 compared (whatever the verdicts), 1 a file that cannot be read (the message names
+file, line and column), 2 bad input (mismatched units, nothing to compare, bad options).
+Python use: compare_text(paths, by=None, methods=None, level=None, fmt="markdown") -> str.
+"""
+import argparse
+import csv
+import fnmatch
+import glob
+import io
+import json
+import math
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gbcsv  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BY_CHOICES = ("system", "gpu_model", "topology", "gpu_count", "launcher", "file")
+ALPHA = 0.01
+DEFAULT_K = 3.0
+# Measured by `tools/compare.py --measure-floor` (FLOOR_SETS below); fractions, not percent.
+DEFAULT_FLOORS = {"clock": 0.001, "differential": 0.005, "fusion": 0.014, "host-loop": 0.167}
+DEFAULT_FLOOR_OTHER = 0.063
+FLOOR_PERCENTILE = 95
+LOWER_IS_FASTER = ("latency", "latency_cycles", "launch_interval", "launch_overhead")
+HIGHER_IS_FASTER = ("throughput", "throughput_cycles")
+RAW_COLUMNS = ("run_id", "method", "config", "gpu_ids", "launcher", "metric", "unit", "statistic",
+               "sample", "value")
+
+# Groups of committed repeat runs: each group is one build on one machine measured several times.
+FLOOR_SETS = [
+    ["results/h200/foundation-repeats.csv"],
+    ["results/h200/repeats-grid-block.csv"],
+    ["results/h100/grid-repeats.csv"],
+    ["results/h200/foundation-sweep.csv", "results/h200/single-gpu.csv"],
+    ["results/h200x2/architecture/ab-before-*.csv"],
+    ["results/h200x2/architecture/ab-after-*.csv"],
+    ["results/h200x2/architecture/layout-before-*.csv"],
+    ["results/h200x2/architecture/layout-after-*.csv"],
+    ["results/h200x2/architecture/layout-wordsfirst-*.csv"],
+    ["results/h200x2/architecture/refactor-quick-before.csv",
+     "results/h200x2/architecture/quick-reversed-before-second.csv"],
+    ["results/h200x2/architecture/refactor-quick-after.csv",
+     "results/h200x2/architecture/quick-reversed-after-first.csv"],
+    ["results/h200/push-regression/fixed/base-r*.csv"],
+    ["results/h200/push-regression/fixed/own-r*.csv"],
+] + [[f"results/h200/push-regression/placement/{p}-r*.csv"]
+     for p in ["base"] + [f"pad{n}" for n in (0, 256, 512, 768, 1024, 1280, 1536, 1792, 2048)]]
+
+
+class CompareError(Exception):
+    """Input that cannot be compared (exit 2): the message says what and where."""
+
+
+# ----------------------------------------------------------------------------------------------
+# keys, sides, aggregation
+
+def _int(text, default=0):
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return default
+
+
+def config_key(row):
+    axes = gbcsv.config_axes(row)
+    axes.pop("gpu_count", None)
+    return tuple(sorted(axes.items()))
+
+
+def config_text(row):
+    return " ".join(item for item in row["config"].split() if not item.startswith("gpu_count="))
+
+
+def join_key(row, by):
+    """(method, config axes, metric, gpu_count, ranks, nodes, launcher) less what `by` varies."""
+    gpus, ranks = row["gpu_count"] or "0", row["ranks"] or "1"
+    launcher = row["launcher"]
+    if by == "gpu_count":
+        gpus, ranks = "*", "*"
+    if by == "launcher":
+        launcher, ranks = "*", "*"
+    return (row["method"], config_key(row), row["metric"], gpus, ranks, row["nodes"] or "1",
+            launcher)
+
+
+def by_value(row, by):
+    if by == "file":
+        return ""
+    if by == "gpu_count" and _int(row["gpu_count"]) == 0:
+        return row["ranks"] or "1"  # a host-only MPI row: as many "GPUs" as ranks
+    return row[by] or "-"
+
+
+def _sort_value(v):
+    return (0, float(v), v) if _is_number(v) else (1, 0.0, v)
+
+
+def _is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def default_by(per_file_rows):
+    for col in ("system", "gpu_model"):
+        values = [{r[col] for r in rows} for rows in per_file_rows]
+        if all(len(v) == 1 for v in values):
+            flat = [next(iter(v)) for v in values]
+            if len(set(flat)) == len(flat) and all(flat):
+                return col
+    return "file"
+
+
+def _short_names(paths):
+    base = [os.path.basename(p) for p in paths]
+    if len(set(base)) == len(base):
+        return base
+    rel = [os.path.relpath(p) for p in paths]
+    return rel if len(set(rel)) == len(rel) else [f"{p} (#{i + 1})" for i, p in enumerate(rel)]
+
+
+class Side:
+    def __init__(self, file_index, path, value):
+        self.file_index, self.path, self.value = file_index, path, value
+        self.label = ""
+        self.groups = {}  # join key -> rows
+
+
+def make_sides(paths, per_file_rows, by):
+    sides = []
+    for i, (path, rows) in enumerate(zip(paths, per_file_rows)):
+        values = sorted({by_value(r, by) for r in rows}, key=_sort_value) or [""]
+        for v in values:
+            side = Side(i, path, v)
+            for r in rows:
+                if by_value(r, by) == v:
+                    side.groups.setdefault(join_key(r, by), []).append(r)
+            sides.append(side)
+    names = _short_names(paths)
+    multi = {s.file_index for s in sides if sum(t.file_index == s.file_index for t in sides) > 1}
+    values = [s.value for s in sides]
+    for s in sides:
+        if by == "file":
+            s.label = names[s.file_index]
+        elif values.count(s.value) == 1:
+            s.label = s.value if by != "gpu_count" else f"{s.value} GPU{'' if s.value == '1' else 's'}"
+        elif s.file_index in multi:
+            s.label = f"{names[s.file_index]}:{s.value}"
+        else:
+            s.label = names[s.file_index]
+    return sides
+
+
+def row_se(row):
+    try:
+        sd, n = float(row["stddev"]), float(row["samples"])
+    except ValueError:
+        return None
+    return sd / math.sqrt(n) if n > 0 and math.isfinite(sd) else None
+
+
+class Agg:
+    """One side's figure for one key: the median of its rows, the count and a standard error."""
+
+    def __init__(self, rows, raw):
+        self.rows = rows
+        values = [float(r["value"]) for r in rows]
+        self.value = statistics.median(values)
+        self.count = len(rows)
+        self.unit = rows[0]["unit"]
+        self.statistics = sorted({gbcsv.statistic(r) for r in rows})
+        self.statistic = "/".join(self.statistics)
+        self.techniques = sorted({r["technique"] for r in rows})
+        ses = [s for s in (row_se(r) for r in rows) if s is not None]
+        within = statistics.median(ses) / math.sqrt(len(rows)) if ses else 0.0
+        between = statistics.stdev(values) / math.sqrt(len(rows)) if len(values) > 1 else 0.0
+        self.se = max(within, between)
+        self.spread_from_runs = between > within
+        self.gpu_id_sets = sorted({r["gpu_ids"] for r in rows})
+        samples = []
+        for r in rows:
+            samples += raw.get(raw_key(r), [])
+        self.samples = samples
+
+    def text(self):
+        v = fmt_num(self.value)
+        return f"{v} (x{self.count})" if self.count > 1 else v
+
+
+def fmt_num(v):
+    if v == 0:
+        return "0"
+    a = abs(v)
+    if a >= 1e6 or a < 1e-3:
+        return f"{v:.4g}"
+    digits = max(0, 4 - int(math.floor(math.log10(a))))
+    return f"{v:.{digits}f}".rstrip("0").rstrip(".") if digits else f"{v:.0f}"
+
+
+# ----------------------------------------------------------------------------------------------
+# per-sample data
+
+def raw_key(row):
+    return tuple(row[c] for c in ("run_id", "method", "config", "gpu_ids", "launcher", "metric"))
+
+
+def load_raw(paths):
+    """{raw_key: [samples]} from --raw files; a file that cannot be read raises gbcsv.CsvError."""
+    out = {}
+    for path in paths:
+        try:
+            f = open(path, newline="", encoding="utf-8")
+        except OSError as e:
+            raise gbcsv.CsvError(f"{path}: cannot open: {e.strerror}") from None
+        with f:
+            reader = csv.reader(f)
+            try:
+                header = next(reader, None)
+                if not header:
+                    raise gbcsv.CsvError(f"{path}:1: empty file: expected the header "
+                                         f"{','.join(RAW_COLUMNS)}")
+                header = [h.lstrip("\ufeff") for h in header]
+                missing = [c for c in RAW_COLUMNS if c not in header]
+                if missing:
+                    raise gbcsv.CsvError(f"{path}:1: column '{missing[0]}' is missing: a raw "
+                                         f"sample file has {','.join(RAW_COLUMNS)}")
+                for fields in reader:
+                    if not fields:
+                        continue
+                    if len(fields) != len(header):
+                        raise gbcsv.CsvError(f"{path}:{reader.line_num}: {len(fields)} fields, "
+                                             f"expected {len(header)}")
+                    r = dict(zip(header, fields))
+                    try:
+                        v = float(r["value"])
+                    except ValueError:
+                        col = header.index("value") + 1
+                        raise gbcsv.CsvError(f"{path}:{reader.line_num}: column 'value' (column "
+                                             f"{col}) is '{r['value']}': expected a number") from None
+                    out.setdefault(tuple(r[c] for c in RAW_COLUMNS[:6]), []).append(v)
+            except csv.Error as e:
+                raise gbcsv.CsvError(f"{path}:{reader.line_num}: not valid CSV: {e}") from None
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# verdicts
+
+def direction(metric):
+    if metric in LOWER_IS_FASTER:
+        return "lower"
+    if metric in HIGHER_IS_FASTER or metric.startswith("throughput"):
+        return "higher"
+    return None
+
+
+def floor_of(agg_a, agg_b, floor):
+    if floor is not None:
+        return floor
+    techs = set(agg_a.techniques) | set(agg_b.techniques)
+    return max(DEFAULT_FLOORS.get(t, DEFAULT_FLOOR_OTHER) for t in techs)
+
+
+def verdict(metric, a, b, k, floor):
+    """The comparison of side b with baseline a: a dict (see --format json)."""
+    out = {"ratio": b.value / a.value if a.value else None}
+    if a.statistic != b.statistic:
+        out.update(verdict=f"not comparable: {a.statistic} vs {b.statistic}", test="", kind="n/a")
+        return out
+    fl = floor_of(a, b, floor)
+    diff = b.value - a.value
+    se = math.hypot(a.se, b.se)
+    out.update(se=se, floor=fl, threshold=max(k * se, fl * abs(a.value)))
+    if len(a.samples) >= 3 and len(b.samples) >= 3:
+        from scipy.stats import mannwhitneyu  # only needed with --raw
+        p = float(mannwhitneyu(a.samples, b.samples, alternative="two-sided").pvalue)
+        out["p"] = p
+        within_floor = abs(diff) < fl * abs(a.value)
+        differ = p < ALPHA and not within_floor
+        out["test"] = f"mwu p={p:.2g}" + (", within floor" if p < ALPHA and within_floor else "")
+    else:
+        differ = abs(diff) >= out["threshold"]
+        out["test"] = "se+floor"
+    if not differ or diff == 0:
+        out.update(verdict="same", kind="same")
+        return out
+    big, small = max(a.value, b.value), min(a.value, b.value)
+    if small <= 0:
+        factor = "inf x"
+    elif big / small < 1.1:  # "1.01x" would hide whether it is 0.6% or 1.4%
+        pct = (big / small - 1) * 100
+        factor = f"{pct:.1f}%" if pct >= 0.1 else f"{pct:.2g}%"
+    else:
+        factor = f"{big / small:.2f}x"
+    d = direction(metric)
+    if d is None:
+        word = "higher" if diff > 0 else "lower"
+    else:
+        word = "slower" if (diff > 0) == (d == "lower") else "faster"
+    out.update(verdict=f"{factor} {word}", kind=word if word in ("faster", "slower") else "differ")
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# the comparison
+
+def check_units(per_file_rows, paths):
+    seen = {}
+    for path, rows in zip(paths, per_file_rows):
+        for r in rows:
+            k = (r["method"], r["metric"])
+            if k not in seen:
+                seen[k] = (r["unit"], path, r["_line"])
+            elif seen[k][0] != r["unit"]:
+                unit0, path0, line0 = seen[k]
+                raise CompareError(
+                    f"{r['method']} {r['metric']}: unit '{unit0}' in {path0}:{line0} but "
+                    f"'{r['unit']}' in {path}:{r['_line']}: figures in different units are not "
+                    f"compared")
+
+
+def _matches(row, methods, levels, where=None):
+    if methods and not any(fnmatch.fnmatchcase(row["method"], g) for g in methods):
+        return False
+    if where:
+        axes = gbcsv.config_axes(row)
+        if any(name in axes and axes[name] != value for name, value in where.items()):
+            return False
+    return not levels or row["level"] in levels
+
+
+def parse_where(text):
+    """`--where threads_per_block=128,blocks_per_sm=1` as a dict; rows without the axis pass."""
+    where = {}
+    for item in (text or "").split(","):
+        name, sep, value = item.partition("=")
+        if not item:
+            continue
+        if not sep or not name or not value:
+            raise CompareError(f"--where {text}: expected AXIS=VALUE[,AXIS=VALUE...]")
+        where[name] = value
+    return where
+
+
+def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, floor=None,
+            where=None):
+    """The comparison as a dict (what --format json prints). Raises gbcsv.CsvError, CompareError."""
+    if by is not None and by not in BY_CHOICES:
+        raise CompareError(f"--by {by}: expected one of {', '.join(BY_CHOICES)}")
+    globs = [g for g in (methods or "").split(",") if g] if isinstance(methods, str) else methods
+    levels = [x for x in (level or "").split(",") if x] if isinstance(level, str) else level
+    where = parse_where(where) if isinstance(where, str) else where
+    per_file, ignored = [], 0
+    for p in paths:
+        rows = gbcsv.load_file(p)
+        ok = [r for r in rows if r["status"] == "ok" and _matches(r, globs, levels, where)]
+        ignored += sum(1 for r in rows
+                       if r["status"] != "ok" and _matches(r, globs, levels, where))
+        per_file.append(ok)
+    check_units(per_file, paths)
+    by_used = by or default_by(per_file)
+    sides = make_sides(paths, per_file, by_used)
+    if len(sides) < 2:
+        raise CompareError(
+            f"one side only ({', '.join(paths)}{' by ' + by_used if by_used != 'file' else ''}): "
+            f"give a second file, or --by a column whose values differ within the file")
+    empty = [s.path for s in sides if not s.groups]
+    if len(empty) == len(sides):
+        what = " matching" + (f" --methods {','.join(globs)}" if globs else "") + \
+               (f" --level {','.join(levels)}" if levels else "") if (globs or levels) else ""
+        raise CompareError(f"no ok rows{what} in {', '.join(paths)}")
+    raw_samples = load_raw(raw or [])
+    base = sides[0]
+    keys = set()
+    for s in sides:
+        keys |= s.groups.keys()
+    joined, only = [], {}
+    counts = {"joined": 0, "same": 0, "faster": 0, "slower": 0, "differ": 0, "n/a": 0}
+    per_side = [{"same": 0, "faster": 0, "slower": 0, "differ": 0, "n/a": 0} for _ in sides[1:]]
+    for key in sorted(keys, key=lambda k: (k[0], k[2], k[6], _sort_value(k[3]), k[4], k[5],
+                                          [(a, _sort_value(v)) for a, v in k[1]])):
+        present = [s for s in sides if key in s.groups]
+        first = present[0].groups[key][0]
+        info = {"method": key[0], "config": config_text(first), "metric": key[2],
+                "gpu_count": key[3], "ranks": key[4], "nodes": key[5], "launcher": key[6],
+                "unit": first["unit"]}
+        if key not in base.groups or len(present) < 2:
+            label = ", ".join(s.label for s in present)
+            only.setdefault(label, []).append(
+                dict(info, values=[Agg(s.groups[key], raw_samples).text() for s in present]))
+            continue
+        aggs = [Agg(s.groups[key], raw_samples) if key in s.groups else None for s in sides]
+        a = aggs[0]
+        cmp_ = []
+        for i, b in enumerate(aggs[1:]):
+            if b is None:
+                cmp_.append(None)
+                continue
+            v = verdict(key[2], a, b, k, floor)
+            counts[v["kind"]] += 1
+            per_side[i][v["kind"]] += 1
+            cmp_.append(v)
+        counts["joined"] += 1
+        joined.append(dict(info, aggs=aggs, comparisons=cmp_))
+    return {"by": by_used, "sides": sides, "joined": joined, "only": only, "counts": counts,
+            "per_side": per_side,
+            "k": k, "floor": floor, "ignored_not_ok": ignored, "raw": bool(raw)}
+
+
+# ----------------------------------------------------------------------------------------------
+# output
+
+def _floor_text(floor):
+    if floor is not None:
+        return f"{floor * 100:g}% (--floor)"
+    parts = ", ".join(f"{t} {v * 100:g}%" for t, v in DEFAULT_FLOORS.items())
+    return f"{parts}, other {DEFAULT_FLOOR_OTHER * 100:g}% (measured: --measure-floor)"
+
+
+def _columns(res):
+    """The key columns worth showing: those that vary, less what --by varies."""
+    rows = res["joined"] + [r for v in res["only"].values() for r in v]
+    cols = ["method", "config", "metric"]
+    for c, show in (("gpu_count", "gpus"), ("ranks", "ranks"), ("nodes", "nodes"),
+                    ("launcher", "launcher")):
+        vals = {r[c] for r in rows}
+        if len(vals - {"*"}) > 1:
+            cols.append(c)
+    return cols
+
+
+HEAD = {"gpu_count": "gpus"}
+
+
+def _table_rows(res):
+    sides = res["sides"]
+    keycols = _columns(res)
+    header = [HEAD.get(c, c) for c in keycols] + ["unit", sides[0].label]
+    for s in sides[1:]:
+        header += [s.label, f"/{sides[0].label}" if len(sides) > 2 else "ratio",
+                   "verdict" if len(sides) == 2 else f"verdict {s.label}", "test"]
+    body = []
+    for r in res["joined"]:
+        line = [r[c] for c in keycols] + [r["unit"], r["aggs"][0].text()]
+        for agg, c in zip(r["aggs"][1:], r["comparisons"]):
+            if agg is None:
+                line += ["-", "", "", ""]
+            else:
+                ratio = f"{c['ratio']:.3f}" if c["ratio"] is not None else ""
+                line += [agg.text(), ratio, c["verdict"], c["test"]]
+        body.append(line)
+    return keycols, header, body
+
+
+def _summary_lines(res):
+    c = res["counts"]
+    sides = res["sides"]
+    n_only = {label: len(v) for label, v in res["only"].items()}
+    parts = [f"{c['joined']} keys joined (in the baseline {sides[0].label} and another side)"]
+    for s, pc in zip(sides[1:], res["per_side"]):
+        line = (f"{s.label} against {sides[0].label}: {pc['same']} same, {pc['faster']} faster, "
+                f"{pc['slower']} slower")
+        if pc["differ"]:
+            line += f", {pc['differ']} differ (metric without a direction)"
+        if pc["n/a"]:
+            line += f", {pc['n/a']} not comparable (different statistics)"
+        parts.append(line)
+    if n_only:
+        parts.append("only in one side: " + "; ".join(f"{label} {n}"
+                                                      for label, n in n_only.items()))
+    else:
+        parts.append("only in one side: none")
+    if res["ignored_not_ok"]:
+        parts.append(f"{res['ignored_not_ok']} rows not ok (skipped/failed/...) were not compared")
+    parts.append(f"verdict: same when |B - A| < max({res['k']:g} x SE, floor x A); "
+                 f"floor {_floor_text(res['floor'])}"
+                 + ("; Mann-Whitney U (alpha 0.01) where --raw samples exist" if res["raw"] else ""))
+    return parts
+
+
+def _sides_lines(res):
+    out = [f"sides by {res['by']}:"]
+    for i, s in enumerate(res["sides"]):
+        n = len(s.groups)
+        what = f"{s.path}" + (f" [{res['by']}={s.value}]" if res["by"] != "file" else "")
+        out.append(f"  {s.label}{' (baseline)' if i == 0 else ''}: {what}, {n} keys")
+    return out
+
+
+def _align(header, body):
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *body)] if body else \
+        [len(h) for h in header]
+    fmt = lambda cells: "  ".join(str(x).ljust(w) for x, w in zip(cells, widths)).rstrip()
+    return [fmt(header), fmt(["-" * w for w in widths])] + [fmt(b) for b in body]
+
+
+def _md(header, body):
+    esc = lambda x: str(x).replace("|", "\\|")
+    return ["| " + " | ".join(esc(h) for h in header) + " |",
+            "|" + "---|" * len(header)] + ["| " + " | ".join(esc(x) for x in b) + " |" for b in body]
+
+
+def _only_rows(res, keycols):
+    out = []
+    for label, rows in res["only"].items():
+        header = [HEAD.get(c, c) for c in keycols] + ["unit", "value"]
+        body = [[r[c] for c in keycols] + [r["unit"], " / ".join(r["values"])] for r in rows]
+        out.append((label, header, body))
+    return out
+
+
+def render_text(res, markdown):
+    keycols, header, body = _table_rows(res)
+    lines = []
+    if markdown:
+        lines += [f"- {x.strip()}" for x in _sides_lines(res)[1:]]
+        lines.append("")
+        lines += _md(header, body) if body else ["(no key is in the baseline and another side)"]
+    else:
+        lines += _sides_lines(res)
+        lines.append("")
+        lines += _align(header, body) if body else ["(no key is in the baseline and another side)"]
+    for label, h, b in _only_rows(res, keycols):
+        lines.append("")
+        lines.append(f"{'**' if markdown else ''}only in {label}{'**' if markdown else ''} "
+                     f"({len(b)} keys, no verdict):")
+        if markdown:
+            lines.append("")
+        lines += _md(h, b) if markdown else _align(h, b)
+    lines.append("")
+    lines += [f"{'- ' if markdown else ''}{x}" for x in _summary_lines(res)]
+    return "\n".join(lines) + "\n"
+
+
+def render_csv(res):
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    keycols = ["method", "config", "metric", "gpu_count", "ranks", "nodes", "launcher", "unit"]
+    w.writerow(keycols + ["side", "file", "statistic", "value", "count", "se", "ratio", "verdict",
+                          "test", "p"])
+    sides = res["sides"]
+    for r in res["joined"]:
+        for i, (s, agg) in enumerate(zip(sides, r["aggs"])):
+            if agg is None:
+                continue
+            c = r["comparisons"][i - 1] if i else None
+            w.writerow([r[x] for x in keycols] + [
+                s.label, s.path, agg.statistic, f"{agg.value:.6g}", agg.count, f"{agg.se:.3g}",
+                f"{c['ratio']:.6g}" if c and c["ratio"] is not None else ("1" if not i else ""),
+                c["verdict"] if c else "baseline", c["test"] if c else "",
+                f"{c['p']:.3g}" if c and "p" in c else ""])
+    for label, rows in res["only"].items():
+        for r in rows:
+            w.writerow([r[x] for x in keycols] + [label, "", "", " / ".join(r["values"]), "", "",
+                                                  "", f"only in {label}", "", ""])
+    return buf.getvalue()
+
+
+def to_json(res):
+    def agg_json(s, a):
+        if a is None:
+            return None
+        return {"side": s.label, "value": a.value, "count": a.count, "se": a.se,
+                "statistic": a.statistic, "technique": "/".join(a.techniques),
+                "gpu_ids": a.gpu_id_sets, "raw_samples": len(a.samples)}
+    sides = res["sides"]
+    return {
+        "by": res["by"], "k": res["k"],
+        "floor": res["floor"] if res["floor"] is not None else
+        dict(DEFAULT_FLOORS, other=DEFAULT_FLOOR_OTHER),
+        "sides": [{"label": s.label, "file": s.path, "by_value": s.value, "keys": len(s.groups)}
+                  for s in sides],
+        "joined": [{**{k: r[k] for k in ("method", "config", "metric", "gpu_count", "ranks",
+                                         "nodes", "launcher", "unit")},
+                    "values": [agg_json(s, a) for s, a in zip(sides, r["aggs"])],
+                    "comparisons": [dict(c, side=s.label) if c else None
+                                    for s, c in zip(sides[1:], r["comparisons"])]}
+                   for r in res["joined"]],
+        "only": [{"in": label, **row} for label, rows in res["only"].items() for row in rows],
+        "summary": dict(res["counts"], per_side={
+            s.label: pc for s, pc in zip(sides[1:], res["per_side"])},
+            only={label: len(rows) for label, rows in res["only"].items()}),
+    }
+
+
+def render(res, fmt):
+    if fmt == "table":
+        return render_text(res, markdown=False)
+    if fmt == "markdown":
+        return render_text(res, markdown=True)
+    if fmt == "csv":
+        return render_csv(res)
+    if fmt == "json":
+        return json.dumps(to_json(res), indent=1) + "\n"
+    raise CompareError(f"--format {fmt}: expected table, markdown, csv or json")
+
+
+def compare_text(paths, by=None, methods=None, level=None, fmt="markdown", raw=None, k=DEFAULT_K,
+                 floor=None, where=None):
+    """The comparison of `paths` rendered as `fmt` (table, markdown, csv, json).
+
+    methods: comma-separated globs or a list; level: comma-separated levels or a list; floor: a
+    fraction (0.01 = 1%) or None for the measured per-technique floors. Raises gbcsv.CsvError (a
+    file that cannot be read) and CompareError (units differ, nothing to compare). where:
+    `AXIS=VALUE,...` or a dict: only rows whose config has those values (or lacks the axis)."""
+    return render(compare(paths, by=by, methods=methods, level=level, raw=raw, k=k, floor=floor,
+                          where=where), fmt)
+
+
+# ----------------------------------------------------------------------------------------------
+# the floor
+
+def _expand(group):
+    files = []
+    for part in group:
+        for item in part.split(","):
+            if not item:
+                continue
+            path = item if os.path.isabs(item) or os.path.exists(item) or glob.glob(item) \
+                else os.path.join(ROOT, item)
+            hits = sorted(glob.glob(path))
+            if not hits:
+                raise CompareError(f"--measure-floor: no file matches {item}")
+            files += hits
+    return files
+
+
+def repeat_spreads(groups):
+    """[(technique, relative range, key, runs)] for every key measured more than once in a group.
+
+    Within a group a key is (method, config axes, metric, gpu_count, ranks, nodes, launcher,
+    gpu_ids); its values are one per row (each row a separate run)."""
+    out = []
+    for files in groups:
+        vals, tech = {}, {}
+        for r in gbcsv.load(files, statuses={"ok"}):
+            key = join_key(r, None) + (r["gpu_ids"],)
+            vals.setdefault(key, []).append(float(r["value"]))
+            tech[key] = r["technique"]
+        for key, v in vals.items():
+            med = statistics.median(v)
+            if len(v) > 1 and med:
+                out.append((tech[key], (max(v) - min(v)) / abs(med), key, len(v), files))
+    return out
+
+
+def percentile(values, q):
+    """The q-th percentile (linear interpolation, numpy's default)."""
+    s = sorted(values)
+    pos = (len(s) - 1) * q / 100
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(s) - 1)
+    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+
+
+def measure_floor(groups=None):
+    """{technique: floor fraction, ..., "other": pooled} from groups of repeat files (FLOOR_SETS
+    by default): the FLOOR_PERCENTILE-th percentile of the relative range, rounded up to 0.1%."""
+    spreads = repeat_spreads([_expand(g) for g in (groups or FLOOR_SETS)])
+    if not spreads:
+        raise CompareError("--measure-floor: no key is repeated in the groups given")
+    up = lambda x: math.ceil(round(x * 1000, 6)) / 1000
+    by_tech = {}
+    for t, s, *_ in spreads:
+        by_tech.setdefault(t, []).append(s)
+    floors = {t: up(percentile(v, FLOOR_PERCENTILE)) for t, v in sorted(by_tech.items())}
+    floors["other"] = up(percentile([s for _, s, *_ in spreads], FLOOR_PERCENTILE))
+    return floors, by_tech, spreads
+
+
+def print_floor(groups):
+    floors, by_tech, spreads = measure_floor(groups)
+    files = sorted({f for *_, fs in spreads for f in fs})
+    print(f"run-to-run relative range (max - min) / median of {len(spreads)} repeated keys in "
+          f"{len(files)} files; floor = p{FLOOR_PERCENTILE}, rounded up to 0.1%:")
+    print(f"  {'technique':14} {'keys':>5} {'median':>8} {'p95':>8} {'max':>8}  floor")
+    for t, v in sorted(by_tech.items()):
+        print(f"  {t:14} {len(v):5} {statistics.median(v) * 100:7.2f}% "
+              f"{percentile(v, 95) * 100:7.2f}% {max(v) * 100:7.2f}%  {floors[t] * 100:.1f}%")
+    allv = [s for _, s, *_ in spreads]
+    print(f"  {'all (other)':14} {len(allv):5} {statistics.median(allv) * 100:7.2f}% "
+          f"{percentile(allv, 95) * 100:7.2f}% {max(allv) * 100:7.2f}%  "
+          f"{floors['other'] * 100:.1f}%")
+    worst = sorted(spreads, key=lambda x: -x[1])[:5]
+    print("largest:")
+    for t, s, key, n, _ in worst:
+        print(f"  {s * 100:6.2f}%  {key[0]} {' '.join(f'{a}={v}' for a, v in key[1])} {key[2]} "
+              f"[{key[6]}, gpus {key[3]}, ids {key[7] or '-'}] over {n} runs")
+    print("floors: " + json.dumps({t: round(v, 4) for t, v in floors.items()}))
+
+
+# ----------------------------------------------------------------------------------------------
+
+def main(argv=None):
+    doc = __doc__
+    p = argparse.ArgumentParser(
+        prog="gpubarrier compare", description=doc.split("\n\n", 1)[0],
+        epilog=doc.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("csv", nargs="*", help="gpubarrier CSVs; the first is the baseline")
+    p.add_argument("--by", choices=BY_CHOICES,
+                   help="label (and split) sides by this column (default: system, else gpu_model, "
+                        "where it tells the files apart, else file)")
+    p.add_argument("--methods", help="comma-separated method globs, e.g. 'gpu.grid.*'")
+    p.add_argument("--level", help="comma-separated levels: warp,block,cluster,grid,kernel,"
+                                   "multi-gpu,multi-node,host")
+    p.add_argument("--where", metavar="AXIS=V,...",
+                   help="only configurations with these axis values (rows without the axis "
+                        "pass), e.g. blocks_per_sm=1,threads_per_block=128")
+    p.add_argument("--format", default="table", choices=("table", "markdown", "csv", "json"))
+    p.add_argument("--raw", nargs="+", metavar="RAW.csv", help="per-sample CSVs: decide by the "
+                   "Mann-Whitney U test where both sides have samples (give them after the CSVs)")
+    p.add_argument("--k", type=float, default=DEFAULT_K,
+                   help=f"standard errors within which values are the same (default {DEFAULT_K:g})")
+    p.add_argument("--floor", type=float, metavar="PCT",
+                   help="relative difference (percent) below which values are the same, for "
+                        "every technique (default: the measured floor of each technique)")
+    p.add_argument("--measure-floor", nargs="*", metavar="GROUP",
+                   help="print the run-to-run floor measured from groups of repeat runs (default: "
+                        "the committed repeat CSVs) and exit")
+    args = p.parse_args(argv)
+    try:
+        if args.measure_floor is not None:
+            print_floor([[g] for g in args.measure_floor] or None)
+            return 0
+        if not args.csv:
+            p.error("give at least one CSV (two, or --by a column that splits one)")
+        if args.floor is not None and not 0 <= args.floor < 100:
+            raise CompareError(f"--floor {args.floor:g}: expected a percentage in [0, 100)")
+        if args.k < 0:
+            raise CompareError(f"--k {args.k:g}: expected a number >= 0")
+        sys.stdout.write(compare_text(args.csv, by=args.by, methods=args.methods,
+                                      level=args.level, fmt=args.format, raw=args.raw, k=args.k,
+                                      floor=None if args.floor is None else args.floor / 100,
+                                      where=args.where))
+        return 0
+    except gbcsv.CsvError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    except CompareError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except ImportError as e:
+        print(f"error: {e}: the Mann-Whitney test (--raw) needs scipy (apt-get install "
+              f"python3-scipy)", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
