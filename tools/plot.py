@@ -14,11 +14,19 @@
 - selfcheck.png, when the rows hold `gpubarrier selfcheck` figures: the loop kernel's deviation
   of the differential from the clock technique against the repeat difference, error bars = the
   combined standard error, the tolerance shaded, disagreements marked.
+- when the inputs span more than one machine (GPU model, topology class, GPU count, or launch
+  mode; tools/plot_compare.py): compare-bars (per level, each method at one configuration every
+  machine measured, one bar per machine, error bars ±1 stddev), compare-ratio (method x machine
+  heat map of latency / the --baseline machine's), compare-scaling (latency against GPU count,
+  one line per machine, per multi-GPU method).
 Only rows with status ok and metric latency (unit ns) are plotted, plus the selfcheck rows.
+Every plot is written in each --format (png,svg by default).
+
+  tools/plot.py results/h100/single-gpu.csv results/h200/single-gpu.csv --out cmp/ \
+      --only compare --format png --baseline H200
 """
 import argparse
 import collections
-import csv
 import math
 import os
 import re
@@ -29,15 +37,41 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gbcsv  # noqa: E402
+import plot_compare  # noqa: E402
+
+# Reproducible files: no creation date in SVG/PNG metadata, fixed SVG ids.
+plt.rcParams["svg.hashsalt"] = "gpubarrier"
+FORMATS = ["png"]  # set by main() / make_plots(); every plot is written in each of these
+
+
+def save(fig, out, stem):
+    """Writes fig as out/stem.<fmt> for every format in FORMATS; returns the paths."""
+    paths = []
+    for fmt in FORMATS:
+        path = os.path.join(out, f"{stem}.{fmt}")
+        meta = {"Date": None} if fmt == "svg" else {}
+        fig.savefig(path, dpi=110, metadata=meta, bbox_inches="tight", pad_inches=0.1)
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
+def load_ok(paths, split_repeats=True):
+    """Every ok row of every file, each with `_group`: its machine's label (plot_compare)."""
+    rows = gbcsv.load(paths, statuses={"ok"})
+    plot_compare.assign_groups(rows, split_repeats)
+    return rows
+
+
+def latency_rows(ok_rows):
+    return [r for r in ok_rows if r["metric"] == "latency" and r["unit"] == "ns"]
+
 
 def load(paths):
-    rows = []
-    for path in paths:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                if r.get("status") == "ok" and r.get("metric") == "latency" and r.get("unit") == "ns":
-                    rows.append(r)
-    return rows
+    """Ok latency rows (ns) of every file, each with `_group`."""
+    return latency_rows(load_ok(paths))
 
 
 def axes_of(rows):
@@ -58,13 +92,21 @@ def config_value(r, axis):
     return None
 
 
+MANY_GROUPS = False  # set when the rows span several machines: series then name the machine
+
+
 def series_key(r):
+    if MANY_GROUPS:
+        return f'{r["_group"]} {r["launcher"]} x{r["gpu_count"]}'
     return f'{r["gpu_model"] or r["host"]} {r["launcher"]} x{r["gpu_count"]}'
 
 
 def heatmap(method, rows, out):
-    for model in sorted({r["gpu_model"] for r in rows}):
-        sub = [r for r in rows if r["gpu_model"] == model and r["gpu_ids"] in ("0", "")]
+    field = "_group" if MANY_GROUPS else "gpu_model"
+    for model in sorted({r[field] for r in rows}):
+        sub = [r for r in rows if r[field] == model and r["gpu_ids"] in ("0", "")]
+        if not sub:
+            continue
         bps = sorted({int(r["blocks_per_sm"]) for r in sub})
         tpb = sorted({int(r["threads_per_block"]) for r in sub})
         grid = [[float("nan")] * len(tpb) for _ in bps]
@@ -81,11 +123,10 @@ def heatmap(method, rows, out):
             for j, v in enumerate(row):
                 if v == v:
                     ax.text(j, i, f"{v:.2f}", ha="center", va="center", color="w", fontsize=7)
-        fig.colorbar(im, label="latency (us)")
-        ax.set_title(f"{method} on {model}")
+        fig.colorbar(im, label="latency (µs)")
+        ax.set_title(f"{method} on {model}", fontsize=10 if len(model) < 30 else 8)
         fig.tight_layout()
-        fig.savefig(os.path.join(out, f"{method}-{model.replace(' ', '_')}-heatmap.png"), dpi=110)
-        plt.close(fig)
+        save(fig, out, f"{method}-{plot_compare.safe(model)}-heatmap")
 
 
 def lines(method, rows, axis, others, out):
@@ -103,11 +144,10 @@ def lines(method, rows, axis, others, out):
     ax.set_xscale("log", base=2)
     ax.set_xlabel(axis)
     ax.set_ylabel("latency (ns)")
-    ax.set_title(method)
+    ax.set_title(method + ", error bars: ±1 stddev")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, f"{method}.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, method)
 
 
 def summary(rows, out):
@@ -120,10 +160,10 @@ def summary(rows, out):
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(names) + 1.2))
     ax.barh(names, [best[n] for n in names])
     ax.set_xscale("log")
-    ax.set_xlabel("best latency over all configurations (ns, log scale)")
+    ax.set_xlabel("best latency over all configurations" + (" and inputs" if MANY_GROUPS else "")
+                  + " (ns, log scale)")
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "summary.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "summary")
 
 
 def scaling(rows, out):
@@ -138,6 +178,8 @@ def scaling(rows, out):
         if any(c.get(k, "0") != "0" for k in ("ordering", "blocking", "host_wait", "fault")):
             continue
         mode = "mpi" if r["launcher"] == "mpi" else "threads"
+        if MANY_GROUPS:
+            mode = f'{mode}, {r["_group"]}'
         series[(r["method"], mode)][int(r["gpu_count"])] = float(r["value"]) / 1000
     if len({n for pts in series.values() for n in pts}) < 2:
         return False
@@ -148,34 +190,33 @@ def scaling(rows, out):
     for (method, mode), pts in sorted(series.items()):
         color = colors[method]
         xs = sorted(pts)
-        ax.plot(xs, [pts[x] for x in xs], marker="o", color=color, linestyle="-" if mode == "threads" else "--",
+        ax.plot(xs, [pts[x] for x in xs], marker="o", color=color,
+                linestyle="--" if mode.startswith("mpi") else "-",
                 label=f"{method} ({mode})")
     ax.set_xlabel("GPUs")
-    ax.set_ylabel("latency per barrier (us), 1 block/SM x 128 threads")
+    ax.set_ylabel("latency per barrier (µs), 1 block/SM x 128 threads")
     ax.set_yscale("log")
     ax.set_xticks(sorted({n for pts in series.values() for n in pts}))
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5))
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "scaling.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "scaling")
     return True
 
 
-def load_selfcheck(paths):
+def load_selfcheck(paths_or_rows):
     """{(gpu_model or host, run_id, base_trips): {repeat_difference: {technique: row}}} of the
     loop kernel's figures (selfcheck.fadd.loop, metric cycles_per_add)."""
     runs = collections.OrderedDict()
-    for path in paths:
-        with open(path, newline="") as f:
-            for r in csv.DictReader(f):
-                if (r.get("status") != "ok" or r.get("method") != "selfcheck.fadd.loop"
-                        or r.get("metric") != "cycles_per_add"):
-                    continue
-                c = dict(item.split("=") for item in r["config"].split())
-                key = (r["gpu_model"] or r["host"], r["run_id"], c["base_trips"])
-                runs.setdefault(key, {}).setdefault(int(c["repeat_difference"]), {})[
-                    r["technique"]] = r
+    rows = paths_or_rows
+    if rows and isinstance(rows[0], str):
+        rows = gbcsv.load(rows, statuses={"ok"})
+    for r in rows:
+        if r["method"] != "selfcheck.fadd.loop" or r["metric"] != "cycles_per_add":
+            continue
+        c = gbcsv.config_axes(r)
+        key = (r["gpu_model"] or r["host"], r["run_id"], c["base_trips"])
+        runs.setdefault(key, {}).setdefault(int(c["repeat_difference"]), {})[r["technique"]] = r
     return runs
 
 
@@ -218,37 +259,85 @@ def selfcheck(runs, out):
     ax.set_title("selfcheck: FP32 add on the loop kernel")
     ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(os.path.join(out, "selfcheck.png"), dpi=110)
-    plt.close(fig)
+    save(fig, out, "selfcheck")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("csv", nargs="+", help="gpubarrier CSV files")
-    ap.add_argument("--out", default="plots", help="output folder (default: plots)")
-    args = ap.parse_args()
-    rows = load(args.csv)
-    checks = load_selfcheck(args.csv)
+def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", prefix="",
+               split_repeats=True):
+    """Every plot of these CSVs into out/; returns (paths written, message). Raises
+    gbcsv.CsvError for an unreadable file, ValueError for no rows or an unknown baseline.
+    only: all; compare (the comparison plots); overview (selfcheck, summary, scaling and the
+    comparison, no per-method plot). split_repeats=False merges files of one machine that
+    measured the same points (plot_compare.assign_groups)."""
+    global MANY_GROUPS
+    FORMATS[:] = list(formats)
+    ok = load_ok(paths, split_repeats)
+    rows = latency_rows(ok)
+    checks = load_selfcheck(ok)
     if not rows and not checks:
-        sys.exit("plot.py: no ok latency rows (nor selfcheck rows) in " + ", ".join(args.csv))
-    os.makedirs(args.out, exist_ok=True)
-    if checks:
-        selfcheck(checks, args.out)
+        raise ValueError("no ok latency rows (nor selfcheck rows) in " + ", ".join(paths))
+    groups = plot_compare.group_labels(rows)
+    MANY_GROUPS = len(groups) > 1
+    if MANY_GROUPS:
+        plot_compare.resolve_baseline(groups, rows, baseline)  # an unknown one fails first
+    os.makedirs(out, exist_ok=True)
+    before = set(os.listdir(out))
+    stamp = {f: os.path.getmtime(os.path.join(out, f)) for f in before}
     by_method = collections.defaultdict(list)
     for r in rows:
         by_method[r["method"]].append(r)
-    for method, rs in sorted(by_method.items()):
-        varying = axes_of(rs)
-        if set(varying) == {"blocks_per_sm", "threads_per_block"}:
-            heatmap(method, rs, args.out)
-        elif varying:
-            lines(method, rs, varying[0], varying[1:], args.out)
-    if rows:
-        summary(rows, args.out)
-        scaling(rows, args.out)
-    print(f"plot.py: {len(rows)} rows, {len(by_method)} methods"
-          f"{', selfcheck' if checks else ''} -> {args.out}/")
+    if only in ("all", "overview"):
+        if checks:
+            selfcheck(checks, out)
+        for method, rs in sorted(by_method.items()) if only == "all" else ():
+            varying = axes_of(rs)
+            if set(varying) == {"blocks_per_sm", "threads_per_block"}:
+                heatmap(method, rs, out)
+            elif varying:
+                lines(method, rs, varying[0], varying[1:], out)
+        if rows:
+            summary(rows, out)
+            scaling(rows, out)
+    compared = []
+    if MANY_GROUPS:
+        compared = plot_compare.compare_all(rows, groups, out, save, baseline=baseline,
+                                            prefix=prefix)
+    made = sorted(f for f in os.listdir(out)
+                  if f not in before or os.path.getmtime(os.path.join(out, f)) != stamp[f])
+    msg = (f"plot.py: {len(rows)} rows, {len(by_method)} methods, {len(groups)} machine"
+           f"{'s' if len(groups) != 1 else ''}{', selfcheck' if checks else ''}"
+           f"{', comparison vs ' + compared[0] if compared else ''} -> {out}/")
+    return [os.path.join(out, f) for f in made], msg
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("csv", nargs="+", help="gpubarrier CSV files")
+    ap.add_argument("--out", default="plots", help="output folder (default: plots)")
+    ap.add_argument("--format", default="png,svg",
+                    help="comma-separated file formats of every plot (default: png,svg)")
+    ap.add_argument("--baseline", default=None,
+                    help="machine label (or a unique part of it, or an input file) that the "
+                         "ratio heat map divides by (default: the first input's)")
+    ap.add_argument("--only", choices=("all", "compare"), default="all",
+                    help="compare: only the plots comparing machines (default: all)")
+    ap.add_argument("--prefix", default="", help="prepended to every comparison plot's file name")
+    args = ap.parse_args(argv)
+    formats = [f.strip().lower() for f in args.format.split(",") if f.strip()]
+    bad = [f for f in formats if f not in ("png", "svg", "pdf")]
+    if bad or not formats:
+        ap.error(f"--format {args.format}: expected a comma-separated list of png, svg, pdf")
+    try:
+        _, msg = make_plots(args.csv, args.out, formats, args.baseline, args.only, args.prefix)
+    except gbcsv.CsvError as e:
+        print(f"plot.py: error: {e}", file=sys.stderr)
+        return 1
+    except ValueError as e:
+        print(f"plot.py: {e}", file=sys.stderr)
+        return 1
+    print(msg)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -1,0 +1,382 @@
+#!/usr/bin/env python3
+"""One self-contained HTML page of gpubarrier results: provenance, machine and topology, a table
+per level, the comparison of several machines or inputs, and the plots embedded as PNG.
+
+  tools/html_report.py results/h200x2 --html h200x2.html
+  gpubarrier report results/h100 results/h200 --html h100-vs-h200.html
+
+Arguments are CSV files or directories; a directory is searched (recursively) for *.csv and for
+topology.json / nvidia-smi-topo.txt, which are shown too. The page needs nothing outside itself
+(no CDN, no external CSS or script): it opens offline. All CSV text is HTML-escaped.
+On load, a small inline script sets data-images-loaded / data-images on <body> (images with
+pixels / all images) and data-tables / data-tables-all (tables with a data row / all tables),
+which tests read from headless Chromium's DOM.
+"""
+import argparse
+import base64
+import collections
+import datetime
+import glob
+import html
+import os
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gbcsv  # noqa: E402
+
+LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
+TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
+NOISY_CV = 0.05  # cv above this, or stop=budget, is flagged as noisy
+
+CSS = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em auto;
+max-width:1200px;padding:0 1em;color:#222;line-height:1.4}
+h1{font-size:1.6em;margin-bottom:.2em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;
+margin-top:1.8em}h3{margin-bottom:.3em}
+table{border-collapse:collapse;margin:.5em 0 1em;font-size:.85em}
+th,td{border:1px solid #ddd;padding:.2em .5em;text-align:left;vertical-align:top}
+th{background:#f2f2f2}td.num{text-align:right;font-variant-numeric:tabular-nums}
+tr.noisy td{background:#fff6e0}tr.bad td{background:#fde8e8}
+pre{background:#f7f7f7;border:1px solid #ddd;padding:.6em;overflow-x:auto;font-size:.8em}
+.note{color:#555;font-size:.9em}.meta td:first-child{font-weight:600;white-space:nowrap}
+img{max-width:100%;height:auto;border:1px solid #eee;margin:.4em 0}
+figure{margin:1em 0}figcaption{font-size:.85em;color:#444}
+details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
+"""
+
+SCRIPT = """
+window.addEventListener("load", function () {
+  var imgs = document.images, loaded = 0, i;
+  for (i = 0; i < imgs.length; i++) {
+    if (imgs[i].complete && imgs[i].naturalWidth > 0) loaded++;
+  }
+  var tables = document.getElementsByTagName("table"), withData = 0;
+  for (i = 0; i < tables.length; i++) {
+    if (tables[i].querySelector("tr > td")) withData++;
+  }
+  document.body.dataset.imagesLoaded = loaded;
+  document.body.dataset.images = imgs.length;
+  document.body.dataset.tables = withData;
+  document.body.dataset.tablesAll = tables.length;
+});
+"""
+
+
+def esc(text):
+    return html.escape(str(text), quote=True)
+
+
+def find_inputs(args):
+    """(csv paths, topology files) from files and directories, in a stable order."""
+    csvs, topo = [], []
+    for a in args:
+        if os.path.isdir(a):
+            csvs += sorted(glob.glob(os.path.join(a, "**", "*.csv"), recursive=True))
+            for name in TOPO_FILES:
+                topo += sorted(glob.glob(os.path.join(a, "**", name), recursive=True))
+        elif os.path.isfile(a):
+            csvs.append(a)
+            for name in TOPO_FILES:
+                beside = os.path.join(os.path.dirname(a) or ".", name)
+                if os.path.isfile(beside):
+                    topo.append(beside)
+        else:
+            raise gbcsv.CsvError(f"{a}: no such file or directory (expected a CSV or a folder "
+                                 f"of CSVs)")
+    seen = set()
+    csvs = [p for p in csvs if not (p in seen or seen.add(p))]
+    seen = set()
+    topo = [p for p in topo if not (p in seen or seen.add(p))]
+    return csvs, topo
+
+
+def values(rows, col):
+    out = []
+    for r in rows:
+        v = r.get(col, "")
+        if v and v not in out:
+            out.append(v)
+    return out
+
+
+def recorded(rows, col, limit=6):
+    vals = values(rows, col)
+    if not vals:
+        return '<span class="note">not recorded</span>'
+    text = ", ".join(esc(v) for v in vals[:limit])
+    return text + (f" (+{len(vals) - limit} more)" if len(vals) > limit else "")
+
+
+def provenance(rows, csvs):
+    stamps = sorted(r["timestamp"] for r in rows if r["timestamp"])
+    items = [
+        ("inputs", "<br>".join(esc(p) for p in csvs)),
+        ("measured", esc(f"{stamps[0]} … {stamps[-1]}") if stamps else
+         '<span class="note">not recorded</span>'),
+        ("runs (run_id)", recorded(rows, "run_id", 4)),
+        ("gpubarrier version", recorded(rows, "gpubarrier_version")),
+        ("git sha", recorded(rows, "git_sha")),
+        ("schema versions", recorded(rows, "schema_version")),
+        ("system", recorded(rows, "system")),
+        ("hosts / nodes", recorded(rows, "host") + " / " + recorded(rows, "node")),
+        ("GPU models", recorded(rows, "gpu_model")),
+        ("GPU UUIDs", recorded(rows, "gpu_uuids", 4)),
+        ("topology classes", recorded(rows, "topology", 10)),
+        ("NVIDIA driver", recorded(rows, "nvidia_driver")),
+        ("CUDA driver API / runtime", recorded(rows, "driver") + " / " +
+         recorded(rows, "cuda_runtime")),
+        ("NCCL", recorded(rows, "nccl")),
+        ("MPI", recorded(rows, "mpi")),
+        ("SM clock (MHz)", recorded(rows, "sm_clock_mhz")),
+    ]
+    body = "".join(f"<tr><td>{esc(k)}</td><td>{v}</td></tr>" for k, v in items)
+    return f'<table class="meta"><tbody>{body}</tbody></table>'
+
+
+def topology_section(topo_files):
+    if not topo_files:
+        return ('<p class="note">No topology.json or nvidia-smi-topo.txt beside the inputs: the '
+                'machine\'s topology was not recorded (<code>gpubarrier topo --json</code> writes '
+                'one).</p>')
+    parts = []
+    for path in topo_files:
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError as e:
+            parts.append(f'<p class="note">{esc(path)}: cannot read ({esc(e.strerror)})</p>')
+            continue
+        # nvidia-smi writes ANSI underlines; drop escape sequences.
+        text = "".join(ch for ch in text.replace("\x1b[4m", "").replace("\x1b[0m", "")
+                       if ch in "\n\t" or ch >= " ")
+        if path.endswith(".json"):  # long: folded, the smi matrix above says the same
+            parts.append(f"<details><summary>{esc(path)} (gpubarrier topo --json, "
+                         f"{len(text)} bytes)</summary><pre>{esc(text)}</pre></details>")
+        else:
+            parts.append(f"<h3>{esc(path)}</h3><pre>{esc(text)}</pre>")
+    return "\n".join(parts)
+
+
+def fmt_value(text):
+    try:
+        v = float(text)
+    except ValueError:
+        return esc(text)
+    if v == 0:
+        return "0"
+    if abs(v) >= 1e5 or abs(v) < 1e-3:
+        return f"{v:.4g}"
+    return f"{v:.4g}" if abs(v) < 100 else f"{v:.1f}"
+
+
+def noisy(r):
+    reasons = []
+    try:
+        cv = float(r["cv"])
+        if cv > NOISY_CV:
+            reasons.append(f"cv {100 * cv:.0f}%")
+    except ValueError:
+        pass
+    if r["stop"] == "budget":
+        reasons.append("time budget spent before the RSE target")
+    return reasons
+
+
+def level_tables(rows, path):
+    """Tables per level of one input: ok figures, then the other statuses counted."""
+    by_level = collections.defaultdict(list)
+    for r in rows:
+        by_level[r["level"] or "(none)"].append(r)
+    order = [lv for lv in LEVELS if lv in by_level] + sorted(set(by_level) - set(LEVELS))
+    out = []
+    for lv in order:
+        rs = by_level[lv]
+        counts = collections.Counter(r["status"] for r in rs)
+        count_text = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+        out.append(f"<h4>{esc(lv)} level <span class=\"note\">({esc(count_text)})</span></h4>")
+        head = ("<tr><th>method</th><th>launcher</th><th>GPUs</th><th>config</th><th>metric</th>"
+                "<th>value</th><th>unit</th><th>stddev</th><th>samples</th><th>technique</th>"
+                "<th>status</th><th>note</th></tr>")
+        body = []
+        for r in rs:
+            if r["status"] == "skipped":
+                continue
+            notes = noisy(r) if r["status"] == "ok" else []
+            cls = ' class="noisy"' if notes else (' class="bad"' if r["status"] != "ok" else "")
+            note = "; ".join(["noisy: " + ", ".join(notes)] if notes else [])
+            if r["note"] and (r["status"] != "ok" or r["note"] != "verified"):
+                note = (note + "; " if note else "") + r["note"][:300]
+            body.append(
+                f"<tr{cls}><td>{esc(r['method'])}</td><td>{esc(r['launcher'])}</td>"
+                f"<td class=\"num\">{esc(r['gpu_count'])}</td><td>{esc(r['config'])}</td>"
+                f"<td>{esc(r['metric'])}</td><td class=\"num\">{esc(r['value'])}</td>"
+                f"<td>{esc(r['unit'])}</td><td class=\"num\">{fmt_value(r['stddev'])}</td>"
+                f"<td class=\"num\">{esc(r['samples'])}</td><td>{esc(r['technique'])}</td>"
+                f"<td>{esc(r['status'])}</td><td>{esc(note)}</td></tr>")
+        if body:
+            out.append(f"<table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>")
+        skipped = collections.Counter((r["method"], r["note"]) for r in rs
+                                      if r["status"] == "skipped")
+        if skipped:
+            sk = "".join(f"<tr><td>{esc(m)}</td><td class=\"num\">{n}</td><td>{esc(note[:300])}"
+                         f"</td></tr>" for (m, note), n in sorted(skipped.items()))
+            out.append("<details><summary>skipped configurations (cannot run there)</summary>"
+                       "<table><thead><tr><th>method</th><th>rows</th><th>reason</th></tr>"
+                       f"</thead><tbody>{sk}</tbody></table></details>")
+    return "\n".join(out)
+
+
+def comparison_section(csvs):
+    """compare.compare_text of the inputs (tools/compare.py), or a note why there is none."""
+    try:
+        import compare  # noqa: PLC0415 (lazy: another tool, optional here)
+        fn = compare.compare_text
+    except Exception as e:  # noqa: BLE001
+        return (f'<p class="note">The comparison table is not available: tools/compare.py '
+                f'could not be used ({esc(type(e).__name__)}: {esc(e)}).</p>')
+    errors = []
+    for fmt in ("html", "markdown"):
+        try:
+            text = fn(csvs, fmt=fmt)
+        except Exception as e:  # noqa: BLE001
+            errors.append(f"{fmt}: {type(e).__name__}: {e}")
+            continue
+        if fmt == "html":
+            return f'<div class="compare">{text}</div>'
+        return f"<pre>{esc(text)}</pre>"
+    return ('<p class="note">tools/compare.py could not compare these inputs: '
+            + esc("; ".join(errors))[:2000] + "</p>")
+
+
+CAPTIONS = {
+    "compare-bars": "Each method's latency per level at one configuration that every machine "
+                    "measured (named in the panel title or under the method); one bar per "
+                    "machine; error bars ±1 stddev of the samples.",
+    "compare-ratio": "Latency of each method on each machine divided by the baseline machine's "
+                     "(first input); red is slower, blue faster, the baseline column shows its "
+                     "latency.",
+    "compare-scaling": "Latency per barrier against the number of GPUs, one line per machine "
+                       "(dashed: one MPI rank per GPU).",
+    "summary": "Best (lowest) latency of every method over all its configurations, log scale.",
+    "scaling": "Each multi-GPU method's latency against the GPU count at 1 block/SM × 128 "
+               "threads (solid: threads, dashed: MPI ranks).",
+    "selfcheck": "Self-check: deviation of the differential from the clock technique.",
+}
+
+
+def plots_section(csvs, baseline=None):
+    """The plots of tools/plot.py as base64 PNG <img>, or a note why there are none."""
+    try:
+        import plot  # noqa: PLC0415 (needs matplotlib)
+    except Exception as e:  # noqa: BLE001
+        return (f'<p class="note">No plots: tools/plot.py could not be loaded ({esc(e)}); it '
+                f'needs matplotlib (scripts/setup installs python3-matplotlib).</p>', 0)
+    with tempfile.TemporaryDirectory() as d:
+        try:
+            # Many files: no per-method plot (they would repeat the tables), repeats merged.
+            only = "all" if len(csvs) <= 2 else "overview"
+            made, _ = plot.make_plots(csvs, d, ["png"], baseline=baseline, only=only,
+                                      split_repeats=len(csvs) <= 4)
+        except Exception as e:  # noqa: BLE001
+            return f'<p class="note">No plots: {esc(type(e).__name__)}: {esc(e)}</p>', 0
+        order = ["compare-bars", "compare-ratio", "compare-scaling", "summary", "scaling",
+                 "selfcheck"]
+
+        def rank(p):
+            stem = os.path.basename(p)[:-4]
+            return (order.index(stem) if stem in order else len(order), stem)
+
+        figs = []
+        for p in sorted((p for p in made if p.endswith(".png")), key=rank):
+            stem = os.path.basename(p)[:-4]
+            with open(p, "rb") as f:
+                data = base64.b64encode(f.read()).decode("ascii")
+            cap = CAPTIONS.get(stem, f"{stem}: latency (ns) against the swept axis, error bars "
+                                     f"±1 stddev" if not stem.endswith("heatmap") else
+                               f"{stem}: latency (µs) over blocks per SM × threads per block")
+            figs.append(f'<figure><img alt="{esc(stem)}" src="data:image/png;base64,{data}">'
+                        f"<figcaption>{esc(cap)}</figcaption></figure>")
+        return "\n".join(figs), len(figs)
+
+
+def build(paths, title=None, baseline=None):
+    csvs, topo = find_inputs(paths)
+    if not csvs:
+        raise gbcsv.CsvError("no *.csv among " + ", ".join(paths))
+    per_file = collections.OrderedDict((p, gbcsv.load_file(p)) for p in csvs)
+    rows = [r for rs in per_file.values() for r in rs]
+    title = title or "gpubarrier results: " + ", ".join(paths)
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    models = values(rows, "gpu_model")
+    counts = collections.Counter(r["status"] for r in rows)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{esc(title)}</title><style>{CSS}</style>",
+        f"<script>{SCRIPT}</script></head><body>",
+        f"<h1>{esc(title)}</h1>",
+        f'<p class="note">Generated {esc(now)} by tools/html_report.py from {len(csvs)} CSV '
+        f'file{"s" if len(csvs) != 1 else ""} ({len(rows)} rows: '
+        + esc(", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
+        + f"); GPU model{'s' if len(models) != 1 else ''}: "
+        + (esc(", ".join(models)) or "none recorded")
+        + ". Figures are the CSV <code>value</code> column (results/SCHEMA.md): the median for "
+          "clock and host-loop, Eq. 7 for differential.</p>",
+        "<h2>Provenance</h2>", provenance(rows, csvs),
+        "<h2>Machine and topology</h2>", topology_section(topo),
+    ]
+    machines = set()
+    try:
+        import plot_compare  # noqa: PLC0415
+        ok = [r for r in rows if r["status"] == "ok"]
+        plot_compare.assign_groups(ok, split_repeats=len(csvs) <= 4)
+        machines = {r["_group"] for r in ok}
+    except Exception:  # noqa: BLE001 (matplotlib missing: no machine labels)
+        pass
+    if len(csvs) > 1 or len(machines) > 1:
+        parts += ["<h2>Comparison</h2>",
+                  '<p class="note">From tools/compare.py over the inputs, in the order given.'
+                  "</p>", comparison_section(csvs)]
+    figs, n = plots_section(csvs, baseline)
+    parts += ["<h2>Plots</h2>", figs if n else figs or '<p class="note">No plots.</p>']
+    parts.append("<h2>Tables per input and level</h2>")
+    parts.append('<p class="note">ok, failed, timeout and unverified rows; skipped ones counted '
+                 'with their reason. Shaded: noisy (cv above '
+                 f'{100 * NOISY_CV:.0f}% or the time budget ran out); red: not ok.</p>')
+    for p, rs in per_file.items():
+        counts = collections.Counter(r["status"] for r in rs)
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no rows"
+        parts.append(f"<h3>{esc(p)} <span class=\"note\">({esc(summary)})</span></h3>")
+        parts.append(level_tables(rs, p) if rs else '<p class="note">No rows.</p>')
+    parts.append("</body></html>")
+    return "\n".join(parts) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="gpubarrier report --html",
+                                 description=__doc__.split("\n\n")[0])
+    ap.add_argument("inputs", nargs="+", help="CSV files or folders of them")
+    ap.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
+    ap.add_argument("--title", default=None, help="page title")
+    ap.add_argument("--baseline", default=None,
+                    help="machine the comparison plots divide by (tools/plot.py --baseline)")
+    args = ap.parse_args(argv)
+    try:
+        page = build(args.inputs, args.title, args.baseline)
+    except gbcsv.CsvError as e:
+        print(f"html_report: error: {e}", file=sys.stderr)
+        return 1
+    try:
+        with open(args.html, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as e:
+        print(f"html_report: error: cannot write {args.html}: {e.strerror}", file=sys.stderr)
+        return 1
+    print(f"html_report: {args.html} ({len(page) // 1024} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
