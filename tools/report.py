@@ -1,166 +1,377 @@
 #!/usr/bin/env python3
-"""Markdown tables for results/README.md, computed from gpubarrier CSVs (never typed in).
+"""Markdown tables and figures for results/README.md, computed from gpubarrier CSVs (never typed in).
 
-  tools/report.py single results/h200/single-gpu.csv      # seed 002 Tables 4-8 layout
-  tools/report.py multi results/h200x2/*.csv              # side-by-side multi-GPU barriers
-  tools/report.py scaling results/h200x4/multi-gpu-scaling.csv   # each method over GPU counts
-  tools/report.py selfcheck results/local/*-selfcheck.csv   # clock vs differential technique
+Tables:
+  report.py single H200.csv[,more.csv] H100.csv[,...]   single-GPU suite, one column per GPU
+                                                        (a case is read from the first file of
+                                                        the column that has it) + the study's
+  report.py foundation SWEEP.csv            foundation figures against DESIGN.md section 7
+  report.py multi A.csv B.csv ...           multi-GPU barriers side by side (1 GPU, 2 GPUs)
+  report.py scaling CSV [--methods M,..] [--shapes 1x128,4x256] [--orderings 0,1]
+  report.py hostwait CSV...                 host-side barriers by host_wait (0, 1, 2)
+  report.py selfcheck CSV...                clock vs differential technique (selfcheck CSVs)
+  report.py selfcheck-log TXT...            the same from `gpubarrier selfcheck` text logs
+  report.py repeats --before B*.csv --after A*.csv    every run's value of two builds
+  report.py series LABEL=F.csv[,F.csv] ... [--relative-to LABEL]   means per series
+  report.py runs CSV METHOD METRIC [COL=V ...]        one value per run (run_id), CV
+  report.py rows CSV... [--method M] [--metric X] [--scale S] [--fmt F]
 
-Only rows with status ok are used; figures are the CSV `value` column.
+Figures (one line, for inline markers):
+  report.py value CSV METHOD METRIC [COL=V ...] [--agg min|max|range|mean] [--scale S] [--fmt F]
+  report.py ratio SPEC --over SPEC [--fmt F] [--percent]   SPEC: CSV METHOD METRIC [COL=V ...]
+  report.py pairs CSV... --a COL=V --b COL=V [COL=V ...] [--ignore AXIS,..] [--over P]
+                                            [--range] [--table]    pairs differing by > P%
+  report.py count CSV... [--span]           rows by status (and the timestamps' span)
+  report.py samerows BEFORE.csv AFTER.csv   'N of M' joined rows beyond tools/same_rows.py's limit
+  report.py compare A.csv B.csv [compare options]   gpubarrier compare's table (markdown)
+
+Regenerating the README (tools/readme_blocks.py):
+  report.py readme results/README.md [--check]
+  report.py --html ...                      tools/html_report.py (another tool)
+
+Only ok rows give figures (gbcsv.load); COL=V matches a CSV column or a config axis.
 """
 import collections
-import csv
+import fnmatch
+import glob
 import math
+import os
 import re
+import statistics
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gbcsv  # noqa: E402
+import study_reference  # noqa: E402
 
-def load(paths):
+_CACHE = {}
+
+
+def load(paths, statuses=("ok",)):
     rows = []
     for p in paths:
-        with open(p, newline="") as f:
-            rows += [r for r in csv.DictReader(f) if r["status"] == "ok"]
+        key = (os.path.abspath(p), os.path.getmtime(p), statuses)
+        if key not in _CACHE:
+            _CACHE[key] = gbcsv.load([p], statuses=set(statuses) if statuses else None)
+        rows += _CACHE[key]
     return rows
 
 
-def cfg(r):
-    return dict(item.split("=") for item in r["config"].split())
+cfg = gbcsv.config_axes
+
+
+def matches(r, **want):
+    """COL=V filters: V matches a CSV column or a config axis; a V with * is a pattern, A..B a
+    numeric range."""
+    c = cfg(r)
+    for k, v in want.items():
+        have = r[k] if k in r and k not in c else c.get(k)
+        v = str(v)
+        if ".." in v and have not in (None, ""):
+            lo, hi = v.split("..")
+            if not float(lo) <= float(have) <= float(hi):
+                return False
+            continue
+        if have != v and not ("*" in v and have is not None and fnmatch.fnmatchcase(have, v)):
+            return False
+    return True
 
 
 def pick(rows, method, metric, gpu="0", **axes):
-    out = []
-    for r in rows:
-        if r["method"] != method or r["metric"] != metric:
-            continue
-        if gpu is not None and r["gpu_ids"] not in (gpu, ""):
-            continue
-        c = cfg(r)
-        if all(c.get(k) == str(v) for k, v in axes.items()):
-            out.append(r)
-    return out
+    return [r for r in rows if r["method"] == method and r["metric"] == metric
+            and (gpu is None or r["gpu_ids"] in (gpu, "")) and matches(r, **axes)]
 
 
 def fmt(v, digits=3):
-    return f"{v:.{digits}g}" if v < 100 else f"{v:.0f}"
+    return f"{v:.{digits}g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def span(rows):
-    vals = [float(r["value"]) for r in rows]
-    if not vals:
+def vals(rows, scale=1.0):
+    return [float(r["value"]) * scale for r in rows]
+
+
+def span(values, f=fmt):
+    if not values:
         return "-"
-    lo, hi = min(vals), max(vals)
-    return fmt(lo) if abs(hi - lo) <= 0.02 * max(abs(lo), 1e-9) else f"{fmt(lo)}-{fmt(hi)}"
+    lo, hi = min(values), max(values)
+    return f(lo) if f(lo) == f(hi) else f"{f(lo)}-{f(hi)}"
 
 
-def single(rows):
-    print("| level | case | metric | this GPU |")
-    print("|---|---|---|---|")
+def table(header, rows):
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+# ---------------------------------------------------------------------------------------------
+# single: the single-GPU suite, one column per GPU, the study's V100/P100 figures beside them
+
+def by_group(rows):
+    """'1: 14.1, 2: 8.64, ..., 3-31: 393' over every measured group size; neighbours with the
+    same printed figure share a range."""
+    pts = sorted((int(cfg(r)["group_size"]), fmt(float(r["value"]))) for r in rows)
+    runs = []
+    for g, v in pts:
+        if runs and runs[-1][2] == v:
+            runs[-1][1] = g
+        else:
+            runs.append([g, g, v])
+    return ", ".join((f"{a}" if a == b else f"{a}-{b}") + f": {v}" for a, b, v in runs) or "-"
+
+
+def single(argv):
+    columns = [[p for p in a.split(",") if p] for a in argv]
+    data = [[load([p]) for p in files] for files in columns]
+    labels = []
+    for files in data:
+        models = {r["gpu_model"] for rows in files for r in rows}
+        labels.append(" / ".join(sorted(m.replace("NVIDIA ", "").split()[0] for m in models)))
+
+    def cell(fn):
+        out = []
+        for files in data:
+            for rows in files:  # the first file of the column that has the case
+                text = fn(rows)
+                if text not in ("-", ""):
+                    break
+            out.append(text)
+        return out
+
+    ref = study_reference.STUDY
+    lines = []
+
+    def row(level, case, fn, key=None):
+        v100, p100, src = ref.get(key, ("-", "-", "")) if key else ("-", "-", "")
+        lines.append([level, case] + cell(fn) + [v100, p100, src or "-"])
+
     warp = [("gpu.warp.tile-sync", "tile sync"), ("gpu.warp.coalesced-sync", "coalesced sync"),
-            ("gpu.warp.syncwarp", "__syncwarp(mask)"), ("gpu.warp.tile-shuffle", "tile shuffle"),
+            ("gpu.warp.syncwarp", "`__syncwarp(mask)`"), ("gpu.warp.tile-shuffle", "tile shuffle"),
             ("gpu.warp.coalesced-shuffle", "coalesced shuffle")]
     for method, label in warp:
-        for g in ("1", "32"):
-            lat = pick(rows, method, "latency_cycles", group_size=g)
-            thr = pick(rows, method, "throughput_cycles", group_size=g)
-            print(f"| warp | {label}, group {g} | latency (cycles) | {span(lat)} |")
-            if thr:
-                print(f"| warp | {label}, group {g} | throughput ({thr[0]['unit']}) | {span(thr)} |")
-    for t in ("32", "256", "1024"):
-        lat = pick(rows, "gpu.block.syncthreads", "latency_cycles", threads_per_block=t)
-        print(f"| block | __syncthreads, {t} threads | latency (cycles) | {span(lat)} |")
-    for t in ("32", "64", "128", "1024"):
-        thr = pick(rows, "gpu.block.syncthreads", "throughput", threads_per_block=t)
-        best = max(thr, key=lambda r: float(r["value"]), default=None)
-        if best:
-            print(f"| block | __syncthreads, {t} threads, best blocks/SM | throughput "
-                  f"({best['unit']}) | {fmt(float(best['value']))} (at {cfg(best)['blocks_per_sm']}/SM) |")
-    for method in ("gpu.cluster.sync", "gpu.cluster.arrive-wait"):
-        for cs in ("1", "2", "8", "16"):
-            lat = pick(rows, method, "latency_cycles", cluster_size=cs, threads_per_block=128)
-            if lat:
-                print(f"| cluster | {method[12:]}, cluster {cs} x 128 threads | latency (cycles) | {span(lat)} |")
-            thr = pick(rows, method, "throughput", cluster_size=cs, threads_per_block=128)
-            best = max(thr, key=lambda r: float(r["value"]), default=None)
-            if best:
-                clusters = best["note"].split("active_clusters=")[1].split()[0]
-                print(f"| cluster | {method[12:]}, cluster {cs} x 128 threads, best blocks/SM | throughput "
-                      f"({best['unit']}, whole GPU) | {fmt(float(best['value']))} "
-                      f"(at {cfg(best)['blocks_per_sm']}/SM, {clusters} clusters) |")
-    for method in ("gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense",
-                   "gpu.grid.flag-epoch"):
-        for b in ("1", "2", "4", "8", "16", "32"):
-            lat = pick(rows, method, "latency", blocks_per_sm=b)
-            if lat:
-                vals = [float(r["value"]) / 1000 for r in lat]
-                print(f"| grid | {method[9:]}, {b} blocks/SM (min-max over block sizes) | latency (us) | "
-                      f"{min(vals):.3f}-{max(vals):.3f} |")
-    for method in ("kernel.launch.triple-chevron", "kernel.launch.cooperative", "kernel.launch.ex",
-                   "kernel.launch.graph"):
-        for metric, label in (("latency", "launch + sync"), ("launch_interval", "back-to-back launch")):
-            v = pick(rows, method, metric, blocks_per_sm=1)
-            if v:
-                print(f"| kernel | {method[14:]}: {label} | (us) | "
-                      f"{span([dict(r, value=float(r['value']) / 1000) for r in v])} |")
-    fus = pick(rows, "kernel.fusion", "launch_overhead")
-    if fus:
-        print(f"| kernel | fusion (Eq. 6): launch overhead hidden behind running kernels | (us) | "
-              f"{span([dict(r, value=float(r['value']) / 1000) for r in fus])} |")
+        row("warp", f"{label}, latency (cycles) by group size",
+            lambda rows, m=method: by_group(pick(rows, m, "latency_cycles")),
+            "warp." + method.split(".")[-1])
+
+    def lat_list(method, metric, axis, points, scale=1.0, f=fmt, agg=min, **more):
+        def fn(rows):
+            out = []
+            for p in points:
+                v = vals(pick(rows, method, metric, **{axis: p}, **more), scale)
+                out.append(f(agg(v)) if v else "-")
+            return "-" if all(x == "-" for x in out) else " / ".join(out)
+        return fn
+
+    def best(method, metric, axis, points, **more):
+        def fn(rows):
+            out = []
+            for p in points:
+                v = vals(pick(rows, method, metric, **{axis: p}, **more))
+                out.append(fmt(max(v)) if v else "-")
+            return "-" if all(x == "-" for x in out) else " / ".join(out)
+        return fn
+
+    row("block", "`__syncthreads`, 32 / 256 / 1024 threads, latency (cycles)",
+        lat_list("gpu.block.syncthreads", "latency_cycles", "threads_per_block",
+                 ("32", "256", "1024")), "block.latency")
+    row("block", "`__syncthreads` throughput, best blocks/SM, 32 / 64 / 1024 threads "
+        "(warp-syncs/ns per SM)",
+        best("gpu.block.syncthreads", "throughput", "threads_per_block", ("32", "64", "1024")),
+        "block.throughput")
+    sizes = ("1", "2", "4", "8", "16")
+    for method, label in (("gpu.cluster.sync", "`cluster.sync`"),
+                          ("gpu.cluster.arrive-wait", "split arrive/wait")):
+        row("cluster", f"{label}, 128 threads, cluster 1 / 2 / 4 / 8 / 16, latency (cycles)",
+            lat_list(method, "latency_cycles", "cluster_size", sizes, threads_per_block="128"))
+    row("cluster", "`cluster.sync` throughput, 128 threads, best blocks/SM, cluster 1 / 2 / 4 / "
+        "8 / 16 (cluster barriers/us, whole GPU)",
+        best("gpu.cluster.sync", "throughput", "cluster_size", sizes, threads_per_block="128"))
+    us = 1e-3
+    f3 = "{:.3f}".format
+    row("grid", "`grid.sync`, 1 block/SM, min-max over block sizes (us)",
+        lambda rows: span(vals(pick(rows, "gpu.grid.cg", "latency", blocks_per_sm=1), us), f3),
+        "grid.cg.1")
+    row("grid", "`grid.sync`, 2 / 4 / 8 / 16 / 32 blocks/SM, min over block sizes (us)",
+        lat_list("gpu.grid.cg", "latency", "blocks_per_sm", ("2", "4", "8", "16", "32"), us, f3),
+        "grid.cg.min")
+    for method, label in (("gpu.grid.cg-arrive-wait", "split arrive/wait"),
+                          ("gpu.grid.atomic-sense", "atomic counter + sense reversal"),
+                          ("gpu.grid.flag-epoch", "flag/epoch (master gathers)")):
+        row("grid", f"{label}, 1 block/SM, min-max over block sizes (us)",
+            lambda rows, m=method: span(vals(pick(rows, m, "latency", blocks_per_sm=1), us), f3))
+    launches = ("kernel.launch.triple-chevron", "kernel.launch.cooperative", "kernel.launch.ex",
+                "kernel.launch.graph")
+    f2 = "{:.2f}".format
+
+    def per_launch(metric):
+        def fn(rows):
+            out = [vals(pick(rows, m, metric, blocks_per_sm=1), us) for m in launches]
+            return "-" if not any(out) else " / ".join(f2(v[0]) if v else "-" for v in out)
+        return fn
+    kinds = "`<<<>>>` / cooperative / `cudaLaunchKernelEx` / 1-kernel graph"
+    row("kernel", f"empty kernel, launch + stream sync (null-kernel latency): {kinds} (us)",
+        per_launch("latency"), "kernel.launch-sync")
+    row("kernel", f"empty kernels back to back, per launch (launch interval): {kinds} (us)",
+        per_launch("launch_interval"))
+    row("kernel", "launch overhead by Eq. 6 (fusion: hidden behind running kernels), `<<<>>>` (us)",
+        lambda rows: span(vals(pick(rows, "kernel.fusion", "launch_overhead"), us), f2),
+        "kernel.fusion")
+    table(["level", "case"] + labels + ["V100 (study)", "P100 (study)", "study source"], lines)
+    print()
+    print(study_reference.STUDY_FOOTNOTE)
 
 
-def multi(rows):
-    table = collections.OrderedDict()
+def foundation(argv):
+    rows = load(argv)
+    out = []
+    for label, method, metric, axes, scale, unit, refv in study_reference.DESIGN_REFERENCE:
+        v = vals(pick(rows, method, metric, **axes), scale)
+        if len(v) != 1:
+            raise ValueError(f"foundation: {len(v)} rows for {method} {metric} {axes} on GPU 0")
+        dev = (v[0] / refv - 1) * 100
+        digits = 2 if unit == "cycles" else 3
+        out.append([label, f"{v[0]:.{digits}f} {unit}", f"{refv:g} {unit}",
+                    f"{'yes' if abs(dev) <= 15 else '**no**'} ({dev:+.1f}%)"])
+    table(["figure (GPU 0)", "measured", "reference (DESIGN.md 7)", "within 15%"], out)
+
+
+# ---------------------------------------------------------------------------------------------
+# multi-GPU tables
+
+ORDERING = {"0": "release/acquire", "1": "relaxed + fences"}
+
+
+def shape_of(c):
+    return f'{c["blocks_per_sm"]} x {c["threads_per_block"]}' if "blocks_per_sm" in c else "-"
+
+
+def host_variant(r, c):
+    if r["method"] == "host.nccl.allreduce":
+        return "blocking (stream sync each step)" if c.get("blocking") == "1" else \
+            "back-to-back in the stream"
+    return "-"
+
+
+def multi_key(r):
+    c = cfg(r)
+    if "blocks_per_sm" in c:
+        return (r["method"], ORDERING.get(c.get("ordering"), c.get("ordering", "-")), shape_of(c))
+    return (r["method"], host_variant(r, c), "-")
+
+
+def option(argv, name, default=None):
+    if name in argv:
+        i = argv.index(name)
+        value = argv[i + 1]
+        del argv[i:i + 2]
+        return value
+    return default
+
+
+def multi(argv):
+    """Latency (us) at 1 GPU (threads) and 2 GPUs (threads, mpi); device methods at the --shapes
+    (default 1x128,4x256) and --orderings (default 0,1); host methods at host_wait=0."""
+    shapes = option(argv, "--shapes", "1x128,4x256").replace("x", " x ").split(",")
+    orderings = option(argv, "--orderings", "0,1").split(",")
+    rows = load(argv, statuses=("ok", "skipped"))
+    cols = [("threads", "1"), ("threads", "2"), ("mpi", "2")]
+    tab = collections.OrderedDict()
     for r in rows:
-        if r["metric"] != "latency" or r["level"] not in ("multi-gpu", "kernel", "host"):
+        c = cfg(r)
+        if r["metric"] not in ("latency", "") or c.get("host_wait", "0") != "0":
+            continue
+        if "blocks_per_sm" in c and (shape_of(c) not in shapes or
+                                     c.get("ordering", "0") not in orderings):
+            continue
+        if r["level"] not in ("multi-gpu", "host", "kernel"):
+            continue
+        launcher = "mpi" if r["launcher"] == "mpi" else "threads"
+        cell = "skipped" if r["status"] == "skipped" else f"{float(r['value']) / 1000:.2f}"
+        n = r["gpu_count"] if r["gpu_count"] != "0" else "2"
+        tab.setdefault(multi_key(r), {})[(launcher, n)] = cell
+
+    def order(item):
+        (method, variant, shape), v = item
+        two = [float(x) for x in (v.get(("threads", "2")), v.get(("mpi", "2")))
+               if x and x != "skipped"]
+        return (not method.startswith("multigpu"), shape, min(two) if two else 1e9, method)
+    out = []
+    for (method, variant, shape), v in sorted(tab.items(), key=order):
+        out.append([f"`{method}`", variant, shape] + [v.get(c, "-") for c in cols])
+    table(["method", "ordering / variant", "blocks/SM x threads", "1 GPU (threads)",
+           "2 GPUs threads", "2 GPUs mpi"], out)
+
+
+def hostwait(argv):
+    """Host-side barriers (us) by host_wait: 0 default, 1 spin, 2 blocking sync; ratio 2 / 0."""
+    rows = load(argv)
+    tab = collections.OrderedDict()
+    for r in rows:
+        c = cfg(r)
+        if "host_wait" not in c or r["metric"] != "latency" or c.get("blocking", "0") != "0":
+            continue
+        n = int(r["gpu_count"]) if r["gpu_count"] != "0" else int(r["ranks"] or 0)
+        tab.setdefault((r["method"], r["launcher"], n), {})[c["host_wait"]] = \
+            float(r["value"]) / 1000
+    out = []
+    for (method, launcher, n), v in sorted(tab.items()):
+        if set(v) == {"0"}:
+            continue
+        ratio = f"{v['2'] / v['0']:.1f}x" if "2" in v and "0" in v else "-"
+        out.append([f"`{method}`", launcher, str(n)] +
+                   [f"{v[k]:.2f}" if k in v else "-" for k in ("0", "1", "2")] + [ratio])
+    table(["method", "launcher", "GPUs", "host_wait 0 (default)", "1 (spin)", "2 (blocking)",
+           "2 vs 0"], out)
+
+
+def scaling(argv):
+    """One line per method variant and shape, one column per GPU count with 'threads / mpi'
+    figures in us, and how the largest count compares with 2 GPUs (the better mode of each)."""
+    methods = option(argv, "--methods")
+    shapes = option(argv, "--shapes", "1x128,4x256").replace("x", " x ").split(",")
+    orderings = option(argv, "--orderings", "0,1").split(",")
+    rows = load(argv)
+    tab = collections.OrderedDict()
+    for r in rows:
+        if r["metric"] != "latency" or r["gpu_count"] == "0":
+            continue
+        if methods and r["method"] not in methods.split(","):
             continue
         c = cfg(r)
-        shape = (f'{c["blocks_per_sm"]}x{c["threads_per_block"]}' if "blocks_per_sm" in c else "-")
-        extra = " ".join(f"{k}={v}" for k, v in c.items()
-                         if k in ("ordering", "blocking", "host_wait") and v != "0" or k == "ordering")
-        key = (r["method"], extra, shape)
-        table.setdefault(key, {})[(r["launcher"], r["gpu_count"])] = float(r["value"]) / 1000
-    cols = sorted({k for v in table.values() for k in v}, key=lambda x: (x[0], int(x[1])))
-    print("| method | variant | blocks/SM x threads | " +
-          " | ".join(f"{l} x{n} (us)" for l, n in cols) + " |")
-    print("|---|---|---|" + "---|" * len(cols))
-    for (method, extra, shape), vals in sorted(table.items()):
-        cells = " | ".join(f"{vals[c]:.2f}" if c in vals else "" for c in cols)
-        print(f"| {method} | {extra} | {shape} | {cells} |")
-
-
-def scaling(rows):
-    """One line per method variant at 1x128 and 4x256 (host methods: their own shape), one column
-    per GPU count with 'threads / mpi' figures in us, and how the largest count compares with 2."""
-    table = collections.OrderedDict()
-    for r in rows:
-        if r["metric"] != "latency" or r["level"] not in ("multi-gpu", "kernel") or r["gpu_count"] == "0":
+        if "blocks_per_sm" in c:
+            if shape_of(c) not in shapes or c.get("ordering", "0") not in orderings:
+                continue
+        elif c.get("host_wait", "0") != "0":
             continue
-        c = cfg(r)
-        shape = f'{c["blocks_per_sm"]}x{c["threads_per_block"]}' if "blocks_per_sm" in c else "-"
-        if shape not in ("-", "1x128", "4x256"):
-            continue
-        extra = " ".join(f"{k}={v}" for k, v in c.items() if k in ("ordering", "blocking", "host_wait"))
+        method = r["method"]
+        if method in ("host.omp.gpu-barrier", "host.mpi.gpu-barrier"):
+            method = "host.omp.gpu-barrier` / `host.mpi.gpu-barrier"
         mode = "mpi" if r["launcher"] == "mpi" else "threads"
-        cell = table.setdefault((r["method"], extra, shape), {}).setdefault(int(r["gpu_count"]), {})
-        cell[mode] = float(r["value"]) / 1000
-    counts = sorted({n for v in table.values() for n in v})
+        key = (method,) + multi_key(dict(r, method=r["method"]))[1:]
+        tab.setdefault(key, {}).setdefault(int(r["gpu_count"]), {})[mode] = float(r["value"]) / 1000
+    counts = sorted({n for v in tab.values() for n in v})
     top = counts[-1] if counts else 0
-    print("| method | variant | blocks/SM x threads | " +
-          " | ".join(f"{n} GPU{'s' if n > 1 else ''} (us)" for n in counts) + f" | {top} vs 2 GPUs |")
-    print("|---|---|---|" + "---|" * (len(counts) + 1))
-    for (method, extra, shape), vals in sorted(table.items()):
-        cells = []
-        for n in counts:
-            v = vals.get(n, {})
-            cells.append(" / ".join(f"{v[m]:.2f}" if m in v else "-" for m in ("threads", "mpi")) if v else "")
-        def best(n):
-            v = vals.get(n, {})
-            return min(v.values()) if v else None
-        ratio = f"{best(top) / best(2):.2f}x" if best(top) and best(2) else ""
-        print(f"| {method} | {extra} | {shape} | {' | '.join(cells)} | {ratio} |")
 
+    def best(v, n):
+        return min(v[n].values()) if v.get(n) else None
+
+    def order(item):
+        (method, variant, shape), v = item
+        return (not method.startswith("multigpu"), shape, best(v, top) or 1e9, method)
+    out = []
+    for (method, variant, shape), v in sorted(tab.items(), key=order):
+        cells = [" / ".join(f"{v[n][m]:.2f}" if m in v[n] else "-" for m in ("threads", "mpi"))
+                 if n in v else "-" for n in counts]
+        ratio = f"{best(v, top) / best(v, 2):.2f}x" if best(v, top) and best(v, 2) else "-"
+        out.append([f"`{method}`", variant, shape] + cells + [ratio])
+    table(["method", "ordering / variant", "blocks/SM x threads"] +
+          [f"{n} GPU{'s' if n > 1 else ''}" for n in counts] + [f"{top} vs 2"], out)
+
+
+# ---------------------------------------------------------------------------------------------
+# selfcheck
 
 def selfcheck_pairs(rows, method):
-    """{(gpu_model, run_id, config): {technique: row}} of one selfcheck method's figures."""
     pairs = collections.OrderedDict()
     for r in rows:
         if r["method"] == method and r["metric"] == "cycles_per_add":
@@ -169,13 +380,13 @@ def selfcheck_pairs(rows, method):
 
 
 def std_err(r):
-    return float(r["stddev"] or 0) / math.sqrt(max(int(r["samples"] or 1), 1))
+    return float(r["stddev"] or 0) / math.sqrt(max(int(float(r["samples"] or 1)), 1))
 
 
-def selfcheck(rows):
-    """`gpubarrier selfcheck` rows: the loop kernel by both techniques at every repeat difference
-    (agreement as the run judged it, from the note), then the unrolled chains' instruction-cache
-    scan. One line per run and repeat difference."""
+def selfcheck(argv):
+    """`gpubarrier selfcheck` CSV rows: the loop kernel by both techniques at every repeat
+    difference, then the unrolled chains' instruction-cache scan."""
+    rows = load(argv)
     runs = {r["run_id"] for r in rows if r["method"].startswith("selfcheck.")}
     lead = "| GPU | run " if len(runs) > 1 else ""
     print(lead + "| R_lo (trips) | repeat difference | clock (cycles/add) | "
@@ -185,16 +396,20 @@ def selfcheck(rows):
     for (model, run, _), t in selfcheck_pairs(rows, "selfcheck.fadd.loop").items():
         c, d = t.get("clock"), t.get("differential")
         if not c or not d:
-            continue  # R_lo alone (repeat difference 0) has no differential figure
+            continue
         clock, diff = float(c["value"]), float(d["value"])
         agreement = re.search(r"agreement (\S+)", d["note"])
         tol = re.search(r"tolerance (\d+%)", d["note"])
         said = words.get(agreement.group(1), agreement.group(1)) if agreement else "-"
-        cells = (f"| {model} | {run} " if lead else "") + (
-            f"| {cfg(d)['base_trips']} | {cfg(d)['repeat_difference']} | {clock:.3f} | "
-            f"{diff:.3f} ± {std_err(d):.3f} | {100 * (diff / clock - 1):+.1f}% | "
-            f"{said.format(tol=tol.group(1) if tol else 'tolerance')} |")
-        print(cells)
+        print((f"| {model} | {run} " if lead else "") +
+              f"| {cfg(d)['base_trips']} | {cfg(d)['repeat_difference']} | {clock:.3f} | "
+              f"{diff:.3f} ± {std_err(d):.3f} | {100 * (diff / clock - 1):+.1f}% | "
+              f"{said.format(tol=tol.group(1) if tol else 'tolerance')} |")
+    selfcheck_chains(rows, lead)
+
+
+def selfcheck_chains(rows, lead):
+    """The unrolled chains' instruction-cache scan: one line per run and chain length."""
     chains = [t for t in selfcheck_pairs(rows, "selfcheck.fadd.unrolled").values()
               if "clock" in t and "differential" in t]
     if not chains:
@@ -217,8 +432,306 @@ def selfcheck(rows):
               f"{launch.group(1) + ' ± ' + launch.group(2) if launch else '-'} |")
 
 
+def parse_selfcheck_log(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    gpu = re.search(r"^GPU \d+: (.*?), SM clock", text, re.M)
+    lo = re.search(r"R_lo = (\d+) adds \((\d+) trips\), clock ([\d.]+)", text)
+    head = re.search(r"^ rep diff .*$", text, re.M)
+    if not (gpu and lo and head):
+        raise ValueError(f"{path}: not a `gpubarrier selfcheck` log")
+    cols = head.group(0).split()
+    dev_at = None
+    points = []
+    for line in text[head.end():].split("\n")[1:]:
+        f = line.split()
+        if not f or not f[0].isdigit():
+            break
+        dev_at = dev_at or len(f) - 2  # deviation is the next-to-last column
+        points.append((int(f[0]), f[len(f) - 2], f[-1]))
+    passed = "PASS:" in text
+    return {"gpu": gpu.group(1), "trips": lo.group(2), "clock": lo.group(3),
+            "order": "alternating" if "MHz" in cols else "hi, lo", "points": points,
+            "passed": passed}
+
+
+def selfcheck_log(argv):
+    """One line per `gpubarrier selfcheck` log: the loop kernel's deviation of the differential
+    figure from the clock figure at every repeat difference, and the run's verdict."""
+    logs = [(p, parse_selfcheck_log(p)) for p in argv]
+    diffs = sorted({d for _, lg in logs for d, _, _ in lg["points"]})
+    out = []
+    for p, lg in logs:
+        dev = {d: (v if v.startswith("-") else "+" + v) + ("" if ok == "<5%" else " **no**")
+               for d, v, ok in lg["points"]}
+        out.append([f"`{p}`", lg["gpu"].replace("NVIDIA ", "").split()[0], lg["trips"], lg["clock"]] +
+                   [dev.get(d, "-") for d in diffs] + ["pass" if lg["passed"] else "**fail**"])
+    table(["log", "GPU (as logged)", "R_lo (trips)", "clock (cycles/add)"] +
+          [f"deviation at {d}" for d in diffs] + ["selfcheck"], out)
+
+
+# ---------------------------------------------------------------------------------------------
+# repeated runs (the tables of tools/repeats_table.py and tools/series_table.py)
+
+def run_values(paths):
+    out = {}
+    for r in load(paths):
+        key = (r["method"], r["config"].replace(" fault=0", ""), r["metric"])
+        out.setdefault(key, []).append(float(r["value"]))
+    return out
+
+
+def repeats(argv):
+    """Same table as tools/repeats_table.py: every run's value of two builds, change of means."""
+    if "--before" not in argv or "--after" not in argv:
+        raise ValueError("repeats: --before B.csv ... --after A.csv ...")
+    i, j = argv.index("--before"), argv.index("--after")
+    b_paths = argv[i + 1:j] if i < j else argv[i + 1:]
+    a_paths = argv[j + 1:] if i < j else argv[j + 1:i]
+    before, after = run_values(b_paths), run_values(a_paths)
+    print(f"| method | config | before ({len(b_paths)} runs) | after ({len(a_paths)} runs) "
+          "| change |")
+    print("|---|---|---|---|---|")
+    for key in sorted(before.keys() & after.keys()):
+        b, a = before[key], after[key]
+        change = (statistics.mean(a) - statistics.mean(b)) / statistics.mean(b) * 100
+        print(f"| {key[0]} | {key[1]} | {' / '.join(f'{x:.0f}' for x in b)} | "
+              f"{' / '.join(f'{x:.0f}' for x in a)} | {change:+.1f}% |")
+
+
+def series(argv):
+    """Same table as tools/series_table.py: the mean of every series, optionally relative."""
+    rel = option(argv, "--relative-to")
+    series_ = []
+    for s in argv:
+        label, sep, files = s.partition("=")
+        if not sep:
+            raise ValueError(f"series: '{s}': expected LABEL=FILE.csv[,FILE.csv...]")
+        paths = []
+        for p in files.split(","):
+            paths += sorted(glob.glob(p)) if "*" in p else [p]
+        series_.append((label, paths))
+    means = {label: {k: statistics.mean(v) for k, v in run_values(files).items()}
+             for label, files in series_}
+    labels = [label for label, _ in series_]
+    if rel and rel not in labels:
+        raise ValueError(f"series: --relative-to {rel}: no such series ({labels})")
+    keys = sorted(set.intersection(*(set(m) for m in means.values())))
+    print("| method | config | " + " | ".join(labels) + " |")
+    print("|---|---|" + "---|" * len(labels))
+    for key in keys:
+        ref = means[rel][key] if rel else None
+        cells = []
+        for label in labels:
+            v = means[label][key]
+            cell = f"{v:.0f}"
+            if ref is not None and label != rel:
+                cell += f" ({(v - ref) / ref * 100:+.1f}%)"
+            cells.append(cell)
+        print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
+
+
+# ---------------------------------------------------------------------------------------------
+# one figure at a time
+
+def parse_spec(args):
+    """CSV... METHOD METRIC [COL=V ...] -> (paths, method, metric, filters)."""
+    paths = [a for a in args if a.endswith(".csv")]
+    rest = [a for a in args if not a.endswith(".csv")]
+    plain = [a for a in rest if "=" not in a]
+    if not paths or len(plain) != 2:
+        raise ValueError(f"expected CSV... METHOD METRIC [COL=V ...], got {args}")
+    filters = dict(a.split("=", 1) for a in rest if "=" in a)
+    return paths, plain[0], plain[1], filters
+
+
+def select(args):
+    paths, method, metric, filters = parse_spec(args)
+    rows = [r for r in load(paths) if r["method"] == method and r["metric"] == metric
+            and matches(r, **filters)]
+    if not rows:
+        raise ValueError(f"no ok row for {method} {metric} {filters} in {paths}")
+    return rows
+
+
+def number(v, f):
+    return format(v, f) if f else fmt(v)
+
+
+def value(argv):
+    col = option(argv, "--col", "value")
+    agg = option(argv, "--agg")
+    scale = float(option(argv, "--scale", "1"))
+    f = option(argv, "--fmt")
+    rows = select(argv)
+    v = [float(r[col]) * scale for r in rows]
+    if agg is None and len(v) > 1:
+        raise ValueError(f"{len(v)} rows match; narrow with COL=V or give --agg")
+    if agg == "range":
+        lo, hi = number(min(v), f), number(max(v), f)
+        print(lo if lo == hi else f"{lo}-{hi}")
+    else:
+        fn = {None: min, "min": min, "max": max, "mean": statistics.mean}[agg]
+        print(number(fn(v), f))
+
+
+def ratio(argv):
+    f = option(argv, "--fmt", ".2f")
+    percent = "--percent" in argv
+    argv = [a for a in argv if a != "--percent"]
+    if "--over" not in argv:
+        raise ValueError("ratio: SPEC --over SPEC")
+    i = argv.index("--over")
+    num, den = select(argv[:i]), select(argv[i + 1:])
+    if len(num) != 1 or len(den) != 1:
+        raise ValueError(f"ratio: {len(num)} / {len(den)} rows match; each side needs exactly one")
+    q = float(num[0]["value"]) / float(den[0]["value"])
+    print(f"{(q - 1) * 100:+{f}}%" if percent else format(q, f))
+
+
+def pairs(argv):
+    """Join rows that differ only in the --a / --b selectors (e.g. launcher=threads vs
+    launcher=mpi, or _file=A.csv vs _file=B.csv); differences are |a - b| / min(a, b)."""
+    sel = {}
+    for side in ("--a", "--b"):
+        text = option(argv, side)
+        if not text:
+            raise ValueError("pairs: --a COL=V and --b COL=V are required")
+        sel[side] = tuple(text.split("=", 1))
+    ignore = set((option(argv, "--ignore") or "").split(",")) - {""}
+    over = option(argv, "--over")
+    f = option(argv, "--fmt", ".1f")
+    mode = "range" if "--range" in argv else "table" if "--table" in argv else "count"
+    argv = [a for a in argv if a not in ("--range", "--table")]
+    paths = [a for a in argv if a.endswith(".csv")]
+    filters = dict(a.split("=", 1) for a in argv if "=" in a and not a.endswith(".csv"))
+    col_a, col_b = sel["--a"][0], sel["--b"][0]
+    side = {}
+    for r in load(paths):
+        r = dict(r, _file=os.path.relpath(r["_file"]))
+        if not matches(r, **filters):
+            continue
+        c = cfg(r)
+        which = "a" if matches(r, **dict([sel["--a"]])) else \
+            "b" if matches(r, **dict([sel["--b"]])) else None
+        if not which:
+            continue
+        axes = tuple(sorted((k, v) for k, v in c.items() if k not in ignore | {col_a, col_b}))
+        key = (r["method"], r["metric"], r["gpu_count"], axes) + \
+            tuple(r[k] for k in ("launcher",) if k not in (col_a, col_b))
+        side.setdefault(key, {})[which] = float(r["value"])
+    joined = sorted((k, v["a"], v["b"]) for k, v in side.items() if "a" in v and "b" in v)
+    if not joined:
+        raise ValueError("pairs: no pair joined")
+    diffs = [(k, a, b, abs(a - b) / min(a, b) * 100) for k, a, b in joined]
+    if mode == "range":
+        lo, hi = min(d for *_, d in diffs), max(d for *_, d in diffs)
+        print(f"{lo:{f}}-{hi:{f}}%")
+        return
+    if over is None:
+        raise ValueError("pairs: --over P for a count or a table")
+    beyond = [d for d in diffs if d[3] > float(over)]
+    if mode == "count":
+        print(f"{len(beyond)} of {len(diffs)}")
+        return
+    out = []
+    for (method, metric, n, axes, *_), a, b, d in sorted(beyond, key=lambda x: -x[3]):
+        out.append([f"`{method}`", " ".join(f"{k}={v}" for k, v in axes if k != "fault"), n, f"{a:.0f}",
+                    f"{b:.0f}", f"{d:{f}}%"])
+    table(["method", "config", "GPUs", f"{sel['--a'][1]} (ns)", f"{sel['--b'][1]} (ns)",
+           "difference"], out)
+
+
+def count(argv):
+    show_span = "--span" in argv
+    paths = [a for a in argv if a != "--span"]
+    rows = load(paths, statuses=None)
+    by = collections.Counter(r["status"] for r in rows)
+    text = f"{len(rows)} rows: " + ", ".join(f"{n} {s}" for s, n in sorted(by.items()))
+    if show_span:
+        import datetime
+        ts = sorted(datetime.datetime.strptime(r["timestamp"], "%Y-%m-%dT%H:%M:%SZ")
+                    for r in rows if r["timestamp"])
+        text += (f"; timestamps span {(ts[-1] - ts[0]).total_seconds():.0f} s "
+                 f"({ts[0]:%H:%M:%S} to {ts[-1]:%H:%M:%S} UTC)")
+    print(text)
+
+
+def runs(argv):
+    """One line: every run's value (by run_id, in file order) and their CV."""
+    scale = float(option(argv, "--scale", "1"))
+    f = option(argv, "--fmt", ".1f")
+    unit = option(argv, "--unit", "")
+    rows = select(argv)
+    v = vals(rows, scale)
+    cv = statistics.pstdev(v) / statistics.mean(v) * 100 if len(v) > 1 else 0.0
+    print(", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") + f" (CV {cv:.2f}%)")
+
+
+def rows_table(argv):
+    method = option(argv, "--method")
+    metric = option(argv, "--metric")
+    scale = float(option(argv, "--scale", "1"))
+    f = option(argv, "--fmt", ".2f")
+    out = []
+    for r in load(argv):
+        if (method and r["method"] != method) or (metric and r["metric"] != metric):
+            continue
+        out.append([f"`{r['method']}`", r["config"].replace(" fault=0", ""), r["metric"],
+                    format(float(r["value"]) * scale, f), r["note"].split(";")[0]])
+    table(["method", "config", "metric", "value", "note"], out)
+
+
+def samerows(argv):
+    import same_rows
+    if len(argv) != 2:
+        raise ValueError("samerows: BEFORE.csv AFTER.csv")
+    before, after = same_rows.load(argv[0]), same_rows.load(argv[1])
+    _, bad = same_rows.compare(before, after, 0.05, 3.0)
+    print(f"{bad} of {len(before.keys() & after.keys())}")
+
+
+def compare_table(argv):
+    """`gpubarrier compare ARGS` (tools/compare.py) as a markdown table with its verdicts."""
+    import compare
+    return compare.main(list(argv) + ["--format", "markdown"])
+
+
+MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": scaling,
+         "hostwait": hostwait, "selfcheck": selfcheck, "selfcheck-log": selfcheck_log,
+         "repeats": repeats, "series": series, "value": value, "ratio": ratio, "pairs": pairs,
+         "count": count, "runs": runs, "rows": rows_table, "samerows": samerows,
+         "compare": compare_table}
+
+
+def dispatch(args):
+    """Run one report.py command line (without the program name); used by readme_blocks."""
+    args = list(args)
+    if not args or args[0] not in MODES:
+        raise ValueError(f"unknown subcommand {args[:1]}: one of {', '.join(MODES)}")
+    return MODES[args[0]](args[1:])
+
+
+def main(argv):
+    if "--html" in argv:
+        try:
+            import html_report
+        except ImportError as e:
+            print(f"report.py --html: tools/html_report.py is not available ({e})", file=sys.stderr)
+            return 2
+        return html_report.main(argv)
+    if argv[:1] == ["readme"]:
+        import readme_blocks
+        return readme_blocks.main(argv[1:], dispatch)
+    if not argv or argv[0] not in MODES:
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        return gbcsv.main_guard(lambda: dispatch(argv)) or 0
+    except (ValueError, KeyError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+
+
 if __name__ == "__main__":
-    modes = {"single": single, "multi": multi, "scaling": scaling, "selfcheck": selfcheck}
-    if len(sys.argv) < 3 or sys.argv[1] not in modes:
-        sys.exit(__doc__)
-    modes[sys.argv[1]](load(sys.argv[2:]))
+    sys.exit(main(sys.argv[1:]))

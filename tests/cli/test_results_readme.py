@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""results/README.md is what tools/report.py writes from the committed CSVs: every generated table
+and figure (`<!-- report: ... -->` blocks, `<!-- value: ... -->` figures) is regenerated and
+compared. A negative self-test changes one generated figure in a copy and expects `--check` to
+fail naming the marker's line. Plain python3 (stdlib only).
+
+Usage: test_results_readme.py [GPUBARRIER (unused)]
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REPORT = os.path.join(ROOT, "tools", "report.py")
+README = os.path.join(ROOT, "results", "README.md")
+
+
+def check(path):
+    return subprocess.run([sys.executable, REPORT, "readme", path, "--check"],
+                          capture_output=True, text=True, timeout=120)
+
+
+done = check(README)
+if done.returncode != 0:
+    sys.exit(f"FAIL: results/README.md differs from what tools/report.py writes "
+             f"(run: tools/report.py readme results/README.md)\n{done.stderr}{done.stdout}")
+
+with open(README, encoding="utf-8") as f:
+    lines = f.read().split("\n")
+target = next((i for i, line in enumerate(lines)
+               if line.startswith("| ") and i > 0 and lines[i - 1].startswith("|---")
+               and any(ln.startswith("<!-- report: ") for ln in lines[max(0, i - 3):i])), None)
+if target is None:
+    sys.exit("FAIL: no generated table found in results/README.md")
+marker = max(i for i in range(target) if lines[i].startswith("<!-- report: "))
+cells = lines[target].split(" | ")
+cells[-2] = cells[-2] + "9"  # one generated figure changed
+lines[target] = " | ".join(cells)
+with tempfile.TemporaryDirectory() as d:
+    # the copy sits where the README does so that its relative paths still resolve
+    copy = os.path.join(os.path.dirname(README), f".test-readme-{os.getpid()}.md")
+    try:
+        with open(copy, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        bad = check(copy)
+    finally:
+        os.remove(copy)
+    if bad.returncode != 1:
+        sys.exit(f"FAIL: --check passed a README with a changed figure\n{bad.stdout}{bad.stderr}")
+    if f":{marker + 1}: generated part differs" not in bad.stderr or "+++" not in bad.stdout:
+        sys.exit(f"FAIL: --check should name line {marker + 1} and print a diff\n"
+                 f"{bad.stderr}{bad.stdout}")
+    # a marker whose command fails is named by its line
+    broken = os.path.join(d, "broken.md")
+    with open(broken, "w", encoding="utf-8") as f:
+        f.write("# t\n\n<!-- report: value no-such.csv m x -->\n<!-- /report -->\n")
+    fail = check(broken)
+    if fail.returncode != 1 or "broken.md:3:" not in fail.stderr:
+        sys.exit(f"FAIL: a failing marker command should be named by its line\n{fail.stderr}")
+print("ok")

@@ -1,0 +1,48 @@
+"""Published reference figures that results/README.md sets beside our measurements.
+
+These are NOT our measurements: they are copied from the seed papers (/work/shared/seeds/,
+listed in seeds/README.md) and from DESIGN.md section 7, each with its source. tools/report.py
+prints them in the study columns of `single` and in `foundation`.
+
+  seed 001: Zhang et al., "A Study of Single and Multi-device Synchronization Methods in Nvidia
+            GPUs" (full paper); seed 002: its earlier workshop version.
+"""
+
+# Seed 001 Table 2 (warp synchronization, latency in cycles; revises seed 002 Table 4).
+# Seed 001 Table 1 (launch overhead by Eq. 6 and null-kernel total latency, ns; the table does
+# not say which GPU). Seed 002 Tables 5, 7, 8 (block latency/throughput, grid sync latency).
+STUDY = {
+    # case key: (V100, P100, source)
+    "warp.tile-sync": ("14 (every group size)", "1 (every group size)", "001 T2"),
+    "warp.coalesced-sync": ("1-31: 108, 32: 14", "1 (every group size)", "001 T2"),
+    "warp.syncwarp": ("-", "-", ""),
+    "warp.tile-shuffle": ("22 (every group size)", "31 (every group size)", "001 T2"),
+    "warp.coalesced-shuffle": ("77 (every group size)", "50 (every group size)", "001 T2"),
+    "block.latency": ("22 / 36 / 84", "220 / 235 / 428", "002 T5"),
+    "block.throughput": ("0.219 / 0.402 / 0.626-0.658 (per SM or GPU not said)",
+                         "0.087 / 0.103 / 0.102-0.111", "002 T7"),
+    "grid.cg.1": ("1.435-2.199", "1.762-2.254", "002 T8"),
+    "grid.cg.min": ("1.838 / 2.847 / 5.055 / 9.207 / 21.061",
+                    "2.050 / 3.421 / 6.420 / 13.228 / 31.345", "002 T8"),
+    "kernel.launch-sync": ("8.888 / 10.248 / - / - \u2020", "-", "001 T1"),
+    "kernel.fusion": ("1.081 \u2020", "-", "001 T1"),
+}
+
+STUDY_FOOTNOTE = ("\u2020 seed 001 Table 1 does not name the GPU; it also gives a launch overhead "
+                  "of 1.063 us (cooperative) and 1.258 us (cooperative multi-device) by Eq. 6, and "
+                  "a null-kernel total latency of 10.874 us for the cooperative multi-device launch.")
+
+# DESIGN.md section 7: independent measurements on 2 x H200 (NV18), CUDA 13.0, 2026-11-22.
+# (label, method, metric, axes, scale to the unit shown, unit, reference figure)
+DESIGN_REFERENCE = [
+    ("`__syncthreads`, 32 threads", "gpu.block.syncthreads", "latency_cycles",
+     {"threads_per_block": "32"}, 1, "cycles", 14.7),
+    ("`__syncthreads`, 1024 threads", "gpu.block.syncthreads", "latency_cycles",
+     {"threads_per_block": "1024"}, 1, "cycles", 76.7),
+    ("`grid.sync`, 1 block/SM x 128", "gpu.grid.cg", "latency",
+     {"blocks_per_sm": "1", "threads_per_block": "128"}, 1e-3, "us", 1.01),
+    ("`grid.sync`, 8 blocks/SM x 128", "gpu.grid.cg", "latency",
+     {"blocks_per_sm": "8", "threads_per_block": "128"}, 1e-3, "us", 2.2),
+    ("`grid.sync`, 32 blocks/SM x 32", "gpu.grid.cg", "latency",
+     {"blocks_per_sm": "32", "threads_per_block": "32"}, 1e-3, "us", 9.2),
+]
