@@ -471,7 +471,7 @@ def selfcheck_log(argv):
 
 
 # ---------------------------------------------------------------------------------------------
-# repeated runs (the tables of tools/repeats_table.py and tools/series_table.py)
+# repeated runs: before/after repeats of two builds, and labelled series (the A/B tables)
 
 def run_values(paths):
     out = {}
@@ -482,7 +482,7 @@ def run_values(paths):
 
 
 def repeats(argv):
-    """Same table as tools/repeats_table.py: every run's value of two builds, change of means."""
+    """Every run's value of two builds side by side, and the change of the means."""
     if "--before" not in argv or "--after" not in argv:
         raise ValueError("repeats: --before B.csv ... --after A.csv ...")
     i, j = argv.index("--before"), argv.index("--after")
@@ -500,7 +500,7 @@ def repeats(argv):
 
 
 def series(argv):
-    """Same table as tools/series_table.py: the mean of every series, optionally relative."""
+    """The mean of every labelled series of runs, optionally relative to one of them."""
     rel = option(argv, "--relative-to")
     series_ = []
     for s in argv:

@@ -10,6 +10,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tool_python import python_with_matplotlib  # noqa: E402
+
 EXE = sys.argv[1]
 CASE = sys.argv[2]
 # Keep runs short: these tests check behaviour, not figures.
@@ -153,6 +156,16 @@ def case_version():
     p = gpubarrier("--version")
     expect(p.returncode == 0 and "gpubarrier 0." in p.stdout and "CUDA runtime" in p.stdout, "version", p)
     expect("NCCL" in p.stdout and "MPI" in p.stdout and "git" in p.stdout, "versions", p)
+    # The sha is read at every build (cmake/WriteVersion.cmake), not only at configure time, and
+    # says -dirty when tracked files differ from the commit: rows name the code that made them.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    head = subprocess.run(["git", "-C", root, "rev-parse", "--short=12", "HEAD"],
+                          capture_output=True, text=True)
+    if head.returncode == 0:
+        dirty = subprocess.run(["git", "-C", root, "diff", "--quiet", "HEAD", "--"]).returncode
+        want = head.stdout.strip() + ("-dirty" if dirty == 1 else "")
+        expect(f"(git {want})" in p.stdout, f"--version names the built tree, git {want} "
+               "(a build after the last commit or edit)", p)
 
 
 def case_help():
@@ -160,15 +173,6 @@ def case_help():
     expect(p.returncode == 0 and "--axis" in p.stdout and "Examples" in p.stdout, "run --help teaches", p)
     p = gpubarrier()
     expect(p.returncode != 0 and "list" in p.stdout + p.stderr, "no subcommand shows usage", p)
-
-
-def python_with_matplotlib():
-    # Debian's python3-matplotlib serves /usr/bin/python3; a pyenv python may lack it.
-    for exe in (sys.executable, "/usr/bin/python3"):
-        if os.path.exists(exe) and subprocess.run([exe, "-c", "import matplotlib"],
-                                                  capture_output=True).returncode == 0:
-            return exe
-    sys.exit("FAIL: no python3 with matplotlib (scripts/setup installs python3-matplotlib)")
 
 
 def selfcheck_rows(header):

@@ -16,18 +16,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 TOOL = os.path.join(ROOT, "tools", "compare.py")
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import gbcsv  # noqa: E402
-
-
-def python_with_scipy():
-    for exe in (sys.executable, "/usr/bin/python3"):
-        if os.path.exists(exe) and subprocess.run([exe, "-c", "import scipy.stats"],
-                                                  capture_output=True).returncode == 0:
-            return exe
-    return None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tool_python import python_with  # noqa: E402
 
 
 # Without scipy every case but mann_whitney runs, then the test reports skipped (77).
-PY = python_with_scipy() or sys.executable
+PY = python_with("scipy.stats") or sys.executable
 TMP = tempfile.mkdtemp(prefix="test_compare.")
 
 
@@ -255,7 +249,7 @@ if __name__ == "__main__":
     wanted = sys.argv[2:] or list(CASES)
     skipped = []
     for name in wanted:
-        if name == "mann_whitney" and python_with_scipy() is None:
+        if name == "mann_whitney" and python_with("scipy.stats") is None:
             skipped.append(name)
             continue
         CASES[name]()

@@ -14,20 +14,15 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tool_python import python_with_matplotlib  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, "tools", "html_report.py")
 DIR = os.path.join(ROOT, "results", "h200x2")
 # A known figure of that folder: its text must appear in the rendered table.
 KNOWN = ("multigpu.device.push", "gpu_count=2 blocks_per_sm=1 threads_per_block=128 ordering=0 "
          "fault=0", "2496.84")
-
-
-def python_with_matplotlib():
-    for exe in (sys.executable, "/usr/bin/python3"):
-        if os.path.exists(exe) and subprocess.run([exe, "-c", "import matplotlib"],
-                                                  capture_output=True).returncode == 0:
-            return exe
-    sys.exit("FAIL: no python3 with matplotlib (scripts/setup installs python3-matplotlib)")
 
 
 def browser():

@@ -9,18 +9,12 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tool_python import python_with_matplotlib  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CSV = os.path.join(ROOT, "results", "h200", "foundation-sweep.csv")
 PLOT = os.path.join(ROOT, "tools", "plot.py")
-
-
-def python_with_matplotlib():
-    # Debian's python3-matplotlib serves /usr/bin/python3; a pyenv python may lack it.
-    for exe in (sys.executable, "/usr/bin/python3"):
-        if os.path.exists(exe) and subprocess.run([exe, "-c", "import matplotlib"],
-                                                  capture_output=True).returncode == 0:
-            return exe
-    sys.exit("FAIL: no python3 with matplotlib (scripts/setup installs python3-matplotlib)")
 
 
 def plot(*args):
