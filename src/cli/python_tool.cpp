@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -30,16 +31,21 @@ struct Tool {
 
 constexpr Tool kTools[] = {
     {"compare", "compare.py",
-     "Compare two or more gpubarrier CSVs (machines, runs) figure by figure: ratios and whether\n"
-     "the difference is beyond the spread (tools/compare.py; its options pass through).\n"
+     "Compare two or more gpubarrier CSVs (machines, runs, launch modes) figure by figure: the\n"
+     "values side by side, the ratio to the first, and a verdict (same / faster / slower) that\n"
+     "accounts for the standard error and the run-to-run floor (tools/compare.py; its options\n"
+     "pass through).\n"
      "Example: gpubarrier compare results/h100/single-gpu.csv results/h200/single-gpu.csv "
      "--level grid"},
     {"plot", "plot.py",
-     "Plot gpubarrier CSVs: one figure per method family and metric, with spread\n"
+     "Plot gpubarrier CSVs (PNG and SVG): heat maps, a line per swept axis, a summary, latency\n"
+     "against GPU count, and, across machines, grouped bars and a ratio heat map\n"
      "(tools/plot.py; its options pass through).\n"
-     "Example: gpubarrier plot results/h200x2/multi-gpu.csv --out plots/"},
+     "Example: gpubarrier plot results/h200x2/multi-gpu.csv results/h200x4/multi-gpu-scaling.csv "
+     "--out plots/"},
     {"report", "report.py",
-     "Summarise a directory or files of gpubarrier results as text or an HTML page\n"
+     "Markdown tables of gpubarrier CSVs (single, multi, scaling, compare, ...), the regeneration\n"
+     "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"
      "(tools/report.py; its options pass through).\n"
      "Example: gpubarrier report results/h200x2 --html page.html"},
 };
@@ -97,9 +103,16 @@ void add_python_tool_commands(CLI::App& app, GlobalOptions& global) {
   for (const Tool& tool : kTools) {
     auto args = std::make_shared<std::vector<std::string>>();
     auto* cmd = app.add_subcommand(tool.command, tool.help);
-    // Everything after the subcommand's own --help belongs to the tool, unparsed and in order.
+    // Everything after the subcommand belongs to the tool, unparsed and in order. --help too:
+    // it prints what the subcommand is for, then the tool's own options.
     cmd->prefix_command();
-    cmd->callback([&tool, &global, cmd] { global.exit_status = run_tool(tool, cmd->remaining()); });
+    cmd->set_help_flag();
+    cmd->callback([&tool, &global, cmd] {
+      const std::vector<std::string> args = cmd->remaining();
+      if (!args.empty() && (args[0] == "--help" || args[0] == "-h"))
+        std::printf("%s\n\nThe options of %s:\n\n", tool.help, tool.script);
+      global.exit_status = run_tool(tool, args);
+    });
   }
 }
 

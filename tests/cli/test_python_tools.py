@@ -43,11 +43,12 @@ with tempfile.TemporaryDirectory() as d:
     p = gpubarrier("compare", env=env)
     expect(p.returncode == 3 and p.stdout.strip() == "compare args:", "no arguments", p)
 
-    # Our own --help comes first; the example of each is in it.
+    # Our own --help comes first (the example of each is in it), then the tool's own --help.
     for name, example in (("compare", "--level grid"), ("plot", "--out plots/"),
                           ("report", "--html page.html")):
         p = gpubarrier(name, "--help", env=env)
-        expect(p.returncode == 0 and example in p.stdout, f"{name} --help has its example", p)
+        expect(example in p.stdout and p.stdout.index(example) < p.stdout.index(f"{name} args:--help")
+               and p.returncode == 3, f"{name} --help: its example, then the tool's options", p)
     p = gpubarrier("--help")
     expect(all(n in p.stdout for n in ("compare", "plot", "report")), "listed in --help", p)
 
