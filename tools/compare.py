@@ -81,6 +81,7 @@ import csv
 import fnmatch
 import glob
 import io
+import html
 import json
 import math
 import os
@@ -611,6 +612,28 @@ def render_text(res, markdown):
     return "\n".join(lines) + "\n"
 
 
+def _html_table(header, body):
+    esc = html.escape
+    head = "".join(f"<th>{esc(str(h))}</th>" for h in header)
+    rows = "".join("<tr>" + "".join(f"<td>{esc(str(x))}</td>" for x in b) + "</tr>" for b in body)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>"
+
+
+def render_html(res):
+    """The same content as the markdown rendering, as an HTML fragment (the report page)."""
+    keycols, header, body = _table_rows(res)
+    esc = html.escape
+    parts = ["<ul>" + "".join(f"<li>{esc(x.strip())}</li>" for x in _sides_lines(res)[1:]) +
+             "</ul>"]
+    parts.append(_html_table(header, body) if body else
+                 "<p>(no key is in the baseline and another side)</p>")
+    for label, h, b in _only_rows(res, keycols):
+        parts.append(f"<p><b>only in {esc(label)}</b> ({len(b)} keys, no verdict):</p>")
+        parts.append(_html_table(h, b))
+    parts.append("<ul>" + "".join(f"<li>{esc(x)}</li>" for x in _summary_lines(res)) + "</ul>")
+    return "\n".join(parts) + "\n"
+
+
 def render_csv(res):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -671,7 +694,9 @@ def render(res, fmt):
         return render_csv(res)
     if fmt == "json":
         return json.dumps(to_json(res), indent=1) + "\n"
-    raise CompareError(f"--format {fmt}: expected table, markdown, csv or json")
+    if fmt == "html":
+        return render_html(res)
+    raise CompareError(f"--format {fmt}: expected table, markdown, csv, json or html")
 
 
 def compare_text(paths, by=None, methods=None, level=None, fmt="markdown", raw=None, k=DEFAULT_K,
@@ -785,7 +810,8 @@ def main(argv=None):
     p.add_argument("--where", metavar="AXIS=V,...",
                    help="only configurations with these axis values (rows without the axis "
                         "pass), e.g. blocks_per_sm=1,threads_per_block=128")
-    p.add_argument("--format", default="table", choices=("table", "markdown", "csv", "json"))
+    p.add_argument("--format", default="table",
+                   choices=("table", "markdown", "csv", "json", "html"))
     p.add_argument("--raw", nargs="+", metavar="RAW.csv", help="per-sample CSVs: decide by the "
                    "Mann-Whitney U test where both sides have samples (give them after the CSVs)")
     p.add_argument("--k", type=float, default=DEFAULT_K,

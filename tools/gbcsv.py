@@ -124,6 +124,38 @@ def statistic(row):
     return row.get("statistic") or STATISTIC_BY_TECHNIQUE.get(row["technique"], "")
 
 
+# The noisy rule of src/core/noisy.hpp (results/SCHEMA.md, "Noisy figures"), for rows written
+# before v3, whose notes do not carry it.
+NOISY_CV, NOISY_BUDGET_CV, NOISY_MEAN_MEDIAN_GAP = 0.25, 0.05, 0.10
+
+
+def noisy_reason(row):
+    """Why an ok row's figure is noisy ("" when it is not): its note's `noisy:` part (v3), else
+    the same rule applied to its cv, stop, mean and median."""
+    note = row.get("note", "")
+    if "noisy: " in note:
+        return note.split("noisy: ", 1)[1].split(";")[0].strip()
+    if row.get("schema_version") == str(LATEST):
+        return ""
+    def num(col):
+        try:
+            return float(row.get(col) or "nan")
+        except ValueError:
+            return float("nan")
+    cv, mean, median = num("cv"), num("mean"), num("median")
+    reasons = []
+    if cv > NOISY_CV:
+        reasons.append(f"cv {cv:.3g} > {NOISY_CV:.3g}")
+    elif row.get("stop") == "budget" and cv > NOISY_BUDGET_CV:
+        reasons.append(f"time budget spent at cv {cv:.3g} > {NOISY_BUDGET_CV:.3g}")
+    stat = statistic(row)
+    if (stat.startswith("eq") or "mean" in stat) and median == median and mean == mean and \
+            abs(mean - median) > NOISY_MEAN_MEDIAN_GAP * abs(median):
+        gap = 100 * abs(mean - median) / abs(median) if median else float("inf")
+        reasons.append(f"mean and median differ by {gap:.3g}% > {100 * NOISY_MEAN_MEDIAN_GAP:.3g}%")
+    return ", ".join(reasons)
+
+
 def config_axes(row):
     """The row's configuration as a dict (config is `name=value` pairs separated by spaces)."""
     return dict(item.split("=", 1) for item in row["config"].split() if "=" in item)

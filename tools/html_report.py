@@ -27,7 +27,6 @@ import gbcsv  # noqa: E402
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
-NOISY_CV = 0.05  # cv above this, or stop=budget, is flagged as noisy
 
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:1.5em auto;
@@ -171,16 +170,9 @@ def fmt_value(text):
 
 
 def noisy(r):
-    reasons = []
-    try:
-        cv = float(r["cv"])
-        if cv > NOISY_CV:
-            reasons.append(f"cv {100 * cv:.0f}%")
-    except ValueError:
-        pass
-    if r["stop"] == "budget":
-        reasons.append("time budget spent before the RSE target")
-    return reasons
+    """The row's noisy reasons (results/SCHEMA.md "Noisy figures", via gbcsv), as a list."""
+    reason = gbcsv.noisy_reason(r)
+    return [reason] if reason else []
 
 
 def level_tables(rows, path):
@@ -343,8 +335,10 @@ def build(paths, title=None, baseline=None):
     parts += ["<h2>Plots</h2>", figs if n else figs or '<p class="note">No plots.</p>']
     parts.append("<h2>Tables per input and level</h2>")
     parts.append('<p class="note">ok, failed, timeout and unverified rows; skipped ones counted '
-                 'with their reason. Shaded: noisy (cv above '
-                 f'{100 * NOISY_CV:.0f}% or the time budget ran out); red: not ok.</p>')
+                 'with their reason. Shaded: noisy (results/SCHEMA.md, "Noisy figures": cv above '
+                 f'{gbcsv.NOISY_CV:g}, or above {gbcsv.NOISY_BUDGET_CV:g} when the time budget ran '
+                 'out, or a mean-based figure whose mean and median differ by more than '
+                 f'{100 * gbcsv.NOISY_MEAN_MEDIAN_GAP:g}%); red: not ok.</p>')
     for p, rs in per_file.items():
         counts = collections.Counter(r["status"] for r in rs)
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no rows"

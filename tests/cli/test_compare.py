@@ -242,6 +242,22 @@ def case_api():
     expect(len(rows) == 2 and rows[0]["verdict"] == "baseline" and rows[0]["count"] == "5"
            and rows[1]["verdict"].endswith("faster"), "csv format", csv_out)
 
+    page = compare("results/h100/grid-repeats.csv", "results/h200/foundation-repeats.csv",
+                   "--format", "html", "--where", "threads_per_block=128").stdout
+    expect(page.startswith("<ul>") and "<table>" in page and "<td>gpu.grid.cg</td>" in page
+           and "|" not in page.split("<table>")[1].split("</table>")[0], "html format", page)
+
+
+def case_where():
+    out = compare("results/h100/single-gpu.csv", "results/h200/single-gpu.csv", "--level", "grid",
+                  "--where", "blocks_per_sm=2,threads_per_block=64", "--format", "csv").stdout
+    rows = list(csv.DictReader(out.splitlines()))
+    expect(rows and all("blocks_per_sm=2" in r["config"] and "threads_per_block=64" in r["config"]
+                        for r in rows), "--where keeps only those configurations", out)
+    bad = compare("results/h100/single-gpu.csv", "results/h200/single-gpu.csv", "--where", "x",
+                  ok=(2,))
+    expect(bad.returncode == 2 and "AXIS=VALUE" in bad.stderr, "--where x refused", bad.stderr)
+
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 

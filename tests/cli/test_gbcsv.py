@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""tools/gbcsv.py, the CSV reader of every Python tool: files of schema v1, v2 and v3 read into
+one layout, what `value` is inferred for rows that do not say, the noisy rule of SCHEMA.md for
+rows written before v3 (the H100 kernel.fusion row it was made for), and errors that name the
+file, the line and the column.
+
+Usage: test_gbcsv.py GPUBARRIER (unused).
+"""
+import os
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import gbcsv  # noqa: E402
+
+failures = []
+
+
+def expect(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def write(d, name, header, rows):
+    path = os.path.join(d, name)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(",".join(header) + "\r\n")
+        for r in rows:
+            f.write(",".join(r.get(c, "") for c in header) + "\r\n")
+    return path
+
+
+def error_of(path):
+    try:
+        gbcsv.load_file(path)
+    except gbcsv.CsvError as e:
+        return str(e)
+    return ""
+
+
+ok = {"method": "gpu.grid.cg", "config": "blocks_per_sm=1", "metric": "latency", "unit": "ns",
+      "value": "1000", "mean": "1000", "median": "1000", "cv": "0.01", "stop": "converged",
+      "status": "ok", "technique": "differential"}
+
+with tempfile.TemporaryDirectory() as d:
+    for version in (1, 2, 3):
+        header = gbcsv.columns_of(version)
+        path = write(d, f"v{version}.csv", header, [dict(ok, schema_version=str(version))])
+        rows = gbcsv.load_file(path)
+        expect(len(rows) == 1 and set(gbcsv.NAMES) <= set(rows[0]), f"v{version}: every column")
+        expect(gbcsv.statistic(rows[0]) == "eq7", f"v{version}: differential value is eq7")
+    v3 = write(d, "stat.csv", gbcsv.columns_of(3),
+               [dict(ok, schema_version="3", statistic="loop-mean")])
+    expect(gbcsv.statistic(gbcsv.load_file(v3)[0]) == "loop-mean", "v3: the row's own statistic")
+
+    # The noisy rule, on a v2 row like the H100 fusion row (budget-stopped, p99 far out).
+    noisy = dict(ok, schema_version="2", technique="fusion", value="1610", mean="1610",
+                 median="1034", cv="1.96", stop="budget")
+    reason = gbcsv.noisy_reason(noisy)
+    expect("cv 1.96 > 0.25" in reason and "mean and median differ" in reason, f"noisy: {reason}")
+    expect(gbcsv.noisy_reason(dict(ok, schema_version="2", cv="0.08", stop="budget")) != "",
+           "budget-stopped at cv 0.08 is noisy")
+    expect(gbcsv.noisy_reason(dict(ok, schema_version="2", cv="0.08")) == "",
+           "converged at cv 0.08 is not noisy")
+    expect(gbcsv.noisy_reason(dict(ok, schema_version="3", note="verified; noisy: cv 0.3 > 0.25"))
+           == "cv 0.3 > 0.25", "v3: the note's own reason")
+    expect(gbcsv.noisy_reason(dict(ok, schema_version="3", cv="0.9")) == "",
+           "v3 rows carry the rule in their note; none there means not noisy")
+    h100 = gbcsv.load([os.path.join(ROOT, "results", "h100", "single-gpu.csv")], {"ok"})
+    flagged = [r["method"] for r in h100 if gbcsv.noisy_reason(r)]
+    expect("kernel.fusion" in flagged, f"the committed H100 fusion row is noisy: {flagged}")
+
+    # Errors name the file, the line and the column.
+    h = gbcsv.columns_of(2)
+    cases = {
+        "not a gpubarrier CSV": (["a", "b"], [], "column 1 is 'a'"),
+        "unknown column": (h + ["colour"], [], "column 'colour'"),
+        "bad version": (h, [dict(ok, schema_version="9")], ":2: column 'schema_version'"),
+        "v2 row without node": (gbcsv.columns_of(1), [dict(ok, schema_version="2")],
+                                ":2: column 'node' is missing"),
+        "bad number": (h, [dict(ok, schema_version="2", value="fast")],
+                       ":2: column 'value' is 'fast': expected a number"),
+        "bad status": (h, [dict(ok, schema_version="2", status="great")], "column 'status'"),
+    }
+    for what, (header, rows, want) in cases.items():
+        path = write(d, "bad.csv", header, rows)
+        msg = error_of(path)
+        expect(msg.startswith(path) and want in msg, f"{what}: '{msg}' should name {want}")
+    torn = os.path.join(d, "torn.csv")
+    with open(torn, "w", encoding="utf-8") as f:
+        f.write(",".join(h) + "\n" + "2,run\n")
+    expect(":2:" in error_of(torn) and "fields" in error_of(torn), "a torn row names its line")
+    expect("cannot open" in error_of(os.path.join(d, "missing.csv")), "a missing file")
+
+if failures:
+    print("FAIL:\n  " + "\n  ".join(failures))
+    sys.exit(1)
+print("PASS gbcsv")
