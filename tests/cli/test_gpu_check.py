@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""scripts/gpu-check on a machine without a usable GPU must fail (exit 1, saying why), never pass
+as an empty success: no nvidia-smi, and an nvidia-smi that lists no GPU.
+
+Usage: test_gpu_check.py GPUBARRIER (unused).
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "gpu-check")
+failures = []
+
+
+def run(path_dirs, out):
+    env = dict(os.environ, OUT=out, PATH=":".join(path_dirs))
+    return subprocess.run(["/bin/bash", SCRIPT, "--no-tests"], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+with tempfile.TemporaryDirectory() as d:
+    system = ["/usr/bin", "/bin"]
+    no_smi = [p for p in system if not os.path.exists(os.path.join(p, "nvidia-smi"))]
+    p = run(no_smi, os.path.join(d, "a"))
+    if p.returncode != 1 or "nvidia-smi not found" not in p.stdout:
+        failures.append(f"without nvidia-smi: exit {p.returncode}, {p.stdout!r} {p.stderr!r}")
+    fake = os.path.join(d, "bin")
+    os.mkdir(fake)
+    with open(os.path.join(fake, "nvidia-smi"), "w") as f:
+        f.write("#!/bin/sh\necho 'No devices were found'\n")
+    os.chmod(os.path.join(fake, "nvidia-smi"), 0o755)
+    p = run([fake] + system, os.path.join(d, "b"))
+    if p.returncode != 1 or "lists no GPU" not in p.stdout:
+        failures.append(f"nvidia-smi without GPUs: exit {p.returncode}, {p.stdout!r} {p.stderr!r}")
+
+if failures:
+    print("FAIL:\n  " + "\n  ".join(failures))
+    sys.exit(1)
+print("PASS gpu_check")
