@@ -99,7 +99,7 @@ DEFAULT_K = 3.0
 DEFAULT_FLOORS = {"clock": 0.001, "differential": 0.005, "fusion": 0.014, "host-loop": 0.167}
 DEFAULT_FLOOR_OTHER = 0.063
 FLOOR_PERCENTILE = 95
-LOWER_IS_FASTER = ("latency", "latency_cycles", "launch_interval", "launch_overhead")
+LOWER_IS_FASTER = ("latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead")
 HIGHER_IS_FASTER = ("throughput", "throughput_cycles")
 RAW_COLUMNS = ("run_id", "method", "config", "gpu_ids", "launcher", "metric", "unit", "statistic",
                "sample", "value")

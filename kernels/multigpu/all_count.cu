@@ -15,6 +15,8 @@ struct AllCount {
   struct Words {
     Word counter;  // every block of every GPU
   };
+  // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
+  static constexpr bool peer_atomics = true;
   struct Args {};
 
   __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {

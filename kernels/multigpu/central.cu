@@ -16,6 +16,8 @@ struct Central {
   struct Words {
     Word counter;  // member 0's counts every GPU's arrival
   };
+  // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
+  static constexpr bool peer_atomics = true;
   struct Args {};
 
   __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {

@@ -33,10 +33,18 @@ std::vector<int> select_gpus(const std::string& spec, int visible, const std::st
       if (g == id) throw UsageError("--gpus '" + spec + "' names GPU " + item + " twice");
     gpus.push_back(id);
   }
-  // Under mpirun/srun the list is per node: local rank r drives its r-th entry, so
-  // `mpirun -np 2 gpubarrier run --gpus 0,2` puts rank 0 on GPU 0 and rank 1 on GPU 2.
-  if (launch.under_mpi) return {gpus[static_cast<std::size_t>(launch.local_rank) % gpus.size()]};
-  return gpus;
+  // Under mpirun/srun a list of several GPUs is per node: local rank r drives its r-th entry, so
+  // `mpirun -np 2 gpubarrier run --gpus 0,2` puts rank 0 on GPU 0 and rank 1 on GPU 2. More
+  // ranks on a node than listed GPUs would make ranks share a GPU while the rows count each, so
+  // that is refused. One GPU is this rank's own (the job scripts' rank.sh gives each rank its
+  // entry through GPUBARRIER_GPUS); the rows' gpu_ids show every rank's.
+  if (!launch.under_mpi || gpus.size() == 1) return gpus;
+  if (static_cast<std::size_t>(launch.local_size) > gpus.size())
+    throw UsageError("--gpus '" + spec + "' lists " + std::to_string(gpus.size()) + " GPUs but " +
+                     std::to_string(launch.local_size) +
+                     " ranks run on this node: each rank needs its own GPU (list one per local "
+                     "rank, or start fewer ranks per node)");
+  return {gpus[static_cast<std::size_t>(launch.local_rank)]};
 }
 
 RunContext make_context(const Launch& launch, const std::string& gpu_spec) {

@@ -8,7 +8,9 @@
 namespace gb::cli {
 
 // Parses "0,1" against the visible GPUs; empty means every visible GPU (under MPI: the GPU of
-// this rank's local index). Throws gb::UsageError when a listed GPU does not exist.
+// this rank's local index). Throws gb::UsageError when a listed GPU does not exist, is listed
+// twice, or (under MPI) when a list of several GPUs has fewer than the node's ranks; under MPI a
+// single listed GPU is this rank's own.
 std::vector<int> select_gpus(const std::string& spec, int visible, const std::string& no_gpu_reason,
                              const Launch& launch);
 

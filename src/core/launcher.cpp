@@ -97,6 +97,19 @@ std::vector<int> Launch::gather(int value) const {
   return all;
 }
 
+std::vector<double> Launch::gather(const std::vector<double>& values) const {
+#ifdef GPUBARRIER_HAVE_MPI
+  if (!under_mpi) return values;
+  const int count = static_cast<int>(values.size());
+  std::vector<double> all(values.size() * static_cast<std::size_t>(size));
+  GB_MPI_CHECK(MPI_Allgather(values.data(), count, MPI_DOUBLE, all.data(), count, MPI_DOUBLE,
+                             MPI_COMM_WORLD));
+  return all;
+#else
+  return values;
+#endif
+}
+
 void Launch::barrier() const {
 #ifdef GPUBARRIER_HAVE_MPI
   if (under_mpi) GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));

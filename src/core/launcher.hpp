@@ -21,6 +21,9 @@ struct Launch {
   double max(double value) const;
   // Every rank's `value`, in rank order ({value} outside MPI).
   std::vector<int> gather(int value) const;
+  // Every rank's `values` (the same count on every rank), concatenated in rank order
+  // (`values` outside MPI).
+  std::vector<double> gather(const std::vector<double>& values) const;
   void barrier() const;
 };
 

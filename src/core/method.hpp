@@ -81,6 +81,10 @@ struct Verification {
   static Verification passed(std::string d = {}) { return {Result::passed, std::move(d)}; }
   static Verification failed(std::string d) { return {Result::failed, std::move(d)}; }
   static Verification timed_out(std::string d) { return {Result::timeout, std::move(d)}; }
+  // No check ran; `why` goes into every row's note as "not verified: <why>" (status ok).
+  static Verification not_verified(std::string why) {
+    return {Result::not_applicable, std::move(why)};
+  }
   // Passed when a check kernel counted no failures, else "<count> <what>".
   static Verification from_failures(unsigned count, const std::string& what) {
     return count ? failed(std::to_string(count) + " " + what) : passed();

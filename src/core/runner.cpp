@@ -167,6 +167,8 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
         m.note = "verified";
       } else if (v.result == Verification::Result::passed) {
         m.note = "verified; " + m.note;
+      } else if (v.result == Verification::Result::not_applicable && !v.detail.empty()) {
+        m.note = "not verified: " + v.detail + (m.note.empty() ? "" : "; " + m.note);
       }
       Record r = with_figure(status_record(Status::ok, {}), m);
       if (!m.gpus.empty()) r.topology = topology_of(ctx, plan, method, m.gpus);

@@ -1,6 +1,7 @@
 // host.mpi.gpu-barrier: one rank per GPU launches an empty kernel, waits for its stream and
 // enters MPI_Barrier (the one-process-per-GPU form of seed 001 section 4.2.2). The figure of a
-// step is the slowest rank's.
+// step is the slowest rank's. The first row, loop_latency, is each rank's loop mean averaged
+// over ranks, as osu_barrier reports (core/host_loop_reference.hpp).
 #include "core/cuda_check.hpp"
 #include "core/mpi_check.hpp"
 #include "core/registry.hpp"
@@ -47,10 +48,12 @@ class MpiGpuBarrier final : public Method {
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
     const mg::Team& team = mg::team_of(state);
-    return {mg::team_host_loop(ctx, team, [&](int l) {
+    const auto step = [&](int l) {
       mg::launch_empty(team.stream(l));
       wait(team, l);
-    })};
+    };
+    return {mg::team_loop_latency(ctx, team, osu_convention(), step),
+            mg::team_host_loop(ctx, team, step)};
   }
 
  private:

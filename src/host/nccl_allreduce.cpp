@@ -1,6 +1,11 @@
 // host.nccl.allreduce: ncclAllReduce of one float as the barrier between GPUs (count 0 would be
 // a no-op in NCCL). blocking=1 waits for the stream after every step, as PyTorch's barrier does
 // (host-loop); blocking=0 enqueues the allreduces back to back in the stream (differential).
+// Both first give loop_latency, nccl-tests' convention (core/host_loop_reference.hpp): each
+// member times a loop of allreduces (blocking=0: enqueued back to back, then one stream wait,
+// as nccl-tests by default; blocking=1: a stream wait after each, like `-z 1` without its host
+// barrier between operations), divides by the count, and the members' figures are averaged
+// (nccl-tests' default `-a 1`).
 #include <chrono>
 #include <memory>
 
@@ -61,8 +66,12 @@ class NcclAllReduce final : public Method {
     const Point& p = state.point();
     const mg::Team& team = mg::team_of(state);
     const Session& s = state.resource<Session>(team);
-    if (p.at("blocking") != 0)
-      return {mg::team_host_loop(ctx, team, [&](int l) { s.step(team, l, true); })};
+    const bool blocking = p.at("blocking") != 0;
+    Measurement loop = mg::team_loop_latency(
+        ctx, team, osu_convention(), [&](int l) { s.step(team, l, blocking); },
+        [&](int l) { GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l))); });
+    if (blocking)
+      return {loop, mg::team_host_loop(ctx, team, [&](int l) { s.step(team, l, true); })};
     auto run = [&](long reps) {
       const auto t0 = std::chrono::steady_clock::now();
       team.parallel([&](int l) {
@@ -71,7 +80,7 @@ class NcclAllReduce final : public Method {
       });
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    return {differential(ctx, run)};
+    return {loop, differential(ctx, run)};
   }
 
  private:

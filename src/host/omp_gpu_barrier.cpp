@@ -1,6 +1,8 @@
 // host.omp.gpu-barrier: one OpenMP thread per GPU launches an empty kernel, waits for its stream
 // and meets the others at `#pragma omp barrier` (seed 001 section 4.2.2, Fig. 4). The figure of
 // a step is the slowest thread's; OMP_WAIT_POLICY (spinning or sleeping threads) is recorded.
+// The first row, loop_latency, is the loop mean of the slowest thread, as EPCC syncbench times
+// an OpenMP barrier (core/host_loop_reference.hpp).
 #include <cstdlib>
 
 #include "core/cuda_check.hpp"
@@ -33,13 +35,16 @@ class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
     const mg::Team& team = mg::team_of(state);
-    Measurement m = mg::team_host_loop(ctx, team, [&](int l) {
+    const auto step = [&](int l) {
       mg::launch_empty(team.stream(l));
       wait(team, l);
-    });
+    };
+    Measurement loop = mg::team_loop_latency(ctx, team, epcc_convention(), step);
+    Measurement m = mg::team_host_loop(ctx, team, step);
     const char* policy = std::getenv("OMP_WAIT_POLICY");
     m.note = std::string("OMP_WAIT_POLICY=") + (policy ? policy : "unset");
-    return {m};
+    loop.note += "; " + m.note;
+    return {loop, m};
   }
 
  private:

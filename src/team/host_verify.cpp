@@ -36,8 +36,12 @@ Verification outcome(const RunContext& ctx, const PeerMemory& mem, const Team& t
   return Verification::passed();
 }
 
-bool peers_reachable(const RunContext& ctx, const Team& team) {
-  return team.mode() == Mode::mpi || peer_access_problem(ctx.gpus).empty();
+// Why the stamp check cannot run (threads mode without peer access), or "".
+std::string unreachable(const RunContext& ctx, const Team& team) {
+  if (team.mode() == Mode::mpi) return {};
+  const std::string problem = peer_access_problem(ctx.gpus);
+  return problem.empty() ? problem
+                         : "the stamp check needs peer access between the GPUs (" + problem + ")";
 }
 
 std::uint64_t lateness(const Team& team, int local) {
@@ -48,7 +52,8 @@ std::uint64_t lateness(const Team& team, int local) {
 
 Verification verify_host_barrier(const RunContext& ctx, const Team& team,
                                  const std::function<void(int local)>& barrier) {
-  if (!peers_reachable(ctx, team)) return {};
+  if (const std::string why = unreachable(ctx, team); !why.empty())
+    return Verification::not_verified(why);
   const PeerMemory mem(team, 2 * sizeof(unsigned));
   for (unsigned r = 1; r <= kRounds; ++r) {
     team.parallel([&](int l) {
@@ -64,7 +69,8 @@ Verification verify_host_barrier(const RunContext& ctx, const Team& team,
 
 Verification verify_launch_barrier(const RunContext& ctx, const Team& team,
                                    const std::function<void()>& wait_all) {
-  if (!peers_reachable(ctx, team)) return {};
+  if (const std::string why = unreachable(ctx, team); !why.empty())
+    return Verification::not_verified(why);
   const PeerMemory mem(team, 2 * sizeof(unsigned));
   for (unsigned r = 1; r <= kRounds; ++r) {
     for (int l = 0; l < team.local_count(); ++l) {

@@ -45,4 +45,23 @@ Measurement team_host_loop(const RunContext& ctx, const Team& team,
   return host_loop_result(samples, stop.reason());
 }
 
+Measurement team_loop_latency(const RunContext& ctx, const Team& team, LoopConvention convention,
+                              const std::function<void(int local)>& step,
+                              const std::function<void(int local)>& finish) {
+  convention.members = team.mode() == Mode::mpi ? "ranks" : "threads";
+  ReferenceLoop loop(ctx, convention, team.local_count());
+  const std::function<void()> sync = team.local_count() > 1 ? [] {
+#pragma omp barrier
+  } : std::function<void()>{};
+  // One parallel region for every loop; the orphaned barrier binds to the region
+  // Team::parallel opens.
+  team.parallel([&](int l) {
+    std::function<void()> done;
+    if (finish) done = [&, l] { finish(l); };
+    loop.run_member(
+        l, [&, l] { step(l); }, done, sync);
+  });
+  return loop.result();
+}
+
 }  // namespace gb::mg

@@ -4,6 +4,7 @@
 
 #include <functional>
 
+#include "core/host_loop_reference.hpp"
 #include "core/method.hpp"
 #include "core/run_context.hpp"
 #include "team/team.hpp"
@@ -12,5 +13,14 @@ namespace gb::mg {
 
 Measurement team_host_loop(const RunContext& ctx, const Team& team,
                            const std::function<void(int local)>& step);
+
+// The reference tools' loop figure over a team (metric loop_latency,
+// core/host_loop_reference.hpp): every member times loops of `step(local)` followed by
+// `finish(local)` (may be empty); a loop's figure combines the members' loop means by
+// `convention.combine`. The statistic names the members: "ranks" in mpi mode, "threads" in
+// threads mode (convention.members is replaced).
+Measurement team_loop_latency(const RunContext& ctx, const Team& team, LoopConvention convention,
+                              const std::function<void(int local)>& step,
+                              const std::function<void(int local)>& finish = {});
 
 }  // namespace gb::mg

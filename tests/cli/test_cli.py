@@ -61,14 +61,24 @@ def case_run_writes_csv():
         p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2", "--out", out, *QUICK)
         expect(p.returncode == 0, "run exits 0", p)
         rows = read_csv(out)
-        expect(len(rows) == 1, "one row for one configuration", p)
-        r = rows[0]
-        expect(r["schema_version"] == "3", "schema version")
-        expect(r["method"] == "host.omp.barrier" and r["status"] == "ok", f"row ok: {r}")
-        expect(r["metric"] == "latency" and r["unit"] == "ns" and r["technique"] == "host-loop", "metric")
-        expect(float(r["value"]) > 0 and int(r["samples"]) >= 5, "a positive figure from >=5 samples")
-        expect(r["stop"] in ("converged", "budget"), "stop reason recorded")
-        expect(r["group_size"] == "2" and r["config"] == "group_size=2", "axis columns")
+        expect(len(rows) == 2, "two rows for one configuration: loop_latency, latency", p)
+        for r in rows:
+            expect(r["schema_version"] == "3", "schema version")
+            expect(r["method"] == "host.omp.barrier" and r["status"] == "ok", f"row ok: {r}")
+            expect(r["unit"] == "ns" and r["technique"] == "host-loop", "unit and technique")
+            expect(float(r["value"]) > 0 and int(r["samples"]) >= 5, "a positive figure from >=5 samples")
+            expect(r["stop"] in ("converged", "budget"), "stop reason recorded")
+            expect(r["group_size"] == "2" and r["config"] == "group_size=2", "axis columns")
+            expect(r["note"].startswith("not verified: ") and "OMP_WAIT_POLICY=" in r["note"],
+                   f"no barrier check: the note says so: {r['note']}")
+        loop, step = rows
+        expect(loop["metric"] == "loop_latency" and loop["statistic"] == "loop-mean-max-threads",
+               f"the headline first: EPCC's loop mean, the slowest thread's: {loop}")
+        expect(int(loop["reps_hi"]) >= 20 and "per-thread loop means min" in loop["note"],
+               f"steps per loop and per-thread min/max: {loop}")
+        expect(step["metric"] == "latency" and step["statistic"] == "median", f"per-step: {step}")
+        expect(0.2 * float(step["median"]) <= float(loop["median"]) <= 5 * float(step["median"]),
+               f"typical loop within a sane factor of the per-step median: {loop}, {step}")
         expect("host.omp.barrier" in p.stdout, "console table printed", p)
         with open(out, newline="") as f:
             expect(f.readline().startswith("schema_version,run_id,timestamp,"), "header first")
@@ -80,6 +90,7 @@ def case_json_output():
     expect(p.returncode == 0, "exit 0", p)
     rows = json.loads(p.stdout)
     expect(rows[0]["method"] == "host.omp.barrier" and isinstance(rows[0]["value"], float), "json row", p)
+    expect([r["metric"] for r in rows] == ["loop_latency", "latency"], "loop_latency first", p)
 
 
 def case_unknown_method():
@@ -144,7 +155,8 @@ def case_sweep_file():
         p = gpubarrier("sweep", sweep, "--out", out)
         expect(p.returncode == 0, "sweep exits 0", p)
         rows = read_csv(out)
-        expect([r["method"] for r in rows] == ["host.omp.barrier", "host.mpi.barrier"], "both entries", p)
+        expect([r["method"] for r in rows] == ["host.omp.barrier"] * 2 + ["host.mpi.barrier"],
+               "both entries (loop_latency and latency of the first, the second skipped)", p)
         expect(len({r["run_id"] for r in rows}) == 1, "one run id for the whole sweep")
         with open(sweep, "w") as f:
             f.write("runs:\n  - methods: host.omp.barrier\n    axes: {group_size: [two]}\n")

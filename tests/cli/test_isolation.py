@@ -138,7 +138,7 @@ def case_run_default_is_in_process():
         expect(p.returncode == -signal.SIGABRT, "without --isolate the crash ends the run", p)
         with open(out, newline="") as f:
             rows = list(csv.DictReader(f))
-        expect([r["config"] for r in rows] == ["group_size=2"], "rows before it are kept", p)
+        expect([r["config"] for r in rows] == ["group_size=2"] * 2, "rows before it are kept", p)
 
 
 def case_parent_killed():

@@ -6,6 +6,7 @@ cannot reconcile with file, line and column.
 Usage: test_merge.py GPUBARRIER
 """
 import csv
+import io
 import os
 import subprocess
 import sys
@@ -30,9 +31,11 @@ def expect(cond, what, proc=None):
 
 
 def without_column(text, name):
-    table = list(csv.reader(text.splitlines()))
+    table = list(csv.reader(io.StringIO(text, newline="")))
     at = table[0].index(name)
-    return "".join(",".join(r[:at] + r[at + 1:]) + "\r\n" for r in table)
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(r[:at] + r[at + 1:] for r in table)
+    return out.getvalue()
 
 
 V3_COLUMNS = ["gpubarrier_version", "git_sha", "nvidia_driver", "gpu_uuids", "sm_clock_mhz",
@@ -99,7 +102,7 @@ with tempfile.TemporaryDirectory() as d:
             (text.replace(",note,", ",comment,", 1),
              "bad.csv:1: column 41 'comment' is not a column"),
             (without_column(text, "slurm_job_id"), "bad.csv:1: missing column 'slurm_job_id'"),
-            (text + "2,x,2026", "bad.csv:4: the last row is torn"),
+            (text + "2,x,2026", f"bad.csv:{len(mine) + 2}: the last row is torn"),
             (without_column(text, "statistic"), "bad.csv:1: missing column 'statistic'"),
             (text.replace("\r\n3,", "\r\n7,", 1), "bad.csv:2: column schema_version: '7'")]:
         with open(bad, "w", newline="") as f:

@@ -69,7 +69,8 @@ with tempfile.TemporaryDirectory() as d:
     version = gpubarrier("--version").stdout.splitlines()[0]  # "gpubarrier 0.1.0 (git sha)"
     expect(version == f"gpubarrier {r['gpubarrier_version']} (git {r['git_sha']})",
            f"gpubarrier_version and git_sha are what --version prints: {version} / {r}")
-    expect(r["statistic"] == "median" and r["technique"] == "host-loop", f"statistic: {r}")
+    expect([x["statistic"] for x in rows] == ["loop-mean-max-threads", "median"] and
+           all(x["technique"] == "host-loop" for x in rows), f"statistics: {rows}")
     expect(r["gpu_model"] == "" and r["gpu_uuids"] == "" and r["sm_clock_mhz"] == "",
            f"a host-only row names no GPU and no SM clock: {r}")
 

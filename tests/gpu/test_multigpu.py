@@ -53,9 +53,11 @@ def case_threads_all_methods():
 
 def case_host_wait():
     rows = run_rows("--methods", "host.omp.gpu-barrier", "--axis", "host_wait=0,1,2", shape=False)
-    if len(rows) != 3 or any(r["status"] != "ok" or "OMP_WAIT_POLICY" not in r["note"]
-                             for r in rows):
-        fail("host_wait 0/1/2 must each give an ok row that records OMP_WAIT_POLICY", rows)
+    # Each point: loop_latency (EPCC's loop mean, the headline) first, then the per-step latency.
+    if [r["metric"] for r in rows] != ["loop_latency", "latency"] * 3 or any(
+            r["status"] != "ok" or "OMP_WAIT_POLICY" not in r["note"] for r in rows):
+        fail("host_wait 0/1/2 must each give ok loop_latency and latency rows that record "
+             "OMP_WAIT_POLICY", rows)
     print("PASS", [(r["config"], r["value"]) for r in rows])
 
 
@@ -76,6 +78,16 @@ def case_partial_participation():
     if not rows or any(r["status"] != "timeout" for r in rows):
         fail("one GPU skipping the barrier must give timeout rows", rows)
     print("PASS", len(rows), "timeout rows")
+
+
+def case_absent_alone():
+    # fault=2 on one GPU would leave nobody to cross: empty launches that verify nothing. Refused.
+    rows = run_rows("--methods", DEVICE, "--axis", "fault=2", "--axis", "gpu_count=1",
+                    "--axis", "ordering=0")
+    if not rows or any(r["status"] != "skipped" or "needs 2 or more GPUs" not in r["note"]
+                       for r in rows):
+        fail("fault=2 with one GPU must be skipped with the reason", rows)
+    print("PASS", len(rows), "skipped rows")
 
 
 N = gpu_count()

@@ -39,9 +39,33 @@ TEST(GpuSelect, RejectsMissingDuplicateAndMalformed) {
 TEST(GpuSelect, UnderMpiTheListIsIndexedByLocalRank) {
   gb::Launch rank;
   rank.under_mpi = true;
+  rank.local_size = 2;
   rank.local_rank = 1;
   EXPECT_EQ(select_gpus("0,2", 4, "", rank), (std::vector<int>{2}));
+  rank.local_size = 3;
   rank.local_rank = 2;
-  EXPECT_EQ(select_gpus("3,1", 4, "", rank), (std::vector<int>{3}));
-  EXPECT_THROW(select_gpus("0,4", 4, "", rank), gb::UsageError);
+  EXPECT_EQ(select_gpus("3,1,0", 4, "", rank), (std::vector<int>{0}));
+  EXPECT_THROW(select_gpus("0,4,1", 4, "", rank), gb::UsageError);
+}
+
+// 4 ranks on `--gpus 0,1` used to wrap onto 2 GPUs while the rows said 4.
+TEST(GpuSelect, UnderMpiMoreLocalRanksThanListedGpusIsRefused) {
+  gb::Launch rank;
+  rank.under_mpi = true;
+  rank.local_size = 4;
+  rank.local_rank = 0;
+  try {
+    select_gpus("0,1", 4, "", rank);
+    FAIL();
+  } catch (const gb::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("lists 2 GPUs but 4 ranks run on this node"),
+              std::string::npos)
+        << e.what();
+  }
+  rank.local_size = 2;
+  EXPECT_EQ(select_gpus("0,1", 4, "", rank), (std::vector<int>{0}));
+  // One GPU is the rank's own, as the job scripts pass it (rank.sh: GPUBARRIER_GPUS per rank).
+  rank.local_size = 4;
+  rank.local_rank = 3;
+  EXPECT_EQ(select_gpus("2", 4, "", rank), (std::vector<int>{2}));
 }

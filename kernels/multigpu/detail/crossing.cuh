@@ -5,7 +5,9 @@
 //                  static Args args(const AlgoSetup&, int local)  (detail/barrier_session.cuh)
 //   __device__ static bool cross(const BarrierArgs&, const Args&, Word epoch);
 // and optionally words_bytes(blocks, members) when its words grow with the grid, host_bytes
-// (host-mapped memory it needs) and note(const AlgoSetup&) for its rows. `cross` is called by
+// (host-mapped memory it needs), note(const AlgoSetup&) for its rows, and peer_atomics = true
+// when it needs native atomics on peer memory (skipped where cudaDevP2PAttrNativeAtomicSupported
+// is 0). `cross` is called by
 // every thread of every block once per barrier crossing and returns false once a watchdog
 // expired; the kernel around it stamps and checks while verifying.
 #pragma once

@@ -16,6 +16,7 @@
 #include "core/techniques.hpp"
 #include "multigpu/detail/barrier_memory.cuh"
 #include "team/host_shared.hpp"
+#include "team/peer_atomics.hpp"
 #include "team/team.hpp"
 
 namespace gb::mg {
@@ -240,9 +241,28 @@ class DeviceBarrier final : public DeviceMethodBase {
   static Usability check(const RunContext& ctx, const Point& p) {
     if (Usability u = launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<A>)); !u.ok)
       return u;
-    if (const long f = p.get("fault", 0); f < 0 || f > 2)
+    const long f = p.get("fault", 0);
+    if (f < 0 || f > 2)
       return Usability::no("fault: 0 = none, 1 = skip the wait, 2 = last GPU absent");
+    const std::vector<int> gpus = point_gpus(ctx, p);
+    // With one GPU the absent member is the only one: empty launches, "verified" over nothing.
+    if (f == 2 && gpus.size() < 2)
+      return Usability::no(
+          "fault=2 keeps the last GPU out of every barrier: it needs 2 or more "
+          "GPUs (with one, no barrier is left to miss)");
+    if constexpr (requires { A::peer_atomics; })
+      if (std::string why = peer_atomics_problem(gpus); A::peer_atomics && !why.empty())
+        return Usability::no(why);
     return Usability::yes();
+  }
+  // The GPUs of the point's team as ordinals of this node: every rank's in mpi mode, else the
+  // first gpu_count given ones (all for 0).
+  static std::vector<int> point_gpus(const RunContext& ctx, const Point& p) {
+    if (ctx.launch.under_mpi) return ctx.rank_gpus;
+    const auto n = static_cast<std::size_t>(p.get(kGpuCountAxis, 0));
+    return {
+        ctx.gpus.begin(),
+        ctx.gpus.begin() + static_cast<long>(n > 0 && n < ctx.gpus.size() ? n : ctx.gpus.size())};
   }
 };
 
