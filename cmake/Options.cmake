@@ -11,3 +11,21 @@ function(gpubarrier_check_required dep found)
     message(FATAL_ERROR "GPUBARRIER_WITH_${dep}=ON but ${dep} was not found")
   endif()
 endfunction()
+
+# AddressSanitizer + UndefinedBehaviorSanitizer for the host C++ code (scripts/test builds
+# build-asan with it and runs the unit and CLI tests there). CUDA sources are compiled by nvcc as
+# usual, uninstrumented; only what is compiled and linked as CXX gets the flags. Every test of
+# such a build runs with the sanitizer options and suppressions of tests/sanitizers/ (set in the
+# ctest environment by tests/sanitizers/env.cmake).
+option(GPUBARRIER_SANITIZE "Build host C++ code with -fsanitize=address,undefined" OFF)
+if(GPUBARRIER_SANITIZE)
+  set(GB_SANITIZE_FLAGS
+    -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+  add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${GB_SANITIZE_FLAGS}>")
+  add_link_options("$<$<LINK_LANGUAGE:CXX>:${GB_SANITIZE_FLAGS}>")
+  set(GB_SANITIZER_DIR ${CMAKE_CURRENT_SOURCE_DIR}/tests/sanitizers)
+  configure_file(${GB_SANITIZER_DIR}/env.cmake.in ${CMAKE_BINARY_DIR}/sanitizer_env.cmake @ONLY)
+  # Read by ctest before any test (and before test_unit lists its tests): the environment of
+  # every test of this build.
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_BINARY_DIR}/sanitizer_env.cmake)
+endif()

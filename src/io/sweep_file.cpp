@@ -2,15 +2,11 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
 #include "core/axis.hpp"
 #include "core/errors.hpp"
 #include "core/glob.hpp"
 #include "core/launch_mode.hpp"
+#include "io/config_limits.hpp"
 
 namespace gb {
 namespace {
@@ -117,6 +113,7 @@ SweepEntry parse_entry(const std::string& source, const YAML::Node& node, std::s
 }  // namespace
 
 SweepFile parse_sweep_text(const std::string& text, const std::string& source) {
+  check_config_limits(text, source);  // before yaml-cpp: size and nesting
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -155,11 +152,7 @@ SweepFile parse_sweep_text(const std::string& text, const std::string& source) {
 }
 
 SweepFile load_sweep_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot read sweep file '" + path + "': " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_sweep_text(ss.str(), path);
+  return parse_sweep_text(read_config_text(path, "sweep file"), path);
 }
 
 }  // namespace gb

@@ -4,16 +4,14 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <initializer_list>
 #include <set>
 #include <sstream>
 
 #include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "io/config_limits.hpp"
 #include "topology/cpulist.hpp"
 #include "topology/from_wiring.hpp"
 
@@ -282,6 +280,7 @@ void parse_node(const Reader& in, const YAML::Node& root, SystemFile& sys) {
 SystemFile parse(const std::string& text, const std::string& source,
                  const std::optional<std::string>& file_stem) {
   const Reader in{source};
+  check_config_limits(text, source);  // before yaml-cpp: size and nesting
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -300,6 +299,12 @@ SystemFile parse(const std::string& text, const std::string& source,
     in.fail(root["name"], "name", "expected '" + *file_stem + "', the file's name");
   if (root["alias_of"]) {
     sys.alias_of = in.scalar<std::string>(root["alias_of"], "alias_of", "a system name");
+    // A name of this folder's catalogue, never a path that leaves it.
+    if (sys.alias_of->empty() || *sys.alias_of == "." || *sys.alias_of == ".." ||
+        sys.alias_of->find_first_of("/\\") != std::string::npos)
+      in.fail(root["alias_of"], "alias_of",
+              "expected a system name (a file of this folder, without .yaml), got '" +
+                  *sys.alias_of + "'");
     for (const auto& kv : root)
       if (kv.first.Scalar() != "name" && kv.first.Scalar() != "alias_of")
         in.fail(kv.first, kv.first.Scalar(), "an alias holds only name and alias_of");
@@ -319,11 +324,7 @@ SystemFile parse(const std::string& text, const std::string& source,
 }
 
 std::string read_text(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) throw UsageError("cannot read system file '" + path + "': " + std::strerror(errno));
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
+  return read_config_text(path, "system file");
 }
 
 // The system an alias stands for, renamed to the alias; an alias of an alias is refused so that
