@@ -94,9 +94,13 @@ def main():
             fail("the log shows no requeue and restart", out)
         with open(os.path.join(out, "merged.csv"), newline="") as f:
             rows = list(csv.DictReader(f))
-        points = sorted((r["method"], r["config"], r["ranks"], r["nodes"]) for r in rows)
-        expected = sorted([("host.omp.barrier", "group_size=2", "1", "1"),
-                           ("host.mpi.barrier", "", "2", "1"), ("host.mpi.barrier", "", "3", "1")])
+        points = sorted((r["method"], r["config"], r["ranks"], r["nodes"], r["metric"])
+                        for r in rows)
+        # Each host point writes loop_latency (the headline) and latency rows.
+        expected = sorted(p + (m,) for p in [("host.omp.barrier", "group_size=2", "1", "1"),
+                                             ("host.mpi.barrier", "", "2", "1"),
+                                             ("host.mpi.barrier", "", "3", "1")]
+                          for m in ("loop_latency", "latency"))
         if points != expected:
             fail(f"points {points}, expected each of {expected} exactly once", out)
         runs = {r["run_id"] for r in rows}

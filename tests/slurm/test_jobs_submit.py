@@ -98,7 +98,9 @@ def case_end_to_end():
         expected = {("host.omp.barrier", "1", "1"), ("host.mpi.barrier", "2", "1"),
                     ("host.mpi.barrier", "3", "1"), ("host.mpi.barrier", "2", "2"),
                     ("host.mpi.barrier", "4", "2"), ("host.mpi.barrier", "6", "2")}
-        got = [(r["method"], r["ranks"], r["nodes"]) for r in rows]
+        # Each host point writes loop_latency (the headline) and latency rows.
+        expected = {p + (m,) for p in expected for m in ("loop_latency", "latency")}
+        got = [(r["method"], r["ranks"], r["nodes"], r["metric"]) for r in rows]
         if sorted(got) != sorted(expected):
             fail(f"points {sorted(got)}, expected each of {sorted(expected)} once", logs(out))
         for r in rows:
