@@ -26,7 +26,7 @@ Figures (one line, for inline markers):
   report.py compare A.csv B.csv [compare options]   gpubarrier compare's table (markdown)
 
 Regenerating the README (tools/readme_blocks.py):
-  report.py readme results/README.md [--check]
+  report.py readme [results/README.md] [--check]   (also: report.py --check)
   report.py --html ...                      tools/html_report.py (another tool)
 
 Only ok rows give figures (gbcsv.load); COL=V matches a CSV column or a config axis.
@@ -712,6 +712,10 @@ def dispatch(args):
     return MODES[args[0]](args[1:])
 
 
+DEFAULT_README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                              "results", "README.md")
+
+
 def main(argv):
     if "--html" in argv:
         try:
@@ -720,9 +724,14 @@ def main(argv):
             print(f"report.py --html: tools/html_report.py is not available ({e})", file=sys.stderr)
             return 2
         return html_report.main(argv)
-    if argv[:1] == ["readme"]:
+    if argv[:1] in (["readme"], ["--check"]):
+        # `report.py readme [FILE.md] [--check]`, also spelt `report.py --check [FILE.md]`;
+        # FILE.md defaults to this tree's results/README.md, so it works from any folder.
         import readme_blocks
-        return readme_blocks.main(argv[1:], dispatch)
+        rest = [a for a in argv if a != "readme"]
+        if all(a == "--check" for a in rest):
+            rest.append(DEFAULT_README)
+        return readme_blocks.main(rest, dispatch)
     if not argv or argv[0] not in MODES:
         print(__doc__, file=sys.stderr)
         return 2
