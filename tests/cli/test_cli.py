@@ -13,6 +13,9 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tool_python import python_with_matplotlib  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+
 EXE = sys.argv[1]
 CASE = sys.argv[2]
 # Keep runs short: these tests check behaviour, not figures.
@@ -20,21 +23,7 @@ QUICK = ["--samples", "5", "--time-budget", "0.2"]
 
 
 def gpubarrier(*args, env=None):
-    full_env = dict(os.environ, **(env or {}))
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
-        full_env.pop(var, None)
-    return subprocess.run([EXE, *args], capture_output=True, text=True, env=full_env, timeout=300)
-
-
-def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
-
-
-def read_csv(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    return run_gpubarrier(EXE, *args, env=env)
 
 
 def has_gpu():

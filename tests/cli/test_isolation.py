@@ -15,6 +15,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import expect, run_gpubarrier  # noqa: E402
+
 EXE = sys.argv[1]
 CASE = sys.argv[2]
 TOKEN = f"GB_ISOLATION_TEST_{os.getpid()}"
@@ -33,16 +36,7 @@ runs:
 
 
 def gpubarrier(*args, env=None):
-    full = dict(os.environ, **(env or {}))
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
-        full.pop(var, None)
-    return subprocess.run([EXE, *args], capture_output=True, text=True, env=full, timeout=300)
-
-
-def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
+    return run_gpubarrier(EXE, *args, env=env)
 
 
 def leftovers():

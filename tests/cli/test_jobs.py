@@ -23,23 +23,20 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import expect as cli_expect, run_gpubarrier  # noqa: E402
+
 EXE, CASE = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SKIP = 77
 
 
 def gpubarrier(*args):
-    env = dict(os.environ)
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
-        env.pop(var, None)
-    return subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=120,
-                          cwd=ROOT)
+    return run_gpubarrier(EXE, *args, timeout=120, cwd=ROOT)
 
 
 def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout[-4000:]}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
+    cli_expect(cond, what, proc, tail=4000)
 
 
 def names(kind):

@@ -8,9 +8,11 @@ Usage: test_merge.py GPUBARRIER
 import csv
 import io
 import os
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import expect, run_gpubarrier  # noqa: E402
 
 EXE = sys.argv[1]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -18,16 +20,7 @@ V1 = os.path.join(ROOT, "results", "h200x2", "multi-gpu-mpi.csv")  # a committed
 
 
 def gpubarrier(*args, env=None):
-    full = dict(os.environ, **(env or {}))
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
-        full.pop(var, None)
-    return subprocess.run([EXE, *args], capture_output=True, text=True, env=full, timeout=300)
-
-
-def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
+    return run_gpubarrier(EXE, *args, env=env)
 
 
 def without_column(text, name):

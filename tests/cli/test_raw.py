@@ -7,9 +7,11 @@ Usage: test_raw.py GPUBARRIER
 import csv
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import expect, run_gpubarrier  # noqa: E402
 
 EXE = sys.argv[1]
 QUICK = ["--samples", "5", "--time-budget", "0.2"]
@@ -18,16 +20,7 @@ RAW_HEADER = ["run_id", "method", "config", "gpu_ids", "launcher", "metric", "un
 
 
 def gpubarrier(*args):
-    env = dict(os.environ)
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID", "GPUBARRIER_RAW"):
-        env.pop(var, None)
-    return subprocess.run([EXE, *args], capture_output=True, text=True, env=env, timeout=300)
-
-
-def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
+    return run_gpubarrier(EXE, *args, drop=("GPUBARRIER_RAW",))
 
 
 def read(path):

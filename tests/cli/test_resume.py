@@ -15,6 +15,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import clean_env, expect, read_csv, run_gpubarrier  # noqa: E402
+
 EXE = sys.argv[1]
 CASE = sys.argv[2]
 # A CPU-only sweep: host.omp.barrier at several group sizes (those beyond this machine's CPUs
@@ -35,27 +38,11 @@ KEY = ("method", "config", "gpu_ids", "launcher", "ranks", "nodes")
 FIGURE = KEY + ("technique", "metric")
 
 
-def clean_env(extra=None):
-    env = dict(os.environ, **(extra or {}))
-    for var in ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"):
-        env.pop(var, None)
-    return env
-
-
 def gpubarrier(*args, env=None, timeout=300):
-    return subprocess.run([EXE, *args], capture_output=True, text=True, env=clean_env(env),
-                          timeout=timeout)
+    return run_gpubarrier(EXE, *args, env=env, timeout=timeout)
 
 
-def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
-
-
-def read_rows(path):
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+read_rows = read_csv
 
 
 def figures(rows):
