@@ -21,9 +21,14 @@ constexpr double kMargin = 1.5;
 constexpr long kRoundS = 300;
 constexpr long kMinimumS = 600;
 
-}  // namespace
+// Budgets one point of `m` may spend: host methods sample two rows, each up to the budget.
+long budgets_per_point(const MethodInfo& m) {
+  return m.name.starts_with("host.") ? 2 : 1;
+}
 
-long count_points(const SweepFile& sweep, const Catalogue& catalogue) {
+// Sum over the sweep's entries and methods of points x weight(method).
+template <class Weight>
+long sum_points(const SweepFile& sweep, const Catalogue& catalogue, Weight weight) {
   long total = 0;
   for (const auto& entry : sweep.runs) {
     std::vector<AxisOverride> overrides;
@@ -38,18 +43,29 @@ long count_points(const SweepFile& sweep, const Catalogue& catalogue) {
                                     [&](const AxisOverride& x) { return x.name == axis.name; });
         points *= static_cast<long>(o != overrides.end() ? o->values.size() : axis.values.size());
       }
-      total += points;
+      total += points * weight(*m);
     }
   }
   return total;
+}
+
+}  // namespace
+
+long count_points(const SweepFile& sweep, const Catalogue& catalogue) {
+  return sum_points(sweep, catalogue, [](const MethodInfo&) { return 1L; });
+}
+
+long count_budgets(const SweepFile& sweep, const Catalogue& catalogue) {
+  return sum_points(sweep, catalogue, budgets_per_point);
 }
 
 double point_budget_s(const SweepFile& sweep) {
   return sweep.time_budget_s.value_or(RunOptions{}.time_budget_s);
 }
 
-double step_seconds(long points, double budget_s) {
-  return static_cast<double>(points) * (budget_s + kPointSetupS) + kStepStartupS;
+double step_seconds(long points, long budgets, double budget_s) {
+  return static_cast<double>(budgets) * budget_s + static_cast<double>(points) * kPointSetupS +
+         kStepStartupS;
 }
 
 long time_limit_s(double estimated_s) {
@@ -60,8 +76,9 @@ long time_limit_s(double estimated_s) {
 std::string estimate_explanation(double budget_s) {
   char buf[320];
   std::snprintf(buf, sizeof buf,
-                "points x (%.3g s time budget + %.3g s set-up and verification per point) + "
-                "%.0f s start-up per step, x%.1f margin, rounded up to %ld minutes (at least %ld)",
+                "points x (%.3g s time budget, twice for host methods' two rows, + %.3g s set-up "
+                "and verification per point) + %.0f s start-up per step, x%.1f margin, rounded up "
+                "to %ld minutes (at least %ld)",
                 budget_s, kPointSetupS, kStepStartupS, kMargin, kRoundS / 60, kMinimumS / 60);
   return buf;
 }

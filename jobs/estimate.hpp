@@ -13,11 +13,15 @@ namespace gb::jobs {
 // (an entry's values replace the method's defaults). gpu_count counts once: a step's GPUs fix it.
 long count_points(const SweepFile& sweep, const Catalogue& catalogue);
 
+// The time budgets those configurations may spend: one per point, two for a host method's point
+// (its loop_latency row and its per-step latency row each sample up to the budget).
+long count_budgets(const SweepFile& sweep, const Catalogue& catalogue);
+
 // The seconds one configuration may take: the sweep's time_budget, or the run default.
 double point_budget_s(const SweepFile& sweep);
 
-// Estimated seconds of one step: points x (budget + set-up per point) + start-up per step.
-double step_seconds(long points, double budget_s);
+// Estimated seconds of one step: budgets x budget + points x set-up + start-up per step.
+double step_seconds(long points, long budgets, double budget_s);
 
 // A script's time limit from the estimated seconds of its steps: with a margin, rounded up to
 // whole 5 minutes, at least 10 minutes.

@@ -138,7 +138,8 @@ struct Planner {
   void add_step(std::vector<Step>& steps, Step step) {
     if (step.sweep.runs.empty()) return;
     step.points = count_points(step.sweep, catalogue);
-    step.seconds = step_seconds(step.points, point_budget_s(sweep));
+    step.seconds =
+        step_seconds(step.points, count_budgets(step.sweep, catalogue), point_budget_s(sweep));
     steps.push_back(std::move(step));
   }
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import tempfile
 
+from bounded_run import run_bounded
+
 NCCL_LSA = "multigpu.nccl.lsa"
 
 
@@ -29,8 +31,7 @@ def rows_of(cmd, env=None, timeout=900):
     a temporary CSV and returns its rows; a non-zero exit fails the test with the output."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "rows.csv")
-        p = subprocess.run([*cmd, "--out", out], capture_output=True, text=True, env=env,
-                           timeout=timeout)
+        p = run_bounded([*cmd, "--out", out], env=env, timeout=timeout)
         if p.returncode != 0:
             sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
         with open(out, newline="") as f:

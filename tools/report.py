@@ -9,6 +9,10 @@ Tables:
   report.py multi A.csv B.csv ...           multi-GPU barriers side by side (1 GPU, 2 GPUs)
   report.py scaling CSV [--methods M,..] [--shapes 1x128,4x256] [--orderings 0,1]
   report.py hostwait CSV...                 host-side barriers by host_wait (0, 1, 2)
+  report.py reference CHECK.csv             gpubarrier's host figures against the reference
+                                            tools' conventions (scripts/reference-check)
+  report.py faults CSV...                   what the check caught under the fault test hooks
+  report.py sanitize SUMMARY.csv            scripts/gpu-sanitize's summary per tool
   report.py selfcheck CSV...                clock vs differential technique (selfcheck CSVs)
   report.py selfcheck-log TXT...            the same from `gpubarrier selfcheck` text logs
   report.py repeats --before B*.csv --after A*.csv    every run's value of two builds
@@ -30,6 +34,9 @@ Regenerating the README (tools/readme_blocks.py):
   report.py --html ...                      tools/html_report.py (another tool)
 
 Only ok rows give figures (gbcsv.load); COL=V matches a CSV column or a config axis.
+Host methods of schema v3 write two rows per point: `loop_latency` (the reference tools'
+convention) and `latency` (the per-step median). multi, hostwait and scaling show the
+`loop_latency` row where a point has one and label it so; older files keep their `latency` rows.
 """
 import collections
 import fnmatch
@@ -102,6 +109,29 @@ def table(header, rows):
     print("|" + "---|" * len(header))
     for r in rows:
         print("| " + " | ".join(r) + " |")
+
+
+# Host methods' headline figure: the reference tools' convention where the point has it.
+HEADLINE_HOST = "loop_latency"
+
+
+def point_of(r):
+    return (r["_file"], r["run_id"], r["method"], r["config"], r["gpu_ids"], r["launcher"],
+            r["ranks"])
+
+
+def host_headline(rows):
+    """Rows with a point's `latency` row dropped where the point has a `loop_latency` row
+    (schema v3 host methods write both; results/SCHEMA.md); every other row as it is."""
+    loops = {point_of(r) for r in rows if r["metric"] == HEADLINE_HOST}
+    return [r for r in rows if r["metric"] != "latency" or point_of(r) not in loops]
+
+
+def headline_label(variant, r):
+    """The variant text, with `loop_latency` named when the row is one."""
+    if r["metric"] != HEADLINE_HOST:
+        return variant
+    return f"`{HEADLINE_HOST}`" if variant == "-" else f"{variant}, `{HEADLINE_HOST}`"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -273,12 +303,12 @@ def multi(argv):
     (default 1x128,4x256) and --orderings (default 0,1); host methods at host_wait=0."""
     shapes = option(argv, "--shapes", "1x128,4x256").replace("x", " x ").split(",")
     orderings = option(argv, "--orderings", "0,1").split(",")
-    rows = load(argv, statuses=("ok", "skipped"))
+    rows = host_headline(load(argv, statuses=("ok", "skipped")))
     cols = [("threads", "1"), ("threads", "2"), ("mpi", "2")]
     tab = collections.OrderedDict()
     for r in rows:
         c = cfg(r)
-        if r["metric"] not in ("latency", "") or c.get("host_wait", "0") != "0":
+        if r["metric"] not in ("latency", HEADLINE_HOST, "") or c.get("host_wait", "0") != "0":
             continue
         if "blocks_per_sm" in c and (shape_of(c) not in shapes or
                                      c.get("ordering", "0") not in orderings):
@@ -288,7 +318,8 @@ def multi(argv):
         launcher = "mpi" if r["launcher"] == "mpi" else "threads"
         cell = "skipped" if r["status"] == "skipped" else f"{float(r['value']) / 1000:.2f}"
         n = r["gpu_count"] if r["gpu_count"] != "0" else "2"
-        tab.setdefault(multi_key(r), {})[(launcher, n)] = cell
+        method, variant, shape = multi_key(r)
+        tab.setdefault((method, headline_label(variant, r), shape), {})[(launcher, n)] = cell
 
     def order(item):
         (method, variant, shape), v = item
@@ -304,21 +335,22 @@ def multi(argv):
 
 def hostwait(argv):
     """Host-side barriers (us) by host_wait: 0 default, 1 spin, 2 blocking sync; ratio 2 / 0."""
-    rows = load(argv)
+    rows = host_headline(load(argv))
     tab = collections.OrderedDict()
     for r in rows:
         c = cfg(r)
-        if "host_wait" not in c or r["metric"] != "latency" or c.get("blocking", "0") != "0":
+        if "host_wait" not in c or r["metric"] not in ("latency", HEADLINE_HOST) or \
+                c.get("blocking", "0") != "0":
             continue
         n = int(r["gpu_count"]) if r["gpu_count"] != "0" else int(r["ranks"] or 0)
-        tab.setdefault((r["method"], r["launcher"], n), {})[c["host_wait"]] = \
-            float(r["value"]) / 1000
+        label = headline_label(f"`{r['method']}`", r)
+        tab.setdefault((label, r["launcher"], n), {})[c["host_wait"]] = float(r["value"]) / 1000
     out = []
     for (method, launcher, n), v in sorted(tab.items()):
         if set(v) == {"0"}:
             continue
         ratio = f"{v['2'] / v['0']:.1f}x" if "2" in v and "0" in v else "-"
-        out.append([f"`{method}`", launcher, str(n)] +
+        out.append([method, launcher, str(n)] +
                    [f"{v[k]:.2f}" if k in v else "-" for k in ("0", "1", "2")] + [ratio])
     table(["method", "launcher", "GPUs", "host_wait 0 (default)", "1 (spin)", "2 (blocking)",
            "2 vs 0"], out)
@@ -330,10 +362,10 @@ def scaling(argv):
     methods = option(argv, "--methods")
     shapes = option(argv, "--shapes", "1x128,4x256").replace("x", " x ").split(",")
     orderings = option(argv, "--orderings", "0,1").split(",")
-    rows = load(argv)
+    rows = host_headline(load(argv))
     tab = collections.OrderedDict()
     for r in rows:
-        if r["metric"] != "latency" or r["gpu_count"] == "0":
+        if r["metric"] not in ("latency", HEADLINE_HOST) or r["gpu_count"] == "0":
             continue
         if methods and r["method"] not in methods.split(","):
             continue
@@ -347,7 +379,8 @@ def scaling(argv):
         if method in ("host.omp.gpu-barrier", "host.mpi.gpu-barrier"):
             method = "host.omp.gpu-barrier` / `host.mpi.gpu-barrier"
         mode = "mpi" if r["launcher"] == "mpi" else "threads"
-        key = (method,) + multi_key(dict(r, method=r["method"]))[1:]
+        _, variant, shape = multi_key(r)
+        key = (method, headline_label(variant, r), shape)
         tab.setdefault(key, {}).setdefault(int(r["gpu_count"]), {})[mode] = float(r["value"]) / 1000
     counts = sorted({n for v in tab.values() for n in v})
     top = counts[-1] if counts else 0
@@ -366,6 +399,60 @@ def scaling(argv):
         out.append([f"`{method}`", variant, shape] + cells + [ratio])
     table(["method", "ordering / variant", "blocks/SM x threads"] +
           [f"{n} GPU{'s' if n > 1 else ''}" for n in counts] + [f"{top} vs 2"], out)
+
+
+# ---------------------------------------------------------------------------------------------
+# reference: gpubarrier's host figures against the reference tools' conventions
+
+REFERENCE_TOLERANCE = 0.10  # issue 13: within 10% of the reference tools' conventions
+
+
+def reference(argv):
+    """The CSV of scripts/reference-check (tools/reference/rows.py COLUMNS): per method and
+    config, every round's gpubarrier and reference figure (ns), the ratio of their means (and
+    the range of the per-round ratios) and whether it is within 10%."""
+    import csv
+    if len(argv) != 1:
+        raise ValueError("reference: CHECK.csv (written by scripts/reference-check)")
+    with open(argv[0], newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    need = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
+    if not rows or need - set(rows[0]):
+        raise ValueError(f"reference: {argv[0]}: expected the columns {sorted(need)}")
+    groups = collections.OrderedDict()
+    for r in rows:
+        g = groups.setdefault((r["method"], r["config"]), {"convention": r["convention"],
+                                                            "gpubarrier": {}, "reference": {},
+                                                            "skipped": ""})
+        if r["value_ns"]:
+            g[r["source"]][r["round"]] = float(r["value_ns"])
+        elif r["note"].startswith("skipped"):
+            g["skipped"] = r["note"]
+    out = []
+    for (method, config), g in groups.items():
+        gb, ref = g["gpubarrier"], g["reference"]
+        rounds = [k for k in gb if k in ref]
+        if not rounds:
+            out.append([f"`{method}`", config, g["convention"], "-", "-",
+                        g["skipped"] or "no complete round", "-"])
+            continue
+        q = statistics.mean(gb[k] for k in rounds) / statistics.mean(ref[k] for k in rounds)
+        per = [gb[k] / ref[k] for k in rounds]
+        ok = abs(q - 1) <= REFERENCE_TOLERANCE
+        out.append([f"`{method}`", config, g["convention"],
+                    " / ".join(fmt(gb[k]) for k in rounds),
+                    " / ".join(fmt(ref[k]) for k in rounds),
+                    f"{q:.3f} ({min(per):.3f}-{max(per):.3f})",
+                    f"yes ({(q - 1) * 100:+.1f}%)" if ok else f"**no** ({(q - 1) * 100:+.1f}%)"])
+    table(["method", "config", "convention", "gpubarrier (ns), by round",
+           "reference (ns), by round", "gpubarrier / reference (by round)",
+           f"within {REFERENCE_TOLERANCE:.0%}"], out)
+    hosts = sorted({r["host"] for r in rows if r["host"]})
+    n = len({r["round"] for r in rows if r["round"]})
+    print()
+    print(f"{n} round{'s' if n != 1 else ''} on {', '.join(hosts) or '-'}, each gpubarrier's "
+          "run first, then the reference program with the steps per loop and the number of loops "
+          "of gpubarrier's row of that round.")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -697,11 +784,45 @@ def compare_table(argv):
     return compare.main(list(argv) + ["--format", "markdown"])
 
 
+def faults(argv):
+    """What the device barriers' check caught under the `fault` test hooks (configs/sweeps/
+    check-faults.yaml): per method and shape, stale stamps and payload words per 10^6
+    crossings, and the row's status."""
+    caught = {}
+    for r in load(argv, statuses=("ok", "unverified")):
+        if not r["metric"].startswith("check_stale_"):
+            continue
+        key = (r["method"], r["gpu_count"], cfg(r).get("fault", ""),
+               f'{cfg(r).get("blocks_per_sm")}x{cfg(r).get("threads_per_block")}')
+        caught.setdefault(key, {"status": r["status"]})[r["metric"]] = float(r["value"])
+    table(["method", "GPUs", "fault", "blocks/SM x threads", "stale stamps / 10^6 crossings",
+           "stale payload words / 10^6 crossings", "status"],
+          [[f"`{m}`", g, f, shape, f'{v.get("check_stale_stamps", 0):.3g}',
+            f'{v.get("check_stale_payload", 0):.3g}', v["status"]]
+           for (m, g, f, shape), v in sorted(caught.items())])
+
+
+def sanitize(argv):
+    """scripts/gpu-sanitize's summary CSV: per tool, methods clean, with errors, incomplete,
+    skipped (the methods named for all but clean)."""
+    import csv
+    by_tool = {}
+    with open(argv[0], newline="") as f:
+        for r in csv.DictReader(f):
+            by_tool.setdefault(r["tool"], {}).setdefault(r["result"], []).append(r["method"])
+    names = lambda ms: ", ".join(f"`{m}`" for m in sorted(ms)) or "-"  # noqa: E731
+    table(["tool", "clean", "errors", "incomplete (killed at the time limit)", "skipped"],
+          [[t, str(len(v.get("clean", []))), names(v.get("errors", [])),
+            names(v.get("incomplete", [])), names(v.get("skipped", []))]
+           for t, v in sorted(by_tool.items())])
+
+
 MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": scaling,
-         "hostwait": hostwait, "selfcheck": selfcheck, "selfcheck-log": selfcheck_log,
-         "repeats": repeats, "series": series, "value": value, "ratio": ratio, "pairs": pairs,
-         "count": count, "runs": runs, "rows": rows_table, "samerows": samerows,
-         "compare": compare_table}
+         "hostwait": hostwait, "reference": reference, "selfcheck": selfcheck,
+         "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
+         "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
+         "samerows": samerows, "compare": compare_table, "faults": faults,
+         "sanitize": sanitize}
 
 
 def dispatch(args):

@@ -28,6 +28,7 @@
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "core/test_break.hpp"
 
 namespace gb {
 namespace grid {
@@ -48,15 +49,16 @@ __global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int ski
 // Block leaders publish the round before the barrier; after it every block must see every other
 // block's stamp of this round, or of the next when that block has already left (seed 001 section
 // 8). Two rounds on would mean that block passed the next barrier before this one arrived.
+// `broken` (test hook, core/test_break.hpp) leaves the barrier out.
 template <class Barrier>
 __global__ void check(unsigned* state, WatchdogArgs watchdog, int rounds, int skip_block,
-                      unsigned* stamps, unsigned* failures) {
+                      int broken, unsigned* stamps, unsigned* failures) {
   if (skips(skip_block)) return;
   typename Barrier::Block bar(state, watchdog);
   volatile unsigned* s = stamps;
   for (int r = 1; r <= rounds; ++r) {
     if (threadIdx.x == 0) s[blockIdx.x] = r;
-    if (!bar.sync()) return;
+    if (!broken && !bar.sync()) return;
     unsigned bad = 0;
     for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
       const unsigned seen = s[b];
@@ -115,9 +117,10 @@ class GridBarrierMethod final : public Method {
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int skip = s.skip_block;
+    int broken = test_break(Barrier::kName);
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();
-    void* args[] = {&st, &w, &rounds, &skip, &stamp_ptr, &fail_ptr};
+    void* args[] = {&st, &w, &rounds, &skip, &broken, &stamp_ptr, &fail_ptr};
     launch_cooperative(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, args);
     if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::kName));
     return Verification::from_failures(failures.to_host()[0],

@@ -110,9 +110,10 @@ class LsaSession {
     return seconds;
   }
 
-  // {stale stamps, kernels past the deadline}; a stuck kernel's counters mean nothing.
+  // {stale stamps, kernels past the deadline, stale payload words}; a stuck kernel's counters
+  // mean nothing.
   std::vector<double> problems() const {
-    if (stuck_) return {0, 1};
+    if (stuck_) return {0, 1, 0};
     return mem_->problems();
   }
   std::string timeout_detail() const {

@@ -44,8 +44,12 @@ struct Push {
         last = before + 1 == complete && !alone;
       }
       // The lanes that send publish, each with its own system-scope fence (relaxed) or release
-      // store, everything lane 0 observed through the count (ordered to them by the warp sync).
-      if (__shfl_sync(kWarp, last, 0)) {
+      // store, everything lane 0 observed through the count. The shuffle only moves the value;
+      // __syncwarp (bar.warp.sync) is what orders lane 0's acquire before every sending lane's
+      // fence or release store, so that lanes 1..31 publish what lane 0 acquired (3+ GPUs).
+      const bool send = __shfl_sync(kWarp, last, 0);
+      __syncwarp(kWarp);
+      if (send) {
         for (int k = lane; k < a.members - 1; k += 32) {
           const int j = (a.member + 1 + k) % a.members;
           fence_if_relaxed(o);

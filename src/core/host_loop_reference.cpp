@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/errors.hpp"
+#include "core/test_throw.hpp"
 
 namespace gb {
 namespace {
@@ -60,6 +61,7 @@ ReferenceLoop::ReferenceLoop(const RunContext& ctx, LoopConvention convention, i
     : ctx_(ctx),
       convention_(std::move(convention)),
       per_member_(static_cast<std::size_t>(std::max(local_members, 1))),
+      failures_(per_member_.size()),
       steps_(kFirstCalibrationSteps),
       fastest_slowest_ns_(HUGE_VAL),
       stop_(ctx) {}
@@ -95,6 +97,12 @@ void ReferenceLoop::run_member(int member, const std::function<void()>& step,
     if (sync) sync();
   };
   auto& mine = per_member_.at(static_cast<std::size_t>(member));
+  // Nothing below may throw past a barrier (the step's own work is guarded by its caller), so a
+  // failure here is kept and this member goes on meeting the others. Its number for the test
+  // fault: the rank under mpirun (one member per rank; a method run on rank 0 alone has none),
+  // else the thread.
+  const int id = !ctx_.launch.under_mpi ? member : ctx_.collective ? ctx_.launch.rank : -1;
+  failures_.at(static_cast<std::size_t>(member)).guard([&] { test_throw(id); });
   time_loop(step, finish, kWarmupSteps);
   // Calibration, then sampling: every loop starts together (ranks and threads) and its
   // figures are combined after it, outside the timed span.
@@ -124,6 +132,10 @@ void ReferenceLoop::run_member(int member, const std::function<void()>& step,
   }
 }
 
+void ReferenceLoop::settle() const {
+  gb::settle(ctx_, failures_, [](int m) { return "thread " + std::to_string(m); });
+}
+
 Measurement ReferenceLoop::result() const {
   Measurement m;
   m.metric = "loop_latency";
@@ -145,6 +157,7 @@ Measurement loop_latency(const RunContext& ctx, const LoopConvention& convention
                          const std::function<void()>& step, const std::function<void()>& finish) {
   ReferenceLoop loop(ctx, convention, 1);
   loop.run_member(0, step, finish, {});
+  loop.settle();
   return loop.result();
 }
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/adaptive.hpp"
+#include "core/agreement.hpp"
 #include "core/method.hpp"
 #include "core/run_context.hpp"
 
@@ -72,8 +73,15 @@ class ReferenceLoop {
   // followed by `finish` (may be empty: e.g. wait for a stream), timed together, until the
   // adaptive criterion stops. `sync` is a barrier among this process's members (empty for one
   // member). Member 0 combines the members' figures (collective over ranks under MPI).
+  // `step` and `finish` must not throw: they meet the other members (their own fallible work
+  // guarded, core/agreement.hpp). A member that failed here keeps its failure and runs the
+  // loops to the end with the others; settle() raises it.
   void run_member(int member, const std::function<void()>& step,
                   const std::function<void()>& finish, const std::function<void()>& sync);
+
+  // Once every member has left run_member: under MPI the ranks' agreement point; otherwise
+  // throws TeamFailure("thread <m> failed: ...") when a member failed.
+  void settle() const;
 
   // One loop's figures of this process's members (ns per step): combines them with every
   // rank's (collective under MPI when ctx.collective), records the sample and says whether to
@@ -95,7 +103,8 @@ class ReferenceLoop {
  private:
   const RunContext& ctx_;
   LoopConvention convention_;
-  std::vector<double> per_member_;  // run_member's shared slots, one per local member
+  std::vector<double> per_member_;       // run_member's shared slots, one per local member
+  std::vector<MemberFailure> failures_;  // one per local member
   std::vector<double> samples_, member_min_, member_max_;
   long steps_;
   double fastest_slowest_ns_;  // calibration: the smallest slowest-member figure seen

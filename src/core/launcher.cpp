@@ -7,6 +7,13 @@
 #include "core/mpi_check.hpp"
 
 namespace gb {
+namespace {
+
+#ifdef GPUBARRIER_HAVE_MPI
+MPI_Comm g_agreement_comm = MPI_COMM_NULL;  // Launch::agreement_max's, from init to finalize
+#endif
+
+}  // namespace
 
 bool started_by_launcher() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
@@ -53,6 +60,8 @@ Launch init_launch(int* argc, char*** argv) {
   GB_MPI_CHECK(MPI_Comm_rank(local, &launch.local_rank));
   GB_MPI_CHECK(MPI_Comm_size(local, &launch.local_size));
   MPI_Comm_free(&local);
+  GB_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &g_agreement_comm));
+  MPI_Comm_set_errhandler(g_agreement_comm, MPI_ERRORS_RETURN);
   int leader = launch.local_rank == 0 ? 1 : 0;
   GB_MPI_CHECK(MPI_Allreduce(&leader, &launch.nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
   set_process_rank(launch.rank, launch.size);
@@ -65,7 +74,9 @@ Launch init_launch(int* argc, char*** argv) {
 
 void finalize_launch(const Launch& launch) {
 #ifdef GPUBARRIER_HAVE_MPI
-  if (launch.under_mpi) MPI_Finalize();
+  if (!launch.under_mpi) return;
+  if (g_agreement_comm != MPI_COMM_NULL) MPI_Comm_free(&g_agreement_comm);
+  MPI_Finalize();
 #else
   (void)launch;
 #endif
@@ -85,6 +96,14 @@ double Launch::max(double value) const {
   std::vector<double> v{value};
   max_in_place(v);
   return v.front();
+}
+
+double Launch::agreement_max(double value) const {
+#ifdef GPUBARRIER_HAVE_MPI
+  if (under_mpi)
+    GB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, g_agreement_comm));
+#endif
+  return value;
 }
 
 std::vector<int> Launch::gather(int value) const {

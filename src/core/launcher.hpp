@@ -19,6 +19,10 @@ struct Launch {
   // Element-wise maximum over ranks (a step is as slow as its slowest rank).
   void max_in_place(std::vector<double>& values) const;
   double max(double value) const;
+  // max(value) on a communicator of its own (a duplicate of MPI_COMM_WORLD), for agreement
+  // points (core/agreement.hpp): they meet only each other, never a rank's other collectives, so
+  // a rank that broke the protocol hangs there instead of mixing up another collective's data.
+  double agreement_max(double value) const;
   // Every rank's `value`, in rank order ({value} outside MPI).
   std::vector<int> gather(int value) const;
   // Every rank's `values` (the same count on every rank), concatenated in rank order

@@ -33,22 +33,23 @@ std::vector<std::string> gather_strings(const Launch& launch, const std::string&
   return {value};
 }
 
-std::string broadcast_string(const Launch& launch, const std::string& value) {
+std::string broadcast_string(const Launch& launch, const std::string& value, int root) {
 #ifdef GPUBARRIER_HAVE_MPI
   if (launch.under_mpi) {
     unsigned long long length = value.size();
-    GB_MPI_CHECK(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD));
-    std::string out = launch.is_root() ? value : std::string(length, '\0');
+    GB_MPI_CHECK(MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, root, MPI_COMM_WORLD));
+    std::string out = launch.rank == root ? value : std::string(length, '\0');
     // In chunks: an MPI count is an int, a resume log of a long sweep may outgrow it one day.
     constexpr unsigned long long kChunk = 1ull << 30;
     for (unsigned long long at = 0; at < length; at += kChunk) {
       const int n = static_cast<int>(std::min(kChunk, length - at));
-      GB_MPI_CHECK(MPI_Bcast(out.data() + at, n, MPI_CHAR, 0, MPI_COMM_WORLD));
+      GB_MPI_CHECK(MPI_Bcast(out.data() + at, n, MPI_CHAR, root, MPI_COMM_WORLD));
     }
     return out;
   }
 #else
   (void)launch;
+  (void)root;
 #endif
   return value;
 }

@@ -12,7 +12,7 @@ namespace gb {
 // Every rank's `value`, in rank order ({value} outside MPI).
 std::vector<std::string> gather_strings(const Launch& launch, const std::string& value);
 
-// Rank 0's `value` on every rank.
-std::string broadcast_string(const Launch& launch, const std::string& value);
+// Rank `root`'s `value` on every rank.
+std::string broadcast_string(const Launch& launch, const std::string& value, int root = 0);
 
 }  // namespace gb

@@ -8,9 +8,11 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "core/agreement.hpp"
 #include "core/glob.hpp"
 #include "core/launch_mode.hpp"
 #include "core/state.hpp"
+#include "core/test_throw.hpp"
 #include "topology/topology_class.hpp"
 
 namespace gb {
@@ -131,7 +133,43 @@ std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method
   return topology_of(ctx, plan, method, ctx.row_gpus());
 }
 
+// One part of a point on this member (feasible, verify, measure). Under MPI a rank that fails in
+// it meets the others at an agreement point (core/agreement.hpp), where every rank throws the
+// same TeamFailure: all end the point with the same failed row and start the next one together.
+// `settle` adds the agreement point at the part's end (verify, measure), where the others meet a
+// rank that failed after their last one and where one rank's skip becomes every rank's.
+template <class Part>
+auto run_part(RunContext& ctx, State* settle, const char* name, Part&& part) {
+  const TestPhase phase(name);
+  try {
+    auto result = part();
+    if (settle && any_rank_refuses(ctx, settle->skipped()) && !settle->skipped())
+      settle->skip("another rank skipped this configuration");
+    return result;
+  } catch (const TeamFailure&) {
+    throw;  // agreed by every rank already
+  } catch (const std::exception& e) {
+    agree(ctx, e.what());  // throws TeamFailure under MPI; elsewhere the failure stays this one
+    throw;
+  }
+}
+
+// Applies the verification's outcome to a figure's status and note.
+void apply_verification(const Verification& v, Measurement& m) {
+  if (v.result == Verification::Result::failed) {
+    m.status = Status::unverified;
+    m.note = "barrier check failed: " + v.detail + (m.note.empty() ? "" : "; " + m.note);
+  } else if (v.result == Verification::Result::passed && m.note.empty()) {
+    m.note = "verified";
+  } else if (v.result == Verification::Result::passed) {
+    m.note = "verified; " + m.note;
+  } else if (v.result == Verification::Result::not_applicable && !v.detail.empty()) {
+    m.note = "not verified: " + v.detail + (m.note.empty() ? "" : "; " + m.note);
+  }
+}
+
 // One configuration, on a State of its own: feasible, verify, measure, each outcome a record.
+// The records are emitted once every rank agreed that the point ended well.
 void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point& point,
                Emitter& out) {
   test_fault(method.name(), point);
@@ -139,45 +177,36 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
   auto status_record = [&](Status status, const std::string& note) {
     return make_record(ctx, plan.run_id, method, point, topology, status, note);
   };
-  try {
-    if (const Usability f = method.feasible(ctx, point); !f.ok) {
-      out.emit(status_record(Status::skipped, f.reason));
-      return;
-    }
+  auto records = [&]() -> std::vector<Record> {
+    const Usability f =
+        run_part(ctx, nullptr, "feasible", [&] { return method.feasible(ctx, point); });
+    if (!f.ok) return {status_record(Status::skipped, f.reason)};
+    // The parts run inside the State's lifetime: a failure unwinds through its resources only
+    // once every rank knows of it (their destructors then skip their collectives).
     State state(ctx, point);
-    const Verification v = method.verify(state);
-    if (state.skipped()) {
-      out.emit(status_record(Status::skipped, state.skip_reason()));
-      return;
-    }
-    if (v.result == Verification::Result::timeout) {
-      out.emit(status_record(Status::timeout, "verification run: " + v.detail));
-      return;
-    }
-    std::vector<Measurement> figures = method.measure(state);
-    if (state.skipped()) {
-      out.emit(status_record(Status::skipped, state.skip_reason()));
-      return;
-    }
+    const Verification v = run_part(ctx, &state, "verify", [&] { return method.verify(state); });
+    if (state.skipped()) return {status_record(Status::skipped, state.skip_reason())};
+    if (v.result == Verification::Result::timeout)
+      return {status_record(Status::timeout, "verification run: " + v.detail)};
+    std::vector<Measurement> figures =
+        run_part(ctx, &state, "measure", [&] { return method.measure(state); });
+    if (state.skipped()) return {status_record(Status::skipped, state.skip_reason())};
+    std::vector<Record> rows;
     for (Measurement& m : figures) {
-      if (v.result == Verification::Result::failed) {
-        m.status = Status::unverified;
-        m.note = "barrier check failed: " + v.detail + (m.note.empty() ? "" : "; " + m.note);
-      } else if (v.result == Verification::Result::passed && m.note.empty()) {
-        m.note = "verified";
-      } else if (v.result == Verification::Result::passed) {
-        m.note = "verified; " + m.note;
-      } else if (v.result == Verification::Result::not_applicable && !v.detail.empty()) {
-        m.note = "not verified: " + v.detail + (m.note.empty() ? "" : "; " + m.note);
-      }
-      Record r = with_figure(status_record(Status::ok, {}), m);
-      if (!m.gpus.empty()) r.topology = topology_of(ctx, plan, method, m.gpus);
-      out.emit(r);
+      apply_verification(v, m);
+      rows.push_back(with_figure(status_record(Status::ok, {}), m));
+      if (!m.gpus.empty()) rows.back().topology = topology_of(ctx, plan, method, m.gpus);
     }
+    return rows;
+  };
+  std::vector<Record> rows;
+  try {
+    rows = records();
   } catch (const std::exception& e) {
     spdlog::error("{} {}: {}", method.name(), point.to_string(), e.what());
-    out.emit(status_record(Status::failed, e.what()));
+    rows = {status_record(Status::failed, e.what())};
   }
+  for (const Record& r : rows) out.emit(r);
 }
 
 }  // namespace

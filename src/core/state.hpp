@@ -12,11 +12,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "core/method.hpp"
 
 namespace gb {
-
-struct RunContext;
 
 class State {
  public:
@@ -39,13 +38,17 @@ class State {
   const std::string& skip_reason() const { return skip_reason_; }
 
   // The point's T, constructed from `args` on first use; later calls return the same object
-  // (their arguments are ignored). One object per type and point.
+  // (their arguments are ignored). One object per type and point. Under MPI a resource is made
+  // by every rank or by none: its construction ends at an agreement point (core/agreement.hpp),
+  // so a rank whose constructor threw after its last collective meets the others there, before
+  // they use the resource in a collective.
   template <class T, class... Args>
   T& resource(Args&&... args) {
     for (const auto& r : resources_)
       if (r->type() == typeid(T)) return *static_cast<Held<T>&>(*r).value;
     auto held = std::make_unique<Held<T>>();
     held->value = std::make_unique<T>(std::forward<Args>(args)...);
+    agree(ctx_);
     T& value = *held->value;
     resources_.push_back(std::move(held));
     return value;

@@ -49,7 +49,7 @@ class MpiGpuBarrier final : public Method {
     RunContext& ctx = state.ctx();
     const mg::Team& team = mg::team_of(state);
     const auto step = [&](int l) {
-      mg::launch_empty(team.stream(l));
+      team.guard(l, [&] { mg::launch_empty(team.stream(l)); });
       wait(team, l);
     };
     return {mg::team_loop_latency(ctx, team, osu_convention(), step),
@@ -57,8 +57,9 @@ class MpiGpuBarrier final : public Method {
   }
 
  private:
+  // A failed rank still enters MPI_Barrier (Team::guard), so that none waits for it forever.
   static void wait(const mg::Team& team, int l) {
-    GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+    team.guard(l, [&] { GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l))); });
 #ifdef GPUBARRIER_HAVE_MPI
     GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
 #endif

@@ -12,6 +12,7 @@
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
+#include "core/teardown.hpp"
 #include "core/techniques.hpp"
 #include "team/host_verify.hpp"
 #include "team/nccl_check.hpp"
@@ -69,7 +70,9 @@ class NcclAllReduce final : public Method {
     const bool blocking = p.at("blocking") != 0;
     Measurement loop = mg::team_loop_latency(
         ctx, team, osu_convention(), [&](int l) { s.step(team, l, blocking); },
-        [&](int l) { GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l))); });
+        [&](int l) {
+          team.guard(l, [&] { GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l))); });
+        });
     if (blocking)
       return {loop, mg::team_host_loop(ctx, team, [&](int l) { s.step(team, l, true); })};
     auto run = [&](long reps) {
@@ -88,22 +91,22 @@ class NcclAllReduce final : public Method {
   struct Session {
     explicit Session(const mg::Team& team) : comms(team) {
       for (int l = 0; l < team.local_count(); ++l) {
-        GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
-        float* b = nullptr;
-        GB_CUDA_CHECK(cudaMalloc(&b, sizeof(float)));
+        auto* b = static_cast<float*>(
+            device_allocation(buffers, team.device(l), sizeof(float), "an allreduce float"));
         GB_CUDA_CHECK(cudaMemset(b, 0, sizeof(float)));
         values.push_back(b);
       }
     }
-    ~Session() {
-      for (float* b : values) cudaFree(b);
-    }
+    // Inside loops that meet the other members. The allreduce itself is not guarded: it is the
+    // collective, which a failed member must still join; one that fails leaves the peers inside
+    // NCCL's kernel, where no agreement reaches them (not covered: core/agreement.hpp).
     void step(const mg::Team& team, int l, bool blocking) const {
       GB_NCCL_CHECK(
           ncclAllReduce(values[l], values[l], 1, ncclFloat, ncclSum, comms.at(l), team.stream(l)));
-      if (blocking) GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+      if (blocking) team.guard(l, [&] { GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l))); });
     }
     mg::NcclComms comms;
+    Releases buffers;  // given back before the communicators
     std::vector<float*> values;
   };
 #else

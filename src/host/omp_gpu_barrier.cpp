@@ -36,7 +36,7 @@ class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
     RunContext& ctx = state.ctx();
     const mg::Team& team = mg::team_of(state);
     const auto step = [&](int l) {
-      mg::launch_empty(team.stream(l));
+      team.guard(l, [&] { mg::launch_empty(team.stream(l)); });
       wait(team, l);
     };
     Measurement loop = mg::team_loop_latency(ctx, team, epcc_convention(), step);
@@ -48,9 +48,10 @@ class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
   }
 
  private:
-  // Runs inside the team's parallel region: the barrier binds to it.
+  // Runs inside the team's parallel region: the barrier binds to it. A failed member still
+  // meets the others there (Team::guard), so that none of them waits for it forever.
   static void wait(const mg::Team& team, int l) {
-    GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l)));
+    team.guard(l, [&] { GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l))); });
 #pragma omp barrier
   }
 };

@@ -1,12 +1,14 @@
 // Pinned host memory that every member's GPU addresses directly (host-mapped): the medium of the
 // cuda-samples PeerGroup::sync pattern. threads mode: cudaHostAlloc; mpi mode: one POSIX
-// shared-memory segment of the node, registered with cudaHostRegister in every rank.
+// shared-memory segment of the node, registered with cudaHostRegister in every rank. A
+// constructor that throws halfway gives back what it had acquired (core/teardown.hpp).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
+#include "core/teardown.hpp"
 #include "team/team.hpp"
 
 namespace gb::mg {
@@ -14,6 +16,7 @@ namespace gb::mg {
 class HostShared {
  public:
   HostShared(const Team& team, std::size_t bytes);  // collective; zeroed
+  // Collective, except while an exception unwinds (core/agreement.hpp).
   ~HostShared();
   HostShared(const HostShared&) = delete;
   HostShared& operator=(const HostShared&) = delete;
@@ -24,8 +27,8 @@ class HostShared {
  private:
   const Team& team_;
   std::size_t bytes_;
+  Releases releases_;  // the host memory, then its registration with CUDA (mpi mode)
   void* host_ = nullptr;
-  bool shm_ = false;
   std::vector<void*> views_;
 };
 

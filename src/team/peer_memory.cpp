@@ -1,5 +1,8 @@
 #include "team/peer_memory.hpp"
 
+#include <exception>
+
+#include "core/agreement.hpp"
 #include "core/cuda_check.hpp"
 #include "core/mpi_check.hpp"
 
@@ -35,9 +38,7 @@ PeerMemory::PeerMemory(const Team& team, std::size_t bytes) : team_(team) {
   const int n = team.local_count();
   views_.assign(n, std::vector<void*>(team.size(), nullptr));
   for (int l = 0; l < n; ++l) {
-    void* p = nullptr;
-    GB_CUDA_CHECK(cudaSetDevice(team.device(l)));
-    GB_CUDA_CHECK(cudaMalloc(&p, bytes));
+    void* p = device_allocation(releases_, team.device(l), bytes, "peer memory");
     allocations_.push_back(p);
     GB_CUDA_CHECK(cudaMemset(p, 0, bytes));
     GB_CUDA_CHECK(cudaDeviceSynchronize());
@@ -54,6 +55,7 @@ PeerMemory::PeerMemory(const Team& team, std::size_t bytes) : team_(team) {
 #ifdef GPUBARRIER_HAVE_MPI
   cudaIpcMemHandle_t mine;
   GB_CUDA_CHECK(cudaIpcGetMemHandle(&mine, allocations_.front()));
+  team.host_barrier();  // a rank whose allocation failed meets the others here, not in the gather
   std::vector<cudaIpcMemHandle_t> all(team.size());
   GB_MPI_CHECK(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE,
                              MPI_COMM_WORLD));
@@ -64,7 +66,8 @@ PeerMemory::PeerMemory(const Team& team, std::size_t bytes) : team_(team) {
     }
     void* p = nullptr;
     GB_CUDA_CHECK(cudaIpcOpenMemHandle(&p, all[m], cudaIpcMemLazyEnablePeerAccess));
-    opened_.push_back(p);
+    releases_.add("the IPC mapping of rank " + std::to_string(m) + "'s peer memory",
+                  [p] { return cuda_failure(cudaIpcCloseMemHandle(p)); });
     views_[0][m] = p;
   }
   // No rank may signal into a peer's memory before that peer has zeroed it.
@@ -73,11 +76,12 @@ PeerMemory::PeerMemory(const Team& team, std::size_t bytes) : team_(team) {
 }
 
 PeerMemory::~PeerMemory() {
-  team_.host_barrier();
-  for (void* p : opened_) cudaIpcCloseMemHandle(p);
-  for (std::size_t l = 0; l < allocations_.size(); ++l) {
-    cudaSetDevice(team_.device(static_cast<int>(l)));
-    cudaFree(allocations_[l]);
+  // While an exception unwinds the barrier waits for nobody (core/agreement.hpp); releases_
+  // unmaps and frees after it.
+  try {
+    team_.host_barrier();
+  } catch (const std::exception& e) {
+    report_release_failure("peer memory (the barrier before it)", e.what());
   }
 }
 

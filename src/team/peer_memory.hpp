@@ -1,6 +1,7 @@
 // Device memory that every member of a team can address: one zeroed allocation per member in
 // that member's own GPU, reached by the others over NVLink/PCIe. threads mode enables peer
 // access (cudaDeviceEnablePeerAccess); mpi mode exchanges CUDA IPC handles with MPI_Allgather.
+// A constructor that throws halfway gives back what it had acquired (core/teardown.hpp).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/teardown.hpp"
 #include "team/team.hpp"
 
 namespace gb::mg {
@@ -17,7 +19,9 @@ class PeerMemory {
  public:
   // Collective; returns once every member's allocation is zeroed and mapped.
   PeerMemory(const Team& team, std::size_t bytes);
-  // Collective: waits until no member can still touch a peer's allocation, then unmaps.
+  // Collective: waits until no member can still touch a peer's allocation, then unmaps and
+  // frees. While an exception unwinds it does not wait (core/agreement.hpp): a failure is agreed
+  // on before it is thrown past a collective, so every member has left its kernels by then.
   ~PeerMemory();
   PeerMemory(const PeerMemory&) = delete;
   PeerMemory& operator=(const PeerMemory&) = delete;
@@ -28,9 +32,9 @@ class PeerMemory {
 
  private:
   const Team& team_;
+  Releases releases_;                      // allocations, then IPC mappings (mpi mode)
   std::vector<void*> allocations_;         // one per local member
   std::vector<std::vector<void*>> views_;  // [local][member]
-  std::vector<void*> opened_;              // IPC mappings to close (mpi mode)
 };
 
 // Why these GPUs cannot address each other's memory, empty when they can (or there is one).

@@ -10,6 +10,8 @@
 
 #include "core/cuda_check.hpp"
 #include "core/mpi_check.hpp"
+#include "core/teardown.hpp"
+#include "core/test_throw.hpp"
 #include "topology/topology.hpp"
 
 namespace gb::mg {
@@ -84,15 +86,26 @@ Team::Team(const RunContext& ctx, const Point& point)
     first_member_ = ctx.launch.rank;
     local_devices_ = {ctx.gpus.front()};
   }
+  failures_.resize(local_devices_.size());
   const auto wait = point.find(kHostWaitAxis);
   for (int d : local_devices_) {
     GB_CUDA_CHECK(cudaSetDevice(d));
-    if (wait) GB_CUDA_CHECK(cudaSetDeviceFlags(host_wait_flag(*wait)));
+    if (wait) {
+      GB_CUDA_CHECK(cudaSetDeviceFlags(host_wait_flag(*wait)));
+      // Later configurations must not inherit this one's scheduling policy.
+      releases_.add("the host_wait policy of GPU " + std::to_string(d), [d] {
+        const std::string set = cuda_failure(cudaSetDevice(d));
+        return set.empty() ? cuda_failure(cudaSetDeviceFlags(cudaDeviceScheduleAuto)) : set;
+      });
+    }
     cudaStream_t s = nullptr;
     GB_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    releases_.add("a stream of GPU " + std::to_string(d), [d, s] {
+      const std::string set = cuda_failure(cudaSetDevice(d));
+      return set.empty() ? cuda_failure(cudaStreamDestroy(s)) : set;
+    });
     streams_.push_back(s);
   }
-  set_flags_ = wait.has_value();
 
   std::vector<int> mine;
   for (int d : local_devices_) {
@@ -104,6 +117,7 @@ Team::Team(const RunContext& ctx, const Point& point)
   topology_index_ = mine;
 #ifdef GPUBARRIER_HAVE_MPI
   if (mode_ == Mode::mpi) {
+    gb::agree(ctx);  // a rank whose set-up above threw meets the others here, not in the gather
     topology_index_.assign(size_, -1);
     GB_MPI_CHECK(
         MPI_Allgather(mine.data(), 1, MPI_INT, topology_index_.data(), 1, MPI_INT, MPI_COMM_WORLD));
@@ -111,41 +125,45 @@ Team::Team(const RunContext& ctx, const Point& point)
 #endif
 }
 
-Team::~Team() {
-  for (std::size_t l = 0; l < local_devices_.size(); ++l) {
-    cudaSetDevice(local_devices_[l]);
-    cudaStreamDestroy(streams_[l]);
-    // Later configurations must not inherit this one's scheduling policy.
-    if (set_flags_) cudaSetDeviceFlags(cudaDeviceScheduleAuto);
-  }
-}
+Team::~Team() = default;  // releases_ gives back the streams and host_wait policies
 
 void Team::parallel(const std::function<void(int local)>& fn) const {
-  if (mode_ == Mode::mpi) {
-    ScopedBinding bind(cpus_.front());
-    GB_CUDA_CHECK(cudaSetDevice(local_devices_.front()));
-    fn(0);
-    return;
-  }
-  std::exception_ptr error;
-  std::mutex error_mutex;
-#pragma omp parallel num_threads(local_count())
-  {
-    const int l = omp_get_thread_num();
+  for (MemberFailure& f : failures_) f.clear();
+  // A TeamFailure from fn was thrown on every rank at the same agreement point: it is not
+  // agreed on again.
+  std::exception_ptr agreed;
+  std::mutex agreed_mutex;
+  const auto member_part = [&](int l) {
     ScopedBinding bind(cpus_[l]);
-    try {
+    guard(l, [&] {
       GB_CUDA_CHECK(cudaSetDevice(local_devices_[l]));
+      test_throw(member(l));
+    });
+    try {
       fn(l);
+    } catch (const TeamFailure&) {
+      const std::lock_guard<std::mutex> lock(agreed_mutex);
+      if (!agreed) agreed = std::current_exception();
+    } catch (const std::exception& e) {
+      failures_[l].keep(e.what());
     } catch (...) {
-      const std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
+      failures_[l].keep("unknown exception");
     }
+  };
+  if (mode_ == Mode::mpi) {
+    member_part(0);
+  } else {
+#pragma omp parallel num_threads(local_count())
+    member_part(omp_get_thread_num());
   }
-  if (error) std::rethrow_exception(error);
+  if (agreed) std::rethrow_exception(agreed);
+  settle(ctx_, failures_, [&](int l) {
+    return "thread " + std::to_string(l) + " (GPU " + std::to_string(local_devices_[l]) + ")";
+  });
 }
 
 void Team::host_barrier() const {
-  if (mode_ == Mode::mpi) ctx_.launch.barrier();
+  if (mode_ == Mode::mpi) gb::agree(ctx_);
 }
 
 Usability team_usable(const RunContext& ctx, const Requirements& req) {
@@ -179,8 +197,7 @@ Usability team_feasible(const RunContext& ctx, const Point& point) {
 namespace gb::mg {
 
 Usability agree(const RunContext& ctx, Usability local) {
-  if (!ctx.launch.under_mpi || !ctx.collective) return local;
-  const bool anyone_refuses = ctx.launch.max(local.ok ? 0.0 : 1.0) > 0;
+  const bool anyone_refuses = any_rank_refuses(ctx, !local.ok);
   if (anyone_refuses && local.ok)
     return Usability::no("another rank cannot run this configuration");
   return local;

@@ -7,12 +7,15 @@
 
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/agreement.hpp"
 #include "core/launch_mode.hpp"
 #include "core/method.hpp"
 #include "core/run_context.hpp"
 #include "core/state.hpp"
+#include "core/teardown.hpp"
 
 namespace gb::mg {
 
@@ -41,12 +44,26 @@ class Team {
   // Index of each member's GPU in ctx.topology (matched by PCI bus id); -1 when unknown.
   const std::vector<int>& topology_index() const { return topology_index_; }
 
-  // Runs fn(local) for every local member and rethrows the first exception. threads mode: one
-  // OpenMP thread per member, bound to its GPU's CPUs (orphaned `omp barrier`s in fn bind to
-  // this region); mpi mode: the calling thread, bound likewise. Bindings are undone at the end.
+  // Runs fn(local) for every local member: threads mode: one OpenMP thread per member, bound to
+  // its GPU's CPUs (orphaned `omp barrier`s in fn bind to this region); mpi mode: the calling
+  // thread, bound likewise. Bindings are undone at the end. An agreement point at its end
+  // (core/agreement.hpp): when any member failed (fn threw, or its guarded work did), every
+  // member of the team throws the same TeamFailure, naming the member. fn runs for every member
+  // even after a failure: it may meet the others (barriers, collectives), so its own fallible
+  // work between such meetings goes through guard(). In mpi mode the agreement is one
+  // MPI_Allreduce after fn: a caller that times parallel() as a whole times it too,
+  // as a constant that the differential technique cancels (L_hi - L_lo).
   void parallel(const std::function<void(int local)>& fn) const;
 
-  // Waits for every process of the team (MPI_Barrier in mpi mode, nothing in threads mode).
+  // Inside parallel(): runs `work` for local member `local` unless that member failed already;
+  // what `work` throws is kept and raised at the end of parallel(), not thrown.
+  template <class Work>
+  void guard(int local, Work&& work) const {
+    failures_[local].guard(std::forward<Work>(work));
+  }
+
+  // Waits for every process of the team (mpi mode; nothing in threads mode), as an agreement
+  // point: a failure that any rank brings is raised on every rank.
   void host_barrier() const;
 
  private:
@@ -58,7 +75,8 @@ class Team {
   std::vector<cudaStream_t> streams_;
   std::vector<int> topology_index_;
   std::vector<std::vector<int>> cpus_;  // per local member; empty = leave the binding alone
-  bool set_flags_ = false;
+  mutable std::vector<MemberFailure> failures_;  // per local member, during parallel()
+  Releases releases_;                            // streams, host_wait policies
 };
 
 // The point's team: made on first use, shared by verify() and measure() (core/state.hpp).
@@ -76,7 +94,8 @@ Usability team_feasible(const RunContext& ctx, const Point& point);
 namespace gb::mg {
 
 // mpi mode: a configuration runs only when every rank can run it (a rank that skipped alone
-// would leave the others waiting in a collective). Identity in threads mode.
+// would leave the others waiting in a collective). Identity in threads mode. An agreement point
+// (core/agreement.hpp): a rank that failed before it makes every rank throw TeamFailure.
 Usability agree(const RunContext& ctx, Usability local);
 
 }  // namespace gb::mg

@@ -23,7 +23,9 @@ Measurement team_host_loop(const RunContext& ctx, const Team& team,
   AdaptiveStop stop(ctx);
   bool more = true;
   // One parallel region for the whole loop: no fork/join inside the timed steps. The orphaned
-  // barrier and single below bind to the region Team::parallel opens.
+  // barrier and single below bind to the region Team::parallel opens. Nothing here throws past
+  // them: `step` guards its own work (Team::guard), and the single's statistics throw only
+  // when memory runs out.
   team.parallel([&](int l) {
     for (int i = 0; i < kWarmup; ++i) step(l);
     auto& mine = per_member[l];
@@ -61,6 +63,7 @@ Measurement team_loop_latency(const RunContext& ctx, const Team& team, LoopConve
     loop.run_member(
         l, [&, l] { step(l); }, done, sync);
   });
+  loop.settle();
   return loop.result();
 }
 

@@ -11,6 +11,8 @@
 
 namespace gb::mg {
 
+// `step` (and `finish` below) meets the other members: its own fallible work goes through
+// team.guard(local, ...), so that it never throws past a barrier (core/agreement.hpp).
 Measurement team_host_loop(const RunContext& ctx, const Team& team,
                            const std::function<void(int local)>& step);
 

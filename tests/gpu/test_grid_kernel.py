@@ -22,9 +22,9 @@ LAUNCH = ["kernel.launch.triple-chevron", "kernel.launch.cooperative", "kernel.l
           "kernel.launch.graph"]
 
 
-def run_rows(*args):
+def run_rows(*args, env=None):
     return rows_of([EXE, "run", "--gpus", "0", "--samples", "5", "--time-budget", "0.5", *args],
-                   timeout=600)
+                   env=env, timeout=600)
 
 
 def expect_verified(rows, method, metric):
@@ -75,6 +75,20 @@ def case_grid_timeout():
     if took > 120:
         sys.exit(f"FAIL: the timeouts took {took:.0f} s; the watchdog should end them in seconds")
     print(f"PASS timeouts in {took:.1f} s")
+
+
+def case_grid_broken():
+    # GPUBARRIER_TEST_BREAK: the check kernel runs without its grid barrier; every grid method's
+    # check must see the stale stamps (unverified), at one and at several blocks per SM.
+    rows = run_rows("--methods", ",".join(GRID), "--axis", "blocks_per_sm=1,4",
+                    "--axis", "threads_per_block=128", "--reps-lo", "64", "--reps-hi", "640",
+                    env=dict(os.environ, GPUBARRIER_TEST_BREAK="gpu.grid.*"))
+    for m in GRID:
+        got = [r for r in rows if r["method"] == m]
+        if len(got) != 2 or any(r["status"] != "unverified" or "stamps" not in r["note"]
+                                for r in got):
+            sys.exit(f"FAIL: {m} without its barrier must give 2 unverified rows: {got}")
+    print("PASS", len(rows), "unverified grid rows")
 
 
 def case_kernel_launch():

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""The clock brackets of the clock-technique kernels hold what they are meant to (seed 004).
+"""What the compiler made of kernels whose meaning depends on instruction order (no GPU needed).
 
-The compiler may move instructions across a clock64() read: a parameter or memory load that lands
-inside the timed region adds its latency to the figure. This reads the SASS of the built binary
-(no GPU needed) and checks, between the two clock reads of each timed kernel, that the intended
-instructions are there and nothing that touches memory is.
+Clock brackets (seed 004): the compiler may move instructions across a clock64() read: a
+parameter or memory load that lands inside the timed region adds its latency to the figure. The
+checks read the SASS of the built binary and check, between the two clock reads of each timed
+kernel, that the intended instructions are there and nothing that touches memory is.
+
+Memory ordering (push_orders_sends): no test on H100/H200 has shown the reordering a missing
+fence allows, so the check is on the code: the PTX and the SASS of multigpu.device.push.
 
 Usage: test_sass.py GPUBARRIER_OR_OBJECT CASE
 Exit 77 (ctest skip) when no cuobjdump with its nvdisasm is found: /usr/local/cuda/bin, PATH,
@@ -78,6 +81,22 @@ def check_clean(name, inside):
                  f"(seed 004):\n  " + "\n  ".join(bad))
 
 
+def ptx_functions(cuobjdump):
+    """The PTX embedded in the binary, by .entry name."""
+    p = subprocess.run([cuobjdump, "-ptx", BINARY], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: cuobjdump -ptx {BINARY}: {p.stderr}")
+    functions, name = {}, None
+    for line in p.stdout.splitlines():
+        m = re.search(r"\.entry (\S+?)\(", line)
+        if m:
+            name = m.group(1)
+            functions[name] = []
+        elif name:
+            functions[name].append(line.strip())
+    return functions
+
+
 def kernels(functions, pattern):
     picked = {n: b for n, b in functions.items() if re.search(pattern, n)}
     if not picked:
@@ -132,6 +151,55 @@ def case_selfcheck_add_chain(functions):
         if not any(op == "BRA" for op in other):
             sys.exit(f"FAIL: {name}: no back edge in the bracket: {dict(ops)}")
         print("PASS", name, dict(ops))
+
+
+def case_push_orders_sends(functions):
+    # Lane 0 acquires the other blocks' writes through the arrival count; lanes 1..31 then send
+    # the epoch to peers with their own system-scope release store or fence. A shuffle carries
+    # lane 0's "last" to them but orders no memory (PTX ISA, shfl.sync); bar.warp.sync does. In
+    # PTX: count atom, then bar.warp.sync, then the first system-scope signal store.
+    for name, body in kernels(ptx_functions(find_cuobjdump()), r"barrier_kernelINS0_4PushE").items():
+        count = next((i for i, t in enumerate(body) if re.match(r"atom\.add\.\w+\.gpu\.u64", t)),
+                     None)
+        first_send = next((i for i, t in enumerate(body)
+                           if re.match(r"st\.(release|relaxed)\.sys\.b64", t)), None)
+        if count is None or first_send is None or count > first_send:
+            sys.exit(f"FAIL: {name} PTX: no arrival count before the signal stores")
+        if not any(t.startswith("bar.warp.sync") for t in body[count:first_send]):
+            sys.exit(f"FAIL: {name} PTX: no bar.warp.sync between lane 0's count and the sends:"
+                     " the sending lanes are not ordered after lane 0's acquire")
+        print("PASS", name, "PTX: atom.add, bar.warp.sync, then st.*.sys")
+    # SASS: every system-scope signal store is preceded, on its path, by a system-scope MEMBAR
+    # (release: MEMBAR.ALL.SYS; relaxed + fences: MEMBAR.SC.SYS) before any other memory
+    # access, and a WARPSYNC lies between the count and the first send (the sm_90 SASS is the
+    # same with and without the fix: shfl.sync already emits WARPSYNC.ALL, and bar.warp.sync
+    # folds into it; the guarantee the fix adds is the PTX memory model's).
+    memory = re.compile(r"^(LD|ST|ATOM|RED|MEMBAR)")
+    for name, body in kernels(functions, r"barrier_kernelINS0_4PushE").items():
+        sends = [i for i, (op, _) in enumerate(body) if op.startswith("ST.E.64.STRONG.SYS")]
+        counts = [i for i, (op, _) in enumerate(body) if op.startswith("ATOM.E.ADD.64")]
+        if not sends or not counts:
+            sys.exit(f"FAIL: {name}: no signal store or arrival count in the SASS")
+        if not any(op.startswith("WARPSYNC") for op, _ in body[counts[0]:sends[0]]):
+            sys.exit(f"FAIL: {name}: no WARPSYNC between the count and the first send")
+        for i in sends:
+            pred = re.match(r"@(!?)(U?P\w+)", body[i][1].split("*/", 1)[1].strip())
+            j = i - 1
+            while j >= 0:
+                text = body[j][1].split("*/", 1)[1].strip()
+                other = re.match(r"@(!?)(U?P\w+)", text)
+                # The other arm of an if/else on the same predicate is not on this path.
+                if pred and other and other.group(2) == pred.group(2) and other.group(1) != pred.group(1):
+                    j -= 1
+                    continue
+                if memory.match(body[j][0]) and not body[j][0].startswith("LDC"):
+                    break
+                j -= 1
+            if j < 0 or not re.match(r"MEMBAR\.(SC|ALL)\.SYS", body[j][0]):
+                got = body[j][1] if j >= 0 else "nothing"
+                sys.exit(f"FAIL: {name}: send {body[i][1]} follows {got}, not a system MEMBAR")
+        print("PASS", name, len(sends), "sends, each after a system-scope MEMBAR; WARPSYNC after "
+              "the count")
 
 
 tool = find_cuobjdump()

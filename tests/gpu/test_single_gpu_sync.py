@@ -15,10 +15,19 @@ from gpu_rows import fail, has_gpu, rows_of  # noqa: E402
 EXE, CASE = sys.argv[1], sys.argv[2]
 
 
-def run_rows(method, *axes):
+def run_rows(method, *axes, env=None):
     args = [a for axis in axes for a in ("--axis", axis)]
     return rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.5", "--methods", method,
-                    "--gpus", "0", *args], timeout=600)
+                    "--gpus", "0", *args], env=env, timeout=600)
+
+
+def expect_caught(method, *axes):
+    """With GPUBARRIER_TEST_BREAK the check runs without the barrier: every row unverified."""
+    rows = run_rows(method, *axes, env=dict(os.environ, GPUBARRIER_TEST_BREAK=method))
+    if not rows or any(r["status"] != "unverified" or "barrier check failed" not in r["note"]
+                       for r in rows):
+        fail(f"{method} without its barrier must give unverified rows", rows)
+    print("PASS", method, "broken:", len(rows), "unverified rows;", rows[0]["note"][:120])
 
 
 def expect_verified(rows, metric, count):
@@ -96,6 +105,18 @@ def case_block_syncthreads():
 
 def case_block_cg_sync():
     block_case("gpu.block.cg-sync")
+
+
+def case_block_broken():
+    # Several warps: within one converged warp a missing barrier is invisible (and harmless on
+    # lockstep hardware), so the check cannot be asked to see it there.
+    for method in ("gpu.block.syncthreads", "gpu.block.cg-sync"):
+        expect_caught(method, "threads_per_block=256", "blocks_per_sm=1")
+
+
+def case_cluster_broken():
+    for method in ("gpu.cluster.sync", "gpu.cluster.arrive-wait"):
+        expect_caught(method, "cluster_size=2,4", "threads_per_block=128", "blocks_per_sm=1")
 
 
 def cluster_case(method):

@@ -35,6 +35,7 @@ PARTS = [
     ("io",             ["src/io/**"]),
     ("team",           ["src/team/**"]),
     ("host",           ["src/host/**"]),
+    ("legacy",         ["src/legacy/**"]),
     ("cli",            ["src/cli/**"]),
     ("jobs",           ["jobs/**"]),
     # The public launch header of the host-step kernels the team runs, and its .cu.
@@ -59,13 +60,15 @@ MAY_INCLUDE = {
     "io":             ["io"] + _CORE_AND_BELOW,
     "team_kernels":   ["team_kernels", "kernels.common"] + _CORE_AND_BELOW,
     "team":           ["team", "team_kernels"] + _CORE_AND_BELOW,
-    "host":           ["host", "team"] + _KERNELS + _CORE_AND_BELOW,
-    "kernels":        ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
+    "legacy":         ["legacy"] + _CORE_AND_BELOW,
+    "host":           ["host", "team", "legacy"] + _KERNELS + _CORE_AND_BELOW,
+    "kernels":        ["kernels.detail", "team", "legacy"] + _KERNELS + _CORE_AND_BELOW,
     "kernels.common": ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
     "kernels.detail": ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
     "jobs":           ["jobs", "io"] + _CORE_AND_BELOW,
-    "cli":            ["cli", "jobs", "io", "host", "team"] + _KERNELS + _CORE_AND_BELOW,
-    "tests":          ["tests", "cli", "jobs", "io", "host", "team"] + _KERNELS + _CORE_AND_BELOW,
+    "cli":            ["cli", "jobs", "io", "host", "team", "legacy"] + _KERNELS + _CORE_AND_BELOW,
+    "tests":          ["tests", "cli", "jobs", "io", "host", "team", "legacy"] + _KERNELS +
+                      _CORE_AND_BELOW,
 }
 
 # Why, where a plain "<part> must not include <part>" says too little.
@@ -89,9 +92,12 @@ LIBRARIES = {
     "gpubarrier_io":           ("io",           ["io"],           _BASE),
     "gpubarrier_team_kernels": ("team_kernels", ["team_kernels"], _BASE),
     "gpubarrier_team":         ("team",         ["team"],         ["team_kernels"] + _BASE),
-    "gpubarrier_methods":      ("methods",      ["host", "kernels", "kernels.common"], _TEAM),
+    "gpubarrier_legacy":       ("legacy",       ["legacy"],       _BASE),
+    "gpubarrier_methods":      ("methods",      ["host", "kernels", "kernels.common"],
+                                _TEAM + ["legacy"]),
     "gpubarrier_jobs":         ("jobs",         ["jobs"],         ["io"] + _BASE),
-    "gpubarrier":              ("cli",          ["cli"],          ["methods", "jobs", "io"] + _TEAM),
+    "gpubarrier":              ("cli",          ["cli"],
+                                ["methods", "jobs", "io", "legacy"] + _TEAM),
 }
 # A library named like this must be in LIBRARIES (so that a new part cannot dodge the rules).
 PROJECT_LIBRARY = re.compile(r"^gpubarrier(_|$)")

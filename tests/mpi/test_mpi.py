@@ -9,21 +9,31 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bounded_run import run_bounded  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 
 
-def case_barrier_two_ranks():
+def mpirun_two(*args, extra_env=None, mpirun_args=(), timeout=300):
+    """`mpirun -np 2 [MPIRUN_ARGS] gpubarrier ARGS` on this machine's CPUs; the finished process."""
     mpirun = shutil.which("mpirun")
     if not mpirun:
         sys.exit("FAIL: mpirun not found (scripts/setup installs openmpi-bin)")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl="self,tcp", OMPI_MCA_rmaps_base_oversubscribe="1")
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_rmaps_base_oversubscribe="1", **(extra_env or {}))
+    forward = [a for var in (extra_env or {}) for a in ("-x", var)]
+    return run_bounded([mpirun, "-np", "2", "--oversubscribe", *mpirun_args, *forward, EXE, *args],
+                       env=env, timeout=timeout)
+
+
+def case_barrier_two_ranks():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "mpi.csv")
-        p = subprocess.run([mpirun, "-np", "2", "--oversubscribe", EXE, "run", "--methods",
-                            "host.mpi.barrier", "--out", out, "--samples", "20", "--time-budget", "1"],
-                           capture_output=True, text=True, env=env, timeout=300)
+        p = mpirun_two("run", "--methods", "host.mpi.barrier", "--out", out, "--samples", "20",
+                       "--time-budget", "1")
         if p.returncode != 0:
             sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
         with open(out, newline="") as f:
@@ -57,6 +67,46 @@ def case_barrier_two_ranks():
             sys.exit(f"FAIL: loop mean {loop['value']} ns >> per-step {per_step} ns, not noisy")
         print(f"PASS: MPI_Barrier 2 ranks loop mean {float(loop['value']):.0f} ns "
               f"(median loop {loop_median:.0f}), per-step median {per_step:.0f} ns")
+
+
+def case_member_throws():
+    # Rank 1 throws in its measure part of host.mpi.barrier (GPUBARRIER_TEST_THROW, test-only:
+    # core/test_throw.hpp). Both ranks must end that point as failed and go on: a rank that left
+    # its MPI_Barrier loop early would leave rank 0 waiting in it forever (a hang), or meet it in
+    # the wrong collective. host.omp.barrier (rank 0 alone) then measures, and both ranks reach
+    # MPI_Finalize in time. (No other collective method runs without a GPU, and a point runs
+    # once per process; mpi.gpu_member_throws measures the next collective point.)
+    timeout = 120
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "mpi.csv")
+        start = time.monotonic()
+        try:
+            p = mpirun_two("run", "--methods", "host.mpi.barrier,host.omp.barrier", "--axis",
+                           "group_size=2", "--out", out, "--samples", "20", "--time-budget", "0.5",
+                           extra_env={"GPUBARRIER_TEST_THROW": "measure:1"},
+                           # rank 0's two OpenMP threads need two CPUs, not the one core each
+                           # rank is bound to by default
+                           mpirun_args=("--bind-to", "none"), timeout=timeout)
+        except subprocess.TimeoutExpired:
+            sys.exit(f"FAIL: hung: mpirun did not end within {timeout} s after rank 1 threw")
+        took = time.monotonic() - start
+        if p.returncode != 0:
+            sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            rows = list(csv.DictReader(f))
+    statuses = [(r["method"], r["metric"], r["status"]) for r in rows]
+    if statuses != [("host.mpi.barrier", "", "failed"), ("host.omp.barrier", "loop_latency", "ok"),
+                    ("host.omp.barrier", "latency", "ok")]:
+        sys.exit(f"FAIL: expected host.mpi.barrier failed, then host.omp.barrier ok: {statuses}")
+    failed = rows[0]
+    if "rank 1 failed: GPUBARRIER_TEST_THROW" not in failed["note"] or failed["ranks"] != "2":
+        sys.exit(f"FAIL: the failed row must name rank 1 and its message: {failed}")
+    # Every rank wrote the point off as failed, not only rank 0 (rank 0 alone writes rows; each
+    # rank logs its failed point).
+    logged = p.stderr.count("rank 1 failed: GPUBARRIER_TEST_THROW")
+    if logged != 2:
+        sys.exit(f"FAIL: both ranks must log the failed point, {logged} did\n{p.stderr}")
+    print(f"PASS: rank 1's failure ended the point on both ranks; the run ended in {took:.1f} s")
 
 
 globals()["case_" + CASE]()

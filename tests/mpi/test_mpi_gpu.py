@@ -15,18 +15,19 @@ EXE, CASE = sys.argv[1], sys.argv[2]
 # multigpu.nccl.lsa has no fault axis (a rank that skipped NCCL's barrier would leave the others
 # spinning inside NCCL, where no watchdog reaches): broken_variant and partial_participation keep
 # to multigpu.device.*.
-SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640",
-         "--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
+SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640"]
+SHAPE = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
 
 
-def mpirun_rows(*args):
+def mpirun_rows(*args, shape=True, extra_env=None, timeout=900):
     mpirun = shutil.which("mpirun")
     if not mpirun:
         sys.exit("FAIL: mpirun not found (scripts/setup installs openmpi-bin)")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl="self,tcp", NCCL_NVLS_ENABLE="0")
-    return rows_of([mpirun, "-np", str(N), "-x", "NCCL_NVLS_ENABLE", EXE, "run", *SMALL, *args],
-                   env=env)
+               OMPI_MCA_btl="self,tcp", NCCL_NVLS_ENABLE="0", **(extra_env or {}))
+    forward = [a for var in ("NCCL_NVLS_ENABLE", *(extra_env or {})) for a in ("-x", var)]
+    return rows_of([mpirun, "-np", str(N), *forward, EXE, "run", *SMALL,
+                    *(SHAPE if shape else []), *args], env=env, timeout=timeout)
 
 
 def case_all_methods():
@@ -78,6 +79,29 @@ def case_partial_participation():
     if not rows or any(r["status"] != "timeout" for r in rows):
         fail("one rank's GPU skipping the barrier must give timeout rows", rows)
     print("PASS", len(rows), "timeout rows")
+
+
+def case_member_throws():
+    # The last rank throws (GPUBARRIER_TEST_THROW, test-only: core/test_throw.hpp; once per
+    # process, so the second point runs clean): every rank must end its point as one failed row
+    # naming that rank, in bounded time, and meet the others again in the next point, which
+    # measures ok. Without the agreement the thrower would go on to a collective the others are
+    # not in (its teardown's barrier against their maximum over ranks) and hang or mix them up.
+    last = N - 1
+    for method, phase, axis in (("multigpu.device.push", "verify", "ordering=0,1"),
+                                ("multigpu.device.push", "measure", "ordering=0,1"),
+                                ("host.mpi.gpu-barrier", "verify", "host_wait=0,1"),
+                                ("host.mpi.gpu-barrier", "measure", "host_wait=0,1")):
+        rows = mpirun_rows("--methods", method, "--axis", axis,
+                           shape=method.startswith("multigpu."),
+                           extra_env={"GPUBARRIER_TEST_THROW": f"{phase}:{last}"}, timeout=300)
+        first, rest = rows[0], rows[1:]
+        if first["status"] != "failed" or \
+                f"rank {last} failed: GPUBARRIER_TEST_THROW" not in first["note"]:
+            fail(f"{method} ({phase}): the first point must fail naming rank {last}", rows)
+        if not rest or any(r["status"] != "ok" for r in rest):
+            fail(f"{method} ({phase}): the next point must measure ok", rows)
+        print("PASS", method, phase, [(r["metric"], r["value"]) for r in rest])
 
 
 N = gpu_count()

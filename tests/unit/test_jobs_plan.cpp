@@ -150,7 +150,9 @@ TEST(JobsPlan, TimeLimitsAreEstimatedFromPointsAndBudget) {
   double seconds = 0;
   for (const auto& s : script.steps) {
     EXPECT_GT(s.points, 0) << s.id;
-    EXPECT_DOUBLE_EQ(s.seconds, jobs::step_seconds(s.points, 0.5)) << s.id;  // paper: 0.5 s
+    const long budgets = jobs::count_budgets(s.sweep, catalogue());
+    EXPECT_GE(budgets, s.points) << s.id;
+    EXPECT_DOUBLE_EQ(s.seconds, jobs::step_seconds(s.points, budgets, 0.5)) << s.id;  // paper
     seconds += s.seconds;
   }
   EXPECT_EQ(script.time_limit_s, jobs::time_limit_s(seconds));
@@ -158,6 +160,14 @@ TEST(JobsPlan, TimeLimitsAreEstimatedFromPointsAndBudget) {
   EXPECT_EQ(script.time_limit_s % 300, 0);
   EXPECT_TRUE(plan.time_estimated);
   EXPECT_NE(plan.estimate.find("0.5 s time budget"), std::string::npos) << plan.estimate;
+  // Host methods write a loop row and a per-step row, each up to the budget: counted twice.
+  long points = 0, budgets = 0;
+  for (const auto& sc : plan.scripts)
+    for (const auto& s : sc.steps) {
+      points += s.points;
+      budgets += jobs::count_budgets(s.sweep, catalogue());
+    }
+  EXPECT_GT(budgets, points) << "the paper sweep has host methods";
 
   auto r = request("dgx-h100", "paper");
   r.time_limit_s = 7200;

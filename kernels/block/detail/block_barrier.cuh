@@ -17,6 +17,7 @@
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "core/test_break.hpp"
 
 namespace gb::block_detail {
 
@@ -43,8 +44,9 @@ __global__ void block_barrier_timed(long trips, WarpSpan* spans) {
 
 // Every thread publishes its stamp in shared memory and after the barrier reads all of them:
 // records[round][thread]. All threads share the SM's clock, so the order check covers the block.
+// `broken` (test hook, core/test_break.hpp) leaves the barrier out.
 template <BlockBarrier B>
-__global__ void block_barrier_check(int rounds, StampRecord* records) {
+__global__ void block_barrier_check(int rounds, StampRecord* records, int broken) {
   extern __shared__ unsigned stamps[];
   volatile unsigned* s = stamps;
   const unsigned t = threadIdx.x;
@@ -52,7 +54,10 @@ __global__ void block_barrier_check(int rounds, StampRecord* records) {
   __syncthreads();
   dev::stamp_rounds(
       rounds, records + t, static_cast<int>(blockDim.x), [&](unsigned r) { s[t] = r; },
-      [] { block_barrier<B>(); }, static_cast<int>(blockDim.x), [&](int i) { return s[i]; });
+      [&] {
+        if (!broken) block_barrier<B>();
+      },
+      static_cast<int>(blockDim.x), [&](int i) { return s[i]; });
 }
 
 // Latency: one block alone on the GPU, reported at blocks_per_sm = 1 only. Throughput at every
@@ -83,7 +88,8 @@ class BlockBarrierMethod : public Method {
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const int threads = static_cast<int>(p.at("threads_per_block"));
     DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * threads);
-    block_barrier_check<B><<<1, threads, threads * sizeof(unsigned)>>>(kCheckRounds, records.get());
+    block_barrier_check<B><<<1, threads, threads * sizeof(unsigned)>>>(kCheckRounds, records.get(),
+                                                                       test_break(name()));
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     return check_stamps(records.to_host(), StampLayout{kCheckRounds, threads, {}}).verdict();

@@ -20,6 +20,7 @@
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "core/test_break.hpp"
 
 namespace gb::cluster_detail {
 
@@ -64,8 +65,9 @@ __global__ void cluster_barrier_timed(long trips, WarpSpan* spans) {
 // every block of the cluster, the stamp of its neighbour thread (t + 1) through distributed
 // shared memory. Every stamp is so read from every block, at a cost linear in the cluster size.
 // Clocks are per SM, so the order check runs within each block: records[round][global thread].
+// `broken` (test hook, core/test_break.hpp) leaves the barrier under test out.
 template <ClusterBarrier B>
-__global__ void cluster_barrier_check(int rounds, StampRecord* records) {
+__global__ void cluster_barrier_check(int rounds, StampRecord* records, int broken) {
 #if GB_HAS_CLUSTERS
   extern __shared__ unsigned stamps[];
   const cg::cluster_group cluster = cg::this_cluster();
@@ -77,7 +79,10 @@ __global__ void cluster_barrier_check(int rounds, StampRecord* records) {
   dev::stamp_rounds(
       rounds, records + blockIdx.x * blockDim.x + t, static_cast<int>(gridDim.x * blockDim.x),
       [&](unsigned r) { static_cast<volatile unsigned*>(stamps)[t] = r; },
-      [] { cluster_barrier<B>(); }, blocks,
+      [&] {
+        if (!broken) cluster_barrier<B>();
+      },
+      blocks,
       [&](int b) {
         return static_cast<volatile unsigned*>(cluster.map_shared_rank(stamps, b))[neighbour];
       });
@@ -159,8 +164,8 @@ class ClusterBarrierMethod : public Method {
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t config =
         cluster_config(size, 1, threads, threads * sizeof(unsigned), attr);
-    GB_CUDA_CHECK(
-        cudaLaunchKernelEx(&config, cluster_barrier_check<B>, kCheckRounds, records.get()));
+    GB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_barrier_check<B>, kCheckRounds, records.get(),
+                                     static_cast<int>(test_break(name()))));
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     StampLayout layout{kCheckRounds, participants, std::vector<int>(participants)};
     for (int i = 0; i < participants; ++i) layout.clock_group[i] = i / threads;

@@ -1,5 +1,6 @@
 // The memory of one device-side barrier configuration (host side): in every member's own GPU one
-// allocation laid out as [control words][one stamp per block][the algorithm's words], reached by
+// allocation laid out as [control words][one stamp per block][the algorithm's words][one payload
+// word per thread of every block] (stamps and payload: the check, detail/crossing.cuh), reached by
 // the peers over NVLink/PCIe (team/peer_memory.hpp), the kernel arguments over it that every
 // algorithm shares, and the number of barriers crossed on it so far: its words only grow, so
 // each launch goes on from the last one's epoch (verification and timing share it).
@@ -22,6 +23,13 @@ namespace gb::mg {
 
 inline constexpr std::uint64_t kLateNs = 20000;  // far above any barrier's latency
 
+// The seed of the check's draws (which block is late, whose payload each block reads): fixed, so
+// that a run repeats; GPUBARRIER_CHECK_SEED=<n> draws others.
+inline unsigned check_seed() {
+  const char* v = std::getenv("GPUBARRIER_CHECK_SEED");
+  return v ? static_cast<unsigned>(std::strtoul(v, nullptr, 10)) : 1u;
+}
+
 // blocks_per_sm on every SM: the grid of the persistent kernel on each GPU.
 inline int blocks_per_gpu(const Team& team, const Point& p) {
   int sms = 0;
@@ -34,33 +42,47 @@ class BarrierMemory {
   // Collective. `words_bytes`: the algorithm's words per member.
   BarrierMemory(const RunContext& ctx, const Team& team, const Point& p, int blocks,
                 std::size_t words_bytes)
-      : ctx_(ctx), team_(team), mem_(team, words_offset(blocks) + words_bytes) {
+      : ctx_(ctx),
+        team_(team),
+        mem_(team, payload_offset(blocks, words_bytes) + static_cast<std::size_t>(blocks) *
+                                                             p.at("threads_per_block") *
+                                                             sizeof(unsigned)) {
     for (int l = 0; l < team.local_count(); ++l) {
       BarrierArgs a;
-      std::vector<unsigned*> stamps(team.size());
+      std::vector<unsigned*> stamps(team.size()), payload(team.size());
       for (int m = 0; m < team.size(); ++m) {
         auto* base = static_cast<char*>(mem_.at(l, m));
         a.words[m] = base + words_offset(blocks);
         stamps[m] = reinterpret_cast<unsigned*>(base + sizeof(Control));
+        payload[m] = reinterpret_cast<unsigned*>(base + payload_offset(blocks, words_bytes));
       }
       stamps_.push_back(std::move(stamps));
+      payload_.push_back(std::move(payload));
       a.self = static_cast<Control*>(mem_.own(l));
       a.member = team.member(l);
       a.own = a.words[a.member];
       a.members = team.size();
-      a.ordering = static_cast<Ordering>(p.at("ordering"));
       a.fault = static_cast<Fault>(p.get("fault", 0));
+      a.ordering = a.fault == Fault::unordered ? Ordering::unordered
+                                               : static_cast<Ordering>(p.at("ordering"));
       a.watchdog_ns = static_cast<std::uint64_t>(ctx.options.watchdog_s * 1e9);
+      a.seed = check_seed();
       args_.push_back(a);
     }
   }
 
-  // Verification: every block stamps before each barrier and checks every stamp after it (the
-  // last block of the last member late). Off while timing, so the check costs the figure nothing.
+  // Verification: every block stamps and writes its payload before each barrier and checks every
+  // stamp and one other block's payload after it (one participant late, in turn). Off while
+  // timing, so the check costs the figure nothing. Under fault=3 nobody is late: lateness would
+  // give the unordered stores time to land, and that fault is about ordering, not waiting.
   void set_checking(bool on) {
     for (std::size_t l = 0; l < args_.size(); ++l) {
-      for (int m = 0; m < args_[l].members; ++m) args_[l].stamps[m] = on ? stamps_[l][m] : nullptr;
-      args_[l].late_ns = on ? kLateNs : 0;
+      BarrierArgs& a = args_[l];
+      for (int m = 0; m < a.members; ++m) {
+        a.stamps[m] = on ? stamps_[l][m] : nullptr;
+        a.payload[m] = on ? payload_[l][m] : nullptr;
+      }
+      a.late_ns = on && a.fault != Fault::unordered ? kLateNs : 0;
     }
   }
 
@@ -79,15 +101,21 @@ class BarrierMemory {
     return seconds;
   }
 
-  // {stale stamps, expired spins} of the whole team so far (the largest per rank in mpi mode).
+  // {stale stamps, expired spins, stale payload words} of the whole team so far (the largest per
+  // rank in mpi mode).
   std::vector<double> problems() const {
-    std::vector<double> sums{0, 0};
-    for (int l = 0; l < team_.local_count(); ++l) {
-      Control c{};
-      GB_CUDA_CHECK(cudaSetDevice(team_.device(l)));
-      GB_CUDA_CHECK(cudaMemcpy(&c, mem_.own(l), sizeof c, cudaMemcpyDeviceToHost));
+    std::vector<double> sums{0, 0, 0};
+    // Read inside parallel(), whose end is an agreement point: a rank whose read fails meets
+    // the others there, not in the maximum below (core/agreement.hpp).
+    std::vector<Control> seen(static_cast<std::size_t>(team_.local_count()));
+    team_.parallel([&](int l) {
+      GB_CUDA_CHECK(cudaMemcpy(&seen[static_cast<std::size_t>(l)], mem_.own(l), sizeof(Control),
+                               cudaMemcpyDeviceToHost));
+    });
+    for (const Control& c : seen) {
       sums[0] += c.stale;
       sums[1] += c.timeouts;
+      sums[2] += c.payload_stale;
     }
     ctx_.max_over_ranks(sums);
     return sums;
@@ -107,11 +135,16 @@ class BarrierMemory {
         sizeof(Control) + static_cast<std::size_t>(blocks) * sizeof(unsigned) + pad;
     return (end + 127) / 128 * 128;
   }
+  // After the algorithm's words, so that the check moves no word the timed path touches.
+  static std::size_t payload_offset(int blocks, std::size_t words_bytes) {
+    return (words_offset(blocks) + words_bytes + 127) / 128 * 128;
+  }
 
   const RunContext& ctx_;
   const Team& team_;
   PeerMemory mem_;
-  std::vector<std::vector<unsigned*>> stamps_;  // [local][member], as local's GPU addresses them
+  std::vector<std::vector<unsigned*>> stamps_;   // [local][member], as local's GPU addresses them
+  std::vector<std::vector<unsigned*>> payload_;  // likewise
   std::vector<BarrierArgs> args_;
   Word epoch_ = 0;
 };

@@ -15,14 +15,18 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/check_draw.hpp"
 #include "multigpu/detail/signals.cuh"
 
 namespace gb::mg {
 
 // fault axis: test hooks that break the barrier on purpose. skip_wait signals but never waits
 // (the check must report stale data); absent keeps the last member out of every barrier (the
-// others must end on the watchdog, not hang).
-enum class Fault { none = 0, skip_wait = 1, absent = 2 };
+// others must end on the watchdog, not hang); unordered drops every release, acquire and fence
+// of the barrier (signals relaxed, no fences), so that only the memory check can notice;
+// absent_timing keeps the last member out only while timing (the check passes, the timing run
+// must end as a timeout row).
+enum class Fault { none = 0, skip_wait = 1, absent = 2, unordered = 3, absent_timing = 4 };
 
 // What every algorithm's kernel gets, whatever the algorithm.
 struct BarrierArgs {
@@ -31,15 +35,18 @@ struct BarrierArgs {
   char* own = nullptr;                 // words[member]: a fixed kernel-parameter offset, so that
                                        // the hot path never indexes the parameters by member
   unsigned* stamps[kMaxMembers] = {};  // each member's per-block stamps; null while timing
+  unsigned* payload[kMaxMembers] = {};  // each member's per-thread payload words (check only)
   int member = 0, members = 1;
   Ordering ordering = Ordering::acquire_release;
   Fault fault = Fault::none;
   Word epoch0 = 0;  // barriers completed on these words by earlier launches
   long reps = 0;
   std::uint64_t watchdog_ns = 0;
-  // How late the last block of the last member writes its stamp while verifying, so that a
-  // barrier that does not wait is always caught.
+  // While verifying, one block of one member arrives this late at each barrier, so that a barrier
+  // that does not wait for it is caught: the member goes round with the epoch, the block is drawn
+  // from `seed` (the same every run: results/SCHEMA.md).
   std::uint64_t late_ns = 0;
+  unsigned seed = 0;
 
   __device__ bool waits() const { return fault != Fault::skip_wait; }
   template <class W>
@@ -57,24 +64,37 @@ __device__ __forceinline__ bool aborted(const Control* self) {
              .load(cuda::memory_order_relaxed) != 0;
 }
 
-__device__ inline void write_stamp(const BarrierArgs& a, Word e) {
-  if (threadIdx.x != 0) return;
-  if (a.member == a.members - 1 && blockIdx.x == gridDim.x - 1) {
+// Before barrier e: the late block waits, then every thread writes its payload word with a plain
+// store (message passing: the barrier must publish it) and thread 0 the block's stamp.
+__device__ inline void before_barrier(const BarrierArgs& a, Word e) {
+  if (threadIdx.x == 0 && a.late_ns &&
+      check_late(a.member, a.members, blockIdx.x, gridDim.x, a.seed, e)) {
     const std::uint64_t until = dev::global_ns() + a.late_ns;
     while (dev::global_ns() < until) __nanosleep(1000);
   }
-  *static_cast<volatile unsigned*>(a.stamps[a.member] + blockIdx.x) = static_cast<unsigned>(e);
+  __syncthreads();
+  a.payload[a.member][blockIdx.x * blockDim.x + threadIdx.x] = static_cast<unsigned>(e);
+  if (threadIdx.x == 0)
+    *static_cast<volatile unsigned*>(a.stamps[a.member] + blockIdx.x) = static_cast<unsigned>(e);
 }
 
-// After barrier e every block of every member must see every block's stamp e (or later).
-__device__ inline void count_stale(const BarrierArgs& a, Word e) {
+// After barrier e every block of every member must see every block's stamp e (or later), and the
+// payload of one other block (drawn per block and barrier, on any member) with plain loads.
+__device__ inline void after_barrier(const BarrierArgs& a, Word e) {
   unsigned bad = 0;
-  const unsigned total = static_cast<unsigned>(a.members) * gridDim.x;
+  const unsigned blocks = gridDim.x;
+  const unsigned total = static_cast<unsigned>(a.members) * blocks;
   for (unsigned i = threadIdx.x; i < total; i += blockDim.x) {
-    const volatile unsigned* s = a.stamps[i / gridDim.x];
-    bad += s[i % gridDim.x] < static_cast<unsigned>(e);
+    const volatile unsigned* s = a.stamps[i / blocks];
+    bad += s[i % blocks] < static_cast<unsigned>(e);
   }
   if (bad) atomicAdd(&a.self->stale, bad);
+  if (total < 2) return;
+  const unsigned me = static_cast<unsigned>(a.member) * blocks + blockIdx.x;
+  const unsigned other = (me + 1 + check_draw(a.seed ^ me, e) % (total - 1)) % total;
+  const unsigned* words = a.payload[other / blocks] + (other % blocks) * blockDim.x;
+  const int stale = __syncthreads_count(words[threadIdx.x] < static_cast<unsigned>(e));
+  if (threadIdx.x == 0 && stale) atomicAdd(&a.self->payload_stale, static_cast<unsigned>(stale));
 }
 
 // The `reps` crossings of one launch, each between the block's stamp and its check while
@@ -85,16 +105,19 @@ __device__ void crossings(const BarrierArgs& a, Cross cross) {
   const bool check = a.stamps[0] != nullptr;
   for (long r = 0; r < a.reps; ++r) {
     const Word e = a.epoch0 + static_cast<Word>(r) + 1;
-    if (check) write_stamp(a, e);
+    if (check) before_barrier(a, e);
     if (!cross(e)) return;
-    if (check) count_stale(a, e);
+    if (check) after_barrier(a, e);
   }
 }
 
 template <class Algo>
 __global__ void barrier_kernel(const __grid_constant__ BarrierArgs a,
                                const __grid_constant__ typename Algo::Args x) {
-  if (a.fault == Fault::absent && a.member == a.members - 1) return;
+  const bool timing = a.stamps[0] == nullptr;
+  if ((a.fault == Fault::absent || (a.fault == Fault::absent_timing && timing)) &&
+      a.member == a.members - 1)
+    return;
   crossings(a, [&](Word e) { return Algo::cross(a, x, e); });
 }
 

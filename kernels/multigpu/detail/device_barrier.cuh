@@ -9,11 +9,13 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/occupancy.cuh"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "core/watchdog.hpp"
 #include "multigpu/detail/barrier_memory.cuh"
 #include "team/host_shared.hpp"
 #include "team/peer_atomics.hpp"
@@ -21,7 +23,10 @@
 
 namespace gb::mg {
 
-inline constexpr long kVerifyRounds = 16;
+// Crossings of the check: every member arrives late in turn at kVerifyRounds / members of them.
+// A fault=3 (unordered) point runs kUnorderedRounds, since what it may show is rare.
+inline constexpr long kVerifyRounds = 64;
+inline constexpr long kUnorderedRounds = 1L << 17;
 
 // What an algorithm's host side may use to make its kernel arguments and its notes.
 struct AlgoSetup {
@@ -115,32 +120,67 @@ class BarrierSession {
   std::string note_;
 };
 
-// The stamp check of a session S (run(reps), problems(), timeout_detail()): kVerifyRounds
-// crossings, then every block's view of every other block's stamp.
+// "<s> stale stamps and <p> stale payload words in <n> crossings" of problems() after n crossings.
+inline std::string stale_detail(const std::vector<double>& bad, long crossings) {
+  return std::to_string(static_cast<long>(bad[0])) + " stale stamps and " +
+         std::to_string(static_cast<long>(bad[2])) +
+         " stale payload words seen after the barrier in " + std::to_string(crossings) +
+         " crossings";
+}
+
+// The check of a session S (run(reps), problems(), timeout_detail()): `rounds` crossings, then
+// every block's view of every other block's stamp and of one other block's payload.
 template <class S>
-Verification verify_crossings(S& session) {
-  session.run(kVerifyRounds);
+Verification verify_crossings(S& session, long rounds = kVerifyRounds) {
+  session.run(rounds);
   const std::vector<double> bad = session.problems();
   if (bad[1] > 0) return Verification::timed_out(session.timeout_detail());
-  if (bad[0] > 0)
-    return Verification::failed(std::to_string(static_cast<long>(bad[0])) +
-                                " stale stamps seen after the barrier");
+  if (bad[0] > 0 || bad[2] > 0) return Verification::failed(stale_detail(bad, rounds));
   return Verification::passed();
 }
 
-// The differential latency of a session S (also blocks()), noted "<n> GPUs x <b> blocks".
+// The differential latency of a session S (also blocks()), noted "<n> GPUs x <b> blocks". A
+// watchdog that expires while timing makes the row `timeout`, as in the verification run.
 template <class S>
 Measurement measure_crossings(const RunContext& ctx, const Team& team, S& session) {
   auto run = [&](long reps) {
     const double seconds = session.run(reps);
     if (session.problems()[1] > 0)
-      throw Error(session.timeout_detail() + " while timing " + std::to_string(reps) +
-                  " crossings");
+      throw WatchdogTimeout(session.timeout_detail() + " while timing " + std::to_string(reps) +
+                            " crossings");
     return seconds;
   };
-  Measurement m = differential(ctx, run);
+  Measurement m;
+  try {
+    m = differential(ctx, run);
+  } catch (const WatchdogTimeout& e) {
+    return timeout_measurement("latency", "ns", "differential", e.what());
+  }
   m.note = std::to_string(team.size()) + " GPUs x " + std::to_string(session.blocks()) + " blocks";
   return m;
+}
+
+// What a fault point's check caught (the test hooks are not timed): stale stamps and stale
+// payload words per 10^6 crossings, after `crossings` crossings with problems() `bad`.
+inline std::vector<Measurement> caught_rows(const std::vector<double>& bad, long crossings,
+                                            long fault) {
+  std::vector<Measurement> rows;
+  for (const auto& [metric, count] :
+       {std::pair{"check_stale_stamps", bad[0]}, std::pair{"check_stale_payload", bad[2]}}) {
+    Measurement m;
+    m.metric = metric;
+    m.unit = "per 1e6 crossings";
+    m.technique = "check";
+    m.statistic = "count";
+    m.value = count * 1e6 / static_cast<double>(crossings);
+    m.reps_lo = m.reps_hi = crossings;
+    m.stop = "fixed";
+    m.note = "test hook fault=" + std::to_string(fault) + ": " +
+             std::to_string(static_cast<long>(count)) + " in " + std::to_string(crossings) +
+             " crossings";
+    rows.push_back(m);
+  }
+  return rows;
 }
 
 // What every device-side multi-GPU method shares, whoever provides the barrier: a persistent
@@ -197,7 +237,9 @@ class DeviceMethodBase : public Method {
 // The axes' meaning, for every device method's description.
 inline constexpr std::string_view kDeviceAxesHelp =
     "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + fences; "
-    "fault (test hook) 0 = none, 1 = skip the wait, 2 = last GPU absent";
+    "fault (test hook) 0 = none, 1 = skip the wait, 2 = last GPU absent, 3 = no release, acquire "
+    "or fence, 4 = last GPU absent while timing (1 and 3 report what the check caught per 10^6 "
+    "crossings, not a latency)";
 
 // The method of algorithm A: A::name, A::summary (a sentence) and the rest from above.
 template <class A>
@@ -223,11 +265,13 @@ class DeviceBarrier final : public DeviceMethodBase {
   Verification verify(State& state) override {
     BarrierSession<A>& s = session(state);
     s.set_checking(true);
-    return verify_crossings(s);
+    return verify_crossings(s, rounds(state.point()));
   }
 
   std::vector<Measurement> measure(State& state) override {
     BarrierSession<A>& s = session(state);
+    if (const long f = state.point().get("fault", 0); counted(f))
+      return caught_rows(s.problems(), rounds(state.point()), f);
     s.set_checking(false);
     Measurement m = measure_crossings(state.ctx(), team_of(state), s);
     if (!s.note().empty()) m.note += "; " + s.note();
@@ -235,6 +279,15 @@ class DeviceBarrier final : public DeviceMethodBase {
   }
 
  private:
+  // The faults whose rows are the check's counts instead of a latency.
+  static bool counted(long fault) {
+    return fault == static_cast<long>(Fault::skip_wait) ||
+           fault == static_cast<long>(Fault::unordered);
+  }
+  static long rounds(const Point& p) {
+    return p.get("fault", 0) == static_cast<long>(Fault::unordered) ? kUnorderedRounds
+                                                                    : kVerifyRounds;
+  }
   static BarrierSession<A>& session(State& state) {
     return state.resource<BarrierSession<A>>(state.ctx(), team_of(state), state.point());
   }
@@ -242,14 +295,16 @@ class DeviceBarrier final : public DeviceMethodBase {
     if (Usability u = launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<A>)); !u.ok)
       return u;
     const long f = p.get("fault", 0);
-    if (f < 0 || f > 2)
-      return Usability::no("fault: 0 = none, 1 = skip the wait, 2 = last GPU absent");
+    if (f < 0 || f > 4)
+      return Usability::no(
+          "fault: 0 = none, 1 = skip the wait, 2 = last GPU absent, 3 = no release, acquire or "
+          "fence, 4 = last GPU absent while timing");
     const std::vector<int> gpus = point_gpus(ctx, p);
     // With one GPU the absent member is the only one: empty launches, "verified" over nothing.
-    if (f == 2 && gpus.size() < 2)
-      return Usability::no(
-          "fault=2 keeps the last GPU out of every barrier: it needs 2 or more "
-          "GPUs (with one, no barrier is left to miss)");
+    if ((f == 2 || f == 4) && gpus.size() < 2)
+      return Usability::no("fault=" + std::to_string(f) +
+                           " keeps the last GPU out of the barriers: it needs 2 or more "
+                           "GPUs (with one, no barrier is left to miss)");
     if constexpr (requires { A::peer_atomics; })
       if (std::string why = peer_atomics_problem(gpus); A::peer_atomics && !why.empty())
         return Usability::no(why);

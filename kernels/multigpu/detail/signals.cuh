@@ -18,14 +18,17 @@ using Word = unsigned long long;
 // One per GPU, in that GPU's own memory: what every algorithm's kernel on it shares. Only this
 // GPU writes it; the host reads the counters after a launch.
 struct alignas(128) Control {
-  unsigned abort;     // set by the first spin that timed out: every block leaves the kernel
-  unsigned timeouts;  // spins that timed out
-  unsigned stale;     // verification reads that saw an old stamp
+  unsigned abort;          // set by the first spin that timed out: every block leaves the kernel
+  unsigned timeouts;       // spins that timed out
+  unsigned stale;          // verification reads that saw an old stamp
+  unsigned payload_stale;  // verification payload words read before the barrier published them
 };
 
 // ordering axis: 0 = every signal a release store / acquire load at system scope;
 // 1 = relaxed signals, ordered by fences at the points where a block arrives and leaves.
-enum class Ordering { acquire_release = 0, relaxed_fenced = 1 };
+// unordered: relaxed signals and no fences, the fault=3 test hook (detail/crossing.cuh); every
+// algorithm treats what is neither acquire_release nor relaxed_fenced as no ordering at all.
+enum class Ordering { acquire_release = 0, relaxed_fenced = 1, unordered = 2 };
 
 // Signals default to system scope (they cross GPUs); a signal that stays inside one GPU can use
 // device scope, which needs no system-wide fence.

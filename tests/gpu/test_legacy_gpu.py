@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""The methods that run in the gpubarrier-legacy helper (issue 15), on the GPUs of this machine:
+exit 77 (ctest skip) without a GPU or without the helper (it is built on a machine with a package
+registry and carried along: README, "GPU machine").
+
+Usage: test_legacy_gpu.py GPUBARRIER CASE
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from gpu_rows import fail, gpu_count, rows_of  # noqa: E402
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640"]
+
+
+def helper():
+    path = os.environ.get("GPUBARRIER_LEGACY_HELPER") or \
+        os.path.join(os.path.dirname(os.path.abspath(EXE)), "gpubarrier-legacy")
+    return path if os.access(path, os.X_OK) else None
+
+
+def counts():
+    return "gpu_count=" + ",".join(sorted({"1", str(N)}))
+
+
+def ok_rows(rows, what, lo_ns, hi_ns, verified=True):
+    bad = [r for r in rows if r["status"] != "ok" or r["launcher"] != "threads"
+           or "gpubarrier-legacy, CUDA 1" not in r["note"]
+           or (verified and "verified" not in r["note"])
+           or not lo_ns < float(r["value"]) < hi_ns]
+    if not rows or bad:
+        fail(f"{what}: every row ok{', verified' if verified else ''}, within "
+             f"{lo_ns}..{hi_ns} ns, from the helper", bad or rows)
+
+
+def case_multi_grid():
+    # The study's heat map in small: blocks/SM x threads, on one GPU and on all (2 x H200: 7.4 us
+    # at 1 x 128, ../shared/notes/legacy-cuda.md).
+    rows = rows_of([EXE, "run", *SMALL, "--methods", "multigpu.cg.multi-grid", "--axis", counts(),
+                    "--axis", "blocks_per_sm=1,2", "--axis", "threads_per_block=128,256"])
+    ok_rows(rows, "multi-grid", 300, 100_000)
+    if any(r["technique"] != "differential" or r["statistic"] != "eq7" for r in rows):
+        fail("multi-grid figures are Eq. 7 figures", rows)
+    print("PASS", [(r["gpu_count"], r["config"], r["value"]) for r in rows])
+
+
+def case_fusion():
+    rows = rows_of([EXE, "run", *SMALL, "--methods", "kernel.fusion.multi-device",
+                    "--axis", counts()])
+    ok_rows(rows, "multi-device launch overhead", 0, 1_000_000, verified=False)
+    if any(r["metric"] != "launch_overhead" or r["statistic"] != "eq6" for r in rows):
+        fail("fusion figures are Eq. 6 launch overheads", rows)
+    print("PASS", [(r["gpu_count"], r["value"]) for r in rows])
+
+
+def case_real_launch():
+    # impl=1: cudaLaunchCooperativeKernelMultiDevice itself; impl=0 beside it (the emulation).
+    rows = rows_of([EXE, "run", *SMALL, "--methods", "kernel.multi-device-launch",
+                    "--axis", counts(), "--axis", "host_wait=0", "--axis", "impl=0,1"])
+    real = [r for r in rows if "impl=1" in r["config"].split()]
+    ok_rows(real, "real multi-device launch", 1000, 1_000_000)
+    emulated = [r for r in rows if "impl=0" in r["config"].split()]
+    if not emulated or any(r["status"] != "ok" or "emulated" not in r["note"] for r in emulated):
+        fail("the emulation still runs beside it", emulated)
+    print("PASS", [(r["gpu_count"], r["config"], r["value"]) for r in rows])
+
+
+def case_deadline_kills_helper():
+    # GPUBARRIER_LEGACY_TEST_HANG=1 (test only): block 0 of the helper's first GPU never arrives,
+    # so CUDA's multi-grid sync spins for ever. gpubarrier's host-side deadline (--watchdog + 1 ms
+    # per crossing) must kill the helper: a timeout row in bounded time, and the GPUs free for the
+    # next run.
+    cmd = [EXE, "run", *SMALL, "--watchdog", "1", "--methods", "multigpu.cg.multi-grid"]
+    t0 = time.monotonic()
+    rows = rows_of(cmd, env=dict(os.environ, GPUBARRIER_LEGACY_TEST_HANG="1"), timeout=300)
+    took = time.monotonic() - t0
+    if [r["status"] for r in rows] != ["timeout"] or "host-side deadline" not in rows[0]["note"] \
+            or "was killed" not in rows[0]["note"]:
+        fail("a participant that never arrives must give one timeout row", rows)
+    if took > 120:
+        fail(f"the timeout took {took:.0f} s", rows)
+    after = rows_of(cmd, timeout=300)
+    ok_rows(after, "the run after the killed helper", 300, 100_000)
+    print(f"PASS timeout in {took:.1f} s:", rows[0]["note"], "; then", after[0]["value"], "ns")
+
+
+N = gpu_count()
+if __name__ == "__main__":
+    if N == 0:
+        print("SKIP: no GPU")
+        sys.exit(77)
+    if not helper():
+        print("SKIP: no gpubarrier-legacy next to gpubarrier (GPUBARRIER_LEGACY=1 scripts/setup "
+              "on a machine with a package registry, then carry it: README, GPU machine)")
+        sys.exit(77)
+    globals()["case_" + CASE]()
