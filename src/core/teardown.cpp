@@ -24,19 +24,27 @@ std::string cuda_failure(cudaError_t rc) {
   return std::string(cudaGetErrorName(rc)) + ": " + cudaGetErrorString(rc);
 }
 
+namespace {
+
+// What `release` says went wrong ("" for nothing), exceptions turned into their text.
+std::string attempt(const std::function<std::string()>& release) noexcept {
+  try {
+    return release();
+  } catch (const std::exception& e) {
+    return e.what();
+  } catch (...) {
+    return "unknown exception";
+  }
+}
+
+}  // namespace
+
 void Releases::add(std::string what, std::function<std::string()> release) {
   try {
     steps_.emplace_back(std::move(what), release);
   } catch (...) {
-    std::string error;
-    try {
-      error = release();
-    } catch (const std::exception& e) {
-      error = e.what();
-    } catch (...) {
-      error = "unknown exception";
-    }
-    if (!error.empty()) report_release_failure("(not recorded: out of memory)", error);
+    if (const std::string error = attempt(release); !error.empty())
+      report_release_failure("(not recorded: out of memory)", error);
     throw;
   }
 }
@@ -45,15 +53,7 @@ int Releases::release_all() noexcept {
   int failures = 0;
   while (!steps_.empty()) {
     auto& [what, release] = steps_.back();
-    std::string error;
-    try {
-      error = release();
-    } catch (const std::exception& e) {
-      error = e.what();
-    } catch (...) {
-      error = "unknown exception";
-    }
-    if (!error.empty()) {
+    if (const std::string error = attempt(release); !error.empty()) {
       ++failures;
       report_release_failure(what, error);
     }
