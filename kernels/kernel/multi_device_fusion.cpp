@@ -10,13 +10,13 @@
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "legacy/figures.hpp"
-#include "legacy/team_method.hpp"
+#include "legacy/locate.hpp"
 #include "team/team.hpp"
 
 namespace gb {
 namespace {
 
-class MultiDeviceFusion final : public legacy::TeamMethod {
+class MultiDeviceFusion final : public Method {
  public:
   std::string_view name() const override { return "kernel.fusion.multi-device"; }
   Level level() const override { return Level::kernel; }
@@ -28,6 +28,16 @@ class MultiDeviceFusion final : public legacy::TeamMethod {
   std::vector<Axis> axes() const override {
     return {{kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}},
             {"fusion_i", {100}},  {"fusion_j", {10}},     {"unit_ns", {5000}}};
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.threads_mode = true;
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = legacy::usable(ctx, Method::usable(ctx)); !u.ok) return u;
+    return mg::team_usable(ctx, requirements());
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     if (Usability u = mg::team_feasible(ctx, p); !u.ok) return u;

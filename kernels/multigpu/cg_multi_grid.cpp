@@ -7,14 +7,14 @@
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "legacy/figures.hpp"
-#include "legacy/team_method.hpp"
+#include "legacy/locate.hpp"
 #include "team/peer_memory.hpp"
 #include "team/team.hpp"
 
 namespace gb {
 namespace {
 
-class CgMultiGrid final : public legacy::TeamMethod {
+class CgMultiGrid final : public Method {
  public:
   std::string_view name() const override { return "multigpu.cg.multi-grid"; }
   Level level() const override { return Level::multi_gpu; }
@@ -26,8 +26,17 @@ class CgMultiGrid final : public legacy::TeamMethod {
   std::vector<Axis> axes() const override {
     return {{kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}}};
   }
-  // The stamp check reads every GPU's stamps.
-  bool needs_peer_access() const override { return true; }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.peer_access = true;  // the stamp check reads every GPU's stamps
+    r.threads_mode = true;
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = legacy::usable(ctx, Method::usable(ctx)); !u.ok) return u;
+    return mg::team_usable(ctx, requirements());
+  }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     if (Usability u = mg::team_feasible(ctx, p); !u.ok) return u;
     const long per_sm = p.at("blocks_per_sm"), threads = p.at("threads_per_block");
