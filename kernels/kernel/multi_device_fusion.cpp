@@ -7,16 +7,17 @@
 // earlier work on every GPU's stream, as the API does unless told otherwise. Every kernel must
 // outlast the host's time to issue the next launch, which grows with the GPU count: hence longer
 // units than kernel.fusion's.
+#include "core/fusion.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "legacy/figures.hpp"
 #include "legacy/locate.hpp"
-#include "team/team.hpp"
+#include "team/threads_team_method.hpp"
 
 namespace gb {
 namespace {
 
-class MultiDeviceFusion final : public Method {
+class MultiDeviceFusion final : public mg::ThreadsTeamMethod {
  public:
   std::string_view name() const override { return "kernel.fusion.multi-device"; }
   Level level() const override { return Level::kernel; }
@@ -29,26 +30,12 @@ class MultiDeviceFusion final : public Method {
     return {{kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}},
             {"fusion_i", {100}},  {"fusion_j", {10}},     {"unit_ns", {5000}}};
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.threads_mode = true;
-    return r;
-  }
   Usability usable(const RunContext& ctx) const override {
-    if (Usability u = legacy::usable(ctx, Method::usable(ctx)); !u.ok) return u;
-    return mg::team_usable(ctx, requirements());
+    return legacy::usable(ctx, ThreadsTeamMethod::usable(ctx));
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     if (Usability u = mg::team_feasible(ctx, p); !u.ok) return u;
-    const long threads = p.at("threads_per_block");
-    if (threads < 1 || threads > 1024 || p.at("blocks_per_sm") < 1)
-      return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
-    const long i = p.at("fusion_i"), j = p.at("fusion_j"), unit = p.at("unit_ns");
-    if (i < 1 || j < 1 || i == j) return Usability::no("needs fusion_i, fusion_j >= 1, i != j");
-    // 1 ms is __nanosleep's upper limit per call.
-    if (unit < 1 || unit > 1'000'000) return Usability::no("unit_ns must be within 1..1000000");
-    return Usability::yes();
+    return fusion_point_usable(p);
   }
 
   std::vector<Measurement> measure(State& state) override {

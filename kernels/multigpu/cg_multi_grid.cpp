@@ -9,12 +9,12 @@
 #include "legacy/figures.hpp"
 #include "legacy/locate.hpp"
 #include "team/peer_memory.hpp"
-#include "team/team.hpp"
+#include "team/threads_team_method.hpp"
 
 namespace gb {
 namespace {
 
-class CgMultiGrid final : public Method {
+class CgMultiGrid final : public mg::ThreadsTeamMethod {
  public:
   std::string_view name() const override { return "multigpu.cg.multi-grid"; }
   Level level() const override { return Level::multi_gpu; }
@@ -27,15 +27,12 @@ class CgMultiGrid final : public Method {
     return {{kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}}};
   }
   Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
+    Requirements r = ThreadsTeamMethod::requirements();
     r.peer_access = true;  // the stamp check reads every GPU's stamps
-    r.threads_mode = true;
     return r;
   }
   Usability usable(const RunContext& ctx) const override {
-    if (Usability u = legacy::usable(ctx, Method::usable(ctx)); !u.ok) return u;
-    return mg::team_usable(ctx, requirements());
+    return legacy::usable(ctx, ThreadsTeamMethod::usable(ctx));
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     if (Usability u = mg::team_feasible(ctx, p); !u.ok) return u;

@@ -29,4 +29,15 @@ Measurement fusion(const RunContext& ctx,
   return m;
 }
 
+Usability fusion_point_usable(const Point& p) {
+  const long threads = p.at("threads_per_block");
+  if (threads < 1 || threads > 1024 || p.at("blocks_per_sm") < 1)
+    return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
+  const long i = p.at("fusion_i"), j = p.at("fusion_j"), unit = p.at("unit_ns");
+  if (i < 1 || j < 1 || i == j) return Usability::no("needs fusion_i, fusion_j >= 1, i != j");
+  // 1 ms is __nanosleep's upper limit per call.
+  if (unit < 1 || unit > 1'000'000) return Usability::no("unit_ns must be within 1..1000000");
+  return Usability::yes();
+}
+
 }  // namespace gb

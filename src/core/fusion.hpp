@@ -15,6 +15,10 @@ namespace gb {
 // Eq. 6 on one pair of latencies (any unit); gb::UsageError unless i, j >= 1 and i != j.
 double fusion_overhead(double l_ij, double l_ji, long i, long j);
 
+// Whether a fusion point's axes make sense: 1..1024 threads_per_block, blocks_per_sm >= 1,
+// fusion_i != fusion_j both >= 1, unit_ns 1..10^6 (__nanosleep's limit per call).
+Usability fusion_point_usable(const Point& p);
+
 // `run(launches, units)` enqueues `launches` kernels of `units` sleep units each back to back,
 // waits for the last and returns the elapsed seconds. Pairs are sampled interleaved until the
 // adaptive criterion stops. One Measurement: metric "launch_overhead", unit "ns", technique
