@@ -22,10 +22,15 @@ sys.path.insert(0, HERE)
 import slurm_jobs  # noqa: E402
 
 EXE = sys.argv[1]
+JOBS = []  # the test's job ids, shown with a failure
+T0 = time.monotonic()
 
 
 def fail(what, out=None):
-    text = ""
+    text = f"after {time.monotonic() - T0:.0f} s\n"
+    for job in JOBS:
+        p = subprocess.run(["scontrol", "show", "job", job], capture_output=True, text=True)
+        text += f"----- scontrol show job {job}\n{p.stdout}{p.stderr}"
     if out and os.path.isdir(os.path.join(out, "logs")):
         for name in sorted(os.listdir(os.path.join(out, "logs"))):
             with open(os.path.join(out, "logs", name)) as f:
@@ -62,6 +67,7 @@ def main():
             fail("submit.sh: " + p.stdout + p.stderr)
         with open(os.path.join(out, "job-ids.txt")) as f:
             job, merge = f.read().split()
+        JOBS.extend([job, merge])
         try:
             # The first step (one point of 3 s) has finished, later ones have not.
             first = os.path.join(out, "results", "n1-single.csv")
