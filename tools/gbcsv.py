@@ -1,7 +1,7 @@
 """Reading gpubarrier CSVs of every schema version (results/SCHEMA.md), for the Python tools.
 
     import gbcsv
-    rows = gbcsv.load(["a.csv", "b.csv"])            # every row, as dicts with every v3 column
+    rows = gbcsv.load(["a.csv", "b.csv"])            # every row, as dicts with every column of the latest version
     rows = gbcsv.load(paths, statuses={"ok"})        # only ok rows
     gbcsv.statistic(row)                             # what `value` is: median, eq7, eq6, ...
 
@@ -25,6 +25,7 @@ COLUMNS = [
     ("node", 2), ("slurm_job_id", 2), ("slurm_step_id", 2),
     ("gpubarrier_version", 3), ("git_sha", 3), ("nvidia_driver", 3), ("gpu_uuids", 3),
     ("sm_clock_mhz", 3), ("statistic", 3),
+    ("mpi_thread_level", 4),
 ]
 NAMES = [name for name, _ in COLUMNS]
 LATEST = max(since for _, since in COLUMNS)
@@ -135,8 +136,8 @@ def noisy_reason(row):
     note = row.get("note", "")
     if "noisy: " in note:
         return note.split("noisy: ", 1)[1].split(";")[0].strip()
-    if row.get("schema_version") == str(LATEST):
-        return ""
+    if row.get("schema_version", "").isdigit() and int(row["schema_version"]) >= 3:
+        return ""  # from v3 on, the note says it
     def num(col):
         try:
             return float(row.get(col) or "nan")

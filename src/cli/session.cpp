@@ -11,6 +11,7 @@
 #include "cli/outputs.hpp"
 #include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "core/mpi_thread_level.hpp"
 #include "core/rank_exchange.hpp"
 #include "core/registry.hpp"
 #include "core/runner.hpp"
@@ -193,6 +194,15 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
                  "Seconds an isolated child may take for one point before it is killed")
       ->envname("GPUBARRIER_POINT_TIMEOUT")
       ->capture_default_str();
+  cmd.add_option("--mpi-thread-level", args.mpi_thread_level,
+                 "Under mpirun/srun: the thread support asked of MPI_Init_thread (single, "
+                 "funneled, serialized, multiple). gpubarrier calls MPI from its main thread "
+                 "only; OSU measures at single. Open MPI 4.1 takes locks in every call above "
+                 "single, which MPI_Barrier's figure shows (results/README.md, MPI thread "
+                 "level). Written in the mpi_thread_level column")
+      ->envname("GPUBARRIER_MPI_THREAD_LEVEL")
+      ->check(CLI::IsMember(mpi_thread_level_names()))
+      ->capture_default_str();
   // For isolated children only (started by the session itself), so not in --help.
   cmd.add_option("--run-id", args.run_id)->group("");
   cmd.add_option("--child-fd", args.child.fd)->group("");
@@ -216,7 +226,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   // MPI only when mpirun/srun started us: a plain run never touches MPI.
   int argc = 0;
   char** argv = nullptr;
-  const Launch launch = init_launch(&argc, &argv);
+  const Launch launch = init_launch(&argc, &argv, args.mpi_thread_level);
   struct Finalize {
     const Launch& l;
     ~Finalize() { finalize_launch(l); }

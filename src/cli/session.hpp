@@ -23,6 +23,7 @@ struct SessionArgs {
   std::string isolate = "none";  // none, method, point (`sweep` defaults to method)
   bool isolate_given = false;    // by flag or environment, not the default (notes under mpirun)
   double point_timeout_s = 600;  // an isolated child gets this long per point
+  std::string mpi_thread_level = "single";  // asked of MPI_Init_thread under mpirun/srun
   // Hidden, for isolated children: the parent's run id, its pipe and what to skip.
   std::string run_id;
   ChildArgs child;
@@ -36,7 +37,8 @@ struct PlanSpec {
 
 // Adds --gpus, --out, --raw, --system, --samples, --time-budget, --rse-target, --watchdog,
 // --reps-lo,
-// --reps-hi, --resume, --retry-failed, --max-retries, --isolate, --point-timeout.
+// --reps-hi, --resume, --retry-failed, --max-retries, --isolate, --point-timeout,
+// --mpi-thread-level.
 void add_session_options(CLI::App& cmd, SessionArgs& args);
 
 // Validates every spec before anything is measured, then runs them in order into one CSV.

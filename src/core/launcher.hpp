@@ -14,6 +14,8 @@ struct Launch {
   int rank = 0, size = 1;
   int local_rank = 0, local_size = 1;
   int nodes = 1;
+  // The thread support MPI_Init_thread provided (core/mpi_thread_level.hpp); "" outside MPI.
+  std::string thread_level;
 
   bool is_root() const { return rank == 0; }
   // Element-wise maximum over ranks (a step is as slow as its slowest rank).
@@ -38,8 +40,10 @@ bool started_by_launcher();
 // This process alone, MPI not initialised (for commands that never need ranks).
 Launch local_launch();
 
-// Initialises MPI only when started_by_launcher(); sets the process label used in errors.
-Launch init_launch(int* argc, char*** argv);
+// Initialises MPI only when started_by_launcher(), asking for thread support `thread_level`
+// ("single", "funneled", ...); sets the process label used in errors. Fails when MPI provides
+// less than asked.
+Launch init_launch(int* argc, char*** argv, const std::string& thread_level = "single");
 void finalize_launch(const Launch& launch);
 
 // "Open MPI v4.1.4" or "none".

@@ -88,6 +88,7 @@ Record make_record(const RunContext& ctx, const std::string& run_id, const Metho
   r.cuda_runtime = ctx.env.cuda_runtime;
   r.nccl = ctx.env.nccl;
   r.mpi = ctx.env.mpi;
+  r.mpi_thread_level = ctx.launch.thread_level;
   r.node = node_of(ctx);
   r.slurm_job_id = ctx.env.slurm_job_id;
   r.slurm_step_id = ctx.env.slurm_step_id;

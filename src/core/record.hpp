@@ -18,6 +18,7 @@ struct Record {
   std::string timestamp;  // UTC, ISO 8601
   // Where: this run's machine and software.
   std::string host, system, driver, cuda_runtime, nccl, mpi;
+  std::string mpi_thread_level;  // what MPI_Init_thread provided; "" outside mpirun/srun
   // Which build measured it (`gpubarrier --version`) and the NVIDIA driver (NVML; "" without).
   std::string gpubarrier_version, git_sha, nvidia_driver;
   // Provenance for merging results of many jobs: the node name(s) (every rank's, in rank order,

@@ -62,6 +62,7 @@ Row base_row(const Record& r) {
   set(row, "git_sha", r.git_sha);
   set(row, "nvidia_driver", r.nvidia_driver);
   set(row, "gpu_uuids", gpu_uuids_of(r));
+  set(row, "mpi_thread_level", r.mpi_thread_level);
   return row;
 }
 
@@ -128,6 +129,7 @@ constexpr Column kColumns[] = {
     {"gpu_uuids", false, 3},
     {"sm_clock_mhz", true, 3},
     {"statistic", false, 3},
+    {"mpi_thread_level", false, 4},
 };
 
 }  // namespace

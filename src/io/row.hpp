@@ -10,7 +10,7 @@
 
 namespace gb {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 struct Row {
   std::vector<std::string> fields;  // in the order of columns()

@@ -52,7 +52,8 @@ def case_run_writes_csv():
         rows = read_csv(out)
         expect(len(rows) == 2, "two rows for one configuration: loop_latency, latency", p)
         for r in rows:
-            expect(r["schema_version"] == "3", "schema version")
+            expect(r["schema_version"] == "4", "schema version")
+            expect(r["mpi_thread_level"] == "", "no MPI thread level outside mpirun")
             expect(r["method"] == "host.omp.barrier" and r["status"] == "ok", f"row ok: {r}")
             expect(r["unit"] == "ns" and r["technique"] == "host-loop", "unit and technique")
             expect(float(r["value"]) > 0 and int(r["samples"]) >= 5, "a positive figure from >=5 samples")

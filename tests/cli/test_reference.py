@@ -164,6 +164,9 @@ def case_script():
     expect({r["source"] for r in whole} == {"gpubarrier", "reference"} and
            all("whole loop" in r["note"] for r in whole if r["source"] == "reference"),
            "host.mpi.barrier also against the loop timed as a whole (-w)", p)
+    funneled = [r for r in rows if r["config"] == "ranks=2 funneled" and r["value_ns"]]
+    expect({r["source"] for r in funneled} == {"gpubarrier", "reference"},
+           "host.mpi.barrier also with both at MPI thread level funneled (-t funneled)", p)
     for method in ("host.mpi.barrier", "host.omp.barrier"):
         for source in ("gpubarrier", "reference"):
             expect((method, source) in got, f"a {source} figure of {method}", p)

@@ -109,4 +109,30 @@ def case_member_throws():
     print(f"PASS: rank 1's failure ended the point on both ranks; the run ended in {took:.1f} s")
 
 
+def case_thread_level():
+    """The MPI thread level asked for (--mpi-thread-level, GPUBARRIER_MPI_THREAD_LEVEL; default
+    single) is the one MPI_Init_thread provided and every row says it; a bad name is refused."""
+    with tempfile.TemporaryDirectory() as d:
+        levels = {}
+        for name, args, env in [("default", [], None),
+                                ("flag", ["--mpi-thread-level", "funneled"], None),
+                                ("env", [], {"GPUBARRIER_MPI_THREAD_LEVEL": "multiple"})]:
+            out = os.path.join(d, name + ".csv")
+            p = mpirun_two("run", "--methods", "host.mpi.barrier", "--out", out, "--samples", "5",
+                           "--time-budget", "0.2", *args, extra_env=env)
+            if p.returncode != 0:
+                sys.exit(f"FAIL: {name}: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+            with open(out, newline="") as f:
+                levels[name] = {r["mpi_thread_level"] for r in csv.DictReader(f)}
+        want = {"default": {"single"}, "flag": {"funneled"}, "env": {"multiple"}}
+        if levels != want:
+            sys.exit(f"FAIL: mpi_thread_level per run {levels}, expected {want}")
+        p = mpirun_two("run", "--methods", "host.mpi.barrier", "--out", "none",
+                       "--mpi-thread-level", "threaded")
+        if p.returncode == 0 or "--mpi-thread-level: threaded not in {single,funneled," \
+                "serialized,multiple}" not in p.stderr:
+            sys.exit(f"FAIL: a bad level not refused: {p.returncode}\n{p.stderr}")
+    print("PASS: rows carry the thread level asked for; a bad one is refused")
+
+
 globals()["case_" + CASE]()

@@ -71,7 +71,7 @@ std::string get(const std::vector<std::string>& row, const std::string& column) 
 
 }  // namespace
 
-TEST_F(MergeFiles, V1AndV2RowsAreUpgradedKeepingTheirVersion) {
+TEST_F(MergeFiles, OlderRowsAreUpgradedKeepingTheirVersion) {
   const auto v1 = file("v1.csv", Row::columns_of_version(1), {row("1", "a", "10")});
   auto v2row = row("2", "b", "11");
   v2row["node"] = "n7";
@@ -82,11 +82,14 @@ TEST_F(MergeFiles, V1AndV2RowsAreUpgradedKeepingTheirVersion) {
   v3row["gpu_uuids"] = "\"GPU-a,GPU-b\"";
   v3row["sm_clock_mhz"] = "1980";
   v3row["statistic"] = "median";
-  const auto v3 = file("v3.csv", Row::columns(), {v3row});
-  const MergeResult m = merge_csv_files({v1, v2, v3});
-  ASSERT_EQ(m.rows.size(), 3u);
-  EXPECT_EQ(m.files, 3);
-  EXPECT_EQ(m.upgraded, 2);
+  const auto v3 = file("v3.csv", Row::columns_of_version(3), {v3row});
+  auto v4row = row("4", "d", "13");
+  v4row["mpi_thread_level"] = "funneled";
+  const auto v4 = file("v4.csv", Row::columns(), {v4row});
+  const MergeResult m = merge_csv_files({v1, v2, v3, v4});
+  ASSERT_EQ(m.rows.size(), 4u);
+  EXPECT_EQ(m.files, 4);
+  EXPECT_EQ(m.upgraded, 3);
   for (const auto& r : m.rows) EXPECT_EQ(r.size(), Row::columns().size());
   EXPECT_EQ(get(m.rows[0], "schema_version"), "1");
   EXPECT_EQ(get(m.rows[0], "node"), "");
@@ -99,7 +102,10 @@ TEST_F(MergeFiles, V1AndV2RowsAreUpgradedKeepingTheirVersion) {
   EXPECT_EQ(get(m.rows[2], "gpu_uuids"), "GPU-a,GPU-b");
   EXPECT_EQ(get(m.rows[2], "sm_clock_mhz"), "1980");
   EXPECT_EQ(get(m.rows[2], "statistic"), "median");
-  EXPECT_EQ(m.by_status.at("ok"), 3);
+  EXPECT_EQ(get(m.rows[2], "mpi_thread_level"), "");
+  EXPECT_EQ(get(m.rows[3], "schema_version"), "4");
+  EXPECT_EQ(get(m.rows[3], "mpi_thread_level"), "funneled");
+  EXPECT_EQ(m.by_status.at("ok"), 4);
 }
 
 TEST_F(MergeFiles, ColumnsAreMatchedByName) {
@@ -131,7 +137,7 @@ TEST_F(MergeFiles, UnknownColumnIsRefusedNamingFileLineAndColumn) {
   cols.push_back("colour");
   const auto path = file("odd.csv", cols, {row("2", "a", "10")});
   const std::string m = refusal({path});
-  EXPECT_NE(m.find("odd.csv:1: column 51 'colour' is not a column"), std::string::npos) << m;
+  EXPECT_NE(m.find("odd.csv:1: column 52 'colour' is not a column"), std::string::npos) << m;
 }
 
 TEST_F(MergeFiles, MissingV3ColumnIsRefusedForAV3RowOnly) {
@@ -161,7 +167,7 @@ TEST_F(MergeFiles, TornRowsAreRefused) {
   const std::string m = refusal({torn});
   EXPECT_NE(m.find("torn.csv:3: the last row is torn"), std::string::npos) << m;
   const auto short_row = file("fields.csv", Row::columns(), {row("2", "a", "10")}, "2,b\r\n");
-  EXPECT_NE(refusal({short_row}).find("fields.csv:3: 2 fields, the header has 50"),
+  EXPECT_NE(refusal({short_row}).find("fields.csv:3: 2 fields, the header has 51"),
             std::string::npos);
 }
 
@@ -175,6 +181,6 @@ TEST_F(MergeFiles, FormatsTheCurrentHeaderFirst) {
   const std::string text = format_csv({});
   EXPECT_EQ(text.substr(0, 15), "schema_version,");
   EXPECT_NE(text.find(",note,node,slurm_job_id,slurm_step_id,gpubarrier_version,git_sha,"
-                      "nvidia_driver,gpu_uuids,sm_clock_mhz,statistic\r\n"),
+                      "nvidia_driver,gpu_uuids,sm_clock_mhz,statistic,mpi_thread_level\r\n"),
             std::string::npos);
 }

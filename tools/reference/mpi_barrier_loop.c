@@ -13,8 +13,10 @@
  * over repetitions of the average over ranks, so one run gives a steadier figure. -w (a
  * diagnostic) times the loop as a whole, one MPI_Wtime before the first timed call and one after
  * the last, as gpubarrier's loop_latency does, instead of adding up the calls' own spans.
+ * -t LEVEL initialises MPI with MPI_Init_thread at single, funneled, serialized or multiple
+ * instead of MPI_Init (OSU's way, which is `single`), as gpubarrier's --mpi-thread-level does.
  *
- * Usage: mpirun -np N mpi_barrier_loop [-i ITERATIONS] [-x SKIP] [-r REPS] [-w]
+ * Usage: mpirun -np N mpi_barrier_loop [-i ITERATIONS] [-x SKIP] [-r REPS] [-w] [-t LEVEL]
  * Prints (rank 0) a CSV header and one line (convention "osu_barrier", or "whole loop" with -w);
  * times in ns:
  *   program,convention,ranks,iterations,skip,reps,value_ns,median_ns,min_rank_ns,max_rank_ns
@@ -34,6 +36,18 @@ static long parse_count(const char* flag, const char* text, long lowest) {
     exit(2);
   }
   return v;
+}
+
+/* The MPI_THREAD_* constant named by `text` (-t). */
+static int thread_level(const char* text) {
+  const char* names[] = {"single", "funneled", "serialized", "multiple"};
+  const int values[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
+                        MPI_THREAD_MULTIPLE};
+  for (int i = 0; i < 4; ++i)
+    if (strcmp(text, names[i]) == 0) return values[i];
+  fprintf(stderr, "mpi_barrier_loop: -t %s: expected single, funneled, serialized or multiple\n",
+          text);
+  exit(2);
 }
 
 static int by_value(const void* a, const void* b) {
@@ -66,8 +80,7 @@ static double rank_loop_latency(long iterations, long skip) {
 
 int main(int argc, char** argv) {
   long iterations = 1000, skip = 100, reps = 1;
-  int whole = 0;
-  MPI_Init(&argc, &argv);
+  int whole = 0, level = -1;
   for (int a = 1; a < argc; ++a) {
     if (a + 1 < argc && strcmp(argv[a], "-i") == 0) {
       iterations = parse_count("-i", argv[++a], 1);
@@ -75,10 +88,23 @@ int main(int argc, char** argv) {
       skip = parse_count("-x", argv[++a], 0);
     } else if (a + 1 < argc && strcmp(argv[a], "-r") == 0) {
       reps = parse_count("-r", argv[++a], 1);
+    } else if (a + 1 < argc && strcmp(argv[a], "-t") == 0) {
+      level = thread_level(argv[++a]);
     } else if (strcmp(argv[a], "-w") == 0) {
       whole = 1;
     } else {
-      fprintf(stderr, "usage: mpirun -np N %s [-i ITERATIONS] [-x SKIP] [-r REPS] [-w]\n", argv[0]);
+      fprintf(stderr, "usage: mpirun -np N %s [-i ITERATIONS] [-x SKIP] [-r REPS] [-w] [-t LEVEL]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+  int provided = MPI_THREAD_SINGLE;
+  if (level < 0) {
+    MPI_Init(&argc, &argv);
+  } else {
+    MPI_Init_thread(&argc, &argv, level, &provided);
+    if (provided < level) {
+      fprintf(stderr, "mpi_barrier_loop: -t: this MPI provides a lower thread level\n");
       MPI_Finalize();
       return 2;
     }
