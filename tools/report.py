@@ -28,6 +28,7 @@ Figures (one line, for inline markers):
   report.py count CSV... [--span]           rows by status (and the timestamps' span)
   report.py samerows BEFORE.csv AFTER.csv   'N of M' joined rows beyond tools/same_rows.py's limit
   report.py compare A.csv B.csv [compare options]   gpubarrier compare's table (markdown)
+  report.py model --study | --from CSV ...  gpubarrier model's table (the study's Eqs. 1-5)
 
 Regenerating the README (tools/readme_blocks.py):
   report.py readme [results/README.md] [--check]   (also: report.py --check)
@@ -784,6 +785,12 @@ def compare_table(argv):
     return compare.main(list(argv) + ["--format", "markdown"])
 
 
+def model_table(argv):
+    """`gpubarrier model ARGS` (tools/model.py): the study's model, as its markdown table."""
+    import model
+    return model.main(list(argv))
+
+
 def faults(argv):
     """What the device barriers' check caught under the `fault` test hooks (configs/sweeps/
     check-faults.yaml): per method and shape, stale stamps and payload words per 10^6
@@ -821,7 +828,7 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "hostwait": hostwait, "reference": reference, "selfcheck": selfcheck,
          "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
          "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
-         "samerows": samerows, "compare": compare_table, "faults": faults,
+         "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
          "sanitize": sanitize}
 
 

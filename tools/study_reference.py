@@ -46,3 +46,20 @@ DESIGN_REFERENCE = [
     ("`grid.sync`, 32 blocks/SM x 32", "gpu.grid.cg", "latency",
      {"blocks_per_sm": "32", "threads_per_block": "32"}, 1e-3, "us", 9.2),
 ]
+
+# Seed 001 Tables 3 and 4 (section 7.2): the model's inputs on V100 and P100, shared memory,
+# double precision, and the switch points the study computed from them (Eq. 5, "N_l").
+# Table 3: (bandwidth B/cycle, latency cycles) per configuration; its concurrency column is
+# T x Thr (Eq. 1), printed rounded. Table 4: sync latency in cycles ("5 times synchronization")
+# and the switch point in bytes. tools/model.py --study and tests/cli/test_model.py use them.
+STUDY_MODEL = {
+    "V100": {"1 thread": (0.62, 13.0), "1 warp": (19.6, 13.0), "32 threads": (19.6, 13.0),
+             "1024 threads": (215.0, 13.0)},
+    "P100": {"1 thread": (0.43, 18.5), "1 warp": (13.8, 18.5), "32 threads": (13.8, 18.5),
+             "1024 threads": (141.0, 18.5)},
+}
+# (basic, more, {gpu: (sync latency cycles, published switch point B)})
+STUDY_SWITCH_POINTS = [
+    ("1 thread", "1 warp", {"V100": (110.0, 70.0), "P100": (155.0, 70.0)}),
+    ("32 threads", "1024 threads", {"V100": (420.0, 9076.0), "P100": (2135.0, 32681.0)}),
+]

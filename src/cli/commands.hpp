@@ -9,7 +9,7 @@ namespace gb::cli {
 struct GlobalOptions {
   std::string log_level = "warn";
   bool json = false;    // machine-readable output on stdout instead of tables
-  int exit_status = 0;  // a subcommand's own exit status (compare, plot, report: the tool's)
+  int exit_status = 0;  // a subcommand's own exit status (compare, plot, model, report: the tool's)
 };
 
 void add_list_command(CLI::App& app, GlobalOptions& global);
@@ -20,7 +20,7 @@ void add_topo_command(CLI::App& app, GlobalOptions& global);
 void add_jobs_command(CLI::App& app, GlobalOptions& global);
 void add_config_command(CLI::App& app, GlobalOptions& global);
 void add_merge_command(CLI::App& app, GlobalOptions& global);
-// compare, plot and report: the Python tools of tools/ (src/cli/python_tool.cpp).
+// compare, plot, model and report: the Python tools of tools/ (src/cli/python_tool.cpp).
 void add_python_tool_commands(CLI::App& app, GlobalOptions& global);
 
 }  // namespace gb::cli

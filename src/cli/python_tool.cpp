@@ -1,4 +1,4 @@
-// `gpubarrier compare|plot|report ARGS...`: the Python tools of tools/ (compare.py, plot.py,
+// `gpubarrier compare|plot|model|report ARGS...`: the Python tools of tools/ (compare.py, plot.py,
 // report.py), run as a child process with a Python that has their libraries. ARGS pass through
 // untouched, stdout and stderr are the tool's own, and gpubarrier exits with the tool's status.
 #include <spawn.h>
@@ -43,6 +43,12 @@ constexpr Tool kTools[] = {
      "(tools/plot.py; its options pass through).\n"
      "Example: gpubarrier plot results/h200x2/multi-gpu.csv results/h200x4/multi-gpu-scaling.csv "
      "--out plots/"},
+    {"model", "model.py",
+     "The study's performance model (seed 001 Eqs. 1-5): the size at which more threads, warps,\n"
+     "blocks or GPUs start to win, predicted from measured rows and set beside the switch point\n"
+     "the reduction sweep measured; --study recomputes the study's Table 4 from its inputs\n"
+     "(tools/model.py; its options pass through).\n"
+     "Example: gpubarrier model --study"},
     {"report", "report.py",
      "Markdown tables of gpubarrier CSVs (single, multi, scaling, compare, ...), the regeneration\n"
      "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"

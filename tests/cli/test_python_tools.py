@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""`gpubarrier compare|plot|report ARGS...` run tools/<name>.py with ARGS untouched and exit with
-its status; GPUBARRIER_TOOLS and GPUBARRIER_PYTHON choose the script directory and interpreter.
+"""`gpubarrier compare|plot|model|report ARGS...` run tools/<name>.py with ARGS untouched and exit
+with its status; GPUBARRIER_TOOLS and GPUBARRIER_PYTHON choose the script directory and interpreter.
 
 Usage: test_python_tools.py GPUBARRIER
 """
@@ -29,12 +29,12 @@ def expect(cond, what, proc=None):
 
 
 with tempfile.TemporaryDirectory() as d:
-    for name in ("compare", "plot", "report"):
+    for name in ("compare", "plot", "model", "report"):
         with open(os.path.join(d, f"{name}.py"), "w") as f:
             f.write(FAKE.replace("args:", f"{name} args:"))
     env = {"GPUBARRIER_TOOLS": d, "GPUBARRIER_PYTHON": sys.executable}
     args = ["a.csv", "b b.csv", "--level", "grid", "--out=x/", "-v", "--json", "--", "--help"]
-    for name in ("compare", "plot", "report"):
+    for name in ("compare", "plot", "model", "report"):
         p = gpubarrier(name, *args, env=env)
         expect(p.returncode == 3, f"{name}: the tool's exit status", p)
         expect(p.stdout.strip() == f"{name} args:" + "|".join(args),
@@ -45,12 +45,13 @@ with tempfile.TemporaryDirectory() as d:
 
     # Our own --help comes first (the example of each is in it), then the tool's own --help.
     for name, example in (("compare", "--level grid"), ("plot", "--out plots/"),
-                          ("report", "--html page.html")):
+                          ("model", "--study"), ("report", "--html page.html")):
         p = gpubarrier(name, "--help", env=env)
         expect(example in p.stdout and p.stdout.index(example) < p.stdout.index(f"{name} args:--help")
                and p.returncode == 3, f"{name} --help: its example, then the tool's options", p)
     p = gpubarrier("--help")
-    expect(all(n in p.stdout for n in ("compare", "plot", "report")), "listed in --help", p)
+    expect(all(n in p.stdout for n in ("compare", "plot", "model", "report")), "listed in --help",
+           p)
 
     # A missing tool names the path tried.
     empty = os.path.join(d, "empty")

@@ -49,16 +49,29 @@ Measurement figure(const std::string& statistic) {
 }  // namespace
 
 TEST(RowV3, ProvenanceColumnsFollowSlurmStepId) {
-  EXPECT_EQ(kSchemaVersion, 3);
+  EXPECT_EQ(kSchemaVersion, 4);
   const auto& cols = Row::columns();
-  ASSERT_EQ(cols.size(), 50u);
-  const std::vector<std::string> tail(cols.end() - 7, cols.end());
-  EXPECT_EQ(tail,
-            (std::vector<std::string>{"slurm_step_id", "gpubarrier_version", "git_sha",
-                                      "nvidia_driver", "gpu_uuids", "sm_clock_mhz", "statistic"}));
-  EXPECT_EQ(Row::columns_of_version(3), cols);
-  EXPECT_TRUE(Row::columns_of_version(4).empty());
-  EXPECT_TRUE(Row::numeric()[cols.size() - 2]);  // sm_clock_mhz
+  ASSERT_EQ(cols.size(), 51u);
+  const std::vector<std::string> tail(cols.end() - 8, cols.end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"slurm_step_id", "gpubarrier_version", "git_sha",
+                                            "nvidia_driver", "gpu_uuids", "sm_clock_mhz",
+                                            "statistic", "mpi_thread_level"}));
+  EXPECT_EQ(Row::columns_of_version(4), cols);
+  EXPECT_EQ(Row::columns_of_version(3), std::vector<std::string>(cols.begin(), cols.end() - 1));
+  EXPECT_TRUE(Row::columns_of_version(5).empty());
+  EXPECT_TRUE(Row::numeric()[cols.size() - 3]);  // sm_clock_mhz
+}
+
+// v4: the MPI thread level the launch got, on every row of the process; empty outside MPI.
+TEST(RowV4, MpiThreadLevelComesFromTheLaunch) {
+  RunContext ctx = two_gpus();
+  EXPECT_EQ(to_row(make_record(ctx, "r", kGrid, Point{}, "", Status::skipped, "why"))
+                .get("mpi_thread_level"),
+            "");
+  ctx.launch.thread_level = "funneled";
+  EXPECT_EQ(to_row(make_record(ctx, "r", kGrid, Point{}, "", Status::skipped, "why"))
+                .get("mpi_thread_level"),
+            "funneled");
 }
 
 TEST(RowV3, BuildAndDriverOnEveryRowGpusOnlyOnGpuRows) {

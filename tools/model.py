@@ -1,0 +1,284 @@
+#!/usr/bin/env python3
+"""When do fewer threads, warps, blocks or GPUs win? The study's model (seed 001 section 7.1,
+Eqs. 1-5; tools/model_eq.py) applied to measured rows, beside the measured switch points.
+
+    gpubarrier model --study                          the study's V100/P100 inputs (its Table 3),
+                                                      its Table 4 recomputed
+    gpubarrier model --from A.csv [--from B.csv ...] [--syncs 5] [--format markdown|json]
+
+PREDICTIONS. For each GPU model in the CSVs (the gpu_model column):
+  1 thread vs 1 warp       shared memory; T_sync = SYNCS x gpu.warp.tile-shuffle (group_size=32)
+  32 vs 1024 threads       shared memory; T_sync = SYNCS x gpu.block.syncthreads (1024 threads)
+  1 block vs the grid      global memory; T_sync = one gpu.grid.cg (its fastest configuration)
+  1 GPU vs N GPUs          global memory, N GPUs streaming their own shares (Thr x N); T_sync =
+                           one barrier (each multi-GPU barrier in the CSVs, its fastest shape, at
+                           gpu_count N) + one one-way NVLink signal (multigpu.floor.signal), the
+                           partial result's trip. NVLink bandwidth does not enter: no data
+                           crosses it but the partial results (the study's Fig. 13 set-up).
+SYNCS (--syncs, default 5) is the study's "5 times synchronization" of a warp's tree reduction.
+
+INPUTS (ok rows; several rows of one figure give their median):
+  model.smem.stream  threads_per_block=1|32|1024   bandwidth_cycles (B/cycle), latency_cycles
+                     (cycles): the study's Fig. 10 loop over shared memory (its Table 3)
+  model.gmem.stream  grid=0 (one block) | grid=1 (every SM)   bandwidth (B/ns), latency (ns)
+MEASURED switch points come from the reduction sweep (metric latency, axis bytes): where the two
+configurations' latency curves cross, linearly interpolated (tools/model_eq.py crossing):
+  reduction.block threads_per_block 1 vs 32, and 32 vs 1024;
+  reduction.single.grid-sync grid 0 vs 1;
+  reduction.multi.device-barrier (multigpu.device.*), reduction.multi.omp (host.omp.gpu-barrier),
+  reduction.multi.mpi (host.mpi.gpu-barrier), reduction.multi.nccl (host.nccl.allreduce):
+  gpu_count 1 vs N.
+A prediction whose inputs are missing says which rows it needs; with none computable the tool
+exits 1.
+
+COLUMNS. N (Eq. 2) solves Eq. 2 exactly (Eq. 4 or 5 where it lies in their range: `scenario`).
+N_l (Eq. 5) is Eq. 5 applied whatever the scenario, as the study's Table 4 does: for 1 thread vs
+1 warp the study's own inputs put the crossing below C_more, in Eq. 4's range, where Eq. 5 gives
+70 B and Eq. 2 76 B (V100). `error` is measured / N (Eq. 2) - 1.
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gbcsv  # noqa: E402
+from model_eq import Side, crossing, eq5, switch_point  # noqa: E402
+from study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS  # noqa: E402
+
+SMEM, GMEM = "model.smem.stream", "model.gmem.stream"
+# A multi-GPU barrier and the reduction that uses it.
+MULTI_REDUCTIONS = [("multigpu.device.", "reduction.multi.device-barrier"),
+                    ("host.omp.gpu-barrier", "reduction.multi.omp"),
+                    ("host.mpi.gpu-barrier", "reduction.multi.mpi"),
+                    ("host.nccl.allreduce", "reduction.multi.nccl")]
+
+
+class Missing(Exception):
+    """Rows a prediction needs that the CSVs do not have."""
+
+
+class Rows:
+    """The ok rows of one GPU model (host-only rows, gpu_model empty, belong to every model)."""
+
+    def __init__(self, rows):
+        self.rows = rows
+
+    def select(self, method, metric, **axes):
+        out = []
+        for r in self.rows:
+            if r["method"] != method and not (method.endswith(".") and
+                                              r["method"].startswith(method)):
+                continue
+            if r["metric"] != metric:
+                continue
+            have = gbcsv.config_axes(r)
+            if all(have.get(k, r.get(k)) == str(v) for k, v in axes.items()):
+                out.append(r)
+        return out
+
+    def figure(self, method, metric, unit, **axes):
+        """The median value of the matching rows, in `unit`; Missing when there are none."""
+        rows = self.select(method, metric, **axes)
+        what = f"{method} {metric} " + " ".join(f"{k}={v}" for k, v in axes.items())
+        if not rows:
+            raise Missing(what.strip())
+        units = {r["unit"] for r in rows}
+        if units != {unit}:
+            raise gbcsv.CsvError(f"{rows[0]['_file']}:{rows[0]['_line']}: {what.strip()} has "
+                                 f"unit {'/'.join(sorted(units))}, expected {unit}")
+        return statistics.median(float(r["value"]) for r in rows)
+
+    def fastest(self, method, metric, **axes):
+        """The fastest configuration's figure (median over its repeats) and its config."""
+        rows = self.select(method, metric, **axes)
+        if not rows:
+            raise Missing(f"{method}* {metric} " + " ".join(f"{k}={v}" for k, v in axes.items()))
+        by_config = {}
+        for r in rows:
+            by_config.setdefault((r["method"], r["config"]), []).append(float(r["value"]))
+        (name, config), values = min(by_config.items(), key=lambda kv: statistics.median(kv[1]))
+        return statistics.median(values), f"{name} {config}".strip()
+
+    def curve(self, method, **axes):
+        """latency (ns) by the axis `bytes`, for the measured switch point."""
+        points = {}
+        for r in self.select(method, "latency", **axes):
+            size = gbcsv.config_axes(r).get("bytes")
+            if size is not None:
+                points.setdefault(int(size), []).append(float(r["value"]))
+        return {s: statistics.median(v) for s, v in points.items()}
+
+
+def stream_side(rows, method, bandwidth, latency, units, **axes):
+    return Side(rows.figure(method, latency, units[1], **axes),
+                rows.figure(method, bandwidth, units[0], **axes))
+
+
+def measured(rows, method, basic_axes, more_axes):
+    basic, more = rows.curve(method, **basic_axes), rows.curve(method, **more_axes)
+    return crossing(basic, more) if basic and more else None
+
+
+def prediction(label, basic_name, more_name, basic, more, t_sync, sync_from, units, found):
+    sp = switch_point(basic, more, t_sync)
+    return {"prediction": label, "basic": basic_name, "more": more_name, "units": units,
+            "T": basic.latency, "thr_basic": basic.throughput, "thr_more": more.throughput,
+            "c_basic": basic.concurrency(), "c_more": more.concurrency(), "t_sync": t_sync,
+            "sync_from": sync_from, "n": sp.n, "scenario": sp.scenario, "equation": sp.equation,
+            "n_l": eq5(t_sync, basic.throughput, more.throughput)
+            if more.throughput > basic.throughput else None,
+            "measured": None if found is None else found.n,
+            "measured_bound": None if found is None else found.bound}
+
+
+def in_block(rows, syncs):
+    """1 thread vs 1 warp, 32 vs 1024 threads: shared memory, cycles."""
+    out = []
+    units = ("B/cycle", "cycles")
+    for label, (b, m), sync in [
+            ("1 thread vs 1 warp", (1, 32),
+             ("gpu.warp.tile-shuffle", "latency_cycles", {"group_size": 32})),
+            ("32 vs 1024 threads", (32, 1024),
+             ("gpu.block.syncthreads", "latency_cycles", {"threads_per_block": 1024}))]:
+        try:
+            basic = stream_side(rows, SMEM, "bandwidth_cycles", "latency_cycles", units,
+                                threads_per_block=b)
+            more = stream_side(rows, SMEM, "bandwidth_cycles", "latency_cycles", units,
+                               threads_per_block=m)
+            one = rows.figure(sync[0], sync[1], "cycles", **sync[2])
+        except Missing as e:
+            out.append({"prediction": label, "missing": str(e)})
+            continue
+        found = measured(rows, "reduction.block", {"threads_per_block": b},
+                         {"threads_per_block": m})
+        out.append(prediction(label, f"{b} thread(s)", f"{m} threads", basic, more, syncs * one,
+                              f"{syncs} x {sync[0]}", "B, cycles", found))
+    return out
+
+
+def across_grid_and_gpus(rows):
+    """1 block vs the grid, 1 GPU vs N GPUs: global memory, ns."""
+    out = []
+    units = ("B/ns", "ns")
+    try:
+        block = stream_side(rows, GMEM, "bandwidth", "latency", units, grid=0)
+        grid = stream_side(rows, GMEM, "bandwidth", "latency", units, grid=1)
+        sync, config = rows.fastest("gpu.grid.cg", "latency")
+        found = measured(rows, "reduction.single.grid-sync", {"grid": 0}, {"grid": 1})
+        out.append(prediction("1 block vs the grid", "1 block", "grid", block, grid, sync,
+                              config, "B, ns", found))
+    except Missing as e:
+        out.append({"prediction": "1 block vs the grid", "missing": str(e)})
+        return out
+    counts = sorted({int(r["gpu_count"]) for r in rows.rows if r["gpu_count"].isdigit()
+                     and int(r["gpu_count"]) > 1})
+    for prefix, reduction in MULTI_REDUCTIONS:
+        for n in counts:
+            label = f"1 GPU vs {n} GPUs, {prefix.rstrip('.')}"
+            metric = "loop_latency" if prefix.startswith("host.") else "latency"
+            try:
+                barrier, config = rows.fastest(prefix, metric, gpu_count=n)
+                signal, _ = rows.fastest("multigpu.floor.signal", "one_way_latency")
+            except Missing as e:
+                if "floor.signal" in str(e) or rows.select(prefix, metric, gpu_count=n):
+                    out.append({"prediction": label, "missing": str(e)})
+                continue
+            more = Side(grid.latency, grid.throughput * n)
+            found = measured(rows, reduction, {"gpu_count": 1}, {"gpu_count": n})
+            out.append(prediction(label, "1 GPU", f"{n} GPUs", grid, more, barrier + signal,
+                                  f"{config} + one-way signal", "B, ns", found))
+    return out
+
+
+def study_predictions():
+    out = []
+    for basic, more, per_gpu in STUDY_SWITCH_POINTS:
+        for gpu, (t_sync, published) in per_gpu.items():
+            b, m = (Side(STUDY_MODEL[gpu][k][1], STUDY_MODEL[gpu][k][0]) for k in (basic, more))
+            p = prediction(f"{basic} vs {more}", basic, more, b, m, t_sync,
+                           "seed 001 Table 4", "B, cycles", None)
+            p.update(gpu_model=gpu, published=published)
+            out.append(p)
+    return out
+
+
+def number(v):
+    if v is None:
+        return "-"
+    return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.4g}"
+
+
+def markdown(preds, study):
+    head = ["prediction", "GPU", "T", "Thr basic", "Thr more", "C basic", "C more", "T_sync",
+            "N (Eq. 2)", "scenario", "N_l (Eq. 5)", "study's Table 4" if study else "measured",
+            "error"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for p in preds:
+        if "missing" in p:
+            lines.append(f"| {p['prediction']} | {p['gpu_model']} | not computed: needs "
+                         f"`{p['missing']}` |" + " |" * (len(head) - 3))
+            continue
+        if study:
+            other, err = p["published"], p["n_l"] / p["published"] - 1
+        else:
+            other = p["measured"]
+            err = other / p["n"] - 1 if other is not None and p["n"] and \
+                not p["measured_bound"] else None
+        shown = "-" if other is None else f"{p['measured_bound'] or ''}{number(other)}" \
+            if not study else number(other)
+        lines.append("| " + " | ".join([
+            p["prediction"], p["gpu_model"], number(p["T"]), number(p["thr_basic"]),
+            number(p["thr_more"]), number(p["c_basic"]), number(p["c_more"]),
+            f"{number(p['t_sync'])} ({p['sync_from']})", number(p["n"]), p["scenario"],
+            number(p["n_l"]), shown, "-" if err is None else f"{100 * err:+.1f}%"]) + " |")
+    units = "sizes in bytes; T and T_sync in cycles, Thr in B/cycle for the in-block rows, " \
+        "ns and B/ns (GB/s) for the grid and multi-GPU rows"
+    note = ("error: N_l (Eq. 5) against the study's printed switch point" if study
+            else "error: measured / N (Eq. 2) - 1; <= and > mark a crossing outside the sizes "
+            "measured")
+    return "\n".join(lines) + f"\n\n{units}; {note}.\n"
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="gpubarrier model", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--from", dest="sources", action="append", default=[], metavar="CSV",
+                    help="gpubarrier CSV with the model's inputs (repeatable)")
+    ap.add_argument("--study", action="store_true",
+                    help="the study's own V100/P100 inputs (seed 001 Tables 3 and 4)")
+    ap.add_argument("--syncs", type=int, default=5,
+                    help="barriers in one in-block tree reduction (the study's 5)")
+    ap.add_argument("--format", choices=["markdown", "json"], default="markdown")
+    args = ap.parse_args(argv)
+    if args.study == bool(args.sources):
+        ap.error("give --study or --from CSV (one of them)")
+    if args.syncs < 1:
+        ap.error(f"--syncs {args.syncs}: expected at least 1")
+    if args.study:
+        preds = study_predictions()
+    else:
+        rows = gbcsv.load(args.sources, statuses={"ok"})
+        models = sorted({r["gpu_model"] for r in rows if r["gpu_model"]}) or [""]
+        preds = []
+        for model in models:
+            mine = Rows([r for r in rows if r["gpu_model"] in (model, "")])
+            for p in in_block(mine, args.syncs) + across_grid_and_gpus(mine):
+                preds.append(dict(p, gpu_model=model or "-"))
+        if all("missing" in p for p in preds):
+            needs = sorted({p["missing"] for p in preds})
+            print("gpubarrier model: no prediction can be computed from "
+                  f"{', '.join(args.sources)}; it needs rows of: " + "; ".join(needs),
+                  file=sys.stderr)
+            return 1
+    if args.format == "json":
+        print(json.dumps(preds, indent=1))
+    else:
+        print(markdown(preds, args.study), end="")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(gbcsv.main_guard(lambda: main(sys.argv[1:])))
