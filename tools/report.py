@@ -12,6 +12,8 @@ Tables:
   report.py reference CHECK.csv             gpubarrier's host figures against the reference
                                             tools' conventions (scripts/reference-check)
   report.py faults CSV...                   what the check caught under the fault test hooks
+  report.py floor CSV...                    multi-GPU barriers over their composed floor
+                                            (tools/floor.py; configs/sweeps/floor.yaml)
   report.py sanitize SUMMARY.csv            scripts/gpu-sanitize's summary per tool
   report.py selfcheck CSV...                clock vs differential technique (selfcheck CSVs)
   report.py selfcheck-log TXT...            the same from `gpubarrier selfcheck` text logs
@@ -791,6 +793,23 @@ def model_table(argv):
     return model.main(list(argv))
 
 
+def floor(argv):
+    """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
+    gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
+    import floor as floor_of
+    items = floor_of.floors(load(argv))
+    us = lambda v: "-" if v is None else f"{v / 1000:.3g}"  # noqa: E731
+    done = sorted((i for i in items if "missing" not in i),
+                  key=lambda i: (int(i["gpu_count"] or 0), i["shape"], i["ordering"], i["ratio"]))
+    table(["method", "GPUs", "blocks/SM x threads", "ordering", "latency (us)",
+           "gpu.grid.cg (us)", "signal (us)", "floor (us)", "latency / floor"],
+          [[f"`{i['method']}`", i["gpu_count"], i["shape"], i["ordering"], us(i["latency"]),
+            us(i["grid"]), us(i["signal"]), us(i["floor"]), f"{i['ratio']:.2f}"] for i in done])
+    missing = sorted({i["missing"] for i in items if "missing" in i})
+    if missing:
+        print("\nNo floor (its parts are not in the same run): " + "; ".join(missing) + ".")
+
+
 def faults(argv):
     """What the device barriers' check caught under the `fault` test hooks (configs/sweeps/
     check-faults.yaml): per method and shape, stale stamps and payload words per 10^6
@@ -829,6 +848,7 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
          "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
          "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
+         "floor": floor,
          "sanitize": sanitize}
 
 

@@ -33,3 +33,23 @@ def expect(cond, what, proc=None, tail=None):
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
+
+
+def synthetic_row(columns, latest, **kw):
+    """One ok row of the latest schema (`columns`, `latest`: tools/gbcsv.py's NAMES and LATEST)
+    with neutral provenance; `kw` sets columns (mean and median follow value)."""
+    r = dict.fromkeys(columns, "")
+    r.update(schema_version=str(latest), run_id="r1", timestamp="2026-11-23T00:00:00Z", host="h",
+             system="test", gpu_count="1", launcher="single", ranks="1", nodes="1",
+             technique="clock", samples="5", status="ok", stop="converged")
+    r.update({k: str(v) for k, v in kw.items()})
+    r["mean"] = r["median"] = r["value"]
+    return r
+
+
+def write_rows(path, columns, rows):
+    """A gpubarrier CSV (CRLF, header first) of `rows` (dicts of `columns`)."""
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=columns, lineterminator="\r\n")
+        w.writeheader()
+        w.writerows(rows)

@@ -13,7 +13,6 @@ Cases:
 
 Usage: test_model.py GPUBARRIER CASE
 """
-import csv
 import json
 import os
 import random
@@ -24,19 +23,15 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
+from cli_common import expect, synthetic_row, write_rows  # noqa: E402
 from model_eq import Side, crossing, eq5, switch_point  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 # Table 3 prints its inputs to 3 significant figures (0.43 B/cycle is 0.425-0.435) and Table 4 its
 # small switch points to 2 (70 B): 2% covers the rounding of both, and no more.
 STUDY_TOLERANCE = 0.02
-
-
-def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
 
 
 def model(*args):
@@ -108,20 +103,11 @@ def case_study():
 
 
 def row(**kw):
-    r = {name: "" for name in gbcsv.NAMES}
-    r.update(schema_version=str(gbcsv.LATEST), run_id="r1", timestamp="2026-11-23T00:00:00Z",
-             host="h", system="test", gpu_count="1", launcher="single", ranks="1", nodes="1",
-             technique="clock", samples="5", status="ok", stop="converged")
-    r.update(kw)
-    r["mean"] = r["median"] = r["value"]
-    return r
+    return synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **kw)
 
 
 def write(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=gbcsv.NAMES, lineterminator="\r\n")
-        w.writeheader()
-        w.writerows(rows)
+    write_rows(path, gbcsv.NAMES, rows)
 
 
 def inputs(gpu, scale=1.0):

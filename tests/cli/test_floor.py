@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""`gpubarrier report floor` (tools/floor.py): each multi-GPU barrier over its composed floor,
+gpu.grid.cg at its shape + the one-way signal at its ordering, from the same run only.
+
+Usage: test_floor.py GPUBARRIER
+"""
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, HERE)
+import gbcsv  # noqa: E402
+from cli_common import expect, run_gpubarrier, synthetic_row, write_rows  # noqa: E402
+
+EXE = sys.argv[1]
+
+
+def row(**kw):
+    return synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **dict({"unit": "ns", "metric": "latency"},
+                                                          **kw))
+
+
+def shape(b, t, **more):
+    return " ".join([f"blocks_per_sm={b} threads_per_block={t}"] +
+                    [f"{k}={v}" for k, v in more.items()])
+
+
+def barrier(ordering, value, gpus="0,1", b=1, t=128, run="r1"):
+    return row(method="multigpu.device.push", gpu_count=len(gpus.split(",")), gpu_ids=gpus,
+               config=shape(b, t, ordering=ordering, fault=0), value=value, run_id=run)
+
+
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "floor.csv")
+    write_rows(path, gbcsv.NAMES, [
+        # run r1: grid.cg on both GPUs (the slower counts), the signal per ordering
+        row(method="gpu.grid.cg", gpu_ids="0", config=shape(1, 128), value=980),
+        row(method="gpu.grid.cg", gpu_ids="1", config=shape(1, 128), value=990),
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
+            metric="one_way_latency", value=1260),
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=2",
+            metric="one_way_latency", value=1070),
+        barrier(0, 2480), barrier(1, 3300), barrier(0, 1100, gpus="0"),
+        barrier(0, 2830, b=4, t=256),  # no grid.cg at 4x256 in r1
+        # run r2: a barrier whose grid barrier was measured only in r1 gets no floor
+        barrier(0, 2500, run="r2"),
+    ])
+    p = run_gpubarrier(EXE, "report", "floor", path)
+    expect(p.returncode == 0, "report floor exits 0", p)
+    lines = p.stdout.splitlines()
+    want = ["| `multigpu.device.push` | 1 | 1x128 | 0 | 1.1 | 0.98 | - | 0.98 | 1.12 |",
+            "| `multigpu.device.push` | 2 | 1x128 | 0 | 2.48 | 0.99 | 1.26 | 2.25 | 1.10 |",
+            "| `multigpu.device.push` | 2 | 1x128 | 1 | 3.3 | 0.99 | 1.07 | 2.06 | 1.60 |"]
+    for w in want:
+        expect(w in lines, f"the row {w}", p)
+    expect(sum(line.startswith("| `multigpu") for line in lines) == 3,
+           "no floor for a barrier whose parts are in another run or missing", p)
+    expect("gpu.grid.cg at 4x256 in run r1" in p.stdout and
+           "gpu.grid.cg at 1x128 in run r2" in p.stdout, "what is missing is named", p)
+print("PASS")

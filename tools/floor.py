@@ -1,0 +1,76 @@
+"""The composed floor of a multi-GPU barrier (issue 16, "The floor, defined"), from one run's rows.
+
+A device barrier that orders memory must at least wait for every block of its GPU (a grid
+barrier) and send one signal over NVLink with the ordering it uses. Its composed floor at a shape
+(blocks/SM x threads/block) is therefore, measured in the same run (same file and run_id):
+
+    floor = gpu.grid.cg latency at that shape
+            + multigpu.floor.signal one_way_latency at the barrier's ordering
+
+The barrier's `ordering` axis maps to the signal's: 0 (acquire/release) -> 3 (release/acquire),
+1 (relaxed stores + fences) -> 2 (volatile + fence). With several GPUs the slowest pair among the
+barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
+alone. gpu.grid.cg rows of several GPUs of the run give their slowest (a barrier waits for its
+slowest GPU). configs/sweeps/floor.yaml measures all three in one run.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gbcsv  # noqa: E402
+
+GRID, SIGNAL = "gpu.grid.cg", "multigpu.floor.signal"
+SIGNAL_ORDERING = {"0": "3", "1": "2"}  # the barrier's ordering -> the signal's
+SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire"}
+
+
+def is_barrier(r):
+    return (r["method"].startswith("multigpu.") and r["method"] != SIGNAL
+            and r["metric"] == "latency")
+
+
+def _shape(r):
+    c = gbcsv.config_axes(r)
+    return c.get("blocks_per_sm"), c.get("threads_per_block")
+
+
+def floors(rows):
+    """One dict per ok barrier row that has its floor's parts in its run: method, gpu_count,
+    shape, ordering, latency, grid, signal (None for one GPU), floor, ratio; and one per barrier
+    row without them, with `missing` saying which part."""
+    runs = {}
+    for r in rows:
+        runs.setdefault((r["_file"], r["run_id"]), []).append(r)
+    out = []
+    for run in runs.values():
+        for b in (r for r in run if is_barrier(r)):
+            gpus = set(b["gpu_ids"].split(",")) if b["gpu_ids"] else set()
+            axes = gbcsv.config_axes(b)
+            item = {"method": b["method"], "gpu_count": b["gpu_count"],
+                    "shape": "x".join(s or "?" for s in _shape(b)),
+                    "ordering": axes.get("ordering", ""), "latency": float(b["value"]),
+                    "run_id": b["run_id"], "file": b["_file"]}
+            grid = [float(r["value"]) for r in run if r["method"] == GRID and
+                    r["metric"] == "latency" and _shape(r) == _shape(b) and
+                    (not gpus or r["gpu_ids"] in gpus)]
+            signal = None
+            if len(gpus) > 1:
+                want = SIGNAL_ORDERING.get(item["ordering"])
+                pairs = [float(r["value"]) for r in run if r["method"] == SIGNAL and
+                         r["metric"] == "one_way_latency" and
+                         gbcsv.config_axes(r).get("ordering") == want and
+                         set(r["gpu_ids"].split(",")) <= gpus]
+                if want is None:
+                    item["missing"] = f"no floor for ordering {item['ordering']!r}"
+                elif not pairs:
+                    item["missing"] = f"{SIGNAL} ordering={want} between GPUs {b['gpu_ids']}"
+                else:
+                    signal = max(pairs)
+            if not grid:
+                item["missing"] = f"{GRID} at {item['shape']} in run {b['run_id']}"
+            if "missing" not in item:
+                item.update(grid=max(grid), signal=signal,
+                            floor=max(grid) + (signal or 0.0))
+                item["ratio"] = item["latency"] / item["floor"]
+            out.append(item)
+    return out
