@@ -20,27 +20,23 @@
 // no configuration waits for an absent block; there is no `fault` axis (a GPU that skipped the
 // barrier would hang its peers for good). The host waits with a deadline instead (--watchdog +
 // 1 ms per crossing): past it the row is `timeout`, the GPU is left to the stuck kernel and this
-// method skips it from then on (detail/host_deadline.hpp).
+// method skips it from then on (detail/deadline_run.cuh).
 #include <cooperative_groups.h>
 
-#include <algorithm>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
 
 #include "core/registry.hpp"
 #include "core/state.hpp"
+#include "multigpu/detail/deadline_run.cuh"
 #include "multigpu/detail/device_barrier.cuh"
 #include "multigpu/nccl_dev_comm.hpp"
-#include "team/host_deadline.hpp"
 
 namespace gb {
 namespace {
 
 #ifdef GB_HAVE_NCCL_DEVICE_API
-constexpr double kSlowCrossingS = 1e-3;  // a thousand times a healthy crossing
-
 __global__ void nccl_lsa_kernel(const __grid_constant__ mg::BarrierArgs a,
                                 const __grid_constant__ ncclDevComm comm) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
@@ -67,16 +63,16 @@ class LsaSession {
  public:
   // Collective; throws mg::NcclDeviceUnsupported when NCCL gives no device communicator.
   LsaSession(const RunContext& ctx, const mg::Team& team, const Point& p)
-      : ctx_(ctx),
-        team_(team),
+      : team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(mg::blocks_per_gpu(team, p)),
         comms_(std::make_unique<mg::NcclComms>(team)),
         devs_(std::make_unique<mg::NcclDevComms>(ctx, team, *comms_, blocks_)),
-        mem_(std::make_unique<mg::BarrierMemory>(ctx, team, p, blocks_, 0)) {}
+        mem_(std::make_unique<mg::BarrierMemory>(ctx, team, p, blocks_, 0)),
+        deadline_(ctx, team, *mem_, "NCCL's barrier") {}
 
   ~LsaSession() {
-    if (!stuck_) return;
+    if (!deadline_.stuck()) return;
     // The kernel still runs on these: tearing them down would wait for it forever.
     mem_.release();
     devs_.release();
@@ -88,53 +84,25 @@ class LsaSession {
   void set_checking(bool on) { mem_->set_checking(on); }
 
   double run(long reps) {
-    budget_s_ = ctx_.options.watchdog_s + static_cast<double>(reps) * kSlowCrossingS;
-    std::vector<char> late(team_.local_count(), 0);
-    auto any_late = [&] { return std::count(late.begin(), late.end(), 1) > 0; };
-    double seconds = 0;
-    try {
-      seconds = mem_->run(reps, [&](int l, mg::BarrierArgs& a) {
-        void* params[] = {&a, &devs_->at(l)};
-        GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(nccl_lsa_kernel),
-                                                  blocks_, threads_, params, 0, team_.stream(l)));
-        if (mg::finishes_within(team_.stream(l), budget_s_)) return;
-        late[l] = 1;
-        mg::mark_stuck(team_.device(l));
-      });
-    } catch (...) {  // a member that failed to launch leaves the others' kernels waiting for it
-      stuck_ = any_late();
-      throw;
-    }
-    // Every rank learns it: all must leak alike (the barrier memory's teardown is collective).
-    stuck_ = ctx_.max_over_ranks(any_late() ? 1.0 : 0.0) > 0;
-    return seconds;
+    return deadline_.run(reps, [&](int l, mg::BarrierArgs& a) {
+      void* params[] = {&a, &devs_->at(l)};
+      GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(nccl_lsa_kernel),
+                                                blocks_, threads_, params, 0, team_.stream(l)));
+    });
   }
 
-  // {stale stamps, kernels past the deadline, stale payload words}; a stuck kernel's counters
-  // mean nothing.
-  std::vector<double> problems() const {
-    if (stuck_) return {0, 1, 0};
-    return mem_->problems();
-  }
-  std::string timeout_detail() const {
-    char budget[32];
-    std::snprintf(budget, sizeof budget, "%g s", budget_s_);
-    return std::string("host-side deadline (") + budget +
-           ": --watchdog + 1 ms per crossing) passed with a kernel still in NCCL's barrier, "
-           "where no watchdog reaches; its GPU stays busy with it and is skipped from now on";
-  }
+  std::vector<double> problems() const { return deadline_.problems(); }
+  std::string timeout_detail() const { return deadline_.timeout_detail(); }
   int blocks() const { return blocks_; }
 
  private:
-  const RunContext& ctx_;
   const mg::Team& team_;
   int threads_;
   int blocks_;
   std::unique_ptr<mg::NcclComms> comms_;
   std::unique_ptr<mg::NcclDevComms> devs_;
   std::unique_ptr<mg::BarrierMemory> mem_;
-  double budget_s_ = 0;
-  bool stuck_ = false;
+  mg::DeadlineRun deadline_;
 };
 #endif
 

@@ -135,6 +135,23 @@ def case_gpu_methods_without_gpu():
             expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"], f"reason: {r}")
 
 
+def case_nvshmem_refusals():
+    """multigpu.nvshmem.barrier outside mpirun: one skipped row that says why, whether this build
+    has NVSHMEM (then: mpi mode only, one PE per process) or not (then: built without it)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "n.csv")
+        p = gpubarrier("run", "--methods", "multigpu.nvshmem.barrier", "--out", out)
+        expect(p.returncode == 0, "a refused method is not a failure", p)
+        rows = read_csv(out)
+        expect(len(rows) == 1 and rows[0]["status"] == "skipped", f"one skipped row: {rows}", p)
+        note = rows[0]["note"]
+        expect("mpi mode only" in note or "built without NVSHMEM" in note,
+               f"the reason names mpi mode or the missing NVSHMEM: {note}", p)
+        p = gpubarrier("list")
+        expect("multigpu.nvshmem.barrier" in p.stdout and "variant=0,1,2" in p.stdout,
+               "listed with its variants", p)
+
+
 def case_sweep_file():
     with tempfile.TemporaryDirectory() as d:
         sweep = os.path.join(d, "s.yaml")

@@ -47,7 +47,9 @@ PARTS = [
     ("tests",          ["tests/**"]),
 ]
 # Also: "generated" (the build folder: gpubarrier_version.hpp), "external" (outside the
-# repository: system, CUDA, NCCL; always allowed) and "other" (any other repository file).
+# repository: system, CUDA, NCCL; always allowed; also the prefixes below, which set-up scripts
+# unpack into the repository, ignored by git) and "other" (any other repository file).
+EXTERNAL_PREFIXES = (".nvshmem/", ".legacy-cuda/")
 
 _CORE_AND_BELOW = ["core", "errors", "topology", "generated"]
 _KERNELS = ["kernels", "kernels.common", "team_kernels"]  # all of kernels/ but detail/
@@ -95,10 +97,14 @@ LIBRARIES = {
     "gpubarrier_legacy":       ("legacy",       ["legacy"],       _BASE),
     "gpubarrier_methods":      ("methods",      ["host", "kernels", "kernels.common"],
                                 _TEAM + ["legacy"]),
+    # multigpu.nvshmem.barrier where NVSHMEM is found: a method built -rdc (cmake/Nvshmem.cmake)
+    "gpubarrier_nvshmem":      ("methods",      ["kernels"],      _TEAM),
     "gpubarrier_jobs":         ("jobs",         ["jobs"],         ["io"] + _BASE),
     "gpubarrier":              ("cli",          ["cli"],
                                 ["methods", "jobs", "io", "legacy"] + _TEAM),
 }
+# Libraries only some builds have (the table still holds their rules where they exist).
+OPTIONAL_LIBRARIES = {"gpubarrier_nvshmem"}
 # A library named like this must be in LIBRARIES (so that a new part cannot dodge the rules).
 PROJECT_LIBRARY = re.compile(r"^gpubarrier(_|$)")
 
@@ -155,6 +161,8 @@ class Tree:
         if not self._under(path, self.root):
             return "external"
         rel = self.name(path)
+        if rel.startswith(EXTERNAL_PREFIXES):
+            return "external"
         for name, regexes in _PART_PATTERNS:
             if any(r.match(rel) for r in regexes):
                 return name
@@ -495,7 +503,7 @@ def check_links(graph):
             violations.append(f"{name}: not in the layering table (add it to LIBRARIES in "
                               "tests/layering/check_layering.py)")
     for name in LIBRARIES:
-        if name not in graph:
+        if name not in graph and name not in OPTIONAL_LIBRARIES:
             violations.append(f"{name}: no such CMake target (the layering table names it)")
     part_of = {lib: row[0] for lib, row in LIBRARIES.items()}
     for name, (part, _, may_link) in LIBRARIES.items():

@@ -50,6 +50,28 @@ def case_all_methods():
     print("PASS", [(r["method"], r["value"]) for r in rows])
 
 
+def case_nvshmem():
+    """NVSHMEM's barrier (issue 16) at every variant and ordering: verified, except that
+    nvshmemx_sync_all_block without fences (variant 1, ordering 0) promises no ordering, so the
+    payload check may catch it (unverified); never failed or timeout."""
+    if N < 2:
+        print("SKIP: NVSHMEM's barrier needs 2 GPUs")
+        sys.exit(77)
+    rows = mpirun_rows("--methods", "multigpu.nvshmem.barrier", "--axis", "variant=0,1,2",
+                       "--axis", "ordering=0,1")
+    if rows and all("built without NVSHMEM" in r["note"] for r in rows):
+        print("SKIP: built without NVSHMEM (scripts/setup, GPUBARRIER_WITH_NVSHMEM)")
+        sys.exit(77)
+    weak = [r for r in rows if "ordering=0" in r["config"] and "variant=1" in r["config"]]
+    strong = [r for r in rows if r not in weak]
+    bad = [r for r in strong if r["status"] != "ok" or "verified" not in r["note"]
+           or float(r["value"]) <= 0 or r["launcher"] != "mpi"]
+    bad += [r for r in weak if r["status"] not in ("ok", "unverified")]
+    if bad or len(strong) != 5 or len(weak) != 1:
+        fail("NVSHMEM rows: 5 ok+verified, sync_all unfenced ok or unverified", bad or rows)
+    print("PASS", [(r["config"], r["status"], r["value"]) for r in rows])
+
+
 def case_gpu_list_by_local_rank():
     # --gpus under mpirun is indexed by local rank: the reversed list puts rank 0 on the last GPU.
     if N < 2:

@@ -1,0 +1,245 @@
+// multigpu.nvshmem.barrier: NVSHMEM's device-side barrier as a peer of the project's own (issue
+// 16), composed as multigpu.nccl.lsa is: in a persistent cooperative kernel on every GPU, one
+// crossing is grid.sync(), then NVSHMEM's barrier across PEs in block 0 (axis `variant`), then
+// grid.sync() again, so that the whole of every GPU waits. Memory, stamp and payload check and
+// timing are those of the multigpu.device.* methods (detail/device_barrier.cuh); the host waits
+// under a deadline (detail/deadline_run.cuh), since no watchdog reaches inside NVSHMEM's spin.
+//
+// variant 0 = nvshmemx_barrier_all_block (block 0's threads), 1 = nvshmemx_sync_all_block (a
+// barrier that promises no memory ordering of its own), 2 = nvshmem_barrier_all (thread 0 of
+// block 0). ordering 0 = NVSHMEM's own ordering only, 1 = a system-scope fence in every thread
+// before and after as well (what sync_all needs before the check may pass).
+//
+// NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs>). It is initialised once per
+// process with the UID bootstrap (rank 0's id broadcast over MPI: no MPI plugin, no MPI ABI to
+// match), NVSHMEM_REMOTE_TRANSPORT=none, NVSHMEM_DISABLE_NVLS=1 and a small symmetric heap unless
+// the environment says otherwise, and finalised at exit. It is a target of its own with
+// separable compilation (-rdc), built only when the set-up found NVSHMEM
+// (GPUBARRIER_WITH_NVSHMEM; cmake/Nvshmem.cmake); without it this file is a method that says so.
+#include <cooperative_groups.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "core/errors.hpp"
+#include "core/rank_exchange.hpp"
+#include "core/registry.hpp"
+#include "core/state.hpp"
+#include "multigpu/detail/deadline_run.cuh"
+#include "multigpu/detail/device_barrier.cuh"
+
+#ifdef GPUBARRIER_HAVE_NVSHMEM
+#include <nvshmem.h>
+#include <nvshmemx.h>
+#endif
+
+namespace gb {
+// A named namespace: State holds the session (a template of default visibility), which a type
+// of internal linkage would warn about in this -rdc target.
+namespace nvshmem_barrier {
+
+#ifdef GPUBARRIER_HAVE_NVSHMEM
+constexpr const char* kVariantHelp =
+    "variant: 0 = nvshmemx_barrier_all_block, 1 = nvshmemx_sync_all_block, 2 = "
+    "nvshmem_barrier_all (one thread)";
+
+__global__ void nvshmem_barrier_kernel(const __grid_constant__ mg::BarrierArgs a, int variant) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  mg::crossings(a, [&](mg::Word) {
+    mg::fence_if_relaxed(a.ordering);
+    grid.sync();
+    if (blockIdx.x == 0) {
+      if (variant == 0) {
+        nvshmemx_barrier_all_block();
+      } else if (variant == 1) {
+        nvshmemx_sync_all_block();
+      } else {
+        if (threadIdx.x == 0) nvshmem_barrier_all();
+        __syncthreads();
+      }
+    }
+    grid.sync();
+    mg::fence_if_relaxed(a.ordering);
+    return true;
+  });
+}
+
+// Sets `name` to `value` unless the environment already has it.
+void default_env(const char* name, const char* value) { setenv(name, value, 0); }
+
+// NVSHMEM for this process: one PE per rank on the rank's GPU, initialised at the first use,
+// finalised at exit unless a kernel is stuck in NVSHMEM (finalising would wait for it).
+class NvshmemRuntime {
+ public:
+  static NvshmemRuntime& get(const RunContext& ctx, const mg::Team& team) {
+    static NvshmemRuntime runtime(ctx, team);
+    return runtime;
+  }
+  void mark_stuck() { stuck_ = true; }
+  ~NvshmemRuntime() {
+    if (!stuck_) nvshmem_finalize();
+  }
+  NvshmemRuntime(const NvshmemRuntime&) = delete;
+  NvshmemRuntime& operator=(const NvshmemRuntime&) = delete;
+
+ private:
+  NvshmemRuntime(const RunContext& ctx, const mg::Team& team) {
+    // One node, no network, never NVLink SHARP multicast on the shared machines.
+    default_env("NVSHMEM_REMOTE_TRANSPORT", "none");
+    default_env("NVSHMEM_DISABLE_NVLS", "1");
+    default_env("NVSHMEM_SYMMETRIC_SIZE", "64M");
+    default_env("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo");
+    nvshmemx_uniqueid_t id;
+    std::string bytes;
+    if (ctx.launch.rank == 0) {
+      if (nvshmemx_get_uniqueid(&id) != 0) throw Error("nvshmemx_get_uniqueid failed");
+      bytes.assign(reinterpret_cast<const char*>(&id), sizeof id);
+    }
+    team.host_barrier();
+    bytes = broadcast_string(ctx.launch, bytes);
+    if (bytes.size() != sizeof id) throw Error("NVSHMEM unique id: wrong size from rank 0");
+    std::memcpy(&id, bytes.data(), sizeof id);
+    GB_CUDA_CHECK(cudaSetDevice(team.device(0)));
+    nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+    if (nvshmemx_set_attr_uniqueid_args(ctx.launch.rank, ctx.launch.size, &id, &attr) != 0)
+      throw Error("nvshmemx_set_attr_uniqueid_args failed");
+    // nvshmemx_init_attr's own body, without its exit() on failure: a failed set-up must end
+    // as a failed row, not a dead rank.
+    int provided = 0;
+    const nvshmemi_version_t version = {NVSHMEM_VENDOR_MAJOR_VERSION,
+                                        NVSHMEM_VENDOR_MINOR_VERSION,
+                                        NVSHMEM_VENDOR_PATCH_VERSION};
+    if (nvshmemi_init_thread(NVSHMEM_THREAD_SERIALIZED, &provided, NVSHMEMX_INIT_WITH_UNIQUEID,
+                             &attr, version) != 0)
+      throw Error("NVSHMEM initialisation (UID bootstrap) failed; NVSHMEM_DEBUG=INFO says why");
+    if (nvshmem_n_pes() != ctx.launch.size || nvshmem_my_pe() != ctx.launch.rank)
+      throw Error("NVSHMEM's PEs do not match the MPI ranks");
+  }
+  bool stuck_ = false;
+};
+
+// One configuration: NVSHMEM (once per process), the shared barrier memory, the deadline.
+class NvshmemSession {
+ public:
+  NvshmemSession(const RunContext& ctx, const mg::Team& team, const Point& p)
+      : runtime_(NvshmemRuntime::get(ctx, team)),
+        team_(team),
+        threads_(static_cast<int>(p.at("threads_per_block"))),
+        blocks_(mg::blocks_per_gpu(team, p)),
+        variant_(static_cast<int>(p.at("variant"))),
+        mem_(std::make_unique<mg::BarrierMemory>(ctx, team, p, blocks_, 0)),
+        deadline_(ctx, team, *mem_, "NVSHMEM's barrier") {}
+
+  ~NvshmemSession() {
+    if (!deadline_.stuck()) return;
+    runtime_.mark_stuck();
+    mem_.release();  // the kernel still runs on it
+  }
+  NvshmemSession(const NvshmemSession&) = delete;
+  NvshmemSession& operator=(const NvshmemSession&) = delete;
+
+  void set_checking(bool on) { mem_->set_checking(on); }
+
+  double run(long reps) {
+    return deadline_.run(reps, [&](int l, mg::BarrierArgs& a) {
+      void* params[] = {&a, &variant_};
+      const int rc = nvshmemx_collective_launch(reinterpret_cast<const void*>(nvshmem_barrier_kernel),
+                                                dim3(blocks_), dim3(threads_), params, 0,
+                                                team_.stream(l));
+      if (rc != 0) throw Error("nvshmemx_collective_launch failed (" + std::to_string(rc) + ")");
+    });
+  }
+
+  std::vector<double> problems() const { return deadline_.problems(); }
+  std::string timeout_detail() const { return deadline_.timeout_detail(); }
+  int blocks() const { return blocks_; }
+
+ private:
+  NvshmemRuntime& runtime_;
+  const mg::Team& team_;
+  int threads_;
+  int blocks_;
+  int variant_;
+  std::unique_ptr<mg::BarrierMemory> mem_;
+  mg::DeadlineRun deadline_;
+};
+#endif
+
+}  // namespace nvshmem_barrier
+
+namespace {
+
+using namespace nvshmem_barrier;  // NOLINT(google-build-using-namespace): this file's own parts
+
+class NvshmemBarrier final : public mg::DeviceMethodBase {
+ public:
+  std::string_view name() const override { return "multigpu.nvshmem.barrier"; }
+  std::string_view description() const override {
+    return "NVSHMEM's device-side barrier (mpi mode, one PE per rank): grid.sync, block 0 in "
+           "NVSHMEM's barrier, grid.sync; no watchdog inside NVSHMEM's spin, a host-side "
+           "deadline instead. variant 0 = nvshmemx_barrier_all_block, 1 = "
+           "nvshmemx_sync_all_block, 2 = nvshmem_barrier_all (one thread); ordering 0 = "
+           "NVSHMEM's own, 1 = + system-scope fences";
+  }
+  std::vector<Axis> axes() const override {
+    return {{kGpuCountAxis, {0}},
+            {"blocks_per_sm", {1, 4}},
+            {"threads_per_block", {128, 256}},
+            {"ordering", {0, 1}},
+            {"variant", {0, 1, 2}}};
+  }
+  Requirements requirements() const override {
+    Requirements r = DeviceMethodBase::requirements();
+    r.threads_mode = false;  // one PE per process
+    return r;
+  }
+  Usability usable(const RunContext& ctx) const override {
+#ifdef GPUBARRIER_HAVE_NVSHMEM
+    if (!ctx.launch.under_mpi)
+      return Usability::no(
+          "NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs> gpubarrier ...)");
+    return DeviceMethodBase::usable(ctx);
+#else
+    (void)ctx;
+    return Usability::no(
+        "gpubarrier was built without NVSHMEM (scripts/setup with GPUBARRIER_WITH_NVSHMEM=AUTO "
+        "or ON unpacks PyPI's nvidia-nvshmem-cu13)");
+#endif
+  }
+
+#ifdef GPUBARRIER_HAVE_NVSHMEM
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    if (const long v = p.at("variant"); v < 0 || v > 2) return Usability::no(kVariantHelp);
+    if (std::string why = mg::stuck_problem({ctx.gpus.front()}); !why.empty())
+      return mg::agree(ctx, Usability::no(why));
+    return mg::agree(ctx,
+                     launchable(ctx, p, reinterpret_cast<const void*>(nvshmem_barrier_kernel)));
+  }
+
+  Verification verify(State& state) override {
+    NvshmemSession& s = session(state);
+    s.set_checking(true);
+    return mg::verify_crossings(s);
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    NvshmemSession& s = session(state);
+    s.set_checking(false);
+    return {mg::measure_crossings(state.ctx(), mg::team_of(state), s)};
+  }
+
+ private:
+  static NvshmemSession& session(State& state) {
+    return state.resource<NvshmemSession>(state.ctx(), mg::team_of(state), state.point());
+  }
+#else
+  std::vector<Measurement> measure(State&) override { return {}; }
+#endif
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::NvshmemBarrier)
