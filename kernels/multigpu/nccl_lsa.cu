@@ -115,12 +115,7 @@ class NcclLsaBarrier final : public mg::DeviceMethodBase {
            "watchdog inside NCCL's spin, a host-side deadline instead. gpu_count 0 = all given; "
            "ordering 0 = acq_rel, 1 = relaxed + system-scope fences";
   }
-  std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}},
-            {"blocks_per_sm", {1, 4}},
-            {"threads_per_block", {128, 256}},
-            {"ordering", {0, 1}}};
-  }
+  std::vector<Axis> axes() const override { return common_axes(); }
   Requirements requirements() const override {
     Requirements r = DeviceMethodBase::requirements();
     r.nccl = true;

@@ -184,11 +184,9 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
            "NVSHMEM's own, 1 = + system-scope fences";
   }
   std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}},
-            {"blocks_per_sm", {1, 4}},
-            {"threads_per_block", {128, 256}},
-            {"ordering", {0, 1}},
-            {"variant", {0, 1, 2}}};
+    std::vector<Axis> axes = common_axes();
+    axes.push_back({"variant", {0, 1, 2}});
+    return axes;
   }
   Requirements requirements() const override {
     Requirements r = DeviceMethodBase::requirements();

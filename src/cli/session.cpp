@@ -113,9 +113,14 @@ std::string effective_isolation(const SessionArgs& a, const Launch& launch) {
 }
 
 // The node name of every rank; nodes counted by name too, since two slurmds on one host (the
-// local test cluster) share memory but are two nodes to Slurm.
+// local test cluster) share memory but are two nodes to Slurm. Simulated nodes (test only) are
+// named by rank and say so in the system column.
 void gather_nodes(RunContext& ctx) {
   if (!ctx.launch.under_mpi) return;
+  if (ctx.launch.simulated_nodes) {
+    ctx.env.node += "-rank" + std::to_string(ctx.launch.rank);
+    ctx.env.system += "-simulated";
+  }
   ctx.env.rank_nodes = gather_strings(ctx.launch, ctx.env.node);
   const std::set<std::string> distinct(ctx.env.rank_nodes.begin(), ctx.env.rank_nodes.end());
   ctx.launch.nodes = std::max(ctx.launch.nodes, static_cast<int>(distinct.size()));

@@ -6,6 +6,7 @@
 
 #include "core/mpi_check.hpp"
 #include "core/mpi_thread_level.hpp"
+#include "core/test_rank_nodes.hpp"
 
 namespace gb {
 namespace {
@@ -75,6 +76,10 @@ Launch init_launch(int* argc, char*** argv, const std::string& thread_level) {
   MPI_Comm_set_errhandler(g_agreement_comm, MPI_ERRORS_RETURN);
   int leader = launch.local_rank == 0 ? 1 : 0;
   GB_MPI_CHECK(MPI_Allreduce(&leader, &launch.nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  if (test_ranks_as_nodes()) {
+    launch.simulated_nodes = true;
+    launch.nodes = launch.size;
+  }
   set_process_rank(launch.rank, launch.size);
 #else
   (void)argc;

@@ -14,6 +14,7 @@ struct Launch {
   int rank = 0, size = 1;
   int local_rank = 0, local_size = 1;
   int nodes = 1;
+  bool simulated_nodes = false;  // every rank a node of its own (core/test_rank_nodes.hpp)
   // The thread support MPI_Init_thread provided (core/mpi_thread_level.hpp); "" outside MPI.
   std::string thread_level;
 

@@ -109,6 +109,30 @@ def case_member_throws():
     print(f"PASS: rank 1's failure ended the point on both ranks; the run ended in {took:.1f} s")
 
 
+def case_simulated_nodes():
+    """GPUBARRIER_TEST_RANKS_AS_NODES=1 (test only, issue 18): 2 ranks on one machine count as 2
+    nodes, each named by its rank, and the system column says `simulated`."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "nodes.csv")
+        p = mpirun_two("run", "--methods", "host.mpi.barrier", "--out", out, "--samples", "5",
+                       "--time-budget", "0.2", "--system", "lab",
+                       extra_env={"GPUBARRIER_TEST_RANKS_AS_NODES": "1"})
+        if p.returncode != 0:
+            sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            rows = list(csv.DictReader(f))
+        names = rows[0]["node"].split(",") if rows else []
+        bad = [r for r in rows if r["nodes"] != "2" or r["system"] != "lab-simulated"
+               or r["node"] != rows[0]["node"] or r["status"] != "ok"]
+        if not rows or bad or len(names) != 2 or not all(
+                n.endswith(f"-rank{i}") for i, n in enumerate(names)):
+            sys.exit(f"FAIL: rows must say nodes=2, system lab-simulated, one node per rank: "
+                     f"{bad or rows}")
+        if "every rank counts as a node of its own" not in p.stderr:
+            sys.exit(f"FAIL: the test setting is not announced\n{p.stderr}")
+    print(f"PASS: {len(rows)} rows on nodes {names}")
+
+
 def case_thread_level():
     """The MPI thread level asked for (--mpi-thread-level, GPUBARRIER_MPI_THREAD_LEVEL; default
     single) is the one MPI_Init_thread provided and every row says it; a bad name is refused."""

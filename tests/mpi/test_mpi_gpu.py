@@ -72,6 +72,27 @@ def case_nvshmem():
     print("PASS", [(r["config"], r["status"], r["value"]) for r in rows])
 
 
+def case_simulated_nodes():
+    """2 ranks as 2 "nodes" (GPUBARRIER_TEST_RANKS_AS_NODES=1, issue 18), NCCL over sockets on
+    loopback: host barriers and NCCL measure across the "nodes"; device barriers, which need
+    peer memory inside one node, are refused with the reason."""
+    if N < 2:
+        print("SKIP: needs 2 GPUs")
+        sys.exit(77)
+    env = {"GPUBARRIER_TEST_RANKS_AS_NODES": "1", "NCCL_P2P_DISABLE": "1",
+           "NCCL_SHM_DISABLE": "1", "NCCL_NET": "Socket", "NCCL_SOCKET_IFNAME": "lo"}
+    rows = mpirun_rows("--methods", "host.mpi.gpu-barrier,host.nccl.allreduce,multigpu.device.push",
+                       "--axis", "ordering=0", extra_env=env)
+    across = [r for r in rows if r["method"] != "multigpu.device.push"]
+    device = [r for r in rows if r["method"] == "multigpu.device.push"]
+    bad = [r for r in across if r["status"] != "ok" or r["nodes"] != str(N)
+           or not r["system"].endswith("-simulated")]
+    bad += [r for r in device if r["status"] != "skipped" or "one node only" not in r["note"]]
+    if bad or not across or not device:
+        fail("simulated nodes: host/NCCL rows ok on N nodes, device barriers refused", bad or rows)
+    print("PASS", [(r["method"], r["metric"], r["value"]) for r in across])
+
+
 def case_gpu_list_by_local_rank():
     # --gpus under mpirun is indexed by local rank: the reversed list puts rank 0 on the last GPU.
     if N < 2:

@@ -206,6 +206,14 @@ class DeviceMethodBase : public Method {
   }
 
  protected:
+  // The axes every device-side barrier has: GPU count, block shape and memory ordering.
+  static std::vector<Axis> common_axes() {
+    return {{kGpuCountAxis, {0}},
+            {"blocks_per_sm", {1, 4}},
+            {"threads_per_block", {128, 256}},
+            {"ordering", {0, 1}}};
+  }
+
   // Whether `kernel` can run one configuration: gpu_count, the block shape, ordering, the team's
   // size, peer access, and every block co-resident on every local GPU (cooperative launch).
   static Usability launchable(const RunContext& ctx, const Point& p, const void* kernel) {
@@ -251,11 +259,9 @@ class DeviceBarrier final : public DeviceMethodBase {
     return text;
   }
   std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}},
-            {"blocks_per_sm", {1, 4}},
-            {"threads_per_block", {128, 256}},
-            {"ordering", {0, 1}},
-            {"fault", {0}}};
+    std::vector<Axis> axes = common_axes();
+    axes.push_back({"fault", {0}});
+    return axes;
   }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
