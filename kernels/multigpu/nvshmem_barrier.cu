@@ -173,6 +173,19 @@ namespace {
 
 using namespace nvshmem_barrier;  // NOLINT(google-build-using-namespace): this file's own parts
 
+// Why NVSHMEM cannot run here ("" when it can): not built in, or not one PE per process.
+std::string nvshmem_problem(const RunContext& ctx) {
+#ifdef GPUBARRIER_HAVE_NVSHMEM
+  if (!ctx.launch.under_mpi)
+    return "NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs> gpubarrier ...)";
+  return "";
+#else
+  (void)ctx;
+  return "gpubarrier was built without NVSHMEM (scripts/setup with GPUBARRIER_WITH_NVSHMEM=AUTO "
+         "or ON unpacks PyPI's nvidia-nvshmem-cu13)";
+#endif
+}
+
 class NvshmemBarrier final : public mg::DeviceMethodBase {
  public:
   std::string_view name() const override { return "multigpu.nvshmem.barrier"; }
@@ -193,18 +206,12 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
     r.threads_mode = false;  // one PE per process
     return r;
   }
+  // The GPU's and the team's reasons first (as every GPU method gives them), then NVSHMEM's own.
   Usability usable(const RunContext& ctx) const override {
-#ifdef GPUBARRIER_HAVE_NVSHMEM
-    if (!ctx.launch.under_mpi)
-      return Usability::no(
-          "NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs> gpubarrier ...)");
-    return DeviceMethodBase::usable(ctx);
-#else
-    (void)ctx;
-    return Usability::no(
-        "gpubarrier was built without NVSHMEM (scripts/setup with GPUBARRIER_WITH_NVSHMEM=AUTO "
-        "or ON unpacks PyPI's nvidia-nvshmem-cu13)");
-#endif
+    const Usability base = DeviceMethodBase::usable(ctx);
+    const std::string why = nvshmem_problem(ctx);
+    if (why.empty()) return base;
+    return Usability::no(base.ok ? why : base.reason + "; and " + why);
   }
 
 #ifdef GPUBARRIER_HAVE_NVSHMEM
