@@ -23,16 +23,19 @@ CASE = sys.argv[2]
 TOKEN = f"GB_ISOLATION_TEST_{os.getpid()}"
 FAULTS = {"GPUBARRIER_TEST_CRASH": "host.omp.barrier group_size=3",
           "GPUBARRIER_TEST_HANG": "host.omp.barrier group_size=4", "GB_TEST_TOKEN": TOKEN}
+# Long enough for a healthy point on a loaded 2-CPU CI machine (2 s was not: a spinning
+# OpenMP point beside other tests' spinning ranks), short enough to keep the hang cheap.
+POINT_TIMEOUT = 8
 SWEEP = """name: isolation-test
 samples: 5
 time_budget: 0.1
-point_timeout: 2
+point_timeout: %d
 runs:
   - methods: host.omp.barrier
     axes: {group_size: [2, 3, 4, 5]}
   - methods: gpu.block.syncthreads
     axes: {threads_per_block: [32]}
-"""
+""" % POINT_TIMEOUT
 
 
 def gpubarrier(*args, env=None):
@@ -74,7 +77,7 @@ def check_rows(rows, proc):
            f"the failed row says how the child died and its last output: {crash['note']}")
     expect(hang and hang["status"] == "timeout", f"the hanging point is a timeout row: {hang}",
            proc)
-    expect("--point-timeout 2 s" in hang["note"] and "hanging in" in hang["note"],
+    expect(f"--point-timeout {POINT_TIMEOUT} s" in hang["note"] and "hanging in" in hang["note"],
            f"the timeout row names the limit and the last output: {hang['note']}")
     expect(by[("host.omp.barrier", "group_size=2")]["status"] in ("ok", "skipped"), "before", proc)
     expect(("host.omp.barrier", "group_size=5") in by, "the point after them ran", proc)
@@ -110,7 +113,7 @@ def case_per_point():
         p = gpubarrier("run", "--methods", "host.omp.barrier,gpu.block.syncthreads", "--axis",
                        "group_size=2,3,4,5", "--axis", "threads_per_block=32", "--out", out,
                        "--samples", "5", "--time-budget", "0.1",
-                       env=dict(FAULTS, GPUBARRIER_ISOLATE="point", GPUBARRIER_POINT_TIMEOUT="2"))
+                       env=dict(FAULTS, GPUBARRIER_ISOLATE="point", GPUBARRIER_POINT_TIMEOUT=str(POINT_TIMEOUT)))
         expect(p.returncode == 0, "run --isolate point (from the environment) exits 0", p)
         with open(out, newline="") as f:
             check_rows(list(csv.DictReader(f)), p)
