@@ -48,19 +48,26 @@ auto timeout_row(const char* metric, const char* technique) {
   };
 }
 
+// A check of kCheckCrossings crossings: passed when `count` (a Session check) finds nothing,
+// else failed with "<n><what><crossings><unit>".
+Verification verify_by(State& state, const Shape& shape, long (Session::*count)(long),
+                       const char* what, const char* unit) {
+  return with_session(
+      state, shape,
+      [&](Session& s) {
+        const long bad = (s.*count)(kCheckCrossings);
+        if (!bad) return Verification::passed();
+        return Verification::failed(std::to_string(bad) + what +
+                                    std::to_string(kCheckCrossings) + unit);
+      },
+      timed_out);
+}
+
 }  // namespace
 
 Verification verify_multi_grid(State& state, const Shape& shape) {
-  return with_session(
-      state, shape,
-      [](Session& s) {
-        const long stale = s.check(kCheckCrossings);
-        if (!stale) return Verification::passed();
-        return Verification::failed(std::to_string(stale) +
-                                    " stale stamps seen after the sync in " +
-                                    std::to_string(kCheckCrossings) + " crossings");
-      },
-      timed_out);
+  return verify_by(state, shape, &Session::check, " stale stamps seen after the sync in ",
+                   " crossings");
 }
 
 std::vector<Measurement> measure_multi_grid(State& state, const Shape& shape) {
@@ -75,16 +82,8 @@ std::vector<Measurement> measure_multi_grid(State& state, const Shape& shape) {
 }
 
 Verification verify_real_launch(State& state, const Shape& shape) {
-  return with_session(
-      state, shape,
-      [](Session& s) {
-        const long missing = s.launch_check(kCheckCrossings);
-        if (!missing) return Verification::passed();
-        return Verification::failed(std::to_string(missing) +
-                                    " GPU stamps missing when the wait returned, in " +
-                                    std::to_string(kCheckCrossings) + " launches");
-      },
-      timed_out);
+  return verify_by(state, shape, &Session::launch_check,
+                   " GPU stamps missing when the wait returned, in ", " launches");
 }
 
 std::vector<Measurement> measure_real_launch(State& state, const Shape& shape) {
