@@ -1,0 +1,35 @@
+// The rows of the model's stream micro-benchmarks (tools/model.py reads them by these names).
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "common/event_timing.hpp"
+
+namespace gb::model {
+
+// bandwidth_cycles (B/cycle) and bandwidth (B/ns) from samples of bytes per cycle.
+inline std::vector<Measurement> bandwidth_rows(const EventSamples& per_cycle, double hz,
+                                               long reps) {
+  std::vector<double> per_ns(per_cycle.ns.size());
+  for (std::size_t i = 0; i < per_ns.size(); ++i) per_ns[i] = per_cycle.ns[i] * hz / 1e9;
+  std::vector<Measurement> rows{
+      figure_of(per_cycle.ns, "bandwidth_cycles", "B/cycle", "clock", per_cycle.stop),
+      figure_of(std::move(per_ns), "bandwidth", "B/ns", "clock", per_cycle.stop)};
+  for (Measurement& m : rows) {
+    m.sm_clock_hz = hz;
+    m.reps_hi = reps;
+  }
+  return rows;
+}
+
+// Little's law (seed 001 Eq. 1) for the note: C = T x Thr.
+inline std::string concurrency_note(double latency, double bandwidth, const char* units) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "concurrency C = T x Thr = %.4g B (T, Thr in %s)",
+                latency * bandwidth, units);
+  return buf;
+}
+
+}  // namespace gb::model

@@ -1,0 +1,106 @@
+// model.smem.stream: the inputs of the study's model for the in-block pairs (seed 001 section
+// 7.2, Table 3): one block of threads_per_block threads (1 | 32 | 1024) over 48 KiB of shared
+// memory. bandwidth_cycles: the Fig. 10 loop (`sum += s[i]; i += T`) over the array, B/cycle of
+// the whole block; latency_cycles: a chain of dependent 8-byte loads, every thread its own chain
+// at once (so at 1024 threads the latency under that load). Clock technique, the block's span
+// read by thread 0 between two barriers. The note of the bandwidth rows gives C = T x Thr.
+#include <algorithm>
+#include <type_traits>
+
+#include "common/device_buffer.hpp"
+#include "common/sm_clock.hpp"
+#include "common/strided_sum.cuh"
+#include "common/timers.cuh"
+#include "core/registry.hpp"
+#include "core/state.hpp"
+#include "core/techniques.hpp"
+#include "model/detail/model_rows.hpp"
+
+namespace gb::model {
+namespace {
+
+constexpr unsigned kWords = 6144;  // 48 KiB of 8-byte words, the static shared-memory limit
+constexpr long kChain = 1024;      // dependent loads per chase
+
+// Stream (Word = double): `passes` times the Fig. 10 loop. Chase (Word = unsigned long long):
+// slot i holds i + T (mod kWords), each thread follows its chain for `passes` loads.
+template <class Word>
+__global__ void smem_kernel(int passes, long long* cycles, double* sink) {
+  __shared__ Word s[kWords];
+  const unsigned t = threadIdx.x, threads = blockDim.x;
+  for (unsigned i = t; i < kWords; i += threads) s[i] = static_cast<Word>((i + threads) % kWords);
+  __syncthreads();
+  const long long t0 = dev::sm_clock();
+  double sum = 0;
+  if constexpr (std::is_integral_v<Word>) {
+    Word j = t;
+    for (int k = 0; k < passes; ++k) j = s[j];
+    sum = static_cast<double>(j);
+  } else {
+    for (int p = 0; p < passes; ++p) {
+      sum += dev::strided_sum(s, kWords, t, threads);
+      asm volatile("" ::: "memory");  // every pass loads the array again
+    }
+  }
+  __syncthreads();
+  if (t == 0) *cycles = dev::sm_clock() - t0;
+  if (sum == -1.0) *sink = sum;  // never true: keeps the loads
+}
+
+struct Buffers {
+  Buffers() : cycles(1), sink(1) {}
+  DeviceBuffer<long long> cycles;
+  DeviceBuffer<double> sink;
+  double run(void (*kernel)(int, long long*, double*), int threads, int passes) {
+    kernel<<<1, threads>>>(passes, cycles.get(), sink.get());
+    GB_CUDA_CHECK(cudaGetLastError());
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+    return static_cast<double>(cycles.to_host()[0]);
+  }
+};
+
+class SmemStream final : public Method {
+ public:
+  std::string_view name() const override { return "model.smem.stream"; }
+  Level level() const override { return Level::block; }
+  std::string_view description() const override {
+    return "the model's shared-memory inputs (seed 001 Table 3): Fig. 10 loop bandwidth (B/cycle) "
+           "and dependent-load latency (cycles) of one block (clock technique)";
+  }
+  std::vector<Axis> axes() const override { return {{"threads_per_block", {1, 32, 1024}}}; }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
+  Usability feasible(const RunContext&, const Point& p) const override {
+    const long t = p.at("threads_per_block");
+    if (t < 1 || t > 1024) return Usability::no("threads_per_block must be within 1..1024");
+    return Usability::yes();
+  }
+  Verification verify(State&) override {
+    return Verification::not_verified("a memory micro-benchmark: no barrier to check");
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const int threads = static_cast<int>(state.point().at("threads_per_block"));
+    const double hz = measure_sm_clock_hz(ctx.gpus.front());
+    Buffers& b = state.resource<Buffers>();
+    // About 6 K loads per thread for one thread, 6 x 64 at 1024.
+    const int passes = std::clamp(threads / 16, 1, 64);
+    const double bytes = static_cast<double>(kWords) * sizeof(double) * passes;
+    std::vector<Measurement> rows = bandwidth_rows(
+        sampled(ctx, [&] { return bytes / b.run(smem_kernel<double>, threads, passes); }), hz,
+        passes);
+    std::vector<Measurement> latency = clock_technique(
+        ctx, [&] { return b.run(smem_kernel<unsigned long long>, threads, kChain) / kChain; }, hz,
+        kChain);
+    const std::string c = concurrency_note(latency.front().value, rows.front().value, "cycles");
+    for (Measurement& m : rows) m.note = c;
+    rows.insert(rows.end(), latency.begin(), latency.end());
+    return rows;
+  }
+};
+
+}  // namespace
+}  // namespace gb::model
+
+GB_REGISTER_METHOD(gb::model::SmemStream)

@@ -1,0 +1,131 @@
+// gpu.warp.reduce: cycles for one warp to sum 32 doubles (seed 001 Table 5), by variant:
+// 0 serial, 1 no sync (wrong on purpose: its rows are `unverified` with the error), 2 tile sync,
+// 3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle (warp/detail/warp_reduce.cuh). Every
+// run's sum is checked against the exact one (reduction/reference_sum.hpp).
+#include <algorithm>
+
+#include "common/device_buffer.hpp"
+#include "common/sm_clock.hpp"
+#include "common/timers.cuh"
+#include "core/registry.hpp"
+#include "core/state.hpp"
+#include "core/techniques.hpp"
+#include "reduction/reference_sum.hpp"
+#include "warp/detail/warp_reduce.cuh"
+
+namespace gb {
+namespace {
+
+using namespace warp_detail;
+
+constexpr int kRounds = 4;
+
+struct Variant {
+  void (*kernel)(const double*, int, double*, long long*);
+  const char* name;
+};
+
+template <class V>
+Variant variant_of() {
+  return {warp_reduce_kernel<V>, V::kName};
+}
+
+Variant variant(long v) {
+  switch (v) {
+    case 0:
+      return variant_of<Serial>();
+    case 1:
+      return variant_of<NoSync>();
+    case 2:
+      return variant_of<TileSync>();
+    case 3:
+      return variant_of<CoalescedSync>();
+    case 4:
+      return variant_of<TileShuffle>();
+    default:
+      return variant_of<CoalescedShuffle>();
+  }
+}
+
+// The 32 values, the result and the cycles of one point.
+struct Buffers {
+  Buffers() : in(32), out(1), cycles(1) {
+    std::vector<double> host(32);
+    for (int i = 0; i < 32; ++i) host[i] = reduction::data_value(i);
+    GB_CUDA_CHECK(cudaMemcpy(in.get(), host.data(), 32 * sizeof(double), cudaMemcpyHostToDevice));
+  }
+  // One launch: cycles of the last round; `sum` receives its result.
+  double run(const Variant& v, double& sum) {
+    v.kernel<<<1, 32>>>(in.get(), kRounds, out.get(), cycles.get());
+    GB_CUDA_CHECK(cudaGetLastError());
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+    sum = out.to_host()[0];
+    return static_cast<double>(cycles.to_host()[0]);
+  }
+  DeviceBuffer<double> in, out;
+  DeviceBuffer<long long> cycles;
+  double worst = 0;  // largest relative error over every run
+  long runs = 0;
+};
+
+class WarpReduce final : public Method {
+ public:
+  std::string_view name() const override { return "gpu.warp.reduce"; }
+  Level level() const override { return Level::warp; }
+  std::string_view description() const override {
+    return "one warp sums 32 doubles: variant 0 serial, 1 no sync (wrong), 2 tile sync, "
+           "3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle (clock technique)";
+  }
+  std::vector<Axis> axes() const override { return {{"variant", {0, 1, 2, 3, 4, 5}}}; }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
+  Usability feasible(const RunContext&, const Point& p) const override {
+    const long v = p.at("variant");
+    if (v < 0 || v > 5) return Usability::no("variant must be 0..5");
+    return Usability::yes();
+  }
+
+  // The check runs 32 times (a race may come out right in one run and wrong in the next). The
+  // sync-free variant is never `verified`: right every time, it is still right by chance.
+  Verification verify(State& state) override {
+    Buffers& b = buffers(state);
+    const long which = state.point().at("variant");
+    for (int i = 0; i < 32; ++i) record(b, variant(which));
+    if (b.worst > reduction::kMaxRelativeError)
+      return Verification::failed("the sum of 32 doubles is wrong: worst " +
+                                  reduction::error_note(b.worst) + " > 1e-10");
+    if (which == 1)
+      return Verification::not_verified(
+          "no synchronisation between the steps: the sum came out right in 32 runs, by chance");
+    return Verification::passed();
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    Buffers& b = buffers(state);
+    const Variant v = variant(state.point().at("variant"));
+    const double hz = measure_sm_clock_hz(state.ctx().gpus.front());
+    std::vector<Measurement> rows = clock_technique(
+        state.ctx(), [&] { return record(b, v); }, hz, 1);
+    for (Measurement& m : rows)
+      m.note = std::string(v.name) + "; worst " + reduction::error_note(b.worst) + " over " +
+               std::to_string(b.runs) + " runs" + (m.note.empty() ? "" : "; " + m.note);
+    return rows;
+  }
+
+ private:
+  static Buffers& buffers(State& state) {
+    GB_CUDA_CHECK(cudaSetDevice(state.ctx().gpus.front()));
+    return state.resource<Buffers>();
+  }
+  static double record(Buffers& b, const Variant& v) {
+    double sum = 0;
+    const double cycles = b.run(v, sum);
+    ++b.runs;
+    b.worst = std::max(b.worst, reduction::relative_error(sum, reduction::reference_sum(0, 32)));
+    return cycles;
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::WarpReduce)
