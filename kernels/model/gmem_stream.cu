@@ -76,7 +76,7 @@ struct Arrays {
   std::uint64_t start = 0;
 };
 
-class GmemStream final : public Method {
+class GmemStream final : public StreamMethod {
  public:
   std::string_view name() const override { return "model.gmem.stream"; }
   Level level() const override { return Level::grid; }
@@ -85,15 +85,6 @@ class GmemStream final : public Method {
            "dependent-load latency (ns, clock technique); grid=0 one block, 1 every SM";
   }
   std::vector<Axis> axes() const override { return {{"grid", {0, 1}}}; }
-  Requirements requirements() const override { return Requirements::single_gpu(); }
-  Usability feasible(const RunContext&, const Point& p) const override {
-    const long g = p.at("grid");
-    if (g != 0 && g != 1) return Usability::no("grid must be 0 (one block) or 1 (every SM)");
-    return Usability::yes();
-  }
-  Verification verify(State&) override {
-    return Verification::not_verified("a memory micro-benchmark: no barrier to check");
-  }
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();

@@ -59,7 +59,7 @@ struct Buffers {
   }
 };
 
-class SmemStream final : public Method {
+class SmemStream final : public StreamMethod {
  public:
   std::string_view name() const override { return "model.smem.stream"; }
   Level level() const override { return Level::block; }
@@ -68,15 +68,6 @@ class SmemStream final : public Method {
            "and dependent-load latency (cycles) of one block (clock technique)";
   }
   std::vector<Axis> axes() const override { return {{"threads_per_block", {1, 32, 1024}}}; }
-  Requirements requirements() const override { return Requirements::single_gpu(); }
-  Usability feasible(const RunContext&, const Point& p) const override {
-    const long t = p.at("threads_per_block");
-    if (t < 1 || t > 1024) return Usability::no("threads_per_block must be within 1..1024");
-    return Usability::yes();
-  }
-  Verification verify(State&) override {
-    return Verification::not_verified("a memory micro-benchmark: no barrier to check");
-  }
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();

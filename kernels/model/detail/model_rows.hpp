@@ -6,8 +6,26 @@
 #include <vector>
 
 #include "common/event_timing.hpp"
+#include "core/state.hpp"
 
 namespace gb::model {
+
+// What both stream methods are: one GPU, nothing to verify, one axis within [lo, hi].
+class StreamMethod : public Method {
+ public:
+  Requirements requirements() const override { return Requirements::single_gpu(); }
+  Usability feasible(const RunContext&, const Point& p) const override {
+    const Axis a = axes().front();
+    const long v = p.at(a.name);
+    if (v < a.values.front() || v > a.values.back())
+      return Usability::no(a.name + " must be within " + std::to_string(a.values.front()) + ".." +
+                           std::to_string(a.values.back()));
+    return Usability::yes();
+  }
+  Verification verify(State&) override {
+    return Verification::not_verified("a memory micro-benchmark: no barrier to check");
+  }
+};
 
 // bandwidth_cycles (B/cycle) and bandwidth (B/ns) from samples of bytes per cycle.
 inline std::vector<Measurement> bandwidth_rows(const EventSamples& per_cycle, double hz,
