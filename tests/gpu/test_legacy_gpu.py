@@ -50,7 +50,13 @@ def case_multi_grid():
 def case_fusion():
     rows = rows_of([EXE, "run", *SMALL, "--methods", "kernel.fusion.multi-device",
                     "--axis", counts()])
-    ok_rows(rows, "multi-device launch overhead", 0, 1_000_000, verified=False)
+    # Eq. 6 is a difference of means: a launch whose overhead the queue hides entirely comes out
+    # near zero and may be a little negative (one H100: -6.6 ns, sd 66 ns over 20 pairs). Accept
+    # anything not below zero by more than three standard errors.
+    for r in rows:
+        floor = -3 * float(r["stddev"] or 0) / max(1, int(r["samples"] or 1)) ** 0.5
+        ok_rows([r], "multi-device launch overhead", min(0, floor) - 1e-9, 1_000_000,
+                verified=False)
     if any(r["metric"] != "launch_overhead" or r["statistic"] != "eq6" for r in rows):
         fail("fusion figures are Eq. 6 launch overheads", rows)
     print("PASS", [(r["gpu_count"], r["value"]) for r in rows])
