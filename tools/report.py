@@ -21,6 +21,9 @@ Tables:
   report.py series LABEL=F.csv[,F.csv] ... [--relative-to LABEL]   means per series
   report.py runs CSV METHOD METRIC [COL=V ...]        one value per run (run_id), CV
   report.py rows CSV... [--method M] [--metric X] [--scale S] [--fmt F]
+  report.py heatmap CSV... --method M [--metric X] [--scale S]   blocks/SM x threads per GPU
+                                            count (tools/report_grids.py; n/f: does not fit)
+  report.py spans CSV... [--metric X] [--scale S] [COL=V ...]    median, range, count per point
 
 Figures (one line, for inline markers):
   report.py value CSV METHOD METRIC [COL=V ...] [--agg min|max|range|mean] [--scale S] [--fmt F]
@@ -52,6 +55,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
+import report_grids  # noqa: E402
 import study_reference  # noqa: E402
 
 _CACHE = {}
@@ -285,11 +289,23 @@ def host_variant(r, c):
     return "-"
 
 
+# Axes that make different barriers of one method: NVSHMEM's call, the multi-device launch's
+# implementation.
+VARIANTS = {"variant": {"0": "barrier_all_block", "1": "sync_all_block",
+                        "2": "barrier_all (one thread)"},
+            "impl": {"0": "emulated", "1": "real"}}
+
+
+def variant_suffix(c):
+    return "".join(f", {VARIANTS[a].get(c[a], a + '=' + c[a])}" for a in VARIANTS if a in c)
+
+
 def multi_key(r):
     c = cfg(r)
     if "blocks_per_sm" in c:
-        return (r["method"], ORDERING.get(c.get("ordering"), c.get("ordering", "-")), shape_of(c))
-    return (r["method"], host_variant(r, c), "-")
+        return (r["method"], ORDERING.get(c.get("ordering"), c.get("ordering", "-")) +
+                variant_suffix(c), shape_of(c))
+    return (r["method"], host_variant(r, c) + variant_suffix(c), "-")
 
 
 def option(argv, name, default=None):
@@ -849,7 +865,9 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
          "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
          "floor": floor,
-         "sanitize": sanitize}
+         "sanitize": sanitize,
+         "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
+         "spans": lambda argv: report_grids.spans(argv, load, table)}
 
 
 def dispatch(args):
