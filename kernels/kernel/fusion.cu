@@ -5,6 +5,9 @@
 // the figure measures the host instead of the hidden overhead: keep fusion_j * unit_ns >= 5000.
 // The sleep duration of a unit is only approximate, but both series run the same number of
 // units, so whatever a unit really lasts cancels.
+// Axis launch: 0 = <<<>>> (the study's "traditional"), 1 = cudaLaunchCooperativeKernel (its
+// "cooperative"; seed 001 Table 1); the third type, cooperative multi-device, is
+// kernel.fusion.multi-device (the legacy helper).
 #include <chrono>
 
 #include "common/device_buffer.hpp"
@@ -24,19 +27,23 @@ class KernelFusion final : public Method {
   std::string_view name() const override { return "kernel.fusion"; }
   Level level() const override { return Level::kernel; }
   std::string_view description() const override {
-    return "launch overhead hidden behind running kernels, <<<>>> of __nanosleep units "
-           "(fusion technique, seed 001 Eq. 6)";
+    return "launch overhead hidden behind running kernels of __nanosleep units, launched by "
+           "<<<>>> (launch=0) or cudaLaunchCooperativeKernel (launch=1) (fusion technique, seed "
+           "001 Eq. 6)";
   }
   std::vector<Axis> axes() const override {
     return {{"blocks_per_sm", {1}},
             {"threads_per_block", {128}},
             {"fusion_i", {100}},
             {"fusion_j", {10}},
-            {"unit_ns", {1000}}};
+            {"unit_ns", {1000}},
+            {"launch", {0}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext&, const Point& p) const override {
+    if (const long l = p.at("launch"); l != 0 && l != 1)
+      return Usability::no("launch: 0 = <<<>>>, 1 = cudaLaunchCooperativeKernel");
     return fusion_point_usable(p);
   }
 
@@ -50,16 +57,25 @@ class KernelFusion final : public Method {
     const dim3 grid(static_cast<unsigned>(p.at("blocks_per_sm") * sms));
     const dim3 block(static_cast<unsigned>(p.at("threads_per_block")));
     const auto unit = static_cast<unsigned>(p.at("unit_ns"));
+    const bool cooperative = p.at("launch") == 1;
     auto run = [&](long launches, long units) {
+      void* args[] = {&units, const_cast<unsigned*>(&unit)};
       const auto t0 = std::chrono::steady_clock::now();
-      for (long l = 0; l < launches; ++l) sleep_units<<<grid, block>>>(units, unit);
+      for (long l = 0; l < launches; ++l) {
+        if (cooperative) {
+          GB_CUDA_CHECK(cudaLaunchCooperativeKernel(sleep_units, grid, block, args, 0, nullptr));
+        } else {
+          sleep_units<<<grid, block>>>(units, unit);
+        }
+      }
       GB_CUDA_CHECK(cudaGetLastError());
       GB_CUDA_CHECK(cudaDeviceSynchronize());
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
     Measurement m = fusion(ctx, run, p.at("fusion_i"), p.at("fusion_j"));
     m.note = std::to_string(m.reps_hi) + " launches x " + std::to_string(m.reps_lo) +
-             " units against the converse, " + std::to_string(unit) + " ns units";
+             " units against the converse, " + std::to_string(unit) + " ns units, " +
+             (cooperative ? "cudaLaunchCooperativeKernel" : "<<<>>>");
     return {m};
   }
 };
