@@ -34,6 +34,9 @@ Figures (one line, for inline markers):
   report.py samerows BEFORE.csv AFTER.csv   'N of M' joined rows beyond tools/same_rows.py's limit
   report.py compare A.csv B.csv [compare options]   gpubarrier compare's table (markdown)
   report.py model --study | --from CSV ...  gpubarrier model's table (the study's Eqs. 1-5)
+  report.py reduction-tables CSV... [--table 3,5,6] [--sizes BYTES,..]   seed 001 Tables 3, 5
+                                            and 6 measured, beside the study's V100/P100
+                                            (tools/reduction_tables.py)
 
 Regenerating the README (tools/readme_blocks.py):
   report.py readme [results/README.md] [--check]   (also: report.py --check)
@@ -809,6 +812,14 @@ def model_table(argv):
     return model.main(list(argv))
 
 
+def reduction_tables(argv):
+    """Seed 001 Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
+    import reduction_tables as tables
+    which = option(argv, "--table", "3,5,6").split(",")
+    sizes = option(argv, "--sizes")
+    print("\n".join(tables.report(argv, which, sizes and [int(s) for s in sizes.split(",")])))
+
+
 def floor(argv):
     """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
     gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
@@ -864,7 +875,7 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
          "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
          "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
-         "floor": floor,
+         "floor": floor, "reduction-tables": reduction_tables,
          "sanitize": sanitize,
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table)}

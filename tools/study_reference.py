@@ -63,3 +63,25 @@ STUDY_SWITCH_POINTS = [
     ("1 thread", "1 warp", {"V100": (110.0, 70.0), "P100": (155.0, 70.0)}),
     ("32 threads", "1024 threads", {"V100": (420.0, 9076.0), "P100": (2135.0, 32681.0)}),
 ]
+# Seed 001 Table 3, its concurrency column (B), as printed (the "1 warp" and "32 thrd." rows are
+# the same figures; STUDY_MODEL holds the bandwidth and latency columns).
+STUDY_CONCURRENCY = {
+    "V100": {"1 thread": 8, "1 warp": 256, "32 threads": 256, "1024 threads": 2796},
+    "P100": {"1 thread": 8, "1 warp": 256, "32 threads": 256, "1024 threads": 2615},
+}
+
+# Seed 001 Table 5: latency (cycles) for one warp to sum 32 doubles, by gpu.warp.reduce's variant
+# (0 serial, 1 no sync, 2 tile sync, 3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle). The
+# study marks the no-sync result incorrect.
+STUDY_WARP_REDUCE = {
+    "V100": (299, 89, 237, 237, 164, 1261),
+    "P100": (383, 112, 281, 251, 212, 1423),
+}
+
+# Seed 001 Table 6: single-GPU reduction bandwidth (GB/s); the array size is not stated. Columns:
+# implicit (the two-kernel reduction, a kernel boundary), grid sync, CUB, CUDA sample, theory (the
+# GPU's peak memory bandwidth, not a measured copy).
+STUDY_REDUCTION = {
+    "V100": (865.40, 855.59, 849.39, 852.98, 898.05),
+    "P100": (592.40, 590.85, 543.96, 590.65, 732.16),
+}
