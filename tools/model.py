@@ -205,6 +205,16 @@ def study_predictions():
     return out
 
 
+def predictions(rows, syncs=5):
+    """Every prediction (in_block, across_grid_and_gpus) for each GPU model of the ok rows."""
+    preds = []
+    for model in sorted({r["gpu_model"] for r in rows if r["gpu_model"]}) or [""]:
+        mine = Rows([r for r in rows if r["gpu_model"] in (model, "")])
+        for p in in_block(mine, syncs) + across_grid_and_gpus(mine):
+            preds.append(dict(p, gpu_model=model or "-"))
+    return preds
+
+
 def number(v):
     if v is None:
         return "-"
@@ -260,13 +270,7 @@ def main(argv):
     if args.study:
         preds = study_predictions()
     else:
-        rows = gbcsv.load(args.sources, statuses={"ok"})
-        models = sorted({r["gpu_model"] for r in rows if r["gpu_model"]}) or [""]
-        preds = []
-        for model in models:
-            mine = Rows([r for r in rows if r["gpu_model"] in (model, "")])
-            for p in in_block(mine, args.syncs) + across_grid_and_gpus(mine):
-                preds.append(dict(p, gpu_model=model or "-"))
+        preds = predictions(gbcsv.load(args.sources, statuses={"ok"}), args.syncs)
         if all("missing" in p for p in preds):
             needs = sorted({p["missing"] for p in preds})
             print("gpubarrier model: no prediction can be computed from "

@@ -11,6 +11,9 @@
 - scaling.png, when the rows hold several GPU counts: each multi-GPU method's latency against
   the GPU count at 1 block/SM x 128 threads and its default variant (ordering, blocking and
   host_wait 0), solid lines for threads mode, dashed for mpi.
+- reduction-<GPU model>.png, when the rows hold `reduction.*` bandwidth rows (issue 17;
+  tools/plot_reduction.py): GB/s against the array size per method, the copy ceiling, and the
+  switch points tools/model.py predicts from the same rows as vertical lines.
 - selfcheck.png, when the rows hold `gpubarrier selfcheck` figures: the loop kernel's deviation
   of the differential from the clock technique against the repeat difference, error bars = the
   combined standard error, the tolerance shaded, disagreements marked.
@@ -40,6 +43,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 import plot_compare  # noqa: E402
+import plot_reduction  # noqa: E402
 
 # Reproducible files: no creation date in SVG/PNG metadata, fixed SVG ids.
 plt.rcParams["svg.hashsalt"] = "gpubarrier"
@@ -298,6 +302,7 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
         if rows:
             summary(rows, out)
             scaling(rows, out)
+        plot_reduction.reduction(ok, out, save)
     compared = []
     if MANY_GROUPS:
         compared = plot_compare.compare_all(rows, groups, out, save, baseline=baseline,
