@@ -105,10 +105,13 @@ def series_key(r):
     return f'{r["gpu_model"] or r["host"]} {r["launcher"]} x{r["gpu_count"]}'
 
 
-def heatmap(method, rows, out):
+def heatmap(method, rows, out, suffix=""):
+    """One heat map per machine; single-GPU methods from GPU 0, multi-GPU rows (one per point)
+    as they are. `suffix` tells several GPU counts of one method apart."""
     field = "_group" if MANY_GROUPS else "gpu_model"
     for model in sorted({r[field] for r in rows}):
-        sub = [r for r in rows if r[field] == model and r["gpu_ids"] in ("0", "")]
+        sub = [r for r in rows if r[field] == model and
+               (r["gpu_ids"] in ("0", "") or int(r["gpu_count"] or 1) > 1)]
         if not sub:
             continue
         bps = sorted({int(r["blocks_per_sm"]) for r in sub})
@@ -128,9 +131,10 @@ def heatmap(method, rows, out):
                 if v == v:
                     ax.text(j, i, f"{v:.2f}", ha="center", va="center", color="w", fontsize=7)
         fig.colorbar(im, label="latency (µs)")
-        ax.set_title(f"{method} on {model}", fontsize=10 if len(model) < 30 else 8)
+        count = f", {sub[0]['gpu_count']} GPUs" if suffix else ""
+        ax.set_title(f"{method} on {model}{count}", fontsize=10 if len(model) < 30 else 8)
         fig.tight_layout()
-        save(fig, out, f"{method}-{plot_compare.safe(model)}-heatmap")
+        save(fig, out, f"{method}-{plot_compare.safe(model)}-heatmap{suffix}")
 
 
 def lines(method, rows, axis, others, out):
@@ -297,6 +301,11 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
             varying = axes_of(rs)
             if set(varying) == {"blocks_per_sm", "threads_per_block"}:
                 heatmap(method, rs, out)
+            elif set(varying) == {"blocks_per_sm", "threads_per_block", "gpu_count"}:
+                # the multi-grid heat maps (seed 001 Figs. 8-9): one per GPU count
+                for n in sorted({config_value(r, "gpu_count") for r in rs}):
+                    heatmap(method, [r for r in rs if config_value(r, "gpu_count") == n], out,
+                            f"-x{n}")
             elif varying:
                 lines(method, rs, varying[0], varying[1:], out)
         if rows:

@@ -24,6 +24,7 @@ Tables:
   report.py heatmap CSV... --method M [--metric X] [--scale S]   blocks/SM x threads per GPU
                                             count (tools/report_grids.py; n/f: does not fit)
   report.py spans CSV... [--metric X] [--scale S] [COL=V ...]    median, range, count per point
+  report.py legacy-study launch|multigrid CSV...   seed 001 Table 1 / seed 002 Table 9 beside ours
 
 Figures (one line, for inline markers):
   report.py value CSV METHOD METRIC [COL=V ...] [--agg min|max|range|mean] [--scale S] [--fmt F]
@@ -58,6 +59,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
+import legacy_study  # noqa: E402
 import report_grids  # noqa: E402
 import study_reference  # noqa: E402
 
@@ -878,7 +880,8 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "floor": floor, "reduction-tables": reduction_tables,
          "sanitize": sanitize,
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
-         "spans": lambda argv: report_grids.spans(argv, load, table)}
+         "spans": lambda argv: report_grids.spans(argv, load, table),
+         "legacy-study": lambda argv: legacy_study.main(argv, load, table)}
 
 
 def dispatch(args):

@@ -85,3 +85,18 @@ STUDY_REDUCTION = {
     "V100": (865.40, 855.59, 849.39, 852.98, 898.05),
     "P100": (592.40, 590.85, 543.96, 590.65, 732.16),
 }
+
+# Seed 001 Table 1 (the GPU is not named): (launch type, launch overhead by Eq. 6 in ns, null
+# kernel total latency in ns).
+STUDY_LAUNCH_TYPES = [("traditional", 1081, 8888), ("cooperative", 1063, 10248),
+                      ("cooperative multi-device", 1258, 10874)]
+
+# Seed 002 Table 9: the multi-grid sync on 2 GPUs of a DGX-1, latency (us) by region of the heat
+# map: (case as printed, blocks/SM and warps/SM predicate, min, max). warps/SM = blocks/SM x
+# threads/block / 32.
+STUDY_MULTI_GRID_2GPU = {
+    "V100": [("block/sm <= 4 and warp/sm <= 16", lambda b, w: b <= 4 and w <= 16, 6.02, 9.12),
+             ("block/sm >= 16 or warp/sm = 64", lambda b, w: b >= 16 or w == 64, 22.00, 58.32)],
+    "P100": [("block/sm <= 2 and warp/sm <= 32", lambda b, w: b <= 2 and w <= 32, 7.26, 9.08),
+             ("block/sm > 8", lambda b, w: b > 8, 33.18, 74.89)],
+}

@@ -69,6 +69,14 @@ with tempfile.TemporaryDirectory() as d:
     if any(f.endswith(".svg") for f in os.listdir(x4)):
         sys.exit("FAIL: --format png must not write SVG")
 
+    # The multi-grid sync swept over GPU count x blocks/SM x threads: one heat map per count.
+    grids = os.path.join(d, "grids")
+    p = plot(os.path.join(ROOT, "results", "h100x4", "legacy.csv"), "--out", grids, "--format", "png")
+    want = {f"multigpu.cg.multi-grid-NVIDIA_H100_80GB_HBM3-heatmap-x{n}.png" for n in (1, 2, 3, 4)}
+    if p.returncode != 0 or not want <= set(os.listdir(grids)):
+        sys.exit(f"FAIL: one multi-grid heat map per GPU count {sorted(want)}, got "
+                 f"{sorted(os.listdir(grids))}\n{p.stdout}\n{p.stderr}")
+
     # Two machines (H100 and H200): the comparison plots, baseline by a part of its label.
     two = os.path.join(d, "two")
     p = plot(os.path.join(ROOT, "results", "h100", "single-gpu.csv"),
