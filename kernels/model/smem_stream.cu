@@ -35,6 +35,10 @@ __global__ void smem_kernel(int passes, long long* cycles, double* sink) {
   if constexpr (std::is_integral_v<Word>) {
     Word j = t;
     for (int k = 0; k < passes; ++k) j = s[j];
+    // The chain's end must be computed before the second clock read: without this the compiler
+    // proves `sum == -1.0` false for a converted unsigned value and deletes the loads (the rows
+    // measured an empty region before this line was added).
+    asm volatile("" ::"l"(j) : "memory");
     sum = static_cast<double>(j);
   } else {
     for (int p = 0; p < passes; ++p) {
