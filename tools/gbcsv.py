@@ -169,3 +169,13 @@ def main_guard(fn):
     except CsvError as e:
         print(f"error: {e}", file=sys.stderr)
         sys.exit(1)
+
+
+def take_option(argv, name, default=None):
+    """`name VALUE` out of a report's argument list (removed from it), else `default`."""
+    if name in argv:
+        i = argv.index(name)
+        value = argv[i + 1]
+        del argv[i:i + 2]
+        return value
+    return default

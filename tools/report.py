@@ -313,13 +313,7 @@ def multi_key(r):
     return (r["method"], host_variant(r, c) + variant_suffix(c), "-")
 
 
-def option(argv, name, default=None):
-    if name in argv:
-        i = argv.index(name)
-        value = argv[i + 1]
-        del argv[i:i + 2]
-        return value
-    return default
+option = gbcsv.take_option
 
 
 def multi(argv):

@@ -18,15 +18,6 @@ cfg = gbcsv.config_axes
 SHAPE_AXES = ("blocks_per_sm", "threads_per_block")
 
 
-def _option(argv, name, default=None):
-    if name in argv:
-        i = argv.index(name)
-        value = argv[i + 1]
-        del argv[i:i + 2]
-        return value
-    return default
-
-
 def _fmt(v):
     return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
 
@@ -47,9 +38,9 @@ def _launcher(r):
 
 
 def heatmap(argv, load, table):
-    method = _option(argv, "--method")
-    metric = _option(argv, "--metric", "latency")
-    scale = float(_option(argv, "--scale", "1e-3"))
+    method = gbcsv.take_option(argv, "--method")
+    metric = gbcsv.take_option(argv, "--metric", "latency")
+    scale = float(gbcsv.take_option(argv, "--scale", "1e-3"))
     if not method or not argv:
         raise ValueError("heatmap: CSV... --method METHOD [--metric M] [--scale S]")
     cells = collections.defaultdict(list)   # (gpus, launcher, per_sm, threads) -> values
@@ -84,8 +75,8 @@ def heatmap(argv, load, table):
 
 
 def spans(argv, load, table):
-    metric = _option(argv, "--metric")
-    scale = float(_option(argv, "--scale", "1e-3"))
+    metric = gbcsv.take_option(argv, "--metric")
+    scale = float(gbcsv.take_option(argv, "--scale", "1e-3"))
     want = _filters(argv)
     if not argv:
         raise ValueError("spans: CSV... [--metric M] [--scale S] [COL=V ...]")
