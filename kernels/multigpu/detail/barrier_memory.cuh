@@ -101,6 +101,10 @@ class BarrierMemory {
     return seconds;
   }
 
+  // Local member l's kernel arguments, for a kernel that crosses the barrier amid work of its
+  // own (kernels/multigpu/reduction_device_barrier.cu) and counts its epochs itself.
+  const BarrierArgs& args(int local) const { return args_[local]; }
+
   // {stale stamps, expired spins, stale payload words} of the whole team so far (the largest per
   // rank in mpi mode).
   std::vector<double> problems() const {

@@ -1,0 +1,83 @@
+// The push algorithm (multigpu.device.push, kernels/multigpu/push.cu; also the barrier of
+// reduction.multi.device-barrier): no release hop: every block waits for its own GPU's arrival
+// count to complete (as a grid barrier does) and for the peers' signals in its GPU's inbox; the
+// block that completes the count pushes the epoch into every peer's inbox, in the peer's own
+// memory. A crossing costs the arrival count, one NVLink write and the poll that sees it. The count
+// stays inside the GPU (device scope); only the words that cross to peers are system-scope signals.
+// The lanes of warp 0 share the peers: lane k sends to and polls peers k, k+32, ..., so that with
+// N GPUs the N-1 signals (each with its own system-scope release) and polls are in flight
+// together, not one after the other.
+#pragma once
+
+#include <string_view>
+
+#include "multigpu/detail/crossing.cuh"
+
+namespace gb::mg {
+
+struct Push {
+  static constexpr std::string_view name = "multigpu.device.push";
+  static constexpr std::string_view summary =
+      "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
+      "its local inbox.";
+
+  struct Words {
+    alignas(128) Word arrive[kMaxMembers];  // the inbox: from every member
+    alignas(128) Word arrived;              // blocks of this GPU that reached the barrier
+  };
+  struct Args {};
+
+  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+    constexpr auto gpu = cuda::thread_scope_device;
+    constexpr unsigned kWarp = 0xffffffffu;
+    const Ordering o = a.ordering;
+    const bool alone = a.members == 1;
+    const Word complete = e * gridDim.x;
+    Words* self = a.own_words<Words>();
+    __shared__ bool ok;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+      const int lane = static_cast<int>(threadIdx.x);
+      bool last = false;
+      if (lane == 0) {
+        cuda::atomic_ref<Word, gpu> arrived(self->arrived);
+        fence_if_relaxed<gpu>(o);  // this block's writes, before its arrival
+        const Word before = o == Ordering::acquire_release
+                                ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
+                                : arrived.fetch_add(1, cuda::memory_order_relaxed);
+        last = before + 1 == complete && !alone;
+      }
+      // The lanes that send publish, each with its own system-scope fence (relaxed) or release
+      // store, everything lane 0 observed through the count. The shuffle only moves the value;
+      // __syncwarp (bar.warp.sync) is what orders lane 0's acquire before every sending lane's
+      // fence or release store, so that lanes 1..31 publish what lane 0 acquired (3+ GPUs).
+      const bool send = __shfl_sync(kWarp, last, 0);
+      __syncwarp(kWarp);
+      if (send) {
+        for (int k = lane; k < a.members - 1; k += 32) {
+          const int j = (a.member + 1 + k) % a.members;
+          fence_if_relaxed(o);
+          store_signal(&a.words_of<Words>(j)->arrive[a.member], e, o);
+        }
+      }
+      bool good = true;
+      if (a.waits()) {
+        if (lane == 0)
+          good = wait_at_least<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns);
+        for (int k = lane; good && k < a.members - 1; k += 32)
+          good = wait_at_least(&self->arrive[(a.member + 1 + k) % a.members], e, o, a.self,
+                               a.watchdog_ns);
+      }
+      if (alone)
+        fence_if_relaxed<gpu>(o);
+      else if (lane == 0 || lane < a.members - 1)  // the lanes that polled
+        fence_if_relaxed(o);
+      good = __all_sync(kWarp, good);
+      if (lane == 0) ok = good;
+    }
+    __syncthreads();
+    return ok;
+  }
+};
+
+}  // namespace gb::mg
