@@ -1,0 +1,45 @@
+// reduction.multi.omp: the array spread over the GPUs (multi_reduction.cuh), one OpenMP thread
+// per GPU (threads mode only): each GPU's share sum lands in GPU 0's memory, the threads meet at
+// `#pragma omp barrier`, thread 0 sums the partials on GPU 0 (detail/host_barrier_reduction.cuh).
+// tools/model.py pairs it with host.omp.gpu-barrier.
+#include <cstdlib>
+#include <string>
+
+#include "core/registry.hpp"
+#include "reduction/detail/host_barrier_reduction.cuh"
+
+namespace gb::reduction {
+namespace {
+
+struct OmpBarrier {
+  // Orphaned: binds to the team's parallel region (Team::parallel).
+  static void wait(const mg::Team&, int) {
+#pragma omp barrier
+  }
+  static std::string note() {
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    return std::string("omp barrier, OMP_WAIT_POLICY=") + (policy ? policy : "unset");
+  }
+};
+
+class OmpReduction final : public MultiReduction<HostBarrierSession<OmpBarrier>> {
+ public:
+  std::string_view name() const override { return "reduction.multi.omp"; }
+  std::string_view description() const override {
+    return "sum of a double array spread over the GPUs (bytes = the whole array), one OpenMP "
+           "thread per GPU: share sum into GPU 0's memory, stream sync, omp barrier, GPU 0 sums "
+           "the partials (threads mode, host-loop; seed 001 Fig. 14); gpu_count 0 = all given";
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.min_gpus = 1;
+    r.peer_access = true;
+    r.threads_mode = true;
+    return r;
+  }
+};
+
+}  // namespace
+}  // namespace gb::reduction
+
+GB_REGISTER_METHOD(gb::reduction::OmpReduction)
