@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Issue 17 without a GPU: `gpubarrier list` shows the reduction and model methods (with the
-reason they cannot run where no GPU is visible), configs/sweeps/reduction.yaml passes `config
-check`, and it measures every input `gpubarrier model --from` reads (tools/model.py) at the
+"""Issue 17 without a GPU: `gpubarrier list` shows the reduction and model methods, the
+multi-GPU reductions included (with the reason they cannot run where no GPU is visible),
+configs/sweeps/reduction.yaml passes `config check`, and it measures every input `gpubarrier model --from` reads (tools/model.py) at the
 configurations the model selects.
 
 Usage: test_reduction_sweep.py GPUBARRIER
@@ -21,7 +21,8 @@ EXE = sys.argv[1]
 SWEEP = os.path.join(ROOT, "configs", "sweeps", "reduction.yaml")
 NEW = ["model.smem.stream", "model.gmem.stream", "gpu.warp.reduce", "reduction.block",
        "reduction.single.two-kernel", "reduction.single.grid-sync", "reduction.single.cub",
-       "reduction.copy"]
+       "reduction.copy", "reduction.multi.device-barrier", "reduction.multi.omp",
+       "reduction.multi.mpi", "reduction.multi.nccl"]
 
 p = subprocess.run([EXE, "list"], capture_output=True, text=True, timeout=60)
 expect(p.returncode == 0, "gpubarrier list exits 0", p)
@@ -45,6 +46,8 @@ needs += [("gpu.warp.tile-shuffle", {"group_size": 32}),
           ("multigpu.floor.signal", {})]
 needs += [(prefix + "push" if prefix.endswith(".") else prefix, {})
           for prefix, _ in model.MULTI_REDUCTIONS]
+# The measured 1 GPU vs N switch point: each multi-GPU reduction at gpu_count 1 and 2.
+needs += [(reduction, {"gpu_count": n}) for _, reduction in model.MULTI_REDUCTIONS for n in (1, 2)]
 try:
     import yaml
 except ImportError:
@@ -84,4 +87,10 @@ else:
              (r["methods"] if isinstance(r["methods"], list) else [r["methods"]])][0]
     expect(max(sizes) >= 256 << 20 and min(sizes) <= 1024,
            f"grid-sync sizes 1 KiB..256 MiB: {sizes}")
+    for _, reduction in model.MULTI_REDUCTIONS:
+        sizes = [values(r["axes"]["bytes"]) for r in runs if reduction in
+                 (r["methods"] if isinstance(r["methods"], list) else [r["methods"]])]
+        expect(sizes and max(sizes[0]) >= 256 << 20 and min(sizes[0]) <= 1024 and
+               all(s in sizes[0] for s in (4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20)),
+               f"{reduction} sizes 1 KiB..256 MiB, x2 over 4-64 MiB: {sizes}")
 print("PASS reduction sweep and list")
