@@ -10,6 +10,10 @@ Cases:
   reductions    reduction.block, reduction.single.{two-kernel,grid-sync,cub} and reduction.copy
                 at a few sizes: ok, verified, relative error in the note; a size that is no
                 multiple of 8 and a reduction.block array beyond shared memory are skipped rows.
+  multi         reduction.multi.{device-barrier,omp,nccl} in threads mode on GPUs 0 and 1 (exit 77
+                with fewer than 2 GPUs) at gpu_count 1 and 2: ok, verified, relative error in the
+                note, latency in ns and bandwidth in GB/s; bytes=8 leaves GPU 1 without a double
+                (skipped); reduction.multi.mpi is skipped with how to run it (mpirun).
   model_from    `gpubarrier model --from` on the CSV of a short run of configs/sweeps/reduction.yaml's
                 single-GPU inputs computes the in-block and the grid predictions.
 
@@ -22,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, has_gpu, rows_of  # noqa: E402
+from gpu_rows import fail, gpu_count, has_gpu, rows_of  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -108,6 +112,46 @@ def case_reductions():
             "multiple of 8" not in skipped[0]["note"] or "shared memory" not in skipped[1]["note"]:
         fail("bytes=12 and an array beyond shared memory must be skipped with the reason", skipped)
     print("PASS", len(rows), "rows")
+
+
+MULTI = ["reduction.multi.device-barrier", "reduction.multi.omp", "reduction.multi.nccl"]
+
+
+def check_multi(rows, launcher):
+    """Every row ok, verified with its relative error, positive, in the mode asked; both figures
+    of every (method, config)."""
+    for r in rows:
+        if r["status"] != "ok" or float(r["value"]) <= 0 or r["launcher"] != launcher or \
+                not r["note"].startswith("verified") or "relative error" not in r["note"]:
+            fail(f"every multi-GPU reduction row ok, verified, {launcher} mode", [r])
+    for key in {(r["method"], r["config"]) for r in rows}:
+        have = {(r["metric"], r["unit"]) for r in rows if (r["method"], r["config"]) == key}
+        if have != {("latency", "ns"), ("bandwidth", "GB/s")}:
+            fail(f"{key}: latency (ns) and bandwidth (GB/s) rows", rows)
+
+
+def case_multi():
+    if gpu_count() < 2:
+        print("SKIP: the multi-GPU reductions need 2 GPUs")
+        sys.exit(77)
+    rows = rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.3", "--gpus", "0,1",
+                    "--methods", ",".join(MULTI + ["reduction.multi.mpi"]), "--axis",
+                    "gpu_count=1,2", "--axis", "bytes=8,1024,1048576"], timeout=600)
+    mpi = [r for r in rows if r["method"] == "reduction.multi.mpi"]
+    if not mpi or any(r["status"] != "skipped" or "mpirun" not in r["note"] for r in mpi):
+        fail("reduction.multi.mpi must be skipped outside mpirun, saying how to run it", mpi)
+    tiny = [r for r in rows if r["method"] != "reduction.multi.mpi" and "bytes=8" in
+            r["config"].split() and r["gpu_count"] == "2"]
+    if len(tiny) != len(MULTI) + 1 or any(r["status"] != "skipped" or "without a double" not in
+                                          r["note"] for r in tiny):
+        fail("bytes=8 on 2 GPUs must be skipped (a GPU without a double)", tiny)
+    measured = [r for r in rows if r not in mpi and r not in tiny]
+    check_multi(measured, "threads")
+    for m in MULTI:
+        for n in ("1", "2"):
+            if not any(r["method"] == m and r["gpu_count"] == n for r in measured):
+                fail(f"{m}: no rows at gpu_count {n}", rows)
+    print("PASS", [(r["method"], r["config"], r["metric"], r["value"]) for r in measured])
 
 
 def case_model_from():

@@ -50,6 +50,31 @@ def case_all_methods():
     print("PASS", [(r["method"], r["value"]) for r in rows])
 
 
+def case_multi_reductions():
+    """reduction.multi.* (issue 17) with one rank per GPU: device-barrier, mpi and nccl ok and
+    verified (relative error in the note) with launcher=mpi, latency and bandwidth; omp skipped
+    (threads mode only)."""
+    if N < 2:
+        print("SKIP: the multi-GPU reductions need 2 GPUs")
+        sys.exit(77)
+    rows = mpirun_rows("--methods", "reduction.multi.*", "--axis", "bytes=1024,1048576",
+                       shape=False)
+    omp = [r for r in rows if r["method"] == "reduction.multi.omp"]
+    if not omp or any(r["status"] != "skipped" or "threads mode" not in r["note"] for r in omp):
+        fail("reduction.multi.omp must be skipped under mpirun (threads mode only)", omp)
+    rows = [r for r in rows if r not in omp]
+    bad = [r for r in rows if r["status"] != "ok" or not r["note"].startswith("verified")
+           or "relative error" not in r["note"] or float(r["value"]) <= 0
+           or r["launcher"] != "mpi" or r["gpu_count"] != str(N)]
+    methods = {r["method"] for r in rows}
+    if bad or methods != {"reduction.multi.device-barrier", "reduction.multi.mpi",
+                          "reduction.multi.nccl"}:
+        fail("device-barrier, mpi, nccl rows ok+verified with launcher=mpi", bad or rows)
+    if {(r["metric"], r["unit"]) for r in rows} != {("latency", "ns"), ("bandwidth", "GB/s")}:
+        fail("latency (ns) and bandwidth (GB/s) rows", rows)
+    print("PASS", [(r["method"], r["config"], r["metric"], r["value"]) for r in rows])
+
+
 def case_nvshmem():
     """NVSHMEM's barrier (issue 16) at every variant and ordering: verified, except that
     nvshmemx_sync_all_block without fences (variant 1, ordering 0) promises no ordering, so the
