@@ -114,14 +114,7 @@ class DeviceBarrierReduction final : public reduction::MultiReduction<BarrierRed
            "peer access, crosses the push device barrier, GPU 0 sums the partials (seed 001 "
            "Fig. 13; host-loop); gpu_count 0 = all given";
   }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.peer_access = true;
-    r.threads_mode = true;
-    r.mpi_mode = true;
-    return r;
-  }
+  Requirements requirements() const override { return device_requirements(); }
 
  protected:
   Usability point_feasible(const RunContext& ctx, const Point&) const override {

@@ -185,17 +185,21 @@ inline std::vector<Measurement> caught_rows(const std::vector<double>& bad, long
 
 // What every device-side multi-GPU method shares, whoever provides the barrier: a persistent
 // cooperative kernel per GPU of one node, peers reached over NVLink/PCIe, threads or mpi mode.
+// What a persistent kernel that reaches its peers' memory needs (also
+// reduction.multi.device-barrier's).
+inline Requirements device_requirements() {
+  Requirements r;
+  r.min_gpus = 1;
+  r.peer_access = true;
+  r.threads_mode = true;
+  r.mpi_mode = true;
+  return r;
+}
+
 class DeviceMethodBase : public Method {
  public:
   Level level() const override { return Level::multi_gpu; }
-  Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.peer_access = true;
-    r.threads_mode = true;
-    r.mpi_mode = true;
-    return r;
-  }
+  Requirements requirements() const override { return device_requirements(); }
 
   Usability usable(const RunContext& ctx) const override {
     if (Usability u = Method::usable(ctx); !u.ok) return u;
