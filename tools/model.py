@@ -49,11 +49,12 @@ from model_eq import Side, crossing, eq5, switch_point  # noqa: E402
 from study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS  # noqa: E402
 
 SMEM, GMEM = "model.smem.stream", "model.gmem.stream"
-# A multi-GPU barrier and the reduction that uses it.
-MULTI_REDUCTIONS = [("multigpu.device.", "reduction.multi.device-barrier"),
-                    ("host.omp.gpu-barrier", "reduction.multi.omp"),
-                    ("host.mpi.gpu-barrier", "reduction.multi.mpi"),
-                    ("host.nccl.allreduce", "reduction.multi.nccl")]
+# A multi-GPU barrier, the reduction that uses it, and the reduction's rows that do (NCCL's
+# variant 0 is the allreduce that host.nccl.allreduce measures; 1 is ncclReduce).
+MULTI_REDUCTIONS = [("multigpu.device.", "reduction.multi.device-barrier", {}),
+                    ("host.omp.gpu-barrier", "reduction.multi.omp", {}),
+                    ("host.mpi.gpu-barrier", "reduction.multi.mpi", {}),
+                    ("host.nccl.allreduce", "reduction.multi.nccl", {"variant": 0})]
 
 
 class Missing(Exception):
@@ -175,7 +176,7 @@ def across_grid_and_gpus(rows):
         return out
     counts = sorted({int(r["gpu_count"]) for r in rows.rows if r["gpu_count"].isdigit()
                      and int(r["gpu_count"]) > 1})
-    for prefix, reduction in MULTI_REDUCTIONS:
+    for prefix, reduction, which in MULTI_REDUCTIONS:
         for n in counts:
             label = f"1 GPU vs {n} GPUs, {prefix.rstrip('.')}"
             metric = "loop_latency" if prefix.startswith("host.") else "latency"
@@ -187,7 +188,7 @@ def across_grid_and_gpus(rows):
                     out.append({"prediction": label, "missing": str(e)})
                 continue
             more = Side(grid.latency, grid.throughput * n)
-            found = measured(rows, reduction, {"gpu_count": 1}, {"gpu_count": n})
+            found = measured(rows, reduction, {"gpu_count": 1, **which}, {"gpu_count": n, **which})
             out.append(prediction(label, "1 GPU", f"{n} GPUs", grid, more, barrier + signal,
                                   f"{config} + one-way signal", "B, ns", found))
     return out

@@ -45,9 +45,9 @@ needs += [("gpu.warp.tile-shuffle", {"group_size": 32}),
           ("reduction.single.grid-sync", {"grid": 0}), ("reduction.single.grid-sync", {"grid": 1}),
           ("multigpu.floor.signal", {})]
 needs += [(prefix + "push" if prefix.endswith(".") else prefix, {})
-          for prefix, _ in model.MULTI_REDUCTIONS]
+          for prefix, _, _ in model.MULTI_REDUCTIONS]
 # The measured 1 GPU vs N switch point: each multi-GPU reduction at gpu_count 1 and 2.
-needs += [(reduction, {"gpu_count": n}) for _, reduction in model.MULTI_REDUCTIONS for n in (1, 2)]
+needs += [(reduction, {"gpu_count": n}) for _, reduction, _ in model.MULTI_REDUCTIONS for n in (1, 2)]
 try:
     import yaml
 except ImportError:
@@ -87,7 +87,7 @@ else:
              (r["methods"] if isinstance(r["methods"], list) else [r["methods"]])][0]
     expect(max(sizes) >= 256 << 20 and min(sizes) <= 1024,
            f"grid-sync sizes 1 KiB..256 MiB: {sizes}")
-    for _, reduction in model.MULTI_REDUCTIONS:
+    for _, reduction, _ in model.MULTI_REDUCTIONS:
         sizes = [values(r["axes"]["bytes"]) for r in runs if reduction in
                  (r["methods"] if isinstance(r["methods"], list) else [r["methods"]])]
         expect(sizes and max(sizes[0]) >= 256 << 20 and min(sizes[0]) <= 1024 and
