@@ -33,12 +33,13 @@ __global__ void smem_kernel(int passes, long long* cycles, double* sink) {
   const long long t0 = dev::sm_clock();
   double sum = 0;
   if constexpr (std::is_integral_v<Word>) {
+    // Volatile loads: ptxas deletes plain ones whose value is never stored (the test below is
+    // provably false for a converted unsigned value, and an empty asm emits nothing for ptxas
+    // to see), which left an empty timed region in the first H100 rows; cuobjdump -sass shows
+    // the LDS chain between the two CS2R SR_CLOCKLO now.
+    const volatile Word* chain = s;
     Word j = t;
-    for (int k = 0; k < passes; ++k) j = s[j];
-    // The chain's end must be computed before the second clock read: without this the compiler
-    // proves `sum == -1.0` false for a converted unsigned value and deletes the loads (the rows
-    // measured an empty region before this line was added).
-    asm volatile("" ::"l"(j) : "memory");
+    for (int k = 0; k < passes; ++k) j = chain[j];
     sum = static_cast<double>(j);
   } else {
     for (int p = 0; p < passes; ++p) {

@@ -166,6 +166,12 @@ void Team::host_barrier() const {
   if (mode_ == Mode::mpi) gb::agree(ctx_);
 }
 
+void Team::thread_barrier() const {
+  if (mode_ == Mode::threads) {
+#pragma omp barrier
+  }
+}
+
 Usability team_usable(const RunContext& ctx, const Requirements& req) {
   if (const std::string why = mode_problem(ctx.launch, req); !why.empty())
     return Usability::no(why);

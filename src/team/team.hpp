@@ -66,6 +66,11 @@ class Team {
   // point: a failure that any rank brings is raised on every rank.
   void host_barrier() const;
 
+  // Inside parallel(), threads mode: `#pragma omp barrier` among the local members' threads
+  // (compiled here, with OpenMP: in a CUDA source the pragma is ignored, since nvcc does not pass
+  // -fopenmp). Nothing in mpi mode (one member per process).
+  void thread_barrier() const;
+
  private:
   const RunContext& ctx_;
   Mode mode_;

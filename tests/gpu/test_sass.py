@@ -202,6 +202,23 @@ def case_push_orders_sends(functions):
               "the count")
 
 
+
+def case_model_loads_timed(functions):
+    # model.smem.stream and model.gmem.stream time loads: each timed kernel must hold its loads
+    # inside the clock bracket. The first H100 rows of the shared-memory chase timed an empty
+    # region: ptxas had deleted loads whose value nothing stored.
+    timed = kernels(functions, r"(smem_stream_cu\w*smem_kernel|gmem_stream_cu\w*chase_kernel)")
+    for name, body in sorted(timed.items()):
+        reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
+        if len(reads) < 2:
+            sys.exit(f"FAIL: {name}: expected 2 clock reads, found {len(reads)}")
+        inside = body[reads[0] + 1:reads[-1]]
+        loads = [op for op, _ in inside if re.match(r"^(LDS|LDG|LD\.|LDL)", op)]
+        if not loads:
+            sys.exit(f"FAIL: {name}: no load between the clock reads: the timed region is empty")
+        print("PASS", name, len(loads), "loads inside the clock bracket")
+
+
 tool = find_cuobjdump()
 if not tool:
     print("SKIP: no cuobjdump (install the CUDA toolkit or nvidia-cuda-cuobjdump)")
