@@ -7,9 +7,11 @@
         not fit), `-` where the CSVs have no row.
     spans CSV... [--metric M] [--scale 1e-3] [COL=V ...]
         one line per (method, config, metric, GPU count, launcher): the median and the range of
-        its ok rows, and how many (a point run on each GPU in turn, or in several runs).
+        its ok rows, and how many (a point run on each GPU in turn, or in several runs). V may
+        be a pattern (method=reduction.multi.*).
 """
 import collections
+import fnmatch
 import statistics
 
 import gbcsv
@@ -85,7 +87,8 @@ def spans(argv, load, table):
         if metric and r["metric"] != metric:
             continue
         c = cfg(r)
-        if any((r[k] if k in r and k not in c else c.get(k)) != v for k, v in want.items()):
+        if not all(fnmatch.fnmatchcase(str(r[k] if k in r and k not in c else c.get(k)), v)
+                   for k, v in want.items()):
             continue
         config = " ".join(f"{k}={v}" for k, v in c.items() if k not in ("gpu_count", "fault"))
         key = (r["method"], config, r["metric"], r["gpu_count"], _launcher(r))
