@@ -74,3 +74,18 @@ def floors(rows):
                 item["ratio"] = item["latency"] / item["floor"]
             out.append(item)
     return out
+
+
+FLOOR_HEADER = ["method", "GPUs", "blocks/SM x threads", "ordering", "latency (us)",
+                "gpu.grid.cg (us)", "signal (us)", "floor (us)", "latency / floor"]
+
+
+def floor_table(items):
+    """(rows of text cells under FLOOR_HEADER, the missing parts named once each) of floors()'s
+    items, by GPU count, shape, ordering and ratio."""
+    us = lambda v: "-" if v is None else f"{v / 1000:.3g}"  # noqa: E731
+    done = sorted((i for i in items if "missing" not in i),
+                  key=lambda i: (int(i["gpu_count"] or 0), i["shape"], i["ordering"], i["ratio"]))
+    cells = [[i["method"], i["gpu_count"], i["shape"], i["ordering"], us(i["latency"]),
+              us(i["grid"]), us(i["signal"]), us(i["floor"]), f"{i['ratio']:.2f}"] for i in done]
+    return cells, sorted({i["missing"] for i in items if "missing" in i})

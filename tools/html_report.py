@@ -219,6 +219,17 @@ def level_tables(rows, path):
     return "\n".join(out)
 
 
+def floor_section(rows):
+    """The floor table (tools/floor.py) as HTML; empty where no barrier has its floor's parts."""
+    import floor  # noqa: PLC0415
+    cells, _ = floor.floor_table(floor.floors([r for r in rows if r["status"] == "ok"]))
+    if not cells:
+        return ""
+    head = "".join(f"<th>{esc(h)}</th>" for h in floor.FLOOR_HEADER)
+    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in cells)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
 def comparison_section(csvs):
     """compare.compare_text of the inputs (tools/compare.py), or a note why there is none."""
     try:
@@ -331,6 +342,12 @@ def build(paths, title=None, baseline=None):
         parts += ["<h2>Comparison</h2>",
                   '<p class="note">From tools/compare.py over the inputs, in the order given.'
                   "</p>", comparison_section(csvs)]
+    floors = floor_section(rows)
+    if floors:
+        parts += ["<h2>Multi-GPU barriers at their floor</h2>",
+                  '<p class="note">Each multi-GPU barrier over its composed floor from the same '
+                  "run: gpu.grid.cg at its shape + the one-way signal at its ordering "
+                  "(tools/floor.py; configs/sweeps/floor.yaml measures all three).</p>", floors]
     figs, n = plots_section(csvs, baseline)
     parts += ["<h2>Plots</h2>", figs if n else figs or '<p class="note">No plots.</p>']
     parts.append("<h2>Tables per input and level</h2>")

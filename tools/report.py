@@ -820,15 +820,8 @@ def floor(argv):
     """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
     gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
     import floor as floor_of
-    items = floor_of.floors(load(argv))
-    us = lambda v: "-" if v is None else f"{v / 1000:.3g}"  # noqa: E731
-    done = sorted((i for i in items if "missing" not in i),
-                  key=lambda i: (int(i["gpu_count"] or 0), i["shape"], i["ordering"], i["ratio"]))
-    table(["method", "GPUs", "blocks/SM x threads", "ordering", "latency (us)",
-           "gpu.grid.cg (us)", "signal (us)", "floor (us)", "latency / floor"],
-          [[f"`{i['method']}`", i["gpu_count"], i["shape"], i["ordering"], us(i["latency"]),
-            us(i["grid"]), us(i["signal"]), us(i["floor"]), f"{i['ratio']:.2f}"] for i in done])
-    missing = sorted({i["missing"] for i in items if "missing" in i})
+    cells, missing = floor_of.floor_table(floor_of.floors(load(argv)))
+    table(floor_of.FLOOR_HEADER, [[f"`{c[0]}`"] + c[1:] for c in cells])
     if missing:
         print("\nNo floor (its parts are not in the same run): " + "; ".join(missing) + ".")
 

@@ -61,4 +61,13 @@ with tempfile.TemporaryDirectory() as d:
            "no floor for a barrier whose parts are in another run or missing", p)
     expect("gpu.grid.cg at 4x256 in run r1" in p.stdout and
            "gpu.grid.cg at 1x128 in run r2" in p.stdout, "what is missing is named", p)
+    # The shared page shows the same ratios (issue 16: reports show each barrier at its floor).
+    page = os.path.join(d, "page.html")
+    p = run_gpubarrier(EXE, "report", path, "--html", page)
+    expect(p.returncode == 0, "report --html exits 0", p)
+    html = open(page, encoding="utf-8").read()
+    expect("Multi-GPU barriers at their floor" in html and
+           "<td>multigpu.device.push</td><td>2</td><td>1x128</td><td>0</td><td>2.48</td>"
+           "<td>0.99</td><td>1.26</td><td>2.25</td><td>1.10</td>" in html,
+           "the HTML page has the floor table", p)
 print("PASS")

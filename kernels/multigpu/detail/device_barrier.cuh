@@ -183,8 +183,6 @@ inline std::vector<Measurement> caught_rows(const std::vector<double>& bad, long
   return rows;
 }
 
-// What every device-side multi-GPU method shares, whoever provides the barrier: a persistent
-// cooperative kernel per GPU of one node, peers reached over NVLink/PCIe, threads or mpi mode.
 // What a persistent kernel that reaches its peers' memory needs (also
 // reduction.multi.device-barrier's).
 inline Requirements device_requirements() {
@@ -196,6 +194,8 @@ inline Requirements device_requirements() {
   return r;
 }
 
+// What every device-side multi-GPU method shares, whoever provides the barrier: a persistent
+// cooperative kernel per GPU of one node, peers reached over NVLink/PCIe, threads or mpi mode.
 class DeviceMethodBase : public Method {
  public:
   Level level() const override { return Level::multi_gpu; }
