@@ -47,17 +47,18 @@ __global__ void block_barrier_timed(long trips, WarpSpan* spans) {
 // `broken` (test hook, core/test_break.hpp) leaves the barrier out.
 template <BlockBarrier B>
 __global__ void block_barrier_check(int rounds, StampRecord* records, int broken) {
-  extern __shared__ unsigned stamps[];
+  extern __shared__ unsigned stamps[];  // dev::kStampSlots x blockDim.x
   volatile unsigned* s = stamps;
-  const unsigned t = threadIdx.x;
-  s[t] = 0;
+  const unsigned t = threadIdx.x, n = blockDim.x;
+  for (int k = 0; k < dev::kStampSlots; ++k) s[k * n + t] = 0;
   __syncthreads();
   dev::stamp_rounds(
-      rounds, records + t, static_cast<int>(blockDim.x), [&](unsigned r) { s[t] = r; },
+      rounds, records + t, static_cast<int>(n),
+      [&](unsigned r) { s[dev::stamp_slot(r) * n + t] = r; },
       [&] {
         if (!broken) block_barrier<B>();
       },
-      static_cast<int>(blockDim.x), [&](int i) { return s[i]; });
+      static_cast<int>(n), [&](int i, unsigned r) { return s[dev::stamp_slot(r) * n + i]; });
 }
 
 // Latency: one block alone on the GPU, reported at blocks_per_sm = 1 only. Throughput at every
@@ -88,8 +89,8 @@ class BlockBarrierMethod : public Method {
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const int threads = static_cast<int>(p.at("threads_per_block"));
     DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * threads);
-    block_barrier_check<B><<<1, threads, threads * sizeof(unsigned)>>>(kCheckRounds, records.get(),
-                                                                       test_break(name()));
+    block_barrier_check<B><<<1, threads, dev::kStampSlots * threads * sizeof(unsigned)>>>(
+        kCheckRounds, records.get(), test_break(name()));
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     return check_stamps(records.to_host(), StampLayout{kCheckRounds, threads, {}}).verdict();

@@ -69,22 +69,23 @@ __global__ void cluster_barrier_timed(long trips, WarpSpan* spans) {
 template <ClusterBarrier B>
 __global__ void cluster_barrier_check(int rounds, StampRecord* records, int broken) {
 #if GB_HAS_CLUSTERS
-  extern __shared__ unsigned stamps[];
+  extern __shared__ unsigned stamps[];  // dev::kStampSlots x blockDim.x
   const cg::cluster_group cluster = cg::this_cluster();
-  const unsigned t = threadIdx.x;
-  const unsigned neighbour = (t + 1) % blockDim.x;
+  const unsigned t = threadIdx.x, n = blockDim.x;
+  const unsigned neighbour = (t + 1) % n;
   const int blocks = static_cast<int>(cluster.num_blocks());
-  static_cast<volatile unsigned*>(stamps)[t] = 0;
+  for (int k = 0; k < dev::kStampSlots; ++k) static_cast<volatile unsigned*>(stamps)[k * n + t] = 0;
   cluster.sync();
   dev::stamp_rounds(
       rounds, records + blockIdx.x * blockDim.x + t, static_cast<int>(gridDim.x * blockDim.x),
-      [&](unsigned r) { static_cast<volatile unsigned*>(stamps)[t] = r; },
+      [&](unsigned r) { static_cast<volatile unsigned*>(stamps)[dev::stamp_slot(r) * n + t] = r; },
       [&] {
         if (!broken) cluster_barrier<B>();
       },
       blocks,
-      [&](int b) {
-        return static_cast<volatile unsigned*>(cluster.map_shared_rank(stamps, b))[neighbour];
+      [&](int b, unsigned r) {
+        return static_cast<volatile unsigned*>(
+            cluster.map_shared_rank(stamps, b))[dev::stamp_slot(r) * n + neighbour];
       });
   cluster.sync();  // no block may exit while a peer still reads its shared memory
 #else
@@ -138,7 +139,8 @@ class ClusterBarrierMethod : public Method {
     const int s = static_cast<int>(size), n = static_cast<int>(threads);
     const Placement timed = placement(cluster_barrier_timed<B>, s, n, 0);
     if (!timed.usable.ok) return timed.usable;
-    if (const Placement c = placement(cluster_barrier_check<B>, s, n, n * sizeof(unsigned));
+    if (const Placement c =
+            placement(cluster_barrier_check<B>, s, n, dev::kStampSlots * n * sizeof(unsigned));
         !c.usable.ok)
       return c.usable;
     const int sms = multiprocessor_count(device);
@@ -163,7 +165,7 @@ class ClusterBarrierMethod : public Method {
     DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * participants);
     cudaLaunchAttribute attr;
     const cudaLaunchConfig_t config =
-        cluster_config(size, 1, threads, threads * sizeof(unsigned), attr);
+        cluster_config(size, 1, threads, dev::kStampSlots * threads * sizeof(unsigned), attr);
     GB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_barrier_check<B>, kCheckRounds, records.get(),
                                      static_cast<int>(test_break(name()))));
     GB_CUDA_CHECK(cudaDeviceSynchronize());

@@ -96,10 +96,10 @@ __global__ void warp_timed(int group_size, long trips, WarpSpan* spans) {
 // carries the stamp itself, so each member checks the stamp it received from its neighbour.
 template <WarpGroup G, WarpAction A, int Tile>
 __global__ void warp_check(int group_size, int rounds, StampRecord* records) {
-  __shared__ unsigned stamps[32];
+  __shared__ unsigned stamps[dev::kStampSlots * 32];
   volatile unsigned* s = stamps;
   const unsigned lane = threadIdx.x % 32;
-  s[lane] = 0;
+  for (int k = 0; k < dev::kStampSlots; ++k) s[k * 32 + lane] = 0;
   __syncwarp();
   if (!member<G>(lane, group_size)) return;
   auto g = make_group<G, Tile>(group_size);
@@ -108,14 +108,15 @@ __global__ void warp_check(int group_size, int rounds, StampRecord* records) {
   if constexpr (A == WarpAction::sync) {
     const unsigned first = lane - g.thread_rank();  // members are consecutive lanes
     dev::stamp_rounds(
-        rounds, out, 32, [&](unsigned r) { s[lane] = r; }, [&] { g.sync(); }, size,
-        [&](int i) { return s[first + i]; });
+        rounds, out, 32, [&](unsigned r) { s[dev::stamp_slot(r) * 32 + lane] = r; },
+        [&] { g.sync(); }, size,
+        [&](int i, unsigned r) { return s[dev::stamp_slot(r) * 32 + first + i]; });
   } else {
     const unsigned next = (g.thread_rank() + 1) % size;
     unsigned mine = 0, got = 0;
     dev::stamp_rounds(
         rounds, out, 32, [&](unsigned r) { mine = r; }, [&] { got = g.shfl(mine, next); }, 1,
-        [&](int) { return got; });
+        [&](int, unsigned) { return got; });
   }
 }
 
