@@ -43,6 +43,11 @@ run_id, method, config, gpu_ids, launcher and metric) for both sides of a pair, 
 scipy's two-sided Mann-Whitney U test at alpha 0.01 instead of k x SE: `same` when p >= 0.01 or the
 difference is within the floor; the `test` column says `mwu p=...`.
 
+AT THE FLOOR (a different floor: the hardware's). Where a side holds multi-GPU barriers with
+gpu.grid.cg at their shape and multigpu.floor.signal from the same run (configs/sweeps/
+floor.yaml), the table and markdown/html outputs end with each barrier's latency over its
+composed floor per side (tools/floor.py), so two machines compare by how close each gets.
+
 THE FLOOR is the run-to-run variation that no within-run statistic sees: for every key repeated
 across separate runs of one build on one machine, the relative range (max - min) / median of its
 values; the default floor of a technique is the 95th percentile of those ranges over the committed
@@ -589,6 +594,30 @@ def _only_rows(res, keycols):
     return out
 
 
+def _floor_rows(res):
+    """Each side's multi-GPU barriers over their composed floor (tools/floor.py: gpu.grid.cg at
+    the shape + the one-way signal, from the same run of that side): (header, body), or None
+    where no side has a barrier with its floor's parts (e.g. --level multi-gpu leaves out
+    gpu.grid.cg)."""
+    import floor  # noqa: PLC0415
+    per_side = []
+    for s in res["sides"]:
+        rows = [r for rs in s.groups.values() for r in rs]
+        per_side.append({(i["method"], i["gpu_count"], i["shape"], i["ordering"]): i["ratio"]
+                         for i in floor.floors(rows) if "ratio" in i})
+    keys = sorted(set().union(*per_side), key=lambda k: (k[0], _sort_value(k[1]), k[2], k[3]))
+    if not keys:
+        return None
+    header = ["method", "gpus", "blocks/SM x threads", "ordering"] + \
+        [f"{s.label}: latency / floor" for s in res["sides"]]
+    body = [list(k) + [f"{d[k]:.2f}" if k in d else "-" for d in per_side] for k in keys]
+    return header, body
+
+
+FLOOR_TITLE = ("at the floor (each multi-GPU barrier / gpu.grid.cg + one-way signal of the same "
+               "run; tools/floor.py)")
+
+
 def render_text(res, markdown):
     keycols, header, body = _table_rows(res)
     lines = []
@@ -607,6 +636,12 @@ def render_text(res, markdown):
         if markdown:
             lines.append("")
         lines += _md(h, b) if markdown else _align(h, b)
+    floors = _floor_rows(res)
+    if floors:
+        lines += ["", f"{'**' if markdown else ''}{FLOOR_TITLE}{'**' if markdown else ''}:"]
+        if markdown:
+            lines.append("")
+        lines += _md(*floors) if markdown else _align(*floors)
     lines.append("")
     lines += [f"{'- ' if markdown else ''}{x}" for x in _summary_lines(res)]
     return "\n".join(lines) + "\n"
@@ -630,6 +665,10 @@ def render_html(res):
     for label, h, b in _only_rows(res, keycols):
         parts.append(f"<p><b>only in {esc(label)}</b> ({len(b)} keys, no verdict):</p>")
         parts.append(_html_table(h, b))
+    floors = _floor_rows(res)
+    if floors:
+        parts.append(f"<p><b>{esc(FLOOR_TITLE)}</b>:</p>")
+        parts.append(_html_table(*floors))
     parts.append("<ul>" + "".join(f"<li>{esc(x)}</li>" for x in _summary_lines(res)) + "</ul>")
     return "\n".join(parts) + "\n"
 

@@ -61,6 +61,18 @@ with tempfile.TemporaryDirectory() as d:
            "no floor for a barrier whose parts are in another run or missing", p)
     expect("gpu.grid.cg at 4x256 in run r1" in p.stdout and
            "gpu.grid.cg at 1x128 in run r2" in p.stdout, "what is missing is named", p)
+    # compare shows each side's ratios (issue 16: compare shows each barrier at its floor).
+    other = os.path.join(d, "floor-b.csv")
+    write_rows(other, gbcsv.NAMES, [
+        row(method="gpu.grid.cg", gpu_ids="0", config=shape(1, 128), value=1000, system="b"),
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
+            metric="one_way_latency", value=1000, system="b"),
+        dict(barrier(0, 2400), system="b")])
+    p = run_gpubarrier(EXE, "compare", path, other, "--by", "file", "--format", "markdown")
+    expect(p.returncode == 0, "compare exits 0", p)
+    expect("at the floor" in p.stdout and
+           "| multigpu.device.push | 2 | 1x128 | 0 | 1.10 | 1.20 |" in p.stdout,
+           "compare has each side's latency / floor", p)
     # The shared page shows the same ratios (issue 16: reports show each barrier at its floor).
     page = os.path.join(d, "page.html")
     p = run_gpubarrier(EXE, "report", path, "--html", page)
