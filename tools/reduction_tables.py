@@ -9,6 +9,7 @@ them.
            (the no-sync variant's sum is wrong: `unverified`).
   Table 6  reduction.single.{two-kernel,grid-sync (grid=1),cub} in GB/s at a few sizes, beside
            reduction.copy measured in the same run (the ceiling).
+  Fig. 16  reduction.multi.* in GB/s by launcher and GPU count at a few sizes (--table 16).
 
 One column per GPU model of the rows. A cell is the median over the matching rows (several GPUs
 of one machine, repeats); where their printed figures differ, the range follows in brackets.
@@ -203,7 +204,38 @@ def table6(rows, sizes=None):
          f"{sources(rows, [COPY] + [meth for _, meth, _ in REDUCTIONS])}."]
 
 
-TABLES = {"3": table3, "5": table5, "6": table6}
+def fig16(rows, sizes=None):
+    """Seed 001 Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
+    variant 0) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
+    largest measured)."""
+    ok = [r for r in rows if r["status"] == "ok" and r["method"].startswith("reduction.multi.")
+          and r["metric"] == "bandwidth" and gbcsv.config_axes(r).get("variant", "0") == "0"]
+    if not ok:
+        return ["**Fig. 16**: no `reduction.multi.*` bandwidth rows."]
+    axes = lambda r: gbcsv.config_axes(r)  # noqa: E731
+    counts = sorted({int(r["gpu_count"]) for r in ok})
+    measured = sorted({int(axes(r)["bytes"]) for r in ok})
+    shown = sorted(set(sizes) & set(measured)) if sizes else \
+        sorted({s for s in (4 * MIB, 64 * MIB, measured[-1]) if s in measured})
+    body = []
+    for m in models_of(ok):
+        keys = sorted({(r["method"], r["launcher"]) for r in ok if r["gpu_model"] == m})
+        for size in shown:
+            for method, launcher in keys:
+                got = [[r for r in ok if r["gpu_model"] == m and r["method"] == method and
+                        r["launcher"] == launcher and int(r["gpu_count"]) == n and
+                        int(axes(r)["bytes"]) == size] for n in counts]
+                if any(got):
+                    body.append([short_model(m), bytes_text(size), f"`{method}`", launcher] +
+                                [cell(g, lambda v: f"{v:.1f}") if g else "-" for g in got])
+    return ["**Fig. 16** (GB/s of the whole array by GPU count; `reduction.multi.nccl` is its "
+            "allreduce, variant 0)", ""] + \
+        table(["GPU", "array", "method", "launcher"] +
+              [f"{n} GPU{'s' if n > 1 else ''}" for n in counts], body) + \
+        ["", f"From {sources(ok, sorted({r['method'] for r in ok}))}."]
+
+
+TABLES = {"3": table3, "5": table5, "6": table6, "16": fig16}
 
 
 def report(paths, tables=("3", "5", "6"), sizes=None):
@@ -215,5 +247,6 @@ def report(paths, tables=("3", "5", "6"), sizes=None):
     for t in tables:
         if t not in TABLES:
             raise ValueError(f"--table {t}: one of {', '.join(TABLES)}")
-        out += ([""] if out else []) + (table6(rows, sizes) if t == "6" else TABLES[t](rows))
+        out += ([""] if out else []) + (TABLES[t](rows, sizes) if t in ("6", "16")
+                                         else TABLES[t](rows))
     return out

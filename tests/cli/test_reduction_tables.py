@@ -57,6 +57,23 @@ with tempfile.TemporaryDirectory() as d:
     expect_lines(p, ["| H100 | 64 KiB | 6.0 | 7.0 | 5.0 | - | 30.0 | - | 23% |"], "--sizes")
     expect("| H100 | 1 MiB |" not in p.stdout, "--sizes keeps only the sizes given", p)
 
+    # Fig. 16: GB/s by GPU count per multi-GPU reduction and launcher; NCCL's variant 0 only.
+    multi = os.path.join(d, "multi.csv")
+    mrow = lambda method, n, launcher, size, gbs, extra="": reduction_rows.row(  # noqa: E731
+        "0" if n == 1 else "0,1", method, f"gpu_count={n} {extra}bytes={size}", "bandwidth",
+        "GB/s", gbs, gpu_count=n, launcher=launcher)
+    reduction_rows.write_rows(multi, reduction_rows.gbcsv.NAMES, [
+        mrow("reduction.multi.device-barrier", 1, "threads", 64 << 20, 1700),
+        mrow("reduction.multi.device-barrier", 2, "threads", 64 << 20, 3000),
+        mrow("reduction.multi.mpi", 2, "mpi", 64 << 20, 2500),
+        mrow("reduction.multi.nccl", 2, "threads", 64 << 20, 2900, "variant=0 "),
+        mrow("reduction.multi.nccl", 2, "threads", 64 << 20, 1, "variant=1 ")])
+    p = report("reduction-tables", "multi.csv", "--table", "16", cwd=d)
+    expect(p.returncode == 0, "--table 16 exits 0", p)
+    expect_lines(p, ["| H100 | 64 MiB | `reduction.multi.device-barrier` | threads | 1700.0 | 3000.0 |",
+                     "| H100 | 64 MiB | `reduction.multi.mpi` | mpi | - | 2500.0 |",
+                     "| H100 | 64 MiB | `reduction.multi.nccl` | threads | - | 2900.0 |"], "Fig. 16")
+
     p = report("reduction-tables", "reduction.csv", "--table", "4", cwd=d)
     expect(p.returncode != 0 and "--table 4" in p.stderr, "an unknown table is refused", p)
     reduction_rows.write(os.path.join(d, "host.csv"), lambda r: False)
