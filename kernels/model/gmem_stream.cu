@@ -98,10 +98,10 @@ class GmemStream final : public StreamMethod {
     const double hz = measure_sm_clock_hz(ctx.gpus.front());
     std::vector<Measurement> latency = clock_technique(
         ctx, [&] { return a.chase(); }, hz, kChain);
-    const EventSamples s = event_samples(
+    const Samples s = event_samples(
         ctx, 0, [&] { stream_kernel<<<blocks, kThreads>>>(a.data.get(), kWords, a.sink.get()); });
-    Measurement bw = bandwidth_of(s.ns, static_cast<double>(kWords) * sizeof(double), "bandwidth",
-                                  "B/ns", "event", s.stop);
+    Measurement bw = bandwidth_of(s.values, static_cast<double>(kWords) * sizeof(double),
+                                  "bandwidth", "B/ns", "event", s.stop);
     bw.note = concurrency_note(latency.back().value, bw.value, "ns") + "; " +
               std::to_string(blocks) + " blocks of " + std::to_string(kThreads) + " threads";
     latency.push_back(std::move(bw));

@@ -84,8 +84,8 @@ class SmemStream final : public StreamMethod {
     const int passes = std::clamp(threads / 16, 1, 64);
     const double bytes = static_cast<double>(kWords) * sizeof(double) * passes;
     std::vector<Measurement> rows = bandwidth_rows(
-        sampled(ctx, [&] { return bytes / b.run(smem_kernel<double>, threads, passes); }), hz,
-        passes);
+        adaptive_samples(ctx, [&] { return bytes / b.run(smem_kernel<double>, threads, passes); }),
+        hz, passes);
     std::vector<Measurement> latency = clock_technique(
         ctx, [&] { return b.run(smem_kernel<unsigned long long>, threads, kChain) / kChain; }, hz,
         kChain);

@@ -134,9 +134,7 @@ class MultiReduction : public Method {
     run.error = error[0];
     if (const std::string why = expired(run.session); !why.empty())
       return Verification::timed_out(why);
-    if (!(run.error <= kMaxRelativeError))
-      return Verification::failed("the sum is wrong: " + error_note(run.error) + " > 1e-10");
-    return Verification::passed();
+    return sum_verdict(run.error);
   }
 
   std::vector<Measurement> measure(State& state) override {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/check_draw.hpp"
+#include "core/method.hpp"
 
 namespace gb::reduction {
 
@@ -46,6 +47,14 @@ inline std::string error_note(double rel) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "relative error %.2g", rel);
   return buf;
+}
+
+// The verdict on one reduction's result: passed, or failed (an `unverified` row) with its error.
+// NaN fails too.
+inline Verification sum_verdict(double rel) {
+  if (!(rel <= kMaxRelativeError))
+    return Verification::failed("the sum is wrong: " + error_note(rel) + " > 1e-10");
+  return Verification::passed();
 }
 
 }  // namespace gb::reduction

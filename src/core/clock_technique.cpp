@@ -1,4 +1,3 @@
-#include "core/adaptive.hpp"
 #include "core/techniques.hpp"
 
 namespace gb {
@@ -6,24 +5,11 @@ namespace gb {
 std::vector<Measurement> clock_technique(const RunContext& ctx,
                                          const std::function<double()>& sample, double sm_clock_hz,
                                          long reps) {
-  sample();  // warm-up: instruction cache, module load
-  std::vector<double> cycles;
-  AdaptiveStop stop(ctx);
-  do {
-    cycles.push_back(sample());
-  } while (stop.more(cycles.size(), summarize(cycles).relative_standard_error()));
-
-  Measurement c;
-  c.metric = "latency_cycles";
-  c.unit = "cycles";
-  c.technique = "clock";
-  c.statistic = "median";
-  c.stats = summarize(cycles);
-  c.value = c.stats.median;
+  Samples cycles = adaptive_samples(ctx, sample);
+  Measurement c =
+      median_figure(std::move(cycles.values), "latency_cycles", "cycles", "clock", cycles.stop);
   c.sm_clock_hz = sm_clock_hz;
   c.reps_hi = reps;
-  c.stop = stop.reason();
-  c.samples = std::move(cycles);
 
   std::vector<double> ns(c.samples.size());
   for (std::size_t i = 0; i < ns.size(); ++i) ns[i] = c.samples[i] / sm_clock_hz * 1e9;

@@ -37,16 +37,7 @@ void append_slowest(std::vector<double>& samples_ns,
 }
 
 Measurement host_loop_result(const std::vector<double>& samples_ns, const std::string& stop) {
-  Measurement m;
-  m.metric = "latency";
-  m.unit = "ns";
-  m.technique = "host-loop";
-  m.statistic = "median";
-  m.stats = summarize(samples_ns);
-  m.value = m.stats.median;
-  m.samples = samples_ns;
-  m.stop = stop;
-  return m;
+  return median_figure(samples_ns, "latency", "ns", "host-loop", stop);
 }
 
 }  // namespace gb

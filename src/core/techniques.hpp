@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "core/method.hpp"
@@ -36,6 +37,18 @@ Measurement differential(const RunContext& ctx, const std::function<double(long 
 // The caller names metric, unit, technique and reps.
 Measurement paired_difference(const RunContext& ctx, const std::function<double()>& run_a,
                               const std::function<double()>& run_b, double divisor);
+
+// The samples of `sample()` (after one warm-up call) until the adaptive criterion stops, and why
+// it stopped: the sampling of the clock technique and of the CUDA-event timings.
+struct Samples {
+  std::vector<double> values;
+  std::string stop;
+};
+Samples adaptive_samples(const RunContext& ctx, const std::function<double()>& sample);
+
+// A figure whose value is the median of `values` (its samples), as clock and host-loop give.
+Measurement median_figure(std::vector<double> values, std::string metric, std::string unit,
+                          std::string technique, std::string stop);
 
 // clock (Wong; seed 001 section 9.3): `sample()` runs one kernel and returns the cycles per
 // operation read from clock64() inside it. Two Measurements: "latency_cycles" (cycles) and

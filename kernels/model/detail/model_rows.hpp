@@ -28,13 +28,12 @@ class StreamMethod : public Method {
 };
 
 // bandwidth_cycles (B/cycle) and bandwidth (B/ns) from samples of bytes per cycle.
-inline std::vector<Measurement> bandwidth_rows(const EventSamples& per_cycle, double hz,
-                                               long reps) {
-  std::vector<double> per_ns(per_cycle.ns.size());
-  for (std::size_t i = 0; i < per_ns.size(); ++i) per_ns[i] = per_cycle.ns[i] * hz / 1e9;
+inline std::vector<Measurement> bandwidth_rows(const Samples& per_cycle, double hz, long reps) {
+  std::vector<double> per_ns(per_cycle.values.size());
+  for (std::size_t i = 0; i < per_ns.size(); ++i) per_ns[i] = per_cycle.values[i] * hz / 1e9;
   std::vector<Measurement> rows{
-      figure_of(per_cycle.ns, "bandwidth_cycles", "B/cycle", "clock", per_cycle.stop),
-      figure_of(std::move(per_ns), "bandwidth", "B/ns", "clock", per_cycle.stop)};
+      median_figure(per_cycle.values, "bandwidth_cycles", "B/cycle", "clock", per_cycle.stop),
+      median_figure(std::move(per_ns), "bandwidth", "B/ns", "clock", per_cycle.stop)};
   for (Measurement& m : rows) {
     m.sm_clock_hz = hz;
     m.reps_hi = reps;

@@ -1,0 +1,33 @@
+#include <utility>
+
+#include "core/adaptive.hpp"
+#include "core/techniques.hpp"
+
+namespace gb {
+
+Samples adaptive_samples(const RunContext& ctx, const std::function<double()>& sample) {
+  sample();  // warm-up: instruction cache, module load
+  Samples out;
+  AdaptiveStop stop(ctx);
+  do {
+    out.values.push_back(sample());
+  } while (stop.more(out.values.size(), summarize(out.values).relative_standard_error()));
+  out.stop = stop.reason();
+  return out;
+}
+
+Measurement median_figure(std::vector<double> values, std::string metric, std::string unit,
+                          std::string technique, std::string stop) {
+  Measurement m;
+  m.metric = std::move(metric);
+  m.unit = std::move(unit);
+  m.technique = std::move(technique);
+  m.statistic = "median";
+  m.stats = summarize(values);
+  m.value = m.stats.median;
+  m.stop = std::move(stop);
+  m.samples = std::move(values);
+  return m;
+}
+
+}  // namespace gb
