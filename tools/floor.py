@@ -8,7 +8,8 @@ barrier) and send one signal over NVLink with the ordering it uses. Its composed
             + multigpu.floor.signal one_way_latency at the barrier's ordering
 
 The barrier's `ordering` axis maps to the signal's: 0 (acquire/release) -> 3 (release/acquire),
-1 (relaxed stores + fences) -> 2 (volatile + fence). With several GPUs the slowest pair among the
+1 (relaxed stores + seq_cst fences) -> 2 (volatile + fence.sc), 2 (relaxed stores + acq_rel
+fences) -> 4 (relaxed + fence.acq_rel). With several GPUs the slowest pair among the
 barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
 alone. gpu.grid.cg rows of several GPUs of the run give their slowest (a barrier waits for its
 slowest GPU). configs/sweeps/floor.yaml measures all three in one run.
@@ -20,8 +21,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 
 GRID, SIGNAL = "gpu.grid.cg", "multigpu.floor.signal"
-SIGNAL_ORDERING = {"0": "3", "1": "2"}  # the barrier's ordering -> the signal's
-SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire"}
+SIGNAL_ORDERING = {"0": "3", "1": "2", "2": "4"}  # the barrier's ordering -> the signal's
+SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire", "4": "relaxed + acq_rel fence"}
 
 
 def is_barrier(r):

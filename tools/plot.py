@@ -41,6 +41,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import floor  # noqa: E402
 import gbcsv  # noqa: E402
 import plot_compare  # noqa: E402
 import plot_reduction  # noqa: E402
@@ -174,8 +175,21 @@ def summary(rows, out):
     save(fig, out, "summary")
 
 
-def scaling(rows, out):
-    """Latency against GPU count, one line per method and launch mode; False if not applicable."""
+def floor_by_count(ok_rows):
+    """The composed floor (tools/floor.py: gpu.grid.cg + the one-way signal, same run) at
+    1 block/SM x 128 threads and ordering 0, in us by GPU count (the lowest where several runs
+    have one)."""
+    by_count = {}
+    for item in floor.floors(ok_rows):
+        if "floor" in item and item["shape"] == "1x128" and item["ordering"] == "0":
+            n = int(item["gpu_count"])
+            by_count[n] = min(by_count.get(n, math.inf), item["floor"] / 1000)
+    return by_count
+
+
+def scaling(rows, out, ok_rows=()):
+    """Latency against GPU count, one line per method and launch mode, and the composed floor
+    where the rows have its parts (ok_rows: every ok row); False if not applicable."""
     series = collections.defaultdict(dict)
     for r in rows:
         if r["level"] not in ("multi-gpu", "kernel") or r["gpu_count"] in ("", "0"):
@@ -201,6 +215,11 @@ def scaling(rows, out):
         ax.plot(xs, [pts[x] for x in xs], marker="o", color=color,
                 linestyle="--" if mode.startswith("mpi") else "-",
                 label=f"{method} ({mode})")
+    floors = floor_by_count(ok_rows)
+    if floors:
+        xs = sorted(floors)
+        ax.plot(xs, [floors[x] for x in xs], color="black", linestyle=":", linewidth=2,
+                marker="s", label="composed floor: gpu.grid.cg + one-way signal (same run)")
     ax.set_xlabel("GPUs")
     ax.set_ylabel("latency per barrier (µs), 1 block/SM x 128 threads")
     ax.set_yscale("log")
@@ -310,7 +329,7 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
                 lines(method, rs, varying[0], varying[1:], out)
         if rows:
             summary(rows, out)
-            scaling(rows, out)
+            scaling(rows, out, ok)
         plot_reduction.reduction(ok, out, save)
     compared = []
     if MANY_GROUPS:
@@ -336,13 +355,17 @@ def main(argv=None):
     ap.add_argument("--only", choices=("all", "compare"), default="all",
                     help="compare: only the plots comparing machines (default: all)")
     ap.add_argument("--prefix", default="", help="prepended to every comparison plot's file name")
+    ap.add_argument("--merge-repeats", action="store_true",
+                    help="files of one machine stay one machine even where they measured the "
+                         "same points (default: each such file is a machine of its own)")
     args = ap.parse_args(argv)
     formats = [f.strip().lower() for f in args.format.split(",") if f.strip()]
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:
         ap.error(f"--format {args.format}: expected a comma-separated list of png, svg, pdf")
     try:
-        _, msg = make_plots(args.csv, args.out, formats, args.baseline, args.only, args.prefix)
+        _, msg = make_plots(args.csv, args.out, formats, args.baseline, args.only, args.prefix,
+                            split_repeats=not args.merge_repeats)
     except gbcsv.CsvError as e:
         print(f"plot.py: error: {e}", file=sys.stderr)
         return 1

@@ -8,7 +8,10 @@
 // The ordering axis is how the flag is written and read: 0 relaxed system-scope atomics,
 // 1 volatile, 2 volatile with __threadfence_system() before each store (one fence per hop: the
 // fence that orders a receiver's reads after the flag is the one before its answer),
-// 3 release store / acquire load at system scope (what a barrier that publishes data needs).
+// 3 release store / acquire load at system scope (what a barrier that publishes data needs),
+// 4 relaxed system-scope atomics with an acq_rel system-scope fence (fence.acq_rel, MEMBAR.ALL)
+// before each store, where 2 has __threadfence_system() (fence.sc, MEMBAR.SC): the floor of
+// the device barriers' ordering 2 as 2 is of their ordering 1.
 #include <cuda/atomic>
 
 #include <algorithm>
@@ -27,15 +30,24 @@ namespace gb {
 namespace {
 
 using Word = unsigned long long;
-enum class Ordering { relaxed = 0, volatile_plain = 1, volatile_fenced = 2, release_acquire = 3 };
+enum class Ordering {
+  relaxed = 0,
+  volatile_plain = 1,
+  volatile_fenced = 2,
+  release_acquire = 3,
+  relaxed_acq_rel_fenced = 4
+};
 constexpr const char* kOrderingNames[] = {"relaxed", "volatile", "volatile+fence",
-                                          "release/acquire"};
+                                          "release/acquire", "relaxed+acq_rel fence"};
 // Flags of different pairs in different 128-byte lines, so no pair sees another's traffic.
 constexpr std::size_t kLine = 128;
 
 __device__ void signal(Word* p, Word v, Ordering o) {
   cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
   switch (o) {
+    case Ordering::relaxed_acq_rel_fenced:
+      cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_system);
+      [[fallthrough]];
     case Ordering::relaxed:
       a.store(v, cuda::memory_order_relaxed);
       break;
@@ -55,6 +67,7 @@ __device__ Word observe(Word* p, Ordering o) {
   cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
   switch (o) {
     case Ordering::relaxed:
+    case Ordering::relaxed_acq_rel_fenced:
       return a.load(cuda::memory_order_relaxed);
     case Ordering::volatile_plain:
     case Ordering::volatile_fenced:
@@ -88,9 +101,9 @@ class FloorSignal final : public Method {
     return "one-way NVLink/PCIe flag latency (ping-pong / 2, one thread per GPU) between every "
            "pair of the given GPUs, one row per pair; ordering 0 = relaxed, 1 = volatile, "
            "2 = volatile + __threadfence_system before each store, 3 = release/acquire "
-           "(system scope)";
+           "(system scope), 4 = relaxed + acq_rel fence before each store";
   }
-  std::vector<Axis> axes() const override { return {{"ordering", {0, 1, 2, 3}}}; }
+  std::vector<Axis> axes() const override { return {{"ordering", {0, 1, 2, 3, 4}}}; }
   Requirements requirements() const override {
     Requirements r;
     r.min_gpus = 2;
@@ -103,9 +116,10 @@ class FloorSignal final : public Method {
     return mg::team_usable(ctx, requirements());
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
-    if (const long o = p.at("ordering"); o < 0 || o > 3)
+    if (const long o = p.at("ordering"); o < 0 || o > 4)
       return Usability::no(
-          "ordering: 0 = relaxed, 1 = volatile, 2 = volatile + fence, 3 = release/acquire");
+          "ordering: 0 = relaxed, 1 = volatile, 2 = volatile + fence, 3 = release/acquire, 4 = "
+          "relaxed + acq_rel fence");
     if (std::string why = mg::peer_access_problem(ctx.gpus); !why.empty())
       return Usability::no(why);
     return Usability::yes();

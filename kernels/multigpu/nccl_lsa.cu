@@ -12,8 +12,9 @@
 // its LSA sync, which b does only after h's grid.sync, i.e. after every block of h has arrived.
 // The same chain orders memory: a block's writes reach its GPU's grid barrier (GPU scope), then
 // its column's NCCL signal, a system-scope release store that the peer's acquire load observes
-// (ordering 0). Ordering 1 passes memory_order_relaxed to NCCL and fences at system scope in
-// every thread around the sync instead (NCCL chooses which threads signal and poll).
+// (ordering 0). Orderings 1 and 2 pass memory_order_relaxed to NCCL and fence at system scope
+// (seq_cst, acq_rel) in every thread around the sync instead (NCCL chooses which threads signal
+// and poll).
 //
 // No %globaltimer watchdog reaches inside: NCCL's wait loop, like CUDA's grid.sync, spins without
 // a limit. Cooperative launch keeps every block resident and every GPU crosses equally often, so
@@ -40,7 +41,7 @@ namespace {
 __global__ void nccl_lsa_kernel(const __grid_constant__ mg::BarrierArgs a,
                                 const __grid_constant__ ncclDevComm comm) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
-  const bool relaxed = a.ordering == mg::Ordering::relaxed_fenced;
+  const bool relaxed = mg::fenced(a.ordering);
   const cuda::memory_order order =
       relaxed ? cuda::memory_order_relaxed : cuda::memory_order_acq_rel;
   // Multimem stays off: the session's default, and the device communicator has none.
@@ -113,7 +114,8 @@ class NcclLsaBarrier final : public mg::DeviceMethodBase {
     return "NCCL's device-side barrier (NCCL >= 2.28 device API): grid.sync, then every block's "
            "ncclLsaBarrierSession::sync (LSA team, barrier index = block, multimem off); no "
            "watchdog inside NCCL's spin, a host-side deadline instead. gpu_count 0 = all given; "
-           "ordering 0 = acq_rel, 1 = relaxed + system-scope fences";
+           "ordering 0 = acq_rel, 1 = relaxed + seq_cst system-scope fences, 2 = relaxed + "
+           "acq_rel system-scope fences";
   }
   std::vector<Axis> axes() const override { return common_axes(); }
   Requirements requirements() const override {

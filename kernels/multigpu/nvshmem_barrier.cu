@@ -7,8 +7,9 @@
 //
 // variant 0 = nvshmemx_barrier_all_block (block 0's threads), 1 = nvshmemx_sync_all_block (a
 // barrier that promises no memory ordering of its own), 2 = nvshmem_barrier_all (thread 0 of
-// block 0). ordering 0 = NVSHMEM's own ordering only, 1 = a system-scope fence in every thread
-// before and after as well (what sync_all needs before the check may pass).
+// block 0). ordering 0 = NVSHMEM's own ordering only, 1 = a system-scope fence (seq_cst; 2:
+// acq_rel) in every thread before and after as well (what sync_all needs before the check may
+// pass).
 //
 // NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs>). It is initialised once per
 // process with the UID bootstrap (rank 0's id broadcast over MPI: no MPI plugin, no MPI ABI to
@@ -194,7 +195,7 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
            "NVSHMEM's barrier, grid.sync; no watchdog inside NVSHMEM's spin, a host-side "
            "deadline instead. variant 0 = nvshmemx_barrier_all_block, 1 = "
            "nvshmemx_sync_all_block, 2 = nvshmem_barrier_all (one thread); ordering 0 = "
-           "NVSHMEM's own, 1 = + system-scope fences";
+           "NVSHMEM's own, 1 = + seq_cst system-scope fences, 2 = + acq_rel ones";
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();

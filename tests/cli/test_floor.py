@@ -44,7 +44,9 @@ with tempfile.TemporaryDirectory() as d:
             metric="one_way_latency", value=1260),
         row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=2",
             metric="one_way_latency", value=1070),
-        barrier(0, 2480), barrier(1, 3300), barrier(0, 1100, gpus="0"),
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=4",
+            metric="one_way_latency", value=700),
+        barrier(0, 2480), barrier(1, 3300), barrier(2, 2000), barrier(0, 1100, gpus="0"),
         barrier(0, 2830, b=4, t=256),  # no grid.cg at 4x256 in r1
         # run r2: a barrier whose grid barrier was measured only in r1 gets no floor
         barrier(0, 2500, run="r2"),
@@ -54,10 +56,12 @@ with tempfile.TemporaryDirectory() as d:
     lines = p.stdout.splitlines()
     want = ["| `multigpu.device.push` | 1 | 1x128 | 0 | 1.1 | 0.98 | - | 0.98 | 1.12 |",
             "| `multigpu.device.push` | 2 | 1x128 | 0 | 2.48 | 0.99 | 1.26 | 2.25 | 1.10 |",
-            "| `multigpu.device.push` | 2 | 1x128 | 1 | 3.3 | 0.99 | 1.07 | 2.06 | 1.60 |"]
+            "| `multigpu.device.push` | 2 | 1x128 | 1 | 3.3 | 0.99 | 1.07 | 2.06 | 1.60 |",
+            # ordering 2 (acq_rel fences) over the acq_rel-fenced signal (ordering 4)
+            "| `multigpu.device.push` | 2 | 1x128 | 2 | 2 | 0.99 | 0.7 | 1.69 | 1.18 |"]
     for w in want:
         expect(w in lines, f"the row {w}", p)
-    expect(sum(line.startswith("| `multigpu") for line in lines) == 3,
+    expect(sum(line.startswith("| `multigpu") for line in lines) == 4,
            "no floor for a barrier whose parts are in another run or missing", p)
     expect("gpu.grid.cg at 4x256 in run r1" in p.stdout and
            "gpu.grid.cg at 1x128 in run r2" in p.stdout, "what is missing is named", p)

@@ -167,6 +167,9 @@ def case_script():
     funneled = [r for r in rows if r["config"] == "ranks=2 funneled" and r["value_ns"]]
     expect({r["source"] for r in funneled} == {"gpubarrier", "reference"},
            "host.mpi.barrier also with both at MPI thread level funneled (-t funneled)", p)
+    shared = [r for r in rows if r["config"] == "threads=2 shared-store" and r["value_ns"]]
+    expect({r["source"] for r in shared} == {"gpubarrier", "reference"},
+           "host.omp.barrier also against the reference with its old shared store", p)
     for method in ("host.mpi.barrier", "host.omp.barrier"):
         for source in ("gpubarrier", "reference"):
             expect((method, source) in got, f"a {source} figure of {method}", p)

@@ -160,6 +160,34 @@ def case_member_throws():
         print("PASS", method, phase, first["note"], [(r["metric"], r["value"]) for r in rest])
 
 
+def case_acq_rel_and_parts():
+    # Issue 16's experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
+    # verify like 0 and 1 on every algorithm; push's part=1..3 time one phase each and must say
+    # that they are not checked (status ok: readers filter on it), while part=0 verifies.
+    if N < 2:
+        print("SKIP: needs 2 GPUs")
+        sys.exit(77)
+    rows = run_rows("--methods", DEVICE, "--axis", "ordering=2", "--axis", "gpu_count=2")
+    bad = [r for r in rows if r["status"] != "ok" or not r["note"].startswith("verified")]
+    if not rows or bad:
+        fail("ordering=2 rows must be ok and verified", bad or rows)
+    rows = run_rows("--methods", "multigpu.device.push", "--axis", "part=0,1,2,3",
+                    "--axis", "ordering=0", "--axis", "gpu_count=2")
+    parts = {r["config"].split("part=")[1].split()[0]: r for r in rows}
+    if sorted(parts) != ["0", "1", "2", "3"] or any(r["status"] != "ok" for r in rows):
+        fail("push part=0..3 must each give an ok row", rows)
+    if not parts["0"]["note"].startswith("verified"):
+        fail("part=0 is the whole barrier: verified", rows)
+    for k in "123":
+        if f"not verified: part={k} times" not in parts[k]["note"]:
+            fail(f"part={k} must say it is not checked", rows)
+    refused = run_rows("--methods", "multigpu.device.push", "--axis", "part=1",
+                       "--axis", "fault=1", "--axis", "gpu_count=2")
+    if any(r["status"] != "skipped" or "fault must be 0" not in r["note"] for r in refused):
+        fail("part with a fault hook must be refused", refused)
+    print("PASS", [(k, r["value"]) for k, r in sorted(parts.items())])
+
+
 N = gpu_count()
 if N == 0:
     print("SKIP: no GPU visible")

@@ -16,6 +16,7 @@
  * innerreps instead of calibrating (scripts/reference-check passes gpubarrier's steps per loop).
  *
  * Usage: omp_barrier_loop [--threads T] [--outer N] [--test-time US] [--inner N] [--delay-us US]
+ *                         [--shared-store 0|1]
  * Prints a CSV header and one line; times in ns per barrier:
  *   program,convention,threads,innerreps,outerreps,delay_us,value_ns,median_ns,min_ns,max_ns,
  *   sd_ns,time_ns,reference_ns
@@ -28,13 +29,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* About `length` dependent float adds, kept by a use of the result that never prints, as EPCC's
+ * delay() does (common.c). Until session 8 this program stored the result into one shared
+ * volatile variable instead, so every thread wrote the same cache line between every two
+ * barriers, a cost EPCC's loop does not have; --shared-store 1 keeps that variant, so that one
+ * run can show what it cost (scripts/reference-check's `threads=T shared-store` rows). */
+static int shared_store = 0;
 static volatile float delay_sink;
 
-/* About `length` dependent float adds; the volatile store keeps the loop. */
 static void delay(long length) {
   float a = 0.0f;
   for (long i = 0; i < length; ++i) a += (float)i;
-  delay_sink = a;
+  if (shared_store)
+    delay_sink = a;
+  else if (a < 0.0f)
+    printf("%f\n", (double)a);
 }
 
 /* Delay length (iterations) that takes about `us` microseconds. */
@@ -129,7 +138,7 @@ int main(int argc, char** argv) {
     if (a + 1 >= argc) {
       fprintf(stderr,
               "usage: %s [--threads T] [--outer N] [--test-time US] [--inner N] "
-              "[--delay-us US]\n",
+              "[--delay-us US] [--shared-store 0|1]\n",
               argv[0]);
       return 2;
     }
@@ -144,6 +153,8 @@ int main(int argc, char** argv) {
       inner = (long)parse_number(flag, v, 1);
     } else if (strcmp(flag, "--delay-us") == 0) {
       delay_us = parse_number(flag, v, 0);
+    } else if (strcmp(flag, "--shared-store") == 0) {
+      shared_store = (int)parse_number(flag, v, 0) != 0;
     } else {
       fprintf(stderr, "omp_barrier_loop: unknown option %s\n", flag);
       return 2;

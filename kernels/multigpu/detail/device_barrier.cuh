@@ -72,6 +72,33 @@ std::string algo_note(const AlgoSetup& s) {
     return {};
 }
 
+// An algorithm's own axes (A::extra_axes()), their check (A::feasible(point): empty or why
+// not) and why a point of them is not a barrier that can be checked (A::unverified(point):
+// empty when it is), e.g. push's `part`, which times one phase of the barrier alone.
+template <class A>
+std::vector<Axis> algo_axes() {
+  if constexpr (requires { A::extra_axes(); })
+    return A::extra_axes();
+  else
+    return {};
+}
+
+template <class A>
+std::string algo_infeasible(const Point& p) {
+  if constexpr (requires { A::infeasible(p); })
+    return A::infeasible(p);
+  else
+    return {};
+}
+
+template <class A>
+std::string algo_unverified(const Point& p) {
+  if constexpr (requires { A::unverified(p); })
+    return A::unverified(p);
+  else
+    return {};
+}
+
 // One configuration of algorithm A on this process's GPUs: its memory and kernel arguments.
 // A State resource (core/state.hpp): verify() and measure() of a point share it.
 template <class A>
@@ -225,8 +252,10 @@ class DeviceMethodBase : public Method {
     const long per_sm = p.at("blocks_per_sm"), threads = p.at("threads_per_block");
     if (per_sm < 1 || threads < 32 || threads > 1024)
       return Usability::no("needs blocks_per_sm >= 1 and 32..1024 threads_per_block");
-    if (const long o = p.at("ordering"); o != 0 && o != 1)
-      return Usability::no("ordering: 0 = release/acquire per signal, 1 = relaxed + fences");
+    if (const long o = p.at("ordering"); o < 0 || o > 2)
+      return Usability::no(
+          "ordering: 0 = release/acquire per signal, 1 = relaxed + seq_cst fences, 2 = relaxed + "
+          "acq_rel fences");
     const int members = ctx.launch.under_mpi ? ctx.launch.size : static_cast<int>(ctx.gpus.size());
     if (members > kMaxMembers)
       return Usability::no("at most " + std::to_string(kMaxMembers) + " GPUs");
@@ -248,7 +277,8 @@ class DeviceMethodBase : public Method {
 
 // The axes' meaning, for every device method's description.
 inline constexpr std::string_view kDeviceAxesHelp =
-    "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + fences; "
+    "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + seq_cst "
+    "fences, 2 = relaxed + acq_rel fences; "
     "fault (test hook) 0 = none, 1 = skip the wait, 2 = last GPU absent, 3 = no release, acquire "
     "or fence, 4 = last GPU absent while timing (1 and 3 report what the check caught per 10^6 "
     "crossings, not a latency)";
@@ -265,6 +295,7 @@ class DeviceBarrier final : public DeviceMethodBase {
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
     axes.push_back({"fault", {0}});
+    for (Axis& x : algo_axes<A>()) axes.push_back(std::move(x));
     return axes;
   }
 
@@ -273,6 +304,8 @@ class DeviceBarrier final : public DeviceMethodBase {
   }
 
   Verification verify(State& state) override {
+    if (std::string why = algo_unverified<A>(state.point()); !why.empty())
+      return Verification::not_verified(why);
     BarrierSession<A>& s = session(state);
     s.set_checking(true);
     return verify_crossings(s, rounds(state.point()));
@@ -315,6 +348,7 @@ class DeviceBarrier final : public DeviceMethodBase {
       return Usability::no("fault=" + std::to_string(f) +
                            " keeps the last GPU out of the barriers: it needs 2 or more "
                            "GPUs (with one, no barrier is left to miss)");
+    if (std::string why = algo_infeasible<A>(p); !why.empty()) return Usability::no(why);
     if constexpr (requires { A::peer_atomics; })
       if (std::string why = peer_atomics_problem(gpus); A::peer_atomics && !why.empty())
         return Usability::no(why);

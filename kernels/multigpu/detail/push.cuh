@@ -7,13 +7,27 @@
 // The lanes of warp 0 share the peers: lane k sends to and polls peers k, k+32, ..., so that with
 // N GPUs the N-1 signals (each with its own system-scope release) and polls are in flight
 // together, not one after the other.
+//
+// Axis `part` (issue 16's phase experiment; 0 in every other use): 0 = the whole barrier;
+// 1 = the gather alone (every block waits for its GPU's count; nothing crosses NVLink); 2 = the
+// gather and the sends (the completing block still signals every peer; nobody waits for a
+// peer); 3 = the exchange alone (block 0 of every GPU signals every peer and waits for every
+// peer's signal; no count, the other blocks pass). Parts 1-3 are not barriers across GPUs: their
+// rows are timed, not checked, and say so. Whole - part 2 is what waiting for the peers adds
+// after this GPU has sent; part 1 + part 3 against the whole shows how much of the gather and
+// the exchange overlap, or add up.
 #pragma once
 
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "core/method.hpp"
 #include "multigpu/detail/crossing.cuh"
 
 namespace gb::mg {
+
+enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
 
 struct Push {
   static constexpr std::string_view name = "multigpu.device.push";
@@ -25,13 +39,43 @@ struct Push {
     alignas(128) Word arrive[kMaxMembers];  // the inbox: from every member
     alignas(128) Word arrived;              // blocks of this GPU that reached the barrier
   };
-  struct Args {};
+  struct Args {
+    PushPart part = PushPart::whole;
+  };
 
-  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+  static std::vector<Axis> extra_axes() { return {{"part", {0}}}; }
+  template <class P>
+  static Args args(const P& setup, int) {
+    return {static_cast<PushPart>(setup.point.get("part", 0))};
+  }
+  template <class Pt>
+  static std::string infeasible(const Pt& p) {
+    const long part = p.get("part", 0);
+    if (part < 0 || part > 3)
+      return "part: 0 = the whole barrier, 1 = the gather alone, 2 = gather + sends, 3 = the "
+             "exchange alone";
+    if (part != 0 && p.get("fault", 0) != 0) return "part 1-3 time a phase: fault must be 0";
+    return {};
+  }
+  template <class Pt>
+  static std::string unverified(const Pt& p) {
+    static constexpr const char* kParts[] = {"", "the gather alone", "the gather and the sends",
+                                             "the exchange alone"};
+    const long part = p.get("part", 0);
+    if (part < 1 || part > 3) return {};
+    return "part=" + std::to_string(part) + " times " + kParts[part] +
+           " of push, not a barrier across GPUs (issue 16's phase experiment)";
+  }
+
+  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
     constexpr auto gpu = cuda::thread_scope_device;
     constexpr unsigned kWarp = 0xffffffffu;
     const Ordering o = a.ordering;
     const bool alone = a.members == 1;
+    const bool gathers = x.part != PushPart::exchange;
+    const bool sends = x.part != PushPart::gather;
+    const bool polls_peers = x.part == PushPart::whole ||
+                             (x.part == PushPart::exchange && blockIdx.x == 0);
     const Word complete = e * gridDim.x;
     Words* self = a.own_words<Words>();
     __shared__ bool ok;
@@ -39,13 +83,15 @@ struct Push {
     if (threadIdx.x < 32) {
       const int lane = static_cast<int>(threadIdx.x);
       bool last = false;
-      if (lane == 0) {
+      if (lane == 0 && gathers) {
         cuda::atomic_ref<Word, gpu> arrived(self->arrived);
         fence_if_relaxed<gpu>(o);  // this block's writes, before its arrival
         const Word before = o == Ordering::acquire_release
                                 ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
                                 : arrived.fetch_add(1, cuda::memory_order_relaxed);
         last = before + 1 == complete && !alone;
+      } else if (lane == 0) {
+        last = blockIdx.x == 0 && !alone;  // part 3: block 0 speaks for its GPU
       }
       // The lanes that send publish, each with its own system-scope fence (relaxed) or release
       // store, everything lane 0 observed through the count. The shuffle only moves the value;
@@ -53,7 +99,7 @@ struct Push {
       // fence or release store, so that lanes 1..31 publish what lane 0 acquired (3+ GPUs).
       const bool send = __shfl_sync(kWarp, last, 0);
       __syncwarp(kWarp);
-      if (send) {
+      if (send && sends) {
         for (int k = lane; k < a.members - 1; k += 32) {
           const int j = (a.member + 1 + k) % a.members;
           fence_if_relaxed(o);
@@ -62,9 +108,9 @@ struct Push {
       }
       bool good = true;
       if (a.waits()) {
-        if (lane == 0)
+        if (lane == 0 && gathers)
           good = wait_at_least<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns);
-        for (int k = lane; good && k < a.members - 1; k += 32)
+        for (int k = lane; good && polls_peers && k < a.members - 1; k += 32)
           good = wait_at_least(&self->arrive[(a.member + 1 + k) % a.members], e, o, a.self,
                                a.watchdog_ns);
       }

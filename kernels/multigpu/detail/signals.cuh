@@ -25,10 +25,18 @@ struct alignas(128) Control {
 };
 
 // ordering axis: 0 = every signal a release store / acquire load at system scope;
-// 1 = relaxed signals, ordered by fences at the points where a block arrives and leaves.
+// 1 = relaxed signals, ordered by sequentially consistent fences (fence.sc: MEMBAR.SC) at the
+// points where a block arrives and leaves; 2 = the same relaxed signals and fence points with
+// acquire-release fences (fence.acq_rel: MEMBAR.ALL), which message passing needs and no more
+// (the experiment of issue 16: whether the fence's strength is what ordering 1 pays for).
 // unordered: relaxed signals and no fences, the fault=3 test hook (detail/crossing.cuh); every
-// algorithm treats what is neither acquire_release nor relaxed_fenced as no ordering at all.
-enum class Ordering { acquire_release = 0, relaxed_fenced = 1, unordered = 2 };
+// algorithm treats what is neither acquire_release nor fenced(o) as no ordering at all.
+enum class Ordering { acquire_release = 0, relaxed_fenced = 1, relaxed_acq_rel = 2, unordered = 3 };
+
+// The orderings whose signals are relaxed and ordered by fences (1 and 2).
+__host__ __device__ constexpr bool fenced(Ordering o) {
+  return o == Ordering::relaxed_fenced || o == Ordering::relaxed_acq_rel;
+}
 
 // Signals default to system scope (they cross GPUs); a signal that stays inside one GPU can use
 // device scope, which needs no system-wide fence.
@@ -56,7 +64,10 @@ __device__ __forceinline__ Word add_signal(Word* p, Ordering o) {
 
 template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ __forceinline__ void fence_if_relaxed(Ordering o) {
-  if (o == Ordering::relaxed_fenced) cuda::atomic_thread_fence(cuda::memory_order_seq_cst, S);
+  if (o == Ordering::relaxed_fenced)
+    cuda::atomic_thread_fence(cuda::memory_order_seq_cst, S);
+  else if (o == Ordering::relaxed_acq_rel)
+    cuda::atomic_thread_fence(cuda::memory_order_acq_rel, S);
 }
 
 // Spins until *p >= target. Gives up (false) when the watchdog expires or another block of this
