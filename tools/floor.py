@@ -26,13 +26,24 @@ SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire", "4": "relaxed +
 
 
 def is_barrier(r):
+    """A multi-GPU barrier's latency row; push's part=1..3 rows time one phase, not a barrier."""
     return (r["method"].startswith("multigpu.") and r["method"] != SIGNAL
-            and r["metric"] == "latency")
+            and r["metric"] == "latency" and gbcsv.config_axes(r).get("part", "0") == "0")
 
 
 def _shape(r):
     c = gbcsv.config_axes(r)
     return c.get("blocks_per_sm"), c.get("threads_per_block")
+
+
+# The axes every floor row shows in its own columns; any other axis not at 0 (push's count_poll,
+# NVSHMEM's variant) is named after the method, so that variants of one method stay apart.
+SHOWN_AXES = {"gpu_count", "blocks_per_sm", "threads_per_block", "ordering", "fault", "part"}
+
+
+def _label(r, axes):
+    extra = [f"{k}={v}" for k, v in sorted(axes.items()) if k not in SHOWN_AXES and v != "0"]
+    return " ".join([r["method"], *extra])
 
 
 def floors(rows):
@@ -47,7 +58,7 @@ def floors(rows):
         for b in (r for r in run if is_barrier(r)):
             gpus = set(b["gpu_ids"].split(",")) if b["gpu_ids"] else set()
             axes = gbcsv.config_axes(b)
-            item = {"method": b["method"], "gpu_count": b["gpu_count"],
+            item = {"method": _label(b, axes), "gpu_count": b["gpu_count"],
                     "shape": "x".join(s or "?" for s in _shape(b)),
                     "ordering": axes.get("ordering", ""), "latency": float(b["value"]),
                     "run_id": b["run_id"], "file": b["_file"]}

@@ -14,6 +14,8 @@ Tables:
   report.py faults CSV...                   what the check caught under the fault test hooks
   report.py floor CSV...                    multi-GPU barriers over their composed floor
                                             (tools/floor.py; configs/sweeps/floor.yaml)
+  report.py push-phases CSV...              where push's time goes: its phases alone, its
+                                            floor, orderings 1 and 2 (tools/push_phases.py)
   report.py sanitize SUMMARY.csv            scripts/gpu-sanitize's summary per tool
   report.py selfcheck CSV...                clock vs differential technique (selfcheck CSVs)
   report.py selfcheck-log TXT...            the same from `gpubarrier selfcheck` text logs
@@ -816,6 +818,13 @@ def reduction_tables(argv):
     print("\n".join(tables.report(argv, which, sizes and [int(s) for s in sizes.split(",")])))
 
 
+def push_phases(argv):
+    """Where push's time goes: its phases alone (part axis), its floor, orderings 1 and 2
+    (tools/push_phases.py; configs/sweeps/push-phases.yaml)."""
+    import push_phases as phases_of
+    table(phases_of.HEADER, phases_of.phases_table(load(argv)))
+
+
 def floor(argv):
     """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
     gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
@@ -864,7 +873,7 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
          "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
          "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
-         "floor": floor, "reduction-tables": reduction_tables,
+         "floor": floor, "push-phases": push_phases, "reduction-tables": reduction_tables,
          "sanitize": sanitize,
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table),

@@ -86,4 +86,31 @@ with tempfile.TemporaryDirectory() as d:
            "<td>multigpu.device.push</td><td>2</td><td>1x128</td><td>0</td><td>2.48</td>"
            "<td>0.99</td><td>1.26</td><td>2.25</td><td>1.10</td>" in html,
            "the HTML page has the floor table", p)
+    # Where push's time goes (report push-phases, tools/push_phases.py): its parts beside its
+    # floor; a part row is a phase, never a barrier of the floor table.
+    phases = os.path.join(d, "phases.csv")
+
+    def part(k, value, ordering=0):
+        return row(method="multigpu.device.push", gpu_count=2, gpu_ids="0,1", value=value,
+                   config=shape(1, 128, ordering=ordering, fault=0, part=k))
+    write_rows(phases, gbcsv.NAMES, [
+        row(method="gpu.grid.cg", gpu_ids="0", config=shape(1, 128), value=1100),
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
+            metric="one_way_latency", value=2250),
+        part(0, 3620), part(1, 1340), part(2, 3050), part(3, 2670),
+        part(0, 5960, ordering=1), part(0, 6020, ordering=2),
+        row(method="multigpu.device.push", gpu_count=2, gpu_ids="0,1", value=3400,
+            config=shape(1, 128, ordering=0, fault=0, part=0, count_poll=1))])
+    p = run_gpubarrier(EXE, "report", "push-phases", phases)
+    expect(p.returncode == 0 and
+           "| 2 | 1x128 | 3.35 | 3.62 | 1.08 | 1.34 | 3.05 | 2.67 | 0.39 | 3.40 | - | 5.96 | 6.02 "
+           "| 1.010 |"
+           in p.stdout, "push-phases: floor, whole, each part, the overlap, orderings 1 and 2",
+           p)
+    p = run_gpubarrier(EXE, "report", "floor", phases)
+    expect(p.returncode == 0 and
+           sum(line.startswith("| `multigpu") for line in p.stdout.splitlines()) == 2 and
+           "| `multigpu.device.push count_poll=1` | 2 | 1x128 | 0 | 3.4 |" in p.stdout,
+           "the floor table has the whole barriers only (ordering 0: the others have no "
+           "signal in this run), no part row, and names a variant's axis", p)
 print("PASS")

@@ -162,7 +162,8 @@ def case_member_throws():
 
 def case_acq_rel_and_parts():
     # Issue 16's experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
-    # verify like 0 and 1 on every algorithm; push's part=1..3 time one phase each and must say
+    # verify like 0 and 1 on every algorithm, and so must push's count_poll=1 (relaxed polls of
+    # the count, one acquire fence); push's part=1..3 time one phase each and must say
     # that they are not checked (status ok: readers filter on it), while part=0 verifies.
     if N < 2:
         print("SKIP: needs 2 GPUs")
@@ -171,6 +172,11 @@ def case_acq_rel_and_parts():
     bad = [r for r in rows if r["status"] != "ok" or not r["note"].startswith("verified")]
     if not rows or bad:
         fail("ordering=2 rows must be ok and verified", bad or rows)
+    rows = run_rows("--methods", "multigpu.device.push", "--axis", "count_poll=1",
+                    "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
+    if len(rows) != 3 or any(r["status"] != "ok" or not r["note"].startswith("verified")
+                             for r in rows):
+        fail("count_poll=1 (relaxed polls, one acquire fence) must verify", rows)
     rows = run_rows("--methods", "multigpu.device.push", "--axis", "part=0,1,2,3",
                     "--axis", "ordering=0", "--axis", "gpu_count=2")
     parts = {r["config"].split("part=")[1].split()[0]: r for r in rows}

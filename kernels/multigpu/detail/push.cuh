@@ -16,6 +16,11 @@
 // rows are timed, not checked, and say so. Whole - part 2 is what waiting for the peers adds
 // after this GPU has sent; part 1 + part 3 against the whole shows how much of the gather and
 // the exchange overlap, or add up.
+//
+// Axis `count_poll` (issue 16): how every block waits for its GPU's count: 0 = an acquire load
+// at every poll; 1 = relaxed polls and one device-scope acquire fence once complete, as CUDA's
+// grid.sync waits (push's gather alone took 0.24 us longer than gpu.grid.cg on 2 x H100:
+// results/README.md, "Where push's time goes").
 #pragma once
 
 #include <string>
@@ -41,12 +46,14 @@ struct Push {
   };
   struct Args {
     PushPart part = PushPart::whole;
+    bool count_fence = false;  // count_poll=1
   };
 
-  static std::vector<Axis> extra_axes() { return {{"part", {0}}}; }
+  static std::vector<Axis> extra_axes() { return {{"part", {0}}, {"count_poll", {0}}}; }
   template <class P>
   static Args args(const P& setup, int) {
-    return {static_cast<PushPart>(setup.point.get("part", 0))};
+    return {static_cast<PushPart>(setup.point.get("part", 0)),
+            setup.point.get("count_poll", 0) == 1};
   }
   template <class Pt>
   static std::string infeasible(const Pt& p) {
@@ -55,6 +62,8 @@ struct Push {
       return "part: 0 = the whole barrier, 1 = the gather alone, 2 = gather + sends, 3 = the "
              "exchange alone";
     if (part != 0 && p.get("fault", 0) != 0) return "part 1-3 time a phase: fault must be 0";
+    if (const long c = p.get("count_poll", 0); c != 0 && c != 1)
+      return "count_poll: 0 = an acquire load per poll, 1 = relaxed polls + one acquire fence";
     return {};
   }
   template <class Pt>
@@ -109,7 +118,9 @@ struct Push {
       bool good = true;
       if (a.waits()) {
         if (lane == 0 && gathers)
-          good = wait_at_least<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns);
+          good = x.count_fence
+                     ? wait_then_acquire<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns)
+                     : wait_at_least<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns);
         for (int k = lane; good && polls_peers && k < a.members - 1; k += 32)
           good = wait_at_least(&self->arrive[(a.member + 1 + k) % a.members], e, o, a.self,
                                a.watchdog_ns);

@@ -92,4 +92,16 @@ __device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Con
   }
 }
 
+// wait_at_least with relaxed polls and, for release/acquire, one acquire fence at scope S once
+// the target is seen, as CUDA's grid.sync waits (volatile polls, then a fence), instead of an
+// acquire load (an L1 invalidation) at every poll.
+template <cuda::thread_scope S = cuda::thread_scope_system>
+__device__ inline bool wait_then_acquire(const Word* p, Word target, Ordering o, Control* self,
+                                         std::uint64_t watchdog_ns) {
+  const bool acquire = o == Ordering::acquire_release;
+  const bool ok = wait_at_least<S>(p, target, acquire ? Ordering::unordered : o, self, watchdog_ns);
+  if (acquire) cuda::atomic_thread_fence(cuda::memory_order_acquire, S);
+  return ok;
+}
+
 }  // namespace gb::mg
