@@ -219,6 +219,31 @@ def case_model_loads_timed(functions):
         print("PASS", name, len(loads), "loads inside the clock bracket")
 
 
+def case_warp_reduce_shuffles(functions):
+    # gpu.warp.reduce's shuffle variants (seed 001 Table 5): each timed round must be the 5 steps
+    # of the tree, a 64-bit SHFL.DOWN (two 32-bit halves) and a DADD per step, nothing else for
+    # the tile; the coalesced group also computes each step's source lane (SHFL.IDX of its rank)
+    # inside the bracket, which is what it costs over the tile.
+    want = {"TileShuffle": {"SHFL.DOWN": 10, "DADD": 5},
+            "CoalescedShuffle": {"SHFL.DOWN": 10, "DADD": 5}}
+    for variant, core in want.items():
+        for name, body in kernels(functions, rf"warp_reduce_kernelINS0_{len(variant)}{variant}E").items():
+            reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
+            if not reads or len(reads) % 2:
+                sys.exit(f"FAIL: {name}: expected pairs of clock reads, found {len(reads)}")
+            for start, end in zip(reads[::2], reads[1::2]):
+                inside = body[start + 1:end]
+                check_clean(name, inside)
+                ops = Counter(op for op, _ in inside)
+                got = {op: ops[op] for op in core}
+                if got != core:
+                    sys.exit(f"FAIL: {name}: the bracket must hold {core}, has {dict(ops)}")
+                extra = {op: n for op, n in ops.items() if op not in core}
+                if variant == "TileShuffle" and extra:
+                    sys.exit(f"FAIL: {name}: the tile's bracket holds more than the tree: {extra}")
+                print("PASS", variant, dict(ops))
+
+
 tool = find_cuobjdump()
 if not tool:
     print("SKIP: no cuobjdump (install the CUDA toolkit or nvidia-cuda-cuobjdump)")
