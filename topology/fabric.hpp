@@ -12,10 +12,10 @@ namespace gb::topo {
 
 struct FabricInfo {
   enum class Source {
-    probed,       // nvmlDeviceGetGpuFabricInfoV answered (or said NOT_SUPPORTED: no fabric)
-    no_nvml,      // built without NVML
-    no_call,      // this nvml.h has no nvmlDeviceGetGpuFabricInfoV
-    failed,       // NVML could not be initialised or the call failed otherwise: `detail`
+    probed,   // nvmlDeviceGetGpuFabricInfoV answered (or said NOT_SUPPORTED: no fabric)
+    no_nvml,  // built without NVML
+    no_call,  // this nvml.h has no nvmlDeviceGetGpuFabricInfoV
+    failed,   // NVML could not be initialised or the call failed otherwise: `detail`
   };
   Source source = Source::no_nvml;
   std::string detail;

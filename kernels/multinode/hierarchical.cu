@@ -38,8 +38,7 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
 
   // Unlike the single-node device barriers, any number of nodes.
   Usability usable(const RunContext& ctx) const override {
-    if (!ctx.launch.under_mpi)
-      return Usability::no("one rank per GPU: run under mpirun/srun");
+    if (!ctx.launch.under_mpi) return Usability::no("one rank per GPU: run under mpirun/srun");
     if (Usability u = Method::usable(ctx); !u.ok) return u;
     return team_usable(ctx, requirements());
   }
@@ -69,10 +68,10 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
       Measurement early = rows.front();
       early.metric = "check_early_release";
       early.value = bad[NodeSession::kEarly] * 1e6 / static_cast<double>(kVerifyRounds);
-      early.note = "test hook fault=1: " +
-                   std::to_string(static_cast<long>(bad[NodeSession::kEarly])) +
-                   " block passes before the node's release in " + std::to_string(kVerifyRounds) +
-                   " crossings";
+      early.note =
+          "test hook fault=1: " + std::to_string(static_cast<long>(bad[NodeSession::kEarly])) +
+          " block passes before the node's release in " + std::to_string(kVerifyRounds) +
+          " crossings";
       rows.push_back(early);
       return rows;
     }
@@ -98,8 +97,9 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
     if (f < 0 || f > 2)
       return Usability::no("fault: 0 = none, 1 = skip the wait, 2 = last rank absent");
     if (f == 2 && ctx.launch.size < 2)
-      return Usability::no("fault=2 keeps the last rank out of the barriers: it needs 2 or more "
-                           "ranks (with one, no barrier is left to miss)");
+      return Usability::no(
+          "fault=2 keeps the last rank out of the barriers: it needs 2 or more "
+          "ranks (with one, no barrier is left to miss)");
     if (std::string why = fabric_refusal(ctx); !why.empty()) return Usability::no(why);
     return launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<NodeHierarchical>),
                       Span::node);

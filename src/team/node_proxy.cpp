@@ -15,7 +15,8 @@ namespace {
 bool wait_arrived(ProxyWords* words, unsigned long long epoch, double deadline_s) {
   std::atomic_ref<unsigned long long> arrived(words->arrived);
   if (arrived.load(std::memory_order_acquire) >= epoch) return true;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_s);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(deadline_s);
   for (unsigned i = 1;; ++i) {
     if (arrived.load(std::memory_order_acquire) >= epoch) return true;
     if (i % 1024 == 0 && std::chrono::steady_clock::now() > deadline) return false;
@@ -48,8 +49,7 @@ ProxyOutcome run_node_proxy(const Team& team, ProxyWords* words, unsigned long l
       // A proxy that gave up reports 0: every leader then sees the node missing, at the same
       // epoch, and all stop together.
       unsigned long long seen = out.gave_up ? 0 : e;
-      GB_MPI_CHECK(
-          MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, leaders));
+      GB_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seen, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, leaders));
       if (seen < e) {
         out.node_missing = true;
         break;

@@ -26,8 +26,8 @@ struct ProxyWords {
 enum class ProxyCrossing { barrier, min_arrived };
 
 struct ProxyOutcome {
-  long released = 0;       // epochs this proxy released
-  bool gave_up = false;    // its GPU did not arrive within the deadline (or never launched)
+  long released = 0;          // epochs this proxy released
+  bool gave_up = false;       // its GPU did not arrive within the deadline (or never launched)
   bool node_missing = false;  // min_arrived: another node did not arrive
   std::string detail() const;
 };

@@ -34,8 +34,7 @@ std::string peer_access_problem(const std::vector<int>& devices) {
   return {};
 }
 
-PeerMemory::PeerMemory(const Team& team, std::size_t bytes, Span span)
-    : team_(team), span_(span) {
+PeerMemory::PeerMemory(const Team& team, std::size_t bytes, Span span) : team_(team), span_(span) {
   const int n = team.local_count();
   const int members = team.size(span);
   views_.assign(n, std::vector<void*>(members, nullptr));

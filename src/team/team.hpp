@@ -67,10 +67,14 @@ class Team {
   }
 #ifdef GPUBARRIER_HAVE_MPI
   // mpi mode: the ranks of this node, in rank order; MPI_COMM_NULL in threads mode.
-  MPI_Comm node_comm() const { return node_comm_; }
+  MPI_Comm node_comm() const {
+    return node_comm_;
+  }
   // mpi mode: the node leaders (node-local rank 0), one per node, in node order; MPI_COMM_NULL
   // on every other rank and in threads mode.
-  MPI_Comm leaders_comm() const { return leaders_comm_; }
+  MPI_Comm leaders_comm() const {
+    return leaders_comm_;
+  }
 #endif
 
   // Runs fn(local) for every local member: threads mode: one OpenMP thread per member, bound to
@@ -119,7 +123,7 @@ class Team {
 #endif
   std::vector<std::vector<int>> cpus_;  // per local member; empty = leave the binding alone
   mutable std::vector<MemberFailure> failures_;  // per local member, during parallel()
-  Releases releases_;  // streams, host_wait policies, communicators
+  Releases releases_;                            // streams, host_wait policies, communicators
 };
 
 // The point's team: made on first use, shared by verify() and measure() (core/state.hpp).

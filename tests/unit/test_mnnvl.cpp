@@ -26,8 +26,8 @@ TEST(Mnnvl, CompletedRegistrationWithAClusterSpansNodes) {
 }
 
 TEST(Mnnvl, NoClusterOrNoCompletedRegistrationEndsAtTheNode) {
-  EXPECT_EQ(node_grouping_problem(probed(kFabricStateCompleted, true, 0)), "");  // zero UUID
-  EXPECT_EQ(node_grouping_problem(probed(2, true, 0x5a)), "");                   // in progress
+  EXPECT_EQ(node_grouping_problem(probed(kFabricStateCompleted, true, 0)), "");      // zero UUID
+  EXPECT_EQ(node_grouping_problem(probed(2, true, 0x5a)), "");                       // in progress
   EXPECT_EQ(node_grouping_problem(probed(kFabricStateCompleted, false, 0x5a)), "");  // failed
   FabricInfo none;
   none.source = FabricInfo::Source::probed;  // NVML_ERROR_NOT_SUPPORTED: no fabric at all

@@ -233,8 +233,8 @@ class DeviceMethodBase : public Method {
       return Usability::no("ordering: 0 = release/acquire per signal, 1 = relaxed + fences");
     int members = ctx.launch.under_mpi ? ctx.launch.size : static_cast<int>(ctx.gpus.size());
     if (span == Span::node && !ctx.launch.layout.empty())
-      members = *std::max_element(ctx.launch.layout.node_size.begin(),
-                                  ctx.launch.layout.node_size.end());
+      members =
+          *std::max_element(ctx.launch.layout.node_size.begin(), ctx.launch.layout.node_size.end());
     if (members > kMaxMembers)
       return Usability::no("at most " + std::to_string(kMaxMembers) + " GPUs" +
                            (span == Span::node ? " per node" : ""));

@@ -29,8 +29,8 @@ struct NodeHierarchical {
   static constexpr std::string_view name = "multinode.hierarchical";
 
   struct Words {
-    Push::Words push;           // first: Push::cross addresses these words as its own
-    alignas(128) Word release;  // from the node's leader GPU: the epoch its blocks may pass
+    Push::Words push;             // first: Push::cross addresses these words as its own
+    alignas(128) Word release;    // from the node's leader GPU: the epoch its blocks may pass
     alignas(128) unsigned early;  // check: blocks that passed before their node's release
   };
   struct Args {
