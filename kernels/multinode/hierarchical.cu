@@ -38,8 +38,8 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
 
   // Unlike the single-node device barriers, any number of nodes.
   Usability usable(const RunContext& ctx) const override {
+    if (Usability u = Method::usable(ctx); !u.ok) return u;  // no GPU: say that first
     if (!ctx.launch.under_mpi) return Usability::no("one rank per GPU: run under mpirun/srun");
-    if (Usability u = Method::usable(ctx); !u.ok) return u;
     return team_usable(ctx, requirements());
   }
 
@@ -79,6 +79,12 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
     Measurement m = measure_crossings(state.ctx(), team_of(state), s);
     const Team& team = team_of(state);
     m.note += " on " + std::to_string(team.nodes()) + " node(s); host proxy, MPI_Barrier";
+    // Simulated nodes skip the MNNVL refusal; the note still shows what the probe said.
+    if (state.ctx().launch.simulated_nodes) {
+      const std::string fabric = fabric_problem(state.ctx());
+      m.note += "; MNNVL check (not applied to simulated nodes): " +
+                (fabric.empty() ? std::string("the NVLink fabric ends at the node") : fabric);
+    }
     return {m};
   }
 

@@ -19,7 +19,12 @@ std::string device_initiated_refusal(const RunContext& ctx) {
 }
 
 std::string fabric_refusal(const RunContext& ctx) {
-  if (ctx.launch.nodes <= 1 || ctx.launch.simulated_nodes || ctx.gpus.empty()) return {};
+  if (ctx.launch.nodes <= 1 || ctx.launch.simulated_nodes) return {};
+  return fabric_problem(ctx);
+}
+
+std::string fabric_problem(const RunContext& ctx) {
+  if (ctx.gpus.empty()) return {};
   static std::map<int, std::string> seen;  // the fabric does not change during a run
   const int device = ctx.gpus.front();
   if (const auto it = seen.find(device); it != seen.end()) return it->second;

@@ -15,9 +15,12 @@ enum class Network { host_proxy = 0, device_initiated = 1 };
 // network=1: always refused, with what it would need and why it is not faked.
 std::string device_initiated_refusal(const RunContext& ctx);
 
-// Empty when this rank's GPUs can be grouped by node: its NVLink fabric (NVML) ends at the node.
-// Only a run across real nodes asks: simulated nodes share one machine on purpose. The probe
-// runs once per GPU and process.
+// Why this rank's GPU cannot be grouped by node (topology/fabric.hpp), empty when its NVLink
+// fabric (NVML) ends at the node. The probe runs once per GPU and process.
+std::string fabric_problem(const RunContext& ctx);
+
+// fabric_problem() where it decides: across real nodes only, since simulated nodes share one
+// machine (and its NVLink) on purpose.
 std::string fabric_refusal(const RunContext& ctx);
 
 }  // namespace gb::mg
