@@ -133,7 +133,8 @@ def simulated_env(per_node):
 def check_multinode(rows, ranks, nodes, simulated):
     """The rows of MULTINODE on `ranks` ranks in `nodes` nodes: per ordering one ok+verified
     latency (fault=0), three unverified check rows (fault=1), one timeout (fault=2); network=1
-    skipped with the reason, at every ordering and fault."""
+    skipped with the reason, at every ordering and fault. Simulated runs note what the MNNVL
+    probe (NVML) said, since the refusal applies across real nodes only."""
     def of(network, fault):
         return [r for r in rows if f"network={network}" in r["config"]
                 and f"fault={fault}" in r["config"]]
