@@ -23,7 +23,8 @@ std::optional<std::string> MethodInfo::why_not_across_nodes() const {
   if (level == Level::multi_node) return std::nullopt;
   if (req.peer_access) return "device-side barrier: its peers are GPUs of one node";
   if (req.nccl)
-    return "NCCL barrier: across nodes in a later issue, only host methods span nodes for now";
+    return "NCCL barrier: across nodes in a later issue, only host methods and multinode.* span "
+           "nodes for now";
   return std::nullopt;
 }
 
