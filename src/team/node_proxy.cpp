@@ -32,13 +32,12 @@ std::string ProxyOutcome::detail() const {
   return {};
 }
 
-ProxyOutcome run_node_proxy(const Team& team, ProxyWords* words, unsigned long long first,
+#ifdef GPUBARRIER_HAVE_MPI
+ProxyOutcome run_node_proxy(MPI_Comm leaders, ProxyWords* words, unsigned long long first,
                             unsigned long long last, double deadline_s, ProxyCrossing crossing,
                             bool launched) {
   ProxyOutcome out;
   out.gave_up = !launched;
-#ifdef GPUBARRIER_HAVE_MPI
-  const MPI_Comm leaders = team.leaders_comm();
   if (leaders == MPI_COMM_NULL) throw Error("the node proxy runs on node leaders only");
   std::atomic_ref<unsigned long long> release(words->release);
   for (unsigned long long e = first; e <= last; ++e) {
@@ -59,6 +58,15 @@ ProxyOutcome run_node_proxy(const Team& team, ProxyWords* words, unsigned long l
     release.store(e, std::memory_order_release);
     ++out.released;
   }
+  return out;
+}
+#endif
+
+ProxyOutcome run_node_proxy(const Team& team, ProxyWords* words, unsigned long long first,
+                            unsigned long long last, double deadline_s, ProxyCrossing crossing,
+                            bool launched) {
+#ifdef GPUBARRIER_HAVE_MPI
+  return run_node_proxy(team.leaders_comm(), words, first, last, deadline_s, crossing, launched);
 #else
   (void)team;
   (void)words;
@@ -69,7 +77,6 @@ ProxyOutcome run_node_proxy(const Team& team, ProxyWords* words, unsigned long l
   (void)launched;
   throw Error("the node proxy needs MPI (built without it)");
 #endif
-  return out;
 }
 
 }  // namespace gb::mg

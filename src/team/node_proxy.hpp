@@ -42,4 +42,12 @@ ProxyOutcome run_node_proxy(const Team& team, ProxyWords* words, unsigned long l
                             unsigned long long last, double deadline_s, ProxyCrossing crossing,
                             bool launched);
 
+#ifdef GPUBARRIER_HAVE_MPI
+// The same on a communicator of node leaders given directly (tests/mpi/node_proxy_check.cpp
+// drives it with a thread in place of the GPU).
+ProxyOutcome run_node_proxy(MPI_Comm leaders, ProxyWords* words, unsigned long long first,
+                            unsigned long long last, double deadline_s, ProxyCrossing crossing,
+                            bool launched);
+#endif
+
 }  // namespace gb::mg

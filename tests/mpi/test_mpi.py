@@ -180,6 +180,19 @@ def case_multinode_without_gpu():
     print(f"PASS: listed, skipped on 2 simulated nodes ({rows[0]['note']}); =2 groups ranks")
 
 
+def case_node_proxy():
+    """The host proxy of multinode.hierarchical without a GPU (tests/mpi/node_proxy_check.cpp):
+    2 ranks, each a node leader whose "GPU" is a thread."""
+    check, mode = sys.argv[3], sys.argv[4]
+    mpirun = shutil.which("mpirun")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = run_bounded([mpirun, "-np", "2", "--oversubscribe", check, mode], env=env, timeout=60)
+    if p.returncode != 0 or p.stdout.count("ok rank") != 2:
+        sys.exit(f"FAIL: {mode}: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+    print("PASS", mode, p.stdout.strip().replace("\n", " | "))
+
+
 def case_thread_level():
     """The MPI thread level asked for (--mpi-thread-level, GPUBARRIER_MPI_THREAD_LEVEL; default
     single) is the one MPI_Init_thread provided and every row says it; a bad name is refused."""
