@@ -20,9 +20,11 @@ bool MethodInfo::runs_in(Mode mode) const {
 
 std::optional<std::string> MethodInfo::why_not_across_nodes() const {
   if (!runs_in(Mode::mpi)) return "one process: runs on one node";
+  if (level == Level::multi_node) return std::nullopt;
   if (req.peer_access) return "device-side barrier: its peers are GPUs of one node";
   if (req.nccl)
-    return "NCCL barrier: across nodes in a later issue, only host methods span nodes for now";
+    return "NCCL barrier: across nodes in a later issue, only host methods and multinode.* span "
+           "nodes for now";
   return std::nullopt;
 }
 
@@ -35,7 +37,7 @@ const Axis* MethodInfo::axis(std::string_view axis_name) const {
 Catalogue registered_methods() {
   Catalogue out;
   for (const auto& m : Registry::instance().create_all())
-    out.push_back({std::string(m->name()), m->requirements(), m->axes()});
+    out.push_back({std::string(m->name()), m->requirements(), m->axes(), m->level()});
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
 }

@@ -17,6 +17,7 @@ struct MethodInfo {
   std::string name;
   Requirements req;
   std::vector<Axis> axes;
+  Level level = Level::host;
 
   // single: one process, no team (single-GPU and host-only methods); threads: one process, one
   // thread per GPU; mpi: one rank per GPU (or per slot, for host-only rank methods).
@@ -26,7 +27,8 @@ struct MethodInfo {
   bool needs_two_ranks() const { return req.mpi_launch && !needs_gpu(); }
   // Why the method cannot span nodes, or nullopt when it can. Device-side barriers reach their
   // peers over NVLink/PCIe inside one node, and NCCL across nodes is a later issue: only
-  // host-side barriers among ranks span nodes for now.
+  // host-side barriers among ranks and the multi-node level (multinode.*: peers inside each
+  // node, node leaders across the network) span nodes for now.
   std::optional<std::string> why_not_across_nodes() const;
   const Axis* axis(std::string_view axis_name) const;
 };

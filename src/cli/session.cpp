@@ -112,18 +112,24 @@ std::string effective_isolation(const SessionArgs& a, const Launch& launch) {
   return "none";
 }
 
-// The node name of every rank; nodes counted by name too, since two slurmds on one host (the
-// local test cluster) share memory but are two nodes to Slurm. Simulated nodes (test only) are
-// named by rank and say so in the system column.
+// The node name of every rank, and which ranks share a node (core/node_layout.hpp): by name and
+// by shared-memory domain, since two slurmds on one host (the local test cluster) share memory
+// but are two nodes to Slurm. Simulated nodes (test only) are named by rank (one rank per node)
+// or by simulated node, and say so in the system column.
 void gather_nodes(RunContext& ctx) {
   if (!ctx.launch.under_mpi) return;
-  if (ctx.launch.simulated_nodes) {
-    ctx.env.node += "-rank" + std::to_string(ctx.launch.rank);
+  if (const int k = ctx.launch.ranks_per_simulated_node; k > 0) {
+    ctx.env.node += k == 1 ? "-rank" + std::to_string(ctx.launch.rank)
+                           : "-node" + std::to_string(ctx.launch.rank / k);
     ctx.env.system += "-simulated";
   }
   ctx.env.rank_nodes = gather_strings(ctx.launch, ctx.env.node);
-  const std::set<std::string> distinct(ctx.env.rank_nodes.begin(), ctx.env.rank_nodes.end());
-  ctx.launch.nodes = std::max(ctx.launch.nodes, static_cast<int>(distinct.size()));
+  const std::vector<int> domains = ctx.launch.gather(ctx.launch.shared_domain);
+  std::vector<std::string> keys;
+  for (std::size_t r = 0; r < ctx.env.rank_nodes.size() && r < domains.size(); ++r)
+    keys.push_back(node_key(ctx.env.rank_nodes[r], domains[r]));
+  ctx.launch.layout = layout_nodes(keys);
+  ctx.launch.nodes = std::max(ctx.launch.nodes, ctx.launch.layout.nodes());
 }
 
 // The model and UUID of every rank's GPU (its first), in rank order like rank_gpus: an ordinal

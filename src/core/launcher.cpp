@@ -50,6 +50,7 @@ Launch init_launch(int* argc, char*** argv, const std::string& thread_level) {
   const int requested = mpi_thread_level_value(thread_level);  // a bad name fails before MPI
 #ifdef GPUBARRIER_HAVE_MPI
   if (!started_by_launcher()) return launch;
+  const int per_simulated_node = test_ranks_per_node();  // a bad value fails before MPI too
   // Every MPI call of gpubarrier is made by the main thread (mpi mode runs its one member there),
   // so `single` suffices and is what the reference tools (OSU) measure at; Open MPI takes locks
   // in every call at the higher levels.
@@ -71,14 +72,17 @@ Launch init_launch(int* argc, char*** argv, const std::string& thread_level) {
                                    &local));
   GB_MPI_CHECK(MPI_Comm_rank(local, &launch.local_rank));
   GB_MPI_CHECK(MPI_Comm_size(local, &launch.local_size));
+  launch.shared_domain = launch.rank;
+  GB_MPI_CHECK(MPI_Bcast(&launch.shared_domain, 1, MPI_INT, 0, local));
   MPI_Comm_free(&local);
   GB_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &g_agreement_comm));
   MPI_Comm_set_errhandler(g_agreement_comm, MPI_ERRORS_RETURN);
   int leader = launch.local_rank == 0 ? 1 : 0;
   GB_MPI_CHECK(MPI_Allreduce(&leader, &launch.nodes, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-  if (test_ranks_as_nodes()) {
+  if (per_simulated_node > 0) {
     launch.simulated_nodes = true;
-    launch.nodes = launch.size;
+    launch.ranks_per_simulated_node = per_simulated_node;
+    launch.nodes = (launch.size + per_simulated_node - 1) / per_simulated_node;
   }
   set_process_rank(launch.rank, launch.size);
 #else

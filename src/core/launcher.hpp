@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/node_layout.hpp"
+
 namespace gb {
 
 struct Launch {
@@ -14,7 +16,15 @@ struct Launch {
   int rank = 0, size = 1;
   int local_rank = 0, local_size = 1;
   int nodes = 1;
-  bool simulated_nodes = false;  // every rank a node of its own (core/test_rank_nodes.hpp)
+  // Test only (core/test_rank_nodes.hpp): every `ranks_per_simulated_node` consecutive ranks
+  // count as one node; 0 when off.
+  bool simulated_nodes = false;
+  int ranks_per_simulated_node = 0;
+  // The lowest world rank that shares this rank's memory (MPI_COMM_TYPE_SHARED); 0 outside MPI.
+  int shared_domain = 0;
+  // Which ranks share a node (core/node_layout.hpp), set by the session once it knows every
+  // rank's node name; empty until then (and outside MPI), which counts as one node.
+  NodeLayout layout;
   // The thread support MPI_Init_thread provided (core/mpi_thread_level.hpp); "" outside MPI.
   std::string thread_level;
 

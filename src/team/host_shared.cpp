@@ -52,13 +52,15 @@ class LinkedName {
   std::string name_;
 };
 
-// Rank 0 creates the segment and unlinks it once every rank has mapped it, so nothing is left in
-// /dev/shm even when a rank dies later. The mapping is given back by `releases`.
+// The node's leader (node-local rank 0) creates the node's segment and unlinks it once every rank
+// has mapped it, so nothing is left in /dev/shm even when a rank dies later. The name travels
+// among the node's ranks only: a segment never spans nodes (nor simulated ones). The mapping is
+// given back by `releases`.
 void* map_node_segment(const Team& team, std::size_t bytes, Releases& releases) {
   char name[64] = {};
   Descriptor fd;
   std::optional<LinkedName> linked;
-  if (team.member(0) == 0) {
+  if (team.node_leader()) {
     std::snprintf(name, sizeof name, "/gpubarrier-%d-%p", static_cast<int>(getpid()),
                   static_cast<const void*>(&team));
     fd.reset(shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600));
@@ -67,8 +69,8 @@ void* map_node_segment(const Team& team, std::size_t bytes, Releases& releases) 
     if (ftruncate(fd.get(), static_cast<off_t>(bytes)) != 0)
       throw Error(std::string("ftruncate ") + name + ": " + errno_text());
   }
-  team.host_barrier();  // a rank 0 that failed above meets the others here, not in the broadcast
-  GB_MPI_CHECK(MPI_Bcast(name, sizeof name, MPI_CHAR, 0, MPI_COMM_WORLD));
+  team.host_barrier();  // a leader that failed above meets the others here, not in the broadcast
+  GB_MPI_CHECK(MPI_Bcast(name, sizeof name, MPI_CHAR, 0, team.node_comm()));
   if (!fd) fd.reset(shm_open(name, O_RDWR, 0600));
   if (!fd) throw Error(std::string("shm_open ") + name + ": " + errno_text());
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd.get(), 0);

@@ -1,6 +1,7 @@
 // Pinned host memory that every member's GPU addresses directly (host-mapped): the medium of the
-// cuda-samples PeerGroup::sync pattern. threads mode: cudaHostAlloc; mpi mode: one POSIX
-// shared-memory segment of the node, registered with cudaHostRegister in every rank. A
+// cuda-samples PeerGroup::sync pattern, and of the host proxy of multinode.hierarchical.
+// threads mode: cudaHostAlloc; mpi mode: one POSIX shared-memory segment per node, shared by the
+// node's ranks and registered with cudaHostRegister in every rank. A
 // constructor that throws halfway gives back what it had acquired (core/teardown.hpp).
 #pragma once
 
@@ -23,6 +24,8 @@ class HostShared {
 
   // The memory as the GPU of local member l addresses it.
   void* device_view(int local) const { return views_[local]; }
+  // The memory as this process addresses it.
+  void* host() const { return host_; }
 
  private:
   const Team& team_;

@@ -34,9 +34,10 @@ std::string peer_access_problem(const std::vector<int>& devices) {
   return {};
 }
 
-PeerMemory::PeerMemory(const Team& team, std::size_t bytes) : team_(team) {
+PeerMemory::PeerMemory(const Team& team, std::size_t bytes, Span span) : team_(team), span_(span) {
   const int n = team.local_count();
-  views_.assign(n, std::vector<void*>(team.size(), nullptr));
+  const int members = team.size(span);
+  views_.assign(n, std::vector<void*>(members, nullptr));
   for (int l = 0; l < n; ++l) {
     void* p = device_allocation(releases_, team.device(l), bytes, "peer memory");
     allocations_.push_back(p);
@@ -56,17 +57,18 @@ PeerMemory::PeerMemory(const Team& team, std::size_t bytes) : team_(team) {
   cudaIpcMemHandle_t mine;
   GB_CUDA_CHECK(cudaIpcGetMemHandle(&mine, allocations_.front()));
   team.host_barrier();  // a rank whose allocation failed meets the others here, not in the gather
-  std::vector<cudaIpcMemHandle_t> all(team.size());
+  std::vector<cudaIpcMemHandle_t> all(members);
   GB_MPI_CHECK(MPI_Allgather(&mine, sizeof mine, MPI_BYTE, all.data(), sizeof mine, MPI_BYTE,
-                             MPI_COMM_WORLD));
-  for (int m = 0; m < team.size(); ++m) {
-    if (m == team.member(0)) {
+                             span == Span::team ? MPI_COMM_WORLD : team.node_comm()));
+  for (int m = 0; m < members; ++m) {
+    if (m == team.member(span, 0)) {
       views_[0][m] = allocations_.front();
       continue;
     }
     void* p = nullptr;
     GB_CUDA_CHECK(cudaIpcOpenMemHandle(&p, all[m], cudaIpcMemLazyEnablePeerAccess));
-    releases_.add("the IPC mapping of rank " + std::to_string(m) + "'s peer memory",
+    releases_.add("the IPC mapping of " + std::string(span == Span::team ? "rank " : "node rank ") +
+                      std::to_string(m) + "'s peer memory",
                   [p] { return cuda_failure(cudaIpcCloseMemHandle(p)); });
     views_[0][m] = p;
   }

@@ -121,9 +121,34 @@ Team::Team(const RunContext& ctx, const Point& point)
     topology_index_.assign(size_, -1);
     GB_MPI_CHECK(
         MPI_Allgather(mine.data(), 1, MPI_INT, topology_index_.data(), 1, MPI_INT, MPI_COMM_WORLD));
+    make_node_comms(ctx);
   }
 #endif
+  if (layout_.empty()) layout_ = single_node(size_);
 }
+
+#ifdef GPUBARRIER_HAVE_MPI
+// The layout comes from the session; a run without one (a test's context) is one node. Both
+// communicators are split from MPI_COMM_WORLD by every rank, so they exist on every rank or on
+// none, whatever a method later needs.
+void Team::make_node_comms(const RunContext& ctx) {
+  layout_ = ctx.launch.layout.ranks() == size_ ? ctx.launch.layout : single_node(size_);
+  const int me = first_member_;
+  auto keep = [&](MPI_Comm& comm, const char* what) {
+    if (comm == MPI_COMM_NULL) return;
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    releases_.add(what, [&comm] {
+      if (MPI_Comm_free(&comm) != MPI_SUCCESS) return std::string("MPI_Comm_free failed");
+      return std::string();
+    });
+  };
+  GB_MPI_CHECK(MPI_Comm_split(MPI_COMM_WORLD, layout_.node[me], me, &node_comm_));
+  keep(node_comm_, "the node's communicator");
+  const int leader = layout_.local[me] == 0 ? 0 : MPI_UNDEFINED;
+  GB_MPI_CHECK(MPI_Comm_split(MPI_COMM_WORLD, leader, me, &leaders_comm_));
+  keep(leaders_comm_, "the node leaders' communicator");
+}
+#endif
 
 Team::~Team() = default;  // releases_ gives back the streams and host_wait policies
 

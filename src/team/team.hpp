@@ -13,6 +13,8 @@
 #include "core/agreement.hpp"
 #include "core/launch_mode.hpp"
 #include "core/method.hpp"
+#include "core/mpi_check.hpp"
+#include "core/node_layout.hpp"
 #include "core/run_context.hpp"
 #include "core/state.hpp"
 #include "core/teardown.hpp"
@@ -25,6 +27,10 @@ inline constexpr const char* kHostWaitAxis = "host_wait";
 inline constexpr const char* kHostWaitHelp =
     "host_wait: 0 = cudaDeviceScheduleAuto, 1 = cudaDeviceScheduleSpin, "
     "2 = cudaDeviceScheduleBlockingSync";
+
+// Which members a piece of shared memory spans: the whole team (single-node device barriers) or
+// the members of this process's node (node-aware methods: team/peer_memory.hpp).
+enum class Span { team, node };
 
 class Team {
  public:
@@ -43,6 +49,33 @@ class Team {
   cudaStream_t stream(int local) const { return streams_[local]; }
   // Index of each member's GPU in ctx.topology (matched by PCI bus id); -1 when unknown.
   const std::vector<int>& topology_index() const { return topology_index_; }
+
+  // Nodes (issue 18). mpi mode: the session's layout (core/node_layout.hpp: by node name and
+  // shared-memory domain, or the test-only simulated grouping); threads mode, or no layout
+  // gathered: one node, the whole team. Members are ranks in mpi mode, so a member's node is
+  // layout().node[member].
+  const NodeLayout& layout() const { return layout_; }
+  int nodes() const { return layout_.nodes(); }
+  int node() const { return layout_.node[first_member_]; }  // this process's node
+  int node_size() const { return layout_.node_size[node()]; }
+  // Local member l's index among the members of its node (0: the node's leader).
+  int node_member(int local) const { return layout_.local[member(local)]; }
+  bool node_leader() const { return node_member(0) == 0; }
+  int size(Span span) const { return span == Span::team ? size() : node_size(); }
+  int member(Span span, int local) const {
+    return span == Span::team ? member(local) : node_member(local);
+  }
+#ifdef GPUBARRIER_HAVE_MPI
+  // mpi mode: the ranks of this node, in rank order; MPI_COMM_NULL in threads mode.
+  MPI_Comm node_comm() const {
+    return node_comm_;
+  }
+  // mpi mode: the node leaders (node-local rank 0), one per node, in node order; MPI_COMM_NULL
+  // on every other rank and in threads mode.
+  MPI_Comm leaders_comm() const {
+    return leaders_comm_;
+  }
+#endif
 
   // Runs fn(local) for every local member: threads mode: one OpenMP thread per member, bound to
   // its GPU's CPUs (orphaned `omp barrier`s in fn bind to this region); mpi mode: the calling
@@ -72,6 +105,10 @@ class Team {
   void thread_barrier() const;
 
  private:
+#ifdef GPUBARRIER_HAVE_MPI
+  void make_node_comms(const RunContext& ctx);
+#endif
+
   const RunContext& ctx_;
   Mode mode_;
   int size_ = 0;
@@ -79,9 +116,14 @@ class Team {
   std::vector<int> local_devices_;
   std::vector<cudaStream_t> streams_;
   std::vector<int> topology_index_;
+  NodeLayout layout_;
+#ifdef GPUBARRIER_HAVE_MPI
+  MPI_Comm node_comm_ = MPI_COMM_NULL;
+  MPI_Comm leaders_comm_ = MPI_COMM_NULL;
+#endif
   std::vector<std::vector<int>> cpus_;  // per local member; empty = leave the binding alone
   mutable std::vector<MemberFailure> failures_;  // per local member, during parallel()
-  Releases releases_;                            // streams, host_wait policies
+  Releases releases_;                            // streams, host_wait policies, communicators
 };
 
 // The point's team: made on first use, shared by verify() and measure() (core/state.hpp).

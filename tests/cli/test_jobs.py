@@ -86,6 +86,23 @@ def case_dry_run():
             expect(part in p.stdout, f"prints {part}", p)
 
 
+def case_multinode():
+    """--nodes 2 on a GPU system (issue 18): every two-node step of the paper sweep runs
+    multinode.hierarchical beside the host barriers; the single-node device barriers stay out."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        p = gpubarrier("jobs", "--system", "dgx-h100", "--sweep", "paper", "--out", out,
+                       "--nodes", "2", "--gpus", "1,2", "--dry-run")
+        expect(p.returncode == 0, "dry run exits 0", p)
+        sweeps = p.stdout.split("----- " + out + "/sweeps/")[1:]
+        expect(len(sweeps) == 2, "two step sweeps (1 and 2 GPUs per node)", p)
+        for text in sweeps:
+            name = text.splitlines()[0]
+            expect('"multinode.hierarchical"' in text and '"host.mpi.barrier"' in text and
+                   "multigpu.device.push" not in text,
+                   f"{name} runs multinode.hierarchical and host.mpi.barrier, no device barrier", p)
+
+
 def case_refusals():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")

@@ -54,6 +54,11 @@ EXTERNAL_PREFIXES = (".nvshmem/", ".legacy-cuda/")
 _CORE_AND_BELOW = ["core", "errors", "topology", "generated"]
 _KERNELS = ["kernels", "kernels.common", "team_kernels"]  # all of kernels/ but detail/
 
+# The one exception to "a detail/ folder is private to its folder": the multi-node level composes
+# the multi-GPU device barrier (the node's GPUs gather with its push algorithm, on its barrier
+# memory and kernel), so kernels/multinode/ reads kernels/multigpu/detail/. Nothing else does.
+DETAIL_SHARED_WITH = {"kernels/multigpu": ["kernels/multinode"]}
+
 # What each part may include, directly or through other headers.
 MAY_INCLUDE = {
     "errors":         ["errors"],
@@ -175,9 +180,11 @@ def include_rule(src_part, hdr_part, src_name="", hdr_name=""):
         return None
     if hdr_part in MAY_INCLUDE[src_part]:
         if hdr_part == "kernels.detail":
-            # Within kernels/, too, a detail/ folder belongs to the folder that holds it.
+            # Within kernels/, too, a detail/ folder belongs to the folder that holds it, and to
+            # the level built directly on it (DETAIL_SHARED_WITH).
             owner = hdr_name[:hdr_name.rindex("/detail/")]
-            if not src_name.startswith(owner + "/"):
+            readers = [owner] + DETAIL_SHARED_WITH.get(owner, [])
+            if not any(src_name.startswith(r + "/") for r in readers):
                 return f"{owner}/detail/ is private to {owner}/"
         return None
     why = WHY.get((src_part, hdr_part)) or WHY.get(hdr_part)

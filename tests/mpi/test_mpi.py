@@ -133,6 +133,66 @@ def case_simulated_nodes():
     print(f"PASS: {len(rows)} rows on nodes {names}")
 
 
+def case_multinode_without_gpu():
+    """multinode.hierarchical (issue 18) on CPUs: listed at level multi-node; under mpirun with 2
+    ranks as 2 "nodes" (GPUBARRIER_TEST_RANKS_AS_NODES=1) every point is one clean skipped row
+    with the reason, on 2 nodes (outside mpirun: unit test MultinodeUsable). The same
+    setting with 2 ranks per node makes one node of both ranks; a bad value is refused."""
+    p = run_bounded([EXE, "list"], timeout=120)
+    listed = [line for line in p.stdout.splitlines() if line.startswith("multinode.hierarchical")]
+    if p.returncode != 0 or len(listed) != 1 or " multi-node " not in listed[0] or \
+            "network=0,1" not in listed[0] or " no: " not in listed[0]:
+        sys.exit(f"FAIL: list must show multinode.hierarchical (multi-node, network axis, not "
+                 f"usable outside mpirun): {p.returncode} {listed}\n{p.stderr}")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "multinode.csv")
+        p = mpirun_two("run", "--methods", "multinode.hierarchical", "--out", out, "--system", "lab",
+                       extra_env={"GPUBARRIER_TEST_RANKS_AS_NODES": "1"})
+        if p.returncode != 0:
+            sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out, newline="") as f:
+            rows = list(csv.DictReader(f))
+        if any(r["status"] == "ok" for r in rows):
+            print("SKIP: GPUs visible here; mpi.gpu_multinode_* cover the method")
+            sys.exit(77)
+        bad = [r for r in rows if r["status"] != "skipped" or r["level"] != "multi-node"
+               or r["nodes"] != "2" or r["ranks"] != "2" or r["system"] != "lab-simulated"
+               or "no CUDA GPU visible" not in r["note"]]
+        if len(rows) != 1 or bad:
+            sys.exit(f"FAIL: one skipped row on 2 simulated nodes with the reason: {rows}")
+        out2 = os.path.join(d, "pairs.csv")
+        p = mpirun_two("run", "--methods", "host.mpi.barrier", "--out", out2, "--samples", "5",
+                       "--time-budget", "0.2", extra_env={"GPUBARRIER_TEST_RANKS_AS_NODES": "2"})
+        if p.returncode != 0:
+            sys.exit(f"FAIL: mpirun exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+        with open(out2, newline="") as f:
+            pairs = list(csv.DictReader(f))
+        names = pairs[0]["node"].split(",") if pairs else []
+        if not pairs or any(r["nodes"] != "1" for r in pairs) or len(names) != 2 or \
+                len(set(names)) != 1 or not names[0].endswith("-node0") or \
+                "every 2 ranks count as one node" not in p.stderr:
+            sys.exit(f"FAIL: =2 must make one node of both ranks, named <node>-node0: {pairs}\n"
+                     f"{p.stderr}")
+        p = mpirun_two("run", "--methods", "host.mpi.barrier", "--out", "none",
+                       extra_env={"GPUBARRIER_TEST_RANKS_AS_NODES": "yes"})
+        if p.returncode == 0 or "GPUBARRIER_TEST_RANKS_AS_NODES='yes'" not in p.stderr:
+            sys.exit(f"FAIL: a bad value must be refused: {p.returncode}\n{p.stderr}")
+    print(f"PASS: listed, skipped on 2 simulated nodes ({rows[0]['note']}); =2 groups ranks")
+
+
+def case_node_proxy():
+    """The host proxy of multinode.hierarchical without a GPU (tests/mpi/node_proxy_check.cpp):
+    2 ranks, each a node leader whose "GPU" is a thread."""
+    check, mode = sys.argv[3], sys.argv[4]
+    mpirun = shutil.which("mpirun")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_rmaps_base_oversubscribe="1")
+    p = run_bounded([mpirun, "-np", "2", "--oversubscribe", check, mode], env=env, timeout=60)
+    if p.returncode != 0 or p.stdout.count("ok rank") != 2:
+        sys.exit(f"FAIL: {mode}: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+    print("PASS", mode, p.stdout.strip().replace("\n", " | "))
+
+
 def case_thread_level():
     """The MPI thread level asked for (--mpi-thread-level, GPUBARRIER_MPI_THREAD_LEVEL; default
     single) is the one MPI_Init_thread provided and every row says it; a bad name is refused."""

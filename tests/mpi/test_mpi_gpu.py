@@ -19,14 +19,14 @@ SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi
 SHAPE = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
 
 
-def mpirun_rows(*args, shape=True, extra_env=None, timeout=900):
+def mpirun_rows(*args, shape=True, extra_env=None, timeout=900, ranks=None):
     mpirun = shutil.which("mpirun")
     if not mpirun:
         sys.exit("FAIL: mpirun not found (scripts/setup installs openmpi-bin)")
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,tcp", NCCL_NVLS_ENABLE="0", **(extra_env or {}))
     forward = [a for var in ("NCCL_NVLS_ENABLE", *(extra_env or {})) for a in ("-x", var)]
-    return rows_of([mpirun, "-np", str(N), *forward, EXE, "run", *SMALL,
+    return rows_of([mpirun, "-np", str(ranks or N), *forward, EXE, "run", *SMALL,
                     *(SHAPE if shape else []), *args], env=env, timeout=timeout)
 
 
@@ -116,6 +116,68 @@ def case_simulated_nodes():
     if bad or not across or not device:
         fail("simulated nodes: host/NCCL rows ok on N nodes, device barriers refused", bad or rows)
     print("PASS", [(r["method"], r["metric"], r["value"]) for r in across])
+
+
+# multinode.hierarchical (issue 18) at every ordering, network variant and fault that ends
+# differently: verified, unverified (fault=1, skip the wait), timeout (fault=2, last rank absent),
+# network=1 skipped with its reason. A short watchdog keeps the timeout points to about a second.
+MULTINODE = ["--methods", "multinode.hierarchical", "--axis", "ordering=0,1",
+             "--axis", "network=0,1", "--axis", "fault=0,1,2", "--watchdog", "0.5"]
+# Every rank its own node or every k ranks one (test only), NCCL kept off P2P and shared memory
+# as across real nodes (the method's MPI goes over TCP: OMPI_MCA_btl=self,tcp).
+def simulated_env(per_node):
+    return {"GPUBARRIER_TEST_RANKS_AS_NODES": str(per_node), "NCCL_P2P_DISABLE": "1",
+            "NCCL_SHM_DISABLE": "1"}
+
+
+def check_multinode(rows, ranks, nodes, simulated):
+    """The rows of MULTINODE on `ranks` ranks in `nodes` nodes: per ordering one ok+verified
+    latency (fault=0), three unverified check rows (fault=1), one timeout (fault=2); network=1
+    skipped with the reason, at every ordering and fault. Simulated runs note what the MNNVL
+    probe (NVML) said, since the refusal applies across real nodes only."""
+    def of(network, fault):
+        return [r for r in rows if f"network={network}" in r["config"]
+                and f"fault={fault}" in r["config"]]
+    bad = [r for r in rows if r["level"] != "multi-node" or r["launcher"] != "mpi"
+           or r["ranks"] != str(ranks) or r["nodes"] != str(nodes)
+           or r["system"].endswith("-simulated") != simulated]
+    ok = of(0, 0)
+    bad += [r for r in ok if r["status"] != "ok" or not r["note"].startswith("verified")
+            or float(r["value"]) <= 0 or f"on {nodes} node(s)" not in r["note"]
+            or ("MNNVL check" in r["note"]) != simulated]
+    caught = of(0, 1)
+    bad += [r for r in caught if r["status"] != "unverified"]
+    absent = of(0, 2)
+    bad += [r for r in absent if r["status"] != "timeout"]
+    device = of(1, 0) + of(1, 1) + of(1, 2)
+    bad += [r for r in device if r["status"] != "skipped" or "GIN" not in r["note"]
+            or "IBGDA" not in r["note"]]
+    if bad or (len(ok), len(caught), len(absent), len(device)) != (2, 6, 2, 6):
+        fail(f"multinode.hierarchical on {ranks} ranks, {nodes} nodes: 2 ok+verified, 6 "
+             "unverified, 2 timeout, 6 skipped (network=1)", bad or rows)
+    if len({r["node"] for r in rows}) != 1 or len(rows[0]["node"].split(",")) != ranks:
+        fail("every row names every rank's node", rows)
+    print("PASS", ranks, "ranks on", nodes, "nodes:",
+          [(r["config"], r["value"]) for r in ok])
+
+
+def case_multinode_simulated():
+    """2 ranks as 2 "nodes" (one GPU each: the intra-node part is trivial, the network part is
+    MPI over TCP between the two leaders), then the same 2 GPUs as one node."""
+    if N < 2:
+        print("SKIP: needs 2 GPUs")
+        sys.exit(77)
+    check_multinode(mpirun_rows(*MULTINODE, ranks=2, extra_env=simulated_env(1)), 2, 2, True)
+    check_multinode(mpirun_rows(*MULTINODE, ranks=2), 2, 1, False)
+
+
+def case_multinode_two_by_two():
+    """4 ranks as 2 "nodes" x 2 GPUs (GPUBARRIER_TEST_RANKS_AS_NODES=2): the GPUs of a node
+    gather over NVLink/PCIe (CUDA IPC inside the node only), the two leaders cross over MPI."""
+    if N < 4:
+        print("SKIP: needs 4 GPUs")
+        sys.exit(77)
+    check_multinode(mpirun_rows(*MULTINODE, ranks=4, extra_env=simulated_env(2)), 4, 2, True)
 
 
 def case_gpu_list_by_local_rank():

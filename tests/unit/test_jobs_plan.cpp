@@ -56,11 +56,13 @@ TEST(JobsPlan, OneScriptPerNodeCountWithEveryGpuCountAsSteps) {
     for (int k = 1; k <= 8; ++k)
       expected.push_back(std::string("n1-") + mode + "-g" + std::to_string(k));
   EXPECT_EQ(ids(plan.scripts[0]), expected);
-  // Across nodes only host methods among ranks; one rank per node is already a barrier of two.
+  // Across nodes only host methods among ranks and the multi-node level; one rank per node is
+  // already a barrier of two.
   for (const auto& s : plan.scripts[1].steps) {
     EXPECT_EQ(s.mode, Mode::mpi) << s.id;
     EXPECT_EQ(s.nodes, 2);
     EXPECT_TRUE(runs(s, "host.mpi.barrier")) << s.id;
+    EXPECT_TRUE(runs(s, "multinode.hierarchical")) << s.id;
     EXPECT_FALSE(runs(s, "multigpu.device.push")) << s.id;
     EXPECT_FALSE(runs(s, "host.nccl.allreduce")) << s.id;
   }

@@ -39,18 +39,22 @@ inline int blocks_per_gpu(const Team& team, const Point& p) {
 
 class BarrierMemory {
  public:
-  // Collective. `words_bytes`: the algorithm's words per member.
+  // Collective. `words_bytes`: the algorithm's words per member. `span`: whose GPUs share the
+  // memory and count as the barrier's members: the team's, or this node's (the intra-node part
+  // of multinode.hierarchical; stamps and payload are then checked among the node's GPUs).
   BarrierMemory(const RunContext& ctx, const Team& team, const Point& p, int blocks,
-                std::size_t words_bytes)
+                std::size_t words_bytes, Span span = Span::team)
       : ctx_(ctx),
         team_(team),
-        mem_(team, payload_offset(blocks, words_bytes) + static_cast<std::size_t>(blocks) *
-                                                             p.at("threads_per_block") *
-                                                             sizeof(unsigned)) {
+        mem_(team,
+             payload_offset(blocks, words_bytes) +
+                 static_cast<std::size_t>(blocks) * p.at("threads_per_block") * sizeof(unsigned),
+             span) {
+    const int members = team.size(span);
     for (int l = 0; l < team.local_count(); ++l) {
       BarrierArgs a;
-      std::vector<unsigned*> stamps(team.size()), payload(team.size());
-      for (int m = 0; m < team.size(); ++m) {
+      std::vector<unsigned*> stamps(members), payload(members);
+      for (int m = 0; m < members; ++m) {
         auto* base = static_cast<char*>(mem_.at(l, m));
         a.words[m] = base + words_offset(blocks);
         stamps[m] = reinterpret_cast<unsigned*>(base + sizeof(Control));
@@ -59,9 +63,11 @@ class BarrierMemory {
       stamps_.push_back(std::move(stamps));
       payload_.push_back(std::move(payload));
       a.self = static_cast<Control*>(mem_.own(l));
-      a.member = team.member(l);
+      a.member = team.member(span, l);
       a.own = a.words[a.member];
-      a.members = team.size();
+      a.members = members;
+      a.rank = team.member(l);
+      a.ranks = team.size();
       a.fault = static_cast<Fault>(p.get("fault", 0));
       a.ordering = a.fault == Fault::unordered ? Ordering::unordered
                                                : static_cast<Ordering>(p.at("ordering"));

@@ -37,6 +37,11 @@ struct BarrierArgs {
   unsigned* stamps[kMaxMembers] = {};  // each member's per-block stamps; null while timing
   unsigned* payload[kMaxMembers] = {};  // each member's per-thread payload words (check only)
   int member = 0, members = 1;
+  // This GPU's place among every GPU of the run: the late participant of the check goes round
+  // these, and the absent fault keeps the last of them out. Equal to member/members, except
+  // where the words span one node's GPUs only (multinode.hierarchical), so that the late block
+  // and the absent GPU may be on any node.
+  int rank = 0, ranks = 1;
   Ordering ordering = Ordering::acquire_release;
   Fault fault = Fault::none;
   Word epoch0 = 0;  // barriers completed on these words by earlier launches
@@ -68,7 +73,7 @@ __device__ __forceinline__ bool aborted(const Control* self) {
 // store (message passing: the barrier must publish it) and thread 0 the block's stamp.
 __device__ inline void before_barrier(const BarrierArgs& a, Word e) {
   if (threadIdx.x == 0 && a.late_ns &&
-      check_late(a.member, a.members, blockIdx.x, gridDim.x, a.seed, e)) {
+      check_late(a.rank, a.ranks, blockIdx.x, gridDim.x, a.seed, e)) {
     const std::uint64_t until = dev::global_ns() + a.late_ns;
     while (dev::global_ns() < until) __nanosleep(1000);
   }
@@ -116,7 +121,7 @@ __global__ void barrier_kernel(const __grid_constant__ BarrierArgs a,
                                const __grid_constant__ typename Algo::Args x) {
   const bool timing = a.stamps[0] == nullptr;
   if ((a.fault == Fault::absent || (a.fault == Fault::absent_timing && timing)) &&
-      a.member == a.members - 1)
+      a.rank == a.ranks - 1)
     return;
   crossings(a, [&](Word e) { return Algo::cross(a, x, e); });
 }

@@ -6,6 +6,7 @@
 // DeviceMethodBase, BarrierMemory, verify_crossings and measure_crossings.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -247,7 +248,10 @@ class DeviceMethodBase : public Method {
 
   // Whether `kernel` can run one configuration: gpu_count, the block shape, ordering, the team's
   // size, peer access, and every block co-resident on every local GPU (cooperative launch).
-  static Usability launchable(const RunContext& ctx, const Point& p, const void* kernel) {
+  // `span`: whose GPUs share the barrier's words (Span::node: the largest node's count at most
+  // kMaxMembers; multinode.hierarchical).
+  static Usability launchable(const RunContext& ctx, const Point& p, const void* kernel,
+                              Span span = Span::team) {
     if (Usability u = team_feasible(ctx, p); !u.ok) return u;
     const long per_sm = p.at("blocks_per_sm"), threads = p.at("threads_per_block");
     if (per_sm < 1 || threads < 32 || threads > 1024)
@@ -256,9 +260,13 @@ class DeviceMethodBase : public Method {
       return Usability::no(
           "ordering: 0 = release/acquire per signal, 1 = relaxed + seq_cst fences, 2 = relaxed + "
           "acq_rel fences");
-    const int members = ctx.launch.under_mpi ? ctx.launch.size : static_cast<int>(ctx.gpus.size());
+    int members = ctx.launch.under_mpi ? ctx.launch.size : static_cast<int>(ctx.gpus.size());
+    if (span == Span::node && !ctx.launch.layout.empty())
+      members =
+          *std::max_element(ctx.launch.layout.node_size.begin(), ctx.launch.layout.node_size.end());
     if (members > kMaxMembers)
-      return Usability::no("at most " + std::to_string(kMaxMembers) + " GPUs");
+      return Usability::no("at most " + std::to_string(kMaxMembers) + " GPUs" +
+                           (span == Span::node ? " per node" : ""));
     const std::vector<int> local =
         ctx.launch.under_mpi ? std::vector<int>{ctx.gpus.front()} : ctx.gpus;
     if (!ctx.launch.under_mpi)

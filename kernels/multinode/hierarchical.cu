@@ -1,0 +1,118 @@
+// multinode.hierarchical (issue 18): a device-side barrier inside each node (the push algorithm
+// over the node's GPUs), one leader GPU per node crossing the network through its host proxy
+// (MPI on the node leaders' communicator, on the main thread), then the leader releases its
+// node. detail/node_gather.cuh says how a crossing goes, detail/node_session.cuh how a
+// configuration runs. mpi mode only: one rank per GPU, since the proxy's MPI calls need ranks.
+#include "core/registry.hpp"
+#include "multigpu/detail/device_barrier.cuh"
+#include "multinode/detail/node_refusals.hpp"
+#include "multinode/detail/node_session.cuh"
+
+namespace gb::mg {
+namespace {
+
+class NodeHierarchicalBarrier final : public DeviceMethodBase {
+ public:
+  std::string_view name() const override { return NodeHierarchical::name; }
+  Level level() const override { return Level::multi_node; }
+  std::string_view description() const override {
+    return "the GPUs of each node gather as multigpu.device.push does, the node's leader GPU "
+           "crosses the network through its host proxy (host-mapped words, MPI among the node "
+           "leaders), then releases its node. network 0 = host proxy with MPI_Barrier, 1 = "
+           "device-initiated (NCCL GIN / NVSHMEM IBGDA: skipped with the reason); ordering 0 = "
+           "release/acquire per signal, 1 = relaxed + fences; fault (test hook) 0 = none, 1 = "
+           "skip the wait, 2 = last rank absent. mpi mode only; GPUBARRIER_TEST_RANKS_AS_NODES=k "
+           "makes every k ranks a node on one machine (test only)";
+  }
+  Requirements requirements() const override {
+    Requirements r = DeviceMethodBase::requirements();
+    r.threads_mode = false;  // the proxy's MPI calls need one rank per GPU
+    return r;
+  }
+  std::vector<Axis> axes() const override {
+    std::vector<Axis> axes = common_axes();
+    axes.push_back({"network", {0, 1}});
+    axes.push_back({"fault", {0}});
+    return axes;
+  }
+
+  // Unlike the single-node device barriers, any number of nodes.
+  Usability usable(const RunContext& ctx) const override {
+    if (Usability u = Method::usable(ctx); !u.ok) return u;  // no GPU: say that first
+    if (!ctx.launch.under_mpi) return Usability::no("one rank per GPU: run under mpirun/srun");
+    return team_usable(ctx, requirements());
+  }
+
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    return agree(ctx, check(ctx, p));
+  }
+
+  Verification verify(State& state) override {
+    NodeSession& s = session(state);
+    s.set_checking(true);
+    s.run(kVerifyRounds);
+    const std::vector<double> bad = s.problems();
+    if (bad[1] > 0) return Verification::timed_out(s.timeout_detail());
+    if (bad[0] > 0 || bad[2] > 0 || bad[NodeSession::kEarly] > 0)
+      return Verification::failed(stale_detail(bad, kVerifyRounds) + " among a node's GPUs, " +
+                                  std::to_string(static_cast<long>(bad[NodeSession::kEarly])) +
+                                  " block passes before their node's network crossing returned");
+    return Verification::passed();
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    NodeSession& s = session(state);
+    if (const long f = state.point().get("fault", 0); f == static_cast<long>(Fault::skip_wait)) {
+      const std::vector<double> bad = s.problems();
+      std::vector<Measurement> rows = caught_rows(bad, kVerifyRounds, f);
+      Measurement early = rows.front();
+      early.metric = "check_early_release";
+      early.value = bad[NodeSession::kEarly] * 1e6 / static_cast<double>(kVerifyRounds);
+      early.note =
+          "test hook fault=1: " + std::to_string(static_cast<long>(bad[NodeSession::kEarly])) +
+          " block passes before the node's release in " + std::to_string(kVerifyRounds) +
+          " crossings";
+      rows.push_back(early);
+      return rows;
+    }
+    s.set_checking(false);
+    Measurement m = measure_crossings(state.ctx(), team_of(state), s);
+    const Team& team = team_of(state);
+    m.note += " on " + std::to_string(team.nodes()) + " node(s); host proxy, MPI_Barrier";
+    // Simulated nodes skip the MNNVL refusal; the note still shows what the probe said.
+    if (state.ctx().launch.simulated_nodes) {
+      const std::string fabric = fabric_problem(state.ctx());
+      m.note += "; MNNVL check (not applied to simulated nodes): " +
+                (fabric.empty() ? std::string("the NVLink fabric ends at the node") : fabric);
+    }
+    return {m};
+  }
+
+ private:
+  static NodeSession& session(State& state) {
+    return state.resource<NodeSession>(state.ctx(), team_of(state), state.point());
+  }
+
+  static Usability check(const RunContext& ctx, const Point& p) {
+    const long network = p.get("network", 0);
+    if (network == static_cast<long>(Network::device_initiated))
+      return Usability::no(device_initiated_refusal(ctx));
+    if (network != static_cast<long>(Network::host_proxy))
+      return Usability::no("network: 0 = host proxy (MPI), 1 = device-initiated");
+    const long f = p.get("fault", 0);
+    if (f < 0 || f > 2)
+      return Usability::no("fault: 0 = none, 1 = skip the wait, 2 = last rank absent");
+    if (f == 2 && ctx.launch.size < 2)
+      return Usability::no(
+          "fault=2 keeps the last rank out of the barriers: it needs 2 or more "
+          "ranks (with one, no barrier is left to miss)");
+    if (std::string why = fabric_refusal(ctx); !why.empty()) return Usability::no(why);
+    return launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<NodeHierarchical>),
+                      Span::node);
+  }
+};
+
+}  // namespace
+}  // namespace gb::mg
+
+GB_REGISTER_METHOD(gb::mg::NodeHierarchicalBarrier)

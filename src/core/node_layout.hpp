@@ -1,0 +1,35 @@
+// Which ranks share a node, as a pure function of a key per rank (issue 18): node-aware methods
+// gather the GPUs of a node over NVLink/PCIe and let one leader per node cross the network. The
+// key says what "one node" means: the session makes it from the node's name and its shared-memory
+// domain (MPI_COMM_TYPE_SHARED), or from the test-only simulated grouping
+// (core/test_rank_nodes.hpp), so that every part of a run counts the same nodes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace gb {
+
+struct NodeLayout {
+  std::vector<int> node;       // node index of every rank; nodes numbered in order of lowest rank
+  std::vector<int> local;      // every rank's index inside its node (in rank order)
+  std::vector<int> node_size;  // ranks of every node, by node index
+  std::vector<int> leaders;    // every node's leader (its lowest rank, node-local 0), by node index
+
+  int nodes() const { return static_cast<int>(leaders.size()); }
+  int ranks() const { return static_cast<int>(node.size()); }
+  bool empty() const { return node.empty(); }
+};
+
+// Ranks with equal keys share a node.
+NodeLayout layout_nodes(const std::vector<std::string>& rank_keys);
+
+// One node: ranks 0..size-1 (outside MPI, and wherever no key was gathered).
+NodeLayout single_node(int size);
+
+// The key of a rank: its node's name and its shared-memory domain (the lowest world rank that
+// shares its memory). Both count: two slurmd on one host (the local test cluster) share memory
+// but are two nodes to Slurm, and a name alone could repeat across hosts.
+std::string node_key(const std::string& node_name, int shared_domain);
+
+}  // namespace gb
