@@ -20,9 +20,10 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
            "crosses the network through its host proxy (host-mapped words, MPI among the node "
            "leaders), then releases its node. network 0 = host proxy with MPI_Barrier, 1 = "
            "device-initiated (NCCL GIN / NVSHMEM IBGDA: skipped with the reason); ordering 0 = "
-           "release/acquire per signal, 1 = relaxed + fences; fault (test hook) 0 = none, 1 = "
-           "skip the wait, 2 = last rank absent. mpi mode only; GPUBARRIER_TEST_RANKS_AS_NODES=k "
-           "makes every k ranks a node on one machine (test only)";
+           "release/acquire per signal, 1 = relaxed + seq_cst fences, 2 = relaxed + acq_rel "
+           "fences; fault (test hook) 0 = none, 1 = skip the wait, 2 = last rank absent. mpi "
+           "mode only; GPUBARRIER_TEST_RANKS_AS_NODES=k makes every k ranks a node on one "
+           "machine (test only)";
   }
   Requirements requirements() const override {
     Requirements r = DeviceMethodBase::requirements();
