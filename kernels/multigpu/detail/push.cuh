@@ -19,8 +19,8 @@
 //
 // Axis `count_poll` (issue 16): how every block waits for its GPU's count: 0 = an acquire load
 // at every poll; 1 = relaxed polls and one device-scope acquire fence once complete, as CUDA's
-// grid.sync waits (push's gather alone took 0.24 us longer than gpu.grid.cg on 2 x H100:
-// results/README.md, "Where push's time goes").
+// grid.sync waits. Tried because push's gather alone took 0.24 us longer than gpu.grid.cg on
+// 4 x H100; 1 made it slower instead (results/README.md, "Where push's time goes"), so 0 stays.
 #pragma once
 
 #include <string>
