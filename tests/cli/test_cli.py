@@ -187,6 +187,25 @@ def case_version():
                "(a build after the last commit or edit)", p)
 
 
+def case_version_outside_checkout():
+    # A copy of the tree inside another repository (the GPU machine's copy of this one, say) must
+    # not report the enclosing repository's commit: `unknown`, or what GPUBARRIER_GIT_SHA says.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    script = os.path.join(root, "cmake", "WriteVersion.cmake")
+    with tempfile.TemporaryDirectory(dir=os.path.dirname(os.path.abspath(EXE))) as d:
+        copy = os.path.join(d, "copy")  # inside the build folder, which lies in the checkout
+        os.makedirs(copy)
+        header = os.path.join(d, "version.hpp")
+        for env_sha, want in (("", "unknown"), ("0123456789ab", "0123456789ab")):
+            env = dict(os.environ, GPUBARRIER_GIT_SHA=env_sha)
+            p = subprocess.run(["cmake", f"-DSOURCE_DIR={copy}", f"-DOUT={header}",
+                                "-DVERSION=0.1.0", "-P", script],
+                               capture_output=True, text=True, env=env)
+            text = open(header).read() if os.path.exists(header) else ""
+            expect(p.returncode == 0 and f'GPUBARRIER_GIT_SHA "{want}"' in text,
+                   f"a nested copy with GPUBARRIER_GIT_SHA={env_sha!r} reports {want}", p)
+
+
 def case_help():
     p = gpubarrier("run", "--help")
     expect(p.returncode == 0 and "--axis" in p.stdout and "Examples" in p.stdout, "run --help teaches", p)
