@@ -88,6 +88,17 @@ def floors(rows):
     return out
 
 
+def floor_by_count(rows):
+    """The composed floor at 1 block/SM x 128 threads and ordering 0, in us by GPU count (the
+    lowest where several runs have one): the floor line of tools/plot.py's scaling plot."""
+    by_count = {}
+    for item in floors(rows):
+        if "floor" in item and item["shape"] == "1x128" and item["ordering"] == "0":
+            n = int(item["gpu_count"])
+            by_count[n] = min(by_count.get(n, float("inf")), item["floor"] / 1000)
+    return by_count
+
+
 FLOOR_HEADER = ["method", "GPUs", "blocks/SM x threads", "ordering", "latency (us)",
                 "gpu.grid.cg (us)", "signal (us)", "floor (us)", "latency / floor"]
 

@@ -175,18 +175,6 @@ def summary(rows, out):
     save(fig, out, "summary")
 
 
-def floor_by_count(ok_rows):
-    """The composed floor (tools/floor.py: gpu.grid.cg + the one-way signal, same run) at
-    1 block/SM x 128 threads and ordering 0, in us by GPU count (the lowest where several runs
-    have one)."""
-    by_count = {}
-    for item in floor.floors(ok_rows):
-        if "floor" in item and item["shape"] == "1x128" and item["ordering"] == "0":
-            n = int(item["gpu_count"])
-            by_count[n] = min(by_count.get(n, math.inf), item["floor"] / 1000)
-    return by_count
-
-
 def scaling(rows, out, ok_rows=()):
     """Latency against GPU count, one line per method and launch mode, and the composed floor
     where the rows have its parts (ok_rows: every ok row); False if not applicable."""
@@ -215,7 +203,7 @@ def scaling(rows, out, ok_rows=()):
         ax.plot(xs, [pts[x] for x in xs], marker="o", color=color,
                 linestyle="--" if mode.startswith("mpi") else "-",
                 label=f"{method} ({mode})")
-    floors = floor_by_count(ok_rows)
+    floors = floor.floor_by_count(ok_rows)
     if floors:
         xs = sorted(floors)
         ax.plot(xs, [floors[x] for x in xs], color="black", linestyle=":", linewidth=2,

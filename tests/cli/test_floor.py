@@ -65,6 +65,10 @@ with tempfile.TemporaryDirectory() as d:
            "no floor for a barrier whose parts are in another run or missing", p)
     expect("gpu.grid.cg at 4x256 in run r1" in p.stdout and
            "gpu.grid.cg at 1x128 in run r2" in p.stdout, "what is missing is named", p)
+    # The scaling plot draws the composed floor by GPU count (tools/plot.py, floor_by_count).
+    import floor  # noqa: E402
+    by_count = floor.floor_by_count(gbcsv.load([path], statuses={"ok"}))
+    expect(by_count == {1: 0.98, 2: 2.25}, f"the plot's floor by GPU count: {by_count}")
     # compare shows each side's ratios (issue 16: compare shows each barrier at its floor).
     other = os.path.join(d, "floor-b.csv")
     write_rows(other, gbcsv.NAMES, [
