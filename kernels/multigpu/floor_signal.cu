@@ -105,10 +105,9 @@ class FloorSignal final : public Method {
   }
   std::vector<Axis> axes() const override { return {{"ordering", {0, 1, 2, 3, 4}}}; }
   Requirements requirements() const override {
-    Requirements r;
+    Requirements r = Requirements::gpu_team(true, false);
     r.min_gpus = 2;
     r.peer_access = true;
-    r.threads_mode = true;
     return r;
   }
   Usability usable(const RunContext& ctx) const override {

@@ -33,11 +33,7 @@ class MpiReduction final : public MultiReduction<HostBarrierSession<MpiBarrier>>
            "under mpirun -np N (gpu_count 1 from -np 1)";
   }
   Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.mpi_launch = true;
-    r.mpi_mode = true;
-    return r;
+    return Requirements::rank_per_gpu();
   }
 };
 

@@ -74,11 +74,8 @@ class NcclReduction final : public MultiReduction<NcclSession> {
            "ncclAllReduce, 1 = ncclReduce to GPU 0 (host-loop); gpu_count 0 = all given";
   }
   Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
+    Requirements r = Requirements::gpu_team(true, true);
     r.nccl = true;
-    r.threads_mode = true;
-    r.mpi_mode = true;
     return r;
   }
 

@@ -31,10 +31,8 @@ class OmpReduction final : public MultiReduction<HostBarrierSession<OmpBarrier>>
            "the partials (threads mode, host-loop; seed 001 Fig. 14); gpu_count 0 = all given";
   }
   Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
+    Requirements r = Requirements::gpu_team(true, false);
     r.peer_access = true;
-    r.threads_mode = true;
     return r;
   }
 };

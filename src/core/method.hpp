@@ -63,6 +63,22 @@ struct Requirements {
   bool peer_access = false;
   int min_compute_capability = 0;  // e.g. 90 for clusters
 
+  // A team of GPUs, one per member, in the launch modes given: one process with a thread per GPU
+  // (threads) and/or one rank per GPU under mpirun/srun (mpi).
+  static Requirements gpu_team(bool threads, bool mpi) {
+    Requirements r;
+    r.min_gpus = 1;
+    r.threads_mode = threads;
+    r.mpi_mode = mpi;
+    return r;
+  }
+  // One rank per GPU, and started by mpirun/srun (nothing to measure otherwise).
+  static Requirements rank_per_gpu() {
+    Requirements r = gpu_team(false, true);
+    r.mpi_launch = true;
+    return r;
+  }
+
   // One GPU at a time (given several, the runner runs the method on each in turn).
   static Requirements single_gpu(int min_cc = 0) {
     Requirements r;

@@ -23,11 +23,7 @@ class MpiGpuBarrier final : public Method {
   }
   std::vector<Axis> axes() const override { return {{mg::kHostWaitAxis, {0, 1, 2}}}; }
   Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.mpi_launch = true;
-    r.mpi_mode = true;
-    return r;
+    return Requirements::rank_per_gpu();
   }
   Usability usable(const RunContext& ctx) const override {
     // Without a GPU, mpirun would not help: say so first.

@@ -35,11 +35,8 @@ class NcclAllReduce final : public Method {
     return {{kGpuCountAxis, {0}}, {"blocking", {1, 0}}, {mg::kHostWaitAxis, {0}}};
   }
   Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
+    Requirements r = Requirements::gpu_team(true, true);
     r.nccl = true;
-    r.threads_mode = true;
-    r.mpi_mode = true;
     return r;
   }
   Usability usable(const RunContext& ctx) const override {

@@ -13,10 +13,7 @@ class ThreadsTeamMethod : public Method {
     return {{kGpuCountAxis, {0}}, {kHostWaitAxis, {0, 1, 2}}};
   }
   Requirements requirements() const override {
-    Requirements r;
-    r.min_gpus = 1;
-    r.threads_mode = true;
-    return r;
+    return Requirements::gpu_team(true, false);
   }
   Usability usable(const RunContext& ctx) const override {
     if (Usability u = Method::usable(ctx); !u.ok) return u;

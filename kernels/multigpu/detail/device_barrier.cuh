@@ -214,11 +214,8 @@ inline std::vector<Measurement> caught_rows(const std::vector<double>& bad, long
 // What a persistent kernel that reaches its peers' memory needs (also
 // reduction.multi.device-barrier's).
 inline Requirements device_requirements() {
-  Requirements r;
-  r.min_gpus = 1;
+  Requirements r = Requirements::gpu_team(true, true);
   r.peer_access = true;
-  r.threads_mode = true;
-  r.mpi_mode = true;
   return r;
 }
 
