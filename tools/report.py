@@ -27,6 +27,10 @@ Tables:
                                             count (tools/report_grids.py; n/f: does not fit)
   report.py spans CSV... [--metric X] [--scale S] [COL=V ...]    median, range, count per point
   report.py legacy-study launch|multigrid CSV...   seed 001 Table 1 / seed 002 Table 9 beside ours
+  report.py multinode-model CSV... [--network F] [--gpus-per-node G] [--nodes 2,4,..] [--inputs]
+                                            barriers across 2-64 nodes on paper: measured on
+                                            one node + published network figures (assumed;
+                                            tools/multinode_model.py, configs/network/)
 
 Figures (one line, for inline markers):
   report.py value CSV METHOD METRIC [COL=V ...] [--agg min|max|range|mean] [--scale S] [--fmt F]
@@ -62,6 +66,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 import legacy_study  # noqa: E402
+import multinode_model  # noqa: E402
 import report_grids  # noqa: E402
 import study_reference  # noqa: E402
 
@@ -877,7 +882,8 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "sanitize": sanitize,
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table),
-         "legacy-study": lambda argv: legacy_study.main(argv, load, table)}
+         "legacy-study": lambda argv: legacy_study.main(argv, load, table),
+         "multinode-model": lambda argv: multinode_model.main(argv, load, table)}
 
 
 def dispatch(args):

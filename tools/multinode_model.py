@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""The on-paper model of barriers across 2-64 DGX-class nodes (issue 18): each barrier's
+node-local part measured on one node, plus a network part from published InfiniBand NDR figures
+(assumed, each named in the network file). It predicts; it never measured a network.
+
+    report.py multinode-model CSV... [--network configs/network/ndr-published.csv]
+                              [--gpus-per-node 4] [--nodes 2,4,8,16,32,64] [--shape 1x128]
+                              [--inputs]
+
+MEASURED (ok rows of the CSVs on one node, nodes=1; several rows of one figure give their
+median; figures in us):
+  local(g)     multinode.hierarchical at g GPUs (ranks=g, ordering=0, network=0, fault=0, the
+               shape): the node's gather, the leader GPU -> host proxy -> GPU round trip and the
+               release; on one node the leaders' MPI_Barrier has one rank and costs nothing
+  host(g)      host.mpi.gpu-barrier host_wait=0 at g ranks, loop_latency: a kernel per step and
+               MPI_Barrier among the node's g ranks
+  nccl(g)      host.nccl.allreduce blocking=0 at g GPUs, loop_latency (back to back, on the GPU)
+  mpi_round    host.mpi.barrier at 2 ranks, loop_latency: MPI's software cost of one round
+               (on one node; it includes a shared-memory hop, so it counts a little twice)
+  A g that no CSV has, and that is twice the largest measured (8 from 2 and 4), is extrapolated:
+  each doubling of the GPUs adds what the last one added. The inputs table says so.
+
+ASSUMED (the network file, CSV: name,low,high,unit,source; every row names its source):
+  endpoint        adapter + PCIe + wire, host to host, us
+  switch_hop      one switch's port-to-port latency, us
+  nodes_per_leaf  nodes one leaf switch serves; beyond it a crossing takes 3 switch hops
+  nccl_net_hop    NCCL's own latency of one network step of its tree (its tuning model), us
+
+THE MODEL, for N nodes of g GPUs (low and high take the network file's low and high values):
+  rounds(N)  = ceil(log2 N)              a dissemination barrier among the N node leaders
+  hops(N)    = 1 if N <= nodes_per_leaf else 3
+  round(N)   = mpi_round + endpoint + hops(N) x switch_hop
+  leaders(N) = rounds(N) x round(N)      MPI_Barrier among the node leaders
+  multinode.hierarchical    local(g) + leaders(N)
+  host.mpi.gpu-barrier      host(g) + leaders(N)  (its MPI_Barrier over all N x g ranks: the
+                            node's part as measured, log2 N rounds across nodes)
+  host.nccl.allreduce       nccl(g) + 2 x floor(log2 N) x nccl_net_hop   (NCCL's tree term)
+A missing measured input names the rows it needs and the tool exits 1; a bad network file names
+its line and what was expected, exit 2.
+"""
+import csv
+import math
+import os
+import statistics
+import sys
+
+NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
+DEFAULT_NETWORK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                               "configs", "network", "ndr-published.csv")
+
+
+class NetworkFileError(Exception):
+    pass
+
+
+def load_network(path):
+    """{name: (low, high, unit, source)} from the network file; NetworkFileError names the line."""
+    try:
+        f = open(path, newline="")
+    except OSError as e:
+        raise NetworkFileError(f"{path}: cannot read the network file ({e.strerror})")
+    with f:
+        reader = csv.DictReader(f)
+        want = ["name", "low", "high", "unit", "source"]
+        if reader.fieldnames != want:
+            raise NetworkFileError(f"{path}:1: expected the header {','.join(want)}, "
+                                   f"found {','.join(reader.fieldnames or [])}")
+        out = {}
+        for r in reader:
+            where = f"{path}:{reader.line_num}"
+            if r["name"] not in NETWORK_NAMES:
+                raise NetworkFileError(f"{where}: unknown name '{r['name']}', expected one of "
+                                       f"{', '.join(NETWORK_NAMES)}")
+            if r["name"] in out:
+                raise NetworkFileError(f"{where}: '{r['name']}' given twice")
+            try:
+                lo, hi = float(r["low"]), float(r["high"])
+            except (TypeError, ValueError):
+                raise NetworkFileError(f"{where}: low and high must be numbers, found "
+                                       f"'{r['low']}', '{r['high']}'")
+            if not 0 <= lo <= hi or not math.isfinite(hi):
+                raise NetworkFileError(f"{where}: expected 0 <= low <= high, found {lo}, {hi}")
+            if not (r["source"] or "").strip():
+                raise NetworkFileError(f"{where}: '{r['name']}' names no source; every assumed "
+                                       "figure names where it comes from")
+            out[r["name"]] = (lo, hi, r["unit"], r["source"].strip())
+    missing = [n for n in NETWORK_NAMES if n not in out]
+    if missing:
+        raise NetworkFileError(f"{path}: missing {', '.join(missing)}")
+    return out
+
+
+def _axes(r):
+    return dict(kv.split("=", 1) for kv in r["config"].split() if "=" in kv)
+
+
+def _median_of(rows, method, metric, want_axes, **cols):
+    hits = [r for r in rows if r["method"] == method and r["metric"] == metric
+            and r["nodes"] in ("1", "") and all(r[k] == str(v) for k, v in cols.items())
+            and all(_axes(r).get(k) == str(v) for k, v in want_axes.items())]
+    if not hits:
+        return None
+    files = sorted({r["_file"] for r in hits})
+    return statistics.median(float(r["value"]) for r in hits) / 1000.0, files, None
+
+
+def measured(rows, g, shape):
+    """The measured node-local inputs at g GPUs per node and what is missing: {name: (us, CSVs,
+    None or the two GPU counts it was extrapolated from)}."""
+    b, t = shape.split("x")
+    specs = {
+        "local": ("multinode.hierarchical", "latency",
+                  dict(blocks_per_sm=b, threads_per_block=t, ordering=0, network=0, fault=0),
+                  lambda n: dict(ranks=n)),
+        "host": ("host.mpi.gpu-barrier", "loop_latency", dict(host_wait=0),
+                 lambda n: dict(ranks=n)),
+        "nccl": ("host.nccl.allreduce", "loop_latency", dict(blocking=0, host_wait=0),
+                 lambda n: dict(gpu_count=n)),
+    }
+    out, missing = {}, []
+    for name, (method, metric, axes, cols) in specs.items():
+        got = _median_of(rows, method, metric, axes, **cols(g))
+        if got is None and g % 2 == 0 and g >= 4:
+            a = _median_of(rows, method, metric, axes, **cols(g // 2))
+            z = _median_of(rows, method, metric, axes, **cols(g // 4))
+            if a and z:
+                got = (2 * a[0] - z[0], sorted(set(a[1] + z[1])), (g // 4, g // 2))
+        if got is None:
+            missing.append(f"{name}: {method} {metric} at {g} GPUs on one node "
+                           f"({' '.join(f'{k}={v}' for k, v in axes.items())})")
+        else:
+            out[name] = got
+    got = _median_of(rows, "host.mpi.barrier", "loop_latency", {}, ranks=2)
+    if got is None:
+        missing.append("mpi_round: host.mpi.barrier loop_latency at 2 ranks on one node")
+    else:
+        out["mpi_round"] = got
+    return out, missing
+
+
+def rounds(n):
+    return math.ceil(math.log2(n)) if n > 1 else 0
+
+
+def predict(m, net, n, which):
+    """The four predictions (us) at n nodes; which: 0 the network file's low, 1 its high."""
+    hops = 1 if n <= net["nodes_per_leaf"][which] else 3
+    one_round = m["mpi_round"][0] + net["endpoint"][which] + hops * net["switch_hop"][which]
+    leaders = rounds(n) * one_round
+    nccl_steps = 2 * int(math.floor(math.log2(n))) if n > 1 else 0
+    return {"hops": hops, "leaders": leaders, "hierarchical": m["local"][0] + leaders,
+            "host": m["host"][0] + leaders,
+            "nccl": m["nccl"][0] + nccl_steps * net["nccl_net_hop"][which]}
+
+
+def _band(lo, hi, f=".1f"):
+    a, b = format(lo, f), format(hi, f)
+    return a if a == b else f"{a}-{b}"
+
+
+def inputs_table(m, net):
+    """Rows: input, value, measured in / assumed from."""
+    names = {"local": "local(g): `multinode.hierarchical` on one node",
+             "host": "host(g): `host.mpi.gpu-barrier` host_wait=0 on one node",
+             "nccl": "nccl(g): `host.nccl.allreduce` blocking=0 on one node",
+             "mpi_round": "mpi_round: `host.mpi.barrier`, 2 ranks"}
+    rows = []
+    for k, (v, files, extrapolated) in m.items():
+        where = ", ".join(f"`{f}`" for f in files)
+        rows.append([names[k], f"{v:.2f} us", f"measured: {where}" if not extrapolated else
+                     f"extrapolated (assumed: each doubling of the GPUs adds what the last one "
+                     f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in {where}"])
+    rows += [[name, f"{_band(lo, hi, 'g')} {unit}", "assumed: " + src]
+             for name, (lo, hi, unit, src) in net.items()]
+    return ["input", "value", "measured in / assumed from"], rows
+
+
+def predictions_table(m, net, nodes):
+    header = ["nodes", "rounds", "switch hops", "leaders' MPI_Barrier",
+              "`multinode.hierarchical`", "`host.mpi.gpu-barrier`", "`host.nccl.allreduce` (b2b)"]
+    rows = []
+    for n in nodes:
+        lo, hi = predict(m, net, n, 0), predict(m, net, n, 1)
+        hops = str(lo["hops"]) if lo["hops"] == hi["hops"] else f'{lo["hops"]}-{hi["hops"]}'
+        rows.append([str(n), str(rounds(n)), hops] +
+                    [_band(lo[k], hi[k]) for k in ("leaders", "hierarchical", "host", "nccl")])
+    return header, rows
+
+
+def main(argv, load, table):
+    """report.py multinode-model: argv without the subcommand; load/table are report.py's."""
+    opts = {"--network": DEFAULT_NETWORK, "--gpus-per-node": "4", "--nodes": "2,4,8,16,32,64",
+            "--shape": "1x128"}
+    paths, show_inputs, i = [], False, 0
+    while i < len(argv):
+        a = argv[i]
+        if a in opts and i + 1 < len(argv):
+            opts[a] = argv[i + 1]
+            i += 2
+            continue
+        if a == "--inputs":
+            show_inputs = True
+        elif a.startswith("--"):
+            sys.exit(f"multinode-model: unknown option {a} (see tools/multinode_model.py)")
+        else:
+            paths.append(a)
+        i += 1
+    if not paths:
+        sys.exit("multinode-model: give the CSVs measured on one node (see tools/multinode_model.py)")
+    try:
+        g = int(opts["--gpus-per-node"])
+        nodes = [int(n) for n in opts["--nodes"].split(",")]
+        if g < 1 or any(n < 1 for n in nodes):
+            raise ValueError
+    except ValueError:
+        sys.exit("multinode-model: --gpus-per-node and --nodes take positive integers "
+                 f"(found {opts['--gpus-per-node']!r}, {opts['--nodes']!r})")
+    try:
+        net = load_network(opts["--network"])
+    except NetworkFileError as e:
+        print(f"multinode-model: {e}", file=sys.stderr)
+        sys.exit(2)
+    m, missing = measured(load(paths), g, opts["--shape"])
+    if missing:
+        print("multinode-model: no measured input for: " + "; ".join(missing), file=sys.stderr)
+        sys.exit(1)
+    table(*(inputs_table(m, net) if show_inputs else predictions_table(m, net, nodes)))
