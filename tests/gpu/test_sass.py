@@ -244,6 +244,38 @@ def case_warp_reduce_shuffles(functions):
                 print("PASS", variant, dict(ops))
 
 
+SHARED_OPS = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|REDS)")
+
+
+def case_warp_timed_no_shared(functions):
+    # scripts/gpu-sanitize leaves the warp methods' timed kernels out of racecheck (their
+    # full-grid throughput pilot does not finish under it) on the ground that racecheck, which
+    # sees shared memory only, has nothing to see in them: no static shared memory (they are
+    # launched with no dynamic shared memory) and no shared-memory instruction. Their check
+    # kernels keep their stamps in shared memory and stay checked.
+    timed = kernels(functions, r"warp_timed")
+    for name, body in sorted(timed.items()):
+        shared = [text for op, text in body if SHARED_OPS.match(op)]
+        if shared:
+            sys.exit(f"FAIL: {name}: shared-memory instructions, so racecheck must check it "
+                     "(scripts/gpu-sanitize, RACECHECK_EXCLUDE):\n  " + "\n  ".join(shared))
+    env = dict(os.environ, PATH=os.path.dirname(tool) + os.pathsep + os.environ.get("PATH", ""))
+    p = subprocess.run([tool, "-res-usage", BINARY], capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: cuobjdump -res-usage {BINARY}: {p.stderr}")
+    usage = dict(re.findall(r"Function (\S+):\s*\n\s*REG:\d+ STACK:\d+ SHARED:(\d+)", p.stdout))
+    for name in timed:
+        if usage.get(name) != "0":
+            sys.exit(f"FAIL: {name}: static shared memory {usage.get(name, 'not listed')} bytes "
+                     "(cuobjdump -res-usage), expected 0")
+    checks = kernels(functions, r"warp_check")
+    if not all(usage.get(n, "0") != "0" for n in checks):
+        sys.exit("FAIL: a warp_check kernel without shared memory: the stamps moved, and "
+                 "racecheck's coverage of the warp methods with them")
+    print("PASS", len(timed), "warp_timed kernels without shared memory;", len(checks),
+          "warp_check kernels with it")
+
+
 tool = find_cuobjdump()
 if not tool:
     print("SKIP: no cuobjdump (install the CUDA toolkit or nvidia-cuda-cuobjdump)")
