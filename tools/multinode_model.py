@@ -33,7 +33,9 @@ THE MODEL, for N nodes of g GPUs (low and high take the network file's low and h
   leaders(N) = rounds(N) x round(N)      MPI_Barrier among the node leaders
   multinode.hierarchical    local(g) + leaders(N)
   host.mpi.gpu-barrier      host(g) + leaders(N)  (its MPI_Barrier over all N x g ranks: the
-                            node's part as measured, log2 N rounds across nodes)
+                            node's part as measured, log2 N rounds across nodes, as recursive
+                            doubling over ranks placed node by node gives; a dissemination
+                            barrier would cross the network in all ceil(log2(N x g)) rounds)
   host.nccl.allreduce       nccl(g) + 2 x floor(log2 N) x nccl_net_hop   (NCCL's tree term)
 A missing measured input names the rows it needs and the tool exits 1; a bad network file names
 its line and what was expected, exit 2.
