@@ -200,6 +200,9 @@ def main(argv, load, table):
             opts[a] = argv[i + 1]
             i += 2
             continue
+        if a in ("-h", "--help"):
+            print(__doc__)
+            return
         if a == "--inputs":
             show_inputs = True
         elif a.startswith("--"):

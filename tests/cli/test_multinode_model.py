@@ -108,6 +108,9 @@ with tempfile.TemporaryDirectory() as d:
     p = run(csv_path, "--network", os.path.join(d, "absent.csv"))
     expect(p.returncode == 2 and "cannot read the network file" in p.stderr,
            "an absent network file is named", p)
+    p = run("--help")
+    expect(p.returncode == 0 and "THE MODEL" in p.stdout and "ASSUMED" in p.stdout,
+           "--help teaches the model, its inputs and its equations", p)
     p = run(csv_path, "--gpus-per-node", "zero")
     expect(p.returncode != 0 and "positive integers" in p.stderr, "a bad count is refused", p)
 
