@@ -79,6 +79,9 @@ std::string run_slurm(const Plan& plan) {
          "/merged.csv --summary\n```\n\n"
          "A job near its time limit gets USR1 and requeues itself (at most "
          "`GPUBARRIER_MAX_REQUEUES`, 3, times); every step then resumes its CSV where it stopped. "
+         "A step that ends inside a point because a rank or its node died gets that point's "
+         "`timeout` row (`gpubarrier lost-point`, note `lost: ...`) and goes on from the next "
+         "point, at most `GPUBARRIER_MAX_LOST` (3) times; the job then ends FAILED. "
          "To run one script alone: `sbatch " +
          plan.request.out + "/" + script_file(plan, plan.scripts.front()) +
          "`. Set `GPUBARRIER` to use another gpubarrier executable. A requeued job starts again "

@@ -5,6 +5,7 @@
 
 #include "core/errors.hpp"
 #include "core/rank_exchange.hpp"
+#include "io/inflight_mark.hpp"
 #include "io/resume_recover.hpp"
 
 namespace gb::cli {
@@ -31,6 +32,10 @@ void open_csv(Outputs& out, const std::string& path, bool resume) {
       std::fprintf(stderr, "gpubarrier: resume: %zu finished points in %s, %ld rows kept\n",
                    state.done.size(), out.log->path().c_str(), state.rows);
   }
+  // A mark of a point in flight (io/inflight_mark.hpp) belongs to the CSV it was left beside; a
+  // CSV started afresh has none. With --resume it stays for `gpubarrier lost-point`; a resumed
+  // run that starts the point again replaces it.
+  if (!resume) clear_inflight(path);
   if (state.fresh) {
     out.log->start_fresh();
     out.csv = std::make_unique<CsvWriter>(path);

@@ -1,5 +1,7 @@
 #include "cli/point_book.hpp"
 
+#include "io/inflight_mark.hpp"
+
 namespace gb::cli {
 namespace {
 
@@ -18,10 +20,18 @@ PointBook::PointBook(const std::vector<DoneEntry>& history, RetryPolicy retry) :
   }
 }
 
-void PointBook::record_to(DoneLog* log, const CsvWriter* csv, long base_rows) {
+void PointBook::record_to(DoneLog* log, const CsvWriter* csv, long base_rows,
+                          bool mark_inflight) {
   log_ = log;
   csv_ = csv;
   base_rows_ = base_rows;
+  mark_inflight_ = mark_inflight && log && csv;
+}
+
+bool PointBook::start(const Record& point) {
+  if (done(point_key(point))) return false;
+  if (mark_inflight_) write_inflight(csv_->path(), point);
+  return true;
 }
 
 bool PointBook::done(const PointKey& key) const {
@@ -40,6 +50,7 @@ void PointBook::finished(const Record& point, Status outcome) {
   e.rows = base_rows_ + (csv_ ? csv_->rows_written() : 0);
   this_session_.insert(e.key);
   if (log_) log_->append(e);
+  if (mark_inflight_) clear_inflight(csv_->path());  // after its completion line: never lost
   finished_.push_back(std::move(e));
 }
 

@@ -24,10 +24,12 @@ class PointBook : public PointHooks {
   PointBook(const std::vector<DoneEntry>& history, RetryPolicy retry);
 
   // Rank 0 with an output file: finished points are appended to `log`, with the CSV's row count
-  // (`base_rows` it held before this session plus what `csv` wrote).
-  void record_to(DoneLog* log, const CsvWriter* csv, long base_rows);
+  // (`base_rows` it held before this session plus what `csv` wrote). `mark_inflight` (runs under
+  // mpirun/srun): each point that starts is marked beside the CSV until it is done
+  // (io/inflight_mark.hpp), for `gpubarrier lost-point` after a rank died in it.
+  void record_to(DoneLog* log, const CsvWriter* csv, long base_rows, bool mark_inflight = false);
 
-  bool start(const Record& point) override { return !done(point_key(point)); }
+  bool start(const Record& point) override;
   void finished(const Record& point, Status outcome) override;
 
   bool done(const PointKey& key) const;
@@ -47,6 +49,7 @@ class PointBook : public PointHooks {
   DoneLog* log_ = nullptr;
   const CsvWriter* csv_ = nullptr;
   long base_rows_ = 0;
+  bool mark_inflight_ = false;
 };
 
 }  // namespace gb::cli

@@ -263,7 +263,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   const std::string isolate = effective_isolation(args, launch);
   const Outputs files = open_outputs(launch, args.out, args.resume, args.raw);
   PointBook book(files.done, args.retry);
-  book.record_to(files.log.get(), files.csv.get(), files.base_rows);
+  book.record_to(files.log.get(), files.csv.get(), files.base_rows, launch.under_mpi);
 
   ConsoleTable table(stdout);
   JsonWriter json(stdout);

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 #include "core/agreement.hpp"
 #include "core/glob.hpp"
@@ -93,14 +94,29 @@ class Emitter {
   bool any_ = false;
 };
 
-// TEST-ONLY (tests/cli/test_isolation.py): GPUBARRIER_TEST_CRASH / GPUBARRIER_TEST_HANG hold a
-// glob matched against "<method> <config>"; a matching point aborts / hangs, which is how the
-// tests prove that isolation turns a crash into a failed row and a hang into a timeout row.
+// The rank of this process as the MPI launcher tells it (test hooks only: no MPI call).
+std::string launcher_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"})
+    if (const char* v = std::getenv(var)) return v;
+  return "0";
+}
+
+// TEST-ONLY (tests/cli/test_isolation.py, tests/mpi/test_mpi.py lost_point): GPUBARRIER_TEST_CRASH
+// / GPUBARRIER_TEST_HANG hold a glob matched against "<method> <config>", optionally followed by
+// "@<rank>" for one rank of an MPI launch alone; a matching point aborts / hangs, which is how the
+// tests prove that isolation turns a crash into a failed row and a hang into a timeout row, and
+// that `gpubarrier lost-point` records the point a dead rank took down.
 void test_fault(std::string_view method, const Point& point) {
   const std::string what = std::string(method) + " " + point.to_string();
   const auto hit = [&](const char* var) {
-    const char* glob = std::getenv(var);
-    return glob && *glob && (glob_match(glob, what) || glob_match(glob, method));
+    const char* value = std::getenv(var);
+    if (!value || !*value) return false;
+    std::string glob = value;
+    if (const auto at = glob.rfind('@'); at != std::string::npos) {
+      if (glob.substr(at + 1) != launcher_rank()) return false;
+      glob.resize(at);
+    }
+    return glob_match(glob, what) || glob_match(glob, method);
   };
   if (hit("GPUBARRIER_TEST_CRASH")) {
     std::fprintf(stderr, "GPUBARRIER_TEST_CRASH: aborting in %s\n", what.c_str());

@@ -219,4 +219,62 @@ def case_thread_level():
     print("PASS: rows carry the thread level asked for; a bad one is refused")
 
 
+def case_lost_point():
+    """A rank that dies inside a point takes every rank down (OpenMPI), so none writes the point's
+    row: rank 0's in-flight mark beside the CSV lets `gpubarrier lost-point` write it (timeout),
+    and --resume goes on with the next point instead of the same one (issue 18)."""
+    sweep = "samples: 5\ntime_budget: 0.1\nruns:\n  - methods: host.mpi.barrier\n" \
+            "  - methods: host.omp.barrier\n    axes: {group_size: [2]}\n"
+    with tempfile.TemporaryDirectory() as d:
+        path, out = os.path.join(d, "s.yaml"), os.path.join(d, "lost.csv")
+        mark = out + ".inflight"
+        with open(path, "w") as f:
+            f.write(sweep)
+        # Rank 1 alone aborts inside host.mpi.barrier's point (test hook, glob@rank).
+        p = mpirun_two("sweep", path, "--out", out, "--resume",
+                       extra_env={"GPUBARRIER_TEST_CRASH": "host.mpi.barrier@1"}, timeout=120)
+        if p.returncode == 0 or not os.path.exists(mark):
+            sys.exit(f"FAIL: rank 1's abort must end the run and leave the point's mark: exit "
+                     f"{p.returncode}, mark {os.path.exists(mark)}\n{p.stderr[-2000:]}")
+        lost = subprocess.run([EXE, "lost-point", "--out", out, "--note", "test: rank 1 died"],
+                              capture_output=True, text=True, timeout=60)
+        if lost.returncode != 0 or "host.mpi.barrier" not in lost.stdout or os.path.exists(mark):
+            sys.exit(f"FAIL: lost-point must record the point and remove the mark: exit "
+                     f"{lost.returncode}\n{lost.stdout}{lost.stderr}")
+        p = mpirun_two("sweep", path, "--out", out, "--resume", timeout=120)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: the resumed run: exit {p.returncode}\n{p.stderr[-2000:]}")
+        with open(out, newline="") as f:
+            rows = list(csv.DictReader(f))
+        got = [(r["method"], r["status"]) for r in rows]
+        if got[0] != ("host.mpi.barrier", "timeout") or \
+                [m for m, _ in got].count("host.mpi.barrier") != 1 or \
+                not any(m == "host.omp.barrier" for m, _ in got):
+            sys.exit(f"FAIL: expected host.mpi.barrier once (timeout), then host.omp.barrier "
+                     f"from the resumed run: {got}")
+        note = rows[0]["note"]
+        if not note.startswith("lost: ") or "test: rank 1 died" not in note or \
+                rows[0]["ranks"] != "2" or rows[0]["launcher"] != "mpi":
+            sys.exit(f"FAIL: the lost row says why, with the point's own ranks: {rows[0]}")
+        again = subprocess.run([EXE, "lost-point", "--out", out], capture_output=True, text=True,
+                               timeout=60)
+        if again.returncode != 3 or "no point in flight" not in again.stdout:
+            sys.exit(f"FAIL: with nothing in flight lost-point writes nothing and exits 3: "
+                     f"{again.returncode}\n{again.stdout}{again.stderr}")
+        # A run started without --resume drops a stale mark with the old CSV.
+        with open(mark, "w") as f:
+            f.write("stale\n")
+        p = mpirun_two("sweep", path, "--out", out, timeout=120)
+        if p.returncode != 0 or os.path.exists(mark):
+            sys.exit(f"FAIL: a fresh run must remove a stale mark: exit {p.returncode}")
+        bad = os.path.join(d, "bad.csv")
+        with open(bad + ".inflight", "w") as f:
+            f.write("not a point\n")
+        p = subprocess.run([EXE, "lost-point", "--out", bad], capture_output=True, text=True,
+                           timeout=60)
+        if p.returncode == 0 or "bad.csv.inflight:1: expected the point" not in p.stderr:
+            sys.exit(f"FAIL: a malformed mark is named with its line: {p.returncode} {p.stderr}")
+    print("PASS: the point rank 1 died in got its timeout row; the resumed run went on after it")
+
+
 globals()["case_" + CASE]()

@@ -7,6 +7,8 @@ end_to_end  jobs for local-slurm on 1 and 2 nodes and GPU counts 1,2,3 (3 ranks 
             node names
 test_only   `sbatch --test-only` accepts every script generated for local-slurm, for every
             shipped sweep that has something to run there and every layout
+lost_point  a rank that dies inside a point of a 2-node step: the job script writes the point's
+            timeout row (`gpubarrier lost-point`) and goes on
 
 Usage: test_jobs_submit.py GPUBARRIER CASE
 """
@@ -114,6 +116,48 @@ def case_end_to_end():
                 fail(f"a 1-node row ran on {r['node']}")
     print(f"PASS: {len(ids) - 1} jobs and the merge: {len(rows)} points, 2-node rows on "
           "gb-node1 and gb-node2")
+
+
+def case_lost_point():
+    """A rank that dies inside a point of a 2-node step (rank 3, on gb-node2, test hook): srun
+    ends the step's every rank, the job script writes the point's row with `gpubarrier
+    lost-point` (timeout, the step and its status in the note) and goes on; the other step of the
+    job measures as usual, and the merge has every point once (issue 18: a dead node is a row,
+    not a gap or a hang)."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "jobs")
+        p = generate(out, "--sweep", SWEEP, "--nodes", "2", "--gpus", "1,2")
+        if p.returncode != 0:
+            fail("jobs", p.stdout + p.stderr)
+        env = dict(os.environ, GPUBARRIER_TEST_CRASH="host.mpi.barrier@3")
+        p = subprocess.run(["bash", os.path.join(out, "submit.sh")], capture_output=True,
+                           text=True, timeout=120, env=env)
+        if p.returncode != 0:
+            fail("submit.sh", p.stdout + p.stderr)
+        with open(os.path.join(out, "job-ids.txt")) as f:
+            ids = f.read().split()
+        try:
+            states = [slurm_jobs.wait(job, 300) for job in ids]
+        finally:
+            subprocess.run(["scancel", *ids], capture_output=True)
+        # The measuring job reports the lost point (FAILED); the merge job still runs.
+        if states != ["FAILED", "COMPLETED"]:
+            fail(f"jobs ended {states}, expected FAILED (a point was lost) and COMPLETED", logs(out))
+        text = logs(out)
+        if "lost-point: host.mpi.barrier" not in text or "recorded as timeout" not in text:
+            fail("the job log shows no lost-point record", text)
+        rows = read_csv(os.path.join(out, "merged.csv"))
+        got = sorted((r["ranks"], r["nodes"], r["metric"], r["status"]) for r in rows)
+        want = [("2", "2", "latency", "ok"), ("2", "2", "loop_latency", "ok"),
+                ("4", "2", "", "timeout")]
+        if got != want:
+            fail(f"rows {got}, expected {want}", text)
+        lost = next(r for r in rows if r["status"] == "timeout")
+        if not lost["note"].startswith("lost: ") or "step n2-mpi-g2 of job" not in lost["note"]:
+            fail(f"the lost row's note: {lost['note']}")
+        if os.path.exists(os.path.join(out, "results", "n2-mpi-g2.csv.inflight")):
+            fail("the in-flight mark outlived lost-point")
+    print("PASS: the point a dead rank took down is a timeout row; the job went on")
 
 
 def case_test_only():

@@ -1,0 +1,47 @@
+#include "io/inflight_mark.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+#include "io/atomic_file.hpp"
+#include "io/point_stream.hpp"
+
+namespace gb {
+
+std::string inflight_path(const std::string& csv_path) {
+  return csv_path + ".inflight";
+}
+
+void write_inflight(const std::string& csv_path, const Record& point) {
+  write_file_atomically(inflight_path(csv_path), encode_begin(point) + "\n");
+}
+
+void clear_inflight(const std::string& csv_path) {
+  const std::string path = inflight_path(csv_path);
+  if (std::remove(path.c_str()) != 0 && errno != ENOENT)
+    throw Error("removing '" + path + "' failed: " + std::strerror(errno));
+}
+
+std::optional<Record> read_inflight(const std::string& csv_path) {
+  const std::string path = inflight_path(csv_path);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec) && !ec) return std::nullopt;
+  std::ifstream in(path);
+  if (!in) throw Error("cannot read '" + path + "': " + std::strerror(errno));
+  std::string line;
+  std::getline(in, line);
+  try {
+    const PointMessage m = decode_point_message(line);
+    if (m.kind != PointMessage::Kind::begin) throw Error("not a point's start");
+    return m.record;
+  } catch (const Error& e) {
+    throw Error(path + ":1: expected the point a run started (written by gpubarrier): " +
+                e.what());
+  }
+}
+
+}  // namespace gb
