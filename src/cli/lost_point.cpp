@@ -31,6 +31,12 @@ const char* const kWhy =
     "was killed; OpenMPI and srun end every rank when one dies); written by `gpubarrier "
     "lost-point` from the point's in-flight mark";
 
+// "method config", or the method alone for a point without axes.
+std::string point_name(const Record& r) {
+  const std::string config = r.point.to_string();
+  return config.empty() ? r.method : r.method + " " + config;
+}
+
 int record_lost_point(const LostPointArgs& args) {
   const Status status = status_from_string(args.status);
   if (status != Status::timeout && status != Status::failed)
@@ -51,8 +57,8 @@ int record_lost_point(const LostPointArgs& args) {
   for (const DoneEntry& e : state.done) {
     if (e.key == key) {  // it finished; the run ended before it removed the mark
       clear_inflight(args.out);
-      std::printf("gpubarrier lost-point: %s %s finished before the run ended; nothing written\n",
-                  point->method.c_str(), point->point.to_string().c_str());
+      std::printf("gpubarrier lost-point: %s finished before the run ended; nothing written\n",
+                  point_name(*point).c_str());
       return kNothingLost;
     }
   }
@@ -65,8 +71,8 @@ int record_lost_point(const LostPointArgs& args) {
   csv.write(r);
   log.append(DoneEntry{state.rows + 1, status, r.run_id, key});
   clear_inflight(args.out);
-  std::printf("gpubarrier lost-point: %s %s recorded as %s in %s\n", r.method.c_str(),
-              r.point.to_string().c_str(), args.status.c_str(), args.out.c_str());
+  std::printf("gpubarrier lost-point: %s recorded as %s in %s\n", point_name(r).c_str(),
+              args.status.c_str(), args.out.c_str());
   return 0;
 }
 
