@@ -236,6 +236,8 @@ def case_lost_point():
         if p.returncode == 0 or not os.path.exists(mark):
             sys.exit(f"FAIL: rank 1's abort must end the run and leave the point's mark: exit "
                      f"{p.returncode}, mark {os.path.exists(mark)}\n{p.stderr[-2000:]}")
+        with open(mark) as f:
+            saved_mark = f.read()
         lost = subprocess.run([EXE, "lost-point", "--out", out, "--note", "test: rank 1 died"],
                               capture_output=True, text=True, timeout=60)
         if lost.returncode != 0 or "host.mpi.barrier" not in lost.stdout or os.path.exists(mark):
@@ -261,6 +263,15 @@ def case_lost_point():
         if again.returncode != 3 or "no point in flight" not in again.stdout:
             sys.exit(f"FAIL: with nothing in flight lost-point writes nothing and exits 3: "
                      f"{again.returncode}\n{again.stdout}{again.stderr}")
+        # A mark of a point that is done (a run killed between its completion line and the
+        # mark's removal) is removed, and nothing is written.
+        with open(mark, "w") as f:
+            f.write(saved_mark)
+        again = subprocess.run([EXE, "lost-point", "--out", out], capture_output=True, text=True,
+                               timeout=60)
+        if again.returncode != 3 or "finished before the run ended" not in again.stdout or \
+                os.path.exists(mark):
+            sys.exit(f"FAIL: the mark of a finished point: {again.returncode}\n{again.stdout}")
         # A run started without --resume drops a stale mark with the old CSV.
         with open(mark, "w") as f:
             f.write("stale\n")
