@@ -5,7 +5,7 @@ node-local part measured on one node, plus a network part from published InfiniB
 
     report.py multinode-model CSV... [--network configs/network/ndr-published.csv]
                               [--gpus-per-node 4] [--nodes 2,4,8,16,32,64] [--shape 1x128]
-                              [--inputs]
+                              [--two-nodes TWO.csv] [--inputs]
 
 MEASURED (ok rows of the CSVs on one node, nodes=1; several rows of one figure give their
 median; figures in us):
@@ -17,6 +17,9 @@ median; figures in us):
   nccl(g)      host.nccl.allreduce blocking=0 at g GPUs, loop_latency (back to back, on the GPU)
   mpi_round    host.mpi.barrier at 2 ranks, loop_latency: MPI's software cost of one round
                (on one node; it includes a shared-memory hop, so it counts a little twice)
+  net_round    with --two-nodes: host.mpi.barrier at 2 ranks on 2 nodes (nodes=2), loop_latency,
+               from a real 2-node run (`gpubarrier jobs --nodes 2`): one round across the network,
+               measured; it replaces mpi_round + endpoint + 1 switch hop below
   A g that no CSV has, and that is twice the largest measured (8 from 2 and 4), is extrapolated:
   each doubling of the GPUs adds what the last one added. The inputs table says so.
 
@@ -30,6 +33,7 @@ THE MODEL, for N nodes of g GPUs (low and high take the network file's low and h
   rounds(N)  = ceil(log2 N)              a dissemination barrier among the N node leaders
   hops(N)    = 1 if N <= nodes_per_leaf else 3
   round(N)   = mpi_round + endpoint + hops(N) x switch_hop
+             (with --two-nodes: net_round + (hops(N) - 1) x switch_hop)
   leaders(N) = rounds(N) x round(N)      MPI_Barrier among the node leaders
   multinode.hierarchical    local(g) + leaders(N)
   host.mpi.gpu-barrier      host(g) + leaders(N)  (its MPI_Barrier over all N x g ranks: the
@@ -140,6 +144,17 @@ def measured(rows, g, shape):
     return out, missing
 
 
+def two_node_round(rows):
+    """One MPI_Barrier round across the network, measured: host.mpi.barrier at 2 ranks on 2
+    nodes, loop_latency (us, CSVs, None); None without such rows."""
+    hits = [r for r in rows if r["method"] == "host.mpi.barrier" and r["metric"] == "loop_latency"
+            and r["nodes"] == "2" and r["ranks"] == "2"]
+    if not hits:
+        return None
+    return (statistics.median(float(r["value"]) for r in hits) / 1000.0,
+            sorted({r["_file"] for r in hits}), None)
+
+
 def rounds(n):
     return math.ceil(math.log2(n)) if n > 1 else 0
 
@@ -147,7 +162,10 @@ def rounds(n):
 def predict(m, net, n, which):
     """The four predictions (us) at n nodes; which: 0 the network file's low, 1 its high."""
     hops = 1 if n <= net["nodes_per_leaf"][which] else 3
-    one_round = m["mpi_round"][0] + net["endpoint"][which] + hops * net["switch_hop"][which]
+    if "net_round" in m:  # measured across 2 real nodes: it holds one switch hop
+        one_round = m["net_round"][0] + (hops - 1) * net["switch_hop"][which]
+    else:
+        one_round = m["mpi_round"][0] + net["endpoint"][which] + hops * net["switch_hop"][which]
     leaders = rounds(n) * one_round
     nccl_steps = 2 * int(math.floor(math.log2(n))) if n > 1 else 0
     return {"hops": hops, "leaders": leaders, "hierarchical": m["local"][0] + leaders,
@@ -165,15 +183,17 @@ def inputs_table(m, net):
     names = {"local": "local(g): `multinode.hierarchical` on one node",
              "host": "host(g): `host.mpi.gpu-barrier` host_wait=0 on one node",
              "nccl": "nccl(g): `host.nccl.allreduce` blocking=0 on one node",
-             "mpi_round": "mpi_round: `host.mpi.barrier`, 2 ranks"}
+             "mpi_round": "mpi_round: `host.mpi.barrier`, 2 ranks",
+             "net_round": "net_round: `host.mpi.barrier`, 2 ranks on 2 nodes"}
     rows = []
     for k, (v, files, extrapolated) in m.items():
         where = ", ".join(f"`{f}`" for f in files)
         rows.append([names[k], f"{v:.2f} us", f"measured: {where}" if not extrapolated else
                      f"extrapolated (assumed: each doubling of the GPUs adds what the last one "
                      f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in {where}"])
+    unused = {"endpoint"} if "net_round" in m else set()  # net_round holds it
     rows += [[name, f"{_band(lo, hi, 'g')} {unit}", "assumed: " + src]
-             for name, (lo, hi, unit, src) in net.items()]
+             for name, (lo, hi, unit, src) in net.items() if name not in unused]
     return ["input", "value", "measured in / assumed from"], rows
 
 
@@ -192,7 +212,7 @@ def predictions_table(m, net, nodes):
 def main(argv, load, table):
     """report.py multinode-model: argv without the subcommand; load/table are report.py's."""
     opts = {"--network": DEFAULT_NETWORK, "--gpus-per-node": "4", "--nodes": "2,4,8,16,32,64",
-            "--shape": "1x128"}
+            "--shape": "1x128", "--two-nodes": ""}
     paths, show_inputs, i = [], False, 0
     while i < len(argv):
         a = argv[i]
@@ -226,6 +246,15 @@ def main(argv, load, table):
         print(f"multinode-model: {e}", file=sys.stderr)
         sys.exit(2)
     m, missing = measured(load(paths), g, opts["--shape"])
+    if opts["--two-nodes"]:
+        m.pop("mpi_round", None)  # net_round holds MPI's software round too
+        missing = [x for x in missing if not x.startswith("mpi_round")]
+        got = two_node_round(load([opts["--two-nodes"]]))
+        if got is None:
+            missing.append(f"net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes "
+                           f"(nodes=2) in {opts['--two-nodes']}")
+        else:
+            m["net_round"] = got
     if missing:
         print("multinode-model: no measured input for: " + "; ".join(missing), file=sys.stderr)
         sys.exit(1)

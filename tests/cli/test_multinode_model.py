@@ -88,6 +88,21 @@ with tempfile.TemporaryDirectory() as d:
     expect("99" not in p.stdout.split("local(g)")[1].split("\n")[0],
            "rows of simulated nodes (nodes=2) are no one-node input", p)
 
+    # A real 2-node round replaces MPI's round + endpoint + 1 hop: 3.0 us across one switch,
+    # 3.0 + 2 x 0.5 past the leaf (33 nodes: 6 rounds).
+    two = os.path.join(d, "two.csv")
+    write_rows(two, gbcsv.NAMES, [row("host.mpi.barrier", "loop_latency", 3000, ranks=2, nodes=2),
+                                  row("host.mpi.barrier", "loop_latency", 400, ranks=2)])
+    p = run(csv_path, "--network", net, "--nodes", "2,33", "--two-nodes", two)
+    expect(p.returncode == 0 and cells(p, 2)[3] == "3.0" and cells(p, 33)[3] == "24.0",
+           "--two-nodes: the measured round, plus 2 hops past one leaf", p)
+    p = run(csv_path, "--network", net, "--two-nodes", two, "--inputs")
+    expect("| 3.00 us | measured: " in p.stdout and "endpoint" not in p.stdout and
+           "mpi_round" not in p.stdout, "the measured round replaces endpoint and mpi_round", p)
+    p = run(csv_path, "--network", net, "--two-nodes", csv_path)
+    expect(p.returncode == 1 and "net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes"
+           in p.stderr, "a --two-nodes CSV without a 2-node row is named", p)
+
     # A missing measured input: named, exit 1. 16 GPUs per node is not extrapolated from 4 alone.
     p = run(csv_path, "--network", net, "--gpus-per-node", "16")
     expect(p.returncode == 1 and "multinode.hierarchical latency at 16 GPUs" in p.stderr,
