@@ -1,5 +1,8 @@
 #include "cli/point_book.hpp"
 
+#include <cstdio>
+#include <exception>
+
 #include "io/inflight_mark.hpp"
 
 namespace gb::cli {
@@ -30,7 +33,16 @@ void PointBook::record_to(DoneLog* log, const CsvWriter* csv, long base_rows,
 
 bool PointBook::start(const Record& point) {
   if (done(point_key(point))) return false;
-  if (mark_inflight_) write_inflight(csv_->path(), point);
+  // Rank 0 alone writes the mark, between the ranks' collectives: a failure must not throw there
+  // (the other ranks would wait for rank 0 forever), and it costs only the mark.
+  if (mark_inflight_) {
+    try {
+      write_inflight(csv_->path(), point);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpubarrier: warning: %s; a rank that dies in this point leaves no "
+                   "mark for `gpubarrier lost-point`\n", e.what());
+    }
+  }
   return true;
 }
 
@@ -50,7 +62,13 @@ void PointBook::finished(const Record& point, Status outcome) {
   e.rows = base_rows_ + (csv_ ? csv_->rows_written() : 0);
   this_session_.insert(e.key);
   if (log_) log_->append(e);
-  if (mark_inflight_) clear_inflight(csv_->path());  // after its completion line: never lost
+  if (mark_inflight_) {  // after its completion line: a point that finished is never lost
+    try {
+      clear_inflight(csv_->path());
+    } catch (const std::exception& e) {  // lost-point sees the point done, and removes the mark
+      std::fprintf(stderr, "gpubarrier: warning: %s\n", e.what());
+    }
+  }
   finished_.push_back(std::move(e));
 }
 
