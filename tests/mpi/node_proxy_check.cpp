@@ -4,7 +4,7 @@
 // tests/mpi/test_mpi.py under `mpirun -np 2`; prints one line per rank, exits 0 when every
 // rank's expectation held.
 //   node_proxy_check healthy_barrier | healthy_min   every epoch released on every rank, and the
-//       last rank's "GPU" arriving 20 ms late at one epoch holds every rank's release of it back
+//       last rank's "GPU" arriving 200 ms late at one epoch holds every rank's release of it back
 //   node_proxy_check absent_min       the last rank's "GPU" never arrives: its proxy gives up
 //       after the deadline, every other proxy sees the node missing and releases nothing
 //   node_proxy_check absent_barrier   the same while timing (MPI_Barrier): the proxy that gave
@@ -27,6 +27,10 @@ constexpr unsigned long long kEpochs = 200, kLateEpoch = 100;
 // thread) spin on 2 cores and a thread may be off its core for a good part of a second (a 0.3 s
 // deadline once gave up on a present "GPU" there, stop 23). The absent cases wait it out once.
 constexpr double kDeadlineS = 2.0;
+// The late one's delay, and the least wait it must cause the others: the margin absorbs a thread
+// taken off its core between two epochs on a loaded machine.
+constexpr auto kLate = std::chrono::milliseconds(200);
+constexpr double kLeastHeldBackS = 0.15;
 
 // What the thread in place of the GPU saw.
 struct GpuSide {
@@ -39,7 +43,7 @@ GpuSide play_gpu(gb::mg::ProxyWords& w, bool absent, bool late) {
   if (absent) return g;
   std::atomic_ref<unsigned long long> arrived(w.arrived), release(w.release);
   for (unsigned long long e = 1; e <= kEpochs; ++e) {
-    if (late && e == kLateEpoch) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (late && e == kLateEpoch) std::this_thread::sleep_for(kLate);
     const auto t0 = Clock::now();
     arrived.store(e, std::memory_order_release);
     // The kernel's watchdog: give up well after the proxy's deadline.
@@ -78,7 +82,7 @@ int main(int argc, char** argv) {
   bool ok = seconds < 4 * kDeadlineS;  // bounded: never a hang
   if (!absent_case) {
     ok = ok && out.released == static_cast<long>(kEpochs) && !out.gave_up && !out.node_missing &&
-         gpu.passed == kEpochs && (last || gpu.late_wait_s > 0.015);  // held back by the late one
+         gpu.passed == kEpochs && (last || gpu.late_wait_s > kLeastHeldBackS);  // held back by the late one
   } else if (last) {
     ok = ok && out.gave_up && out.released == 0;
   } else if (crossing == gb::mg::ProxyCrossing::min_arrived) {
