@@ -79,7 +79,9 @@ int main(int argc, char** argv) {
   const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   gpu_thread.join();
 
-  bool ok = seconds < 4 * kDeadlineS;  // bounded: never a hang
+  // Bounded, never a hang: one deadline waited out, 200 epochs, and room for a loaded machine
+  // (mpirun's own limit in test_mpi.py is 60 s).
+  bool ok = seconds < kDeadlineS + 20;
   if (!absent_case) {
     ok = ok && out.released == static_cast<long>(kEpochs) && !out.gave_up && !out.node_missing &&
          gpu.passed == kEpochs && (last || gpu.late_wait_s > kLeastHeldBackS);  // held back by the late one
