@@ -85,8 +85,9 @@ with tempfile.TemporaryDirectory() as d:
            "local 15 + (15 - 12), host 11.5 + 0.5, nccl 9 + 1, each said extrapolated", p)
     expect("assumed: test figure B" in p.stdout and "| 0.50 us | measured:" in p.stdout,
            "every input says measured (its CSV) or assumed (its source)", p)
-    expect("99" not in p.stdout.split("local(g)")[1].split("\n")[0],
-           "rows of simulated nodes (nodes=2) are no one-node input", p)
+    p = run(csv_path, "--network", net, "--inputs")
+    expect("| local(g): `multinode.hierarchical` on one node | 15.00 us | measured:" in p.stdout,
+           "rows of simulated nodes (nodes=2, 99 us) are no one-node input", p)
 
     # A real 2-node round replaces MPI's round + endpoint + 1 hop: 3.0 us across one switch,
     # 3.0 + 2 x 0.5 past the leaf (33 nodes: 6 rounds).
@@ -97,8 +98,8 @@ with tempfile.TemporaryDirectory() as d:
     expect(p.returncode == 0 and cells(p, 2)[3] == "3.0" and cells(p, 33)[3] == "24.0",
            "--two-nodes: the measured round, plus 2 hops past one leaf", p)
     p = run(csv_path, "--network", net, "--two-nodes", two, "--inputs")
-    expect("| 3.00 us | measured: " in p.stdout and "endpoint" not in p.stdout and
-           "mpi_round" not in p.stdout, "the measured round replaces endpoint and mpi_round", p)
+    expect("| 3.00 us | measured: " in p.stdout and "| endpoint |" not in p.stdout and
+           "| mpi_round:" not in p.stdout, "the measured round replaces endpoint and mpi_round", p)
     p = run(csv_path, "--network", net, "--two-nodes", csv_path)
     expect(p.returncode == 1 and "net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes"
            in p.stderr, "a --two-nodes CSV without a 2-node row is named", p)
