@@ -44,11 +44,14 @@ THE MODEL, for N nodes of g GPUs (low and high take the network file's low and h
 A missing measured input names the rows it needs and the tool exits 1; a bad network file names
 its line and what was expected, exit 2.
 """
+import argparse
 import csv
 import math
 import os
 import statistics
 import sys
+
+import gbcsv
 
 NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
 DEFAULT_NETWORK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -96,14 +99,10 @@ def load_network(path):
     return out
 
 
-def _axes(r):
-    return dict(kv.split("=", 1) for kv in r["config"].split() if "=" in kv)
-
-
 def _median_of(rows, method, metric, want_axes, **cols):
     hits = [r for r in rows if r["method"] == method and r["metric"] == metric
             and r["nodes"] in ("1", "") and all(r[k] == str(v) for k, v in cols.items())
-            and all(_axes(r).get(k) == str(v) for k, v in want_axes.items())]
+            and all(gbcsv.config_axes(r).get(k) == str(v) for k, v in want_axes.items())]
     if not hits:
         return None
     files = sorted({r["_file"] for r in hits})
@@ -209,53 +208,53 @@ def predictions_table(m, net, nodes):
     return header, rows
 
 
+def positive_ints(text):
+    """argparse type: "2,4,8" -> [2, 4, 8], every one >= 1."""
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if not values or any(v < 1 for v in values):
+        raise argparse.ArgumentTypeError(f"takes positive integers, found {text!r}")
+    return values
+
+
+def positive_int(text):
+    """argparse type: one integer >= 1."""
+    values = positive_ints(text)
+    if len(values) != 1:
+        raise argparse.ArgumentTypeError(f"takes one positive integer, found {text!r}")
+    return values[0]
+
+
 def main(argv, load, table):
     """report.py multinode-model: argv without the subcommand; load/table are report.py's."""
-    opts = {"--network": DEFAULT_NETWORK, "--gpus-per-node": "4", "--nodes": "2,4,8,16,32,64",
-            "--shape": "1x128", "--two-nodes": ""}
-    paths, show_inputs, i = [], False, 0
-    while i < len(argv):
-        a = argv[i]
-        if a in opts and i + 1 < len(argv):
-            opts[a] = argv[i + 1]
-            i += 2
-            continue
-        if a in ("-h", "--help"):
-            print(__doc__)
-            return
-        if a == "--inputs":
-            show_inputs = True
-        elif a.startswith("--"):
-            sys.exit(f"multinode-model: unknown option {a} (see tools/multinode_model.py)")
-        else:
-            paths.append(a)
-        i += 1
-    if not paths:
-        sys.exit("multinode-model: give the CSVs measured on one node (see tools/multinode_model.py)")
+    parser = argparse.ArgumentParser(prog="report.py multinode-model", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("csvs", nargs="+", help="CSVs measured on one node")
+    parser.add_argument("--network", default=DEFAULT_NETWORK)
+    parser.add_argument("--gpus-per-node", type=positive_int, default=4)
+    parser.add_argument("--nodes", type=positive_ints, default=[2, 4, 8, 16, 32, 64])
+    parser.add_argument("--shape", default="1x128")
+    parser.add_argument("--two-nodes", default="")
+    parser.add_argument("--inputs", action="store_true")
+    args = parser.parse_args(argv)
     try:
-        g = int(opts["--gpus-per-node"])
-        nodes = [int(n) for n in opts["--nodes"].split(",")]
-        if g < 1 or any(n < 1 for n in nodes):
-            raise ValueError
-    except ValueError:
-        sys.exit("multinode-model: --gpus-per-node and --nodes take positive integers "
-                 f"(found {opts['--gpus-per-node']!r}, {opts['--nodes']!r})")
-    try:
-        net = load_network(opts["--network"])
+        net = load_network(args.network)
     except NetworkFileError as e:
         print(f"multinode-model: {e}", file=sys.stderr)
         sys.exit(2)
-    m, missing = measured(load(paths), g, opts["--shape"])
-    if opts["--two-nodes"]:
+    m, missing = measured(load(args.csvs), args.gpus_per_node, args.shape)
+    if args.two_nodes:
         m.pop("mpi_round", None)  # net_round holds MPI's software round too
         missing = [x for x in missing if not x.startswith("mpi_round")]
-        got = two_node_round(load([opts["--two-nodes"]]))
+        got = two_node_round(load([args.two_nodes]))
         if got is None:
             missing.append(f"net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes "
-                           f"(nodes=2) in {opts['--two-nodes']}")
+                           f"(nodes=2) in {args.two_nodes}")
         else:
             m["net_round"] = got
     if missing:
         print("multinode-model: no measured input for: " + "; ".join(missing), file=sys.stderr)
         sys.exit(1)
-    table(*(inputs_table(m, net) if show_inputs else predictions_table(m, net, nodes)))
+    table(*(inputs_table(m, net) if args.inputs else predictions_table(m, net, args.nodes)))

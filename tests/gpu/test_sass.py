@@ -42,11 +42,15 @@ def find_cuobjdump():
     return None
 
 
+def with_nvdisasm(cuobjdump):
+    """The environment for cuobjdump: it runs the nvdisasm that lies beside it."""
+    return dict(os.environ, PATH=os.path.dirname(cuobjdump) + os.pathsep +
+                os.environ.get("PATH", ""))
+
+
 def sass_functions(cuobjdump):
-    env = dict(os.environ)
-    # cuobjdump runs the nvdisasm that lies beside it.
-    env["PATH"] = os.path.dirname(cuobjdump) + os.pathsep + env.get("PATH", "")
-    p = subprocess.run([cuobjdump, "-sass", BINARY], capture_output=True, text=True, env=env)
+    p = subprocess.run([cuobjdump, "-sass", BINARY], capture_output=True, text=True,
+                       env=with_nvdisasm(cuobjdump))
     if p.returncode != 0:
         if "nvdisasm" in p.stderr:
             print(f"SKIP: {cuobjdump} found no nvdisasm: {p.stderr.strip()}")
@@ -259,8 +263,9 @@ def case_warp_timed_no_shared(functions):
         if shared:
             sys.exit(f"FAIL: {name}: shared-memory instructions, so racecheck must check it "
                      "(scripts/gpu-sanitize, RACECHECK_EXCLUDE):\n  " + "\n  ".join(shared))
-    env = dict(os.environ, PATH=os.path.dirname(tool) + os.pathsep + os.environ.get("PATH", ""))
-    p = subprocess.run([tool, "-res-usage", BINARY], capture_output=True, text=True, env=env)
+    cuobjdump = find_cuobjdump()
+    p = subprocess.run([cuobjdump, "-res-usage", BINARY], capture_output=True, text=True,
+                       env=with_nvdisasm(cuobjdump))
     if p.returncode != 0:
         sys.exit(f"FAIL: cuobjdump -res-usage {BINARY}: {p.stderr}")
     usage = dict(re.findall(r"Function (\S+):\s*\n\s*REG:\d+ STACK:\d+ SHARED:(\d+)", p.stdout))

@@ -73,7 +73,7 @@ std::string algo_note(const AlgoSetup& s) {
     return {};
 }
 
-// An algorithm's own axes (A::extra_axes()), their check (A::feasible(point): empty or why
+// An algorithm's own axes (A::extra_axes()), their check (A::infeasible(point): empty or why
 // not) and why a point of them is not a barrier that can be checked (A::unverified(point):
 // empty when it is), e.g. push's `part`, which times one phase of the barrier alone.
 template <class A>
