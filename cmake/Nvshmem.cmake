@@ -1,4 +1,6 @@
-# NVSHMEM for multigpu.nvshmem.barrier (issue 16; kernels/multigpu/nvshmem_barrier.cu).
+# NVSHMEM for multigpu.nvshmem.barrier (issue 16; kernels/multigpu/nvshmem_barrier.cu) and for
+# multinode.hierarchical's network=1 (issue 18; kernels/nvshmem/: the process's runtime and the
+# node leaders' device-initiated signals, which exist only in a build with NVSHMEM).
 # GPUBARRIER_NVSHMEM_ROOT: a prefix with include/, lib/libnvshmem_device.a and
 # lib/libnvshmem_host.so.3, as scripts/setup-nvshmem unpacks PyPI's nvidia-nvshmem-cu13 (scripts/setup
 # passes it; empty: built without NVSHMEM, and the method says so). NVSHMEM's device code needs
@@ -9,6 +11,8 @@
 set(GPUBARRIER_NVSHMEM_ROOT "" CACHE PATH
   "NVSHMEM prefix (include/, lib/libnvshmem_device.a, lib/libnvshmem_host.so.3); empty: without")
 set(GB_NVSHMEM_TARGET "")
+file(GLOB _nvshmem_only CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/nvshmem/*.cu)
+list(REMOVE_ITEM GB_METHOD_SOURCES ${_nvshmem_only})
 if(GPUBARRIER_NVSHMEM_ROOT)
   set(_root ${GPUBARRIER_NVSHMEM_ROOT})
   foreach(_file include/nvshmem.h lib/libnvshmem_device.a lib/libnvshmem_host.so.3)
@@ -17,8 +21,8 @@ if(GPUBARRIER_NVSHMEM_ROOT)
                           "(scripts/setup-nvshmem unpacks one; leave it empty to build without)")
     endif()
   endforeach()
-  set(_source ${CMAKE_CURRENT_SOURCE_DIR}/kernels/multigpu/nvshmem_barrier.cu)
-  list(REMOVE_ITEM GB_METHOD_SOURCES ${_source})
+  set(_method ${CMAKE_CURRENT_SOURCE_DIR}/kernels/multigpu/nvshmem_barrier.cu)
+  list(REMOVE_ITEM GB_METHOD_SOURCES ${_method})
 
   add_library(gb_nvshmem_device STATIC IMPORTED)
   set_target_properties(gb_nvshmem_device PROPERTIES
@@ -27,7 +31,7 @@ if(GPUBARRIER_NVSHMEM_ROOT)
   set_target_properties(gb_nvshmem_host PROPERTIES
     IMPORTED_LOCATION ${_root}/lib/libnvshmem_host.so.3 IMPORTED_SONAME libnvshmem_host.so.3)
 
-  add_library(gpubarrier_nvshmem STATIC ${_source})
+  add_library(gpubarrier_nvshmem STATIC ${_method} ${_nvshmem_only})
   set_target_properties(gpubarrier_nvshmem PROPERTIES
     CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)
   target_compile_definitions(gpubarrier_nvshmem PRIVATE GPUBARRIER_HAVE_NVSHMEM)
@@ -37,8 +41,9 @@ if(GPUBARRIER_NVSHMEM_ROOT)
   target_compile_options(gpubarrier_nvshmem PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -lineinfo>)
   set(GB_NVSHMEM_TARGET gpubarrier_nvshmem)
-  message(STATUS "NVSHMEM: ${_root} (multigpu.nvshmem.barrier built)")
+  message(STATUS "NVSHMEM: ${_root} (multigpu.nvshmem.barrier and multinode.hierarchical "
+                 "network=1 built)")
 else()
   message(STATUS "NVSHMEM: not used (GPUBARRIER_NVSHMEM_ROOT empty; multigpu.nvshmem.barrier "
-                 "says so when run)")
+                 "and multinode.hierarchical network=1 say so when run)")
 endif()

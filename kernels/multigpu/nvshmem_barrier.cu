@@ -12,20 +12,15 @@
 // pass).
 //
 // NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs>). It is initialised once per
-// process with the UID bootstrap (rank 0's id broadcast over MPI: no MPI plugin, no MPI ABI to
-// match), NVSHMEM_REMOTE_TRANSPORT=none, NVSHMEM_DISABLE_NVLS=1 and a small symmetric heap unless
-// the environment says otherwise, and finalised at exit. It is a target of its own with
+// process (kernels/nvshmem/runtime.hpp) and finalised at exit. It is a target of its own with
 // separable compilation (-rdc), built only when the set-up found NVSHMEM
 // (GPUBARRIER_WITH_NVSHMEM; cmake/Nvshmem.cmake); without it this file is a method that says so.
 #include <cooperative_groups.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 
 #include "core/errors.hpp"
-#include "core/rank_exchange.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "multigpu/detail/deadline_run.cuh"
@@ -34,6 +29,8 @@
 #ifdef GPUBARRIER_HAVE_NVSHMEM
 #include <nvshmem.h>
 #include <nvshmemx.h>
+
+#include "nvshmem/runtime.hpp"
 #endif
 
 namespace gb {
@@ -67,65 +64,11 @@ __global__ void nvshmem_barrier_kernel(const __grid_constant__ mg::BarrierArgs a
   });
 }
 
-// Sets `name` to `value` unless the environment already has it.
-void default_env(const char* name, const char* value) { setenv(name, value, 0); }
-
-// NVSHMEM for this process: one PE per rank on the rank's GPU, initialised at the first use,
-// finalised at exit unless a kernel is stuck in NVSHMEM (finalising would wait for it).
-class NvshmemRuntime {
- public:
-  static NvshmemRuntime& get(const RunContext& ctx, const mg::Team& team) {
-    static NvshmemRuntime runtime(ctx, team);
-    return runtime;
-  }
-  void mark_stuck() { stuck_ = true; }
-  ~NvshmemRuntime() {
-    if (!stuck_) nvshmem_finalize();
-  }
-  NvshmemRuntime(const NvshmemRuntime&) = delete;
-  NvshmemRuntime& operator=(const NvshmemRuntime&) = delete;
-
- private:
-  NvshmemRuntime(const RunContext& ctx, const mg::Team& team) {
-    // One node, no network, never NVLink SHARP multicast on the shared machines.
-    default_env("NVSHMEM_REMOTE_TRANSPORT", "none");
-    default_env("NVSHMEM_DISABLE_NVLS", "1");
-    default_env("NVSHMEM_SYMMETRIC_SIZE", "64M");
-    default_env("NVSHMEM_BOOTSTRAP_UID_SOCK_IFNAME", "lo");
-    nvshmemx_uniqueid_t id;
-    std::string bytes;
-    if (ctx.launch.rank == 0) {
-      if (nvshmemx_get_uniqueid(&id) != 0) throw Error("nvshmemx_get_uniqueid failed");
-      bytes.assign(reinterpret_cast<const char*>(&id), sizeof id);
-    }
-    team.host_barrier();
-    bytes = broadcast_string(ctx.launch, bytes);
-    if (bytes.size() != sizeof id) throw Error("NVSHMEM unique id: wrong size from rank 0");
-    std::memcpy(&id, bytes.data(), sizeof id);
-    GB_CUDA_CHECK(cudaSetDevice(team.device(0)));
-    nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-    if (nvshmemx_set_attr_uniqueid_args(ctx.launch.rank, ctx.launch.size, &id, &attr) != 0)
-      throw Error("nvshmemx_set_attr_uniqueid_args failed");
-    // nvshmemx_init_attr's own body, without its exit() on failure: a failed set-up must end
-    // as a failed row, not a dead rank.
-    int provided = 0;
-    const nvshmemi_version_t version = {NVSHMEM_VENDOR_MAJOR_VERSION,
-                                        NVSHMEM_VENDOR_MINOR_VERSION,
-                                        NVSHMEM_VENDOR_PATCH_VERSION};
-    if (nvshmemi_init_thread(NVSHMEM_THREAD_SERIALIZED, &provided, NVSHMEMX_INIT_WITH_UNIQUEID,
-                             &attr, version) != 0)
-      throw Error("NVSHMEM initialisation (UID bootstrap) failed; NVSHMEM_DEBUG=INFO says why");
-    if (nvshmem_n_pes() != ctx.launch.size || nvshmem_my_pe() != ctx.launch.rank)
-      throw Error("NVSHMEM's PEs do not match the MPI ranks");
-  }
-  bool stuck_ = false;
-};
-
 // One configuration: NVSHMEM (once per process), the shared barrier memory, the deadline.
 class NvshmemSession {
  public:
   NvshmemSession(const RunContext& ctx, const mg::Team& team, const Point& p)
-      : runtime_(NvshmemRuntime::get(ctx, team)),
+      : runtime_(nvshmem::Runtime::get(ctx, team)),
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(mg::blocks_per_gpu(team, p)),
@@ -158,7 +101,7 @@ class NvshmemSession {
   int blocks() const { return blocks_; }
 
  private:
-  NvshmemRuntime& runtime_;
+  nvshmem::Runtime& runtime_;
   const mg::Team& team_;
   int threads_;
   int blocks_;

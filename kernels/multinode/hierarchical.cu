@@ -1,15 +1,32 @@
 // multinode.hierarchical (issue 18): a device-side barrier inside each node (the push algorithm
-// over the node's GPUs), one leader GPU per node crossing the network through its host proxy
-// (MPI on the node leaders' communicator, on the main thread), then the leader releases its
-// node. detail/node_gather.cuh says how a crossing goes, detail/node_session.cuh how a
-// configuration runs. mpi mode only: one rank per GPU, since the proxy's MPI calls need ranks.
+// over the node's GPUs), one leader GPU per node crossing the network, then the leader releases
+// its node. The network hop: network=0, the leader GPU's host proxy (MPI on the node leaders'
+// communicator, on the main thread; detail/node_session.cuh); network=1, NVSHMEM signals that
+// the leader GPUs send each other from the device (kernels/nvshmem/leaders.cu, in a build with
+// NVSHMEM). detail/node_gather.cuh says how a crossing goes. mpi mode only: one rank per GPU.
+#include <memory>
+
 #include "core/registry.hpp"
 #include "multigpu/detail/device_barrier.cuh"
+#include "multinode/detail/node_crossings.hpp"
 #include "multinode/detail/node_refusals.hpp"
 #include "multinode/detail/node_session.cuh"
 
 namespace gb::mg {
 namespace {
+
+// The point's session, of the point's network variant (a State resource).
+class NodeCrossingsHolder {
+ public:
+  NodeCrossingsHolder(const RunContext& ctx, const Team& team, const Point& p)
+      : session_(p.get("network", 0) == static_cast<long>(Network::device_initiated)
+                     ? device_network()->open(ctx, team, p)
+                     : std::make_unique<NodeSession>(ctx, team, p)) {}
+  NodeCrossings& get() const { return *session_; }
+
+ private:
+  std::unique_ptr<NodeCrossings> session_;
+};
 
 class NodeHierarchicalBarrier final : public DeviceMethodBase {
  public:
@@ -17,9 +34,11 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   Level level() const override { return Level::multi_node; }
   std::string_view description() const override {
     return "the GPUs of each node gather as multigpu.device.push does, the node's leader GPU "
-           "crosses the network through its host proxy (host-mapped words, MPI among the node "
-           "leaders), then releases its node. network 0 = host proxy with MPI_Barrier, 1 = "
-           "device-initiated (NCCL GIN / NVSHMEM IBGDA: skipped with the reason); ordering 0 = "
+           "crosses the network, then releases its node. network 0 = host proxy (host-mapped "
+           "words, MPI_Barrier among the node leaders), 1 = device-initiated: the leader GPUs "
+           "signal each other with NVSHMEM (dissemination, nvshmemx_signal_op; built with "
+           "NVSHMEM only; over InfiniBand with IBGDA or NVSHMEM's proxy, over NVLink between "
+           "simulated nodes); ordering 0 = "
            "release/acquire per signal, 1 = relaxed + seq_cst fences, 2 = relaxed + acq_rel "
            "fences; fault (test hook) 0 = none, 1 = skip the wait, 2 = last rank absent. mpi "
            "mode only; GPUBARRIER_TEST_RANKS_AS_NODES=k makes every k ranks a node on one "
@@ -49,37 +68,39 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   }
 
   Verification verify(State& state) override {
-    NodeSession& s = session(state);
-    s.set_checking(true);
-    s.run(kVerifyRounds);
-    const std::vector<double> bad = s.problems();
-    if (bad[1] > 0) return Verification::timed_out(s.timeout_detail());
-    if (bad[0] > 0 || bad[2] > 0 || bad[NodeSession::kEarly] > 0)
+    NodeCrossings* s = session(state);
+    if (!s) return {};
+    s->set_checking(true);
+    s->run(kVerifyRounds);
+    const std::vector<double> bad = s->problems();
+    if (bad[1] > 0) return Verification::timed_out(s->timeout_detail());
+    if (bad[0] > 0 || bad[2] > 0 || bad[NodeCrossings::kEarly] > 0)
       return Verification::failed(stale_detail(bad, kVerifyRounds) + " among a node's GPUs, " +
-                                  std::to_string(static_cast<long>(bad[NodeSession::kEarly])) +
+                                  std::to_string(static_cast<long>(bad[NodeCrossings::kEarly])) +
                                   " block passes before their node's network crossing returned");
     return Verification::passed();
   }
 
   std::vector<Measurement> measure(State& state) override {
-    NodeSession& s = session(state);
+    NodeCrossings* s = session(state);
+    if (!s) return {};
     if (const long f = state.point().get("fault", 0); f == static_cast<long>(Fault::skip_wait)) {
-      const std::vector<double> bad = s.problems();
+      const std::vector<double> bad = s->problems();
       std::vector<Measurement> rows = caught_rows(bad, kVerifyRounds, f);
       Measurement early = rows.front();
       early.metric = "check_early_release";
-      early.value = bad[NodeSession::kEarly] * 1e6 / static_cast<double>(kVerifyRounds);
+      early.value = bad[NodeCrossings::kEarly] * 1e6 / static_cast<double>(kVerifyRounds);
       early.note =
-          "test hook fault=1: " + std::to_string(static_cast<long>(bad[NodeSession::kEarly])) +
+          "test hook fault=1: " + std::to_string(static_cast<long>(bad[NodeCrossings::kEarly])) +
           " block passes before the node's release in " + std::to_string(kVerifyRounds) +
           " crossings";
       rows.push_back(early);
       return rows;
     }
-    s.set_checking(false);
-    Measurement m = measure_crossings(state.ctx(), team_of(state), s);
+    s->set_checking(false);
+    Measurement m = measure_crossings(state.ctx(), team_of(state), *s);
     const Team& team = team_of(state);
-    m.note += " on " + std::to_string(team.nodes()) + " node(s); host proxy, MPI_Barrier";
+    m.note += " on " + std::to_string(team.nodes()) + " node(s); " + s->network_note();
     // Simulated nodes skip the MNNVL refusal; the note still shows what the probe said.
     if (state.ctx().launch.simulated_nodes) {
       const std::string fabric = fabric_problem(state.ctx());
@@ -90,16 +111,24 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   }
 
  private:
-  static NodeSession& session(State& state) {
-    return state.resource<NodeSession>(state.ctx(), team_of(state), state.point());
+  // The point's session; null (and the point skipped with the reason) where network=1's library
+  // finds no way between the ranks.
+  static NodeCrossings* session(State& state) {
+    if (state.skipped()) return nullptr;
+    try {
+      return &state.resource<NodeCrossingsHolder>(state.ctx(), team_of(state), state.point())
+                  .get();
+    } catch (const NetworkUnavailable& e) {
+      state.skip(e.what());
+      return nullptr;
+    }
   }
 
   static Usability check(const RunContext& ctx, const Point& p) {
     const long network = p.get("network", 0);
-    if (network == static_cast<long>(Network::device_initiated))
-      return Usability::no(device_initiated_refusal(ctx));
-    if (network != static_cast<long>(Network::host_proxy))
-      return Usability::no("network: 0 = host proxy (MPI), 1 = device-initiated");
+    if (network != static_cast<long>(Network::host_proxy) &&
+        network != static_cast<long>(Network::device_initiated))
+      return Usability::no("network: 0 = host proxy (MPI), 1 = device-initiated (NVSHMEM)");
     const long f = p.get("fault", 0);
     if (f < 0 || f > 2)
       return Usability::no("fault: 0 = none, 1 = skip the wait, 2 = last rank absent");
@@ -108,8 +137,14 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
           "fault=2 keeps the last rank out of the barriers: it needs 2 or more "
           "ranks (with one, no barrier is left to miss)");
     if (std::string why = fabric_refusal(ctx); !why.empty()) return Usability::no(why);
-    return launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<NodeHierarchical>),
-                      Span::node);
+    const void* kernel = reinterpret_cast<const void*>(barrier_kernel<NodeHierarchical>);
+    if (network == static_cast<long>(Network::device_initiated)) {
+      const DeviceNetwork* net = device_network();
+      if (!net) return Usability::no(without_device_network());
+      if (std::string why = net->problem(ctx, p); !why.empty()) return Usability::no(why);
+      kernel = net->kernel;
+    }
+    return launchable(ctx, p, kernel, Span::node);
   }
 };
 

@@ -8,14 +8,10 @@
 
 namespace gb::mg {
 
-std::string device_initiated_refusal(const RunContext& ctx) {
-  return "network=1 (device-initiated signalling between node leaders) is not implemented: NCCL's "
-         "GIN (device API, NCCL >= 2.28.7; this build: NCCL " +
-         (ctx.env.nccl.empty() ? std::string("none") : ctx.env.nccl) +
-         ") and NVSHMEM's IBGDA both need an InfiniBand/RoCE NIC (ConnectX) with GPUDirect RDMA "
-         "(nvidia-peermem or DMA-BUF); over sockets or with no such NIC neither signals from the "
-         "device (NCCL's socket transport and NVSHMEM's IBRC go through a host proxy, which "
-         "network=0 measures), and a host-proxied stand-in would not be this variant";
+std::string without_device_network() {
+  return "network=1 (device-initiated signals between the node leaders' GPUs) is NVSHMEM's: "
+         "gpubarrier was built without NVSHMEM (scripts/setup with GPUBARRIER_WITH_NVSHMEM=AUTO "
+         "or ON unpacks PyPI's nvidia-nvshmem-cu13)";
 }
 
 std::string fabric_refusal(const RunContext& ctx) {

@@ -1,5 +1,6 @@
 // Why multinode.hierarchical cannot run a configuration, where the reason is not the kernel's:
-// the device-initiated network variant, and an NVLink fabric that spans nodes (MNNVL).
+// the device-initiated network variant in a build without NVSHMEM, and an NVLink fabric that
+// spans nodes (MNNVL).
 #pragma once
 
 #include <string>
@@ -9,11 +10,11 @@
 namespace gb::mg {
 
 // The `network` axis: 0 = host proxy (MPI on the node leaders' communicator), 1 = device-initiated
-// network signalling between the node leaders' GPUs.
+// signals between the node leaders' GPUs (NVSHMEM: kernels/nvshmem/leaders.cu).
 enum class Network { host_proxy = 0, device_initiated = 1 };
 
-// network=1: always refused, with what it would need and why it is not faked.
-std::string device_initiated_refusal(const RunContext& ctx);
+// network=1 in a build without NVSHMEM: why it is skipped.
+std::string without_device_network();
 
 // Why this rank's GPU cannot be grouped by node (topology/fabric.hpp), empty when its NVLink
 // fabric (NVML) ends at the node. The probe runs once per GPU and process.

@@ -1,7 +1,7 @@
-// One configuration of multinode.hierarchical on this rank (a State resource: verify() and
-// measure() share it): the node's barrier words (BarrierMemory over the node's GPUs only: CUDA
-// IPC never crosses a node), the node's host-mapped proxy words (HostShared: one segment per
-// node), the kernel launch and, on the node's leader rank, the host proxy on the main thread.
+// One configuration of multinode.hierarchical with network=0 on this rank: the node's barrier
+// words (BarrierMemory over the node's GPUs only: CUDA IPC never crosses a node), the node's
+// host-mapped proxy words (HostShared: one segment per node), the kernel launch and, on the
+// node's leader rank, the host proxy on the main thread.
 #pragma once
 
 #include <exception>
@@ -10,6 +10,7 @@
 
 #include "core/cuda_check.hpp"
 #include "multigpu/detail/barrier_memory.cuh"
+#include "multinode/detail/node_crossings.hpp"
 #include "multinode/detail/node_gather.cuh"
 #include "team/host_shared.hpp"
 #include "team/node_proxy.hpp"
@@ -17,11 +18,27 @@
 
 namespace gb::mg {
 
-class NodeSession {
- public:
-  // Indices of problems(): BarrierMemory's three, then the check's early passes.
-  static constexpr std::size_t kEarly = 3;
+// The problems of a node-aware session (NodeCrossings::problems): BarrierMemory's, then the
+// blocks that passed early, as this rank's GPU counted them; `gave_up`: this rank's own network
+// part gave up (counted with the expired spins). The largest of each over the ranks.
+template <class Algo>
+std::vector<double> node_problems(const RunContext& ctx, const Team& team, const BarrierMemory& mem,
+                                  bool gave_up) {
+  std::vector<double> bad = mem.problems();
+  unsigned early = 0;  // mpi mode: one local member
+  team.parallel([&](int l) {
+    GB_CUDA_CHECK(cudaMemcpy(&early, mem.args(l).own + Algo::early_offset(), sizeof early,
+                             cudaMemcpyDeviceToHost));
+  });
+  std::vector<double> mine{static_cast<double>(early), gave_up ? 1.0 : 0.0};
+  ctx.max_over_ranks(mine);
+  bad[1] += mine[1];
+  bad.push_back(mine[0]);
+  return bad;
+}
 
+class NodeSession final : public NodeCrossings {
+ public:
   NodeSession(const RunContext& ctx, const Team& team, const Point& p)
       : ctx_(ctx),
         team_(team),
@@ -36,13 +53,13 @@ class NodeSession {
   // every GPU of every node, the blocks' host-release check, and the proxies crossing with
   // MPI_Allreduce(MIN) of the epoch seen arrive (a node that never arrived stops every proxy).
   // Timing: none of it, and MPI_Barrier.
-  void set_checking(bool on) {
+  void set_checking(bool on) override {
     mem_.set_checking(on);
     checking_ = on;
   }
 
   // `reps` crossings; seconds from the launch to the end of the wait (the proxy included).
-  double run(long reps) {
+  double run(long reps) override {
     proxy_ = {};
     return mem_.run(reps, [&](int l, BarrierArgs& a) {
       std::exception_ptr failed;
@@ -65,29 +82,18 @@ class NodeSession {
     });
   }
 
-  // {stale stamps, expired spins (a proxy that gave up or saw a node missing counts as one),
-  // stale payload words, early passes} so far, the largest per rank.
-  std::vector<double> problems() const {
-    std::vector<double> bad = mem_.problems();
-    unsigned early = 0;
-    team_.parallel([&](int l) {
-      const char* own = mem_.args(l).own;
-      GB_CUDA_CHECK(cudaMemcpy(&early, own + NodeHierarchical::early_offset(), sizeof early,
-                               cudaMemcpyDeviceToHost));
-    });
-    std::vector<double> mine{static_cast<double>(early), proxy_.detail().empty() ? 0.0 : 1.0};
-    ctx_.max_over_ranks(mine);
-    bad[1] += mine[1];
-    bad.push_back(mine[0]);
-    return bad;
+  // A proxy that gave up or saw a node missing counts as an expired spin.
+  std::vector<double> problems() const override {
+    return node_problems<NodeHierarchical>(ctx_, team_, mem_, !proxy_.detail().empty());
   }
 
-  std::string timeout_detail() const {
+  std::string timeout_detail() const override {
     return "watchdog (" + std::to_string(ctx_.options.watchdog_s) +
            " s) expired: a GPU or a node never reached the barrier" +
            (proxy_.detail().empty() ? "" : " (this rank's proxy: " + proxy_.detail() + ")");
   }
-  int blocks() const { return blocks_; }
+  std::string network_note() const override { return "host proxy, MPI_Barrier"; }
+  int blocks() const override { return blocks_; }
 
  private:
   const RunContext& ctx_;
