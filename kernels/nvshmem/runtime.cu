@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <memory>
 
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
@@ -25,17 +24,18 @@ std::string env_or(const char* name, const char* fallback) {
 }  // namespace
 
 Runtime& Runtime::get(const RunContext& ctx, const mg::Team& team) {
-  static std::unique_ptr<Runtime> runtime;
   static std::string failed;
-  if (runtime) return *runtime;
   if (!failed.empty()) throw Error(failed);
   try {
-    runtime.reset(new Runtime(ctx, team));
+    // A local static object, not a pointer set later: its destructor is registered once NVSHMEM
+    // is up, after NVSHMEM's own exit handlers, so it finalises before they run (the other
+    // order crashed every rank at exit).
+    static Runtime runtime(ctx, team);
+    return runtime;
   } catch (const std::exception& e) {
     failed = e.what();
     throw;
   }
-  return *runtime;
 }
 
 Runtime::Runtime(const RunContext& ctx, const mg::Team& team) {
