@@ -1,6 +1,7 @@
 # NVSHMEM for multigpu.nvshmem.barrier (issue 16; kernels/multigpu/nvshmem_barrier.cu) and for
-# multinode.hierarchical's network=1 (issue 18; kernels/nvshmem/: the process's runtime and the
-# node leaders' device-initiated signals, which exist only in a build with NVSHMEM).
+# multinode.hierarchical's network=1 (issue 18): the process's runtime (kernels/nvshmem/) and the
+# node leaders' device-initiated signals (kernels/multinode/nvshmem_leaders.cu) exist only in a
+# build with NVSHMEM.
 # GPUBARRIER_NVSHMEM_ROOT: a prefix with include/, lib/libnvshmem_device.a and
 # lib/libnvshmem_host.so.3, as scripts/setup-nvshmem unpacks PyPI's nvidia-nvshmem-cu13 (scripts/setup
 # passes it; empty: built without NVSHMEM, and the method says so). NVSHMEM's device code needs
@@ -11,7 +12,8 @@
 set(GPUBARRIER_NVSHMEM_ROOT "" CACHE PATH
   "NVSHMEM prefix (include/, lib/libnvshmem_device.a, lib/libnvshmem_host.so.3); empty: without")
 set(GB_NVSHMEM_TARGET "")
-file(GLOB _nvshmem_only CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/nvshmem/*.cu)
+file(GLOB _nvshmem_only CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/kernels/nvshmem/*.cu
+  ${CMAKE_CURRENT_SOURCE_DIR}/kernels/multinode/nvshmem_leaders.cu)
 list(REMOVE_ITEM GB_METHOD_SOURCES ${_nvshmem_only})
 if(GPUBARRIER_NVSHMEM_ROOT)
   set(_root ${GPUBARRIER_NVSHMEM_ROOT})

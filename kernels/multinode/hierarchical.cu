@@ -2,13 +2,13 @@
 // over the node's GPUs), one leader GPU per node crossing the network, then the leader releases
 // its node. The network hop: network=0, the leader GPU's host proxy (MPI on the node leaders'
 // communicator, on the main thread; detail/node_session.cuh); network=1, NVSHMEM signals that
-// the leader GPUs send each other from the device (kernels/nvshmem/leaders.cu, in a build with
+// the leader GPUs send each other from the device (nvshmem_leaders.cu, in a build with
 // NVSHMEM). detail/node_gather.cuh says how a crossing goes. mpi mode only: one rank per GPU.
 #include <memory>
 
 #include "core/registry.hpp"
 #include "multigpu/detail/device_barrier.cuh"
-#include "multinode/detail/node_crossings.hpp"
+#include "multinode/device_network.hpp"
 #include "multinode/detail/node_refusals.hpp"
 #include "multinode/detail/node_session.cuh"
 

@@ -8,12 +8,6 @@
 
 namespace gb::mg {
 
-std::string without_device_network() {
-  return "network=1 (device-initiated signals between the node leaders' GPUs) is NVSHMEM's: "
-         "gpubarrier was built without NVSHMEM (scripts/setup with GPUBARRIER_WITH_NVSHMEM=AUTO "
-         "or ON unpacks PyPI's nvidia-nvshmem-cu13)";
-}
-
 std::string fabric_refusal(const RunContext& ctx) {
   if (ctx.launch.nodes <= 1 || ctx.launch.simulated_nodes) return {};
   return fabric_problem(ctx);

@@ -5,8 +5,7 @@
 
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
-#include "multinode/detail/node_crossings.hpp"
-#include "multinode/detail/node_refusals.hpp"
+#include "multinode/device_network.hpp"
 
 namespace gb {
 namespace {

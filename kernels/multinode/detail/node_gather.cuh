@@ -23,8 +23,8 @@
 namespace gb::mg {
 
 // The network hop (ii) is a policy `Net`: HostProxyNet below (network=0), or NVSHMEM's
-// device-initiated signals between the node leaders (network=1: kernels/nvshmem/leaders_net.cuh,
-// built with NVSHMEM only). A Net holds
+// device-initiated signals between the node leaders (network=1: detail/nvshmem_net.cuh, built
+// with NVSHMEM only). A Net holds
 //   struct Args;  its kernel arguments;
 //   __device__ static bool cross(const BarrierArgs&, const Args&, Word e);  the leader GPU's block
 //       0, thread 0: publish that the node gathered epoch e, wait until every node did (false:

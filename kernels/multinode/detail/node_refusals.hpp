@@ -1,6 +1,5 @@
-// Why multinode.hierarchical cannot run a configuration, where the reason is not the kernel's:
-// the device-initiated network variant in a build without NVSHMEM, and an NVLink fabric that
-// spans nodes (MNNVL).
+// Why multinode.hierarchical cannot run a configuration, where the reason is not the kernel's: an
+// NVLink fabric that spans nodes (MNNVL). The network axis's values are named here too.
 #pragma once
 
 #include <string>
@@ -10,11 +9,8 @@
 namespace gb::mg {
 
 // The `network` axis: 0 = host proxy (MPI on the node leaders' communicator), 1 = device-initiated
-// signals between the node leaders' GPUs (NVSHMEM: kernels/nvshmem/leaders.cu).
+// signals between the node leaders' GPUs (NVSHMEM: kernels/multinode/nvshmem_leaders.cu).
 enum class Network { host_proxy = 0, device_initiated = 1 };
-
-// network=1 in a build without NVSHMEM: why it is skipped.
-std::string without_device_network();
 
 // Why this rank's GPU cannot be grouped by node (topology/fabric.hpp), empty when its NVLink
 // fabric (NVML) ends at the node. The probe runs once per GPU and process.

@@ -10,7 +10,7 @@
 
 #include "core/cuda_check.hpp"
 #include "multigpu/detail/barrier_memory.cuh"
-#include "multinode/detail/node_crossings.hpp"
+#include "multinode/device_network.hpp"
 #include "multinode/detail/node_gather.cuh"
 #include "team/host_shared.hpp"
 #include "team/node_proxy.hpp"

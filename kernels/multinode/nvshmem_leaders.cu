@@ -1,7 +1,7 @@
 // multinode.hierarchical's network=1 (issue 18): one configuration with the node leaders' GPUs
-// crossing through NVSHMEM signals from the device (leaders_net.cuh). Provided to the method
-// (kernels/multinode/hierarchical.cu) through device_network() when gpubarrier is built with
-// NVSHMEM (cmake/Nvshmem.cmake). Every rank is a PE (kernels/nvshmem/runtime.hpp); the GPUs of a
+// crossing through NVSHMEM signals from the device (detail/nvshmem_net.cuh). Provided to the
+// method (hierarchical.cu) through device_network() when gpubarrier is built with NVSHMEM
+// (cmake/Nvshmem.cmake). Every rank is a PE (kernels/nvshmem/runtime.hpp); the GPUs of a
 // node gather over CUDA IPC as in network=0, so NVSHMEM carries only the leaders' signals.
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -13,9 +13,9 @@
 #include "core/cuda_check.hpp"
 #include "core/errors.hpp"
 #include "multigpu/detail/barrier_memory.cuh"
-#include "multinode/detail/node_crossings.hpp"
+#include "multinode/device_network.hpp"
 #include "multinode/detail/node_session.cuh"
-#include "nvshmem/leaders_net.cuh"
+#include "multinode/detail/nvshmem_net.cuh"
 #include "nvshmem/runtime.hpp"
 
 namespace gb::mg {

@@ -1,7 +1,7 @@
 // One configuration of multinode.hierarchical on this rank, whichever network variant crosses
 // between the node leaders (a State resource: verify() and measure() share it). network=0 is
 // NodeSession (detail/node_session.cuh: the host proxy); network=1 comes from the NVSHMEM target
-// when gpubarrier is built with NVSHMEM (kernels/nvshmem/leaders.cu), through device_network().
+// when gpubarrier is built with NVSHMEM (nvshmem_leaders.cu), through device_network().
 #pragma once
 
 #include <memory>
@@ -54,5 +54,8 @@ const DeviceNetwork* device_network();
 
 // Called once, during static initialisation, by the target that provides network=1.
 bool provide_device_network(const DeviceNetwork* network);
+
+// Why network=1 is skipped in a build without NVSHMEM.
+std::string without_device_network();
 
 }  // namespace gb::mg
