@@ -15,6 +15,10 @@ median; figures in us):
   host(g)      host.mpi.gpu-barrier host_wait=0 at g ranks, loop_latency: a kernel per step and
                MPI_Barrier among the node's g ranks
   nccl(g)      host.nccl.allreduce blocking=0 at g GPUs, loop_latency (back to back, on the GPU)
+  device(g)    optional: multinode.hierarchical network=1 at g GPUs (the same selection): the
+               node's gather and release around a leader GPU that signals with NVSHMEM; on one
+               node it has no other leader to signal. Where the CSVs have it, a column predicts
+               network=1 too
   mpi_round    host.mpi.barrier at 2 ranks, loop_latency: MPI's software cost of one round
                (on one node; it includes a shared-memory hop, so it counts a little twice)
   net_round    with --two-nodes: host.mpi.barrier at 2 ranks on 2 nodes (nodes=2), loop_latency,
@@ -36,6 +40,10 @@ THE MODEL, for N nodes of g GPUs (low and high take the network file's low and h
              (with --two-nodes: net_round + (hops(N) - 1) x switch_hop)
   leaders(N) = rounds(N) x round(N)      MPI_Barrier among the node leaders
   multinode.hierarchical    local(g) + leaders(N)
+  ... network=1             device(g) + rounds(N) x (endpoint + hops(N) x switch_hop): the
+                            leader GPUs' dissemination over NVSHMEM, one signal per round, no MPI
+                            and no host (IBGDA; the endpoint figure, measured host to host, is
+                            assumed for a GPU's signal too, also with --two-nodes)
   host.mpi.gpu-barrier      host(g) + leaders(N)  (its MPI_Barrier over all N x g ranks: the
                             node's part as measured, log2 N rounds across nodes, as recursive
                             doubling over ranks placed node by node gives; a dissemination
@@ -122,6 +130,8 @@ def measured(rows, g, shape):
         "nccl": ("host.nccl.allreduce", "loop_latency", dict(blocking=0, host_wait=0),
                  lambda n: dict(gpu_count=n)),
     }
+    specs["device"] = ("multinode.hierarchical", "latency", dict(specs["local"][2], network=1),
+                       specs["local"][3])
     out, missing = {}, []
     for name, (method, metric, axes, cols) in specs.items():
         got = _median_of(rows, method, metric, axes, **cols(g))
@@ -130,11 +140,11 @@ def measured(rows, g, shape):
             z = _median_of(rows, method, metric, axes, **cols(g // 4))
             if a and z:
                 got = (2 * a[0] - z[0], sorted(set(a[1] + z[1])), (g // 4, g // 2))
-        if got is None:
+        if got is not None:
+            out[name] = got
+        elif name != "device":  # optional
             missing.append(f"{name}: {method} {metric} at {g} GPUs on one node "
                            f"({' '.join(f'{k}={v}' for k, v in axes.items())})")
-        else:
-            out[name] = got
     got = _median_of(rows, "host.mpi.barrier", "loop_latency", {}, ranks=2)
     if got is None:
         missing.append("mpi_round: host.mpi.barrier loop_latency at 2 ranks on one node")
@@ -159,7 +169,7 @@ def rounds(n):
 
 
 def predict(m, net, n, which):
-    """The four predictions (us) at n nodes; which: 0 the network file's low, 1 its high."""
+    """The predictions (us) at n nodes; which: 0 the network file's low, 1 its high."""
     hops = 1 if n <= net["nodes_per_leaf"][which] else 3
     if "net_round" in m:  # measured across 2 real nodes: it holds one switch hop
         one_round = m["net_round"][0] + (hops - 1) * net["switch_hop"][which]
@@ -167,9 +177,13 @@ def predict(m, net, n, which):
         one_round = m["mpi_round"][0] + net["endpoint"][which] + hops * net["switch_hop"][which]
     leaders = rounds(n) * one_round
     nccl_steps = 2 * int(math.floor(math.log2(n))) if n > 1 else 0
-    return {"hops": hops, "leaders": leaders, "hierarchical": m["local"][0] + leaders,
-            "host": m["host"][0] + leaders,
-            "nccl": m["nccl"][0] + nccl_steps * net["nccl_net_hop"][which]}
+    out = {"hops": hops, "leaders": leaders, "hierarchical": m["local"][0] + leaders,
+           "host": m["host"][0] + leaders,
+           "nccl": m["nccl"][0] + nccl_steps * net["nccl_net_hop"][which]}
+    if "device" in m:
+        signal = net["endpoint"][which] + hops * net["switch_hop"][which]
+        out["device"] = m["device"][0] + rounds(n) * signal
+    return out
 
 
 def _band(lo, hi, f=".1f"):
@@ -180,6 +194,7 @@ def _band(lo, hi, f=".1f"):
 def inputs_table(m, net):
     """Rows: input, value, measured in / assumed from."""
     names = {"local": "local(g): `multinode.hierarchical` on one node",
+             "device": "device(g): `multinode.hierarchical` network=1 on one node",
              "host": "host(g): `host.mpi.gpu-barrier` host_wait=0 on one node",
              "nccl": "nccl(g): `host.nccl.allreduce` blocking=0 on one node",
              "mpi_round": "mpi_round: `host.mpi.barrier`, 2 ranks",
@@ -190,7 +205,8 @@ def inputs_table(m, net):
         rows.append([names[k], f"{v:.2f} us", f"measured: {where}" if not extrapolated else
                      f"extrapolated (assumed: each doubling of the GPUs adds what the last one "
                      f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in {where}"])
-    unused = {"endpoint"} if "net_round" in m else set()  # net_round holds it
+    # net_round holds the endpoint, except for network=1's signals
+    unused = {"endpoint"} if "net_round" in m and "device" not in m else set()
     rows += [[name, f"{_band(lo, hi, 'g')} {unit}", "assumed: " + src]
              for name, (lo, hi, unit, src) in net.items() if name not in unused]
     return ["input", "value", "measured in / assumed from"], rows
@@ -199,12 +215,15 @@ def inputs_table(m, net):
 def predictions_table(m, net, nodes):
     header = ["nodes", "rounds", "switch hops", "leaders' MPI_Barrier",
               "`multinode.hierarchical`", "`host.mpi.gpu-barrier`", "`host.nccl.allreduce` (b2b)"]
+    keys = ["leaders", "hierarchical", "host", "nccl"]
+    if "device" in m:
+        header.insert(5, "`multinode.hierarchical` network=1")
+        keys.insert(2, "device")
     rows = []
     for n in nodes:
         lo, hi = predict(m, net, n, 0), predict(m, net, n, 1)
         hops = str(lo["hops"]) if lo["hops"] == hi["hops"] else f'{lo["hops"]}-{hi["hops"]}'
-        rows.append([str(n), str(rounds(n)), hops] +
-                    [_band(lo[k], hi[k]) for k in ("leaders", "hierarchical", "host", "nccl")])
+        rows.append([str(n), str(rounds(n)), hops] + [_band(lo[k], hi[k]) for k in keys])
     return header, rows
 
 

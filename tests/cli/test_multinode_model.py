@@ -59,10 +59,10 @@ def cells(p, nodes):
 
 with tempfile.TemporaryDirectory() as d:
     csv_path, net = os.path.join(d, "node.csv"), os.path.join(d, "net.csv")
-    write_rows(csv_path, gbcsv.NAMES,
-               node_rows(2, 12000, 11000, 8000) + node_rows(4, 15000, 11500, 9000) +
-               [row("host.mpi.barrier", "loop_latency", 500, ranks=2, gpu_count=0),
-                row("host.mpi.barrier", "loop_latency", 900, ranks=4, gpu_count=0)])
+    base = (node_rows(2, 12000, 11000, 8000) + node_rows(4, 15000, 11500, 9000) +
+            [row("host.mpi.barrier", "loop_latency", 500, ranks=2, gpu_count=0),
+             row("host.mpi.barrier", "loop_latency", 900, ranks=4, gpu_count=0)])
+    write_rows(csv_path, gbcsv.NAMES, base)
     with open(net, "w") as f:
         f.write(NETWORK)
 
@@ -127,6 +127,24 @@ with tempfile.TemporaryDirectory() as d:
     p = run("--help")
     expect(p.returncode == 0 and "THE MODEL" in p.stdout and "ASSUMED" in p.stdout,
            "--help teaches the model, its inputs and its equations", p)
+    # network=1 where the CSVs have it: one NVSHMEM signal per round, endpoint + hops x switch:
+    # 2 nodes, 1 round: 6 + 1.0..2.0 + 0.5 = 7.5-8.5 us; 33 nodes, 6 rounds over 3 hops: 6 + 6 x
+    # (1..2 + 1.5) = 21.0-27.0 us; 8 GPUs extrapolated from 2 and 4 (5, 6: 7).
+    with_device = os.path.join(d, "device.csv")
+    write_rows(with_device, gbcsv.NAMES, base + [
+        row("multinode.hierarchical", "latency", v, f"gpu_count={g} {HIER}".replace(
+            "network=0", "network=1"), ranks=g, gpu_count=g) for g, v in ((2, 5000), (4, 6000))])
+    with open(net, "w") as f:
+        f.write(NETWORK)
+    p = run(with_device, "--network", net, "--nodes", "2,33")
+    expect(p.returncode == 0 and "network=1" in p.stdout and cells(p, 2)[5] == "7.5-8.5" and
+           cells(p, 33)[5] == "21.0-27.0" and cells(p, 2)[4] == "17.0-18.0",
+           "a network=1 column beside network=0's, which stays as it was", p)
+    p = run(with_device, "--network", net, "--gpus-per-node", "8", "--inputs")
+    expect("| device(g): `multinode.hierarchical` network=1 on one node | 7.00 us | extrapolated"
+           in p.stdout, "network=1's input extrapolates like the others", p)
+    p = run(csv_path, "--network", net, "--nodes", "2")
+    expect("network=1" not in p.stdout, "no network=1 column without its rows", p)
     p = run(csv_path, "--gpus-per-node", "zero")
     expect(p.returncode != 0 and "positive integers" in p.stderr, "a bad count is refused", p)
 
