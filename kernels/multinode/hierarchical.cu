@@ -77,7 +77,7 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
     if (bad[0] > 0 || bad[2] > 0 || bad[NodeCrossings::kEarly] > 0)
       return Verification::failed(stale_detail(bad, kVerifyRounds) + " among a node's GPUs, " +
                                   std::to_string(static_cast<long>(bad[NodeCrossings::kEarly])) +
-                                  " block passes before their node's network crossing returned");
+                                  " passes before every node had arrived (the network check)");
     return Verification::passed();
   }
 
@@ -92,7 +92,7 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
       early.value = bad[NodeCrossings::kEarly] * 1e6 / static_cast<double>(kVerifyRounds);
       early.note =
           "test hook fault=1: " + std::to_string(static_cast<long>(bad[NodeCrossings::kEarly])) +
-          " block passes before the node's release in " + std::to_string(kVerifyRounds) +
+          " passes before every node had arrived in " + std::to_string(kVerifyRounds) +
           " crossings";
       rows.push_back(early);
       return rows;
