@@ -164,7 +164,7 @@ std::string render_merge_job(const Plan& plan) {
              shell_quote("--container-image=" + *plan.request.container_image),
              shell_quote("--container-mounts=" + plan.request.out + ":" + plan.request.out)};
   for (const char* w : {"\"$GPUBARRIER\"", "merge", "\"${csvs[@]}\"", "--out",
-                        "\"$JOBDIR/merged.csv\"", "--summary"})
+                        "\"$JOBDIR/merged.csv\"", "--force", "--summary"})
     merge.emplace_back(w);
   return render_template("merge.sbatch.in", {{"SBATCH", sbatch_block(o)},
                                              {"COMMAND", plan.request.command_line},

@@ -65,8 +65,10 @@ class Tail {
 
 struct Emitter {
   const std::vector<ResultSink*>& sinks;
+  ProgressLine& progress;
   RunTally tally;
   void emit(const Record& r) {
+    progress.clear();  // a table row never glues to the progress line
     for (ResultSink* s : sinks) s->write(r);
     switch (r.figure.status) {
       case Status::ok:
@@ -141,6 +143,7 @@ class MethodRunner {
       io.input_fd = skip.fd();
       io.on_message = [this](std::string_view line) { on_message(line); };
       io.on_output = [this](std::string_view line) {
+        out_.progress.clear();
         std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
         tail_.add(line);
       };
@@ -178,6 +181,7 @@ class MethodRunner {
     switch (m.kind) {
       case PointMessage::Kind::begin:
         current_ = std::move(m.record);
+        out_.progress.begin(current_->method + " " + current_->point.to_string());
         touch();
         break;
       case PointMessage::Kind::record:
@@ -186,6 +190,7 @@ class MethodRunner {
       case PointMessage::Kind::end:
         if (current_) book_.finished(*current_, m.status);
         current_.reset();
+        out_.progress.end();
         progressed_ = true;
         touch();
         break;
@@ -217,6 +222,7 @@ class MethodRunner {
     r.figure.note = child_problem(exit);
     out_.emit(r);
     book_.finished(*current_, r.figure.status);
+    out_.progress.end();
   }
 
   const RunContext& ctx_;
@@ -234,8 +240,9 @@ class MethodRunner {
 }  // namespace
 
 RunTally run_isolated(RunContext& ctx, const std::vector<RunPlan>& plans, PointBook& book,
-                      const std::vector<ResultSink*>& sinks, const IsolationArgs& args) {
-  Emitter out{sinks, {}};
+                      const std::vector<ResultSink*>& sinks, const IsolationArgs& args,
+                      ProgressLine& progress) {
+  Emitter out{sinks, progress, {}};
   for (const RunPlan& plan : plans)
     for (const Method* method : plan.methods)
       MethodRunner(ctx, plan, *method, book, out, args).run();

@@ -23,6 +23,7 @@ struct IsolationArgs {
 };
 
 RunTally run_isolated(RunContext& ctx, const std::vector<RunPlan>& plans, PointBook& book,
-                      const std::vector<ResultSink*>& sinks, const IsolationArgs& args);
+                      const std::vector<ResultSink*>& sinks, const IsolationArgs& args,
+                      ProgressLine& progress);
 
 }  // namespace gb::cli

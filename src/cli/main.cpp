@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "cli/commands.hpp"
+#include "cli/parse_errors.hpp"
 #include "cli/version.hpp"
 #include "core/errors.hpp"
 
@@ -48,7 +49,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::fprintf(stderr, "gpubarrier: error: %s\n",
+                 gb::cli::describe_parse_error(app, e, argc, argv).c_str());
+    return 2;
   } catch (const gb::UsageError& e) {
     std::fprintf(stderr, "gpubarrier: error: %s\n", e.what());
     return 2;

@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "cli/commands.hpp"
+#include "cli/overwrite_guard.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_merge.hpp"
 #include "io/row.hpp"
@@ -16,6 +17,7 @@ struct MergeArgs {
   std::vector<std::string> inputs;
   std::string out;
   bool summary = false;
+  bool force = false;
 };
 
 std::string field(const std::vector<std::string>& row, const char* column) {
@@ -37,7 +39,8 @@ void print_summary(const MergeResult& merged) {
 }
 
 void merge(const MergeArgs& args) {
-  const MergeResult merged = merge_csv_files(args.inputs);
+  const MergeResult merged = merge_csv_files(args.inputs);  // bad input is named first
+  refuse_to_overwrite(args.out, "--out", args.force);
   write_file_atomically(args.out, format_csv(merged.rows));
   if (args.summary) print_summary(merged);
   std::string statuses;
@@ -62,7 +65,9 @@ void add_merge_command(CLI::App& app, GlobalOptions& /*global*/) {
   cmd->add_option("inputs", args->inputs, "CSV files to join")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--out", args->out, "The joined CSV (replaced atomically)")->required();
+  cmd->add_option("--out", args->out, "The joined CSV (written atomically)")->required();
+  cmd->add_flag("--force", args->force,
+                "Replace an --out file that already holds rows (e.g. the merge of an earlier run)");
   cmd->add_flag("--summary", args->summary,
                 "Also print a table of every row: method, metric, config, value, status");
   cmd->callback([args] { merge(*args); });

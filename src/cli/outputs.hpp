@@ -22,10 +22,17 @@ struct Outputs {
   long base_rows = 0;              // data rows the CSV held before this session
 };
 
+struct OpenFlags {
+  bool resume = false;  // continue the files (repairing a killed run's torn ends)
+  bool force = false;   // replace files that hold something
+};
+
 // `path` "none": no CSV (then --resume is refused); `raw_path` "": no raw file (with --resume an
-// existing one is appended to). Throws gb::UsageError on every rank when rank 0 cannot open or
-// refuses to resume a file; repairs are reported on stderr.
-Outputs open_outputs(const Launch& launch, const std::string& path, bool resume,
-                     const std::string& raw_path);
+// existing one is appended to). Without --resume or --force, a CSV, completion log or raw file
+// that holds anything is refused, before anything is created or truncated. Throws
+// gb::UsageError on every rank when rank 0 cannot open, refuses to overwrite or refuses to resume
+// a file; repairs are reported on stderr.
+Outputs open_outputs(const Launch& launch, const std::string& path, const std::string& raw_path,
+                     const OpenFlags& flags);
 
 }  // namespace gb::cli

@@ -23,7 +23,9 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->capture_default_str();
   cmd->add_option("--axis", spec->axes,
                   "Replace an axis' values: name=v1,v2 | name=first:last:step | "
-                  "name=first:last:*factor (repeatable)");
+                  "name=first:last:*factor (repeatable; in GPUBARRIER_AXIS separate them with ';')")
+      ->envname("GPUBARRIER_AXIS")
+      ->delimiter(';');
   add_session_options(*cmd, *session);
   cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table");
   cmd->callback([session, spec, cmd, &global] {

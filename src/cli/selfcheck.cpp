@@ -20,6 +20,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/context.hpp"
+#include "cli/overwrite_guard.hpp"
 #include "core/errors.hpp"
 #include "io/csv_writer.hpp"
 #include "io/selfcheck_json.hpp"
@@ -34,6 +35,7 @@ namespace {
 struct SelfcheckArgs {
   std::string gpu;  // empty: the first visible GPU
   std::string out;  // empty: results/local/<host>-<timestamp>-selfcheck.csv
+  bool force = false;
   selfcheck::CheckOptions check;
   RunOptions options;
 };
@@ -52,7 +54,10 @@ void selfcheck(SelfcheckArgs& args, const GlobalOptions& global) {
     args.out = "results/local/" + ctx.env.host + "-" + run_id.substr(0, 16) + "-selfcheck.csv";
   // Opened before anything is measured, so that an unwritable path fails at once.
   std::unique_ptr<CsvWriter> csv;
-  if (args.out != "none") csv = std::make_unique<CsvWriter>(args.out);
+  if (args.out != "none") {
+    refuse_to_overwrite(args.out, "--out", args.force);
+    csv = std::make_unique<CsvWriter>(args.out);
+  }
   std::vector<ResultSink*> sinks;
   if (csv) sinks.push_back(csv.get());
 
@@ -97,6 +102,7 @@ void add_selfcheck_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--out", args->out,
                   "CSV file (default results/local/<host>-<timestamp>-selfcheck.csv; 'none' for "
                   "no file)");
+  cmd->add_flag("--force", args->force, "Replace an --out file that already holds rows");
   cmd->add_option("--tolerance", args->check.tolerance, "Largest relative deviation that agrees")
       ->capture_default_str();
   cmd->add_option("--base-trips", args->check.base_trips,

@@ -1,6 +1,7 @@
 #include "cli/session.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <set>
@@ -12,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/glob.hpp"
 #include "core/mpi_thread_level.hpp"
+#include "core/progress.hpp"
 #include "core/rank_exchange.hpp"
 #include "core/registry.hpp"
 #include "core/runner.hpp"
@@ -35,24 +37,88 @@ std::vector<Method*> pick(const std::vector<std::unique_ptr<Method>>& all,
   return picked;
 }
 
+std::vector<std::string> axis_names(const std::vector<Method*>& methods) {
+  std::vector<std::string> known;
+  for (Method* m : methods)
+    for (const auto& a : m->axes())
+      if (std::find(known.begin(), known.end(), a.name) == known.end()) known.push_back(a.name);
+  return known;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& k : names) list += (list.empty() ? "" : ", ") + k;
+  return list.empty() ? "none" : list;
+}
+
+[[noreturn]] void no_such_axis(const std::string& name, const std::vector<std::string>& known) {
+  const std::string near = closest_word(name, known);
+  throw UsageError("--axis " + name + ": no selected method has this axis" +
+                   (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; their axes: " +
+                   joined(known));
+}
+
+// A run's own --axis (or a sweep entry's axes): every one must belong to a selected method.
 std::vector<AxisOverride> parse_overrides(const std::vector<std::string>& texts,
                                           const std::vector<Method*>& methods) {
   std::vector<AxisOverride> overrides;
+  const auto known = axis_names(methods);
   for (const auto& t : texts) {
     AxisOverride o = parse_axis(t);
-    std::vector<std::string> known;
-    for (Method* m : methods)
-      for (const auto& a : m->axes())
-        if (std::find(known.begin(), known.end(), a.name) == known.end()) known.push_back(a.name);
-    if (std::find(known.begin(), known.end(), o.name) == known.end()) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw UsageError("--axis " + o.name + ": no selected method has this axis (their axes: " +
-                       (list.empty() ? "none" : list) + ")");
-    }
+    if (std::find(known.begin(), known.end(), o.name) == known.end()) no_such_axis(o.name, known);
+    check_axis_values(o);
     overrides.push_back(std::move(o));
   }
   return overrides;
+}
+
+// `sweep FILE --methods GLOBS --axis ...`: keeps the methods of each entry that match, and
+// replaces an axis in every entry that has it; an entry left without methods is dropped. A glob
+// or an axis that nothing in the file has is refused.
+void narrow(std::vector<RunPlan>& plans, const Narrowing& cli) {
+  if (!cli.methods.empty()) {
+    std::vector<std::string> names;
+    for (const auto& plan : plans)
+      for (Method* m : plan.methods) names.emplace_back(m->name());
+    const auto keep = select_names(cli.methods, names);  // refuses a glob matching none of them
+    for (auto& plan : plans)
+      std::erase_if(plan.methods, [&](Method* m) {
+        return std::find(keep.begin(), keep.end(), m->name()) == keep.end();
+      });
+    std::erase_if(plans, [](const RunPlan& p) { return p.methods.empty(); });
+  }
+  std::vector<Method*> all_methods;
+  for (const auto& plan : plans)
+    all_methods.insert(all_methods.end(), plan.methods.begin(), plan.methods.end());
+  for (const auto& text : cli.axes) {
+    const AxisOverride o = parse_axis(text);
+    const auto known = axis_names(all_methods);
+    if (std::find(known.begin(), known.end(), o.name) == known.end()) no_such_axis(o.name, known);
+    check_axis_values(o);
+    for (auto& plan : plans) {
+      const auto mine = axis_names(plan.methods);
+      if (std::find(mine.begin(), mine.end(), o.name) != mine.end()) plan.overrides.push_back(o);
+    }
+  }
+}
+
+// The points asked for, counted without expanding them, against --point-limit.
+void check_point_count(const std::vector<RunPlan>& plans, long limit) {
+  std::size_t total = 0;
+  std::string largest;
+  std::size_t largest_n = 0;
+  for (const auto& plan : plans)
+    for (const Method* m : plan.methods) {
+      const std::size_t n = count_points(m->axes(), plan.overrides);
+      total = total > SIZE_MAX - n ? SIZE_MAX : total + n;
+      if (n > largest_n) largest_n = n, largest = std::string(m->name());
+    }
+  if (total <= static_cast<std::size_t>(limit)) return;
+  throw UsageError("this run asks for " +
+                   (total == SIZE_MAX ? std::string("more than 10^18") : std::to_string(total)) +
+                   " points (the most for one method: " + largest + ", " +
+                   std::to_string(largest_n) + "), over --point-limit " + std::to_string(limit) +
+                   ": give fewer axis values, or raise --point-limit if you mean it");
 }
 
 void validate_options(const RunOptions& o) {
@@ -65,6 +131,7 @@ void validate_options(const RunOptions& o) {
 }
 
 void validate_session(const SessionArgs& a) {
+  if (a.point_limit < 1) throw UsageError("--point-limit must be >= 1");
   if (a.point_timeout_s <= 0) throw UsageError("--point-timeout must be > 0 seconds");
   if (a.retry.max_retries < 0) throw UsageError("--max-retries must be >= 0");
 }
@@ -188,12 +255,21 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
                "Continue the --out CSV: skip points its completion log (<out>.done) lists as "
                "finished, drop rows of a point that never finished")
       ->envname("GPUBARRIER_RESUME");
+  cmd.add_flag("--force", args.force,
+               "Replace an --out or --raw file that already holds rows (without it such a file is "
+               "refused: continue it with --resume)")
+      ->envname("GPUBARRIER_FORCE");
   cmd.add_flag("--retry-failed", args.retry.retry_failed,
                "With --resume: run failed and timeout points again (see --max-retries)")
       ->envname("GPUBARRIER_RETRY_FAILED");
   cmd.add_option("--max-retries", args.retry.max_retries,
                  "With --retry-failed: attempts after a point's first failure")
       ->envname("GPUBARRIER_MAX_RETRIES")
+      ->capture_default_str();
+  cmd.add_option("--point-limit", args.point_limit,
+                 "Refuse a run of more points than this (the product of the axes' values, summed "
+                 "over methods); raise it for a sweep that large on purpose")
+      ->envname("GPUBARRIER_POINT_LIMIT")
       ->capture_default_str();
   cmd.add_option("--isolate", args.isolate,
                  "Run each method or point in a child process (a crash becomes a failed row, a "
@@ -222,7 +298,7 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
 }
 
 void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
-                     const GlobalOptions& global) {
+                     const GlobalOptions& global, const Narrowing& cli) {
   validate_options(args.options);
   validate_session(args);
   const auto all = Registry::instance().create_all();
@@ -233,6 +309,8 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
     plan.overrides = parse_overrides(spec.axes, plan.methods);
     plans.push_back(std::move(plan));
   }
+  narrow(plans, cli);
+  check_point_count(plans, args.point_limit);
 
   // MPI only when mpirun/srun started us: a plain run never touches MPI.
   int argc = 0;
@@ -255,13 +333,15 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
     plan.topology_class = topo::topology_class(*ctx.topology, ctx.gpus);
   }
   if (args.child.fd >= 0) {
+    ProgressLine none(0, false);  // the parent shows the session's progress
+    for (auto& plan : plans) plan.progress = &none;
     run_as_child(ctx, plans, args.child);
     return;
   }
   if (args.out.empty())
     args.out = "results/local/" + ctx.env.host + "-" + run_id.substr(0, 16) + ".csv";
   const std::string isolate = effective_isolation(args, launch);
-  const Outputs files = open_outputs(launch, args.out, args.resume, args.raw);
+  const Outputs files = open_outputs(launch, args.out, args.raw, {args.resume, args.force});
   PointBook book(files.done, args.retry);
   book.record_to(files.log.get(), files.csv.get(), files.base_rows, launch.under_mpi);
 
@@ -272,17 +352,22 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   if (files.raw) sinks.push_back(files.raw.get());
   sinks.push_back(global.json ? static_cast<ResultSink*>(&json) : &table);
 
+  std::size_t points = 0;
+  for (const auto& plan : plans) points += count_plan_points(ctx, plan);
+  ProgressLine progress(points, launch.is_root() && ProgressLine::wanted());
   RunTally tally;
   if (isolate == "none") {
     for (auto& plan : plans) {
       plan.hooks = &book;
+      plan.progress = &progress;
       tally += run_plan(ctx, plan, sinks);
     }
   } else {
     const IsolationArgs iso{isolate == "point", args.point_timeout_s,
                             child_command(args, global, run_id)};
-    tally = run_isolated(ctx, plans, book, sinks, iso);
+    tally = run_isolated(ctx, plans, book, sinks, iso, progress);
   }
+  progress.clear();
   if (!launch.is_root()) return;
   for (ResultSink* s : sinks) s->finish();
   std::fprintf(stderr, "%d rows: %d ok, %d skipped, %d failed, %d timeout, %d unverified%s%s\n",

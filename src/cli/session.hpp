@@ -19,7 +19,9 @@ struct SessionArgs {
   std::string system = "local";
   RunOptions options;
   bool resume = false;
+  bool force = false;  // replace an --out/--raw file that holds rows
   RetryPolicy retry;
+  long point_limit = 20000;  // points a run may ask for (--point-limit)
   std::string isolate = "none";  // none, method, point (`sweep` defaults to method)
   bool isolate_given = false;    // by flag or environment, not the default (notes under mpirun)
   double point_timeout_s = 600;  // an isolated child gets this long per point
@@ -35,6 +37,12 @@ struct PlanSpec {
   std::vector<std::string> axes;
 };
 
+// `sweep FILE --methods GLOBS --axis ...`: narrows every entry of the file (empty: as written).
+struct Narrowing {
+  std::string methods;
+  std::vector<std::string> axes;
+};
+
 // Adds --gpus, --out, --raw, --system, --samples, --time-budget, --rse-target, --watchdog,
 // --reps-lo,
 // --reps-hi, --resume, --retry-failed, --max-retries, --isolate, --point-timeout,
@@ -43,6 +51,6 @@ void add_session_options(CLI::App& cmd, SessionArgs& args);
 
 // Validates every spec before anything is measured, then runs them in order into one CSV.
 void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
-                     const GlobalOptions& global);
+                     const GlobalOptions& global, const Narrowing& cli = {});
 
 }  // namespace gb::cli

@@ -12,16 +12,29 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
   // A sweep is long and unattended: one crashing or hanging method must not end it.
   session->isolate = "method";
   auto path = std::make_shared<std::string>();
+  auto cli = std::make_shared<Narrowing>();
   auto* cmd = app.add_subcommand(
       "sweep",
       "Run every entry of a sweep file (methods + axes) into one CSV. The file's samples,\n"
       "time_budget, rse_target and point_timeout apply unless given on the command line.\n"
       "Each method runs in a child process (--isolate); --resume continues a killed sweep.\n"
-      "Example: gpubarrier sweep configs/sweeps/quick.yaml --out quick.csv");
+      "--methods and --axis narrow the file's runs without editing it.\n"
+      "Examples:\n"
+      "  gpubarrier sweep configs/sweeps/quick.yaml --out quick.csv\n"
+      "  gpubarrier sweep configs/sweeps/single-gpu.yaml --methods 'gpu.grid.*' "
+      "--axis threads_per_block=128");
   cmd->add_option("file", *path, "Sweep file (YAML), e.g. configs/sweeps/quick.yaml")->required();
+  cmd->add_option("--methods", cli->methods,
+                  "Keep only the file's methods that match these comma-separated globs")
+      ->envname("GPUBARRIER_METHODS");
+  cmd->add_option("--axis", cli->axes,
+                  "Replace an axis' values in every entry of the file that has it: name=v1,v2 | "
+                  "name=first:last:step | name=first:last:*factor (repeatable)")
+      ->envname("GPUBARRIER_AXIS")
+      ->delimiter(';');
   add_session_options(*cmd, *session);
   cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table");
-  cmd->callback([session, path, cmd, &global] {
+  cmd->callback([session, path, cli, cmd, &global] {
     const SweepFile sweep = load_sweep_file(*path);
     session->isolate_given = cmd->count("--isolate") > 0;
     if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
@@ -33,7 +46,7 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
       session->point_timeout_s = *sweep.point_timeout_s;
     std::vector<PlanSpec> specs;
     for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
-    execute_session(*session, specs, global);
+    execute_session(*session, specs, global, *cli);
   });
 }
 

@@ -41,7 +41,41 @@ std::vector<long> parse_range(std::string_view spec, std::string_view whole) {
   return values;
 }
 
+struct NamedRange {
+  std::string_view name;
+  AxisRange range;
+};
+
+// One meaning per axis name across methods; categorical axes (ordering, variant, fault, ...)
+// are checked by the methods that have them and only need to be non-negative here.
+constexpr NamedRange kRanges[] = {
+    {"threads_per_block", {1, 1024}},  // CUDA's limit on every GPU so far
+    {"blocks_per_sm", {1, 1024}},
+    {"group_size", {1, 65536}},  // threads of a warp tile, an OpenMP team or a rank group
+    {"cluster_size", {1, 16}},   // non-portable maximum on Hopper
+    {"gpu_count", {0, 4096}},    // 0: every GPU given
+    {"bytes", {1, 1L << 44}},
+    {"fusion_i", {1, 1000000}},
+    {"fusion_j", {1, 1000000}},
+    {"unit_ns", {0, 1000000000}},
+};
+
 }  // namespace
+
+AxisRange axis_range(std::string_view name) {
+  for (const auto& r : kRanges)
+    if (r.name == name) return r.range;
+  return {0, 1L << 40};
+}
+
+void check_axis_values(const AxisOverride& axis) {
+  const AxisRange r = axis_range(axis.name);
+  for (long v : axis.values)
+    if (v < r.lo || v > r.hi)
+      throw UsageError("--axis " + axis.name + "=" + std::to_string(v) + ": outside the axis' range " +
+                       std::to_string(r.lo) + ".." + std::to_string(r.hi) +
+                       " (no method can run it)");
+}
 
 AxisOverride parse_axis(std::string_view text) {
   const auto eq = text.find('=');

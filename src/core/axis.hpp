@@ -18,6 +18,16 @@ struct AxisOverride {
 // (arithmetic, inclusive). Throws gb::UsageError naming the text and the expected forms.
 AxisOverride parse_axis(std::string_view text);
 
+// The values an axis can mean for any method (threads_per_block 1..1024, group_size >= 1, ...;
+// an axis not listed takes any value >= 0). A method may still skip a value within the range
+// that its GPU or its own rules cannot run.
+struct AxisRange {
+  long lo, hi;
+};
+AxisRange axis_range(std::string_view name);
+// Throws gb::UsageError naming the axis, the value and the range when a value is outside it.
+void check_axis_values(const AxisOverride& axis);
+
 // Every combination of the method's axes, the first axis varying slowest; an override replaces
 // the default values of the axis with the same name.
 std::vector<Point> expand_points(const std::vector<Axis>& axes,

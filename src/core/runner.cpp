@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "core/agreement.hpp"
 #include "core/glob.hpp"
 #include "core/launch_mode.hpp"
+#include "core/progress.hpp"
 #include "core/state.hpp"
 #include "core/test_throw.hpp"
 #include "topology/topology_class.hpp"
@@ -19,39 +21,16 @@
 namespace gb {
 namespace {
 
-// Progress on stderr, shown once a run has lasted a second.
-class Progress {
- public:
-  explicit Progress(std::size_t total) : total_(total), tty_(isatty(STDERR_FILENO) != 0) {}
-  void step(std::string_view method, const Point& point) {
-    ++done_;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (elapsed < 1.0) return;
-    std::fprintf(stderr, "%s[%zu/%zu %.0fs] %.*s %s%s", tty_ ? "\r\033[K" : "", done_, total_,
-                 elapsed, static_cast<int>(method.size()), method.data(), point.to_string().c_str(),
-                 tty_ ? "" : "\n");
-    std::fflush(stderr);
-    shown_ = true;
-  }
-  ~Progress() {
-    if (shown_ && tty_) std::fprintf(stderr, "\n");
-  }
-
- private:
-  std::size_t total_, done_ = 0;
-  bool tty_, shown_ = false;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
-
 class Emitter {
  public:
-  Emitter(const RunContext& ctx, const std::vector<ResultSink*>& sinks, RunTally& tally)
-      : ctx_(ctx), sinks_(sinks), tally_(tally) {}
+  Emitter(const RunContext& ctx, const std::vector<ResultSink*>& sinks, RunTally& tally,
+          ProgressLine& progress)
+      : ctx_(ctx), sinks_(sinks), tally_(tally), progress_(progress) {}
   void emit(const Record& record) {
     count(record.figure.status);
     note_outcome(record.figure.status);
     if (!ctx_.launch.is_root()) return;
+    progress_.clear();  // a table row never glues to the progress line
     for (ResultSink* s : sinks_) s->write(record);
   }
   // The outcome of the records emitted since the last call (PointHooks::finished).
@@ -90,6 +69,7 @@ class Emitter {
   const RunContext& ctx_;
   const std::vector<ResultSink*>& sinks_;
   RunTally& tally_;
+  ProgressLine& progress_;
   Status outcome_ = Status::ok;
   bool any_ = false;
 };
@@ -227,17 +207,35 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
 
 }  // namespace
 
+std::size_t count_points(const std::vector<Axis>& axes, const std::vector<AxisOverride>& overrides) {
+  std::size_t n = 1;
+  for (const Axis& axis : axes) {
+    std::size_t values = axis.values.size();
+    for (const auto& o : overrides)
+      if (o.name == axis.name) values = o.values.size();
+    // Saturates instead of overflowing: a count this large is refused all the same.
+    n = values != 0 && n > SIZE_MAX / values ? SIZE_MAX : n * values;
+  }
+  return n;
+}
+
+std::size_t count_plan_points(const RunContext& ctx, const RunPlan& plan) {
+  std::size_t total = 0;
+  for (const Method* m : plan.methods) {
+    const bool per_gpu = m->requirements().max_gpus == 1 && ctx.gpus.size() > 1;
+    total += count_points(m->axes(), plan.overrides) * (per_gpu ? ctx.gpus.size() : 1);
+  }
+  return total;
+}
+
 RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<ResultSink*>& sinks) {
   RunTally tally;
-  Emitter out(ctx, sinks, tally);
+  ProgressLine own(count_plan_points(ctx, plan),
+                   !plan.progress && ctx.launch.is_root() && ProgressLine::wanted());
+  ProgressLine& progress = plan.progress ? *plan.progress : own;
+  Emitter out(ctx, sinks, tally, progress);
   std::vector<std::pair<Method*, std::vector<Point>>> work;
-  std::size_t total = 0;
-  for (Method* m : plan.methods) {
-    work.emplace_back(m, expand_points(m->axes(), plan.overrides));
-    const bool per_gpu = m->requirements().max_gpus == 1 && ctx.gpus.size() > 1;
-    total += work.back().second.size() * (per_gpu ? ctx.gpus.size() : 1);
-  }
-  Progress progress(ctx.launch.is_root() ? total : 0);
+  for (Method* m : plan.methods) work.emplace_back(m, expand_points(m->axes(), plan.overrides));
   const std::string launcher = ctx.launch.launcher;
   for (auto& [method, points] : work) {
     const Mode mode = launch_mode(ctx.launch, method->requirements());
@@ -255,7 +253,7 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
         out.emit(skipped);
         if (plan.hooks) plan.hooks->finished(skipped, out.take_outcome());
       }
-      for (std::size_t i = 0; i < points.size(); ++i) progress.step(method->name(), Point{});
+      for (std::size_t i = 0; i < points.size(); ++i) progress.end();
       continue;
     }
     // A single-GPU method given several GPUs runs on each of them in turn.
@@ -277,11 +275,13 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
         const Record identity = make_record(ctx, plan.run_id, *method, point,
                                             topology_of(ctx, plan, *method), Status::ok, {});
         if (!plan.hooks || plan.hooks->start(identity)) {
+          if (ctx.launch.is_root())
+            progress.begin(std::string(method->name()) + " " + point.to_string());
           spdlog::debug("{} {} gpus={}", method->name(), point.to_string(), ctx.gpus.size());
           run_point(ctx, plan, *method, point, out);
           if (plan.hooks) plan.hooks->finished(identity, out.take_outcome());
         }
-        if (ctx.launch.is_root()) progress.step(method->name(), point);
+        if (ctx.launch.is_root()) progress.end();
       }
     }
     ctx.gpus = all_gpus;

@@ -8,6 +8,7 @@
 
 #include "core/axis.hpp"
 #include "core/method.hpp"
+#include "core/progress.hpp"
 #include "core/result_sink.hpp"
 #include "core/run_context.hpp"
 
@@ -45,7 +46,14 @@ struct RunPlan {
   std::string run_id;
   std::string topology_class;
   PointHooks* hooks = nullptr;  // null: every point runs
+  // The session's progress line (several plans share one); null: the plan shows its own.
+  ProgressLine* progress = nullptr;
 };
+
+// Points of a method's axes after the overrides, without expanding them (saturates at SIZE_MAX).
+std::size_t count_points(const std::vector<Axis>& axes, const std::vector<AxisOverride>& overrides);
+// Points the plan runs on this context (a single-GPU method runs once per given GPU).
+std::size_t count_plan_points(const RunContext& ctx, const RunPlan& plan);
 
 // Rows are produced on rank 0 only (the caller finishes the sinks); under MPI, methods that need
 // mpirun run on every rank together and all others run on rank 0 alone.

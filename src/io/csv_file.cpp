@@ -26,10 +26,12 @@ CsvFile::CsvFile(const std::string& path, Open mode, const std::vector<std::stri
 }
 
 CsvFile::~CsvFile() {
-  if (file_) std::fclose(file_);
+  if (!file_) return;
+  if (sync_.dirty()) fsync(fileno(file_));
+  std::fclose(file_);
 }
 
-void CsvFile::append(const std::vector<std::vector<std::string>>& lines) {
+void CsvFile::append(const std::vector<std::vector<std::string>>& lines, bool durable) {
   std::string text;
   for (const auto& fields : lines) {
     for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -40,7 +42,7 @@ void CsvFile::append(const std::vector<std::vector<std::string>>& lines) {
   }
   if (std::fwrite(text.data(), 1, text.size(), file_) != text.size() || std::fflush(file_) != 0)
     throw Error("writing '" + path_ + "' failed: " + std::strerror(errno));
-  fsync(fileno(file_));
+  if (sync_.due(durable)) fsync(fileno(file_));
 }
 
 }  // namespace gb

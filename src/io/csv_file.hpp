@@ -1,10 +1,13 @@
 // A CSV file written as it is produced: header first, then lines appended in RFC 4180 (CRLF),
-// each batch flushed and fsynced before append() returns, so a killed job keeps what it wrote.
+// each batch flushed before append() returns, so a killed job keeps what it wrote, and fsynced
+// at once when it holds a measurement (io/sync_pacer.hpp).
 #pragma once
 
 #include <cstdio>
 #include <string>
 #include <vector>
+
+#include "io/sync_pacer.hpp"
 
 namespace gb {
 
@@ -19,13 +22,15 @@ class CsvFile {
   ~CsvFile();
   CsvFile(const CsvFile&) = delete;
   CsvFile& operator=(const CsvFile&) = delete;
-  // Writes the lines (each a list of fields) with one flush and fsync; throws gb::Error.
-  void append(const std::vector<std::vector<std::string>>& lines);
+  // Writes the lines (each a list of fields) with one flush, and an fsync when `durable` (else
+  // paced, io/sync_pacer.hpp; always when the file closes); throws gb::Error.
+  void append(const std::vector<std::vector<std::string>>& lines, bool durable = true);
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
   std::FILE* file_ = nullptr;
+  SyncPacer sync_;
 };
 
 }  // namespace gb

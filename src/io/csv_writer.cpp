@@ -31,7 +31,7 @@ CsvWriter::CsvWriter(const std::string& path, Open mode)
     : file_(path, mode, Row::columns(), "--out") {}
 
 void CsvWriter::write(const Record& record) {
-  file_.append({to_row(record).fields});
+  file_.append({to_row(record).fields}, record.figure.status != Status::skipped);
   ++rows_;
 }
 

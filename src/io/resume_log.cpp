@@ -36,7 +36,7 @@ std::string entry_line(const DoneEntry& e) {
                    k.config, k.gpu_ids, k.launcher, k.ranks, k.nodes});
 }
 
-void write_all(int fd, const std::string& text, const std::string& path) {
+void write_all(int fd, const std::string& text, const std::string& path, bool sync = true) {
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
@@ -44,7 +44,8 @@ void write_all(int fd, const std::string& text, const std::string& path) {
     if (n < 0) throw Error("writing '" + path + "' failed: " + std::strerror(errno));
     done += static_cast<std::size_t>(n);
   }
-  if (fsync(fd) != 0) throw Error("fsync of '" + path + "' failed: " + std::strerror(errno));
+  if (sync && fsync(fd) != 0)
+    throw Error("fsync of '" + path + "' failed: " + std::strerror(errno));
 }
 
 }  // namespace
@@ -121,7 +122,9 @@ DoneLog::DoneLog(const std::string& csv_path) : path_(done_log_path(csv_path)) {
 }
 
 DoneLog::~DoneLog() {
-  if (fd_ >= 0) close(fd_);
+  if (fd_ < 0) return;
+  if (sync_.dirty()) fsync(fd_);
+  close(fd_);
 }
 
 std::string DoneLog::read() const {
@@ -139,7 +142,7 @@ void DoneLog::start_fresh() {
 }
 
 void DoneLog::append(const DoneEntry& entry) {
-  write_all(fd_, entry_line(entry), path_);
+  write_all(fd_, entry_line(entry), path_, sync_.due(entry.status != Status::skipped));
 }
 
 }  // namespace gb

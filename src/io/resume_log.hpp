@@ -14,6 +14,7 @@
 
 #include "core/method.hpp"
 #include "core/record.hpp"
+#include "io/sync_pacer.hpp"
 
 namespace gb {
 
@@ -53,11 +54,13 @@ class DoneLog {
   std::string read() const;             // the whole log as it is on disk
   void truncate(std::size_t bytes);     // drops a torn last line
   void start_fresh();                   // only the header: a new CSV, nothing done yet
-  void append(const DoneEntry& entry);  // one line, fsynced
+  // One line, fsynced at once unless the point was skipped (then paced, io/sync_pacer.hpp).
+  void append(const DoneEntry& entry);
 
  private:
   std::string path_;
   int fd_ = -1;
+  SyncPacer sync_;
 };
 
 }  // namespace gb

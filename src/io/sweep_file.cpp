@@ -2,11 +2,14 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cstdio>
+
 #include "core/axis.hpp"
 #include "core/errors.hpp"
 #include "core/glob.hpp"
 #include "core/launch_mode.hpp"
 #include "io/config_limits.hpp"
+#include "io/yaml_checks.hpp"
 
 namespace gb {
 namespace {
@@ -40,6 +43,25 @@ T scalar(const std::string& source, const YAML::Node& node, const char* what,
   }
 }
 
+// A number within [lo, hi] (lo itself excluded when `open_lo`): the same rule as the command
+// line's flag, refused here with the file's line and column.
+template <typename T>
+T at_least(const std::string& source, const std::pair<YAML::Node, YAML::Node>& kv,
+           const char* what, double lo, double hi, const char* why, bool open_lo = false) {
+  const std::string key = kv.first.Scalar();
+  const T v = scalar<T>(source, kv.second, what, key);
+  const bool low = open_lo ? !(v > lo) : !(v >= lo);
+  if (low || !(v <= hi)) {
+    char range[96];
+    std::snprintf(range, sizeof range, "%s%g and at most %g", open_lo ? "above " : "at least ",
+                  lo, hi);
+    fail(source, kv.second,
+         key + ": expected " + what + " " + range + ", got '" + kv.second.Scalar() + "'" +
+             (*why ? std::string(" (") + why + ")" : std::string()));
+  }
+  return v;
+}
+
 std::string join_list(const std::string& source, const YAML::Node& node, const char* what) {
   if (node.IsScalar()) return node.Scalar();
   if (!node.IsSequence() || node.size() == 0) fail(source, node, std::string("expected ") + what);
@@ -57,7 +79,8 @@ std::string axis_spec(const std::string& source, const std::pair<YAML::Node, YAM
   if (axis.second.IsScalar()) {
     const std::string spec = name + "=" + axis.second.Scalar();
     try {
-      parse_axis(spec);  // a malformed range is reported here, with its line, not at run time
+      // A malformed range or a value no method can mean is reported here, with its line.
+      check_axis_values(parse_axis(spec));
     } catch (const UsageError& e) {
       fail(source, axis.second, e.what());
     }
@@ -68,7 +91,13 @@ std::string axis_spec(const std::string& source, const std::pair<YAML::Node, YAM
   std::string values;
   for (const auto& v : axis.second) {
     if (!values.empty()) values += ',';
-    values += std::to_string(scalar<long>(source, v, "an integer axis value"));
+    const long value = scalar<long>(source, v, "an integer axis value");
+    try {
+      check_axis_values({name, {value}});
+    } catch (const UsageError& e) {
+      fail(source, v, e.what());
+    }
+    values += std::to_string(value);
   }
   return name + "=" + values;
 }
@@ -114,12 +143,7 @@ SweepEntry parse_entry(const std::string& source, const YAML::Node& node, std::s
 
 SweepFile parse_sweep_text(const std::string& text, const std::string& source) {
   check_config_limits(text, source);  // before yaml-cpp: size and nesting
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw ParseError(source, e.mark.line + 1, e.mark.column + 1, e.msg);
-  }
+  const YAML::Node root = load_yaml(text, source);
   if (!root.IsMap()) fail(source, root, "expected a map with 'runs' (and optional name, samples)");
   SweepFile sweep;
   sweep.source = source;
@@ -128,13 +152,13 @@ SweepFile parse_sweep_text(const std::string& text, const std::string& source) {
     if (key == "name")
       sweep.name = scalar<std::string>(source, kv.second, "a name", key);
     else if (key == "samples")
-      sweep.samples = scalar<int>(source, kv.second, "an integer", key);
+      sweep.samples = at_least<int>(source, kv, "an integer", 2, 1e9, "statistics need a spread");
     else if (key == "time_budget")
-      sweep.time_budget_s = scalar<double>(source, kv.second, "seconds", key);
+      sweep.time_budget_s = at_least<double>(source, kv, "seconds", 0, 1e7, "", true);
     else if (key == "rse_target")
-      sweep.rse_target = scalar<double>(source, kv.second, "a fraction", key);
+      sweep.rse_target = at_least<double>(source, kv, "a fraction, e.g. 0.01", 0, 1, "", true);
     else if (key == "point_timeout")
-      sweep.point_timeout_s = scalar<double>(source, kv.second, "seconds", key);
+      sweep.point_timeout_s = at_least<double>(source, kv, "seconds", 0, 1e7, "", true);
     else if (key == "runs") {
       if (!kv.second.IsSequence()) fail(source, kv.second, "expected a list of run entries");
       for (const auto& entry : kv.second)

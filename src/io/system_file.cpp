@@ -12,6 +12,7 @@
 #include "core/errors.hpp"
 #include "core/glob.hpp"
 #include "io/config_limits.hpp"
+#include "io/yaml_checks.hpp"
 #include "topology/cpulist.hpp"
 #include "topology/from_wiring.hpp"
 
@@ -281,12 +282,7 @@ SystemFile parse(const std::string& text, const std::string& source,
                  const std::optional<std::string>& file_stem) {
   const Reader in{source};
   check_config_limits(text, source);  // before yaml-cpp: size and nesting
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw ParseError(source, e.mark.line + 1, e.mark.column + 1, e.msg);
-  }
+  const YAML::Node root = load_yaml(text, source);
   if (!root.IsMap()) in.fail(root, "(top level)", "expected a map with name and gpus_per_node");
   check_keys(in, root, "",
              {"name", "alias_of", "probe", "gpus_per_node", "gpu", "fake_gpus", "max_nodes", "numa",

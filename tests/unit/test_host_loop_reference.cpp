@@ -94,8 +94,9 @@ TEST(ReferenceLoop, TimesWholeLoopsOfOneMember) {
   int finished = 0;
   const Measurement m = loop_latency(
       ctx, osu_convention(), [] { spin_for(std::chrono::microseconds(20)); }, [&] { ++finished; });
+  // At least the step's spin; no upper bound: a loaded machine stretches the loop (speed is not
+  // what this test asserts). The combining rule itself is tested on fixed figures above.
   EXPECT_GE(m.value, 20000.0);
-  EXPECT_LT(m.value, 200000.0);
   EXPECT_GE(m.stats.count, 10u);
   EXPECT_LE(m.reps_hi, 50);  // 1 ms loops of 20 us steps
   EXPECT_GE(m.reps_hi, 20);
@@ -120,8 +121,7 @@ TEST(ReferenceLoop, ThreadsMeetBetweenLoopsAndAreCombined) {
     other.join();
     const Measurement m = loop.result();
     const double expected = c.combine == LoopCombine::average ? 25000 : 40000;
-    EXPECT_GE(m.value, expected) << c.statistic();
-    EXPECT_LT(m.value, expected * 1.5) << c.statistic();
+    EXPECT_GE(m.value, expected) << c.statistic();  // no upper bound: see above
     EXPECT_LE(m.reps_hi, 25);  // the slower member sets the loop length
     EXPECT_GE(m.reps_hi, 20);
   }

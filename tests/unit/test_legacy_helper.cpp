@@ -101,7 +101,8 @@ TEST(LegacyHelper, AHangInTheCheckIsATimeoutAndTheHelperIsKilled) {
   State state(ctx, kPoint);
   const auto t0 = std::chrono::steady_clock::now();
   const Verification v = verify_multi_grid(state, kShape);
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(5));
+  // Catches a hang only (the deadline is 0.564 s): a loaded machine must not fail it.
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(120));
   EXPECT_EQ(v.result, Verification::Result::timeout);
   EXPECT_NE(v.detail.find("host-side deadline (0.564 s"), std::string::npos) << v.detail;
   EXPECT_NE(v.detail.find("was killed"), std::string::npos) << v.detail;
