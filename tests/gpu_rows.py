@@ -59,6 +59,17 @@ def check_provenance(rows):
             fail("a clock-technique row without sm_clock_mhz", [r])
 
 
+def verified(r):
+    """Whether a row is ok and passed its barrier check. The note must start with the runner's
+    word: "not verified: <why>" (no check ran, status ok too) contains "verified" as well."""
+    return r["status"] == "ok" and (r["note"] == "verified" or r["note"].startswith("verified; "))
+
+
+def caught(r):
+    """Whether a row's barrier check failed: status unverified and the runner's note for it."""
+    return r["status"] == "unverified" and r["note"].startswith("barrier check failed: ")
+
+
 def fail(why, rows):
     sys.exit("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
 

@@ -24,6 +24,7 @@
 
 #include "common/device_buffer.hpp"
 #include "common/occupancy.cuh"
+#include "common/stamp_check.cuh"
 #include "common/watchdog.cuh"
 #include "core/registry.hpp"
 #include "core/state.hpp"
@@ -49,15 +50,21 @@ __global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int ski
 // Block leaders publish the round before the barrier; after it every block must see every other
 // block's stamp of this round, or of the next when that block has already left (seed 001 section
 // 8). Two rounds on would mean that block passed the next barrier before this one arrived.
-// `broken` (test hook, core/test_break.hpp) leaves the barrier out.
+// In every round one block, drawn from `seed`, publishes late (common/stamp_check.cuh): without
+// the barrier the first blocks to start read its stamp long before it is written, whatever the
+// grid's shape. `broken` (test hook, core/test_break.hpp) leaves the barrier out.
 template <class Barrier>
 __global__ void check(unsigned* state, WatchdogArgs watchdog, int rounds, int skip_block,
-                      int broken, unsigned* stamps, unsigned* failures) {
+                      int broken, unsigned seed, unsigned* stamps, unsigned* failures) {
   if (skips(skip_block)) return;
   typename Barrier::Block bar(state, watchdog);
   volatile unsigned* s = stamps;
+  const dev::LateTurn late{0, 1, blockIdx.x, gridDim.x, seed};
   for (int r = 1; r <= rounds; ++r) {
-    if (threadIdx.x == 0) s[blockIdx.x] = r;
+    if (threadIdx.x == 0) {
+      if (late(r)) dev::arrive_late();
+      s[blockIdx.x] = r;
+    }
     if (!broken && !bar.sync()) return;
     unsigned bad = 0;
     for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
@@ -118,9 +125,10 @@ class GridBarrierMethod final : public Method {
     WatchdogArgs w = watchdog.args();
     int skip = s.skip_block;
     int broken = test_break(Barrier::kName);
+    unsigned seed = check_seed();
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();
-    void* args[] = {&st, &w, &rounds, &skip, &broken, &stamp_ptr, &fail_ptr};
+    void* args[] = {&st, &w, &rounds, &skip, &broken, &seed, &stamp_ptr, &fail_ptr};
     launch_cooperative(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, args);
     if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::kName));
     return Verification::from_failures(failures.to_host()[0],

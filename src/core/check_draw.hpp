@@ -1,9 +1,12 @@
-// The draws of the device barriers' check (kernels/multigpu/detail/crossing.cuh): which block of
-// which GPU arrives late at each barrier, and whose payload each block reads. Seeded, so that a
-// run repeats; host and device compute the same values (unit-tested on the host).
+// The draws of the device barriers' checks: which block of which GPU arrives late at each barrier
+// and whose payload each block reads (kernels/multigpu/detail/crossing.cuh), which warp or block
+// arrives late in each round of a block, cluster or grid check (kernels/common/stamp_check.cuh).
+// Seeded, so that a run repeats; host and device compute the same values (unit-tested on the
+// host).
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 
 #if defined(__CUDACC__)
 #define GB_HOST_DEVICE __host__ __device__
@@ -30,6 +33,12 @@ GB_HOST_DEVICE inline bool check_late(int member, int members, unsigned block, u
                                       unsigned seed, unsigned long long e) {
   return member == static_cast<int>(e % static_cast<unsigned long long>(members)) &&
          block == check_draw(seed, e) % blocks;
+}
+
+// The seed of the draws: fixed, so that a run repeats; GPUBARRIER_CHECK_SEED=<n> draws others.
+inline unsigned check_seed() {
+  const char* v = std::getenv("GPUBARRIER_CHECK_SEED");
+  return v ? static_cast<unsigned>(std::strtoul(v, nullptr, 10)) : 1u;
 }
 
 }  // namespace gb

@@ -10,6 +10,15 @@
 //    before this participant reached it);
 //  - order (seed 001 Fig. 17): within a group sharing one clock, every "after" reading is later
 //    than every "before" reading, i.e. nobody left before everybody had arrived.
+// So that a barrier that does not wait is seen by construction, not when warps happen to drift
+// apart, one participant of every round (a warp of a block or cluster, a block of a grid, in turn
+// or drawn from a seed) waits far longer than the others' whole round before it publishes: the
+// others, passing a barrier that did not hold them, read its previous stamp (stale) and leave
+// before its "before" reading (out of order, where they share its clock), from the first round
+// on, as all start together
+// (kernels/common/stamp_check.cuh). Within one warp nobody can be late (a late lane would only
+// hold its warp at the reconvergence point): the warp checks, and a block or a cluster of one
+// warp, cannot show a missing barrier this way.
 #pragma once
 
 #include <span>

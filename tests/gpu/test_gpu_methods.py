@@ -7,7 +7,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import has_gpu, rows_of  # noqa: E402
+from gpu_rows import has_gpu, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 
@@ -21,7 +21,7 @@ def expect_verified(rows, metric):
     if not picked:
         sys.exit(f"FAIL: no {metric} rows: {rows}")
     for r in picked:
-        if r["status"] != "ok" or "verified" not in r["note"] or float(r["value"]) <= 0:
+        if not verified(r) or float(r["value"]) <= 0:
             sys.exit(f"FAIL: {r}")
     return picked
 

@@ -10,7 +10,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, gpu_count, rows_of  # noqa: E402
+from gpu_rows import fail, gpu_count, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640"]
@@ -26,13 +26,13 @@ def counts():
     return "gpu_count=" + ",".join(sorted({"1", str(N)}))
 
 
-def ok_rows(rows, what, lo_ns, hi_ns, verified=True):
+def ok_rows(rows, what, lo_ns, hi_ns, checked=True):
     bad = [r for r in rows if r["status"] != "ok" or r["launcher"] != "threads"
            or "gpubarrier-legacy, CUDA 1" not in r["note"]
-           or (verified and "verified" not in r["note"])
+           or (checked and not verified(r))
            or not lo_ns < float(r["value"]) < hi_ns]
     if not rows or bad:
-        fail(f"{what}: every row ok{', verified' if verified else ''}, within "
+        fail(f"{what}: every row ok{', verified' if checked else ''}, within "
              f"{lo_ns}..{hi_ns} ns, from the helper", bad or rows)
 
 
@@ -56,7 +56,7 @@ def case_fusion():
     for r in rows:
         floor = -3 * float(r["stddev"] or 0) / max(1, int(r["samples"] or 1)) ** 0.5
         ok_rows([r], "multi-device launch overhead", min(0, floor) - 1e-9, 1_000_000,
-                verified=False)
+                checked=False)
     if any(r["metric"] != "launch_overhead" or r["statistic"] != "eq6" for r in rows):
         fail("fusion figures are Eq. 6 launch overheads", rows)
     print("PASS", [(r["gpu_count"], r["value"]) for r in rows])

@@ -8,7 +8,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import NCCL_LSA, fail, gpu_count, rows_of, without_nccl_refusals  # noqa: E402
+from gpu_rows import (NCCL_LSA, fail, gpu_count, rows_of, verified,  # noqa: E402
+                      without_nccl_refusals)
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 # The fault axis (broken_variant, partial_participation) belongs to these alone: multigpu.nccl.lsa
@@ -43,8 +44,8 @@ def case_threads_all_methods():
     # NCCL gives no device communicator to a single GPU (no symmetric memory without peers).
     refused = {int(r["gpu_count"]) for r in rows if r not in without_nccl_refusals(rows)}
     rows = without_nccl_refusals(rows)
-    bad = [r for r in rows if r["status"] != "ok" or "verified" not in r["note"]
-           or float(r["value"]) <= 0 or r["launcher"] != "threads"]
+    bad = [r for r in rows if not verified(r) or float(r["value"]) <= 0
+           or r["launcher"] != "threads"]
     if bad:
         fail("rows not ok+verified in threads mode", bad)
     for method in {r["method"] for r in rows}:
@@ -169,20 +170,19 @@ def case_acq_rel_and_parts():
         print("SKIP: needs 2 GPUs")
         sys.exit(77)
     rows = run_rows("--methods", DEVICE, "--axis", "ordering=2", "--axis", "gpu_count=2")
-    bad = [r for r in rows if r["status"] != "ok" or not r["note"].startswith("verified")]
+    bad = [r for r in rows if not verified(r)]
     if not rows or bad:
         fail("ordering=2 rows must be ok and verified", bad or rows)
     rows = run_rows("--methods", "multigpu.device.push", "--axis", "count_poll=1",
                     "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
-    if len(rows) != 3 or any(r["status"] != "ok" or not r["note"].startswith("verified")
-                             for r in rows):
+    if len(rows) != 3 or not all(verified(r) for r in rows):
         fail("count_poll=1 (relaxed polls, one acquire fence) must verify", rows)
     rows = run_rows("--methods", "multigpu.device.push", "--axis", "part=0,1,2,3",
                     "--axis", "ordering=0", "--axis", "gpu_count=2")
     parts = {r["config"].split("part=")[1].split()[0]: r for r in rows}
     if sorted(parts) != ["0", "1", "2", "3"] or any(r["status"] != "ok" for r in rows):
         fail("push part=0..3 must each give an ok row", rows)
-    if not parts["0"]["note"].startswith("verified"):
+    if not verified(parts["0"]):
         fail("part=0 is the whole barrier: verified", rows)
     for k in "123":
         if f"not verified: part={k} times" not in parts[k]["note"]:

@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, gpu_count, has_gpu, rows_of  # noqa: E402
+from gpu_rows import fail, gpu_count, has_gpu, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -83,7 +83,7 @@ def case_warp_reduce():
             if v == 1:
                 if r["status"] != "unverified" or "the sum of 32 doubles is wrong" not in r["note"]:
                     fail("the no-sync variant must be unverified with its wrong sum", [r])
-            elif r["status"] != "ok" or not r["note"].startswith("verified"):
+            elif not verified(r):
                 fail(f"variant {v} must be ok and verified", [r])
     print("PASS", [(r["config"], r["value"], r["status"]) for r in rows
                    if r["metric"] == "latency_cycles"])
@@ -99,7 +99,7 @@ def case_reductions():
     for r in rows:
         if r["status"] != "ok" or float(r["value"]) <= 0:
             fail("every reduction row ok and positive", [r])
-        if r["method"] != "reduction.copy" and (not r["note"].startswith("verified") or
+        if r["method"] != "reduction.copy" and (not verified(r) or
                                                 "relative error" not in r["note"]):
             fail("every reduction verified, with its relative error", [r])
     for m in ("reduction.block", "reduction.single.two-kernel", "reduction.single.grid-sync",
@@ -121,8 +121,8 @@ def check_multi(rows, launcher):
     """Every row ok, verified with its relative error, positive, in the mode asked; both figures
     of every (method, config)."""
     for r in rows:
-        if r["status"] != "ok" or float(r["value"]) <= 0 or r["launcher"] != launcher or \
-                not r["note"].startswith("verified") or "relative error" not in r["note"]:
+        if not verified(r) or float(r["value"]) <= 0 or r["launcher"] != launcher or \
+                "relative error" not in r["note"]:
             fail(f"every multi-GPU reduction row ok, verified, {launcher} mode", [r])
     for key in {(r["method"], r["config"]) for r in rows}:
         have = {(r["metric"], r["unit"]) for r in rows if (r["method"], r["config"]) == key}

@@ -10,7 +10,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, has_gpu, rows_of  # noqa: E402
+from gpu_rows import caught, fail, has_gpu, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 
@@ -21,12 +21,12 @@ def run_rows(method, *axes, env=None):
                     "--gpus", "0", *args], env=env, timeout=600)
 
 
-def expect_caught(method, *axes):
-    """With GPUBARRIER_TEST_BREAK the check runs without the barrier: every row unverified."""
+def expect_caught(method, *axes, points):
+    """With GPUBARRIER_TEST_BREAK the check runs without the barrier: every row of each of the
+    `points` configurations unverified (none skipped: the shapes are chosen to fit)."""
     rows = run_rows(method, *axes, env=dict(os.environ, GPUBARRIER_TEST_BREAK=method))
-    if not rows or any(r["status"] != "unverified" or "barrier check failed" not in r["note"]
-                       for r in rows):
-        fail(f"{method} without its barrier must give unverified rows", rows)
+    if len({r["config"] for r in rows}) != points or not all(caught(r) for r in rows):
+        fail(f"{method} without its barrier must give unverified rows at {points} points", rows)
     print("PASS", method, "broken:", len(rows), "unverified rows;", rows[0]["note"][:120])
 
 
@@ -35,7 +35,7 @@ def expect_verified(rows, metric, count):
     if len(picked) != count:
         fail(f"expected {count} {metric} rows, got {len(picked)}", rows)
     for r in picked:
-        if r["status"] != "ok" or "verified" not in r["note"] or float(r["value"]) <= 0:
+        if not verified(r) or float(r["value"]) <= 0:
             fail(f"{metric} row not ok, verified and positive", [r])
     return picked
 
@@ -108,15 +108,22 @@ def case_block_cg_sync():
 
 
 def case_block_broken():
-    # Several warps: within one converged warp a missing barrier is invisible (and harmless on
-    # lockstep hardware), so the check cannot be asked to see it there.
+    # In every round of the check one warp arrives late, each in turn, so a block of two warps or
+    # more must be caught at every size. A block of one warp (32 threads) is not asked: its lanes
+    # have nobody to be late for and run the check in step, so it verifies without the barrier.
     for method in ("gpu.block.syncthreads", "gpu.block.cg-sync"):
-        expect_caught(method, "threads_per_block=256", "blocks_per_sm=1")
+        expect_caught(method, "threads_per_block=64,256,1024", "blocks_per_sm=1,2", points=6)
 
 
 def case_cluster_broken():
+    # One warp of one block arrives late in every round: the other blocks read its stamps whatever
+    # the block size, and with several warps so does its own block (cluster_size=1 is then a
+    # block barrier). Only a cluster of one block of one warp would have nobody to be late for.
     for method in ("gpu.cluster.sync", "gpu.cluster.arrive-wait"):
-        expect_caught(method, "cluster_size=2,4", "threads_per_block=128", "blocks_per_sm=1")
+        expect_caught(method, "cluster_size=2,4,8", "threads_per_block=32,128,1024",
+                      "blocks_per_sm=1", points=9)
+        expect_caught(method, "cluster_size=1", "threads_per_block=128", "blocks_per_sm=1",
+                      points=1)
 
 
 def cluster_case(method):
@@ -157,7 +164,7 @@ def cluster_case(method):
     for r in by_size.get("16", []):
         if r["status"] == "skipped" and "cluster" not in r["note"]:
             fail("a skipped cluster size must say why", [r])
-        if r["status"] == "ok" and "verified" not in r["note"]:
+        if r["status"] == "ok" and not verified(r):
             fail("cluster size 16 not verified", [r])
     big = by_size.get("32", [])
     if len(big) != 3 or any(r["status"] != "skipped" or "cluster" not in r["note"] for r in big):

@@ -9,7 +9,8 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import NCCL_LSA, fail, gpu_count, rows_of, without_nccl_refusals  # noqa: E402
+from gpu_rows import (NCCL_LSA, fail, gpu_count, rows_of, verified,  # noqa: E402
+                      without_nccl_refusals)
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 # multigpu.nccl.lsa has no fault axis (a rank that skipped NCCL's barrier would leave the others
@@ -37,8 +38,8 @@ def case_all_methods():
     if len(omp) != 1 or omp[0]["status"] != "skipped" or "threads mode" not in omp[0]["note"]:
         fail("host.omp.gpu-barrier must be skipped under mpirun (threads mode only)", omp)
     rows = without_nccl_refusals([r for r in rows if r["method"] != "host.omp.gpu-barrier"])
-    bad = [r for r in rows if r["status"] != "ok" or "verified" not in r["note"]
-           or float(r["value"]) <= 0 or r["launcher"] != "mpi" or r["ranks"] != str(N)]
+    bad = [r for r in rows if not verified(r) or float(r["value"]) <= 0
+           or r["launcher"] != "mpi" or r["ranks"] != str(N)]
     if bad or not rows:
         fail("rows not ok+verified with launcher=mpi and ranks=N", bad or rows)
     # Every rank's GPU is named, and the class is that of all of them, not of rank 0's alone.
@@ -63,8 +64,7 @@ def case_multi_reductions():
     if not omp or any(r["status"] != "skipped" or "threads mode" not in r["note"] for r in omp):
         fail("reduction.multi.omp must be skipped under mpirun (threads mode only)", omp)
     rows = [r for r in rows if r not in omp]
-    bad = [r for r in rows if r["status"] != "ok" or not r["note"].startswith("verified")
-           or "relative error" not in r["note"] or float(r["value"]) <= 0
+    bad = [r for r in rows if not verified(r) or "relative error" not in r["note"] or float(r["value"]) <= 0
            or r["launcher"] != "mpi" or r["gpu_count"] != str(N)]
     methods = {r["method"] for r in rows}
     if bad or methods != {"reduction.multi.device-barrier", "reduction.multi.mpi",
@@ -89,8 +89,8 @@ def case_nvshmem():
         sys.exit(77)
     weak = [r for r in rows if "ordering=0" in r["config"] and "variant=1" in r["config"]]
     strong = [r for r in rows if r not in weak]
-    bad = [r for r in strong if r["status"] != "ok" or "verified" not in r["note"]
-           or float(r["value"]) <= 0 or r["launcher"] != "mpi"]
+    bad = [r for r in strong if not verified(r) or float(r["value"]) <= 0
+           or r["launcher"] != "mpi"]
     bad += [r for r in weak if r["status"] not in ("ok", "unverified")]
     if bad or len(strong) != 5 or len(weak) != 1:
         fail("NVSHMEM rows: 5 ok+verified, sync_all unfenced ok or unverified", bad or rows)
@@ -151,8 +151,7 @@ def check_multinode(rows, ranks, nodes, simulated):
     networks = (0, 1) if built else (0,)
     for network in networks:
         ok = of(network, 0)
-        bad += [r for r in ok if r["status"] != "ok" or not r["note"].startswith("verified")
-                or float(r["value"]) <= 0 or f"on {nodes} node(s)" not in r["note"]
+        bad += [r for r in ok if not verified(r) or float(r["value"]) <= 0 or f"on {nodes} node(s)" not in r["note"]
                 or ("MNNVL check" in r["note"]) != simulated]
         if network == 1:
             bad += [r for r in ok if f"NVSHMEM signals between the node leaders ({reach})"

@@ -1,8 +1,10 @@
 // The check's late participant goes round every member and many blocks, and the draws repeat
 // from the seed (src/core/check_draw.hpp). Before it, only the last block of the last GPU was
-// ever late, so a barrier that forgot any other participant passed.
+// ever late, so a barrier that forgot any other participant passed. The block, cluster and grid
+// checks use the same draws (kernels/common/stamp_check.cuh).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -43,6 +45,24 @@ TEST(CheckDraw, LateBlocksSpreadOverTheGrid) {
   for (const auto& [m, b] : late) blocks.insert(b);
   EXPECT_GE(blocks.size(), 50u) << "64 draws over 528 blocks should rarely repeat";
   EXPECT_TRUE(blocks.count(527) == 0 || blocks.size() > 1) << "not always the last block";
+}
+
+// The block check's late warp goes round the warps (kernels/block/detail/block_barrier.cuh):
+// in its 64 rounds every warp of a block of up to 1024 threads is late twice or more.
+TEST(CheckDraw, EveryWarpOfABlockIsLateInTurn) {
+  for (int warps : {2, 3, 8, 32}) {
+    std::vector<int> turns(warps, 0);
+    for (const auto& [w, b] : late_ones(warps, 1, 1, 64)) ++turns[w];
+    for (int w = 0; w < warps; ++w) EXPECT_GE(turns[w], 2) << warps << " warps, warp " << w;
+  }
+}
+
+TEST(CheckDraw, SeedFromTheEnvironment) {
+  unsetenv("GPUBARRIER_CHECK_SEED");
+  EXPECT_EQ(check_seed(), 1u);
+  setenv("GPUBARRIER_CHECK_SEED", "7", 1);
+  EXPECT_EQ(check_seed(), 7u);
+  unsetenv("GPUBARRIER_CHECK_SEED");
 }
 
 TEST(CheckDraw, SameSeedSameDrawsOtherSeedOthers) {

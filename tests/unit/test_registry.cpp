@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 #include "core/registry.hpp"
@@ -38,13 +39,15 @@ TEST(Registry, GpuMethodsSayWhyWithoutGpu) {
 TEST(Registry, MpiMethodExplainsHowToRunIt) {
   RunContext ctx;
   ctx.launch.mpi_available = true;
-  for (const auto& m : Registry::instance().create_all()) {
-    if (m->name() != "host.mpi.barrier") continue;
-    const auto u = m->usable(ctx);
-    EXPECT_FALSE(u.ok);
-    EXPECT_NE(u.reason.find("mpirun -np 2 gpubarrier run --methods host.mpi.barrier"),
-              std::string::npos);
-  }
+  const auto methods = Registry::instance().create_all();
+  const auto it = std::find_if(methods.begin(), methods.end(),
+                               [](const auto& m) { return m->name() == "host.mpi.barrier"; });
+  ASSERT_NE(it, methods.end()) << "host.mpi.barrier is not registered";
+  const auto u = (*it)->usable(ctx);
+  EXPECT_FALSE(u.ok);
+  EXPECT_NE(u.reason.find("mpirun -np 2 gpubarrier run --methods host.mpi.barrier"),
+            std::string::npos)
+      << u.reason;
 }
 
 // A Measurement that says skipped (a library refused while measuring) becomes a row without

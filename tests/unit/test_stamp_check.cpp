@@ -6,6 +6,7 @@
 #include <random>
 #include <vector>
 
+#include "core/check_draw.hpp"
 #include "core/errors.hpp"
 #include "core/stamp_check.hpp"
 
@@ -27,12 +28,23 @@ StampRecord& at(std::vector<StampRecord>& v, int participants, int round, int wh
   return v[static_cast<std::size_t>(round - 1) * participants + who];
 }
 
+constexpr int kNobodyWaits = -2;  // Model::early: no barrier at all
+
+// What the timing model below runs: who leaves as soon as it arrives (-1 nobody, kNobodyWaits
+// everybody), the work before each publish (drawn from 1..work), and how long the late
+// participant of each round (each in turn, as the warps of a block's check) waits beyond it.
+struct Model {
+  int early = -1;
+  long long work = 40;
+  long long late = 0;
+};
+
 // A timing model of the protocol: each participant publishes, reads its clock, arrives; a working
 // barrier releases everyone once the last has arrived, a broken one lets `early` leave as soon as
 // it arrives. Peers are read after leaving; a stamp is visible once its publish time has passed.
-std::vector<StampRecord> simulate(int rounds, int n, int early, unsigned seed) {
+std::vector<StampRecord> simulate(int rounds, int n, Model m, unsigned seed) {
   std::mt19937 rng(seed);
-  std::uniform_int_distribution<long long> work(1, 40);
+  std::uniform_int_distribution<long long> work(1, m.work);
   std::vector<long long> now(n, 0);
   std::vector<std::vector<long long>> published(n);  // published[j][r-1]: when j wrote r
   std::vector<StampRecord> records;
@@ -41,12 +53,14 @@ std::vector<StampRecord> simulate(int rounds, int n, int early, unsigned seed) {
     long long last_in = 0;
     for (int i = 0; i < n; ++i) {
       now[i] += work(rng);
+      if (check_late(i, n, 0, 1, seed, static_cast<unsigned long long>(r))) now[i] += m.late;
       published[i].push_back(now[i]);
       round[i].before = now[i] + 1;
       last_in = std::max(last_in, round[i].before);
     }
     for (int i = 0; i < n; ++i) {
-      round[i].after = (i == early ? round[i].before : last_in) + 5;
+      const bool leaves = i == m.early || m.early == kNobodyWaits;
+      round[i].after = (leaves ? round[i].before : last_in) + 5;
       now[i] = round[i].after;
     }
     records.insert(records.end(), round.begin(), round.end());
@@ -136,17 +150,41 @@ TEST(StampCheck, NonParticipantsAreIgnored) {
 
 TEST(StampCheck, ModelOfAWorkingBarrierPasses) {
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    const auto v = simulate(16, 12, -1, seed);
+    const auto v = simulate(16, 12, {}, seed);
     const StampFindings f = check_stamps(v, {16, 12, {}});
     EXPECT_TRUE(f.ok()) << "seed " << seed << ": " << f.first;
   }
+}
+
+TEST(StampCheck, ModelOfAWorkingBarrierWithALateParticipantPasses) {
+  for (unsigned seed = 1; seed <= 20; ++seed) {
+    const auto v = simulate(16, 12, {.late = 1000}, seed);
+    const StampFindings f = check_stamps(v, {16, 12, {}});
+    EXPECT_TRUE(f.ok()) << "seed " << seed << ": " << f.first;
+  }
+}
+
+TEST(StampCheck, MissingBarrierIsCaughtOnlyWithALateParticipant) {
+  // Participants in step (the warps of a block run the same code): without a barrier each reads
+  // its peers' stamps after they were written, and nothing shows. With one late participant per
+  // round, all of them starting together, the others read its stale stamp and leave before it
+  // arrives in the first round already.
+  const Model in_step{.early = kNobodyWaits, .work = 1};
+  EXPECT_TRUE(check_stamps(simulate(16, 8, in_step, 1), {16, 8, {}}).ok());
+  Model late = in_step;
+  late.late = 1000;
+  const StampFindings f = check_stamps(simulate(16, 8, late, 1), {16, 8, {}});
+  EXPECT_GT(f.stale, 0);
+  EXPECT_GT(f.out_of_order, 0);
+  EXPECT_EQ(f.first.rfind("round 1,", 0), 0u) << f.first;
+  EXPECT_EQ(f.verdict().result, Verification::Result::failed);
 }
 
 TEST(StampCheck, ModelOfABarrierThatLetsOneThroughIsCaught) {
   // The participant that leaves early reads stale stamps of the peers still working, and its
   // clock reading after the barrier precedes their arrival.
   for (unsigned seed = 1; seed <= 20; ++seed) {
-    const auto v = simulate(16, 12, 5, seed);
+    const auto v = simulate(16, 12, {.early = 5}, seed);
     const StampFindings f = check_stamps(v, {16, 12, {}});
     EXPECT_FALSE(f.ok()) << "seed " << seed;
     EXPECT_GT(f.out_of_order, 0) << "seed " << seed;

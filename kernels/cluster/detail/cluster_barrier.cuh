@@ -65,15 +65,22 @@ __global__ void cluster_barrier_timed(long trips, WarpSpan* spans) {
 // every block of the cluster, the stamp of its neighbour thread (t + 1) through distributed
 // shared memory. Every stamp is so read from every block, at a cost linear in the cluster size.
 // Clocks are per SM, so the order check runs within each block: records[round][global thread].
-// `broken` (test hook, core/test_break.hpp) leaves the barrier under test out.
+// One warp of one block arrives late in every round (stamp_check.cuh): the blocks in turn, the
+// warp drawn from `seed`. The 32 threads whose neighbours are in it read its stamps in every
+// block, so a barrier that does not wait for it is seen from the other blocks, and from its own
+// block too when that has more warps; only a cluster of one block of one warp has nobody to be
+// late for. `broken` (test hook, core/test_break.hpp) leaves the barrier under test out.
 template <ClusterBarrier B>
-__global__ void cluster_barrier_check(int rounds, StampRecord* records, int broken) {
+__global__ void cluster_barrier_check(int rounds, StampRecord* records, int broken,
+                                      unsigned seed) {
 #if GB_HAS_CLUSTERS
   extern __shared__ unsigned stamps[];  // dev::kStampSlots x blockDim.x
   const cg::cluster_group cluster = cg::this_cluster();
   const unsigned t = threadIdx.x, n = blockDim.x;
   const unsigned neighbour = (t + 1) % n;
   const int blocks = static_cast<int>(cluster.num_blocks());
+  const dev::LateTurn late{static_cast<int>(cluster.block_rank()), blocks, t / 32, (n + 31) / 32,
+                           seed};
   for (int k = 0; k < dev::kStampSlots; ++k) static_cast<volatile unsigned*>(stamps)[k * n + t] = 0;
   cluster.sync();
   dev::stamp_rounds(
@@ -86,7 +93,8 @@ __global__ void cluster_barrier_check(int rounds, StampRecord* records, int brok
       [&](int b, unsigned r) {
         return static_cast<volatile unsigned*>(
             cluster.map_shared_rank(stamps, b))[dev::stamp_slot(r) * n + neighbour];
-      });
+      },
+      late);
   cluster.sync();  // no block may exit while a peer still reads its shared memory
 #else
   __trap();
@@ -167,7 +175,7 @@ class ClusterBarrierMethod : public Method {
     const cudaLaunchConfig_t config =
         cluster_config(size, 1, threads, dev::kStampSlots * threads * sizeof(unsigned), attr);
     GB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_barrier_check<B>, kCheckRounds, records.get(),
-                                     static_cast<int>(test_break(name()))));
+                                     static_cast<int>(test_break(name())), check_seed()));
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     StampLayout layout{kCheckRounds, participants, std::vector<int>(participants)};
     for (int i = 0; i < participants; ++i) layout.clock_group[i] = i / threads;
