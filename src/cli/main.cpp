@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
                  "Log level: trace, debug, info, warn, error, off")
       ->envname("GPUBARRIER_LOG_LEVEL")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
-  app.add_flag("--json", global.json, "Machine-readable JSON on stdout instead of tables");
+  app.add_flag("--json", global.json, "Machine-readable JSON on stdout instead of tables")
+      ->envname("GPUBARRIER_JSON");
   app.require_subcommand(1);
   app.parse_complete_callback(
       [&] { spdlog::set_level(spdlog::level::from_str(global.log_level)); });

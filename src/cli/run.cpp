@@ -27,7 +27,8 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->envname("GPUBARRIER_AXIS")
       ->delimiter(';');
   add_session_options(*cmd, *session);
-  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table");
+  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table")
+      ->envname("GPUBARRIER_JSON");
   cmd->callback([session, spec, cmd, &global] {
     session->isolate_given = cmd->count("--isolate") > 0;
     execute_session(*session, {*spec}, global);

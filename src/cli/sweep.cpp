@@ -33,7 +33,8 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
       ->envname("GPUBARRIER_AXIS")
       ->delimiter(';');
   add_session_options(*cmd, *session);
-  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table");
+  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table")
+      ->envname("GPUBARRIER_JSON");
   cmd->callback([session, path, cli, cmd, &global] {
     const SweepFile sweep = load_sweep_file(*path);
     session->isolate_given = cmd->count("--isolate") > 0;

@@ -72,7 +72,7 @@ void check_axis_values(const AxisOverride& axis) {
   const AxisRange r = axis_range(axis.name);
   for (long v : axis.values)
     if (v < r.lo || v > r.hi)
-      throw UsageError("--axis " + axis.name + "=" + std::to_string(v) + ": outside the axis' range " +
+      throw UsageError("axis " + axis.name + "=" + std::to_string(v) + ": outside the axis' range " +
                        std::to_string(r.lo) + ".." + std::to_string(r.hi) +
                        " (no method can run it)");
 }

@@ -87,6 +87,24 @@ def case_sweep_mistakes():
                        "did you mean 'threads_per_block'?")
         expect_mistake(write(d, "sweeps/d.yaml", "runs:\n  - methods: x\n    axis: {a: [1]}\n"),
                        "3:5", "did you mean 'axes'?")
+        # The values `sweep` would refuse are refused here, with their line and column.
+        runs = "runs:\n  - methods: host.omp.barrier\n"
+        for key, value, says in (("samples", "-3", "at least 2"), ("samples", "1", "at least 2"),
+                                 ("time_budget", "-1", "above 0"), ("rse_target", "-1", "above 0"),
+                                 ("rse_target", "2", "at most 1"),
+                                 ("point_timeout", "0", "above 0")):
+            expect_mistake(write(d, f"sweeps/{key}.yaml", f"{key}: {value}\n" + runs),
+                           f"1:{len(key) + 3}", f"{key}: expected", says)
+        expect_mistake(write(d, "sweeps/dup.yaml", "samples: 5\n" + runs + "samples: 7\n"),
+                       "4:1", "samples: duplicate key (first given at line 1")
+        expect_mistake(write(d, "sweeps/dup2.yaml",
+                             runs + "    axes: {group_size: [2], group_size: [4]}\n"),
+                       "3:29", "group_size: duplicate key")
+        expect_mistake(write(d, "sweeps/tab.yaml", "runs:\n\t- methods: host.omp.barrier\n"),
+                       "2:1", "a tab in the indentation")
+        expect_mistake(write(d, "sweeps/range.yaml",
+                             runs + "    axes: {group_size: [2, 0]}\n"), "3:28",
+                       "group_size=0: outside the axis' range 1..")
 
 
 def case_several_files():
