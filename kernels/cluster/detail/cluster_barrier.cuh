@@ -71,8 +71,7 @@ __global__ void cluster_barrier_timed(long trips, WarpSpan* spans) {
 // block too when that has more warps; only a cluster of one block of one warp has nobody to be
 // late for. `broken` (test hook, core/test_break.hpp) leaves the barrier under test out.
 template <ClusterBarrier B>
-__global__ void cluster_barrier_check(int rounds, StampRecord* records, int broken,
-                                      unsigned seed) {
+__global__ void cluster_barrier_check(int rounds, StampRecord* records, int broken, unsigned seed) {
 #if GB_HAS_CLUSTERS
   extern __shared__ unsigned stamps[];  // dev::kStampSlots x blockDim.x
   const cg::cluster_group cluster = cg::this_cluster();
