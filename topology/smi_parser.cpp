@@ -5,6 +5,8 @@
 
 #include "core/errors.hpp"
 #include "topology/cpulist.hpp"
+#include "topology/printable.hpp"
+#include "topology/text_input.hpp"
 
 namespace gb::topo {
 namespace {
@@ -20,7 +22,8 @@ struct Row {
 };
 
 // Drops what only decorates the text (CR, ANSI escapes, a BOM, the no-break spaces that web
-// pages put in pasted output) and turns every kind of blank into one space.
+// pages put in pasted output) and turns tabs into spaces. The text is UTF-8 without other
+// control characters (check_text_input), and stays UTF-8.
 std::string clean_line(std::string_view raw) {
   std::string out;
   out.reserve(raw.size());
@@ -30,8 +33,8 @@ std::string clean_line(std::string_view raw) {
       if (i + 1 < raw.size() && raw[i + 1] == '[') {
         i += 2;
         while (i < raw.size() && !(raw[i] >= '\x40' && raw[i] <= '\x7e')) ++i;
-      } else {
-        ++i;
+      } else if (i + 1 < raw.size() && raw[i + 1] >= '\x40' && raw[i + 1] <= '\x5f') {
+        ++i;  // a two-byte escape (ESC M, ESC 7 ...); never half of a UTF-8 character
       }
       continue;
     }
@@ -45,7 +48,7 @@ std::string clean_line(std::string_view raw) {
       continue;
     }
     if (c == '\r') continue;
-    out += (c == '\t' || c == '\v' || c == '\f') ? ' ' : c;
+    out += c == '\t' ? ' ' : c;
   }
   return out;
 }
@@ -112,11 +115,8 @@ std::string join(const std::vector<std::string>& names, std::string_view separat
   return out;
 }
 
-// Long lines of garbage would make unreadable messages.
 std::string quoted(std::string_view text) {
-  constexpr std::size_t kMax = 60;
-  if (text.size() > kMax) return "'" + std::string(text.substr(0, kMax)) + "...'";
-  return "'" + std::string(text) + "'";
+  return "'" + excerpt(text) + "'";
 }
 
 struct Header {
@@ -247,7 +247,7 @@ class Parser {
       if (!in_header(labels[r]))
         fail(rows[r].line, rows[r].tokens[0].column,
              "row " + quoted(labels[r]) + " is not one of the header's columns (" +
-                 join(header.devices, " ") + ")");
+                 excerpt(join(header.devices, " "), 200) + ")");
     return header.devices;
   }
 
@@ -286,7 +286,8 @@ class Parser {
       if (cursor >= work.size())
         fail(row.line, static_cast<int>(lines_[row.line - 1].size()) + 1,
              "row " + quoted(label) + " ends after " + std::to_string(c) + " cells; expected " +
-                 std::to_string(columns.size()) + " (one per column " + join(columns, " ") + ")");
+                 std::to_string(columns.size()) + " (one per column " +
+                 excerpt(join(columns, " "), 200) + ")");
       Token token = work[cursor];
       auto cell = parse_cell(token.text);
       if (!cell) {
@@ -298,7 +299,7 @@ class Parser {
           cell = parse_cell(token.text);
         }
       }
-      const std::string where = label + "/" + columns[c];
+      const std::string where = excerpt(label) + "/" + excerpt(columns[c]);
       if (!cell)
         fail(row.line, token.column,
              "expected a connection code (X, NV#, PIX, PXB, PHB, NODE, SYS, SOC or N/A) for " +
@@ -435,6 +436,7 @@ class Parser {
 }  // namespace
 
 Topology parse_nvidia_smi_topo(std::string_view text, const std::string& source_name) {
+  check_text_input(text, source_name, kMaxSmiBytes, "the text of `nvidia-smi topo -m`");
   return Parser(text, source_name).run();
 }
 

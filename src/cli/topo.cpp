@@ -1,9 +1,6 @@
 // `gpubarrier topo`: the wiring of this machine, or of another one from its `nvidia-smi topo -m`.
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <memory>
-#include <sstream>
 
 #include "cli/commands.hpp"
 #include "core/errors.hpp"
@@ -11,6 +8,7 @@
 #include "topology/probe.hpp"
 #include "topology/smi_parser.hpp"
 #include "topology/text.hpp"
+#include "topology/text_input.hpp"
 
 namespace gb::cli {
 namespace {
@@ -20,26 +18,14 @@ struct TopoOptions {
   bool json = false;
 };
 
-std::string read_input(const std::string& path) {
-  if (path == "-") {
-    return std::string(std::istreambuf_iterator<char>(std::cin), {});
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw UsageError("--smi-file " + path + ": cannot open the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw UsageError("--smi-file " + path + ": read error");
-  return text.str();
-}
-
 void run_topo(const TopoOptions& options, const GlobalOptions& global) {
   const topo::Topology topology =
       options.smi_file.empty()
           ? topo::probe_local()
-          : topo::parse_nvidia_smi_topo(read_input(options.smi_file),
-                                        options.smi_file == "-" ? "<stdin>" : options.smi_file);
+          : topo::parse_nvidia_smi_topo(topo::read_text_input(options.smi_file, topo::kMaxSmiBytes),
+                                        topo::input_name(options.smi_file));
   if (options.json || global.json) {
-    // Pasted files may hold bytes that are not UTF-8; they must not abort the output.
+    // The parser passes only UTF-8 text; a probe's name that is not must not abort the output.
     std::cout << topo::to_json(topology).dump(2, ' ', false,
                                               nlohmann::json::error_handler_t::replace)
               << '\n';
@@ -56,7 +42,7 @@ void add_topo_command(CLI::App& app, GlobalOptions& global) {
       "topo", "Show how the GPUs are wired: NVLink, PCIe paths, CPU/NUMA affinity, NVLink groups");
   topo->add_option("--smi-file", options->smi_file,
                    "Read the output of `nvidia-smi topo -m` from this file ('-' for stdin) "
-                   "instead of probing this machine");
+                   "instead of probing this machine; text of at most 1 MiB");
   topo->add_flag("--json", options->json, "Print JSON instead of a table");
   topo->callback([options, &global] { run_topo(*options, global); });
 }

@@ -1,6 +1,6 @@
 // libFuzzer target for the `nvidia-smi topo -m` parser and everything derived from its result.
 // The parser must either return a topology or throw gb::ParseError; anything else (a crash, a
-// sanitizer report, another exception, a hang) is a bug.
+// sanitizer report, another exception such as JSON's on text that is not UTF-8, a hang) is a bug.
 //
 // Build (clang only) and run from the repository root:
 //   cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DGPUBARRIER_FUZZ=ON
@@ -29,8 +29,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const gb::ParseError&) {
     return 0;
   }
-  // What `gpubarrier topo --smi-file F [--json]` does with a parsed file.
-  (void)gb::topo::to_json(topo).dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+  // What `gpubarrier topo --smi-file F [--json]` does with a parsed file. The parser passes only
+  // UTF-8 text, so the strict dump (which throws on anything else) must succeed.
+  (void)gb::topo::to_json(topo).dump(2);
   (void)gb::topo::to_text(topo);
   if (topo.gpu_count() > 1) (void)gb::topo::topology_class(topo, {0, topo.gpu_count() - 1});
   return 0;
