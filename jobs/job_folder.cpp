@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/errors.hpp"
+#include "jobs/out_folder.hpp"
 #include "jobs/readme.hpp"
 #include "jobs/scripts.hpp"
 #include "jobs/step_sweep.hpp"
@@ -15,8 +16,6 @@
 namespace gb::jobs {
 namespace fs = std::filesystem;
 namespace {
-
-constexpr const char* kStamp = ".gpubarrier-jobs";
 
 // The stamp names the system and sweep of the folder's results, then lists the files written,
 // so that a later generation can remove what it no longer writes.
@@ -52,7 +51,7 @@ void check_results(const Plan& plan) {
     if (!steps.count(f.path().stem().string())) foreign.push_back(f.path().filename().string());
   }
   if (!any) return;
-  const std::string old = read(dir / kStamp);
+  const std::string old = read(dir / kStampFile);
   const std::string old_identity = old.substr(0, old.find("files:"));
   if (!old.empty() && old_identity != identity(plan))
     throw UsageError(plan.request.out + "/results holds results of another generation (" +
@@ -88,32 +87,45 @@ std::vector<JobFile> job_files(const Plan& plan) {
     for (const auto& step : s.steps)
       files.push_back({"sweeps/" + step.id + ".yaml", render_step_sweep(plan, step), false});
   files.push_back({"README.md", render_readme(plan), false});
-  files.push_back({kStamp, stamp(plan, files), false});
+  files.push_back({kStampFile, stamp(plan, files), false});
   return files;
+}
+
+void check_job_folder(const Plan& plan, const std::vector<JobFile>& files) {
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(f.path);
+  check_out_folder(plan.request.out, paths);
+  check_results(plan);
 }
 
 void write_job_folder(const Plan& plan, const std::vector<JobFile>& files) {
   const fs::path dir(plan.request.out);
-  check_results(plan);
+  check_job_folder(plan, files);
+  const std::string old_stamp = read(dir / kStampFile);
   std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw UsageError("cannot create " + dir.string() + ": " + ec.message());
+  // The stamp first: a folder left half-written by a failure is still marked as made here.
+  const auto is_stamp = [](const JobFile& f) { return f.path == kStampFile; };
+  for (const auto& f : files)
+    if (is_stamp(f)) write_file(dir / f.path, f.text, f.executable);
   for (const char* sub : {"sweeps", "results", "logs"}) {
     fs::create_directories(dir / sub, ec);
     if (ec) throw UsageError("cannot create " + (dir / sub).string() + ": " + ec.message());
   }
   // Scripts and step sweeps of an earlier generation that this one does not write.
-  std::istringstream old(read(dir / kStamp));
+  std::istringstream old(old_stamp);
   std::set<std::string> now;
   for (const auto& f : files) now.insert(f.path);
   bool listed = false;
   for (std::string line; std::getline(old, line);) {
     const std::string path = line.size() > 2 ? line.substr(2) : "";
-    // Only files this generator names: inside the folder, never above it.
-    const bool inside = !path.empty() && path[0] != '/' && path.find("..") == std::string::npos;
-    if (listed && line.rfind("  ", 0) == 0 && inside && !now.count(path))
+    if (listed && line.rfind("  ", 0) == 0 && generated_path(path) && !now.count(path))
       fs::remove(dir / path, ec);
     listed = listed || line == "files:";
   }
-  for (const auto& f : files) write_file(dir / f.path, f.text, f.executable);
+  for (const auto& f : files)
+    if (!is_stamp(f)) write_file(dir / f.path, f.text, f.executable);
 }
 
 std::string summary(const Plan& plan, bool dry_run) {

@@ -108,7 +108,10 @@ void run_jobs(JobsArgs& a, const CLI::App& cmd, const GlobalOptions& global) {
   if (own_executable)
     plan.request.gpubarrier = plan.request.container_image ? "gpubarrier" : self_executable();
   const auto files = jobs::job_files(plan);
-  if (!a.dry_run) jobs::write_job_folder(plan, files);
+  if (a.dry_run)
+    jobs::check_job_folder(plan, files);  // refuses what writing would, and writes nothing
+  else
+    jobs::write_job_folder(plan, files);
   if (global.json) {
     std::printf("%s\n", plan_json(plan).dump(2).c_str());
     return;
@@ -135,7 +138,9 @@ void add_jobs_command(CLI::App& app, GlobalOptions& global) {
       ->required();
   cmd->add_option("--sweep", r.sweep, "A name in configs/sweeps (paper, quick) or a path")
       ->required();
-  cmd->add_option("--out", r.out, "Folder for the scripts; results/ and logs/ go inside it")
+  cmd->add_option("--out", r.out,
+                  "Folder for the scripts: new, empty, or one gpubarrier jobs made (regenerating "
+                  "keeps its results/ and logs/)")
       ->required();
   cmd->add_option("--nodes", args->nodes, "Node counts, one script each, e.g. 1,2")
       ->capture_default_str();

@@ -7,7 +7,11 @@ generate      a local-slurm folder: scripts, rank.sh, submit.sh, merge.sbatch, s
               README; --json tells the steps
 dry_run       --dry-run prints every file and writes nothing
 refusals      impossible requests exit 2 with the reason
-regenerate    generating again keeps results/, refuses results of another system
+regenerate    generating again keeps results/ and logs/, refuses results of another system
+foreign_folder  a folder gpubarrier jobs did not make is refused (exit 2, the files it would
+              overwrite named) and left as it was, --dry-run too
+new_or_empty_folder  a new folder or an empty one is written, with the marker that lets a later
+              generation write there again
 scripts_lint  every system x shipped sweep x layout: shellcheck clean, every #SBATCH key an
               sbatch option, no --gpu-bind/--gpus-per-task
 
@@ -132,23 +136,104 @@ def case_refusals():
         expect(not os.path.exists(out), "a refused request writes nothing")
 
 
+def snapshot(folder):
+    """Every file and folder under `folder`: its bytes (files) and modification time."""
+    seen = {}
+    for base, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(base, name)
+            st = os.lstat(path)
+            data = None if os.path.isdir(path) else open(path, "rb").read()
+            seen[os.path.relpath(path, folder)] = (data, st.st_mtime_ns, st.st_mode)
+    return seen
+
+
 def case_regenerate():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
         args = ["jobs", "--sweep", "paper", "--out", out, "--gpus", "2"]
         p = gpubarrier(*args, "--system", "local-slurm", "--nodes", "1,2")
         expect(p.returncode == 0, "first generation", p)
-        with open(os.path.join(out, "results", "n1-mpi-g2.csv"), "w") as f:
-            f.write("schema_version\n")
+        kept = {os.path.join("results", "n1-mpi-g2.csv"): "schema_version\n",
+                os.path.join("logs", "n1-1234.out"): "a log\n",
+                "merged.csv": "schema_version\n"}
+        for path, text in kept.items():
+            with open(os.path.join(out, path), "w") as f:
+                f.write(text)
+        # A stamp that names results, logs or the merged CSV never gets them removed.
+        with open(os.path.join(out, ".gpubarrier-jobs"), "a") as f:
+            f.write("".join(f"  {path}\n" for path in kept))
+        before = {path: snap for path, snap in snapshot(out).items() if path in kept}
+        p = gpubarrier(*args, "--system", "local-slurm", "--dry-run")
+        expect(p.returncode == 0, "a dry run into the folder it made", p)
         p = gpubarrier(*args, "--system", "local-slurm")
         expect(p.returncode == 0, "generating again with the same steps keeps results/", p)
-        expect(os.path.exists(os.path.join(out, "results", "n1-mpi-g2.csv")), "results kept")
+        after = {path: snap for path, snap in snapshot(out).items() if path in kept}
+        expect(after == before, f"results, logs and merged.csv untouched: {sorted(after)}")
         expect(not os.path.exists(os.path.join(out, "n2.sbatch")) and
                not os.path.exists(os.path.join(out, "sweeps", "n2-mpi-g2.yaml")),
                "files of the earlier generation that this one does not write are removed")
         p = gpubarrier(*args, "--system", "dgx-h100")
         expect(p.returncode == 2 and "holds results of another generation" in p.stderr,
                "results of another system are refused", p)
+
+
+def jobs_into(out, *extra):
+    return gpubarrier("jobs", "--system", "local-slurm", "--sweep", "paper", "--out", out,
+                      "--gpus", "2", *extra)
+
+
+def case_foreign_folder():
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "mine")
+        os.makedirs(os.path.join(out, "results"))
+        for name, text in (("README.md", "my notes\n"), ("submit.sh", "my script\n"),
+                           ("data.txt", "1 2 3\n"), (os.path.join("results", "old.csv"), "a\n")):
+            with open(os.path.join(out, name), "w") as f:
+                f.write(text)
+        before = snapshot(out)
+        for extra in ([], ["--dry-run"], ["--json"]):
+            p = jobs_into(out, *extra)
+            expect(p.returncode == 2, f"{extra}: a folder gpubarrier jobs did not make: exit 2", p)
+            expect(p.stderr.count("\n") == 1 and "would overwrite README.md, submit.sh" in
+                   p.stderr and "--out " + out in p.stderr and
+                   "gpubarrier jobs did not make" in p.stderr,
+                   f"{extra}: one line naming the folder and the files it would overwrite", p)
+            expect(p.stdout == "", f"{extra}: nothing on stdout", p)
+            expect(snapshot(out) == before, f"{extra}: the folder is left as it was")
+        # Nothing to overwrite, but still someone else's folder.
+        other = os.path.join(d, "other")
+        os.makedirs(other)
+        with open(os.path.join(other, "notes.txt"), "w") as f:
+            f.write("mine\n")
+        before = snapshot(other)
+        p = jobs_into(other)
+        expect(p.returncode == 2 and "not empty" in p.stderr and p.stderr.count("\n") == 1,
+               "a non-empty folder gpubarrier jobs did not make: exit 2, one line", p)
+        expect(snapshot(other) == before, "that folder is left as it was")
+        # A file where the folder should be.
+        path = os.path.join(d, "a-file")
+        with open(path, "w") as f:
+            f.write("x\n")
+        p = jobs_into(path)
+        expect(p.returncode == 2 and "not a folder" in p.stderr, "--out naming a file: exit 2", p)
+        expect(open(path).read() == "x\n", "the file is left as it was")
+
+
+def case_new_or_empty_folder():
+    with tempfile.TemporaryDirectory() as d:
+        fresh = os.path.join(d, "a", "b", "jobs")
+        p = jobs_into(fresh)
+        expect(p.returncode == 0, "a new folder (and its parents)", p)
+        expect(os.path.isfile(os.path.join(fresh, ".gpubarrier-jobs")),
+               "the folder is marked as made by gpubarrier jobs")
+        empty = os.path.join(d, "empty")
+        os.makedirs(empty)
+        p = jobs_into(empty)
+        expect(p.returncode == 0 and os.path.isfile(os.path.join(empty, "submit.sh")),
+               "an empty folder", p)
+        p = jobs_into(empty)
+        expect(p.returncode == 0, "again into the folder it made", p)
 
 
 def sbatch_options():

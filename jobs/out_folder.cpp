@@ -1,0 +1,70 @@
+#include "jobs/out_folder.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "core/errors.hpp"
+
+namespace gb::jobs {
+namespace fs = std::filesystem;
+namespace {
+
+// A stamp this generator wrote starts with the system line (job_folder.cpp); a file of that
+// name with other text is not taken as proof.
+bool has_stamp(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / kStampFile, ec)) return false;
+  std::ifstream in(dir / kStampFile, std::ios::binary);
+  std::string first(8, '\0');
+  in.read(first.data(), static_cast<std::streamsize>(first.size()));
+  return in && first == "system: ";
+}
+
+std::string listed(std::vector<std::string> names) {
+  constexpr std::size_t kShown = 6;
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (std::size_t i = 0; i < std::min(names.size(), kShown); ++i)
+    out += (i > 0 ? ", " : "") + names[i];
+  if (names.size() > kShown) out += " and " + std::to_string(names.size() - kShown) + " more";
+  return out;
+}
+
+bool ends_with(const std::string& text, const std::string& end) {
+  return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
+}
+
+}  // namespace
+
+void check_out_folder(const std::string& out, const std::vector<std::string>& paths) {
+  const fs::path dir(out);
+  std::error_code ec;
+  const auto status = fs::status(dir, ec);
+  if (status.type() == fs::file_type::not_found) return;
+  if (ec) throw UsageError("--out " + out + ": " + ec.message());
+  if (status.type() != fs::file_type::directory)
+    throw UsageError("--out " + out + " is not a folder; choose a new or empty folder");
+  if (fs::is_empty(dir, ec) || has_stamp(dir)) return;
+  std::vector<std::string> existing;
+  for (const auto& path : paths)
+    if (fs::exists(fs::symlink_status(dir / path, ec))) existing.push_back(path);
+  if (!existing.empty())
+    throw UsageError("--out " + out + ": would overwrite " + listed(existing) +
+                     " (a folder gpubarrier jobs did not make); choose a new or empty folder");
+  throw UsageError("--out " + out +
+                   " is not empty and gpubarrier jobs did not make it; choose a new or empty "
+                   "folder");
+}
+
+bool generated_path(const std::string& path) {
+  const fs::path p(path);
+  if (path.empty() || p.is_absolute() || path.find("..") != std::string::npos) return false;
+  const std::string folder = p.parent_path().string();
+  const std::string name = p.filename().string();
+  if (folder.empty())
+    return name == "README.md" || ends_with(name, ".sbatch") || ends_with(name, ".sh");
+  return folder == "sweeps" && ends_with(name, ".yaml");
+}
+
+}  // namespace gb::jobs
