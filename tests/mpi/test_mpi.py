@@ -272,10 +272,10 @@ def case_lost_point():
         if again.returncode != 3 or "finished before the run ended" not in again.stdout or \
                 os.path.exists(mark):
             sys.exit(f"FAIL: the mark of a finished point: {again.returncode}\n{again.stdout}")
-        # A run started without --resume drops a stale mark with the old CSV.
+        # A run that replaces the old CSV (--force, not --resume) drops a stale mark with it.
         with open(mark, "w") as f:
             f.write("stale\n")
-        p = mpirun_two("sweep", path, "--out", out, timeout=120)
+        p = mpirun_two("sweep", path, "--out", out, "--force", timeout=120)
         if p.returncode != 0 or os.path.exists(mark):
             sys.exit(f"FAIL: a fresh run must remove a stale mark: exit {p.returncode}")
         bad = os.path.join(d, "bad.csv")
