@@ -77,12 +77,14 @@ EXAMPLES
     gpubarrier compare results/h200x4/multi-gpu-scaling.csv --by gpu_count --methods 'multigpu.device.push'
     gpubarrier compare before.csv after.csv --raw before-raw.csv after-raw.csv --format json
 
-Exit status: 0 compared (whatever the verdicts), 1 a file that cannot be read (the message names
-file, line and column), 2 bad input (mismatched units, nothing to compare, bad options).
+Exit status: 0 compared (whatever the verdicts), 2 bad input, in one line: a file that cannot be
+read (the message names file, line and column), mismatched units, nothing to compare, bad options
+(a --where axis no input has names the closest ones); 1 a bug (tools/tool_main.py).
 Python use: compare_text(paths, by=None, methods=None, level=None, fmt="markdown") -> str.
 """
 import argparse
 import csv
+import difflib
 import fnmatch
 import glob
 import io
@@ -95,6 +97,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
+import tool_main  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BY_CHOICES = ("system", "gpu_model", "topology", "gpu_count", "launcher", "file")
@@ -130,7 +133,7 @@ FLOOR_SETS = [
      for p in ["base"] + [f"pad{n}" for n in (0, 256, 512, 768, 1024, 1280, 1536, 1792, 2048)]]
 
 
-class CompareError(Exception):
+class CompareError(tool_main.InputError):
     """Input that cannot be compared (exit 2): the message says what and where."""
 
 
@@ -427,6 +430,20 @@ def parse_where(text):
     return where
 
 
+def check_where(where, rows, paths, text=None):
+    """CompareError for a --where axis that no row of the inputs has (a typo would otherwise
+    keep every row): names the closest axes there are."""
+    axes = sorted({a for r in rows for a in gbcsv.config_axes(r)})
+    for name in where:
+        if name in axes:
+            continue
+        near = difflib.get_close_matches(name, axes, 3, 0.6)
+        spec = text or ",".join(f"{k}={v}" for k, v in where.items())
+        hint = f"did you mean {' or '.join(near)}? " if near else ""
+        raise CompareError(f"--where {spec}: no row of {', '.join(paths)} has the axis "
+                           f"'{name}' ({hint}their axes: {', '.join(axes) or 'none'})")
+
+
 def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, floor=None,
             where=None):
     """The comparison as a dict (what --format json prints). Raises gbcsv.CsvError, CompareError."""
@@ -434,10 +451,13 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
         raise CompareError(f"--by {by}: expected one of {', '.join(BY_CHOICES)}")
     globs = [g for g in (methods or "").split(",") if g] if isinstance(methods, str) else methods
     levels = [x for x in (level or "").split(",") if x] if isinstance(level, str) else level
+    where_text = where if isinstance(where, str) else None
     where = parse_where(where) if isinstance(where, str) else where
+    loaded = [gbcsv.load_file(p) for p in paths]
+    if where:
+        check_where(where, [r for rows in loaded for r in rows], paths, where_text)
     per_file, ignored = [], 0
-    for p in paths:
-        rows = gbcsv.load_file(p)
+    for rows in loaded:
         ok = [r for r in rows if r["status"] == "ok" and _matches(r, globs, levels, where)]
         ignored += sum(1 for r in rows
                        if r["status"] != "ok" and _matches(r, globs, levels, where))
@@ -862,32 +882,23 @@ def main(argv=None):
                    help="print the run-to-run floor measured from groups of repeat runs (default: "
                         "the committed repeat CSVs) and exit")
     args = p.parse_args(argv)
-    try:
-        if args.measure_floor is not None:
-            print_floor([[g] for g in args.measure_floor] or None)
-            return 0
-        if not args.csv:
-            p.error("give at least one CSV (two, or --by a column that splits one)")
-        if args.floor is not None and not 0 <= args.floor < 100:
-            raise CompareError(f"--floor {args.floor:g}: expected a percentage in [0, 100)")
-        if args.k < 0:
-            raise CompareError(f"--k {args.k:g}: expected a number >= 0")
-        sys.stdout.write(compare_text(args.csv, by=args.by, methods=args.methods,
-                                      level=args.level, fmt=args.format, raw=args.raw, k=args.k,
-                                      floor=None if args.floor is None else args.floor / 100,
-                                      where=args.where))
+    # Errors are raised: CsvError and CompareError are bad input (exit 2), a scipy that cannot
+    # be imported for --raw is named with its fix (tools/tool_main.py).
+    if args.measure_floor is not None:
+        print_floor([[g] for g in args.measure_floor] or None)
         return 0
-    except gbcsv.CsvError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    except CompareError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 2
-    except ImportError as e:
-        print(f"error: {e}: the Mann-Whitney test (--raw) needs scipy (apt-get install "
-              f"python3-scipy)", file=sys.stderr)
-        return 2
+    if not args.csv:
+        p.error("give at least one CSV (two, or --by a column that splits one)")
+    if args.floor is not None and not 0 <= args.floor < 100:
+        raise CompareError(f"--floor {args.floor:g}: expected a percentage in [0, 100)")
+    if args.k < 0:
+        raise CompareError(f"--k {args.k:g}: expected a number >= 0")
+    sys.stdout.write(compare_text(args.csv, by=args.by, methods=args.methods,
+                                  level=args.level, fmt=args.format, raw=args.raw, k=args.k,
+                                  floor=None if args.floor is None else args.floor / 100,
+                                  where=args.where))
+    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    tool_main.run(main)

@@ -5,12 +5,20 @@
     rows = gbcsv.load(paths, statuses={"ok"})        # only ok rows
     gbcsv.statistic(row)                             # what `value` is: median, eq7, eq6, ...
 
+    csvs, skipped = gbcsv.expand(["results/h100x4"])  # a folder's gpubarrier CSVs, and the
+                                                      # other CSVs there with what they are
+
 A file that cannot be read raises CsvError naming the file, the line, the column and what was
-expected; tools print it and exit 1 (gbcsv.main_guard). Columns a file's version lacks are filled
-with "" so that every reader sees one layout. `_file` and `_line` are added to every row.
+expected; tools print it and exit 2 (tools/tool_main.py). Columns a file's version lacks are
+filled with "" so that every reader sees one layout. `_file` and `_line` are added to every row.
 """
 import csv
+import glob
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import tool_main  # noqa: E402
 
 # Columns in CSV order and the schema version that added each (src/io/row.cpp, kColumns).
 COLUMNS = [
@@ -38,8 +46,81 @@ STATISTIC_BY_TECHNIQUE = {"clock": "median", "host-loop": "median", "differentia
                           "fusion": "eq6"}
 
 
-class CsvError(Exception):
-    """A file gpubarrier's tools cannot read: the message names file, line and column."""
+class CsvError(tool_main.InputError):
+    """A file gpubarrier's tools cannot read: the message names file, line and column (exit 2)."""
+
+
+# CSVs of other kinds that sit beside gpubarrier's in results folders: (the columns that tell
+# them, what they are and what reads them).
+OTHER_KINDS = [
+    ({"method", "config", "convention", "source", "round", "value_ns"}, "reference-check",
+     "a reference check of scripts/reference-check (`gpubarrier report reference FILE` "
+     "tabulates it)"),
+    ({"tool", "method", "result"}, "sanitize",
+     "a sanitizer summary of scripts/gpu-sanitize (`gpubarrier report sanitize FILE` "
+     "tabulates it)"),
+    ({"run_id", "method", "config", "metric", "sample", "value"}, "raw",
+     "raw samples of `run --raw` (`gpubarrier compare --raw` reads them)"),
+]
+
+
+def kind_of_header(header):
+    """(kind, what it is) of a CSV that is not gpubarrier's, from its header; None for none of
+    the known kinds."""
+    names = {h.lstrip("\ufeff") for h in header or []}
+    for columns, kind, what in OTHER_KINDS:
+        if columns <= names:
+            return kind, what
+    return None
+
+
+def kind_of(path):
+    """("gpubarrier", "") for a gpubarrier CSV (its first column is schema_version), else
+    (kind, why it is not one): "reference-check", "sanitize", "raw" or "other"."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            header = next(csv.reader(f), None)
+    except OSError as e:
+        return "other", f"cannot open: {e.strerror}"
+    except (csv.Error, UnicodeDecodeError) as e:
+        return "other", f"not a CSV of text ({type(e).__name__})"
+    if header and header[0].lstrip("\ufeff") == "schema_version":
+        return "gpubarrier", ""
+    known = kind_of_header(header)
+    if known:
+        return known[0], f"not a gpubarrier CSV: {known[1]}"
+    first = f"its first column is '{header[0]}'" if header else "it is empty"
+    return "other", f"not a gpubarrier CSV: {first}, expected 'schema_version'"
+
+
+def expand(paths):
+    """(gpubarrier CSVs, [(path, kind, why)] skipped) of files and folders: a folder is searched
+    recursively for *.csv and only its gpubarrier CSVs are kept; a file named is kept as it is
+    (load names what is wrong with it). A path that does not exist raises CsvError."""
+    csvs, skipped = [], []
+    for p in paths:
+        if os.path.isdir(p):
+            for f in sorted(glob.glob(os.path.join(p, "**", "*.csv"), recursive=True)):
+                kind, why = kind_of(f)
+                if kind == "gpubarrier":
+                    csvs.append(f)
+                else:
+                    skipped.append((f, kind, why))
+        elif os.path.exists(p):
+            csvs.append(p)
+        else:
+            raise CsvError(f"{p}: no such file or directory (expected a gpubarrier CSV or a "
+                           f"folder of them)")
+    seen = set()
+    return [p for p in csvs if not (p in seen or seen.add(p))], skipped
+
+
+def no_csv_error(paths, skipped):
+    """The CsvError for folders that hold no gpubarrier CSV (what was there instead)."""
+    found = f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds " \
+        f"({', '.join(sorted({k for _, k, _ in skipped}))})" if skipped else ": no *.csv"
+    return CsvError(f"{', '.join(paths)}: no gpubarrier CSV (a CSV whose first column is "
+                    f"schema_version){found}")
 
 
 def columns_of(version):
@@ -51,8 +132,11 @@ def _check_header(path, header):
         raise CsvError(f"{path}:1: empty file: expected a gpubarrier CSV header "
                        f"(schema_version,run_id,...)")
     if header[0].lstrip("\ufeff") != "schema_version":
+        known = kind_of_header(header)
+        what = f"this is {known[1]}, not a gpubarrier CSV" if known else \
+            "is this a gpubarrier CSV?"
         raise CsvError(f"{path}:1: column 1 is '{header[0]}': expected 'schema_version' "
-                       f"(is this a gpubarrier CSV?)")
+                       f"({what})")
     unknown = [h for h in header if h not in NAMES]
     if unknown:
         raise CsvError(f"{path}:1: column '{unknown[0]}' is not in any schema version up to "
@@ -163,19 +247,32 @@ def config_axes(row):
 
 
 def main_guard(fn):
-    """Runs fn(); a CsvError becomes one line on stderr and exit status 1."""
+    """Runs fn(); a CsvError becomes one line on stderr and exit status 2 (tools/tool_main.py
+    does this for every error; this is for callers of fn that want only CsvError handled)."""
     try:
         return fn()
     except CsvError as e:
-        print(f"error: {e}", file=sys.stderr)
-        sys.exit(1)
+        print(f"{tool_main.prog()}: error: {tool_main.one_line(e)}", file=sys.stderr)
+        sys.exit(e.status)
 
 
 def take_option(argv, name, default=None):
     """`name VALUE` out of a report's argument list (removed from it), else `default`."""
     if name in argv:
         i = argv.index(name)
+        if i + 1 >= len(argv):
+            raise tool_main.InputError(f"{name}: expected a value after it")
         value = argv[i + 1]
         del argv[i:i + 2]
         return value
     return default
+
+
+def number_option(argv, name, default):
+    """A numeric `name VALUE` out of the argument list (take_option); InputError if VALUE is not
+    a number."""
+    text = take_option(argv, name, default)
+    try:
+        return float(text)
+    except ValueError:
+        raise tool_main.InputError(f"{name} {text}: expected a number") from None

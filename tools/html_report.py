@@ -6,7 +6,11 @@ per level, the comparison of several machines or inputs, and the plots embedded 
   gpubarrier report results/h100 results/h200 --html h100-vs-h200.html
 
 Arguments are CSV files or directories; a directory is searched (recursively) for *.csv and for
-topology.json / nvidia-smi-topo.txt, which are shown too. The page needs nothing outside itself
+topology.json / nvidia-smi-topo.txt, which are shown too. CSVs of other kinds found in a
+directory are not rows of the page: a reference check (scripts/reference-check) and a sanitizer
+summary (scripts/gpu-sanitize) get a table of their own, the others (raw samples, anything else)
+are listed with why they were skipped; without a gpubarrier CSV or such a table there is no page
+(exit 2). The page needs nothing outside itself
 (no CDN, no external CSS or script): it opens offline. All CSV text is HTML-escaped.
 On load, a small inline script sets data-images-loaded / data-images on <body> (images with
 pixels / all images) and data-tables / data-tables-all (tables with a data row / all tables),
@@ -15,15 +19,19 @@ which tests read from headless Chromium's DOM.
 import argparse
 import base64
 import collections
+import contextlib
 import datetime
 import glob
 import html
+import io
 import os
+import re
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
+import tool_main  # noqa: E402
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
@@ -67,27 +75,91 @@ def esc(text):
 
 
 def find_inputs(args):
-    """(csv paths, topology files) from files and directories, in a stable order."""
-    csvs, topo = [], []
+    """(gpubarrier CSV paths, topology files, [(path, kind, why)] of the other CSVs found in
+    directories) from files and directories, in a stable order."""
+    csvs, skipped = gbcsv.expand(args)  # a missing path raises CsvError
+    topo = []
     for a in args:
         if os.path.isdir(a):
-            csvs += sorted(glob.glob(os.path.join(a, "**", "*.csv"), recursive=True))
             for name in TOPO_FILES:
                 topo += sorted(glob.glob(os.path.join(a, "**", name), recursive=True))
-        elif os.path.isfile(a):
-            csvs.append(a)
+        else:
             for name in TOPO_FILES:
                 beside = os.path.join(os.path.dirname(a) or ".", name)
                 if os.path.isfile(beside):
                     topo.append(beside)
-        else:
-            raise gbcsv.CsvError(f"{a}: no such file or directory (expected a CSV or a folder "
-                                 f"of CSVs)")
-    seen = set()
-    csvs = [p for p in csvs if not (p in seen or seen.add(p))]
     seen = set()
     topo = [p for p in topo if not (p in seen or seen.add(p))]
-    return csvs, topo
+    return csvs, topo, skipped
+
+
+# CSVs of other kinds with a table of their own on the page: tools/report.py's table of them.
+OTHER_TABLES = {"reference-check": ("reference", "Reference check (scripts/reference-check): "
+                                    "gpubarrier's host figures against the reference tools' "
+                                    "conventions"),
+                "sanitize": ("sanitize", "Sanitizer summary (scripts/gpu-sanitize)")}
+
+
+def _inline(text):
+    out = esc(text)
+    out = re.sub(r"`([^`]*)`", r"<code>\1</code>", out)
+    return re.sub(r"\*\*([^*]*)\*\*", r"<strong>\1</strong>", out)
+
+
+def markdown_to_html(text):
+    """tools/report.py's output (Markdown tables and lines of text) as HTML."""
+    parts, rows = [], []
+
+    def flush():
+        if rows:
+            head = "".join(f"<th>{_inline(c)}</th>" for c in rows[0])
+            body = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>"
+                           for r in rows[1:])
+            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+            rows.clear()
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if not all(set(c) <= set("-: ") for c in cells):
+                rows.append(cells)
+            continue
+        flush()
+        if line.strip():
+            parts.append(f'<p class="note">{_inline(line)}</p>')
+    flush()
+    return "\n".join(parts)
+
+
+def other_tables(skipped):
+    """(HTML of the tables of reference checks and sanitizer summaries, [(path, why)] of the
+    CSVs skipped after all)."""
+    parts, left = [], []
+    for path, kind, why in skipped:
+        if kind not in OTHER_TABLES:
+            left.append((path, why))
+            continue
+        mode, title = OTHER_TABLES[kind]
+        buf = io.StringIO()
+        try:
+            import report  # noqa: PLC0415 (report.py's tables; it imports this module lazily)
+            with contextlib.redirect_stdout(buf):
+                report.dispatch([mode, path])
+        except Exception as e:  # noqa: BLE001 (the file is skipped, saying why)
+            left.append((path, f"{why}; its table could not be made ({type(e).__name__}: "
+                               f"{tool_main.one_line(e)})"))
+            continue
+        parts.append(f"<h3>{esc(path)}</h3><p class=\"note\">{esc(title)}.</p>"
+                     + markdown_to_html(buf.getvalue()))
+    return "\n".join(parts), left
+
+
+def skipped_section(left):
+    if not left:
+        return ""
+    items = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in left)
+    return (f'<p class="note">Skipped {len(left)} CSV file{"s" if len(left) != 1 else ""} that '
+            f"{'are' if len(left) != 1 else 'is'} not gpubarrier's (the page shows the rows of "
+            f"gpubarrier CSVs):</p><ul class=\"note\">{items}</ul>")
 
 
 def values(rows, col):
@@ -272,9 +344,15 @@ def plots_section(csvs, baseline=None):
     """The plots of tools/plot.py as base64 PNG <img>, or a note why there are none."""
     try:
         import plot  # noqa: PLC0415 (needs matplotlib)
+    except ModuleNotFoundError as e:
+        name = (e.name or "matplotlib").split(".")[0]
+        return (f'<p class="note">No plots: tools/plot.py needs the Python module '
+                f'<code>{esc(name)}</code>, which {esc(tool_main.interpreter())} (the Python '
+                f'that wrote this page) cannot import: {esc(tool_main.missing_module_fix(name))}'
+                f', then write the page again.</p>', 0)
     except Exception as e:  # noqa: BLE001
-        return (f'<p class="note">No plots: tools/plot.py could not be loaded ({esc(e)}); it '
-                f'needs matplotlib (scripts/setup installs python3-matplotlib).</p>', 0)
+        return (f'<p class="note">No plots: tools/plot.py could not be loaded '
+                f'({esc(type(e).__name__)}: {esc(e)}) by {esc(tool_main.interpreter())}.</p>', 0)
     with tempfile.TemporaryDirectory() as d:
         try:
             # Many files: no per-method plot (they would repeat the tables), repeats merged.
@@ -304,22 +382,19 @@ def plots_section(csvs, baseline=None):
 
 
 def build(paths, title=None, baseline=None):
-    csvs, topo = find_inputs(paths)
+    csvs, topo, skipped = find_inputs(paths)
+    others, left = other_tables(skipped)
+    if not csvs and not others:
+        raise gbcsv.no_csv_error(paths, skipped)
+    title = title or "gpubarrier results: " + ", ".join(paths)
     if not csvs:
-        raise gbcsv.CsvError("no *.csv among " + ", ".join(paths))
+        return only_others(title, topo, others, left)
     per_file = collections.OrderedDict((p, gbcsv.load_file(p)) for p in csvs)
     rows = [r for rs in per_file.values() for r in rs]
-    title = title or "gpubarrier results: " + ", ".join(paths)
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     models = values(rows, "gpu_model")
     counts = collections.Counter(r["status"] for r in rows)
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{esc(title)}</title><style>{CSS}</style>",
-        f"<script>{SCRIPT}</script></head><body>",
-        f"<h1>{esc(title)}</h1>",
+    parts = head(title) + [
         f'<p class="note">Generated {esc(now)} by tools/html_report.py from {len(csvs)} CSV '
         f'file{"s" if len(csvs) != 1 else ""} ({len(rows)} rows: '
         + esc(", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
@@ -327,6 +402,7 @@ def build(paths, title=None, baseline=None):
         + (esc(", ".join(models)) or "none recorded")
         + ". Figures are the CSV <code>value</code> column (results/SCHEMA.md): the median for "
           "clock and host-loop, Eq. 7 for differential.</p>",
+        skipped_section(left),
         "<h2>Provenance</h2>", provenance(rows, csvs),
         "<h2>Machine and topology</h2>", topology_section(topo),
     ]
@@ -350,6 +426,8 @@ def build(paths, title=None, baseline=None):
                   "(tools/floor.py; configs/sweeps/floor.yaml measures all three).</p>", floors]
     figs, n = plots_section(csvs, baseline)
     parts += ["<h2>Plots</h2>", figs if n else figs or '<p class="note">No plots.</p>']
+    if others:
+        parts += ["<h2>Reference checks and sanitizer runs</h2>", others]
     parts.append("<h2>Tables per input and level</h2>")
     parts.append('<p class="note">ok, failed, timeout and unverified rows; skipped ones counted '
                  'with their reason. Shaded: noisy (results/SCHEMA.md, "Noisy figures": cv above '
@@ -365,6 +443,26 @@ def build(paths, title=None, baseline=None):
     return "\n".join(parts) + "\n"
 
 
+def head(title):
+    return ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{esc(title)}</title><style>{CSS}</style>",
+            f"<script>{SCRIPT}</script></head><body>", f"<h1>{esc(title)}</h1>"]
+
+
+def only_others(title, topo, others, left):
+    """The page of a folder without gpubarrier CSVs that holds a reference check or a sanitizer
+    summary (results/cpu2)."""
+    now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    parts = head(title) + [
+        f'<p class="note">Generated {esc(now)} by tools/html_report.py. The inputs hold no '
+        "gpubarrier CSV: no provenance, plots or tables of gpubarrier rows.</p>",
+        skipped_section(left),
+        "<h2>Machine and topology</h2>", topology_section(topo),
+        "<h2>Reference checks and sanitizer runs</h2>", others, "</body></html>"]
+    return "\n".join(parts) + "\n"
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="gpubarrier report --html",
                                  description=__doc__.split("\n\n")[0])
@@ -374,20 +472,16 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--baseline", default=None,
                     help="machine the comparison plots divide by (tools/plot.py --baseline)")
     args = ap.parse_args(argv)
-    try:
-        page = build(args.inputs, args.title, args.baseline)
-    except gbcsv.CsvError as e:
-        print(f"html_report: error: {e}", file=sys.stderr)
-        return 1
+    page = build(args.inputs, args.title, args.baseline)  # CsvError: exit 2 (tool_main)
     try:
         with open(args.html, "w", encoding="utf-8") as f:
             f.write(page)
     except OSError as e:
-        print(f"html_report: error: cannot write {args.html}: {e.strerror}", file=sys.stderr)
-        return 1
+        raise tool_main.InputError(f"cannot write {args.html}: {e.strerror} (--html names the "
+                                   f"page to write)") from None
     print(f"html_report: {args.html} ({len(page) // 1024} KiB)")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    tool_main.run(main)

@@ -45,6 +45,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
+import tool_main  # noqa: E402
 from model_eq import Side, crossing, eq5, switch_point  # noqa: E402
 from study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS  # noqa: E402
 
@@ -88,8 +89,9 @@ class Rows:
             raise Missing(what.strip())
         units = {r["unit"] for r in rows}
         if units != {unit}:
+            # Exit 1, not the 2 of other bad input: tests/cli/test_model.py (refusals) pins it.
             raise gbcsv.CsvError(f"{rows[0]['_file']}:{rows[0]['_line']}: {what.strip()} has "
-                                 f"unit {'/'.join(sorted(units))}, expected {unit}")
+                                 f"unit {'/'.join(sorted(units))}, expected {unit}", status=1)
         return statistics.median(float(r["value"]) for r in rows)
 
     def fastest(self, method, metric, **axes):
@@ -286,4 +288,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(gbcsv.main_guard(lambda: main(sys.argv[1:])))
+    tool_main.run(main)

@@ -35,16 +35,21 @@ import os
 import re
 import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import floor  # noqa: E402
-import gbcsv  # noqa: E402
-import plot_compare  # noqa: E402
-import plot_reduction  # noqa: E402
+import tool_main  # noqa: E402
+
+# Run as a program, a Python without matplotlib is one line naming it and the fix; imported
+# (html_report.py), the ImportError is the importer's.
+with tool_main.imports(__name__):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    import floor
+    import gbcsv
+    import plot_compare
+    import plot_reduction
 
 # Reproducible files: no creation date in SVG/PNG metadata, fixed SVG ids.
 plt.rcParams["svg.hashsalt"] = "gpubarrier"
@@ -354,15 +359,11 @@ def main(argv=None):
     try:
         _, msg = make_plots(args.csv, args.out, formats, args.baseline, args.only, args.prefix,
                             split_repeats=not args.merge_repeats)
-    except gbcsv.CsvError as e:
-        print(f"plot.py: error: {e}", file=sys.stderr)
-        return 1
-    except ValueError as e:
-        print(f"plot.py: {e}", file=sys.stderr)
-        return 1
+    except ValueError as e:  # no rows to plot, an unknown --baseline
+        raise tool_main.InputError(str(e)) from e
     print(msg)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    tool_main.run(main)

@@ -49,7 +49,11 @@ Regenerating the README (tools/readme_blocks.py):
   report.py readme [results/README.md] [--check]   (also: report.py --check)
   report.py --html ...                      tools/html_report.py (another tool)
 
-Only ok rows give figures (gbcsv.load); COL=V matches a CSV column or a config axis.
+Only ok rows give figures (gbcsv.load); COL=V matches a CSV column or a config axis. A CSV
+argument may be a folder: its gpubarrier CSVs (recursively), the CSVs of other kinds there
+(reference checks, sanitizer summaries, raw samples) skipped with a note on stderr. A table that
+no input row feeds is an error (exit 2) naming the files and the rows it reads, never an empty
+table.
 Host methods of schema v3 write two rows per point: `loop_latency` (the reference tools'
 convention) and `latency` (the per-step median). multi, hostwait and scaling show the
 `loop_latency` row where a point has one and label it so; older files keep their `latency` rows.
@@ -69,13 +73,35 @@ import legacy_study  # noqa: E402
 import multinode_model  # noqa: E402
 import report_grids  # noqa: E402
 import study_reference  # noqa: E402
+import tool_main  # noqa: E402
 
 _CACHE = {}
+_NOTED = set()  # skipped files already named on stderr
+
+
+def csv_paths(paths):
+    """The CSV files of `paths` (folders expanded to their gpubarrier CSVs; the other CSVs there
+    named on stderr once). Raises CsvError when folders were given and no gpubarrier CSV is left."""
+    csvs, skipped = gbcsv.expand(paths)
+    if not csvs and (skipped or any(os.path.isdir(p) for p in paths)):
+        raise gbcsv.no_csv_error(paths, skipped)  # one line: what the folders hold instead
+    for path, _, why in skipped:
+        if path not in _NOTED:
+            _NOTED.add(path)
+            print(f"{tool_main.prog()}: skipped {path}: {why}", file=sys.stderr)
+    return csvs
+
+
+def need(found, what, paths, reads=""):
+    """InputError (exit 2) when a table found no row: names the inputs and the rows it reads."""
+    if not found:
+        names = ", ".join(paths) if paths else "(no CSV given)"
+        raise tool_main.InputError(f"no {what} in {names}" + (f": {reads}" if reads else ""))
 
 
 def load(paths, statuses=("ok",)):
     rows = []
-    for p in paths:
+    for p in csv_paths(paths):
         key = (os.path.abspath(p), os.path.getmtime(p), statuses)
         if key not in _CACHE:
             _CACHE[key] = gbcsv.load([p], statuses=set(statuses) if statuses else None)
@@ -169,13 +195,25 @@ def by_group(rows):
     return ", ".join((f"{a}" if a == b else f"{a}-{b}") + f": {v}" for a, b, v in runs) or "-"
 
 
+SINGLE_GPU_LEVELS = ("warp", "block", "cluster", "grid", "kernel")
+
+
 def single(argv):
     columns = [[p for p in a.split(",") if p] for a in argv]
+    need(columns, "CSV", [], "single CSV[,CSV...] [CSV[,CSV...] ...]: one column per GPU")
+    columns = [csv_paths(files) for files in columns]
     data = [[load([p]) for p in files] for files in columns]
+    gpu_rows = lambda rows: [r for r in rows if r["level"] in SINGLE_GPU_LEVELS]  # noqa: E731
+    need(any(gpu_rows(rows) for files in data for rows in files), "single-GPU rows",
+         [p for files in columns for p in files],
+         f"`report single` reads the levels {', '.join(SINGLE_GPU_LEVELS)} (configs/sweeps/"
+         f"single-gpu.yaml measures them); host and multi-GPU rows are in `report multi`")
     labels = []
-    for files in data:
-        models = {r["gpu_model"] for rows in files for r in rows}
-        labels.append(" / ".join(sorted(m.replace("NVIDIA ", "").split()[0] for m in models)))
+    for files, paths in zip(data, columns):
+        models = {r["gpu_model"] for rows in files for r in gpu_rows(rows)
+                  if r["gpu_model"].strip()}
+        labels.append(" / ".join(sorted(m.replace("NVIDIA ", "").split()[0] for m in models))
+                      or " / ".join(os.path.basename(p) for p in paths))
 
     def cell(fn):
         out = []
@@ -351,6 +389,10 @@ def multi(argv):
         two = [float(x) for x in (v.get(("threads", "2")), v.get(("mpi", "2")))
                if x and x != "skipped"]
         return (not method.startswith("multigpu"), shape, min(two) if two else 1e9, method)
+    need(tab, "multi-GPU, host or kernel latency rows", argv,
+         f"`report multi` reads latency rows of the levels multi-gpu, host and kernel at "
+         f"host_wait=0, device methods at --shapes {','.join(s.replace(' ', '') for s in shapes)}"
+         f" and --orderings {','.join(orderings)}")
     out = []
     for (method, variant, shape), v in sorted(tab.items(), key=order):
         out.append([f"`{method}`", variant, shape] + [v.get(c, "-") for c in cols])
@@ -377,6 +419,8 @@ def hostwait(argv):
         ratio = f"{v['2'] / v['0']:.1f}x" if "2" in v and "0" in v else "-"
         out.append([method, launcher, str(n)] +
                    [f"{v[k]:.2f}" if k in v else "-" for k in ("0", "1", "2")] + [ratio])
+    need(out, "host-side barrier rows at host_wait 1 or 2", argv,
+         "`report hostwait` sets host_wait 0, 1 and 2 of a method side by side")
     table(["method", "launcher", "GPUs", "host_wait 0 (default)", "1 (spin)", "2 (blocking)",
            "2 vs 0"], out)
 
@@ -407,6 +451,9 @@ def scaling(argv):
         _, variant, shape = multi_key(r)
         key = (method, headline_label(variant, r), shape)
         tab.setdefault(key, {}).setdefault(int(r["gpu_count"]), {})[mode] = float(r["value"]) / 1000
+    need(tab, "multi-GPU latency rows", argv,
+         "`report scaling` reads latency rows with a GPU count"
+         + (f" of --methods {methods}" if methods else ""))
     counts = sorted({n for v in tab.values() for n in v})
     top = counts[-1] if counts else 0
 
@@ -443,7 +490,9 @@ def reference(argv):
         rows = list(csv.DictReader(f))
     need = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
     if not rows or need - set(rows[0]):
-        raise ValueError(f"reference: {argv[0]}: expected the columns {sorted(need)}")
+        # Exit 1, not the 2 of other bad input: tests/cli/test_reference.py (case report) pins it.
+        raise tool_main.InputError(f"reference: {argv[0]}: expected the columns {sorted(need)}",
+                                   status=1)
     groups = collections.OrderedDict()
     for r in rows:
         g = groups.setdefault((r["method"], r["config"]), {"convention": r["convention"],
@@ -499,6 +548,8 @@ def selfcheck(argv):
     """`gpubarrier selfcheck` CSV rows: the loop kernel by both techniques at every repeat
     difference, then the unrolled chains' instruction-cache scan."""
     rows = load(argv)
+    need([r for r in rows if r["method"].startswith("selfcheck.")], "selfcheck.* rows", argv,
+         "`report selfcheck` reads the CSVs of `gpubarrier selfcheck`")
     runs = {r["run_id"] for r in rows if r["method"].startswith("selfcheck.")}
     lead = "| GPU | run " if len(runs) > 1 else ""
     print(lead + "| R_lo (trips) | repeat difference | clock (cycles/add) | "
@@ -673,8 +724,11 @@ def number(v, f):
 def value(argv):
     col = option(argv, "--col", "value")
     agg = option(argv, "--agg")
-    scale = float(option(argv, "--scale", "1"))
+    scale = gbcsv.number_option(argv, "--scale", "1")
     f = option(argv, "--fmt")
+    aggs = {None: min, "min": min, "max": max, "mean": statistics.mean, "range": None}
+    if agg not in aggs:
+        raise ValueError(f"--agg {agg}: expected one of min, max, range, mean")
     rows = select(argv)
     v = [float(r[col]) * scale for r in rows]
     if agg is None and len(v) > 1:
@@ -683,7 +737,7 @@ def value(argv):
         lo, hi = number(min(v), f), number(max(v), f)
         print(lo if lo == hi else f"{lo}-{hi}")
     else:
-        fn = {None: min, "min": min, "max": max, "mean": statistics.mean}[agg]
+        fn = aggs[agg]
         print(number(fn(v), f))
 
 
@@ -771,7 +825,7 @@ def count(argv):
 
 def runs(argv):
     """One line: every run's value (by run_id, in file order) and their CV."""
-    scale = float(option(argv, "--scale", "1"))
+    scale = gbcsv.number_option(argv, "--scale", "1")
     f = option(argv, "--fmt", ".1f")
     unit = option(argv, "--unit", "")
     rows = select(argv)
@@ -783,7 +837,7 @@ def runs(argv):
 def rows_table(argv):
     method = option(argv, "--method")
     metric = option(argv, "--metric")
-    scale = float(option(argv, "--scale", "1"))
+    scale = gbcsv.number_option(argv, "--scale", "1")
     f = option(argv, "--fmt", ".2f")
     out = []
     for r in load(argv):
@@ -791,6 +845,8 @@ def rows_table(argv):
             continue
         out.append([f"`{r['method']}`", r["config"].replace(" fault=0", ""), r["metric"],
                     format(float(r["value"]) * scale, f), r["note"].split(";")[0]])
+    need(out, "ok rows" + (f" of {method}" if method else "") +
+         (f" with metric {metric}" if metric else ""), argv)
     table(["method", "config", "metric", "value", "note"], out)
 
 
@@ -827,7 +883,10 @@ def push_phases(argv):
     """Where push's time goes: its phases alone (part axis), its floor, orderings 1 and 2
     (tools/push_phases.py; configs/sweeps/push-phases.yaml)."""
     import push_phases as phases_of
-    table(phases_of.HEADER, phases_of.phases_table(load(argv)))
+    cells = phases_of.phases_table(load(argv))
+    need(cells, "push phase rows", argv,
+         "`report push-phases` reads what configs/sweeps/push-phases.yaml measures")
+    table(phases_of.HEADER, cells)
 
 
 def floor(argv):
@@ -835,6 +894,8 @@ def floor(argv):
     gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
     import floor as floor_of
     cells, missing = floor_of.floor_table(floor_of.floors(load(argv)))
+    need(cells or missing, "multi-GPU barrier rows", argv,
+         "`report floor` reads what configs/sweeps/floor.yaml measures")
     table(floor_of.FLOOR_HEADER, [[f"`{c[0]}`"] + c[1:] for c in cells])
     if missing:
         print("\nNo floor (its parts are not in the same run): " + "; ".join(missing) + ".")
@@ -851,6 +912,8 @@ def faults(argv):
         key = (r["method"], r["gpu_count"], cfg(r).get("fault", ""),
                f'{cfg(r).get("blocks_per_sm")}x{cfg(r).get("threads_per_block")}')
         caught.setdefault(key, {"status": r["status"]})[r["metric"]] = float(r["value"])
+    need(caught, "check_stale_* rows", argv,
+         "`report faults` reads what configs/sweeps/check-faults.yaml measures")
     table(["method", "GPUs", "fault", "blocks/SM x threads", "stale stamps / 10^6 crossings",
            "stale payload words / 10^6 crossings", "status"],
           [[f"`{m}`", g, f, shape, f'{v.get("check_stale_stamps", 0):.3g}',
@@ -890,7 +953,13 @@ def dispatch(args):
     """Run one report.py command line (without the program name); used by readme_blocks."""
     args = list(args)
     if not args or args[0] not in MODES:
-        raise ValueError(f"unknown subcommand {args[:1]}: one of {', '.join(MODES)}")
+        import difflib  # noqa: PLC0415
+        near = difflib.get_close_matches(args[0], MODES, 2) if args else []
+        raise tool_main.InputError(
+            (f"unknown table {args[0]!r}" if args else "no table named") +
+            (f" (did you mean {' or '.join(near)}?)" if near else "") +
+            f": one of {', '.join(MODES)}, or readme, or CSV... --html OUT.html "
+            f"(report.py --help describes them)")
     return MODES[args[0]](args[1:])
 
 
@@ -914,15 +983,17 @@ def main(argv):
         if all(a == "--check" for a in rest):
             rest.append(DEFAULT_README)
         return readme_blocks.main(rest, dispatch)
-    if not argv or argv[0] not in MODES:
+    if argv[:1] in (["--help"], ["-h"]):
+        print(__doc__)
+        return 0
+    if not argv:
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        return gbcsv.main_guard(lambda: dispatch(argv)) or 0
-    except (ValueError, KeyError) as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+        return dispatch(argv) or 0
+    except ValueError as e:  # the tables' own refusals: what is missing or malformed
+        raise tool_main.InputError(str(e)) from e
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    tool_main.run(main)

@@ -42,7 +42,7 @@ def _launcher(r):
 def heatmap(argv, load, table):
     method = gbcsv.take_option(argv, "--method")
     metric = gbcsv.take_option(argv, "--metric", "latency")
-    scale = float(gbcsv.take_option(argv, "--scale", "1e-3"))
+    scale = gbcsv.number_option(argv, "--scale", "1e-3")
     if not method or not argv:
         raise ValueError("heatmap: CSV... --method METHOD [--metric M] [--scale S]")
     cells = collections.defaultdict(list)   # (gpus, launcher, per_sm, threads) -> values
@@ -78,7 +78,7 @@ def heatmap(argv, load, table):
 
 def spans(argv, load, table):
     metric = gbcsv.take_option(argv, "--metric")
-    scale = float(gbcsv.take_option(argv, "--scale", "1e-3"))
+    scale = gbcsv.number_option(argv, "--scale", "1e-3")
     want = _filters(argv)
     if not argv:
         raise ValueError("spans: CSV... [--metric M] [--scale S] [COL=V ...]")

@@ -13,7 +13,11 @@ Reads schema v1 and later (only the columns above, value, stddev, samples, statu
 import argparse
 import csv
 import math
+import os
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tool_main import InputError, run  # noqa: E402
 
 KEY = ("method", "config", "metric", "launcher", "gpu_count", "gpu_ids")
 NEEDED = KEY + ("value", "stddev", "samples", "status")
@@ -25,16 +29,17 @@ def load(path):
             reader = csv.DictReader(f)
             missing = [c for c in NEEDED if c not in (reader.fieldnames or [])]
             if missing:
-                sys.exit(f"{path}: not a gpubarrier CSV: no column {missing[0]}")
+                raise InputError(f"{path}: not a gpubarrier CSV: no column {missing[0]}")
             rows = {}
             for line, r in enumerate(reader, start=2):
                 key = tuple(r[c] for c in KEY)
                 if key in rows:
-                    sys.exit(f"{path}:{line}: a second row for {key}: one sweep per file")
+                    raise InputError(f"{path}:{line}: a second row for {key}: one sweep per "
+                                     f"file")
                 rows[key] = r
             return rows
     except OSError as e:
-        sys.exit(f"{path}: {e.strerror}")
+        raise InputError(f"{path}: cannot open: {e.strerror}") from None
 
 
 def standard_error(r):
@@ -69,13 +74,13 @@ def compare(before, after, tolerance, se_factor):
     return lines, bad
 
 
-def main():
+def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("before")
     p.add_argument("after")
     p.add_argument("--tolerance", type=float, default=0.05, help="relative (default 0.05)")
     p.add_argument("--se", type=float, default=3.0, help="standard errors (default 3)")
-    args = p.parse_args()
+    args = p.parse_args(argv)
     before, after = load(args.before), load(args.after)
     lines, bad = compare(before, after, args.tolerance, args.se)
     print("\n".join(lines))
@@ -86,4 +91,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)

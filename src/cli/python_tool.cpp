@@ -1,16 +1,20 @@
 // `gpubarrier compare|plot|model|report ARGS...`: the Python tools of tools/ (compare.py, plot.py,
 // report.py), run as a child process with a Python that has their libraries. ARGS pass through
 // untouched, stdout and stderr are the tool's own, and gpubarrier exits with the tool's status.
+#include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <string_view>
 
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
@@ -27,6 +31,7 @@ struct Tool {
   const char* command;  // the subcommand
   const char* script;   // under the tools directory
   const char* help;
+  const char* modules;  // what the Python running it must import, comma-separated ("": nothing)
 };
 
 constexpr Tool kTools[] = {
@@ -36,24 +41,28 @@ constexpr Tool kTools[] = {
      "accounts for the standard error and the run-to-run floor (tools/compare.py; its options\n"
      "pass through).\n"
      "Example: gpubarrier compare results/h100/single-gpu.csv results/h200/single-gpu.csv "
-     "--level grid"},
+     "--level grid",
+     ""},
     {"plot", "plot.py",
      "Plot gpubarrier CSVs (PNG and SVG): heat maps, a line per swept axis, a summary, latency\n"
      "against GPU count, and, across machines, grouped bars and a ratio heat map\n"
      "(tools/plot.py; its options pass through).\n"
      "Example: gpubarrier plot results/h200x2/multi-gpu.csv results/h200x4/multi-gpu-scaling.csv "
-     "--out plots/"},
+     "--out plots/",
+     "matplotlib"},
     {"model", "model.py",
      "The study's performance model (seed 001 Eqs. 1-5): the size at which more threads, warps,\n"
      "blocks or GPUs start to win, predicted from measured rows and set beside the switch point\n"
      "the reduction sweep measured; --study recomputes the study's Table 4 from its inputs\n"
      "(tools/model.py; its options pass through).\n"
-     "Example: gpubarrier model --study"},
+     "Example: gpubarrier model --study",
+     ""},
     {"report", "report.py",
      "Markdown tables of gpubarrier CSVs (single, multi, scaling, compare, ...), the regeneration\n"
      "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"
      "(tools/report.py; its options pass through).\n"
-     "Example: gpubarrier report results/h200x2 --html page.html"},
+     "Example: gpubarrier report results/h200x2 --html page.html",
+     "matplotlib"},
 };
 
 std::string env_or_empty(const char* name) {
@@ -61,12 +70,81 @@ std::string env_or_empty(const char* name) {
   return v && *v ? v : "";
 }
 
-// GPUBARRIER_PYTHON, else Debian's python3 (which has matplotlib, pandas and scipy from apt; a
-// pyenv python3 first on PATH may not), else python3 from PATH.
-std::string python_interpreter() {
+// The modules the tool needs for these arguments: its own, and scipy for compare's --raw (the
+// Mann-Whitney test).
+std::string needed_modules(const Tool& tool, const std::vector<std::string>& args) {
+  std::string modules = tool.modules;
+  const bool raw = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "--raw" || a.rfind("--raw=", 0) == 0;
+  });
+  if (std::string_view(tool.command) == "compare" && raw)
+    modules += std::string(modules.empty() ? "" : ",") + "scipy.stats";
+  return modules;
+}
+
+// The first `python3` in PATH's directories, as a path ("" when there is none).
+std::string python3_on_path() {
+  const std::string path = env_or_empty("PATH");
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string dir = end > start ? path.substr(start, end - start) : ".";
+    const std::string candidate = dir + "/python3";
+    std::error_code ec;
+    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate, ec)) return candidate;
+    start = end + 1;
+  }
+  return "";
+}
+
+// Whether `python -c "import M1, M2"` succeeds, quietly (stdin, stdout, stderr on /dev/null);
+// asked once per interpreter and module list in this process.
+bool python_imports(const std::string& python, const std::string& modules) {
+  static std::map<std::pair<std::string, std::string>, bool> cache;
+  const auto key = std::make_pair(python, modules);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string code = "import " + modules;
+  std::vector<std::string> argv{python, "-c", code};
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  for (int fd = 0; fd <= 2; ++fd)
+    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+  pid_t pid = 0;
+  bool ok = false;
+  if (posix_spawn(&pid, python.c_str(), &actions, nullptr, cargv.data(), environ) == 0) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  return cache[key] = ok;
+}
+
+// GPUBARRIER_PYTHON, as it is. Else the first of python3 on PATH (a venv's or conda's, when one is
+// active) and /usr/bin/python3 (Debian's, with python3-matplotlib and python3-scipy from apt) that
+// can import what the tool needs; when none can, the first found, and the tool says in one line
+// which module that interpreter lacks and how to get it.
+std::string python_interpreter(const std::string& modules) {
   if (std::string p = env_or_empty("GPUBARRIER_PYTHON"); !p.empty()) return p;
-  if (access("/usr/bin/python3", X_OK) == 0) return "/usr/bin/python3";
-  return "python3";
+  // Compared as paths, not files: a venv's python3 links to the system's but sees other modules.
+  std::vector<std::string> found;
+  for (const std::string& p : {python3_on_path(), std::string("/usr/bin/python3")}) {
+    if (p.empty() || access(p.c_str(), X_OK) != 0) continue;
+    if (std::find(found.begin(), found.end(), fs::path(p).lexically_normal().string()) !=
+        found.end())
+      continue;
+    found.push_back(fs::path(p).lexically_normal().string());
+  }
+  if (found.empty()) return "python3";
+  if (modules.empty()) return found.front();
+  for (const std::string& p : found)
+    if (python_imports(p, modules)) return p;
+  return found.front();
 }
 
 // GPUBARRIER_TOOLS, else the source tree's tools/ (compiled in), else <executable dir>/../tools.
@@ -85,13 +163,15 @@ int run_tool(const Tool& tool, const std::vector<std::string>& args) {
     throw Error("gpubarrier " + std::string(tool.command) + " runs " + script.string() +
                 ", which does not exist (set GPUBARRIER_TOOLS to the directory holding " +
                 tool.script + ")");
-  std::vector<std::string> argv{python_interpreter(), script.string()};
+  std::vector<std::string> argv{python_interpreter(needed_modules(tool, args)), script.string()};
   argv.insert(argv.end(), args.begin(), args.end());
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   std::fflush(stdout);
   std::fflush(stderr);
+  // The tool's messages name the command the user typed (tools/tool_main.py).
+  setenv("GPUBARRIER_COMMAND", ("gpubarrier " + std::string(tool.command)).c_str(), 1);
   pid_t pid = 0;
   if (const int err = posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ))
     throw Error("cannot start " + argv[0] + " for " + script.string() + ": " + std::strerror(err) +

@@ -137,10 +137,12 @@ def case_statistic_mismatch():
 def case_unreadable():
     a = write("bad-a.csv", [row()])
     b = write("bad-b.csv", [row(), row(value="fast", run_id="r2")])
-    p = compare(a, b, ok=(1,))
+    p = compare(a, b, ok=(2,))
+    expect(len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr,
+           "one line", p.stderr)
     expect("bad-b.csv:3" in p.stderr and "column 'value'" in p.stderr,
            "unreadable file names file, line and column", p.stderr)
-    p = compare(a, os.path.join(TMP, "missing.csv"), ok=(1,))
+    p = compare(a, os.path.join(TMP, "missing.csv"), ok=(2,))
     expect("missing.csv" in p.stderr and "cannot open" in p.stderr, "missing file", p.stderr)
 
 
@@ -257,6 +259,17 @@ def case_where():
     bad = compare("results/h100/single-gpu.csv", "results/h200/single-gpu.csv", "--where", "x",
                   ok=(2,))
     expect(bad.returncode == 2 and "AXIS=VALUE" in bad.stderr, "--where x refused", bad.stderr)
+    # An axis no input has is a mistake (a typo), not a filter that keeps everything.
+    bad = compare("results/h100/single-gpu.csv", "results/h200/single-gpu.csv", "--where",
+                  "blocks_per_smm=1", ok=(2,))
+    lines = bad.stderr.strip().splitlines()
+    expect(len(lines) == 1 and "Traceback" not in bad.stderr and "blocks_per_smm" in lines[0]
+           and "blocks_per_sm" in lines[0].replace("blocks_per_smm", ""),
+           "--where blocks_per_smm=1: one line naming the closest axis", bad.stderr)
+    bad = compare("results/h100/single-gpu.csv", "results/h200/single-gpu.csv", "--where",
+                  "threads_per_block=128,colour=red", ok=(2,))
+    expect("colour" in bad.stderr and "threads_per_block" in bad.stderr,
+           "an axis with no close name lists the axes there are", bad.stderr)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
