@@ -488,10 +488,10 @@ def reference(argv):
         raise ValueError("reference: CHECK.csv (written by scripts/reference-check)")
     with open(argv[0], newline="", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    need = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
-    if not rows or need - set(rows[0]):
+    wanted = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
+    if not rows or wanted - set(rows[0]):
         # Exit 1, not the 2 of other bad input: tests/cli/test_reference.py (case report) pins it.
-        raise tool_main.InputError(f"reference: {argv[0]}: expected the columns {sorted(need)}",
+        raise tool_main.InputError(f"reference: {argv[0]}: expected the columns {sorted(wanted)}",
                                    status=1)
     groups = collections.OrderedDict()
     for r in rows:

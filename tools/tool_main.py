@@ -84,7 +84,7 @@ def report(e):
     if isinstance(e, InputError):
         return e.status, f"{prog()}: error: {one_line(e)}"
     if isinstance(e, ModuleNotFoundError):
-        return 2, f"{prog()}: error: {missing_module_message(e)}"
+        return 2, f"{prog()}: error: this tool {missing_module_message(e)}"
     if isinstance(e, (FileNotFoundError, IsADirectoryError, PermissionError, NotADirectoryError)):
         what = e.filename or "a file"
         return 2, f"{prog()}: error: {what}: {e.strerror or e}"
