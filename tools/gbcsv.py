@@ -246,16 +246,6 @@ def config_axes(row):
     return dict(item.split("=", 1) for item in row["config"].split() if "=" in item)
 
 
-def main_guard(fn):
-    """Runs fn(); a CsvError becomes one line on stderr and exit status 2 (tools/tool_main.py
-    does this for every error; this is for callers of fn that want only CsvError handled)."""
-    try:
-        return fn()
-    except CsvError as e:
-        print(f"{tool_main.prog()}: error: {tool_main.one_line(e)}", file=sys.stderr)
-        sys.exit(e.status)
-
-
 def take_option(argv, name, default=None):
     """`name VALUE` out of a report's argument list (removed from it), else `default`."""
     if name in argv:
