@@ -52,7 +52,7 @@ constexpr NamedRange kRanges[] = {
     {"threads_per_block", {1, 1024}},  // CUDA's limit on every GPU so far
     {"blocks_per_sm", {1, 1024}},
     {"group_size", {1, 65536}},  // threads of a warp tile, an OpenMP team or a rank group
-    {"cluster_size", {1, 16}},   // non-portable maximum on Hopper
+    {"cluster_size", {1, 64}},  // 16 on Hopper (non-portable); more is a skipped row
     {"gpu_count", {0, 4096}},    // 0: every GPU given
     {"bytes", {1, 1L << 44}},
     {"fusion_i", {1, 1000000}},

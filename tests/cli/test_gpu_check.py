@@ -22,8 +22,15 @@ def run(path_dirs, out):
 
 with tempfile.TemporaryDirectory() as d:
     system = ["/usr/bin", "/bin"]
-    no_smi = [p for p in system if not os.path.exists(os.path.join(p, "nvidia-smi"))]
-    p = run(no_smi, os.path.join(d, "a"))
+    # The system's commands without nvidia-smi (a GPU machine has it in /usr/bin beside them).
+    shadow = os.path.join(d, "shadow")
+    os.mkdir(shadow)
+    for folder in system:
+        for name in os.listdir(folder):
+            target = os.path.join(shadow, name)
+            if name != "nvidia-smi" and not os.path.lexists(target):
+                os.symlink(os.path.join(folder, name), target)
+    p = run([shadow], os.path.join(d, "a"))
     if p.returncode != 1 or "nvidia-smi not found" not in p.stdout:
         failures.append(f"without nvidia-smi: exit {p.returncode}, {p.stdout!r} {p.stderr!r}")
     fake = os.path.join(d, "bin")
@@ -31,7 +38,7 @@ with tempfile.TemporaryDirectory() as d:
     with open(os.path.join(fake, "nvidia-smi"), "w") as f:
         f.write("#!/bin/sh\necho 'No devices were found'\n")
     os.chmod(os.path.join(fake, "nvidia-smi"), 0o755)
-    p = run([fake] + system, os.path.join(d, "b"))
+    p = run([fake, shadow], os.path.join(d, "b"))
     if p.returncode != 1 or "lists no GPU" not in p.stdout:
         failures.append(f"nvidia-smi without GPUs: exit {p.returncode}, {p.stdout!r} {p.stderr!r}")
 

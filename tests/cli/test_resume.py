@@ -225,7 +225,10 @@ def case_retry_failed():
                                                    GPUBARRIER_MAX_RETRIES="1"))
         expect(attempts() == ["failed", "failed"], "no more than --max-retries retries", p)
         p = gpubarrier(*args, "--resume", "--retry-failed", "--max-retries", "2")
-        expect(p.returncode == 0 and len(attempts()) == 3 and attempts()[-1] != "failed",
+        # The third attempt's rows: one skipped row where 3 threads need more CPUs than the
+        # machine has, two measured rows where it has them.
+        expect(p.returncode == 0 and attempts()[:2] == ["failed", "failed"] and
+               len(attempts()) >= 3 and "failed" not in attempts()[2:],
                f"a third attempt without the crash succeeds: {attempts()}", p)
         expect(sum(r["config"] == "group_size=2" for r in read_rows(out)) == 2,
                "the ok point never ran again", p)
