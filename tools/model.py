@@ -29,7 +29,7 @@ configurations' latency curves cross, linearly interpolated (tools/model_eq.py c
   reduction.multi.mpi (host.mpi.gpu-barrier), reduction.multi.nccl (host.nccl.allreduce):
   gpu_count 1 vs N.
 A prediction whose inputs are missing says which rows it needs; with none computable the tool
-exits 1.
+exits 2 (bad input).
 
 COLUMNS. N (Eq. 2) solves Eq. 2 exactly (Eq. 4 or 5 where it lies in their range: `scenario`).
 N_l (Eq. 5) is Eq. 5 applied whatever the scenario, as the study's Table 4 does: for 1 thread vs
@@ -89,9 +89,8 @@ class Rows:
             raise Missing(what.strip())
         units = {r["unit"] for r in rows}
         if units != {unit}:
-            # Exit 1, not the 2 of other bad input: tests/cli/test_model.py (refusals) pins it.
             raise gbcsv.CsvError(f"{rows[0]['_file']}:{rows[0]['_line']}: {what.strip()} has "
-                                 f"unit {'/'.join(sorted(units))}, expected {unit}", status=1)
+                                 f"unit {'/'.join(sorted(units))}, expected {unit}")
         return statistics.median(float(r["value"]) for r in rows)
 
     def fastest(self, method, metric, **axes):
@@ -279,7 +278,7 @@ def main(argv):
             print("gpubarrier model: no prediction can be computed from "
                   f"{', '.join(args.sources)}; it needs rows of: " + "; ".join(needs),
                   file=sys.stderr)
-            return 1
+            return 2  # the input lacks what the model reads: bad input
     if args.format == "json":
         print(json.dumps(preds, indent=1))
     else:

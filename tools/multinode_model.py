@@ -49,8 +49,8 @@ THE MODEL, for N nodes of g GPUs (low and high take the network file's low and h
                             doubling over ranks placed node by node gives; a dissemination
                             barrier would cross the network in all ceil(log2(N x g)) rounds)
   host.nccl.allreduce       nccl(g) + 2 x floor(log2 N) x nccl_net_hop   (NCCL's tree term)
-A missing measured input names the rows it needs and the tool exits 1; a bad network file names
-its line and what was expected, exit 2.
+A missing measured input names the rows it needs and the tool exits 2, as a bad network file
+does (its line and what was expected).
 """
 import argparse
 import csv
@@ -275,5 +275,5 @@ def main(argv, load, table):
             m["net_round"] = got
     if missing:
         print("multinode-model: no measured input for: " + "; ".join(missing), file=sys.stderr)
-        sys.exit(1)
+        sys.exit(2)  # the CSVs lack rows the model reads: bad input
     table(*(inputs_table(m, net) if args.inputs else predictions_table(m, net, args.nodes)))

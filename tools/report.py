@@ -490,9 +490,7 @@ def reference(argv):
         rows = list(csv.DictReader(f))
     wanted = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
     if not rows or wanted - set(rows[0]):
-        # Exit 1, not the 2 of other bad input: tests/cli/test_reference.py (case report) pins it.
-        raise tool_main.InputError(f"reference: {argv[0]}: expected the columns {sorted(wanted)}",
-                                   status=1)
+        raise tool_main.InputError(f"reference: {argv[0]}: expected the columns {sorted(wanted)}")
     groups = collections.OrderedDict()
     for r in rows:
         g = groups.setdefault((r["method"], r["config"]), {"convention": r["convention"],

@@ -185,15 +185,15 @@ def case_refusals():
         write(empty, [row(method="gpu.block.syncthreads", metric="latency_cycles", unit="cycles",
                           value="20", config="threads_per_block=32")])
         p = model("--from", empty)
-        expect(p.returncode == 1 and "no prediction can be computed" in p.stderr and
+        expect(p.returncode == 2 and "no prediction can be computed" in p.stderr and
                "model.smem.stream" in p.stderr and "model.gmem.stream" in p.stderr,
-               "nothing computable: exit 1 naming the rows it needs", p)
+               "nothing computable: exit 2 naming the rows it needs", p)
         bad = os.path.join(d, "bad.csv")
         rows = inputs("GPU A")
         rows[1]["unit"] = "ns"  # model.smem.stream latency_cycles in ns
         write(bad, rows)
         p = model("--from", bad)
-        expect(p.returncode == 1 and "bad.csv:3: model.smem.stream latency_cycles "
+        expect(p.returncode == 2 and "bad.csv:3: model.smem.stream latency_cycles "
                "threads_per_block=1 has unit ns, expected cycles" in p.stderr,
                "a wrong unit names the file and line", p)
         for args, message in ((["--study", "--from", bad], "one of them"), ([], "one of them"),

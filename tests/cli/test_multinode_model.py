@@ -101,12 +101,12 @@ with tempfile.TemporaryDirectory() as d:
     expect("| 3.00 us | measured: " in p.stdout and "| endpoint |" not in p.stdout and
            "| mpi_round:" not in p.stdout, "the measured round replaces endpoint and mpi_round", p)
     p = run(csv_path, "--network", net, "--two-nodes", csv_path)
-    expect(p.returncode == 1 and "net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes"
+    expect(p.returncode == 2 and "net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes"
            in p.stderr, "a --two-nodes CSV without a 2-node row is named", p)
 
-    # A missing measured input: named, exit 1. 16 GPUs per node is not extrapolated from 4 alone.
+    # A missing measured input: named, exit 2. 16 GPUs per node is not extrapolated from 4 alone.
     p = run(csv_path, "--network", net, "--gpus-per-node", "16")
-    expect(p.returncode == 1 and "multinode.hierarchical latency at 16 GPUs" in p.stderr,
+    expect(p.returncode == 2 and "multinode.hierarchical latency at 16 GPUs" in p.stderr,
            "a missing input names the rows it needs", p)
 
     # Bad network files: the line and what was expected, exit 2.

@@ -75,7 +75,7 @@ def case_report():
     expect("2 rounds on box" in p.stdout, "rounds and machine under the table", p)
     bad = write_rows("bad.csv", ["method", "value"], [dict(method="x", value="1")])
     p = report("reference", bad)
-    expect(p.returncode == 1 and "expected the columns" in p.stderr, "a CSV of another kind", p)
+    expect(p.returncode == 2 and "expected the columns" in p.stderr, "a CSV of another kind", p)
     print("PASS report")
 
 
