@@ -5,6 +5,7 @@ sweep files are narrowed from the command line, and the progress line never garb
 
 overwrite       run --out/--raw of a file that holds rows: refused (2), the file untouched;
                 --force replaces it, --resume continues it; merge and selfcheck alike
+overwrite_mpi   the same refusal under `mpirun -np 2`, decided by rank 0 for every rank
 no_trace        a refused --resume and --out DIR leave no .done behind
 axis_values     values no method can mean, and too many points, refused before anything runs
 parse_errors    unknown flags, subcommands and bad values: exit 2, the closest names
@@ -95,6 +96,28 @@ def case_overwrite():
         expect(p.returncode == 0, "merge --force replaces it", p)
         one_error_line(gpubarrier("merge", out, "--out", d), "directory")
         one_error_line(gpubarrier("selfcheck", "--out", out), out, "--force")
+
+
+def case_overwrite_mpi():
+    """Under mpirun rank 0 decides for every rank: all exit 2, nothing changed, no rank hangs."""
+    import shutil
+    mpirun = shutil.which("mpirun")
+    expect(mpirun, "mpirun on PATH (scripts/setup installs openmpi-bin)")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_rmaps_base_oversubscribe="1")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "m.csv")
+        cmd = [mpirun, "-np", "2", "--oversubscribe", EXE, "run", "--methods", "host.mpi.barrier",
+               "--samples", "2", "--time-budget", "0.05", "--out", out]
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        expect(p.returncode == 0 and len(read_csv(out)) >= 1, "a first mpirun writes the CSV", p)
+        before = snapshot(out, out + ".done")
+        p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300)
+        expect(p.returncode == 2 and "--resume" in p.stderr and "--force" in p.stderr,
+               "refused under mpirun too, naming --resume and --force", p)
+        expect(snapshot(out, out + ".done") == before, "the CSV and its log as they were")
+        p = subprocess.run(cmd + ["--force"], capture_output=True, text=True, env=env, timeout=300)
+        expect(p.returncode == 0, "--force under mpirun", p)
 
 
 def case_no_trace():
