@@ -10,6 +10,7 @@
 #include "cli/context.hpp"
 #include "cli/isolation.hpp"
 #include "cli/outputs.hpp"
+#include "cli/topology_record.hpp"
 #include "core/errors.hpp"
 #include "core/glob.hpp"
 #include "core/mpi_thread_level.hpp"
@@ -342,6 +343,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
     args.out = "results/local/" + ctx.env.host + "-" + run_id.substr(0, 16) + ".csv";
   const std::string isolate = effective_isolation(args, launch);
   const Outputs files = open_outputs(launch, args.out, args.raw, {args.resume, args.force});
+  if (files.csv) record_topology(files.csv->path(), *ctx.topology, args.resume);
   PointBook book(files.done, args.retry);
   book.record_to(files.log.get(), files.csv.get(), files.base_rows, launch.under_mpi);
 

@@ -6,6 +6,7 @@ sweep files are narrowed from the command line, and the progress line never garb
 overwrite       run --out/--raw of a file that holds rows: refused (2), the file untouched;
                 --force replaces it, --resume continues it; merge and selfcheck alike
 overwrite_mpi   the same refusal under `mpirun -np 2`, decided by rank 0 for every rank
+topology        <csv>.topology.json beside every CSV, kept by --resume
 no_trace        a refused --resume and --out DIR leave no .done behind
 axis_values     values no method can mean, and too many points, refused before anything runs
 parse_errors    unknown flags, subcommands and bad values: exit 2, the closest names
@@ -118,6 +119,27 @@ def case_overwrite_mpi():
         expect(snapshot(out, out + ".done") == before, "the CSV and its log as they were")
         p = subprocess.run(cmd + ["--force"], capture_output=True, text=True, env=env, timeout=300)
         expect(p.returncode == 0, "--force under mpirun", p)
+
+
+def case_topology():
+    """The machine's wiring beside every CSV (`gpubarrier topo --json`); kept by --resume."""
+    import json
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "t.csv")
+        p = gpubarrier("run", *OMP, "--out", out)
+        record = out + ".topology.json"
+        expect(p.returncode == 0 and os.path.exists(record), "the topology beside the CSV", p)
+        with open(record) as f:
+            topo = json.load(f)
+        expect({"gpus", "nvlink_groups", "probes"} <= set(topo), f"topo --json's keys: {topo}")
+        before = os.stat(record).st_mtime_ns
+        p = gpubarrier("run", *OMP, "--out", out, "--resume")
+        expect(p.returncode == 0 and os.stat(record).st_mtime_ns == before,
+               "--resume keeps the record of the run it continues", p)
+        p = gpubarrier("run", *OMP, "--out", "none")
+        expect(p.returncode == 0 and sorted(os.listdir(d)) == ["t.csv", "t.csv.done", "t.csv" +
+                                                              ".topology.json"],
+               f"--out none writes nothing: {os.listdir(d)}", p)
 
 
 def case_no_trace():
