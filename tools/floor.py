@@ -61,7 +61,7 @@ def floors(rows):
             item = {"method": _label(b, axes), "gpu_count": b["gpu_count"],
                     "shape": "x".join(s or "?" for s in _shape(b)),
                     "ordering": axes.get("ordering", ""), "latency": float(b["value"]),
-                    "run_id": b["run_id"], "file": b["_file"]}
+                    "run_id": b["run_id"], "file": b["_file"], "config": b["config"]}
             grid = [float(r["value"]) for r in run if r["method"] == GRID and
                     r["metric"] == "latency" and _shape(r) == _shape(b) and
                     (not gpus or r["gpu_ids"] in gpus)]

@@ -2,6 +2,11 @@
 """Markdown tables and figures for results/README.md, computed from gpubarrier CSVs (never typed in).
 
 Tables:
+  report.py DIR_OR_CSV...                   the answers (the same as `report.py answers`)
+  report.py answers DIR_OR_CSV...           per machine, level and GPU count: the fastest
+                                            verified barrier, its latency, its ratio to the
+                                            same run's floor and each alternative's ratio to
+                                            it (tools/answers.py)
   report.py single H200.csv[,more.csv] H100.csv[,...]   single-GPU suite, one column per GPU
                                                         (a case is read from the first file of
                                                         the column that has it) + the study's
@@ -68,6 +73,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import answers as answers_of  # noqa: E402
 import gbcsv  # noqa: E402
 import legacy_study  # noqa: E402
 import multinode_model  # noqa: E402
@@ -941,6 +947,7 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
          "floor": floor, "push-phases": push_phases, "reduction-tables": reduction_tables,
          "sanitize": sanitize,
+         "answers": lambda argv: answers_of.main(argv, load),
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table),
          "legacy-study": lambda argv: legacy_study.main(argv, load, table),
@@ -950,6 +957,8 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
 def dispatch(args):
     """Run one report.py command line (without the program name); used by readme_blocks."""
     args = list(args)
+    if args and args[0] not in MODES and all(os.path.exists(a) for a in args):
+        args.insert(0, "answers")  # `report DIR_OR_CSVS`: the answer first
     if not args or args[0] not in MODES:
         import difflib  # noqa: PLC0415
         near = difflib.get_close_matches(args[0], MODES, 2) if args else []
