@@ -283,12 +283,13 @@ def selfcheck(runs, out):
 
 
 def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", prefix="",
-               split_repeats=True):
+               split_repeats=True, compare=True):
     """Every plot of these CSVs into out/; returns (paths written, message). Raises
     gbcsv.CsvError for an unreadable file, ValueError for no rows or an unknown baseline.
     only: all; compare (the comparison plots); overview (selfcheck, summary, scaling and the
     comparison, no per-method plot). split_repeats=False merges files of one machine that
-    measured the same points (plot_compare.assign_groups)."""
+    measured the same points (plot_compare.assign_groups). compare=False: no plot comparing
+    machines (tools/html_report.py without --baseline)."""
     global MANY_GROUPS
     FORMATS[:] = list(formats)
     ok = load_ok(paths, split_repeats)
@@ -325,7 +326,7 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
             scaling(rows, out, ok)
         plot_reduction.reduction(ok, out, save)
     compared = []
-    if MANY_GROUPS:
+    if MANY_GROUPS and compare:
         compared = plot_compare.compare_all(rows, groups, out, save, baseline=baseline,
                                             prefix=prefix)
     made = sorted(f for f in os.listdir(out)
