@@ -579,21 +579,29 @@ def build(paths, title=None, baseline=None):
                   f'<p class="note">From tools/compare.py, against <code>{esc(baseline)}'
                   "</code> (--baseline): its inputs first, then the others in the order given."
                   "</p>", comparison_section(pick_baseline(csvs, rows, baseline))]
-    parts += ["<h2>Details</h2>", skipped_section(left)]
+    # The details, last: each under its heading, folded.
+    parts.append(skipped_section(left))
     floors = floor_section(rows)
     if floors:
-        parts += ["<details><summary>Multi-GPU barriers at their floor (same run)</summary>",
+        parts += ["<h2>Multi-GPU barriers at their floor</h2>",
+                  "<details><summary>per barrier, shape and ordering (same run)</summary>",
                   '<p class="note">Each multi-GPU barrier over its composed floor from the same '
                   "run: gpu.grid.cg at its shape + the one-way signal at its ordering "
                   "(tools/floor.py; configs/sweeps/floor.yaml measures all three).</p>", floors,
                   "</details>"]
     figs, n = plots_section(csvs, baseline)
-    parts += [f"<details><summary>Plots ({n})</summary>",
-              figs if n else figs or '<p class="note">No plots.</p>', "</details>"]
+    parts.append("<h2>Plots</h2>")
+    if n:
+        parts += [f"<details><summary>{n} plot{'s' if n != 1 else ''} of tools/plot.py"
+                  "</summary>", figs, "</details>"]
+    else:
+        parts.append(figs or '<p class="note">No plots.</p>')
     if others:
-        parts += ["<details><summary>Reference checks and sanitizer runs</summary>", others,
-                  "</details>"]
-    parts.append("<details><summary>Tables per input and level</summary>")
+        parts += ["<h2>Reference checks and sanitizer runs</h2>",
+                  "<details><summary>their tables</summary>", others, "</details>"]
+    parts += ["<h2>Tables per input and level</h2>",
+              f"<details><summary>{len(per_file)} input{'s' if len(per_file) != 1 else ''}, "
+              "every row</summary>"]
     parts.append('<p class="note">ok, failed, timeout and unverified rows; skipped ones counted '
                  'with their reason. Shaded: noisy (results/SCHEMA.md, "Noisy figures": cv above '
                  f'{gbcsv.NOISY_CV:g}, or above {gbcsv.NOISY_BUDGET_CV:g} when the time budget ran '

@@ -78,9 +78,11 @@ with tempfile.TemporaryDirectory() as d:
             sys.exit(f"FAIL: the answers table lacks {want!r}")
     # Details last and folded: the tables per input sit inside <details>, after the answers;
     # no comparison of inputs without --baseline (issue 28: never against the first file).
-    details = after_title.find("Tables per input and level")
-    if details < 0 or after_title.rfind("<details", 0, details) < 0:
-        sys.exit("FAIL: the tables per input and level are not folded in <details>")
+    folded = re.search(r"<h2>Tables per input and level</h2>\s*<details>", after_title)
+    if not folded or "<table" in after_title[folded.start():folded.end()] or \
+            "<h2>" in after_title[folded.end():] or \
+            after_title.find("<td>multigpu.device.push</td><td>threads</td>") < folded.end():
+        sys.exit("FAIL: the tables per input and level are not last and folded in <details>")
     if "<h2>Comparison</h2>" in page or "only in" in page:
         sys.exit("FAIL: the page compares inputs without --baseline")
     # The topology of the folder: NVLink groups and the matrix from topology.json.
