@@ -957,7 +957,8 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
 def dispatch(args):
     """Run one report.py command line (without the program name); used by readme_blocks."""
     args = list(args)
-    if args and args[0] not in MODES and all(os.path.exists(a) for a in args):
+    if args and args[0] not in MODES and all(os.path.exists(a) or os.sep in a or
+                                             a.endswith(".csv") for a in args):
         args.insert(0, "answers")  # `report DIR_OR_CSVS`: the answer first
     if not args or args[0] not in MODES:
         import difflib  # noqa: PLC0415
