@@ -300,6 +300,11 @@ def chart_png(rows, title=""):
     counts = sorted({x for pts in lines.values() for x in pts} | set(floor))
     ax.set_xticks(counts)
     ax.set_yscale("log")
+    from matplotlib.ticker import FuncFormatter  # noqa: PLC0415
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
+    ax.tick_params(axis="y", which="minor", labelsize=7)
     ax.set_xlabel("GPUs")
     ax.set_ylabel("latency (µs), best verified configuration")
     ax.set_title(title, fontsize=9)

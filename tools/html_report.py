@@ -54,6 +54,7 @@ pre{background:#f7f7f7;border:1px solid #ddd;padding:.6em;overflow-x:auto;font-s
 img{max-width:100%;height:auto;border:1px solid #eee;margin:.4em 0}
 figure{margin:1em 0}figcaption{font-size:.85em;color:#444}
 details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
+table.answers td.nw{white-space:nowrap}table.answers{font-size:.9em}
 """
 
 SCRIPT = """
@@ -475,7 +476,8 @@ def answers_table(found, table_id):
         html_cells = [esc(x).replace("\x00", "<code>").replace("\x01", "</code>") for x in c]
         cls = ' class="noisy"' if a["noisy"] else ""
         body.append(f"<tr{cls}>" + "".join(
-            f'<td class="num">{x}</td>' if i in (1, 3, 4) else f"<td>{x}</td>"
+            f'<td class="num nw">{x}</td>' if i in (1, 3) else
+            f'<td class="num">{x}</td>' if i == 4 else f"<td>{x}</td>"
             for i, x in enumerate(html_cells)) + "</tr>")
     return (f'<table id="{table_id}" class="answers"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(body)}</tbody></table>")
