@@ -1,4 +1,4 @@
-"""The answer first (issue 28): per machine, per level and GPU count, the fastest verified
+"""The answer first: per machine, per level and GPU count, the fastest verified
 barrier, its latency, its ratio to the same run's composed floor, and every alternative's ratio
 to it. `gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` print it; the HTML
 page (tools/html_report.py) opens with it, then the latency-against-GPU-count chart.

@@ -1,4 +1,4 @@
-"""The composed floor of a multi-GPU barrier (issue 16, "The floor, defined"), from one run's rows.
+"""The composed floor of a multi-GPU barrier ("The floor, defined"), from one run's rows.
 
 A device barrier that orders memory must at least wait for every block of its GPU (a grid
 barrier) and send one signal over NVLink with the ordering it uses. Its composed floor at a shape

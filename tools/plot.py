@@ -11,8 +11,8 @@
 - scaling.png, when the rows hold several GPU counts: each multi-GPU method's latency against
   the GPU count at 1 block/SM x 128 threads and its default variant (ordering, blocking and
   host_wait 0), solid lines for threads mode, dashed for mpi.
-- reduction-<GPU model>.png, when the rows hold `reduction.*` bandwidth rows (issue 17;
-  tools/plot_reduction.py): GB/s against the array size per method, the copy ceiling, and the
+- reduction-<GPU model>.png, when the rows hold `reduction.*` bandwidth rows
+  (tools/plot_reduction.py): GB/s against the array size per method, the copy ceiling, and the
   switch points tools/model.py predicts from the same rows as vertical lines.
 - selfcheck.png, when the rows hold `gpubarrier selfcheck` figures: the loop kernel's deviation
   of the differential from the clock technique against the repeat difference, error bars = the
@@ -315,7 +315,7 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
             if set(varying) == {"blocks_per_sm", "threads_per_block"}:
                 heatmap(method, rs, out)
             elif set(varying) == {"blocks_per_sm", "threads_per_block", "gpu_count"}:
-                # the multi-grid heat maps (seed 001 Figs. 8-9): one per GPU count
+                # the multi-grid heat maps (the study's Figs. 8-9): one per GPU count
                 for n in sorted({config_value(r, "gpu_count") for r in rs}):
                     heatmap(method, [r for r in rs if config_value(r, "gpu_count") == n], out,
                             f"-x{n}")

@@ -31,7 +31,7 @@ Tables:
   report.py heatmap CSV... --method M [--metric X] [--scale S]   blocks/SM x threads per GPU
                                             count (tools/report_grids.py; n/f: does not fit)
   report.py spans CSV... [--metric X] [--scale S] [COL=V ...]    median, range, count per point
-  report.py legacy-study launch|multigrid CSV...   seed 001 Table 1 / seed 002 Table 9 beside ours
+  report.py legacy-study launch|multigrid CSV...   the study's Table 1 / its workshop version's Table 9 beside ours
   report.py multinode-model CSV... [--network F] [--gpus-per-node G] [--nodes 2,4,..] [--inputs]
                                             barriers across 2-64 nodes on paper: measured on
                                             one node + published network figures (assumed;
@@ -46,7 +46,7 @@ Figures (one line, for inline markers):
   report.py samerows BEFORE.csv AFTER.csv   'N of M' joined rows beyond tools/same_rows.py's limit
   report.py compare A.csv B.csv [compare options]   gpubarrier compare's table (markdown)
   report.py model --study | --from CSV ...  gpubarrier model's table (the study's Eqs. 1-5)
-  report.py reduction-tables CSV... [--table 3,5,6] [--sizes BYTES,..]   seed 001 Tables 3, 5
+  report.py reduction-tables CSV... [--table 3,5,6] [--sizes BYTES,..]   the study's Tables 3, 5
                                             and 6 measured, beside the study's V100/P100
                                             (tools/reduction_tables.py)
 
@@ -482,7 +482,7 @@ def scaling(argv):
 # ---------------------------------------------------------------------------------------------
 # reference: gpubarrier's host figures against the reference tools' conventions
 
-REFERENCE_TOLERANCE = 0.10  # issue 13: within 10% of the reference tools' conventions
+REFERENCE_TOLERANCE = 0.10  # within 10% of the reference tools' conventions
 
 
 def reference(argv):
@@ -876,7 +876,7 @@ def model_table(argv):
 
 
 def reduction_tables(argv):
-    """Seed 001 Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
+    """The study's Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
     import reduction_tables as tables
     which = option(argv, "--table", "3,5,6").split(",")
     sizes = option(argv, "--sizes")
