@@ -1,4 +1,4 @@
-"""The composed floor of a multi-GPU barrier (issue 16, "The floor, defined"), from one run's rows.
+"""The composed floor of a multi-GPU barrier ("The floor, defined"), from one run's rows.
 
 A device barrier that orders memory must at least wait for every block of its GPU (a grid
 barrier) and send one signal over NVLink with the ordering it uses. Its composed floor at a shape
@@ -61,7 +61,7 @@ def floors(rows):
             item = {"method": _label(b, axes), "gpu_count": b["gpu_count"],
                     "shape": "x".join(s or "?" for s in _shape(b)),
                     "ordering": axes.get("ordering", ""), "latency": float(b["value"]),
-                    "run_id": b["run_id"], "file": b["_file"]}
+                    "run_id": b["run_id"], "file": b["_file"], "config": b["config"]}
             grid = [float(r["value"]) for r in run if r["method"] == GRID and
                     r["metric"] == "latency" and _shape(r) == _shape(b) and
                     (not gpus or r["gpu_ids"] in gpus)]

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""One self-contained HTML page of gpubarrier results: provenance, machine and topology, a table
-per level, the comparison of several machines or inputs, and the plots embedded as PNG.
+"""One self-contained HTML page of gpubarrier results, the answer first: per machine (host, GPU
+model, GPU UUIDs) the answers table (tools/answers.py: per level and GPU count the fastest
+verified method, its ratio to the floor, the alternatives' ratios to it), the chart of latency
+against GPU count, the topology, the provenance; then, folded, the floor table, the plots and
+the tables per input and level. A comparison of inputs only with --baseline LABEL.
 
   tools/html_report.py results/h200x2 --html h200x2.html
   gpubarrier report results/h100 results/h200 --html h100-vs-h200.html
 
 Arguments are CSV files or directories; a directory is searched (recursively) for *.csv and for
-topology.json / nvidia-smi-topo.txt, which are shown too. CSVs of other kinds found in a
+topology.json / nvidia-smi-topo.txt / *.topology.json (also `<csv>.topology.json` beside a CSV
+given), shown with the machine whose GPU UUIDs they name. CSVs of other kinds found in a
 directory are not rows of the page: a reference check (scripts/reference-check) and a sanitizer
 summary (scripts/gpu-sanitize) get a table of their own, the others (raw samples, anything else)
 are listed with why they were skipped; without a gpubarrier CSV or such a table there is no page
@@ -50,6 +54,7 @@ pre{background:#f7f7f7;border:1px solid #ddd;padding:.6em;overflow-x:auto;font-s
 img{max-width:100%;height:auto;border:1px solid #eee;margin:.4em 0}
 figure{margin:1em 0}figcaption{font-size:.85em;color:#444}
 details{margin:.4em 0}summary{cursor:pointer;font-weight:600}
+table.answers td.nw{white-space:nowrap}table.answers{font-size:.9em}
 """
 
 SCRIPT = """
@@ -88,6 +93,13 @@ def find_inputs(args):
                 beside = os.path.join(os.path.dirname(a) or ".", name)
                 if os.path.isfile(beside):
                     topo.append(beside)
+        for name in ("*.topology.json",):
+            if os.path.isdir(a):
+                topo += sorted(glob.glob(os.path.join(a, "**", name), recursive=True))
+    for c in csvs:  # `<out>.topology.json` beside a CSV (out.csv.topology.json, out.topology.json)
+        for beside in (c + ".topology.json", c[:-4] + ".topology.json"):
+            if os.path.isfile(beside):
+                topo.append(beside)
     seen = set()
     topo = [p for p in topo if not (p in seen or seen.add(p))]
     return csvs, topo, skipped
@@ -205,27 +217,69 @@ def provenance(rows, csvs):
     return f'<table class="meta"><tbody>{body}</tbody></table>'
 
 
+def read_topology_json(path):
+    """The parsed `gpubarrier topo --json` file, or None where it cannot be read as one."""
+    import json  # noqa: PLC0415
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _clean(text):
+    # nvidia-smi writes ANSI underlines; drop escape sequences.
+    return "".join(ch for ch in text.replace("\x1b[4m", "").replace("\x1b[0m", "")
+                   if ch in "\n\t" or ch >= " ")
+
+
+def topology_json_html(path, data, text):
+    """NVLink groups, the class and the path matrix of a `gpubarrier topo --json` file."""
+    groups = data.get("nvlink_groups") or []
+    gtext = "; ".join("GPUs " + ", ".join(str(g) for g in grp) for grp in groups
+                      if isinstance(grp, list)) or "none"
+    facts = [("topology class", data.get("topology_class", "")),
+             ("NVLink groups", gtext),
+             ("NVSwitch", {True: "yes", False: "no"}.get(data.get("nvswitch"), "not recorded")),
+             ("source", data.get("source", ""))]
+    gpus = [g for g in data.get("gpus", []) if isinstance(g, dict)]
+    if gpus:
+        facts.append(("GPUs", "; ".join(f"{g.get('index')}: {g.get('name', '')} "
+                                        f"{g.get('uuid', '')} (CPUs {g.get('cpu_affinity', '')})"
+                                        for g in gpus)))
+    out = [f"<p class=\"note\">{esc(path)} (<code>gpubarrier topo --json</code>)</p>",
+           '<table class="meta topo"><tbody>' + "".join(
+               f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in facts if v != "")
+           + "</tbody></table>"]
+    matrix = data.get("path")
+    if isinstance(matrix, list) and matrix and all(isinstance(r, list) for r in matrix):
+        head = "<th></th>" + "".join(f"<th>GPU{j}</th>" for j in range(len(matrix)))
+        body = "".join(f"<tr><th>GPU{i}</th>" + "".join(f"<td>{esc(c)}</td>" for c in row)
+                       + "</tr>" for i, row in enumerate(matrix))
+        out.append(f'<table class="matrix"><thead><tr>{head}</tr></thead><tbody>{body}'
+                   "</tbody></table>")
+    out.append(f"<details><summary>{esc(os.path.basename(path))}, the whole file ({len(text)} bytes)</summary>"
+               f"<pre>{esc(text)}</pre></details>")
+    return "\n".join(out)
+
+
 def topology_section(topo_files):
     if not topo_files:
-        return ('<p class="note">No topology.json or nvidia-smi-topo.txt beside the inputs: the '
-                'machine\'s topology was not recorded (<code>gpubarrier topo --json</code> writes '
-                'one).</p>')
+        return NO_TOPOLOGY
     parts = []
-    for path in topo_files:
+    for path in sorted(topo_files, key=lambda p: not p.endswith(".json")):  # the JSON first
         try:
             with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
+                text = _clean(f.read())
         except OSError as e:
             parts.append(f'<p class="note">{esc(path)}: cannot read ({esc(e.strerror)})</p>')
             continue
-        # nvidia-smi writes ANSI underlines; drop escape sequences.
-        text = "".join(ch for ch in text.replace("\x1b[4m", "").replace("\x1b[0m", "")
-                       if ch in "\n\t" or ch >= " ")
-        if path.endswith(".json"):  # long: folded, the smi matrix above says the same
-            parts.append(f"<details><summary>{esc(path)} (gpubarrier topo --json, "
-                         f"{len(text)} bytes)</summary><pre>{esc(text)}</pre></details>")
+        data = read_topology_json(path) if path.endswith(".json") else None
+        if data is not None:
+            parts.append(topology_json_html(path, data, text))
         else:
-            parts.append(f"<h3>{esc(path)}</h3><pre>{esc(text)}</pre>")
+            parts.append(f'<p class="note">{esc(path)}</p><pre>{esc(text)}</pre>')
     return "\n".join(parts)
 
 
@@ -358,7 +412,8 @@ def plots_section(csvs, baseline=None):
             # Many files: no per-method plot (they would repeat the tables), repeats merged.
             only = "all" if len(csvs) <= 2 else "overview"
             made, _ = plot.make_plots(csvs, d, ["png"], baseline=baseline, only=only,
-                                      split_repeats=len(csvs) <= 4)
+                                      split_repeats=len(csvs) <= 4,
+                                      compare=baseline is not None)
         except Exception as e:  # noqa: BLE001
             return f'<p class="note">No plots: {esc(type(e).__name__)}: {esc(e)}</p>', 0
         order = ["compare-bars", "compare-ratio", "compare-scaling", "summary", "scaling",
@@ -381,6 +436,116 @@ def plots_section(csvs, baseline=None):
         return "\n".join(figs), len(figs)
 
 
+def machine_topology(machines, topo):
+    """{machine index: [topology files]} and the files matched to no machine: a JSON file goes to
+    the machines whose GPU UUIDs it names, a file beside a matched JSON to the same machines;
+    with a single machine of GPUs every file is its own."""
+    uuids = [{u for r in rs for u in r.get("gpu_uuids", "").split(",") if u} for _, rs in machines]
+    gpu_machines = [i for i, (_, rs) in enumerate(machines) if any(r["gpu_model"] for r in rs)]
+    mine = collections.defaultdict(list)
+    by_dir = collections.defaultdict(set)
+    for path in topo:
+        info = read_topology_json(path) if path.endswith(".json") else None
+        names = {g.get("uuid") for g in (info or {}).get("gpus", []) if isinstance(g, dict)}
+        hit = [i for i, u in enumerate(uuids) if u & names]
+        for i in hit:
+            mine[i].append(path)
+            by_dir[os.path.dirname(path)].add(i)
+    left = []
+    for path in topo:
+        if any(path in v for v in mine.values()):
+            continue
+        near = by_dir.get(os.path.dirname(path))
+        if near:
+            for i in near:
+                mine[i].append(path)
+        elif len(gpu_machines) == 1:
+            mine[gpu_machines[0]].append(path)
+        else:
+            left.append(path)
+    return mine, left
+
+
+def answers_table(found, table_id):
+    """The answers (tools/answers.py) of one machine as an HTML table."""
+    import answers  # noqa: PLC0415
+    head = "".join(f"<th>{esc(h)}</th>" for h in answers.HEADER)
+    body = []
+    for a in found:
+        c = answers.cells(a, markup=lambda m: f"\x00{m}\x01")
+        html_cells = [esc(x).replace("\x00", "<code>").replace("\x01", "</code>") for x in c]
+        cls = ' class="noisy"' if a["noisy"] else ""
+        body.append(f"<tr{cls}>" + "".join(
+            f'<td class="num nw">{x}</td>' if i in (1, 3) else
+            f'<td class="num">{x}</td>' if i == 4 else f"<td>{x}</td>"
+            for i, x in enumerate(html_cells)) + "</tr>")
+    return (f'<table id="{table_id}" class="answers"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table>")
+
+
+def machine_section(index, label, mrows, files, topo_files, topo_left):
+    """One machine: its answers, its chart of latency against GPU count, its topology, its
+    provenance."""
+    import answers  # noqa: PLC0415
+    anchor = "answers" if index == 0 else f"answers-{index + 1}"
+    parts = [f"<h2>{esc(label)}</h2>"]
+    found = answers.answers(mrows)
+    if found:
+        parts += ['<p class="note">Per level and GPU count: the fastest verified method (status '
+                  "ok, note <code>verified</code>; a noisy figure is marked and shaded), its "
+                  "latency, its ratio to the composed floor (multi-GPU device barriers: "
+                  "gpu.grid.cg + the one-way signal, tools/floor.py) and each alternative's best "
+                  "as a ratio to it. <code>[mpi]</code>: one MPI rank per GPU.</p>",
+                  answers_table(found, anchor)]
+    else:
+        parts.append(f'<p class="note" id="{anchor}">No verified latency row of a barrier on '
+                     "this machine.</p>")
+    try:
+        png = answers.chart_png(mrows, label)
+    except ModuleNotFoundError as e:
+        png = None
+        parts.append(f'<p class="note">No chart: the Python module <code>{esc(e.name)}</code> '
+                     f"is missing ({esc(tool_main.missing_module_fix(e.name or 'matplotlib'))})."
+                     "</p>")
+    if png:
+        data = base64.b64encode(png).decode("ascii")
+        parts.append(f'<figure><img alt="latency against GPU count" '
+                     f'src="data:image/png;base64,{data}"><figcaption>Best verified latency of '
+                     "each multi-GPU barrier against the GPU count (dotted: MPI ranks); dashed: "
+                     "the composed floor, gpu.grid.cg + one-way signal (the lowest measured)."
+                     "</figcaption></figure>")
+    parts.append("<h3>Topology</h3>")
+    if topo_files:
+        parts.append(topology_section(topo_files))
+    elif topo_left:
+        parts.append('<p class="note">No topology file names this machine\'s GPUs; the '
+                     "unmatched ones are listed after the machines.</p>")
+    else:
+        parts.append(NO_TOPOLOGY)
+    parts += ["<h3>Provenance</h3>", provenance(mrows, files)]
+    return "\n".join(parts)
+
+
+NO_TOPOLOGY = ('<p class="note">Topology not recorded: run <code>gpubarrier topo --json &gt; '
+               "topology.json</code> beside the CSVs.</p>")
+
+
+def pick_baseline(csvs, rows, baseline):
+    """The inputs reordered so that those of --baseline LABEL (a part of a file's path or of a
+    machine's label) come first; InputError when LABEL matches none."""
+    import answers  # noqa: PLC0415
+    files = [p for p in csvs if baseline in p]
+    if not files:
+        for label, rs in answers.machines(rows):
+            if baseline in label:
+                files = [p for p in csvs if p in {r["_file"] for r in rs}]
+                break
+    if not files:
+        raise tool_main.InputError(f"--baseline {baseline}: no input file or machine label "
+                                   "contains it")
+    return files + [p for p in csvs if p not in files]
+
+
 def build(paths, title=None, baseline=None):
     csvs, topo, skipped = find_inputs(paths)
     others, left = other_tables(skipped)
@@ -389,46 +554,56 @@ def build(paths, title=None, baseline=None):
     title = title or "gpubarrier results: " + ", ".join(paths)
     if not csvs:
         return only_others(title, topo, others, left)
+    import answers  # noqa: PLC0415
     per_file = collections.OrderedDict((p, gbcsv.load_file(p)) for p in csvs)
     rows = [r for rs in per_file.values() for r in rs]
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    models = values(rows, "gpu_model")
     counts = collections.Counter(r["status"] for r in rows)
+    machines = answers.machines(rows)
+    mine, topo_left = machine_topology(machines, topo)
     parts = head(title) + [
         f'<p class="note">Generated {esc(now)} by tools/html_report.py from {len(csvs)} CSV '
         f'file{"s" if len(csvs) != 1 else ""} ({len(rows)} rows: '
         + esc(", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
-        + f"); GPU model{'s' if len(models) != 1 else ''}: "
-        + (esc(", ".join(models)) or "none recorded")
-        + ". Figures are the CSV <code>value</code> column (results/SCHEMA.md): the median for "
-          "clock and host-loop, Eq. 7 for differential.</p>",
-        skipped_section(left),
-        "<h2>Provenance</h2>", provenance(rows, csvs),
-        "<h2>Machine and topology</h2>", topology_section(topo),
-    ]
-    machines = set()
-    try:
-        import plot_compare  # noqa: PLC0415
-        ok = [r for r in rows if r["status"] == "ok"]
-        plot_compare.assign_groups(ok, split_repeats=len(csvs) <= 4)
-        machines = {r["_group"] for r in ok}
-    except Exception:  # noqa: BLE001 (matplotlib missing: no machine labels)
-        pass
-    if len(csvs) > 1 or len(machines) > 1:
+        + f") of {len(machines)} machine{'s' if len(machines) != 1 else ''} (host, GPU model "
+          "and GPU UUIDs). The answer first, one machine per section; the detailed tables last, "
+          "folded. Figures are the CSV <code>value</code> column (results/SCHEMA.md): the median "
+          "for clock and host-loop, Eq. 7 for differential.</p>"]
+    for i, (label, mrows) in enumerate(machines):
+        files = [p for p in csvs if p in {r["_file"] for r in mrows}]
+        parts.append(machine_section(i, label, mrows, files, mine.get(i, []), topo_left))
+    if topo_left:
+        parts += ["<h2>Topology files matched to no machine</h2>",
+                  '<p class="note">They name no GPU UUID of the rows (or there is no JSON '
+                  "beside them).</p>", topology_section(topo_left)]
+    if baseline:
         parts += ["<h2>Comparison</h2>",
-                  '<p class="note">From tools/compare.py over the inputs, in the order given.'
-                  "</p>", comparison_section(csvs)]
+                  f'<p class="note">From tools/compare.py, against <code>{esc(baseline)}'
+                  "</code> (--baseline): its inputs first, then the others in the order given."
+                  "</p>", comparison_section(pick_baseline(csvs, rows, baseline))]
+    # The details, last: each under its heading, folded.
+    parts.append(skipped_section(left))
     floors = floor_section(rows)
     if floors:
         parts += ["<h2>Multi-GPU barriers at their floor</h2>",
+                  "<details><summary>per barrier, shape and ordering (same run)</summary>",
                   '<p class="note">Each multi-GPU barrier over its composed floor from the same '
                   "run: gpu.grid.cg at its shape + the one-way signal at its ordering "
-                  "(tools/floor.py; configs/sweeps/floor.yaml measures all three).</p>", floors]
+                  "(tools/floor.py; configs/sweeps/floor.yaml measures all three).</p>", floors,
+                  "</details>"]
     figs, n = plots_section(csvs, baseline)
-    parts += ["<h2>Plots</h2>", figs if n else figs or '<p class="note">No plots.</p>']
+    parts.append("<h2>Plots</h2>")
+    if n:
+        parts += [f"<details><summary>{n} plot{'s' if n != 1 else ''} of tools/plot.py"
+                  "</summary>", figs, "</details>"]
+    else:
+        parts.append(figs or '<p class="note">No plots.</p>')
     if others:
-        parts += ["<h2>Reference checks and sanitizer runs</h2>", others]
-    parts.append("<h2>Tables per input and level</h2>")
+        parts += ["<h2>Reference checks and sanitizer runs</h2>",
+                  "<details><summary>their tables</summary>", others, "</details>"]
+    parts += ["<h2>Tables per input and level</h2>",
+              f"<details><summary>{len(per_file)} input{'s' if len(per_file) != 1 else ''}, "
+              "every row</summary>"]
     parts.append('<p class="note">ok, failed, timeout and unverified rows; skipped ones counted '
                  'with their reason. Shaded: noisy (results/SCHEMA.md, "Noisy figures": cv above '
                  f'{gbcsv.NOISY_CV:g}, or above {gbcsv.NOISY_BUDGET_CV:g} when the time budget ran '
@@ -437,9 +612,11 @@ def build(paths, title=None, baseline=None):
     for p, rs in per_file.items():
         counts = collections.Counter(r["status"] for r in rs)
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "no rows"
-        parts.append(f"<h3>{esc(p)} <span class=\"note\">({esc(summary)})</span></h3>")
+        parts.append(f"<details><summary>{esc(p)} <span class=\"note\">({esc(summary)})</span>"
+                     "</summary>")
         parts.append(level_tables(rs, p) if rs else '<p class="note">No rows.</p>')
-    parts.append("</body></html>")
+        parts.append("</details>")
+    parts += ["</details>", "</body></html>"]
     return "\n".join(parts) + "\n"
 
 
@@ -470,7 +647,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
     ap.add_argument("--title", default=None, help="page title")
     ap.add_argument("--baseline", default=None,
-                    help="machine the comparison plots divide by (tools/plot.py --baseline)")
+                    help="compare the inputs against this one (a part of a file's path or of a "
+                         "machine's label): adds tools/compare.py's table and the comparison "
+                         "plots; without it the page compares nothing")
     args = ap.parse_args(argv)
     page = build(args.inputs, args.title, args.baseline)  # CsvError: exit 2 (tool_main)
     try:

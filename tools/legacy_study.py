@@ -1,9 +1,9 @@
-"""The legacy helper's figures beside the study's (issue 15), for tools/report.py:
+"""The legacy helper's figures beside the study's, for tools/report.py:
 
-    legacy-study launch CSV...     seed 001 Table 1: launch overhead (Eq. 6) and null-kernel total
+    legacy-study launch CSV...     the study's Table 1: launch overhead (Eq. 6) and null-kernel total
                                    latency per launch type: traditional (<<<>>>), cooperative
                                    and cooperative multi-device (the helper), at each GPU count
-    legacy-study multigrid CSV...  seed 002 Table 9: the multi-grid sync on 2 GPUs, min and max
+    legacy-study multigrid CSV...  the workshop version's Table 9: the multi-grid sync on 2 GPUs, min and max
                                    over the same regions of the heat map as the study's V100 and
                                    P100 rows (warps/SM = blocks/SM x threads/block / 32)
 
@@ -33,7 +33,7 @@ def _counts(rows, method):
 
 
 def launch(rows, table):
-    """Seed 001 Table 1 beside ours, in us."""
+    """The study's Table 1 beside ours, in us."""
     fused = [r for r in rows if r["method"] == "kernel.fusion" and r["metric"] == "launch_overhead"]
     ours = [
         ("traditional (`<<<>>>`)", 1,
@@ -77,7 +77,7 @@ def multigrid(rows, table):
             ours = f"{min(v) / 1000:.3g}-{max(v) / 1000:.3g} ({len(v)} shapes)" if v else \
                 "no shape measured fits"
             out.append([gpu, case, f"{lo:g}-{hi:g}", ours])
-    table(["study's GPU", "region of the heat map (seed 002 Table 9)", "study (us)",
+    table(["study's GPU", "region of the heat map (the workshop version's Table 9)", "study (us)",
            "ours, 2 GPUs (us)"], out)
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""When do fewer threads, warps, blocks or GPUs win? The study's model (seed 001 section 7.1,
+"""When do fewer threads, warps, blocks or GPUs win? The study's model (the study's section 7.1,
 Eqs. 1-5; tools/model_eq.py) applied to measured rows, beside the measured switch points.
 
     gpubarrier model --study                          the study's V100/P100 inputs (its Table 3),
@@ -201,7 +201,7 @@ def study_predictions():
         for gpu, (t_sync, published) in per_gpu.items():
             b, m = (Side(STUDY_MODEL[gpu][k][1], STUDY_MODEL[gpu][k][0]) for k in (basic, more))
             p = prediction(f"{basic} vs {more}", basic, more, b, m, t_sync,
-                           "seed 001 Table 4", "B, cycles", None)
+                           "the study's Table 4", "B, cycles", None)
             p.update(gpu_model=gpu, published=published)
             out.append(p)
     return out
@@ -260,7 +260,7 @@ def main(argv):
     ap.add_argument("--from", dest="sources", action="append", default=[], metavar="CSV",
                     help="gpubarrier CSV with the model's inputs (repeatable)")
     ap.add_argument("--study", action="store_true",
-                    help="the study's own V100/P100 inputs (seed 001 Tables 3 and 4)")
+                    help="the study's own V100/P100 inputs (the study's Tables 3 and 4)")
     ap.add_argument("--syncs", type=int, default=5,
                     help="barriers in one in-block tree reduction (the study's 5)")
     ap.add_argument("--format", choices=["markdown", "json"], default="markdown")

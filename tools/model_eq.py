@@ -1,4 +1,4 @@
-"""The study's performance model, seed 001 section 7.1 (Eqs. 1-5), as functions.
+"""The study's performance model, the study's section 7.1 (Eqs. 1-5), as functions.
 
 A configuration ("basic": one thread, one warp, one block, one GPU; "more": more of them) is a
 latency T and a throughput Thr. Little's law gives its concurrency, C = T x Thr (Eq. 1). Reading N

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The on-paper model of barriers across 2-64 DGX-class nodes (issue 18): each barrier's
+"""The on-paper model of barriers across 2-64 DGX-class nodes: each barrier's
 node-local part measured on one node, plus a network part from published InfiniBand NDR figures
 (assumed, each named in the network file). It predicts; it never measured a network.
 

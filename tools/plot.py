@@ -11,8 +11,8 @@
 - scaling.png, when the rows hold several GPU counts: each multi-GPU method's latency against
   the GPU count at 1 block/SM x 128 threads and its default variant (ordering, blocking and
   host_wait 0), solid lines for threads mode, dashed for mpi.
-- reduction-<GPU model>.png, when the rows hold `reduction.*` bandwidth rows (issue 17;
-  tools/plot_reduction.py): GB/s against the array size per method, the copy ceiling, and the
+- reduction-<GPU model>.png, when the rows hold `reduction.*` bandwidth rows
+  (tools/plot_reduction.py): GB/s against the array size per method, the copy ceiling, and the
   switch points tools/model.py predicts from the same rows as vertical lines.
 - selfcheck.png, when the rows hold `gpubarrier selfcheck` figures: the loop kernel's deviation
   of the differential from the clock technique against the repeat difference, error bars = the
@@ -283,12 +283,13 @@ def selfcheck(runs, out):
 
 
 def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", prefix="",
-               split_repeats=True):
+               split_repeats=True, compare=True):
     """Every plot of these CSVs into out/; returns (paths written, message). Raises
     gbcsv.CsvError for an unreadable file, ValueError for no rows or an unknown baseline.
     only: all; compare (the comparison plots); overview (selfcheck, summary, scaling and the
     comparison, no per-method plot). split_repeats=False merges files of one machine that
-    measured the same points (plot_compare.assign_groups)."""
+    measured the same points (plot_compare.assign_groups). compare=False: no plot comparing
+    machines (tools/html_report.py without --baseline)."""
     global MANY_GROUPS
     FORMATS[:] = list(formats)
     ok = load_ok(paths, split_repeats)
@@ -314,7 +315,7 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
             if set(varying) == {"blocks_per_sm", "threads_per_block"}:
                 heatmap(method, rs, out)
             elif set(varying) == {"blocks_per_sm", "threads_per_block", "gpu_count"}:
-                # the multi-grid heat maps (seed 001 Figs. 8-9): one per GPU count
+                # the multi-grid heat maps (the study's Figs. 8-9): one per GPU count
                 for n in sorted({config_value(r, "gpu_count") for r in rs}):
                     heatmap(method, [r for r in rs if config_value(r, "gpu_count") == n], out,
                             f"-x{n}")
@@ -325,7 +326,7 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
             scaling(rows, out, ok)
         plot_reduction.reduction(ok, out, save)
     compared = []
-    if MANY_GROUPS:
+    if MANY_GROUPS and compare:
         compared = plot_compare.compare_all(rows, groups, out, save, baseline=baseline,
                                             prefix=prefix)
     made = sorted(f for f in os.listdir(out)

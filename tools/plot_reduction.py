@@ -1,4 +1,4 @@
-"""The reduction plot (issue 17, the study's Fig. 15): GB/s against the array size per reduction
+"""The reduction plot (the study's Fig. 15): GB/s against the array size per reduction
 method, the copy bandwidth of the same rows as the ceiling, and the switch points that
 tools/model.py predicts from the same rows as vertical lines. tools/plot.py draws it when its
 inputs hold `reduction.*` bandwidth rows: reduction-<GPU model>.png, one per GPU model.

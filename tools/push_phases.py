@@ -1,4 +1,4 @@
-"""Where push's time goes (issue 16), from one run of configs/sweeps/push-phases.yaml.
+"""Where push's time goes, from one run of configs/sweeps/push-phases.yaml.
 
 multigpu.device.push's `part` axis times one phase of the barrier alone (kernels/multigpu/
 detail/push.cuh): 0 the whole barrier, 1 the gather alone (every block waits for its GPU's

@@ -1,4 +1,4 @@
-"""Seed 001 Tables 3, 5 and 6 (the reduction case study, issue 17) from measured rows, beside the
+"""The study's Tables 3, 5 and 6 (the reduction case study) from measured rows, beside the
 study's V100/P100 figures (tools/study_reference.py); `tools/report.py reduction-tables` prints
 them.
 
@@ -110,7 +110,7 @@ def table3(rows):
             line.append(number(thr * t) if thr is not None and t is not None else "-")
         line += [str(study.STUDY_CONCURRENCY[g][keys[0]]) for g in STUDY_GPUS]
         body.append(line)
-    out = ["**Table 3, shared memory** (`model.smem.stream`; study: seed 001 Table 3, its "
+    out = ["**Table 3, shared memory** (`model.smem.stream`; the study's Table 3, its "
            "\"1 warp\" and \"32 thrd.\" rows are one measurement here)", ""]
     out += table(header, body)
     out += ["", "**Table 3, global memory** (`model.gmem.stream`; the study gives no "
@@ -156,7 +156,7 @@ def table5(rows):
         body.append([f"{v}: {label}{star}"] + [cell(g) for g in got] +
                     [status_text(g) for g in got] +
                     [f"{study.STUDY_WARP_REDUCE[g][v]}{star}" for g in STUDY_GPUS])
-    return ["**Table 5** (`gpu.warp.reduce`; study: seed 001 Table 5, latency in cycles to sum "
+    return ["**Table 5** (`gpu.warp.reduce`; the study's Table 5, latency in cycles to sum "
             "32 doubles)", ""] + table(header, body) + \
         ["", f"\\* without synchronisation the sum is wrong (the study: \"incorrect\"; here the "
          f"check against the exact sum fails). From {sources(rows, ('gpu.warp.reduce',))}."]
@@ -197,7 +197,7 @@ def table6(rows, sizes=None):
         body.append([f"{g} (study)", "not stated"] + [f"{v:.2f}" for v in figures[:4]] +
                     ["-", f"{figures[4]:.2f}", f"{100 * max(figures[:4]) / figures[4]:.0f}%"])
     return ["**Table 6** (GB/s: bytes of the array / the reduction's time, launches included; "
-            "study: seed 001 Table 6)", ""] + table(header, body) + \
+            "the study's Table 6)", ""] + table(header, body) + \
         ["", "The ceiling is `reduction.copy` of the same size in the same run (bytes read + "
          "written / time, as CUDA's bandwidthTest); the study's is the GPU's theoretical peak. "
          f"`grid sync` is `reduction.single.grid-sync grid=1`. From "
@@ -205,7 +205,7 @@ def table6(rows, sizes=None):
 
 
 def fig16(rows, sizes=None):
-    """Seed 001 Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
+    """The study's Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
     variant 0) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
     largest measured)."""
     ok = [r for r in rows if r["status"] == "ok" and r["method"].startswith("reduction.multi.")

@@ -2,6 +2,11 @@
 """Markdown tables and figures for results/README.md, computed from gpubarrier CSVs (never typed in).
 
 Tables:
+  report.py DIR_OR_CSV...                   the answers (the same as `report.py answers`)
+  report.py answers DIR_OR_CSV...           per machine, level and GPU count: the fastest
+                                            verified barrier, its latency, its ratio to the
+                                            same run's floor and each alternative's ratio to
+                                            it (tools/answers.py)
   report.py single H200.csv[,more.csv] H100.csv[,...]   single-GPU suite, one column per GPU
                                                         (a case is read from the first file of
                                                         the column that has it) + the study's
@@ -26,7 +31,7 @@ Tables:
   report.py heatmap CSV... --method M [--metric X] [--scale S]   blocks/SM x threads per GPU
                                             count (tools/report_grids.py; n/f: does not fit)
   report.py spans CSV... [--metric X] [--scale S] [COL=V ...]    median, range, count per point
-  report.py legacy-study launch|multigrid CSV...   seed 001 Table 1 / seed 002 Table 9 beside ours
+  report.py legacy-study launch|multigrid CSV...   the study's Table 1 / its workshop version's Table 9 beside ours
   report.py multinode-model CSV... [--network F] [--gpus-per-node G] [--nodes 2,4,..] [--inputs]
                                             barriers across 2-64 nodes on paper: measured on
                                             one node + published network figures (assumed;
@@ -41,7 +46,7 @@ Figures (one line, for inline markers):
   report.py samerows BEFORE.csv AFTER.csv   'N of M' joined rows beyond tools/same_rows.py's limit
   report.py compare A.csv B.csv [compare options]   gpubarrier compare's table (markdown)
   report.py model --study | --from CSV ...  gpubarrier model's table (the study's Eqs. 1-5)
-  report.py reduction-tables CSV... [--table 3,5,6] [--sizes BYTES,..]   seed 001 Tables 3, 5
+  report.py reduction-tables CSV... [--table 3,5,6] [--sizes BYTES,..]   the study's Tables 3, 5
                                             and 6 measured, beside the study's V100/P100
                                             (tools/reduction_tables.py)
 
@@ -68,6 +73,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import answers as answers_of  # noqa: E402
 import gbcsv  # noqa: E402
 import legacy_study  # noqa: E402
 import multinode_model  # noqa: E402
@@ -476,7 +482,7 @@ def scaling(argv):
 # ---------------------------------------------------------------------------------------------
 # reference: gpubarrier's host figures against the reference tools' conventions
 
-REFERENCE_TOLERANCE = 0.10  # issue 13: within 10% of the reference tools' conventions
+REFERENCE_TOLERANCE = 0.10  # within 10% of the reference tools' conventions
 
 
 def reference(argv):
@@ -870,7 +876,7 @@ def model_table(argv):
 
 
 def reduction_tables(argv):
-    """Seed 001 Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
+    """The study's Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
     import reduction_tables as tables
     which = option(argv, "--table", "3,5,6").split(",")
     sizes = option(argv, "--sizes")
@@ -941,6 +947,7 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
          "floor": floor, "push-phases": push_phases, "reduction-tables": reduction_tables,
          "sanitize": sanitize,
+         "answers": lambda argv: answers_of.main(argv, load),
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table),
          "legacy-study": lambda argv: legacy_study.main(argv, load, table),
@@ -950,6 +957,9 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
 def dispatch(args):
     """Run one report.py command line (without the program name); used by readme_blocks."""
     args = list(args)
+    if args and args[0] not in MODES and all(os.path.exists(a) or os.sep in a or
+                                             a.endswith(".csv") for a in args):
+        args.insert(0, "answers")  # `report DIR_OR_CSVS`: the answer first
     if not args or args[0] not in MODES:
         import difflib  # noqa: PLC0415
         near = difflib.get_close_matches(args[0], MODES, 2) if args else []

@@ -2,7 +2,7 @@
 
     heatmap CSV... --method M [--metric latency] [--scale 1e-3]
         one line per (GPU count, launcher, blocks/SM), one column per threads/block: the study's
-        heat maps (seed 001 Figs. 8-9, seed 002 Table 9). A cell is the median of the ok rows of
+        heat maps (the study's Figs. 8-9, the workshop version's Table 9). A cell is the median of the ok rows of
         that point (us by default), `n/f` where every row of the point is skipped (the shape does
         not fit), `-` where the CSVs have no row.
     spans CSV... [--metric M] [--scale 1e-3] [COL=V ...]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Do two gpubarrier CSVs of the same sweep say the same thing? (refactors: issue 14)
+"""Do two gpubarrier CSVs of the same sweep say the same thing? (before and after a refactor)
 
     tools/same_rows.py BEFORE.csv AFTER.csv [--tolerance 0.05] [--se 3]
 

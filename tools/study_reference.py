@@ -1,15 +1,16 @@
 """Published reference figures that results/README.md sets beside our measurements.
 
-These are NOT our measurements: they are copied from the seed papers (/work/shared/seeds/,
-listed in seeds/README.md) and from DESIGN.md section 7, each with its source. tools/report.py
-prints them in the study columns of `single` and in `foundation`.
+These are NOT our measurements: they are copied from the study and from the reference figures
+measured side by side with the peer tools, each with its source. tools/report.py prints them in
+the study columns of `single` and in `foundation`.
 
-  seed 001: Zhang et al., "A Study of Single and Multi-device Synchronization Methods in Nvidia
-            GPUs" (full paper); seed 002: its earlier workshop version.
+  the study: L. Zhang, M. Wahib, H. Zhang, S. Matsuoka, "A Study of Single and Multi-device
+             Synchronization Methods in Nvidia GPUs" (full paper); the workshop version: its
+             earlier version, "A Study of Synchronization Methods in Modern GPUs".
 """
 
-# Seed 001 Table 2 (warp synchronization, latency in cycles; revises seed 002 Table 4).
-# Seed 001 Table 1 (launch overhead by Eq. 6 and null-kernel total latency, ns; the table does
+# The study's Table 2 (warp synchronization, latency in cycles; revises the workshop version's Table 4).
+# The study's Table 1 (launch overhead by Eq. 6 and null-kernel total latency, ns; the table does
 # not say which GPU). Seed 002 Tables 5, 7, 8 (block latency/throughput, grid sync latency).
 STUDY = {
     # case key: (V100, P100, source)
@@ -28,7 +29,7 @@ STUDY = {
     "kernel.fusion": ("1.081 \u2020", "-", "001 T1"),
 }
 
-STUDY_FOOTNOTE = ("\u2020 seed 001 Table 1 does not name the GPU; it also gives a launch overhead "
+STUDY_FOOTNOTE = ("\u2020 the study's Table 1 does not name the GPU; it also gives a launch overhead "
                   "of 1.063 us (cooperative) and 1.258 us (cooperative multi-device) by Eq. 6, and "
                   "a null-kernel total latency of 10.874 us for the cooperative multi-device launch.")
 
@@ -47,7 +48,7 @@ DESIGN_REFERENCE = [
      {"blocks_per_sm": "32", "threads_per_block": "32"}, 1e-3, "us", 9.2),
 ]
 
-# Seed 001 Tables 3 and 4 (section 7.2): the model's inputs on V100 and P100, shared memory,
+# The study's Tables 3 and 4 (section 7.2): the model's inputs on V100 and P100, shared memory,
 # double precision, and the switch points the study computed from them (Eq. 5, "N_l").
 # Table 3: (bandwidth B/cycle, latency cycles) per configuration; its concurrency column is
 # T x Thr (Eq. 1), printed rounded. Table 4: sync latency in cycles ("5 times synchronization")
@@ -63,14 +64,14 @@ STUDY_SWITCH_POINTS = [
     ("1 thread", "1 warp", {"V100": (110.0, 70.0), "P100": (155.0, 70.0)}),
     ("32 threads", "1024 threads", {"V100": (420.0, 9076.0), "P100": (2135.0, 32681.0)}),
 ]
-# Seed 001 Table 3, its concurrency column (B), as printed (the "1 warp" and "32 thrd." rows are
+# The study's Table 3, its concurrency column (B), as printed (the "1 warp" and "32 thrd." rows are
 # the same figures; STUDY_MODEL holds the bandwidth and latency columns).
 STUDY_CONCURRENCY = {
     "V100": {"1 thread": 8, "1 warp": 256, "32 threads": 256, "1024 threads": 2796},
     "P100": {"1 thread": 8, "1 warp": 256, "32 threads": 256, "1024 threads": 2615},
 }
 
-# Seed 001 Table 5: latency (cycles) for one warp to sum 32 doubles, by gpu.warp.reduce's variant
+# The study's Table 5: latency (cycles) for one warp to sum 32 doubles, by gpu.warp.reduce's variant
 # (0 serial, 1 no sync, 2 tile sync, 3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle). The
 # study marks the no-sync result incorrect.
 STUDY_WARP_REDUCE = {
@@ -78,7 +79,7 @@ STUDY_WARP_REDUCE = {
     "P100": (383, 112, 281, 251, 212, 1423),
 }
 
-# Seed 001 Table 6: single-GPU reduction bandwidth (GB/s); the array size is not stated. Columns:
+# The study's Table 6: single-GPU reduction bandwidth (GB/s); the array size is not stated. Columns:
 # implicit (the two-kernel reduction, a kernel boundary), grid sync, CUB, CUDA sample, theory (the
 # GPU's peak memory bandwidth, not a measured copy).
 STUDY_REDUCTION = {
@@ -86,7 +87,7 @@ STUDY_REDUCTION = {
     "P100": (592.40, 590.85, 543.96, 590.65, 732.16),
 }
 
-# Seed 001 Table 1 (the GPU is not named): (launch type, launch overhead by Eq. 6 in ns, null
+# The study's Table 1 (the GPU is not named): (launch type, launch overhead by Eq. 6 in ns, null
 # kernel total latency in ns).
 STUDY_LAUNCH_TYPES = [("traditional", 1081, 8888), ("cooperative", 1063, 10248),
                       ("cooperative multi-device", 1258, 10874)]

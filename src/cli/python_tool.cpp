@@ -51,7 +51,7 @@ constexpr Tool kTools[] = {
      "--out plots/",
      "matplotlib"},
     {"model", "model.py",
-     "The study's performance model (seed 001 Eqs. 1-5): the size at which more threads, warps,\n"
+     "The study's performance model (Eqs. 1-5): the size at which more threads, warps,\n"
      "blocks or GPUs start to win, predicted from measured rows and set beside the switch point\n"
      "the reduction sweep measured; --study recomputes the study's Table 4 from its inputs\n"
      "(tools/model.py; its options pass through).\n"

@@ -93,7 +93,7 @@ void add_selfcheck_command(CLI::App& app, GlobalOptions& global) {
   auto* cmd = app.add_subcommand(
       "selfcheck",
       "Check the measurement techniques on this GPU: an FP32 add loop timed by the clock\n"
-      "technique and by the differential technique at repeat differences 2048..51200 (seed 001\n"
+      "technique and by the differential technique at repeat differences 2048..51200 (the study's\n"
       "section 9.4), and a scan of unrolled chains for where they stop fitting the instruction\n"
       "cache. Rows go to a CSV (selfcheck.fadd.loop, selfcheck.fadd.unrolled). Exits 1 when the\n"
       "two techniques disagree on the loop.");

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""`gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` (tools/answers.py, issue
+28): per machine, level and GPU count the fastest verified barrier, its latency, its ratio to the
+same run's composed floor, and each alternative's ratio to it.
+
+Usage: test_answers.py GPUBARRIER
+"""
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, HERE)
+import gbcsv  # noqa: E402
+from cli_common import expect, run_gpubarrier, synthetic_row, write_rows  # noqa: E402
+
+EXE = sys.argv[1]
+A = "GPU-aaaaaaaa-0000,GPU-aaaaaaaa-0001"
+B = "GPU-bbbbbbbb-0000"
+
+
+def row(**kw):
+    base = {"unit": "ns", "metric": "latency", "note": "verified", "gpu_model": "NVIDIA H200",
+            "gpu_uuids": A.split(",")[0], "gpu_ids": "0"}
+    return synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **dict(base, **kw))
+
+
+def cfg(b=1, t=128, **more):
+    return " ".join([f"blocks_per_sm={b} threads_per_block={t}"] +
+                    [f"{k}={v}" for k, v in more.items()])
+
+
+def mg(method, value, ordering=0, **kw):
+    return row(method=method, level="multi-gpu", gpu_count=2, gpu_ids="0,1", gpu_uuids=A,
+               launcher="threads", config=cfg(ordering=ordering, fault=0), value=value, **kw)
+
+
+rows = [
+    # machine A (two GPUs, UUIDs overlap: one machine)
+    row(method="gpu.warp.syncwarp", level="warp", config=cfg(), value=2.5),
+    row(method="gpu.warp.tile-sync", level="warp", config=cfg(), value=2.0,
+        note="verified; noisy: cv 0.4 > 0.25"),
+    row(method="gpu.block.syncthreads", level="block", config=cfg(), value=9.0),
+    # a faster row that is not verified does not answer
+    row(method="gpu.block.cg-sync", level="block", config=cfg(), value=1.0,
+        note="not verified: stale stamps"),
+    row(method="gpu.block.cg-sync", level="block", config=cfg(), value=4.0, status="unverified",
+        note="verified"),
+    # cycles without an SM clock stay apart, with one: in ns
+    row(method="gpu.cluster.sync", level="cluster", config=cfg(), value=500, unit="cycles",
+        metric="latency_cycles"),
+    row(method="gpu.grid.cg", level="grid", config=cfg(), value=1000),
+    row(method="gpu.grid.cg", level="grid", config=cfg(), value=1010, gpu_ids="1",
+        gpu_uuids=A.split(",")[1]),
+    row(method="multigpu.floor.signal", level="multi-gpu", gpu_count=2, gpu_ids="0,1",
+        gpu_uuids=A, config="ordering=3", metric="one_way_latency", value=1000, note="ok"),
+    mg("multigpu.device.push", 2500),
+    mg("multigpu.device.central", 5000),
+    mg("multigpu.device.push", 100) | {"config": cfg(ordering=0, fault=1)},  # a fault hook
+    row(method="host.nccl.allreduce", level="multi-gpu", gpu_count=2, gpu_ids="0,1",
+        gpu_uuids=A, launcher="threads", config="", value=9000),
+    # machine B: another GPU of the same host name: its own section
+    row(method="gpu.grid.cg", level="grid", config=cfg(), value=700, gpu_uuids=B),
+]
+with tempfile.TemporaryDirectory() as d:
+    path = os.path.join(d, "rows.csv")
+    write_rows(path, gbcsv.NAMES, rows)
+    for args in (["report", d], ["report", path], ["report", "answers", path]):
+        p = run_gpubarrier(EXE, *args)
+        expect(p.returncode == 0, f"gpubarrier {' '.join(args)} exits 0", p)
+        out = p.stdout
+        lines = out.splitlines()
+        expect(lines and lines[0].startswith("### h · NVIDIA H200 · 2 GPUs"),
+               "the answers come first, under the machine's heading", p)
+        expect(sum(line.startswith("### ") for line in lines) == 2,
+               "two machines: GPU UUIDs that never overlap", p)
+        expect("| level | GPUs | fastest verified | latency | latency / floor | alternatives "
+               "(latency / fastest) |" in lines, "the answers header", p)
+        want = [
+            "| warp | 1 | `gpu.warp.tile-sync` (noisy) | 2 ns | - | `gpu.warp.syncwarp` 1.25× |",
+            "| block | 1 | `gpu.block.syncthreads` | 9 ns | - | none measured |",
+            "| cluster | 1 | `gpu.cluster.sync` | 500 cycles | - | none measured |",
+            # floor: the slower grid.cg (1010) + the release/acquire signal (1000)
+            "| multi-GPU device-side | 2 | `multigpu.device.push` | 2.5 µs | 1.24 | "
+            "`multigpu.device.central` 2.00× |",
+            "| multi-GPU host-side | 2 | `host.nccl.allreduce` | 9 µs | - | none measured |",
+            "| grid | 1 | `gpu.grid.cg` | 700 ns | - | none measured |",
+        ]
+        for w in want:
+            expect(w in lines, f"the row {w}", p)
+    # Not a table name and not a path: the usual refusal, naming answers among the tables.
+    p = run_gpubarrier(EXE, "report", "answer")
+    expect(p.returncode == 2 and "answers" in p.stderr, "a misspelt table is refused", p)
+    p = run_gpubarrier(EXE, "report", os.path.join(d, "missing"))
+    expect(p.returncode == 2 and "no such file or directory" in p.stderr,
+           "a missing folder is named", p)
+    # A committed folder: its answers name the multi-GPU barriers with a floor ratio.
+    p = run_gpubarrier(EXE, "report", os.path.join(ROOT, "results", "h100x4"))
+    expect(p.returncode == 0 and "| multi-GPU device-side | 4 | `multigpu.device.push` |"
+           in p.stdout, "results/h100x4's answers", p)
+print("PASS answers")

@@ -1,0 +1,329 @@
+"""The answer first: per machine, per level and GPU count, the fastest verified
+barrier, its latency, its ratio to the same run's composed floor, and every alternative's ratio
+to it. `gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` print it; the HTML
+page (tools/html_report.py) opens with it, then the latency-against-GPU-count chart.
+
+A machine: rows of one host and GPU model whose GPU UUID sets (gpu_uuids) overlap (rows that
+used GPU 0 and rows that used GPUs 0,1 of one box are one machine); rows without UUIDs (schema
+before v3): one machine per host and GPU model. Verified: status ok and a note that starts with
+"verified"; a noisy row (results/SCHEMA.md "Noisy figures") is flagged, and a method's figure is
+its fastest row that is not noisy where it has one. Figures are `latency` (ns; host methods'
+`loop_latency` where the point has one) and `latency_cycles` (cycles), which count only where the
+point has no ns row: in ns with the row's sm_clock_mhz, else kept apart in cycles. Levels are
+the CSV's `level`, except host-initiated methods (host.*) of the multi-gpu level, which are
+"multi-GPU host-side". The floor (tools/floor.py): a multi-GPU device barrier's gpu.grid.cg +
+one-way signal of the same run; other levels have none.
+"""
+import collections
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gbcsv  # noqa: E402
+import floor as floor_of  # noqa: E402
+
+# Level keys in the order the table shows them, with their names.
+LEVELS = [("warp", "warp"), ("block", "block"), ("cluster", "cluster"), ("grid", "grid"),
+          ("kernel", "kernel boundary"), ("multi-gpu", "multi-GPU device-side"),
+          ("multi-gpu-host", "multi-GPU host-side"), ("multi-node", "multi-node"),
+          ("host", "host (CPU only)")]
+LEVEL_NAME = dict(LEVELS)
+# Rows of these methods time something else than a barrier (a reduction, a memory stream, the
+# floor's own signal, the self-check): not candidates for an answer.
+NOT_BARRIERS = ("reduction.", "model.", "selfcheck.", floor_of.SIGNAL, "gpu.warp.reduce")
+HEADER = ["level", "GPUs", "fastest verified", "latency", "latency / floor",
+          "alternatives (latency / fastest)"]
+
+
+def verified(r):
+    return r["status"] == "ok" and r["note"].startswith("verified")
+
+
+def noisy(r):
+    return bool(gbcsv.noisy_reason(r))
+
+
+def machines(rows):
+    """[(label, rows)] of the rows' machines (module docstring), most rows first."""
+    parent = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    keys = []
+    for r in rows:
+        uuids = sorted(u for u in r.get("gpu_uuids", "").split(",") if u)
+        base = (r["host"], r["gpu_model"])
+        if uuids:
+            nodes = [("uuid",) + base + (u,) for u in uuids]
+            for n in nodes[1:]:
+                parent[find(n)] = find(nodes[0])
+            keys.append(nodes[0])
+        else:
+            keys.append(("plain",) + base)
+    groups = collections.OrderedDict()
+    for r, k in zip(rows, keys):
+        groups.setdefault(find(k), []).append(r)
+    out = []
+    for k, rs in groups.items():
+        host, model = k[1], k[2]
+        uuids = sorted({u for r in rs for u in r.get("gpu_uuids", "").split(",") if u})
+        label = f"{host or 'host not recorded'} · {model or 'no GPU model recorded'}"
+        if uuids:
+            label += (f" · {len(uuids)} GPU{'s' if len(uuids) != 1 else ''} ("
+                      + ", ".join(u[:12] for u in uuids[:4])
+                      + (", …" if len(uuids) > 4 else "") + ")")
+        else:
+            most = max((int(r["gpu_count"]) for r in rs if r["gpu_count"].isdigit()
+                        and r["status"] == "ok"), default=0)
+            if most:
+                label += f" · up to {most} GPU{'s' if most != 1 else ''} (UUIDs not recorded)"
+        out.append((label, rs))
+    out.sort(key=lambda m: -len(m[1]))
+    return out
+
+
+def level_of(r):
+    if r["level"] == "multi-gpu" and r["method"].startswith("host."):
+        return "multi-gpu-host"
+    return r["level"] or "(none)"
+
+
+def _point(r):
+    return (r["_file"], r["run_id"], r["method"], r["config"], r["gpu_ids"], r["launcher"],
+            r["ranks"])
+
+
+def candidates(rows):
+    """The verified latency rows that answer (barriers only, no fault or phase rows) as
+    (row, value, unit) with ns rows in ns and cycles rows in ns where an SM clock is known."""
+    rows = [r for r in rows if verified(r) and not r["method"].startswith(NOT_BARRIERS)]
+    has = collections.defaultdict(set)
+    for r in rows:
+        has[_point(r)].add(r["metric"])
+    out = []
+    for r in rows:
+        axes = gbcsv.config_axes(r)
+        if axes.get("fault", "0") != "0" or axes.get("part", "0") != "0":
+            continue
+        m, unit, got = r["metric"], r["unit"], has[_point(r)]
+        if m == "latency" and "loop_latency" in got:
+            continue  # host methods: the reference tools' convention is the headline
+        if m not in ("latency", "loop_latency", "latency_cycles"):
+            continue
+        if m == "latency_cycles" and got & {"latency", "loop_latency"}:
+            continue  # the same point in ns
+        try:
+            v = float(r["value"])
+        except ValueError:
+            continue
+        if unit == "us":
+            v, unit = v * 1000, "ns"
+        elif unit == "cycles" and r.get("sm_clock_mhz"):
+            try:
+                v, unit = v * 1000 / float(r["sm_clock_mhz"]), "ns"
+            except (ValueError, ZeroDivisionError):
+                pass
+        if unit in ("ns", "cycles"):
+            out.append((r, v, unit))
+    return out
+
+
+def method_label(r):
+    return r["method"] + (" [mpi]" if r["launcher"] == "mpi" else "")
+
+
+def _floor_index(rows):
+    """floors() items keyed by their barrier row's identity, for the ratio to the floor."""
+    ok = [r for r in rows if r["status"] == "ok"]
+    index = {}
+    for item in floor_of.floors(ok):
+        index[(item["file"], item["run_id"], item["config"], item["gpu_count"],
+               item["latency"])] = item
+    return index
+
+
+def floor_elsewhere(rows, r):
+    """The composed floor of barrier row `r` from parts measured on its machine in other runs
+    (the lowest gpu.grid.cg at its shape + per GPU pair of its GPUs the lowest one-way signal at
+    its ordering, the slowest pair counting), or None: for a run that lacks its floor's parts."""
+    ok = [x for x in rows if x["status"] == "ok"]
+    shape = floor_of._shape(r)
+    gpus = set(r["gpu_ids"].split(",")) if r["gpu_ids"] else set()
+    grid = [float(x["value"]) for x in ok if x["method"] == floor_of.GRID and
+            x["metric"] == "latency" and floor_of._shape(x) == shape and
+            (not gpus or x["gpu_ids"] in gpus)]
+    if not grid:
+        return None
+    signal = 0.0
+    if len(gpus) > 1:
+        want = floor_of.SIGNAL_ORDERING.get(gbcsv.config_axes(r).get("ordering", ""))
+        pairs = {}
+        for x in ok:
+            if x["method"] == floor_of.SIGNAL and x["metric"] == "one_way_latency" and \
+                    gbcsv.config_axes(x).get("ordering") == want and \
+                    set(x["gpu_ids"].split(",")) <= gpus:
+                pairs[x["gpu_ids"]] = min(pairs.get(x["gpu_ids"], float("inf")),
+                                          float(x["value"]))
+        if not pairs:
+            return None
+        signal = max(pairs.values())
+    return min(grid) + signal
+
+
+def answers(rows):
+    """One dict per (level, GPU count, unit) of one machine's rows: level, gpus, unit, best
+    (method label, value, row, noisy), floor item or None, alternatives [(label, value, noisy)]
+    by value."""
+    floors = _floor_index(rows)
+    best = {}  # (level, gpus, unit) -> {method label: (not-noisy first, value, row)}
+    for r, v, unit in candidates(rows):
+        key = (level_of(r), int(r["gpu_count"]) if r["gpu_count"].isdigit() else 0, unit)
+        label = method_label(r)
+        rank = (noisy(r), v)
+        cur = best.setdefault(key, {}).get(label)
+        if cur is None or rank < cur[0]:
+            best[key][label] = (rank, v, r)
+    order = {k: i for i, (k, _) in enumerate(LEVELS)}
+    out = []
+    for key in sorted(best, key=lambda k: (order.get(k[0], len(order)), k[0], k[1], k[2])):
+        methods = sorted(best[key].items(), key=lambda kv: (kv[1][1], kv[0]))
+        (label, (_, v, r)), rest = methods[0], methods[1:]
+        item = floors.get((r["_file"], r["run_id"], r["config"], r["gpu_count"], v)) \
+            if key[0] == "multi-gpu" else None
+        elsewhere = None
+        if key[0] == "multi-gpu" and not (item and "floor" in item):
+            elsewhere = floor_elsewhere(rows, r)
+        out.append({"level": key[0], "gpus": key[1], "unit": key[2], "method": label,
+                    "value": v, "row": r, "noisy": noisy(r),
+                    "floor": item if item and "floor" in item else None,
+                    "floor_elsewhere": elsewhere,
+                    "floor_missing": item.get("missing") if item else None,
+                    "alternatives": [(lb, val, noisy(rr)) for lb, (_, val, rr) in rest]})
+    return out
+
+
+def fmt_latency(v, unit):
+    if unit == "cycles":
+        return f"{v:.3g} cycles" if v < 1000 else f"{v:.0f} cycles"
+    if v >= 1e6:
+        return f"{v / 1e6:.3g} ms"
+    if v >= 1000:
+        return f"{v / 1000:.3g} µs"
+    return f"{v:.3g} ns"
+
+
+def cells(a, markup=lambda s: s):
+    """The text cells of one answer under HEADER; markup(method) wraps method names."""
+    flag = " (noisy)" if a["noisy"] else ""
+    if a["floor"]:
+        ratio = f"{a['floor']['ratio']:.2f}"
+    elif a.get("floor_elsewhere"):
+        ratio = f"{a['value'] / a['floor_elsewhere']:.2f} (floor's parts from other runs)"
+    elif a["level"] == "multi-gpu":
+        ratio = "no floor measured"
+    else:
+        ratio = "-"
+    alts = ", ".join(f"{markup(lb)} {val / a['value']:.2f}×" + (" (noisy)" if nz else "")
+                     for lb, val, nz in a["alternatives"]) or "none measured"
+    gpus = str(a["gpus"]) if a["gpus"] else "none"
+    return [LEVEL_NAME.get(a["level"], a["level"]), gpus, markup(a["method"]) + flag,
+            fmt_latency(a["value"], a["unit"]), ratio, alts]
+
+
+def markdown(rows):
+    """The answers of every machine of `rows` as Markdown (a heading and a table per machine)."""
+    lines = []
+    for label, rs in machines(rows):
+        found = answers(rs)
+        if not found:
+            continue
+        lines += [f"### {label}", "", "| " + " | ".join(HEADER) + " |",
+                  "|" + "---|" * len(HEADER)]
+        lines += ["| " + " | ".join(cells(a, lambda s: f"`{s}`")) + " |" for a in found]
+        lines.append("")
+    return "\n".join(lines)
+
+
+def chart_points(rows):
+    """({method label: {gpu count: best verified latency ns}}, {gpu count: lowest composed
+    floor ns}) of one machine's multi-GPU device barriers by GPU count (host-side ones are in the
+    table: at one GPU an NCCL all-reduce is no barrier and would set the scale)."""
+    lines = collections.defaultdict(dict)
+    for r, v, unit in candidates(rows):
+        if unit != "ns" or level_of(r) != "multi-gpu" \
+                or not r["gpu_count"].isdigit():
+            continue
+        n, label = int(r["gpu_count"]), method_label(r)
+        if noisy(r) and n in lines[label]:
+            continue
+        lines[label][n] = min(lines[label].get(n, float("inf")), v)
+    floor = {}
+    for item in floor_of.floors([r for r in rows if r["status"] == "ok"]):
+        if "floor" in item:
+            n = int(item["gpu_count"])
+            floor[n] = min(floor.get(n, float("inf")), item["floor"])
+    for r, v, unit in candidates(rows):  # counts without a same-run floor: parts of other runs
+        if level_of(r) == "multi-gpu" and r["gpu_count"].isdigit() and \
+                int(r["gpu_count"]) not in floor and unit == "ns":
+            f = floor_elsewhere(rows, r)
+            if f:
+                floor.setdefault(-int(r["gpu_count"]), f)
+                floor[-int(r["gpu_count"])] = min(floor[-int(r["gpu_count"])], f)
+    for n in [n for n in floor if n < 0]:
+        floor[-n] = floor.pop(n)
+    return dict(lines), floor
+
+
+def chart_png(rows, title=""):
+    """PNG bytes of latency against GPU count (one line per method, the floor dashed), or None
+    when the machine has no multi-GPU barrier rows. Needs matplotlib."""
+    lines, floor = chart_points(rows)
+    if not lines:
+        return None
+    import io
+    import matplotlib  # noqa: PLC0415
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: PLC0415
+    fig, ax = plt.subplots(figsize=(11, 5), dpi=90)
+    cmap = plt.get_cmap("tab20")
+    for i, (label, pts) in enumerate(sorted(lines.items())):
+        xs = sorted(pts)
+        ax.plot(xs, [pts[x] / 1000 for x in xs], marker="o", ms=4, lw=1.3,
+                color=cmap(i % 20), ls="-" if "[mpi]" not in label else ":", label=label)
+    if floor:
+        xs = sorted(floor)
+        ax.plot(xs, [floor[x] / 1000 for x in xs], "k--", lw=2, marker="s", ms=5,
+                label="floor: gpu.grid.cg + one-way signal")
+    counts = sorted({x for pts in lines.values() for x in pts} | set(floor))
+    ax.set_xticks(counts)
+    ax.set_yscale("log")
+    from matplotlib.ticker import FuncFormatter  # noqa: PLC0415
+    plain = FuncFormatter(lambda v, _: f"{v:g}")
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
+    ax.tick_params(axis="y", which="minor", labelsize=7)
+    ax.set_xlabel("GPUs")
+    ax.set_ylabel("latency (µs), best verified configuration")
+    ax.set_title(title, fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    fig.tight_layout()
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def main(argv, load):
+    """`report answers CSV_OR_DIR...` (also `report DIR_OR_CSVS` with no table named)."""
+    rows = load(argv, statuses=None)
+    text = markdown(rows)
+    if not text:
+        import tool_main  # noqa: PLC0415
+        raise tool_main.InputError(
+            f"no verified latency rows in {', '.join(argv)}: the answers table reads ok rows "
+            "whose note starts with 'verified'")
+    print(text.rstrip())
