@@ -28,8 +28,8 @@ class KernelFusion final : public Method {
   Level level() const override { return Level::kernel; }
   std::string_view description() const override {
     return "launch overhead hidden behind running kernels of __nanosleep units, launched by "
-           "<<<>>> (launch=0) or cudaLaunchCooperativeKernel (launch=1) (fusion technique, seed "
-           "001 Eq. 6)";
+           "<<<>>> (launch=0) or cudaLaunchCooperativeKernel (launch=1) (fusion technique, "
+           "the study's Eq. 6)";
   }
   std::vector<Axis> axes() const override {
     return {{"blocks_per_sm", {1}},

@@ -23,7 +23,7 @@ class MultiDeviceFusion final : public mg::ThreadsTeamMethod {
   Level level() const override { return Level::kernel; }
   std::string_view description() const override {
     return "launch overhead hidden behind running kernels, cudaLaunchCooperativeKernelMultiDevice "
-           "of __nanosleep units on every GPU (fusion technique, seed 001 Eq. 6), run by the "
+           "of __nanosleep units on every GPU (fusion technique, the study's Eq. 6), run by the "
            "gpubarrier-legacy helper; gpu_count 0 = all given";
   }
   std::vector<Axis> axes() const override {

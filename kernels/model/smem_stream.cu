@@ -69,7 +69,7 @@ class SmemStream final : public StreamMethod {
   std::string_view name() const override { return "model.smem.stream"; }
   Level level() const override { return Level::block; }
   std::string_view description() const override {
-    return "the model's shared-memory inputs (seed 001 Table 3): Fig. 10 loop bandwidth (B/cycle) "
+    return "the model's shared-memory inputs (the study's Table 3): Fig. 10 loop bandwidth (B/cycle) "
            "and dependent-load latency (cycles) of one block (clock technique)";
   }
   std::vector<Axis> axes() const override { return {{"threads_per_block", {1, 32, 1024}}}; }

@@ -111,7 +111,7 @@ class DeviceBarrierReduction final : public reduction::MultiReduction<BarrierRed
   std::string_view description() const override {
     return "sum of a double array spread over the GPUs (bytes = the whole array): each GPU's "
            "cooperative kernel sums its share (grid.sync), writes it into GPU 0's memory over "
-           "peer access, crosses the push device barrier, GPU 0 sums the partials (seed 001 "
+           "peer access, crosses the push device barrier, GPU 0 sums the partials (the study's "
            "Fig. 13; host-loop); gpu_count 0 = all given";
   }
   Requirements requirements() const override { return device_requirements(); }

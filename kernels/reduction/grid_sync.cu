@@ -21,7 +21,7 @@ class GridSyncReduction final : public SingleReduction {
   Level level() const override { return Level::grid; }
   std::string_view description() const override {
     return "sum of a double array in one cooperative kernel: partial sums, grid.sync(), block 0 "
-           "sums them; grid=0 one block, 1 the resident grid (event technique; seed 001 Fig. 13)";
+           "sums them; grid=0 one block, 1 the resident grid (event technique; the study's Fig. 13)";
   }
 
  protected:

@@ -29,7 +29,7 @@ class MpiReduction final : public MultiReduction<HostBarrierSession<MpiBarrier>>
   std::string_view description() const override {
     return "sum of a double array spread over the GPUs (bytes = the whole array), one rank per "
            "GPU: share sum into GPU 0's memory (CUDA IPC), stream sync, MPI_Barrier, rank 0 "
-           "sums the partials (mpi mode, host-loop, max over ranks; seed 001 Fig. 14); run "
+           "sums the partials (mpi mode, host-loop, max over ranks; the study's Fig. 14); run "
            "under mpirun -np N (gpu_count 1 from -np 1)";
   }
   Requirements requirements() const override {

@@ -28,7 +28,7 @@ class OmpReduction final : public MultiReduction<HostBarrierSession<OmpBarrier>>
   std::string_view description() const override {
     return "sum of a double array spread over the GPUs (bytes = the whole array), one OpenMP "
            "thread per GPU: share sum into GPU 0's memory, stream sync, omp barrier, GPU 0 sums "
-           "the partials (threads mode, host-loop; seed 001 Fig. 14); gpu_count 0 = all given";
+           "the partials (threads mode, host-loop; the study's Fig. 14); gpu_count 0 = all given";
   }
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, false);

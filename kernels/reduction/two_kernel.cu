@@ -1,4 +1,4 @@
-// reduction.single.two-kernel: the kernel boundary as the barrier (seed 001 Fig. 14, the
+// reduction.single.two-kernel: the kernel boundary as the barrier (the study's Fig. 14, the
 // study's "implicit"): one kernel leaves a partial sum per block, a second one-block kernel sums
 // them. Both over the resident grid of 1024-thread blocks, as reduction.single.grid-sync.
 #include "core/registry.hpp"
@@ -27,7 +27,7 @@ class TwoKernel final : public SingleReduction {
   Level level() const override { return Level::kernel; }
   std::string_view description() const override {
     return "sum of a double array: partial sums per block, kernel boundary, one block sums them "
-           "(event technique; seed 001 Fig. 14)";
+           "(event technique; the study's Fig. 14)";
   }
 
  protected:

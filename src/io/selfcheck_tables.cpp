@@ -69,7 +69,7 @@ void print_chains(std::FILE* out, const selfcheck::Outcome& o) {
 void print_selfcheck(std::FILE* out, const selfcheck::Outcome& o) {
   std::fprintf(out,
                "FP32 add latency, clock technique against the differential technique "
-               "(seed 001 section 9.4)\n");
+               "(the study's section 9.4)\n");
   std::fprintf(out, "GPU %d: %s, SM clock %.0f MHz measured\n\n", o.gpu, o.gpu_model.c_str(),
                o.sm_clock_hz / 1e6);
   print_loop(out, o);

@@ -67,8 +67,10 @@ def case_run_writes_csv():
         expect(int(loop["reps_hi"]) >= 20 and "per-thread loop means min" in loop["note"],
                f"steps per loop and per-thread min/max: {loop}")
         expect(step["metric"] == "latency" and step["statistic"] == "median", f"per-step: {step}")
-        expect(0.2 * float(step["median"]) <= float(loop["median"]) <= 5 * float(step["median"]),
-               f"typical loop within a sane factor of the per-step median: {loop}, {step}")
+        # A loop's mean step cannot be far below a single step's median; no upper bound: on a
+        # loaded machine preemption stretches the loop (speed is not what this test asserts).
+        expect(0.2 * float(step["median"]) <= float(loop["median"]),
+               f"the loop's mean step not far below the per-step median: {loop}, {step}")
         expect("host.omp.barrier" in p.stdout, "console table printed", p)
         with open(out, newline="") as f:
             expect(f.readline().startswith("schema_version,run_id,timestamp,"), "header first")

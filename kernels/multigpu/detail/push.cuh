@@ -73,7 +73,7 @@ struct Push {
     const long part = p.get("part", 0);
     if (part < 1 || part > 3) return {};
     return "part=" + std::to_string(part) + " times " + kParts[part] +
-           " of push, not a barrier across GPUs (issue 16's phase experiment)";
+           " of push, not a barrier across GPUs (the phase experiment of configs/sweeps/push-phases.yaml)";
   }
 
   __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
