@@ -30,6 +30,14 @@ def expect(cond, what, proc=None, tail=None):
         sys.exit(f"FAIL: {what}{detail}")
 
 
+def write_text(folder, name, text):
+    """Writes `text` to folder/name; the path."""
+    path = os.path.join(folder, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def read_csv(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import clean_env, expect, read_csv, run_gpubarrier, write_text  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 OMP = ["--methods", "host.omp.barrier", "--axis", "group_size=1", "--samples", "2",
@@ -208,10 +208,7 @@ SWEEP = """runs:
 
 
 def sweep_file(d):
-    path = os.path.join(d, "s.yaml")
-    with open(path, "w") as f:
-        f.write(SWEEP)
-    return path
+    return write_text(d, "s.yaml", SWEEP)
 
 
 def case_sweep_narrow():

@@ -16,7 +16,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+from cli_common import expect, run_gpubarrier, write_text  # noqa: E402
 
 EXE = sys.argv[1]
 CASE = sys.argv[2]
@@ -93,10 +93,7 @@ def check_rows(rows, proc):
 
 
 def sweep_file(d):
-    path = os.path.join(d, "s.yaml")
-    with open(path, "w") as f:
-        f.write(SWEEP)
-    return path
+    return write_text(d, "s.yaml", SWEEP)
 
 
 def case_per_method():
