@@ -959,7 +959,17 @@ def dispatch(args):
     args = list(args)
     if args and args[0] not in MODES and all(os.path.exists(a) or os.sep in a or
                                              a.endswith(".csv") for a in args):
-        args.insert(0, "answers")  # `report DIR_OR_CSVS`: the answer first
+        # `report DIR_OR_CSVS`: the answer first; a folder that holds only reference checks
+        # (the host figures beside the OSU/EPCC/nccl-tests conventions) shows those instead.
+        csvs, skipped = gbcsv.expand(args)
+        checks = [p for p, kind, _ in skipped if kind == "reference-check"]
+        if not csvs and checks:
+            for path in checks:
+                print(f"## {path}\n")
+                reference([path])
+                print()
+            return 0
+        args.insert(0, "answers")
     if not args or args[0] not in MODES:
         import difflib  # noqa: PLC0415
         near = difflib.get_close_matches(args[0], MODES, 2) if args else []

@@ -334,6 +334,11 @@ def case_committed_folders():
             p = gpubarrier("report", folder, "--html", page)
             expect(p.returncode == 0 and os.path.getsize(page) > 0 and "Traceback" not in p.stderr,
                    f"report {name} --html", p)
+            # On the terminal too: the answers, or a folder's reference checks where it holds
+            # no gpubarrier CSV.
+            p = gpubarrier("report", folder)
+            expect(p.returncode == 0 and p.stdout.strip() and "Traceback" not in p.stderr,
+                   f"report {name}", p)
     print("PASS committed_folders")
 
 
