@@ -98,31 +98,39 @@ std::string python3_on_path() {
   return "";
 }
 
-// Whether `python -c "import M1, M2"` succeeds, quietly (stdin, stdout, stderr on /dev/null);
-// asked once per interpreter and module list in this process.
-bool python_imports(const std::string& python, const std::string& modules) {
-  static std::map<std::pair<std::string, std::string>, bool> cache;
-  const auto key = std::make_pair(python, modules);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  std::string code = "import " + modules;
-  std::vector<std::string> argv{python, "-c", code};
+// Starts argv[0] (searched on PATH) with `argv` and waits for it: its exit status, 128 + the
+// signal that ended it, or -1 with `err` set when it could not start. `quiet`: stdin, stdout and
+// stderr on /dev/null.
+int spawn_and_wait(std::vector<std::string> argv, bool quiet, int& err) {
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  for (int fd = 0; fd <= 2; ++fd)
-    posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+  if (quiet)
+    for (int fd = 0; fd <= 2; ++fd)
+      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
   pid_t pid = 0;
-  bool ok = false;
-  if (posix_spawn(&pid, python.c_str(), &actions, nullptr, cargv.data(), environ) == 0) {
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-  }
+  err = posix_spawnp(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  return cache[key] = ok;
+  if (err != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      err = errno;
+      return -1;
+    }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Whether `python -c "import M1, M2"` succeeds, quietly; asked once per interpreter and module
+// list in this process.
+bool python_imports(const std::string& python, const std::string& modules) {
+  static std::map<std::pair<std::string, std::string>, bool> cache;
+  const auto key = std::make_pair(python, modules);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  int err = 0;
+  return cache[key] = spawn_and_wait({python, "-c", "import " + modules}, true, err) == 0;
 }
 
 // GPUBARRIER_PYTHON, as it is. Else the first of python3 on PATH (a venv's or conda's, when one is
@@ -165,22 +173,16 @@ int run_tool(const Tool& tool, const std::vector<std::string>& args) {
                 tool.script + ")");
   std::vector<std::string> argv{python_interpreter(needed_modules(tool, args)), script.string()};
   argv.insert(argv.end(), args.begin(), args.end());
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
   std::fflush(stdout);
   std::fflush(stderr);
   // The tool's messages name the command the user typed (tools/tool_main.py).
   setenv("GPUBARRIER_COMMAND", ("gpubarrier " + std::string(tool.command)).c_str(), 1);
-  pid_t pid = 0;
-  if (const int err = posix_spawnp(&pid, cargv[0], nullptr, nullptr, cargv.data(), environ))
-    throw Error("cannot start " + argv[0] + " for " + script.string() + ": " + std::strerror(err) +
+  int err = 0;
+  const int status = spawn_and_wait(argv, false, err);
+  if (status < 0)
+    throw Error("cannot run " + argv[0] + " for " + script.string() + ": " + std::strerror(err) +
                 " (set GPUBARRIER_PYTHON to a Python 3 interpreter)");
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR)
-      throw Error(std::string("waiting for ") + tool.script + ": " + std::strerror(errno));
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return status;
 }
 
 }  // namespace

@@ -59,17 +59,20 @@ std::string joined(const std::vector<std::string>& names) {
                    joined(known));
 }
 
+// One --axis text: parsed, of an axis one of `methods` has, with values the axis can mean.
+AxisOverride checked_override(const std::string& text, const std::vector<Method*>& methods) {
+  AxisOverride o = parse_axis(text);
+  const auto known = axis_names(methods);
+  if (std::find(known.begin(), known.end(), o.name) == known.end()) no_such_axis(o.name, known);
+  check_axis_values(o);
+  return o;
+}
+
 // A run's own --axis (or a sweep entry's axes): every one must belong to a selected method.
 std::vector<AxisOverride> parse_overrides(const std::vector<std::string>& texts,
                                           const std::vector<Method*>& methods) {
   std::vector<AxisOverride> overrides;
-  const auto known = axis_names(methods);
-  for (const auto& t : texts) {
-    AxisOverride o = parse_axis(t);
-    if (std::find(known.begin(), known.end(), o.name) == known.end()) no_such_axis(o.name, known);
-    check_axis_values(o);
-    overrides.push_back(std::move(o));
-  }
+  for (const auto& t : texts) overrides.push_back(checked_override(t, methods));
   return overrides;
 }
 
@@ -92,10 +95,7 @@ void narrow(std::vector<RunPlan>& plans, const Narrowing& cli) {
   for (const auto& plan : plans)
     all_methods.insert(all_methods.end(), plan.methods.begin(), plan.methods.end());
   for (const auto& text : cli.axes) {
-    const AxisOverride o = parse_axis(text);
-    const auto known = axis_names(all_methods);
-    if (std::find(known.begin(), known.end(), o.name) == known.end()) no_such_axis(o.name, known);
-    check_axis_values(o);
+    const AxisOverride o = checked_override(text, all_methods);
     for (auto& plan : plans) {
       const auto mine = axis_names(plan.methods);
       if (std::find(mine.begin(), mine.end(), o.name) != mine.end()) plan.overrides.push_back(o);
