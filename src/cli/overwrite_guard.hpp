@@ -10,7 +10,6 @@ namespace gb::cli {
 // false; `flag` names the option that gave the path (--out, --raw). `what` describes the file
 // in the message when it is not the path itself (e.g. "its completion log 'x.csv.done'").
 void refuse_to_overwrite(const std::string& path, const std::string& flag, bool force,
-                         const std::string& continue_hint = "",
-                         const std::string& what = "");
+                         const std::string& continue_hint = "", const std::string& what = "");
 
 }  // namespace gb::cli

@@ -55,8 +55,8 @@ std::string joined(const std::vector<std::string>& names) {
 [[noreturn]] void no_such_axis(const std::string& name, const std::vector<std::string>& known) {
   const std::string near = closest_word(name, known);
   throw UsageError("--axis " + name + ": no selected method has this axis" +
-                   (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; their axes: " +
-                   joined(known));
+                   (near.empty() ? "" : " (did you mean '" + near + "'?)") +
+                   "; their axes: " + joined(known));
 }
 
 // One --axis text: parsed, of an axis one of `methods` has, with values the axis can mean.

@@ -21,7 +21,7 @@ struct SessionArgs {
   bool resume = false;
   bool force = false;  // replace an --out/--raw file that holds rows
   RetryPolicy retry;
-  long point_limit = 20000;  // points a run may ask for (--point-limit)
+  long point_limit = 20000;      // points a run may ask for (--point-limit)
   std::string isolate = "none";  // none, method, point (`sweep` defaults to method)
   bool isolate_given = false;    // by flag or environment, not the default (notes under mpirun)
   double point_timeout_s = 600;  // an isolated child gets this long per point

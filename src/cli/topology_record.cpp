@@ -18,8 +18,8 @@ void record_topology(const std::string& csv_path, const topo::Topology& topology
   std::error_code ec;
   if (resume && std::filesystem::exists(path, ec)) return;
   try {
-    write_file_atomically(path, topo::to_json(topology).dump(2, ' ', false,
-                                                             nlohmann::json::error_handler_t::replace) +
+    write_file_atomically(path, topo::to_json(topology).dump(
+                                    2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                     "\n");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "gpubarrier: warning: the topology beside the CSV was not written: %s\n",

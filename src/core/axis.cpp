@@ -50,13 +50,11 @@ struct NamedRange {
 // are checked by the methods that have them and only need to be non-negative here.
 constexpr NamedRange kRanges[] = {
     {"threads_per_block", {1, 1024}},  // CUDA's limit on every GPU so far
-    {"blocks_per_sm", {1, 1024}},
-    {"group_size", {1, 65536}},  // threads of a warp tile, an OpenMP team or a rank group
+    {"blocks_per_sm", {1, 1024}},     {"group_size", {1, 65536}},  // threads of a warp tile, an
+                                                                   // OpenMP team or a rank group
     {"cluster_size", {1, 64}},  // 16 on Hopper (non-portable); more is a skipped row
-    {"gpu_count", {0, 4096}},    // 0: every GPU given
-    {"bytes", {1, 1L << 44}},
-    {"fusion_i", {1, 1000000}},
-    {"fusion_j", {1, 1000000}},
+    {"gpu_count", {0, 4096}},   // 0: every GPU given
+    {"bytes", {1, 1L << 44}},         {"fusion_i", {1, 1000000}}, {"fusion_j", {1, 1000000}},
     {"unit_ns", {0, 1000000000}},
 };
 
@@ -72,9 +70,9 @@ void check_axis_values(const AxisOverride& axis) {
   const AxisRange r = axis_range(axis.name);
   for (long v : axis.values)
     if (v < r.lo || v > r.hi)
-      throw UsageError("axis " + axis.name + "=" + std::to_string(v) + ": outside the axis' range " +
-                       std::to_string(r.lo) + ".." + std::to_string(r.hi) +
-                       " (no method can run it)");
+      throw UsageError("axis " + axis.name + "=" + std::to_string(v) +
+                       ": outside the axis' range " + std::to_string(r.lo) + ".." +
+                       std::to_string(r.hi) + " (no method can run it)");
 }
 
 AxisOverride parse_axis(std::string_view text) {

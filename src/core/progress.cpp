@@ -25,8 +25,7 @@ std::string duration_text(double s) {
 }  // namespace
 
 bool ProgressLine::wanted() {
-  if (const char* v = std::getenv("GPUBARRIER_PROGRESS"); v && *v)
-    return std::strcmp(v, "0") != 0;
+  if (const char* v = std::getenv("GPUBARRIER_PROGRESS"); v && *v) return std::strcmp(v, "0") != 0;
   return isatty(STDERR_FILENO) != 0;
 }
 
@@ -42,8 +41,8 @@ std::string ProgressLine::text() const {
   std::string t = "[" + std::to_string(done_ + (running_.empty() ? 0 : 1)) + "/" +
                   std::to_string(total_) + " " + duration_text(elapsed);
   if (done_ > 0 && total_ > done_)
-    t += ", ~" + duration_text(elapsed / static_cast<double>(done_) *
-                               static_cast<double>(total_ - done_)) +
+    t += ", ~" +
+         duration_text(elapsed / static_cast<double>(done_) * static_cast<double>(total_ - done_)) +
          " left";
   t += "]";
   if (!running_.empty()) t += " " + running_;

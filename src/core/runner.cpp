@@ -4,8 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdint>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -207,7 +207,8 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
 
 }  // namespace
 
-std::size_t count_points(const std::vector<Axis>& axes, const std::vector<AxisOverride>& overrides) {
+std::size_t count_points(const std::vector<Axis>& axes,
+                         const std::vector<AxisOverride>& overrides) {
   std::size_t n = 1;
   for (const Axis& axis : axes) {
     std::size_t values = axis.values.size();

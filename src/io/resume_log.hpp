@@ -51,9 +51,9 @@ class DoneLog {
   DoneLog& operator=(const DoneLog&) = delete;
 
   const std::string& path() const { return path_; }
-  std::string read() const;             // the whole log as it is on disk
-  void truncate(std::size_t bytes);     // drops a torn last line
-  void start_fresh();                   // only the header: a new CSV, nothing done yet
+  std::string read() const;          // the whole log as it is on disk
+  void truncate(std::size_t bytes);  // drops a torn last line
+  void start_fresh();                // only the header: a new CSV, nothing done yet
   // One line, fsynced at once unless the point was skipped (then paced, io/sync_pacer.hpp).
   void append(const DoneEntry& entry);
 

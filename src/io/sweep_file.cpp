@@ -46,15 +46,15 @@ T scalar(const std::string& source, const YAML::Node& node, const char* what,
 // A number within [lo, hi] (lo itself excluded when `open_lo`): the same rule as the command
 // line's flag, refused here with the file's line and column.
 template <typename T>
-T at_least(const std::string& source, const std::pair<YAML::Node, YAML::Node>& kv,
-           const char* what, double lo, double hi, const char* why, bool open_lo = false) {
+T at_least(const std::string& source, const std::pair<YAML::Node, YAML::Node>& kv, const char* what,
+           double lo, double hi, const char* why, bool open_lo = false) {
   const std::string key = kv.first.Scalar();
   const T v = scalar<T>(source, kv.second, what, key);
   const bool low = open_lo ? !(v > lo) : !(v >= lo);
   if (low || !(v <= hi)) {
     char range[96];
-    std::snprintf(range, sizeof range, "%s%g and at most %g", open_lo ? "above " : "at least ",
-                  lo, hi);
+    std::snprintf(range, sizeof range, "%s%g and at most %g", open_lo ? "above " : "at least ", lo,
+                  hi);
     fail(source, kv.second,
          key + ": expected " + what + " " + range + ", got '" + kv.second.Scalar() + "'" +
              (*why ? std::string(" (") + why + ")" : std::string()));

@@ -122,7 +122,7 @@ TEST(ReferenceLoop, ThreadsMeetBetweenLoopsAndAreCombined) {
     const Measurement m = loop.result();
     const double expected = c.combine == LoopCombine::average ? 25000 : 40000;
     EXPECT_GE(m.value, expected) << c.statistic();  // no upper bound: see above
-    EXPECT_LE(m.reps_hi, 25);  // the slower member sets the loop length
+    EXPECT_LE(m.reps_hi, 25);                       // the slower member sets the loop length
     EXPECT_GE(m.reps_hi, 20);
   }
 }

@@ -133,7 +133,8 @@ TEST(JobsScripts, SubmitAddsAMergeJobAfterAll) {
   EXPECT_TRUE(has(submit, "--dependency=\"afterany:$after\""));
   const std::string merge = file(files, "merge.sbatch").text;
   EXPECT_TRUE(
-      has(merge, "\"$GPUBARRIER\" merge \"${csvs[@]}\" --out \"$JOBDIR/merged.csv\" --force --summary"));
+      has(merge,
+          "\"$GPUBARRIER\" merge \"${csvs[@]}\" --out \"$JOBDIR/merged.csv\" --force --summary"));
   EXPECT_FALSE(has(merge, "--gres"));
   const std::string readme = file(files, "README.md").text;
   for (const char* part :

@@ -19,8 +19,8 @@ std::vector<StampRecord> good_records(int rounds, int participants) {
   std::vector<StampRecord> v;
   for (int r = 1; r <= rounds; ++r)
     for (int i = 0; i < participants; ++i)
-      v.push_back({100L * r + i, 100L * r + 50 + i, static_cast<unsigned>(r),
-                   static_cast<unsigned>(r)});
+      v.push_back(
+          {100L * r + i, 100L * r + 50 + i, static_cast<unsigned>(r), static_cast<unsigned>(r)});
   return v;
 }
 

@@ -12,7 +12,7 @@ TEST(SyncPacer, MeasurementsAreSyncedAtOnceSkippedRowsAtMostOnceASecond) {
   EXPECT_TRUE(p.due(false));  // the first line of a file
   EXPECT_FALSE(p.dirty());
   for (int i = 0; i < 1000; ++i) EXPECT_FALSE(p.due(false)) << i;  // well within one second
-  EXPECT_TRUE(p.dirty());  // so the file's close syncs them
+  EXPECT_TRUE(p.dirty());                                          // so the file's close syncs them
   EXPECT_TRUE(p.due(true));
   EXPECT_FALSE(p.dirty());
   EXPECT_TRUE(p.due(true));  // every measurement, however close together
