@@ -11,6 +11,8 @@
 A file that cannot be read raises CsvError naming the file, the line, the column and what was
 expected; tools print it and exit 2 (tools/tool_main.py). Columns a file's version lacks are
 filled with "" so that every reader sees one layout. `_file` and `_line` are added to every row.
+A row outside a physical bound of its figure (tools/bounds.py) is read as `unverified`, with the
+bound at the start of its note.
 """
 import csv
 import glob
@@ -19,6 +21,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tool_main  # noqa: E402
+import bounds  # noqa: E402
 
 # Columns in CSV order and the schema version that added each (src/io/row.cpp, kColumns).
 COLUMNS = [
@@ -185,12 +188,11 @@ def load_file(path, statuses=None):
                 if not fields:
                     continue
                 row = _check_row(path, reader.line_num, header, fields)
-                if statuses is not None and row["status"] not in statuses:
-                    continue
                 full = {name: row.get(name, "") for name in NAMES}
                 full["_file"], full["_line"] = path, reader.line_num
                 rows.append(full)
-            return rows
+            bounds.apply(rows)
+            return [r for r in rows if statuses is None or r["status"] in statuses]
         except csv.Error as e:
             raise CsvError(f"{path}:{reader.line_num}: not valid CSV: {e}") from None
         except UnicodeDecodeError as e:
