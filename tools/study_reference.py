@@ -1,4 +1,4 @@
-"""Published reference figures that results/README.md sets beside our measurements.
+"""Published reference figures that the results pages (results/FINDINGS.md, results/journal.md) set beside our measurements.
 
 These are NOT our measurements: they are copied from the study and from the reference figures
 measured side by side with the peer tools, each with its source. tools/report.py prints them in

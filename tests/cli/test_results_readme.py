@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""results/README.md is what tools/report.py writes from the committed CSVs: every generated table
-and figure (`<!-- report: ... -->` blocks, `<!-- value: ... -->` figures) is regenerated and
-compared. A negative self-test changes one generated figure in a copy and expects `--check` to
+"""The results pages (results/README.md, FINDINGS.md, journal.md and every folder's README.md) are
+what tools/report.py writes from the committed CSVs: every generated table and figure
+(`<!-- report: ... -->` blocks, `<!-- value: ... -->` figures) is regenerated and compared. A negative self-test changes one generated figure in a copy and expects `--check` to
 fail naming the marker's line. Plain python3 (stdlib only).
 
 Usage: test_results_readme.py [GPUBARRIER (unused)]
@@ -14,7 +14,11 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPORT = os.path.join(ROOT, "tools", "report.py")
-README = os.path.join(ROOT, "results", "README.md")
+RESULTS = os.path.join(ROOT, "results")
+PAGES = [os.path.join(RESULTS, p) for p in ("README.md", "FINDINGS.md", "journal.md")] + \
+    sorted(os.path.join(RESULTS, d, "README.md") for d in os.listdir(RESULTS)
+           if os.path.isfile(os.path.join(RESULTS, d, "README.md")))
+README = os.path.join(RESULTS, "journal.md")
 
 
 def check(path):
@@ -22,10 +26,15 @@ def check(path):
                           capture_output=True, text=True, timeout=120)
 
 
-done = check(README)
-if done.returncode != 0:
-    sys.exit(f"FAIL: results/README.md differs from what tools/report.py writes "
-             f"(run: tools/report.py readme results/README.md)\n{done.stderr}{done.stdout}")
+for page in PAGES:
+    name = os.path.relpath(page, ROOT)
+    with open(page, encoding="utf-8") as f:
+        if "<!-- report: " not in f.read():
+            sys.exit(f"FAIL: {name} has no generated part")
+    done = check(page)
+    if done.returncode != 0:
+        sys.exit(f"FAIL: {name} differs from what tools/report.py writes "
+                 f"(run: tools/report.py readme {name})\n{done.stderr}{done.stdout}")
 
 with open(README, encoding="utf-8") as f:
     lines = f.read().split("\n")

@@ -1,0 +1,94 @@
+#!/usr/bin/env python3
+"""`gpubarrier report findings DIR` (tools/findings.py): one row per conclusion of the study and
+GPU, with a verdict by the stated rule: `confirmed` when the comparison holds beyond the rows'
+spread, `refuted` when the opposite holds (or two precise figures are the same where the claim
+sees a difference), `inconclusive` when a figure comes from a noisy row, `not measured` when a
+figure is missing; the figures of one verdict always come from one machine (same host and GPU
+UUIDs), never one figure from each of two machines.
+
+Usage: test_findings.py GPUBARRIER
+"""
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+sys.path.insert(0, HERE)
+import gbcsv  # noqa: E402
+from cli_common import expect, run_gpubarrier, synthetic_row, write_rows  # noqa: E402
+
+EXE = sys.argv[1]
+
+
+def row(model, uuid, host, **kw):
+    base = {"gpu_model": model, "gpu_uuids": uuid, "gpu_ids": "0", "host": host,
+            "note": "verified", "unit": "ns", "metric": "latency", "stddev": "1", "cv": "0.001"}
+    return synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **dict(base, **kw))
+
+
+def block(model, uuid, host, small, big, run="r1", **kw):
+    return [row(model, uuid, host, method="gpu.block.syncthreads", metric="latency_cycles",
+                unit="cycles", config=f"blocks_per_sm=1 threads_per_block={t}", value=v,
+                run_id=run, **kw)
+            for t, v in ((32, small), (1024, big))]
+
+
+def grid(model, uuid, host, wide, many, run="g1", **kw):
+    return [row(model, uuid, host, method="gpu.grid.cg", config=f"blocks_per_sm={b} "
+                f"threads_per_block={t}", value=v, run_id=run, **kw)
+            for b, t, v in ((1, 1024, wide), (8, 128, many))]
+
+
+H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
+rows = (
+    # H100: block sync confirmed (14 < 76 cycles, precise)
+    block(H100, "GPU-a", "vm", 14.2, 76.1)
+    # H100: grid sync noisy -> inconclusive
+    + grid(H100, "GPU-a", "vm", 1000, 2300, cv="0.9", stddev="1500",
+           note="verified; noisy: cv 0.9 > 0.25")
+    # H200: block sync the same within 5% -> refuted
+    + block(H200, "GPU-b", "box", 14.0, 14.3, stddev="0.01")
+    # H200: grid sync, one figure on each of two machines: never combined -> not measured
+    + [row(H200, "GPU-b", "box", method="gpu.grid.cg", run_id="x1",
+           config="blocks_per_sm=1 threads_per_block=1024", value=1000),
+       row(H200, "GPU-c", "other", method="gpu.grid.cg", run_id="x2",
+           config="blocks_per_sm=8 threads_per_block=128", value=2200)]
+)
+
+with tempfile.TemporaryDirectory() as d:
+    write_rows(os.path.join(d, "a.csv"), gbcsv.NAMES, rows)
+    rep = run_gpubarrier(EXE, "report", "findings", d)
+    expect(rep.returncode == 0, "report findings exits 0", rep)
+    lines = rep.stdout.split("\n")
+
+    def verdict(claim, gpu):
+        at = next((i for i, ln in enumerate(lines) if claim in ln), None)
+        expect(at is not None, f"a row for {claim!r}", rep)
+        for ln in lines[at:at + 2]:
+            cells = [c.strip() for c in ln.split("|")]
+            if cells[3] == gpu:
+                return cells[5].strip("*"), cells[6]
+        expect(False, f"no {gpu} row for {claim!r}", rep)
+
+    block_claim = "Block sync costs more with more warps"
+    grid_claim = "Grid sync latency depends on blocks per SM"
+    v, why = verdict(block_claim, "H100")
+    expect(v == "confirmed", f"H100 block sync: {v} ({why}), expected confirmed", rep)
+    v, why = verdict(grid_claim, "H100")
+    expect(v == "inconclusive" and why.startswith("noisy:"),
+           f"H100 grid sync from a noisy row: {v} ({why}), expected inconclusive", rep)
+    v, why = verdict(block_claim, "H200")
+    expect(v == "refuted" and "the same within 5%" in why,
+           f"H200 block sync 14.0 vs 14.3: {v} ({why}), expected refuted (the same)", rep)
+    v, why = verdict(grid_claim, "H200")
+    expect(v == "not measured", f"H200 grid sync across two machines: {v} ({why}), expected "
+           f"not measured (figures of two machines are never combined)", rep)
+    expect("inconclusive" in lines[0] or "conclusions" in lines[0], "a summary line first", rep)
+
+    bad = run_gpubarrier(EXE, "report", "findings", os.path.join(d, "none"))
+    expect(bad.returncode == 2 and bad.stderr.count("\n") <= 2 and "Traceback" not in bad.stderr,
+           "a folder that does not exist: exit 2, one line", bad)
+print("ok")

@@ -1,0 +1,37 @@
+"""The results folders at a glance, for results/README.md: `report.py folders DIR`.
+
+One line per folder of DIR that holds gpubarrier CSVs (searched recursively): its GPU models,
+how many machines its rows come from (tools/answers.py `machines`: one host, overlapping GPU
+UUID sets; rows written before UUIDs were recorded count one machine per host and GPU model),
+its CSVs, its ok rows, and the first and last day measured.
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import answers  # noqa: E402
+import gbcsv  # noqa: E402
+
+
+def folders(argv):
+    base = argv[0] if argv else "."
+    lines = ["| folder | GPU | machines | CSVs | ok rows | measured | page |", "|---|---|---|---|---|---|---|"]
+    for name in sorted(os.listdir(base)):
+        path = os.path.join(base, name)
+        if not os.path.isdir(path):
+            continue
+        csvs, _ = gbcsv.expand([path])
+        if not csvs:
+            continue
+        rows = gbcsv.load(csvs, statuses={"ok"})
+        models = sorted({r["gpu_model"].replace("NVIDIA ", "") for r in rows if r["gpu_model"]})
+        days = sorted(r["timestamp"][:10] for r in rows if r["timestamp"])
+        span = f"{days[0]} - {days[-1]}" if days and days[0] != days[-1] else \
+            (days[0] if days else "-")
+        page = f"[{name}/README.md]({name}/README.md)" if \
+            os.path.exists(os.path.join(path, "README.md")) else "-"
+        lines.append(f"| `{name}/` | {', '.join(models) or 'none (host only)'} | "
+                     f"{len(answers.machines(rows))} | {len(csvs)} | {len(rows)} | {span} | "
+                     f"{page} |")
+    print("\n".join(lines))
+    return 0
