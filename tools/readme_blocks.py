@@ -13,7 +13,20 @@ relative to the markdown file's folder, split like a shell would (quotes allowed
     report.py readme FILE.md            rewrite FILE.md in place
     report.py readme FILE.md --check    exit 1 with a unified diff (and the marker lines) when a
                                         generated part differs; exit 1 naming the marker's line
-                                        when its command fails
+                                        when its command fails; exit 1 on a typed figure (below)
+    report.py readme FILE.md --typed    only the typed-figure check (no command is run)
+
+Typed figures. A measured figure is a number followed by a measured unit: µs, us, ns, ms,
+cycles, GB/s, TB/s, B/ns, B/cycle, MHz, GHz (a k or M before the unit allowed), %, or x / ×
+written against the number (2.7x; `1 x 128` and `4x256` are shapes). Every such figure in prose
+must be generated; `--check` and `--typed` report each one elsewhere as FILE:LINE: figure: line.
+Not prose, so not checked: generated blocks and value markers, headings, `code spans`, fenced
+code and indented code blocks (commands), HTML comments, link targets. Allowed without a value
+marker:
+  - a figure quoted, not measured here (the study's, a datasheet's, another tool's threshold):
+    wrap it, naming its source, `<!-- ref: the study's Table 2 -->1.5 us<!-- /ref -->`;
+  - numbers with units that are configuration or identity, not measurement: sizes (16 MiB,
+    64 KiB, 4 B), counts (4 GPUs, 128 threads, 5 runs), shapes (1 x 128), dates and versions.
 """
 import contextlib
 import difflib
@@ -27,6 +40,17 @@ import sys
 BLOCK_OPEN = re.compile(r"^<!-- report: (.*?) -->\s*$")
 BLOCK_CLOSE = "<!-- /report -->"
 INLINE = re.compile(r"(?<!`)<!-- value: (.*?) -->(.*?)<!-- /value -->")  # `quoted` ones are text
+REF = re.compile(r"<!-- ref: (\S.*?) -->(.*?)<!-- /ref -->")  # the source named
+_NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
+_UNIT = r"(?:[kKM]\s*)?(?:µs|μs|us|ns|ms|cycles?|GB/s|TB/s|B/ns|B/cycle|[MG]Hz)(?![\w/])"
+_LIST = rf"(?:[-+−~≈]?{_NUM}\s*/\s*)*"  # 0.157 / 4.65 / 84.2 B/cycle
+FIGURE = re.compile(rf"(?<![\w.\-+−/]){_LIST}[-+−~≈]?{_NUM}(?:\s*(?:-|–|to)\s*[-+−]?{_NUM})?"
+                    rf"(?:\s*{_UNIT}|\s*%|[x×](?![\w/]|\s*\d))")
+# what is not prose: each is cut out (replaced by a mark that no figure can use) before FIGURE
+_NOT_PROSE = [INLINE, REF, re.compile(r"(`+).+?\1"), re.compile(r"<!--.*?-->"),
+              re.compile(r"\]\([^)]*\)")]
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
 
 
 class MarkerError(Exception):
@@ -109,19 +133,75 @@ def regenerate(path, dispatch):
     return "\n".join(out), markers
 
 
+def typed_figures(text):
+    """[(line number, figure, line)] of every measured figure typed in prose (module docstring)."""
+    hits, fence, block, in_list, code, prev_blank = [], None, False, False, False, True
+    for n, line in enumerate(text.split("\n"), 1):
+        fenced = _FENCE.match(line)
+        if fence:  # inside fenced code until the same fence closes it
+            fence = None if fenced and fenced.group(1) == fence else fence
+            continue
+        if fenced:
+            fence = fenced.group(1)
+            continue
+        if block:  # a generated block, up to its closing marker
+            block = line.strip() != BLOCK_CLOSE
+            continue
+        if BLOCK_OPEN.match(line):
+            block = True
+            continue
+        blank = not line.strip()
+        indent = len(line) - len(line.lstrip(" \t").replace("\t", "    "))
+        if not blank and _LIST_ITEM.match(line):
+            in_list = True
+        elif not blank and indent == 0:
+            in_list = False
+        # an indented code block: 4 spaces after a blank line (or more code), not in a list
+        code = not blank and indent >= 4 and not in_list and (prev_blank or code)
+        prev_blank = blank
+        if blank or code or line.lstrip().startswith("#"):
+            continue
+        prose = line
+        for pattern in _NOT_PROSE:
+            prose = pattern.sub(" ¤ ", prose)
+        hits += [(n, m.group(0).strip(), line.strip()) for m in FIGURE.finditer(prose)]
+    return hits
+
+
+def check_typed(path, text):
+    """Print each typed figure as FILE:LINE: figure: line; the number of them."""
+    hits = typed_figures(text)
+    for n, figure, line in hits:
+        print(f"{path}:{n}: typed figure '{figure}': {line}", file=sys.stderr)
+    if hits:
+        print(f"{path}: {len(hits)} measured figures typed outside the generated parts: make each "
+              f"a <!-- value: ... --> marker, or wrap a quoted one in <!-- ref: SOURCE --> ... "
+              f"<!-- /ref --> (tools/readme_blocks.py)", file=sys.stderr)
+    return len(hits)
+
+
 def main(argv, dispatch):
-    """report.py readme FILE.md [--check]; dispatch(args) runs one report.py command."""
-    check = "--check" in argv
-    paths = [a for a in argv if a != "--check"]
-    if len(paths) != 1:
-        print("usage: report.py readme FILE.md [--check]", file=sys.stderr)
+    """report.py readme FILE.md [--check | --typed]; dispatch(args) runs one report.py command."""
+    check, typed_only = "--check" in argv, "--typed" in argv
+    paths = [a for a in argv if a not in ("--check", "--typed")]
+    if len(paths) != 1 or paths[0].startswith("-"):
+        print("usage: report.py readme FILE.md [--check | --typed]", file=sys.stderr)
         return 2
     path = paths[0]
     try:
         with open(path, encoding="utf-8") as f:
             old = f.read()
+    except OSError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    typed = check_typed(path, old) if typed_only else 0
+    if typed_only:
+        if not typed:
+            print(f"{path}: no measured figure typed outside the generated parts")
+        return 1 if typed else 0
+    try:
         new, markers = regenerate(path, dispatch)
-    except (MarkerError, OSError) as e:
+    except MarkerError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
     if not check:
@@ -132,7 +212,7 @@ def main(argv, dispatch):
         return 0
     if new == old:
         print(f"{path}: {len(markers)} generated parts, all up to date")
-        return 0
+        return 1 if typed else 0
     old_lines, new_lines = old.split("\n"), new.split("\n")
     diff = list(difflib.unified_diff(old_lines, new_lines, f"{path} (committed)",
                                      f"{path} (regenerated)", lineterm=""))
