@@ -38,7 +38,7 @@ Devices::~Devices() {
   for (cudaStream_t s : streams_) cudaStreamDestroy(s);
 }
 
-void Devices::enable_peer_access() const {
+void Devices::enable_peer_access(const char* need) const {
   for (int a : ids_)
     for (int b : ids_) {
       if (a == b) continue;
@@ -46,7 +46,7 @@ void Devices::enable_peer_access() const {
       LEGACY_CHECK(cudaDeviceCanAccessPeer(&can, a, b));
       if (!can)
         throw Unsupported("GPU " + std::to_string(a) + " cannot access GPU " + std::to_string(b) +
-                          "'s memory (the stamp check reads peers' stamps)");
+                          "'s memory (" + need + ")");
       LEGACY_CHECK(cudaSetDevice(a));
       const cudaError_t rc = cudaDeviceEnablePeerAccess(b, 0);
       if (rc == cudaErrorPeerAccessAlreadyEnabled)

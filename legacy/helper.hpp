@@ -41,8 +41,9 @@ class Devices {
   int id(int i) const { return ids_[i]; }
   // cudaLaunchCooperativeKernelMultiDevice takes one grid size for every GPU: the first GPU's.
   int sms() const { return sms_; }
-  // Every GPU reaches every other's memory (the stamp checks read peers' stamps).
-  void enable_peer_access() const;
+  // Every GPU reaches every other's memory; `need` says what for, in the Unsupported reason
+  // where one cannot.
+  void enable_peer_access(const char* need = "the stamp check reads peers' stamps") const;
 
   // One cooperative multi-device launch of `kernel`, GPU i with parameters `params[i]` (default
   // flags: the launch waits for earlier work on every stream, later work waits for it).

@@ -13,6 +13,7 @@
 #include "legacy/protocol.hpp"
 #include "multi_device.hpp"
 #include "multi_grid.hpp"
+#include "reduction.hpp"
 
 namespace legacy {
 namespace {
@@ -26,7 +27,8 @@ constexpr const char* kUsage =
     "13) for gpubarrier, which starts it per configuration and sends one request per line on\n"
     "stdin; each reply is one line on stdout. The format is src/legacy/protocol.hpp:\n"
     "  check <n> | sync <reps> | launch <warmup> <steps> | launch-check <rounds> |\n"
-    "  fuse <launches> <units> | quit\n"
+    "  fuse <launches> <units> | reduce-check <bytes> | reduce <bytes> <warmup> <steps> |\n"
+    "  quit\n"
     "By hand: printf 'check 64\\nsync 512\\nsync 5632\\n' | gpubarrier-legacy --gpus 0,1\n";
 
 struct Options {
@@ -85,6 +87,15 @@ void serve(const Options& o) {
     if (!multi_grid) multi_grid = std::make_unique<MultiGrid>(devices, o.blocks_per_sm, o.threads);
     return *multi_grid;
   };
+  // The reduction's array, made on first use and again when another size is asked for.
+  std::unique_ptr<Reduction> reduction;
+  auto reduce = [&](long bytes) -> Reduction& {
+    if (!reduction || reduction->bytes() != bytes) {
+      reduction.reset();
+      reduction = std::make_unique<Reduction>(devices, bytes);
+    }
+    return *reduction;
+  };
   int runtime = 0, driver = 0;
   LEGACY_CHECK(cudaRuntimeGetVersion(&runtime));
   LEGACY_CHECK(cudaDriverGetVersion(&driver));
@@ -101,7 +112,10 @@ void serve(const Options& o) {
       if (i >= w.size()) throw Failure("request '" + line + "' lacks an argument");
       return to_long(w[i], w[0] + "'s argument", 0, kMax);
     };
-    const std::size_t arity = w[0] == "launch" || w[0] == "fuse" ? 3 : w[0] == "quit" ? 1 : 2;
+    const std::size_t arity = w[0] == "reduce"                     ? 4
+                              : w[0] == "launch" || w[0] == "fuse" ? 3
+                              : w[0] == "quit"                     ? 1
+                                                                   : 2;
     if (w.size() > arity) throw Failure("request '" + line + "' has too many arguments");
     std::ostringstream out;
     out.precision(17);
@@ -119,6 +133,15 @@ void serve(const Options& o) {
     } else if (w[0] == "fuse") {
       out << "fuse launches=" << arg(1) << " units=" << arg(2)
           << " seconds=" << fuse(devices, o.blocks_per_sm, o.threads, arg(1), arg(2), o.unit_ns);
+    } else if (w[0] == "reduce-check") {
+      Reduction& r = reduce(arg(1));
+      const double sum = r.sum();
+      out << "reduce-check bytes=" << r.bytes() << " blocks=" << r.blocks() << " sum=" << sum;
+    } else if (w[0] == "reduce") {
+      const long bytes = arg(1);
+      const std::vector<double> ns = reduce(bytes).steps(arg(2), arg(3));
+      out << "reduce bytes=" << bytes << " ns=";
+      for (std::size_t i = 0; i < ns.size(); ++i) out << (i ? "," : "") << ns[i];
     } else {
       throw Failure("unknown request '" + line + "'");
     }

@@ -14,17 +14,12 @@
 #include "common/sm_throughput.cuh"
 #include "core/method.hpp"
 #include "reduction/block_sum.cuh"
+#include "reduction/fill.cuh"
 #include "reduction/reference_sum.hpp"
 
 namespace gb::reduction {
 
 constexpr int kThreads = 1024;  // per block, as model.gmem.stream streams
-
-// Element i of the array is element first + i of the data set (a GPU's share starts at first).
-template <class T>
-__global__ void fill_kernel(T* data, std::uint64_t n, std::uint64_t first) {
-  for (std::uint64_t i = grid_thread(); i < n; i += grid_threads()) data[i] = data_value(first + i);
-}
 
 // 1 KiB to 256 MiB in x4 steps (configs/sweeps/reduction.yaml refines and extends it).
 inline std::vector<long> default_bytes() {

@@ -12,16 +12,12 @@
 
 #include "core/check_draw.hpp"
 #include "core/method.hpp"
+#include "reduction/data_set.hpp"
 
 namespace gb::reduction {
 
-constexpr unsigned kDataSeed = 0x5eed17u;
 // Above this many errors in 10^10 a sum is wrong: rows say `unverified` (issue 17).
 constexpr double kMaxRelativeError = 1e-10;
-
-GB_HOST_DEVICE inline double data_value(std::uint64_t i) {
-  return 0.5 + static_cast<double>(check_draw(kDataSeed, i)) * 0x1p-32;
-}
 
 // The exact sum of elements [first, first + count), in long double (exact up to 2^32 elements:
 // the integer part needs at most 64 bits).

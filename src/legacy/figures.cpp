@@ -1,5 +1,6 @@
 #include "legacy/figures.hpp"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,8 +14,8 @@ namespace gb::legacy {
 namespace {
 
 constexpr long kCheckCrossings = 64;  // as the device barriers' check (README, "Methods")
-constexpr long kLaunchWarmup = 50;    // as core/host_loop.cpp
-constexpr long kLaunchBatch = 100;
+constexpr long kHostLoopWarmup = 50;  // as core/host_loop.cpp and team/team_host_loop.cpp
+constexpr long kHostLoopBatch = 100;
 
 // Runs `part` on the point's session. A helper that says `unsupported` skips the point, one
 // that overruns its deadline gives `on_timeout(why)`; any other failure reaches the runner.
@@ -63,6 +64,22 @@ Verification verify_by(State& state, const Shape& shape, long (Session::*count)(
       timed_out);
 }
 
+// Host-loop figures from per-step times (ns) that `batch(warmup, steps)` takes in the helper:
+// kHostLoopWarmup untimed steps, then batches of kHostLoopBatch until the adaptive criterion
+// stops.
+Measurement host_loop_batches(State& state,
+                              const std::function<std::vector<double>(long, long)>& batch) {
+  std::vector<double> samples;
+  AdaptiveStop stop(state.ctx());
+  long warmup = kHostLoopWarmup;
+  do {
+    const std::vector<double> ns = batch(warmup, kHostLoopBatch);
+    samples.insert(samples.end(), ns.begin(), ns.end());
+    warmup = 0;
+  } while (stop.more(samples.size(), summarize(samples).relative_standard_error()));
+  return host_loop_result(samples, stop.reason());
+}
+
 }  // namespace
 
 Verification verify_multi_grid(State& state, const Shape& shape) {
@@ -90,16 +107,28 @@ std::vector<Measurement> measure_real_launch(State& state, const Shape& shape) {
   return with_session(
       state, shape,
       [&](Session& s) -> std::vector<Measurement> {
-        std::vector<double> samples;
-        AdaptiveStop stop(state.ctx());
-        long warmup = kLaunchWarmup;
-        do {
-          const std::vector<double> batch = s.launch(warmup, kLaunchBatch);
-          samples.insert(samples.end(), batch.begin(), batch.end());
-          warmup = 0;
-        } while (stop.more(samples.size(), summarize(samples).relative_standard_error()));
-        Measurement m = host_loop_result(samples, stop.reason());
+        Measurement m = host_loop_batches(
+            state, [&](long warmup, long steps) { return s.launch(warmup, steps); });
         m.note = "cudaLaunchCooperativeKernelMultiDevice; " + shape_note(s);
+        return {m};
+      },
+      timeout_row("latency", "host-loop"));
+}
+
+Verification verify_reduction(
+    State& state, const Shape& shape, long bytes,
+    const std::function<Verification(const Session::ReductionResult&)>& judge) {
+  return with_session(
+      state, shape, [&](Session& s) { return judge(s.reduce_check(bytes)); }, timed_out);
+}
+
+std::vector<Measurement> measure_reduction(State& state, const Shape& shape, long bytes) {
+  return with_session(
+      state, shape,
+      [&](Session& s) -> std::vector<Measurement> {
+        Measurement m = host_loop_batches(
+            state, [&](long warmup, long steps) { return s.reduce(bytes, warmup, steps); });
+        m.note = "this_multi_grid().sync(); gpubarrier-legacy, " + s.versions();
         return {m};
       },
       timeout_row("latency", "host-loop"));

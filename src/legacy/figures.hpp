@@ -4,6 +4,7 @@
 // `failed` row (the error reaches the runner), one that says `unsupported` a skipped row.
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "core/method.hpp"
@@ -21,6 +22,17 @@ std::vector<Measurement> measure_multi_grid(State& state, const Shape& shape);
 // figures from the helper's per-step times, sampled in batches until the adaptive criterion stops.
 Verification verify_real_launch(State& state, const Shape& shape);
 std::vector<Measurement> measure_real_launch(State& state, const Shape& shape);
+
+// reduction.multi.multi-grid: one whole reduction of a `bytes` array by the helper, from zeroed
+// partial sums; `judge` gives the verdict on its result (the exact-sum check of the reductions).
+Verification verify_reduction(
+    State& state, const Shape& shape, long bytes,
+    const std::function<Verification(const Session::ReductionResult&)>& judge);
+// Latency of whole reductions by host-loop, as the other multi-GPU reductions are timed: 50
+// untimed steps, then batches of 100 until the adaptive criterion stops; a step is one
+// multi-device launch and the wait for every GPU. One latency Measurement (its samples kept, the
+// note names the sync and the helper's versions), or a timeout row.
+std::vector<Measurement> measure_reduction(State& state, const Shape& shape, long bytes);
 
 // kernel.fusion.multi-device: launch overhead by the fusion technique (seed 001 Eq. 6), i
 // multi-device launches of j sleep units against j launches of i units.

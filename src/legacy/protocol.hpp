@@ -26,6 +26,14 @@
 //   fuse <launches> <units>  fuse launches=<l> units=<u> seconds=<s>
 //       <launches> multi-device launches of kernels of <units> __nanosleep units (U ns each),
 //       back to back, then the wait: the runs behind the fusion technique (seed 001 Eq. 6).
+//   reduce-check <bytes>     reduce-check bytes=<b> blocks=<g> sum=<s>
+//       one whole multi-GPU reduction of the reductions' data set (<bytes> = the whole array,
+//       split over the GPUs; kernels/reduction/data_set.hpp), from zeroed partial sums: GPU 0's
+//       sum s (17 digits; nan or inf where the kernel made one), g blocks of 1024 threads per GPU.
+//   reduce <bytes> <warmup> <steps>   reduce bytes=<b> ns=<t1>,<t2>,...
+//       <steps> timed reductions (one multi-device launch + the wait for every GPU each) after
+//       <warmup> untimed ones; one time per step. The array is made on the first request for
+//       its size and kept until another size is asked for.
 //   quit                     no reply; the helper exits 0 (so does end of input)
 // Any request may instead be answered `unsupported <why>` (what it needs is missing here, e.g.
 // peer access for the stamp check) or `error <what>`; the helper then exits (3, or 1).

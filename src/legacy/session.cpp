@@ -1,6 +1,7 @@
 #include "legacy/session.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "legacy/locate.hpp"
 
@@ -11,6 +12,10 @@ namespace {
 constexpr double kStartS = 60;
 // Per crossing, launch or round: a thousand times a healthy one (as multigpu.nccl.lsa's deadline).
 constexpr double kSlowStepS = 1e-3;
+// Per byte a reduction reads or fills: 1 GB/s, a thousand times slower than a healthy GPU.
+constexpr double kSlowByteS = 1e-9;
+// Peer access and the array's allocation before a size's first reduction.
+constexpr double kReductionSetupS = 10;
 
 std::string version_text(long v) {  // 11080 -> 11.8
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
@@ -137,6 +142,43 @@ double Session::fuse(long launches, long units) {
   const Reply r = ask("fuse " + std::to_string(launches) + " " + std::to_string(units), "fuse",
                       work, "timing fused multi-device launches");
   return seconds_field(r);
+}
+
+namespace {
+
+// GPU 0's sum: any double, NaN and infinities included (a wrong sum is the check's to judge).
+double sum_field(const Reply& r) {
+  const std::string* v = r.find("sum");
+  char* end = nullptr;
+  const double x = v ? std::strtod(v->c_str(), &end) : 0;
+  if (!v || v->empty() || end != v->c_str() + v->size())
+    throw HelperFailed(std::string(kHelperName) + " sent a malformed '" + r.word +
+                       "': no number in field 'sum'");
+  return x;
+}
+
+}  // namespace
+
+Session::ReductionResult Session::reduce_check(long bytes) {
+  const Reply r =
+      ask("reduce-check " + std::to_string(bytes), "reduce-check",
+          kReductionSetupS + 2.0 * static_cast<double>(bytes) * kSlowByteS, "checking a reduction");
+  return {sum_field(r), count_field(r, "blocks")};
+}
+
+std::vector<double> Session::reduce(long bytes, long warmup, long steps) {
+  const double work = kReductionSetupS + static_cast<double>(warmup + steps) *
+                                             (kSlowStepS + static_cast<double>(bytes) * kSlowByteS);
+  const Reply r = ask("reduce " + std::to_string(bytes) + " " + std::to_string(warmup) + " " +
+                          std::to_string(steps),
+                      "reduce", work, "timing reductions");
+  std::vector<double> ns;
+  std::string why = field_numbers(r, "ns", ns);
+  if (why.empty() && static_cast<long>(ns.size()) != steps)
+    why = std::to_string(ns.size()) + " times for " + std::to_string(steps) + " steps";
+  if (!why.empty())
+    throw HelperFailed(std::string(kHelperName) + " sent a malformed 'reduce': " + why);
+  return ns;
 }
 
 Session* session_of(State& state, const Shape& shape) {

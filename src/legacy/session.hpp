@@ -44,6 +44,13 @@ class Session {
   std::vector<double> launch(long warmup, long steps);  // ns per step
   long launch_check(long rounds);                       // stamps missing after the wait
   double fuse(long launches, long units);               // seconds
+  // One multi-GPU reduction of a `bytes` array: GPU 0's sum (may be NaN) and the blocks per GPU.
+  struct ReductionResult {
+    double sum = 0;
+    long blocks = 0;
+  };
+  ReductionResult reduce_check(long bytes);
+  std::vector<double> reduce(long bytes, long warmup, long steps);  // ns per whole reduction
 
  private:
   // Sends `request`, expects `word` back within watchdog + `work_s`; throws as the constructor.
