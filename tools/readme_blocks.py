@@ -20,6 +20,7 @@ Typed figures. A measured figure is a number followed by a measured unit: µs, u
 cycles, GB/s, TB/s, B/ns, B/cycle, MHz, GHz (a k or M before the unit allowed), %, or x / ×
 written against the number (2.7x; `1 x 128` and `4x256` are shapes). Every such figure in prose
 must be generated; `--check` and `--typed` report each one elsewhere as FILE:LINE: figure: line.
+A figure whose unit is on the next line of its paragraph counts on the line it starts on.
 Not prose, so not checked: generated blocks and value markers, headings, `code spans`, fenced
 code and indented code blocks (commands), HTML comments, link targets. Allowed without a value
 marker:
@@ -135,7 +136,8 @@ def regenerate(path, dispatch):
 
 def typed_figures(text):
     """[(line number, figure, line)] of every measured figure typed in prose (module docstring)."""
-    hits, fence, block, in_list, code, prev_blank = [], None, False, False, False, True
+    hits, lines, fence, block, comment = [], [], None, False, False
+    in_list, code, prev_blank = False, False, True
     for n, line in enumerate(text.split("\n"), 1):
         fenced = _FENCE.match(line)
         if fence:  # inside fenced code until the same fence closes it
@@ -150,8 +152,12 @@ def typed_figures(text):
         if BLOCK_OPEN.match(line):
             block = True
             continue
+        if comment:  # inside an HTML comment that opened on an earlier line
+            if "-->" not in line:
+                continue
+            comment, line = False, " " * (line.index("-->") + 3) + line[line.index("-->") + 3:]
         blank = not line.strip()
-        indent = len(line) - len(line.lstrip(" \t").replace("\t", "    "))
+        indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
         if not blank and _LIST_ITEM.match(line):
             in_list = True
         elif not blank and indent == 0:
@@ -164,7 +170,16 @@ def typed_figures(text):
         prose = line
         for pattern in _NOT_PROSE:
             prose = pattern.sub(" ¤ ", prose)
-        hits += [(n, m.group(0).strip(), line.strip()) for m in FIGURE.finditer(prose)]
+        if "<!--" in prose:  # a comment that closes on a later line
+            comment, prose = True, prose[:prose.index("<!--")]
+        lines.append((n, prose, line.strip()))
+    # a figure may run over a line break ("1997.8 against 1987.8\n GB/s"): each line is read
+    # with the next line of its paragraph after it, and a figure counts where it starts
+    for i, (n, prose, line) in enumerate(lines):
+        nxt = lines[i + 1][1] if i + 1 < len(lines) and lines[i + 1][0] == n + 1 else ""
+        hits += [(n, " ".join(m.group(0).split()), line)
+                 for m in FIGURE.finditer(prose.rstrip() + " " + nxt.lstrip())
+                 if m.start() < len(prose.rstrip())]
     return hits
 
 
@@ -194,7 +209,7 @@ def main(argv, dispatch):
     except OSError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    typed = check_typed(path, old) if typed_only else 0
+    typed = check_typed(path, old) if check or typed_only else 0
     if typed_only:
         if not typed:
             print(f"{path}: no measured figure typed outside the generated parts")

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """The results pages (results/README.md, FINDINGS.md, journal.md and every folder's README.md) are
 what tools/report.py writes from the committed CSVs: every generated table and figure
-(`<!-- report: ... -->` blocks, `<!-- value: ... -->` figures) is regenerated and compared. A negative self-test changes one generated figure in a copy and expects `--check` to
-fail naming the marker's line. Plain python3 (stdlib only).
+(`<!-- report: ... -->` blocks, `<!-- value: ... -->` figures) is regenerated and compared, and
+no measured figure is typed in their prose outside those parts (`report.py readme PAGE --typed`,
+tools/readme_blocks.py). Negative self-tests change one generated figure in a copy and expect
+`--check` to fail naming the marker's line, and turn one value marker of the journal back into
+typed text and expect `--typed` to name its line. Plain python3 (stdlib only).
 
 Usage: test_results_readme.py [GPUBARRIER (unused)]
 """
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,8 +25,8 @@ PAGES = [os.path.join(RESULTS, p) for p in ("README.md", "FINDINGS.md", "journal
 README = os.path.join(RESULTS, "journal.md")
 
 
-def check(path):
-    return subprocess.run([sys.executable, REPORT, "readme", path, "--check"],
+def check(path, flag="--check"):
+    return subprocess.run([sys.executable, REPORT, "readme", path, flag],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -31,6 +35,10 @@ for page in PAGES:
     with open(page, encoding="utf-8") as f:
         if "<!-- report: " not in f.read():
             sys.exit(f"FAIL: {name} has no generated part")
+    typed = check(page, "--typed")
+    if typed.returncode != 0:
+        sys.exit(f"FAIL: {name} has measured figures typed outside the generated parts (make each "
+                 f"a value marker, or a ref marker naming its source)\n{typed.stderr}")
     done = check(page)
     if done.returncode != 0:
         sys.exit(f"FAIL: {name} differs from what tools/report.py writes "
@@ -61,6 +69,19 @@ with tempfile.TemporaryDirectory() as d:
     if f":{marker + 1}: generated part differs" not in bad.stderr or "+++" not in bad.stdout:
         sys.exit(f"FAIL: --check should name line {marker + 1} and print a diff\n"
                  f"{bad.stderr}{bad.stdout}")
+    # a generated figure typed in by hand instead is named by its line
+    with open(README, encoding="utf-8") as f:
+        journal = f.read().split("\n")
+    at = next(i for i, line in enumerate(journal)
+              if re.search(r"<!-- value: value [^>]*-->[^<]*<!-- /value --> us", line))
+    journal[at] = re.sub(r"<!-- value: [^>]*-->(.*?)<!-- /value -->", r"\1", journal[at], count=1)
+    typed_copy = os.path.join(d, "typed.md")
+    with open(typed_copy, "w", encoding="utf-8") as f:
+        f.write("\n".join(journal))
+    typed = check(typed_copy, "--typed")
+    if typed.returncode != 1 or f"typed.md:{at + 1}: typed figure" not in typed.stderr:
+        sys.exit(f"FAIL: --typed should name line {at + 1} of a journal with a typed figure\n"
+                 f"{typed.stdout}{typed.stderr}")
     # a marker whose command fails is named by its line
     broken = os.path.join(d, "broken.md")
     with open(broken, "w", encoding="utf-8") as f:
