@@ -7,6 +7,7 @@
 #include "core/errors.hpp"
 #include "core/glob.hpp"
 #include "jobs/text.hpp"
+#include "paths/data_dir.hpp"
 
 namespace gb::jobs {
 namespace fs = std::filesystem;
@@ -26,9 +27,7 @@ std::vector<std::string> config_roots() {
   std::vector<std::string> roots;
   if (const char* env = std::getenv("GPUBARRIER_CONFIGS"); env && *env) roots.emplace_back(env);
   roots.emplace_back("configs");
-#ifdef GB_CONFIGS_DIR
-  roots.emplace_back(GB_CONFIGS_DIR);
-#endif
+  roots.push_back((paths::data_dir().path / "configs").string());
   return roots;
 }
 

@@ -9,8 +9,9 @@ namespace gb::jobs {
 
 enum class ConfigKind { system, sweep };
 
-// The folders searched for configs/, first match wins: $GPUBARRIER_CONFIGS, ./configs, then the
-// source tree this executable was built from.
+// The folders searched for configs/, first match wins: $GPUBARRIER_CONFIGS, ./configs, then
+// configs/ of the data files (src/paths: <prefix>/share/gpubarrier once installed, the source tree
+// from the build folder).
 std::vector<std::string> config_roots();
 
 // A name or path: a path (it has a '/' or ends in .yaml) is taken as it is; a name is looked up

@@ -19,6 +19,7 @@
 #include "cli/child_process.hpp"
 #include "cli/commands.hpp"
 #include "core/errors.hpp"
+#include "paths/data_dir.hpp"
 
 extern char** environ;
 
@@ -155,13 +156,11 @@ std::string python_interpreter(const std::string& modules) {
   return found.front();
 }
 
-// GPUBARRIER_TOOLS, else the source tree's tools/ (compiled in), else <executable dir>/../tools.
+// GPUBARRIER_TOOLS, else tools/ of the data files (src/paths: <prefix>/share/gpubarrier once
+// installed, the source tree from the build folder).
 fs::path tools_dir() {
   if (std::string d = env_or_empty("GPUBARRIER_TOOLS"); !d.empty()) return d;
-#ifdef GPUBARRIER_TOOLS_DIR
-  if (std::error_code ec; fs::is_directory(GPUBARRIER_TOOLS_DIR, ec)) return GPUBARRIER_TOOLS_DIR;
-#endif
-  return fs::path(self_executable()).parent_path().parent_path() / "tools";
+  return paths::data_dir().path / "tools";
 }
 
 // The tool's exit status; 128 + the signal when a signal ended it.

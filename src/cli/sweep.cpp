@@ -1,11 +1,24 @@
-// `gpubarrier sweep FILE`: the runs listed in a YAML sweep file (configs/sweeps/), into one CSV.
+// `gpubarrier sweep FILE|NAME`: the runs listed in a YAML sweep file, into one CSV. A NAME is a
+// shipped sweep (configs/sweeps/NAME.yaml among the data files, as `gpubarrier jobs --sweep`).
+#include <filesystem>
 #include <memory>
 
 #include "cli/commands.hpp"
 #include "cli/session.hpp"
 #include "io/sweep_file.hpp"
+#include "jobs/locate.hpp"
 
 namespace gb::cli {
+namespace {
+
+// A path (it has a '/' or ends in .yaml) as it is; a name looked up as `jobs --sweep` does.
+std::string sweep_path(const std::string& file_or_name) {
+  const bool is_path = file_or_name.find('/') != std::string::npos ||
+                       std::filesystem::path(file_or_name).extension() == ".yaml";
+  return is_path ? file_or_name : jobs::locate_config(file_or_name, jobs::ConfigKind::sweep);
+}
+
+}  // namespace
 
 void add_sweep_command(CLI::App& app, GlobalOptions& global) {
   auto session = std::make_shared<SessionArgs>();
@@ -21,9 +34,13 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
       "--methods and --axis narrow the file's runs without editing it.\n"
       "Examples:\n"
       "  gpubarrier sweep configs/sweeps/quick.yaml --out quick.csv\n"
+      "  gpubarrier sweep quick --out quick.csv   (a shipped sweep by name)\n"
       "  gpubarrier sweep configs/sweeps/single-gpu.yaml --methods 'gpu.grid.*' "
       "--axis threads_per_block=128");
-  cmd->add_option("file", *path, "Sweep file (YAML), e.g. configs/sweeps/quick.yaml")->required();
+  cmd->add_option("file", *path,
+                  "Sweep file (YAML), e.g. configs/sweeps/quick.yaml, or the name of a shipped "
+                  "sweep (quick, floor, paper, ...)")
+      ->required();
   cmd->add_option("--methods", cli->methods,
                   "Keep only the file's methods that match these comma-separated globs")
       ->envname("GPUBARRIER_METHODS");
@@ -36,7 +53,7 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table")
       ->envname("GPUBARRIER_JSON");
   cmd->callback([session, path, cli, cmd, &global] {
-    const SweepFile sweep = load_sweep_file(*path);
+    const SweepFile sweep = load_sweep_file(sweep_path(*path));
     session->isolate_given = cmd->count("--isolate") > 0;
     if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
     if (sweep.time_budget_s && cmd->count("--time-budget") == 0)

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "legacy/protocol.hpp"
+#include "paths/data_dir.hpp"
 
 namespace gb::legacy {
 namespace {
@@ -38,10 +39,7 @@ HelperLocation locate_helper(const char* env_value, const std::string& self_dir)
 }
 
 HelperLocation locate_helper() {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  return locate_helper(std::getenv("GPUBARRIER_LEGACY_HELPER"),
-                       ec ? std::string(".") : self.parent_path().string());
+  return locate_helper(std::getenv("GPUBARRIER_LEGACY_HELPER"), paths::executable_dir().string());
 }
 
 Usability usable(const RunContext& ctx, const Usability& base) {

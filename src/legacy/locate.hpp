@@ -15,7 +15,8 @@ struct HelperLocation {
 };
 
 // GPUBARRIER_LEGACY_HELPER when set (it must be an executable file), else gpubarrier-legacy in
-// `self_dir`, the folder of the running gpubarrier (the build puts the helper there).
+// `self_dir`, the folder of the running gpubarrier (the build puts the helper there, and
+// `cmake --install` puts both in <prefix>/bin).
 HelperLocation locate_helper(const char* env_value, const std::string& self_dir);
 // The same for this process (its environment and /proc/self/exe).
 HelperLocation locate_helper();

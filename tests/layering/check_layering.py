@@ -31,6 +31,7 @@ import sys
 
 PARTS = [
     ("errors",         ["src/core/errors.hpp", "src/core/errors.cpp"]),
+    ("paths",          ["src/paths/**"]),  # where the data files are: below everything
     ("core",           ["src/core/**"]),
     ("io",             ["src/io/**"]),
     ("team",           ["src/team/**"]),
@@ -51,7 +52,7 @@ PARTS = [
 # unpack into the repository, ignored by git) and "other" (any other repository file).
 EXTERNAL_PREFIXES = (".nvshmem/", ".legacy-cuda/")
 
-_CORE_AND_BELOW = ["core", "errors", "topology", "generated"]
+_CORE_AND_BELOW = ["core", "errors", "topology", "paths", "generated"]
 _KERNELS = ["kernels", "kernels.common", "team_kernels"]  # all of kernels/ but detail/
 
 # The one exception to "a detail/ folder is private to its folder": the multi-node level composes
@@ -62,6 +63,7 @@ DETAIL_SHARED_WITH = {"kernels/multigpu": ["kernels/multinode"]}
 # What each part may include, directly or through other headers.
 MAY_INCLUDE = {
     "errors":         ["errors"],
+    "paths":          ["paths"],
     "topology":       ["topology", "errors"],
     "core":           _CORE_AND_BELOW,
     "io":             ["io"] + _CORE_AND_BELOW,
@@ -90,10 +92,11 @@ WHY = {
 
 # The CMake libraries: the link graph is the layering. For each: its part, the parts whose
 # sources it compiles, and the parts whose libraries it may link (directly or transitively).
-_BASE = ["core", "topology", "errors"]
+_BASE = ["core", "topology", "errors", "paths"]
 _TEAM = ["team", "team_kernels"] + _BASE
 LIBRARIES = {
     "gpubarrier_errors":       ("errors",       ["errors"],       []),
+    "gpubarrier_paths":        ("paths",        ["paths"],        []),
     "gpubarrier_topology":     ("topology",     ["topology"],     ["errors"]),
     "gpubarrier_core":         ("core",         ["core"],         ["topology", "errors"]),
     "gpubarrier_io":           ("io",           ["io"],           _BASE),
