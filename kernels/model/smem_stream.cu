@@ -6,6 +6,8 @@
 // read by thread 0 between two barriers. The note of the bandwidth rows gives C = T x Thr.
 #include <algorithm>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "common/device_buffer.hpp"
 #include "common/sm_clock.hpp"
@@ -73,6 +75,16 @@ class SmemStream final : public StreamMethod {
            "and dependent-load latency (cycles) of one block (clock technique)";
   }
   std::vector<Axis> axes() const override { return {{"threads_per_block", {1, 32, 1024}}}; }
+  // Its own bounds first (the runner reports the first one a figure is outside of).
+  std::vector<Bound> bounds() const override {
+    std::vector<Bound> b{
+        {"latency_cycles", 1.0, std::nullopt,
+         "a dependent shared-memory load takes at least one cycle"},
+        {"bandwidth_cycles", std::nullopt, 128.0,
+         "an SM's shared memory delivers at most 128 B per cycle (32 banks x 4 B)"}};
+    for (Bound& x : StreamMethod::bounds()) b.push_back(std::move(x));
+    return b;
+  }
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();

@@ -2,6 +2,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <optional>
+#include <vector>
 
 #include "cli/commands.hpp"
 #include "cli/context.hpp"
@@ -20,6 +22,22 @@ std::string axes_text(const std::vector<Axis>& axes) {
   return s.empty() ? "-" : s;
 }
 
+// A method's physical bounds (Method::bounds): {metric, min, max, why, min_exclusive}, null for
+// an open side.
+nlohmann::json bounds_json(const std::vector<Bound>& bounds) {
+  nlohmann::json out = nlohmann::json::array();
+  const auto side = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+  };
+  for (const Bound& b : bounds)
+    out.push_back({{"metric", b.metric},
+                   {"min", side(b.min)},
+                   {"max", side(b.max)},
+                   {"why", b.why},
+                   {"min_exclusive", b.min_exclusive}});
+  return out;
+}
+
 void list_methods(const GlobalOptions& global, const std::string& gpus) {
   const RunContext ctx = make_context(local_launch(), gpus);
   const auto methods = Registry::instance().create_all();
@@ -35,6 +53,7 @@ void list_methods(const GlobalOptions& global, const std::string& gpus) {
                      {"level", to_string(m->level())},
                      {"description", m->description()},
                      {"axes", axes},
+                     {"bounds", bounds_json(m->bounds())},
                      {"usable", u.ok},
                      {"reason", u.reason}});
     } else {

@@ -107,6 +107,18 @@ struct Verification {
   }
 };
 
+// A physical bound of one of a method's figures: a value of `metric` below `min` (at or below it
+// when `min_exclusive`) or above `max` cannot be a measurement of what the method claims, and the
+// runner turns such a figure into an `unverified` row that says so (core/bounds.hpp). An open
+// side is std::nullopt.
+struct Bound {
+  std::string metric;
+  std::optional<double> min;
+  std::optional<double> max;
+  std::string why;
+  bool min_exclusive = false;  // true: the figure must exceed min (a time is > 0)
+};
+
 // One reported figure of one configuration.
 struct Measurement {
   std::string metric;     // latency, latency_cycles, throughput, ...
@@ -151,6 +163,11 @@ class Method {
   virtual Verification verify(State& state);
 
   virtual std::vector<Measurement> measure(State& state) = 0;
+
+  // The physical bounds of the method's figures, applied by the runner to every measured row.
+  // The default: every time-like figure (latency, loop_latency, latency_cycles, launch_interval,
+  // launch_overhead, one_way_latency) is positive. Override to add bounds, calling the base.
+  virtual std::vector<Bound> bounds() const;
 };
 
 }  // namespace gb

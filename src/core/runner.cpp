@@ -11,6 +11,7 @@
 #include <string>
 
 #include "core/agreement.hpp"
+#include "core/bounds.hpp"
 #include "core/glob.hpp"
 #include "core/launch_mode.hpp"
 #include "core/progress.hpp"
@@ -188,8 +189,10 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
         run_part(ctx, &state, "measure", [&] { return method.measure(state); });
     if (state.skipped()) return {status_record(Status::skipped, state.skip_reason())};
     std::vector<Record> rows;
+    const std::vector<Bound> bounds = method.bounds();
     for (Measurement& m : figures) {
       apply_verification(v, m);
+      apply_bounds(bounds, m);  // a figure outside a physical bound: unverified, said first
       rows.push_back(with_figure(status_record(Status::ok, {}), m));
       if (!m.gpus.empty()) rows.back().topology = topology_of(ctx, plan, method, m.gpus);
     }

@@ -1,0 +1,50 @@
+#include "core/bounds.hpp"
+
+#include <cstdio>
+
+namespace gb {
+namespace {
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<Bound> time_bounds() {
+  std::vector<Bound> b;
+  for (const char* metric : {"latency", "loop_latency", "latency_cycles", "launch_interval",
+                             "launch_overhead", "one_way_latency"})
+    b.push_back({metric, 0.0, std::nullopt, "a time is above zero", true});
+  return b;
+}
+
+std::vector<Bound> Method::bounds() const {
+  return time_bounds();
+}
+
+std::string bound_violation(const std::vector<Bound>& bounds, const Measurement& m) {
+  const double v = m.value;
+  for (const Bound& b : bounds) {
+    if (b.metric != m.metric) continue;
+    const std::string what = m.metric + " " + number(v);
+    if (b.min && (b.min_exclusive ? !(v > *b.min) : !(v >= *b.min)))
+      return what + (b.min_exclusive ? " at or below " : " below ") + number(*b.min) + " (" +
+             b.why + ")";
+    if (b.max && !(v <= *b.max)) return what + " above " + number(*b.max) + " (" + b.why + ")";
+  }
+  return {};
+}
+
+bool apply_bounds(const std::vector<Bound>& bounds, Measurement& m) {
+  if (m.status != Status::ok && m.status != Status::unverified) return false;
+  const std::string why = bound_violation(bounds, m);
+  if (why.empty()) return false;
+  m.status = Status::unverified;
+  m.note = "outside physical bound: " + why + (m.note.empty() ? "" : "; " + m.note);
+  return true;
+}
+
+}  // namespace gb
