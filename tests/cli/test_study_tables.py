@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""configs/sweeps/study-tables.yaml (the study's throughput tables at its shapes) without a GPU:
+`config check` accepts it as a sweep of 7 runs over 8 methods, and where no GPU is visible
+`sweep` runs it to the end with exit 0, one skipped row per method that says why (on a GPU
+machine that part is left out: it would measure for minutes).
+
+Usage: test_study_tables.py GPUBARRIER
+"""
+import json
+import os
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+
+EXE = sys.argv[1]
+SWEEP = os.path.join(os.path.dirname(os.path.dirname(HERE)), "configs", "sweeps",
+                     "study-tables.yaml")
+METHODS = {"gpu.warp.tile-sync", "gpu.warp.tile-shuffle", "gpu.warp.coalesced-sync",
+           "gpu.warp.coalesced-shuffle", "gpu.warp.syncwarp", "gpu.block.syncthreads",
+           "gpu.block.cg-sync", "multigpu.cg.multi-grid"}
+
+p = run_gpubarrier(EXE, "config", "check", SWEEP)
+expect(p.returncode == 0 and
+       p.stdout.strip() == f"ok: {SWEEP}: sweep study-tables, 7 run(s), 8 method(s)",
+       "config check accepts the sweep: 7 runs, 8 methods", p)
+
+p = run_gpubarrier(EXE, "--json", "list")
+expect(p.returncode == 0, "list works", p)
+if next(m for m in json.loads(p.stdout) if m["name"] == "gpu.warp.tile-sync")["usable"]:
+    print("PASS config check (a GPU is visible: the sweep itself is not run here)")
+    sys.exit(0)
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "t.csv")
+    p = run_gpubarrier(EXE, "sweep", SWEEP, "--out", out)
+    expect(p.returncode == 0, "the sweep runs to the end without a GPU", p)
+    rows = read_csv(out)
+    expect({r["method"] for r in rows} == METHODS, f"a row for each of {sorted(METHODS)}: {rows}")
+    for r in rows:
+        expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"],
+               f"skipped, saying why: {r}")
+print("PASS config check and a GPU-less sweep:", len(rows), "skipped rows")
