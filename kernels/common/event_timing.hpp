@@ -19,15 +19,18 @@ namespace gb {
 
 // `op()` enqueues the work on `stream`; one warm-up run, then one sample (ns) per run, until the
 // adaptive criterion stops (core/techniques.hpp adaptive_samples). Under MPI the sample is the
-// slowest rank's.
+// slowest rank's. `before` (optional, untimed) runs before every run, ahead of the start event,
+// and must have finished its GPU work when it returns (common/l2_evict.hpp: the L2 eviction).
 inline Samples event_samples(const RunContext& ctx, cudaStream_t stream,
-                             const std::function<void()>& op) {
+                             const std::function<void()>& op,
+                             const std::function<void()>& before = {}) {
   cudaEvent_t start, stop;
   GB_CUDA_CHECK(cudaEventCreate(&start));
   GB_CUDA_CHECK(cudaEventCreate(&stop));
   Samples out;
   try {
     out = adaptive_samples(ctx, [&] {
+      if (before) before();
       GB_CUDA_CHECK(cudaEventRecord(start, stream));
       op();
       GB_CUDA_CHECK(cudaEventRecord(stop, stream));

@@ -3,10 +3,12 @@
 // (every SM). bandwidth (B/ns): the Fig. 10 loop grid-strided over 256 MiB, event technique.
 // latency (ns): thread 0 of every block follows a chain of dependent loads 64 KiB apart through
 // another 256 MiB (each sample on lines no earlier sample touched, so they come from DRAM),
-// clock technique. The note of the bandwidth row gives C = T x Thr.
+// clock technique. The note of the bandwidth row gives C = T x Thr. Axis cache (the bandwidth):
+// 0 = cold, the default, L2 evicted before every sample (common/l2_evict.hpp); 1 = warm.
 #include <cstdint>
 
 #include "common/device_buffer.hpp"
+#include "common/l2_evict.hpp"
 #include "common/sm_clock.hpp"
 #include "common/sm_throughput.cuh"
 #include "common/strided_sum.cuh"
@@ -82,9 +84,14 @@ class GmemStream final : public StreamMethod {
   Level level() const override { return Level::grid; }
   std::string_view description() const override {
     return "the model's global-memory inputs: Fig. 10 loop bandwidth (B/ns, event technique) and "
-           "dependent-load latency (ns, clock technique); grid=0 one block, 1 every SM";
+           "dependent-load latency (ns, clock technique); grid=0 one block, 1 every SM; cache=0 "
+           "evicts L2 before every bandwidth sample, 1 does not";
   }
-  std::vector<Axis> axes() const override { return {{"grid", {0, 1}}}; }
+  std::vector<Axis> axes() const override { return {{"grid", {0, 1}}, cache_axis()}; }
+  Usability feasible(const RunContext& ctx, const Point& p) const override {
+    if (Usability u = StreamMethod::feasible(ctx, p); !u.ok) return u;
+    return cache_feasible(p);
+  }
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
@@ -98,12 +105,15 @@ class GmemStream final : public StreamMethod {
     const double hz = measure_sm_clock_hz(ctx.gpus.front());
     std::vector<Measurement> latency = clock_technique(
         ctx, [&] { return a.chase(); }, hz, kChain);
+    const CachePolicy& cache = cache_policy(state, {ctx.gpus.front()});
     const Samples s = event_samples(
-        ctx, 0, [&] { stream_kernel<<<blocks, kThreads>>>(a.data.get(), kWords, a.sink.get()); });
+        ctx, 0, [&] { stream_kernel<<<blocks, kThreads>>>(a.data.get(), kWords, a.sink.get()); },
+        cache.before(0));
     Measurement bw = bandwidth_of(s.values, static_cast<double>(kWords) * sizeof(double),
                                   "bandwidth", "B/ns", "event", s.stop);
     bw.note = concurrency_note(latency.back().value, bw.value, "ns") + "; " +
-              std::to_string(blocks) + " blocks of " + std::to_string(kThreads) + " threads";
+              std::to_string(blocks) + " blocks of " + std::to_string(kThreads) + " threads; " +
+              cache.note();
     latency.push_back(std::move(bw));
     return latency;
   }

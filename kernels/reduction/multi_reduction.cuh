@@ -4,7 +4,9 @@
 // shares, one per GPU of the team (bytes / gpu_count each); the exact sum of the whole array;
 // the check of member 0's result against it; and the figures: latency of one whole reduction
 // (host-loop: a step is one reduction on every member, the slowest member's time) and the
-// bandwidth of the whole array. A method brings a Session (built once per point, collectively):
+// bandwidth of the whole array. Axis cache: 0 (cold, the default) evicts every GPU's L2 before
+// every step, outside the timed span (common/l2_evict.hpp); 1 (warm) does not. A method brings
+// a Session (built once per point, collectively):
 //   Session(const RunContext&, const mg::Team&, Shares&, const Point&);
 //   void reduce(int local);  one whole reduction as local member `local`, inside the team's
 //                            parallel region: the share's sum, the meeting, member 0's total into
@@ -16,12 +18,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/event_timing.hpp"
+#include "common/l2_evict.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 #include "core/watchdog.hpp"
@@ -96,6 +100,7 @@ inline std::vector<Axis> multi_axes(std::vector<Axis> extra) {
   std::vector<Axis> a{{kGpuCountAxis, {0}}};
   a.insert(a.end(), extra.begin(), extra.end());
   a.push_back({"bytes", default_bytes()});
+  a.push_back(cache_axis());
   return a;
 }
 
@@ -140,7 +145,14 @@ class MultiReduction : public Method {
   std::vector<Measurement> measure(State& state) override {
     const mg::Team& team = mg::team_of(state);
     Run& run = this->run(state);
-    Measurement lat = mg::team_host_loop(state.ctx(), team, [&](int l) { run.session.reduce(l); });
+    std::vector<int> devices;
+    for (int l = 0; l < team.local_count(); ++l) devices.push_back(team.device(l));
+    const CachePolicy& cache = cache_policy(state, devices);
+    std::function<void(int)> evict;  // untimed, before every step (a guarded prelude)
+    if (cache.cold())
+      evict = [&](int l) { team.guard(l, [&] { cache.evict(l, team.stream(l)); }); };
+    Measurement lat = mg::team_host_loop(
+        state.ctx(), team, [&](int l) { run.session.reduce(l); }, evict);
     if (const std::string why = expired(run.session); !why.empty())
       return {timeout_measurement("latency", "ns", "host-loop", why + " while timing")};
     Measurement bw =
@@ -150,6 +162,7 @@ class MultiReduction : public Method {
                        std::to_string(run.shares.blocks(0)) + " blocks of " +
                        std::to_string(kThreads) + " threads";
     if constexpr (requires { run.session.note(); }) note += "; " + run.session.note();
+    note += "; " + cache.note(team.size());
     lat.note = bw.note = note;
     return {lat, bw};
   }
@@ -183,6 +196,7 @@ class MultiReduction : public Method {
     if (Usability u = mg::team_feasible(ctx, p); !u.ok) return u;
     const long bytes = p.at("bytes");
     if (const char* why = bytes_refusal(bytes)) return Usability::no(why);
+    if (Usability u = cache_feasible(p); !u.ok) return u;
     const long members =
         ctx.launch.under_mpi ? ctx.launch.size : static_cast<long>(ctx.gpus.size());
     if (bytes / 8 < members)
@@ -193,7 +207,8 @@ class MultiReduction : public Method {
       if (std::string why = mg::peer_access_problem(local); !why.empty()) return Usability::no(why);
     for (int d : local) {
       GB_CUDA_CHECK(cudaSetDevice(d));
-      if (Usability u = fits_in_memory(bytes / members, 1); !u.ok) return u;
+      const auto evict = static_cast<long>(cache_memory(p, d));
+      if (Usability u = fits_in_memory(bytes / members + evict, 1); !u.ok) return u;
     }
     return point_feasible(ctx, p);
   }

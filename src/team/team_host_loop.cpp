@@ -9,32 +9,67 @@
 
 namespace gb::mg {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kBatch = 100, kWarmup = 50;
+
+// mpi mode with a prelude: host_loop's batches, with the prelude and a barrier of every rank
+// before each timed step.
+Measurement rank_loop_with_prelude(const RunContext& ctx, const std::function<void()>& step,
+                                   const std::function<void()>& prelude) {
+  for (int i = 0; i < kWarmup; ++i) step();
+  std::vector<double> samples, batch(kBatch);
+  AdaptiveStop stop(ctx);
+  do {
+    for (auto& t : batch) {
+      prelude();
+      ctx.launch.barrier();
+      const auto t0 = Clock::now();
+      step();
+      t = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
+    }
+    ctx.max_over_ranks(batch);
+    samples.insert(samples.end(), batch.begin(), batch.end());
+  } while (stop.more(samples.size(), summarize(samples).relative_standard_error()));
+  return host_loop_result(samples, stop.reason());
+}
+
+}  // namespace
+
 Measurement team_host_loop(const RunContext& ctx, const Team& team,
-                           const std::function<void(int local)>& step) {
+                           const std::function<void(int local)>& step,
+                           const std::function<void(int local)>& prelude) {
   if (team.mode() == Mode::mpi) {
     Measurement m;
-    team.parallel([&](int l) { m = host_loop(ctx, [&] { step(l); }); });
+    team.parallel([&](int l) {
+      m = prelude ? rank_loop_with_prelude(
+                        ctx, [&] { step(l); }, [&] { prelude(l); })
+                  : host_loop(ctx, [&] { step(l); });
+    });
     return m;
   }
-  using clock = std::chrono::steady_clock;
-  constexpr int kBatch = 100, kWarmup = 50;
   std::vector<std::vector<double>> per_member(team.local_count(), std::vector<double>(kBatch));
   std::vector<double> samples;
   AdaptiveStop stop(ctx);
   bool more = true;
   // One parallel region for the whole loop: no fork/join inside the timed steps. The orphaned
   // barrier and single below bind to the region Team::parallel opens. Nothing here throws past
-  // them: `step` guards its own work (Team::guard), and the single's statistics throw only
-  // when memory runs out.
+  // them: `step` and `prelude` guard their own work (Team::guard), and the single's statistics
+  // throw only when memory runs out.
   team.parallel([&](int l) {
     for (int i = 0; i < kWarmup; ++i) step(l);
     auto& mine = per_member[l];
     do {
 #pragma omp barrier
       for (auto& t : mine) {
-        const auto t0 = clock::now();
+        if (prelude) {
+          prelude(l);
+#pragma omp barrier
+        }
+        const auto t0 = Clock::now();
         step(l);
-        t = std::chrono::duration<double, std::nano>(clock::now() - t0).count();
+        t = std::chrono::duration<double, std::nano>(Clock::now() - t0).count();
       }
 #pragma omp barrier
 #pragma omp single

@@ -70,10 +70,10 @@ TEST(ReductionReference, MethodsAndTheAxesTheModelReads) {
       EXPECT_EQ(m->requirements().min_gpus, 1) << m->name();
   }
   EXPECT_EQ(axes["model.smem.stream"], "threads_per_block ");
-  EXPECT_EQ(axes["model.gmem.stream"], "grid ");
+  EXPECT_EQ(axes["model.gmem.stream"], "grid cache ");
   EXPECT_EQ(axes["gpu.warp.reduce"], "variant ");
-  EXPECT_EQ(axes["reduction.block"], "threads_per_block bytes ");
-  EXPECT_EQ(axes["reduction.single.grid-sync"], "grid bytes ");
+  EXPECT_EQ(axes["reduction.block"], "threads_per_block bytes cache ");
+  EXPECT_EQ(axes["reduction.single.grid-sync"], "grid bytes cache ");
   for (const char* n : {"reduction.single.two-kernel", "reduction.single.cub", "reduction.copy"})
-    EXPECT_EQ(axes[n], "bytes ") << n;
+    EXPECT_EQ(axes[n], "bytes cache ") << n;
 }

@@ -1,5 +1,6 @@
-// What every single-GPU reduction shares (issue 17, seed 001 section 7.4): the `bytes` axis, the
-// input on the device with its exact sum, the check against it and the event-timed figures.
+// What every single-GPU reduction shares (issue 17, seed 001 section 7.4): the `bytes` and
+// `cache` axes, the input on the device with its exact sum, the check against it and the
+// event-timed figures, L2 evicted before every sample when cold (common/l2_evict.hpp).
 // A reduction supplies `run`, which enqueues one whole reduction whose result lands in `out`.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "common/event_timing.hpp"
+#include "common/l2_evict.hpp"
 #include "core/state.hpp"
 #include "reduction/input.cuh"
 
@@ -20,14 +22,17 @@ class SingleReduction : public Method {
   std::vector<Axis> axes() const override {
     std::vector<Axis> a = extra_axes();
     a.push_back({"bytes", default_bytes()});
+    a.push_back(cache_axis());
     return a;
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long bytes = p.at("bytes");
     if (const char* why = bytes_refusal(bytes)) return Usability::no(why);
+    if (Usability u = cache_feasible(p); !u.ok) return u;
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-    return fits_in_memory(bytes, copies());
+    const auto evict = static_cast<long>(cache_memory(p, ctx.gpus.front()));
+    return fits_in_memory(bytes * copies() + evict, 1);
   }
 
   Verification verify(State& state) override {
@@ -41,10 +46,11 @@ class SingleReduction : public Method {
 
   std::vector<Measurement> measure(State& state) override {
     Input& in = input(state);
-    std::vector<Measurement> rows =
-        latency_and_bandwidth(event_samples(state.ctx(), 0, [&] { run(state, in); }),
-                              static_cast<double>(in.n) * sizeof(double) * traffic(), "GB/s");
-    for (Measurement& m : rows) m.note = figure_note(state, in);
+    const CachePolicy& cache = cache_of(state);
+    std::vector<Measurement> rows = latency_and_bandwidth(
+        event_samples(state.ctx(), 0, [&] { run(state, in); }, cache.before(0)),
+        static_cast<double>(in.n) * sizeof(double) * traffic(), "GB/s");
+    for (Measurement& m : rows) m.note = join_notes(figure_note(state, in), cache.note());
     return rows;
   }
 
@@ -57,6 +63,13 @@ class SingleReduction : public Method {
   // Enqueues one reduction of in.data into in.out on the default stream.
   virtual void run(State& state, Input& in) = 0;
   virtual std::string figure_note(State&, const Input& in) const { return error_note(in.error); }
+
+  static const CachePolicy& cache_of(State& state) {
+    return cache_policy(state, {state.ctx().gpus.front()});
+  }
+  static std::string join_notes(const std::string& a, const std::string& b) {
+    return a.empty() ? b : b.empty() ? a : a + "; " + b;
+  }
 
   static Input& input(State& state) {
     GB_CUDA_CHECK(cudaSetDevice(state.ctx().gpus.front()));
