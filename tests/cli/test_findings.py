@@ -88,6 +88,13 @@ with tempfile.TemporaryDirectory() as d:
            f"not measured (figures of two machines are never combined)", rep)
     expect("inconclusive" in lines[0] or "conclusions" in lines[0], "a summary line first", rep)
 
+    # the study's tables: one machine per GPU, the one with the most rows of the table
+    tables = run_gpubarrier(EXE, "report", "study-tables", d)
+    expect(tables.returncode == 0, "report study-tables exits 0", tables)
+    h200_32 = [ln for ln in tables.stdout.split("\n") if ln.startswith("| 32 |") and "H200" in ln]
+    expect(len(h200_32) == 1 and "| 14 |" in h200_32[0],
+           "the H200 block row at 32 threads comes from the machine with the block rows", tables)
+
     bad = run_gpubarrier(EXE, "report", "findings", os.path.join(d, "none"))
     expect(bad.returncode == 2 and bad.stderr.count("\n") <= 2 and "Traceback" not in bad.stderr,
            "a folder that does not exist: exit 2, one line", bad)

@@ -1,0 +1,119 @@
+"""The study's warp and block tables with their Hopper counterparts: `report.py study-tables DIR`.
+
+- Warp synchronization (the study's Table 2; its workshop version's Tables 4 and 7): per kind of
+  sync, the latency (cycles, one warp, over the group sizes measured) and the highest throughput
+  over the configurations measured (warp syncs or shuffles per cycle per SM), as the study
+  recorded "only the highest result".
+- Block synchronization per block size (the workshop version's Table 5): `__syncthreads` latency
+  (cycles, one block) and the highest throughput over blocks per SM, in block syncs per µs per SM.
+
+Per GPU model, the rows of one machine: the one with the most rows of the table's methods; the
+study's V100/P100 figures beside them (tools/study_reference.py).
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import findings  # noqa: E402
+import gbcsv  # noqa: E402
+
+# (label, method, group sizes: "all" | "partial" | "32", the study's V100 / P100 latency, the
+# study's V100 / P100 throughput (sync/cycle))
+WARP_KINDS = [
+    ("Tile (every size)", "gpu.warp.tile-sync", "all", "14 / 1", "0.812 / 1.774"),
+    ("Shuffle (tile, every size)", "gpu.warp.tile-shuffle", "all", "22 / 31", "0.928 / 0.642"),
+    ("Coalesced (1-31)", "gpu.warp.coalesced-sync", "partial", "108 / 1", "0.167 / 1.791"),
+    ("Coalesced (32)", "gpu.warp.coalesced-sync", "32", "14 / 1", "1.306 / 1.821"),
+    ("Shuffle (coalesced, every size)", "gpu.warp.coalesced-shuffle", "all", "77 / 50",
+     "0.121 / 0.166"),
+    ("`__syncwarp` (every size)", "gpu.warp.syncwarp", "all", "-", "-"),
+]
+BLOCK_STUDY = {32: ("22 / 220", "219 / 87.3"), 64: ("24 / 220", "201 / 51.7"),
+               128: ("28 / 224", "143 / 27.7"), 256: ("36 / 235", "81.2 / 13.7"),
+               512: ("52 / 317", "40.8 / 6.60"), 1024: ("84 / 428", "19.5 / 3.13")}
+
+
+def _group_ok(r, which):
+    g = gbcsv.config_axes(r).get("group_size", "")
+    return which == "all" or (which == "32" and g == "32") or (which == "partial" and g != "32")
+
+
+def _span(values, fmt="{:.3g}"):
+    if not values:
+        return "-"
+    lo, hi = min(values), max(values)
+    return fmt.format(lo) if abs(hi - lo) <= 0.005 * abs(lo) else \
+        f"{fmt.format(lo)}-{fmt.format(hi)}"
+
+
+def _scope_with(rows, gpu, methods):
+    """The rows of the machine with the most rows of `methods` (the newest of equals)."""
+    best, most = [], 0
+    for kind, rs in findings.scopes(rows, gpu):
+        n = sum(1 for r in rs if r["method"] in methods)
+        if kind == "machine" and n > most:
+            best, most = rs, n
+    return best
+
+
+def _newest(rows):
+    """One row per configuration: the newest."""
+    out = {}
+    for r in sorted(rows, key=lambda r: (r["timestamp"], r["_line"])):
+        out[(r["method"], r["metric"], r["config"])] = r
+    return list(out.values())
+
+
+def warp_table(rows):
+    methods = {m for _, m, _, _, _ in WARP_KINDS}
+    lines = ["| sync (group size) | V100 / P100 latency (cycles, the study) | "
+             "V100 / P100 throughput (sync/cycle, the study) | GPU | latency (cycles) | "
+             "highest throughput (per cycle per SM) | CSV |", "|---|---|---|---|---|---|---|"]
+    for i, (gpu, label) in enumerate(findings.GPUS):
+        mine = _newest(_scope_with(rows, gpu, methods))
+        for label_k, method, which, lat_s, thr_s in WARP_KINDS:
+            lat = [float(r["value"]) for r in mine if r["method"] == method and
+                   r["metric"] == "latency_cycles" and _group_ok(r, which)]
+            thr = [float(r["value"]) for r in mine if r["method"] == method and
+                   r["metric"] == "throughput_cycles" and _group_ok(r, which)]
+            files = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
+                            os.path.basename(r["_file"]) for r in mine if r["method"] == method})
+            lines.append(f"| {label_k} | {lat_s} | {thr_s} | {label} | {_span(lat)} | "
+                         f"{'%.3g' % max(thr) if thr else '-'} | "
+                         f"{', '.join(f'`{f}`' for f in files) or '-'} |")
+    return lines
+
+
+def block_table(rows):
+    method = "gpu.block.syncthreads"
+    lines = ["| threads per block | V100 / P100 latency (cycles, the study) | V100 / P100 "
+             "block syncs per µs (the study; per SM or GPU not said) | GPU | latency "
+             "(cycles, 1 block) | highest block syncs per µs per SM (over blocks/SM) | CSV |",
+             "|---|---|---|---|---|---|---|"]
+    for gpu, label in findings.GPUS:
+        mine = _newest(_scope_with(rows, gpu, {method}))
+        for t, (lat_s, thr_s) in BLOCK_STUDY.items():
+            sel = [r for r in mine if r["method"] == method and
+                   gbcsv.config_axes(r).get("threads_per_block") == str(t)]
+            lat = [float(r["value"]) for r in sel if r["metric"] == "latency_cycles" and
+                   gbcsv.config_axes(r).get("blocks_per_sm", "1") == "1"]
+            # throughput: warp syncs per ns per SM -> block syncs per µs per SM
+            thr = [float(r["value"]) * 1000 / max(1, t // 32) for r in sel
+                   if r["metric"] == "throughput" and r["unit"].startswith("warp-syncs/ns")]
+            files = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
+                            os.path.basename(r["_file"]) for r in sel})
+            lines.append(f"| {t} | {lat_s} | {thr_s} | {label} | {_span(lat)} | "
+                         f"{'%.3g' % max(thr) if thr else '-'} | "
+                         f"{', '.join(f'`{f}`' for f in files) or '-'} |")
+    return lines
+
+
+def main(argv):
+    paths = argv or ["."]
+    csvs, _ = gbcsv.expand(paths)
+    rows = gbcsv.load(csvs, statuses={"ok"})
+    out = ["**Warp synchronization** (the study's Table 2)", ""] + warp_table(rows) + \
+        ["", "**Block synchronization by block size** (the workshop version's Table 5)", ""] + \
+        block_table(rows)
+    print("\n".join(out))
+    return 0
