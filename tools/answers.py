@@ -3,9 +3,9 @@ barrier, its latency, its ratio to the same run's composed floor, and every alte
 to it. `gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` print it; the HTML
 page (tools/html_report.py) opens with it, then the latency-against-GPU-count chart.
 
-A machine: rows of one host and GPU model whose GPU UUID sets (gpu_uuids) overlap (rows that
-used GPU 0 and rows that used GPUs 0,1 of one box are one machine); rows without UUIDs (schema
-before v3): one machine per host and GPU model. Verified: status ok and a note that starts with
+A machine (tools/machines.py): rows of one host and GPU model whose GPU UUID sets (gpu_uuids)
+overlap; rows without UUIDs (schema before v3): one machine per host and GPU model; host-only
+rows join their run's or their host's one machine. Verified: status ok and a note that starts with
 "verified"; a noisy row (results/SCHEMA.md "Noisy figures") is flagged, and a method's figure is
 its fastest row that is not noisy where it has one. Figures are `latency` (ns; host methods'
 `loop_latency` where the point has one) and `latency_cycles` (cycles), which count only where the
@@ -21,6 +21,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 import floor as floor_of  # noqa: E402
+# machines(rows): [(label, rows)]; tools/html_report.py reads it as answers.machines too.
+from machines import machines  # noqa: E402,F401
 
 # Level keys in the order the table shows them, with their names.
 LEVELS = [("warp", "warp"), ("block", "block"), ("cluster", "cluster"), ("grid", "grid"),
@@ -41,48 +43,6 @@ def verified(r):
 
 def noisy(r):
     return bool(gbcsv.noisy_reason(r))
-
-
-def machines(rows):
-    """[(label, rows)] of the rows' machines (module docstring), most rows first."""
-    parent = {}
-
-    def find(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-    keys = []
-    for r in rows:
-        uuids = sorted(u for u in r.get("gpu_uuids", "").split(",") if u)
-        base = (r["host"], r["gpu_model"])
-        if uuids:
-            nodes = [("uuid",) + base + (u,) for u in uuids]
-            for n in nodes[1:]:
-                parent[find(n)] = find(nodes[0])
-            keys.append(nodes[0])
-        else:
-            keys.append(("plain",) + base)
-    groups = collections.OrderedDict()
-    for r, k in zip(rows, keys):
-        groups.setdefault(find(k), []).append(r)
-    out = []
-    for k, rs in groups.items():
-        host, model = k[1], k[2]
-        uuids = sorted({u for r in rs for u in r.get("gpu_uuids", "").split(",") if u})
-        label = f"{host or 'host not recorded'} · {model or 'no GPU model recorded'}"
-        if uuids:
-            label += (f" · {len(uuids)} GPU{'s' if len(uuids) != 1 else ''} ("
-                      + ", ".join(u[:12] for u in uuids[:4])
-                      + (", …" if len(uuids) > 4 else "") + ")")
-        else:
-            most = max((int(r["gpu_count"]) for r in rs if r["gpu_count"].isdigit()
-                        and r["status"] == "ok"), default=0)
-            if most:
-                label += f" · up to {most} GPU{'s' if most != 1 else ''} (UUIDs not recorded)"
-        out.append((label, rs))
-    out.sort(key=lambda m: -len(m[1]))
-    return out
 
 
 def level_of(r):

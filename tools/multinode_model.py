@@ -5,7 +5,13 @@ node-local part measured on one node, plus a network part from published InfiniB
 
     report.py multinode-model CSV... [--network configs/network/ndr-published.csv]
                               [--gpus-per-node 4] [--nodes 2,4,8,16,32,64] [--shape 1x128]
-                              [--two-nodes TWO.csv] [--inputs]
+                              [--two-nodes TWO.csv] [--combine] [--inputs]
+
+ONE MACHINE: the measured inputs come from the rows of one machine (tools/machines.py: one host
+and its GPUs by UUID). A machine with every input gets its own tables, each under a line naming
+it. Where no machine has them all, --combine takes each input from the machine that has it (the
+one with the most inputs first); the inputs table then says which machine each came from, as it
+does for --two-nodes' round, which is always another machine's.
 
 MEASURED (ok rows of the CSVs on one node, nodes=1; several rows of one figure give their
 median; figures in us):
@@ -60,6 +66,7 @@ import statistics
 import sys
 
 import gbcsv
+import machines as machines_of
 
 NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
 DEFAULT_NETWORK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -191,25 +198,28 @@ def _band(lo, hi, f=".1f"):
     return a if a == b else f"{a}-{b}"
 
 
-def inputs_table(m, net):
-    """Rows: input, value, measured in / assumed from."""
+def inputs_table(m, net, where=None):
+    """Rows: input, value, measured in / assumed from; with `where` ({input: machine label}) naming
+    more than one machine, a machine column too (assumed figures: "-")."""
     names = {"local": "local(g): `multinode.hierarchical` on one node",
              "device": "device(g): `multinode.hierarchical` network=1 on one node",
              "host": "host(g): `host.mpi.gpu-barrier` host_wait=0 on one node",
              "nccl": "nccl(g): `host.nccl.allreduce` blocking=0 on one node",
              "mpi_round": "mpi_round: `host.mpi.barrier`, 2 ranks",
              "net_round": "net_round: `host.mpi.barrier`, 2 ranks on 2 nodes"}
+    mixed = where is not None and len(set(where.values())) > 1
     rows = []
     for k, (v, files, extrapolated) in m.items():
-        where = ", ".join(f"`{f}`" for f in files)
-        rows.append([names[k], f"{v:.2f} us", f"measured: {where}" if not extrapolated else
+        where_text = ", ".join(f"`{f}`" for f in files)
+        rows.append([names[k], f"{v:.2f} us", f"measured: {where_text}" if not extrapolated else
                      f"extrapolated (assumed: each doubling of the GPUs adds what the last one "
-                     f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in {where}"])
+                     f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in "
+                     f"{where_text}"] + ([where[k]] if mixed else []))
     # net_round holds the endpoint, except for network=1's signals
     unused = {"endpoint"} if "net_round" in m and "device" not in m else set()
-    rows += [[name, f"{_band(lo, hi, 'g')} {unit}", "assumed: " + src]
+    rows += [[name, f"{_band(lo, hi, 'g')} {unit}", "assumed: " + src] + (["-"] if mixed else [])
              for name, (lo, hi, unit, src) in net.items() if name not in unused]
-    return ["input", "value", "measured in / assumed from"], rows
+    return ["input", "value", "measured in / assumed from"] + (["machine"] if mixed else []), rows
 
 
 def predictions_table(m, net, nodes):
@@ -246,6 +256,54 @@ def positive_int(text):
     return values[0]
 
 
+def machine_line(where):
+    """The line above a table naming the machine of its inputs, or each input's machine."""
+    labels = list(dict.fromkeys(where.values()))
+    if len(labels) == 1:
+        return f"Machine: {labels[0]}."
+    return "Inputs of several machines: " + "; ".join(
+        f"{', '.join(k for k, v in where.items() if v == label)} from {label}"
+        for label in labels) + "."
+
+
+class MixedMachines(Exception):
+    """The inputs lie on several machines, none has them all, and --combine was not given."""
+
+
+def choose(rows, g, shape, combine, skip=()):
+    """([(m, where)], missing): the measured inputs of each machine that has them all (`skip`:
+    inputs that are not needed) with {input: machine label}, or with `combine` where none has,
+    one set taking each input from the machine that has it (the one with the most inputs first);
+    missing: what no machine has (lines). MixedMachines where no machine has all and `combine`
+    is off."""
+    per = []
+    for label, rs in machines_of.machines(rows):
+        m, missing = measured(rs, g, shape)
+        per.append((label, {k: v for k, v in m.items() if k not in skip},
+                    [x for x in missing if x.split(":")[0] not in skip]))
+    whole = [(m, dict.fromkeys(m, label)) for label, m, missing in per if not missing]
+    if whole:
+        return whole, []
+    if len(per) <= 1:
+        return [], per[0][2] if per else \
+            [x for x in measured([], g, shape)[1] if x.split(":")[0] not in skip]
+    if not combine:
+        raise MixedMachines(
+            "no one machine has every measured input (" + "; ".join(
+                f"{label} lacks {', '.join(x.split(':')[0] for x in missing)}"
+                for label, _, missing in per) + "); --combine takes each input from the machine "
+            "that has it, and the inputs table names each one's machine")
+    m, where = {}, {}
+    for label, got, _ in sorted(per, key=lambda p: -len(p[1])):
+        for k, v in got.items():
+            if k not in m:
+                m[k], where[k] = v, label
+    missing = [x for x in per[0][2] if x.split(":")[0] not in m]
+    order = ("local", "host", "nccl", "device", "mpi_round")  # measured()'s order
+    m = {k: m[k] for k in order if k in m}
+    return ([(m, where)], []) if not missing else ([], missing)
+
+
 def main(argv, load, table):
     """report.py multinode-model: argv without the subcommand; load/table are report.py's."""
     parser = argparse.ArgumentParser(prog="report.py multinode-model", description=__doc__,
@@ -256,6 +314,9 @@ def main(argv, load, table):
     parser.add_argument("--nodes", type=positive_ints, default=[2, 4, 8, 16, 32, 64])
     parser.add_argument("--shape", default="1x128")
     parser.add_argument("--two-nodes", default="")
+    parser.add_argument("--combine", action="store_true",
+                        help="take each input from the machine that has it where no one machine "
+                             "has them all (the inputs table names each one's machine)")
     parser.add_argument("--inputs", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -263,17 +324,32 @@ def main(argv, load, table):
     except NetworkFileError as e:
         print(f"multinode-model: {e}", file=sys.stderr)
         sys.exit(2)
-    m, missing = measured(load(args.csvs), args.gpus_per_node, args.shape)
+    # net_round (--two-nodes) holds MPI's software round too: mpi_round is not needed then
+    skip = ("mpi_round",) if args.two_nodes else ()
+    try:
+        chosen, missing = choose(load(args.csvs), args.gpus_per_node, args.shape, args.combine,
+                                 skip)
+    except MixedMachines as e:
+        print(f"multinode-model: {e}", file=sys.stderr)
+        sys.exit(2)
     if args.two_nodes:
-        m.pop("mpi_round", None)  # net_round holds MPI's software round too
-        missing = [x for x in missing if not x.startswith("mpi_round")]
-        got = two_node_round(load([args.two_nodes]))
+        two_rows = load([args.two_nodes])
+        got = two_node_round(two_rows)
         if got is None:
             missing.append(f"net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes "
                            f"(nodes=2) in {args.two_nodes}")
         else:
-            m["net_round"] = got
+            hit = next(r for r in two_rows if r["method"] == "host.mpi.barrier" and
+                       r["nodes"] == "2" and r["metric"] == "loop_latency")
+            label = machines_of.index(two_rows)[id(hit)]
+            for m, where in chosen:
+                m["net_round"], where["net_round"] = got, label
     if missing:
         print("multinode-model: no measured input for: " + "; ".join(missing), file=sys.stderr)
         sys.exit(2)  # the CSVs lack rows the model reads: bad input
-    table(*(inputs_table(m, net) if args.inputs else predictions_table(m, net, args.nodes)))
+    for i, (m, where) in enumerate(chosen):
+        if i:
+            print()
+        print(machine_line(where) + "\n")
+        table(*(inputs_table(m, net, where) if args.inputs
+                else predictions_table(m, net, args.nodes)))

@@ -1,6 +1,8 @@
 """The reduction plot (the study's Fig. 15): GB/s against the array size per reduction
-method, the copy bandwidth of the same rows as the ceiling, and the switch points that
-tools/model.py predicts from the same rows as vertical lines. tools/plot.py draws it when its
+method, the read ceiling of the same rows (model.gmem.stream grid=1: the resident grid streaming
+a read, as a reduction does) as a horizontal line, the copy (read + write, for reference, no
+ceiling for a sum that only reads), and the switch points that tools/model.py predicts from the
+same rows as vertical lines. tools/plot.py draws it when its
 inputs hold `reduction.*` bandwidth rows: reduction-<GPU model>.png, one per GPU model.
 
 Left panel (where the rows have it): reduction.block by threads_per_block with the in-block
@@ -19,7 +21,15 @@ import model
 from plot_compare import safe
 
 COPY = "reduction.copy"
+READ = "model.gmem.stream"  # grid=1 bandwidth: the read ceiling
 IN_BLOCK = "reduction.block"
+
+
+def read_ceiling(rows):
+    """The median model.gmem.stream grid=1 bandwidth (GB/s) of the rows, or None."""
+    got = [float(r["value"]) for r in rows if r["method"] == READ and r["metric"] == "bandwidth"
+           and gbcsv.config_axes(r).get("grid") == "1"]
+    return statistics.median(got) if got else None
 
 
 def curves(rows):
@@ -44,15 +54,18 @@ def switch_lines(ax, preds):
                    label=f"predicted: {p['prediction']} ({p['n']:.3g} B)")
 
 
-def draw(ax, series, preds, title):
+def draw(ax, series, preds, title, ceiling=None):
     for (method, rest), pts in sorted(series.items(), key=lambda kv: kv[0][0] == COPY):
         xs = sorted(pts)
         label = f"{method.removeprefix('reduction.')} {rest}".strip()
         if method == COPY:
-            ax.plot(xs, [pts[x] for x in xs], color="black", linestyle="--", linewidth=1.5,
-                    label="copy (ceiling, read + write)")
+            ax.plot(xs, [pts[x] for x in xs], color="grey", linestyle="--", linewidth=1.2,
+                    label="copy (read + write, no read ceiling)")
         else:
             ax.plot(xs, [pts[x] for x in xs], marker="o", markersize=3, label=label)
+    if ceiling is not None:
+        ax.axhline(ceiling, color="black", linestyle="-.", linewidth=1.5,
+                   label=f"read ceiling: {READ} grid=1 ({ceiling:.0f} GB/s)")
     switch_lines(ax, preds)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
@@ -80,8 +93,10 @@ def reduction(ok_rows, out, save):
                    [p for p in preds if p["units"] != "B, cycles"])]
         panels = [p for p in panels if p[1]]
         fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 5), squeeze=False)
+        ceiling = read_ceiling(mine)
         for ax, (title, sub, lines) in zip(axes[0], panels):
-            draw(ax, sub, lines, f"{title} on {gpu}")
+            draw(ax, sub, lines, f"{title} on {gpu}",
+                 ceiling if title == "device-wide reductions" else None)
         fig.tight_layout()
         stem = f"reduction-{safe(gpu)}"
         save(fig, out, stem)

@@ -8,17 +8,22 @@ them.
   Table 5  gpu.warp.reduce by variant: cycles to sum 32 doubles, with each variant's status
            (the no-sync variant's sum is wrong: `unverified`).
   Table 6  reduction.single.{two-kernel,grid-sync (grid=1),cub} in GB/s at a few sizes, beside
-           reduction.copy measured in the same run (the ceiling).
+           the read ceiling: model.gmem.stream grid=1 bandwidth of the same run (the resident
+           grid streaming a read, as a reduction does), and reduction.copy (read + write) of the
+           same run for reference.
   Fig. 16  reduction.multi.* in GB/s by launcher and GPU count at a few sizes (--table 16).
 
-One column per GPU model of the rows. A cell is the median over the matching rows (several GPUs
-of one machine, repeats); where their printed figures differ, the range follows in brackets.
-Each function returns markdown lines.
+Rows are grouped by machine (tools/machines.py: one host and its GPUs by UUID), never pooled
+across machines: one column (Tables 3, 5) or one line per size (Table 6, Fig. 16) per machine,
+each table naming its machine(s). A cell is the median over the matching rows of one machine
+(several of its GPUs, repeats); where their printed figures differ, the range follows in
+brackets. Each function returns markdown lines.
 """
 import os
 import statistics
 
 import gbcsv
+import machines as machines_of
 import study_reference as study
 
 STUDY_GPUS = ("V100", "P100")
@@ -29,6 +34,7 @@ REDUCTIONS = [("two kernels (study: implicit)", "reduction.single.two-kernel", {
               ("grid sync", "reduction.single.grid-sync", {"grid": "1"}),
               ("CUB", "reduction.single.cub", {})]
 COPY = "reduction.copy"
+READ = "model.gmem.stream"  # grid=1: the read ceiling of Table 6
 MIB = 1 << 20
 
 
@@ -37,16 +43,20 @@ def load(paths):
     return gbcsv.load(paths, statuses={"ok", "unverified"})
 
 
-def short_model(model):
-    return model.replace("NVIDIA ", "").split()[0] if model else "-"
-
-
 def models_of(rows):
     return sorted({r["gpu_model"] for r in rows if r["gpu_model"]})
 
 
-def select(rows, model, method, metric, statuses=("ok",), **axes):
-    return [r for r in rows if r["gpu_model"] == model and r["method"] == method
+def machines_with(rows, methods):
+    """machines(rows)' groups that hold rows of `methods`, with their short names."""
+    groups = [(label, rs) for label, rs in machines_of.machines(rows)
+              if any(r["method"] in methods for r in rs)]
+    return groups, machines_of.short_names(groups)
+
+
+def select(rows, method, metric, statuses=("ok",), **axes):
+    """The rows (of one machine) of method and metric whose config has `axes`."""
+    return [r for r in rows if r["method"] == method
             and r["metric"] == metric and r["status"] in statuses
             and all(gbcsv.config_axes(r).get(k) == str(v) for k, v in axes.items())]
 
@@ -87,12 +97,12 @@ def sources(rows, methods):
 
 
 def table3(rows):
-    models = models_of(rows)
+    groups, names = machines_with(rows, ("model.smem.stream", "model.gmem.stream"))
     metrics = [("bandwidth (B/cycle)", "bandwidth_cycles", 0), ("latency (cycles)",
                                                                  "latency_cycles", 1)]
     header = ["configuration"]
     for label, _, _ in metrics + [("concurrency C = T x Thr (B)", None, None)]:
-        header += [f"{short_model(m)} {label}" for m in models] + \
+        header += [f"{names[m]} {label}" for m, _ in groups] + \
             [f"{g} {label.split(' (')[0]}" for g in STUDY_GPUS]
     body = []
     for label, tpb, keys in (("1 thread", 1, ("1 thread",)),
@@ -100,12 +110,12 @@ def table3(rows):
                              ("1024 threads", 1024, ("1024 threads",))):
         line, sides = [label], {}
         for _, metric, i in metrics:
-            for m in models:
-                got = select(rows, m, "model.smem.stream", metric, threads_per_block=tpb)
+            for m, rs in groups:
+                got = select(rs, "model.smem.stream", metric, threads_per_block=tpb)
                 sides.setdefault(m, []).append(median(got))
                 line.append(cell(got))
             line += [number(study.STUDY_MODEL[g][keys[0]][i]) for g in STUDY_GPUS]
-        for m in models:
+        for m, _ in groups:
             thr, t = sides[m]
             line.append(number(thr * t) if thr is not None and t is not None else "-")
         line += [str(study.STUDY_CONCURRENCY[g][keys[0]]) for g in STUDY_GPUS]
@@ -115,21 +125,22 @@ def table3(rows):
     out += table(header, body)
     out += ["", "**Table 3, global memory** (`model.gmem.stream`; the study gives no "
             "global-memory inputs)", ""]
-    header = ["configuration"] + [f"{short_model(m)} {what}" for m in models for what in
+    header = ["configuration"] + [f"{names[m]} {what}" for m, _ in groups for what in
                                   ("bandwidth (GB/s)", "latency (ns)", "latency (cycles)",
                                    "concurrency C = T x Thr (B)")]
     body = []
     for label, grid in (("one block of 1024 threads", 0), ("the resident grid", 1)):
         line = [label]
-        for m in models:
-            bw = select(rows, m, "model.gmem.stream", "bandwidth", grid=grid)
-            ns = select(rows, m, "model.gmem.stream", "latency", grid=grid)
-            cycles = select(rows, m, "model.gmem.stream", "latency_cycles", grid=grid)
+        for _, rs in groups:
+            bw = select(rs, "model.gmem.stream", "bandwidth", grid=grid)
+            ns = select(rs, "model.gmem.stream", "latency", grid=grid)
+            cycles = select(rs, "model.gmem.stream", "latency_cycles", grid=grid)
             c = median(bw) * median(ns) if bw and ns else None
             line += [cell(bw), cell(ns), cell(cycles), number(c)]
         body.append(line)
     out += table(header, body)
-    return out + ["", f"From {sources(rows, ('model.smem.stream', 'model.gmem.stream'))}."]
+    return out + ["", f"From {sources(rows, ('model.smem.stream', 'model.gmem.stream'))}. "
+                  f"{machines_of.legend(groups)}"]
 
 
 def status_text(rows):
@@ -144,14 +155,14 @@ def status_text(rows):
 
 
 def table5(rows):
-    models = models_of(rows)
-    header = ["variant"] + [f"{short_model(m)} (cycles)" for m in models] + \
-        [f"{short_model(m)} status" for m in models] + [f"{g} (cycles)" for g in STUDY_GPUS]
+    groups, names = machines_with(rows, ("gpu.warp.reduce",))
+    header = ["variant"] + [f"{names[m]} (cycles)" for m, _ in groups] + \
+        [f"{names[m]} status" for m, _ in groups] + [f"{g} (cycles)" for g in STUDY_GPUS]
     body = []
     both = ("ok", "unverified")
     for v, label in enumerate(WARP_VARIANTS):
-        got = [select(rows, m, "gpu.warp.reduce", "latency_cycles", both, variant=v)
-               for m in models]
+        got = [select(rs, "gpu.warp.reduce", "latency_cycles", both, variant=v)
+               for _, rs in groups]
         star = " *" if v == 1 else ""
         body.append([f"{v}: {label}{star}"] + [cell(g) for g in got] +
                     [status_text(g) for g in got] +
@@ -159,7 +170,8 @@ def table5(rows):
     return ["**Table 5** (`gpu.warp.reduce`; the study's Table 5, latency in cycles to sum "
             "32 doubles)", ""] + table(header, body) + \
         ["", f"\\* without synchronisation the sum is wrong (the study: \"incorrect\"; here the "
-         f"check against the exact sum fails). From {sources(rows, ('gpu.warp.reduce',))}."]
+         f"check against the exact sum fails). From {sources(rows, ('gpu.warp.reduce',))}. "
+         f"{machines_of.legend(groups)}"]
 
 
 def bytes_text(n):
@@ -169,45 +181,91 @@ def bytes_text(n):
     return f"{n} B"
 
 
-def sizes_of(rows, model, method, **axes):
-    return {int(gbcsv.config_axes(r)["bytes"]) for r in select(rows, model, method, "bandwidth",
-                                                               **axes)}
+def sizes_of(rows, method, **axes):
+    return {int(gbcsv.config_axes(r)["bytes"]) for r in select(rows, method, "bandwidth", **axes)}
+
+
+def cache_of(r):
+    """The row's cache axis ("0" cold L2, "1" warm; "" for rows without it)."""
+    return gbcsv.config_axes(r).get("cache", "")
+
+
+CACHE_TEXT = {"0": " (cold L2)", "1": " (warm L2)"}
+
+
+def read_ceiling(rows, runs, cache):
+    """(rows, mark) of the read ceiling (model.gmem.stream grid=1 bandwidth) of one machine's
+    rows against reductions of `runs` at `cache`: the first that has rows of the same run and
+    cache (mark ""), the same run ("‡": another cache), the machine's other runs and the same
+    cache ("†"), the machine's other runs ("†‡"); ([], "") without any."""
+    every = select(rows, READ, "bandwidth", grid=1)
+    for mark, keep in (("", lambda r: r["run_id"] in runs and cache_of(r) == cache),
+                       ("‡", lambda r: r["run_id"] in runs),
+                       ("†", lambda r: cache_of(r) == cache),
+                       ("†‡", lambda r: True)):
+        got = [r for r in every if keep(r)]
+        if got:
+            return got, mark
+    return [], ""
 
 
 def table6(rows, sizes=None):
     """sizes: the array sizes (bytes) to show; default every size >= 1 MiB that every column
-    measured."""
+    measured. One line per machine, size and cache axis (where the rows have one)."""
     gbs = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
-    header = ["GPU", "array"] + [label for label, _, _ in REDUCTIONS] + \
-        ["CUDA sample", "copy (measured ceiling)", "theory (study)", "best / ceiling"]
-    body = []
-    for m in models_of(rows):
-        common = set.intersection(sizes_of(rows, m, COPY), *(sizes_of(rows, m, meth, **ax)
-                                                              for _, meth, ax in REDUCTIONS))
+    header = ["machine", "array"] + [label for label, _, _ in REDUCTIONS] + \
+        ["CUDA sample", "read ceiling (`model.gmem.stream` grid=1)", "copy (read + write)",
+         "theory (study)", "best / ceiling"]
+    body, groups, marks, above = [], [], set(), False
+    for label, rs in machines_of.machines(rows):
+        common = set.intersection(*(sizes_of(rs, meth, **ax) for _, meth, ax in REDUCTIONS))
         shown = sorted(common & set(sizes)) if sizes else sorted(s for s in common if s >= MIB)
+        if shown:
+            groups.append((label, rs))
         for size in shown:
-            got = [select(rows, m, meth, "bandwidth", bytes=size, **ax)
-                   for _, meth, ax in REDUCTIONS]
-            copy = select(rows, m, COPY, "bandwidth", bytes=size)
-            best = max(median(g) for g in got)
-            body.append([short_model(m), bytes_text(size)] + [cell(g, gbs) for g in got] +
-                        ["-", cell(copy, gbs), "-", f"{100 * best / median(copy):.0f}%"])
+            at = [select(rs, meth, "bandwidth", bytes=size, **ax) for _, meth, ax in REDUCTIONS]
+            for cache in sorted({cache_of(r) for g in at for r in g}):
+                got = [[r for r in g if cache_of(r) == cache] for g in at]
+                copy = [r for r in select(rs, COPY, "bandwidth", bytes=size)
+                        if cache_of(r) == cache]
+                read, mark = read_ceiling(rs, {r["run_id"] for g in got for r in g}, cache)
+                best = max(median(g) for g in got if g)
+                above = above or bool(read) and best > median(read)
+                marks |= set(mark)
+                mark = f" {mark}" if mark else ""
+                body.append([label, bytes_text(size) + CACHE_TEXT.get(cache, "")] +
+                            [cell(g, gbs) for g in got] +
+                            ["-", cell(read, gbs) + mark, cell(copy, gbs), "-",
+                             f"{100 * best / median(read):.0f}%{mark}" if read else "-"])
+    names = machines_of.short_names(groups)
+    for line in body:
+        line[0] = names[line[0]]
     for g in STUDY_GPUS:
         figures = study.STUDY_REDUCTION[g]
         body.append([f"{g} (study)", "not stated"] + [f"{v:.2f}" for v in figures[:4]] +
-                    ["-", f"{figures[4]:.2f}", f"{100 * max(figures[:4]) / figures[4]:.0f}%"])
+                    ["-", "-", f"{figures[4]:.2f}", f"{100 * max(figures[:4]) / figures[4]:.0f}%"])
+    notes = {"†": "† the read of another run of the same machine (the reductions' run has "
+                  "none). ",
+             "‡": "‡ the read at another cache axis than the reductions' (none at theirs). "}
     return ["**Table 6** (GB/s: bytes of the array / the reduction's time, launches included; "
             "the study's Table 6)", ""] + table(header, body) + \
-        ["", "The ceiling is `reduction.copy` of the same size in the same run (bytes read + "
-         "written / time, as CUDA's bandwidthTest); the study's is the GPU's theoretical peak. "
+        ["", "The ceiling is the read of the same run: `model.gmem.stream` grid=1, the resident "
+         "grid summing 256 MiB (bytes read / time), a streaming read like the reductions'. "
+         "`reduction.copy` of the same size and run (bytes read + written / time, as CUDA's "
+         "bandwidthTest) is shown beside it, no ceiling for a sum that only reads. "
+         + "".join(notes[m] for m in ("†", "‡") if m in marks)
+         + ("Above 100%: the reduction read faster than that stream loop, which is no ceiling "
+            "there. " if above else "")
+         + "The study's ceiling is the GPU's theoretical peak. "
          f"`grid sync` is `reduction.single.grid-sync grid=1`. From "
-         f"{sources(rows, [COPY] + [meth for _, meth, _ in REDUCTIONS])}."]
+         f"{sources(rows, [COPY, READ] + [meth for _, meth, _ in REDUCTIONS])}. "
+         + (machines_of.legend(groups) if groups else "")]
 
 
 def fig16(rows, sizes=None):
     """The study's Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
     variant 0) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
-    largest measured)."""
+    largest measured); one line per machine, size, method and launcher."""
     ok = [r for r in rows if r["status"] == "ok" and r["method"].startswith("reduction.multi.")
           and r["metric"] == "bandwidth" and gbcsv.config_axes(r).get("variant", "0") == "0"]
     if not ok:
@@ -217,22 +275,25 @@ def fig16(rows, sizes=None):
     measured = sorted({int(axes(r)["bytes"]) for r in ok})
     shown = sorted(set(sizes) & set(measured)) if sizes else \
         sorted({s for s in (4 * MIB, 64 * MIB, measured[-1]) if s in measured})
+    groups = machines_of.machines(ok)
+    names = machines_of.short_names(groups)
     body = []
-    for m in models_of(ok):
-        keys = sorted({(r["method"], r["launcher"]) for r in ok if r["gpu_model"] == m})
+    for label, rs in groups:
+        keys = sorted({(r["method"], r["launcher"]) for r in rs})
         for size in shown:
             for method, launcher in keys:
-                got = [[r for r in ok if r["gpu_model"] == m and r["method"] == method and
-                        r["launcher"] == launcher and int(r["gpu_count"]) == n and
-                        int(axes(r)["bytes"]) == size] for n in counts]
+                got = [[r for r in rs if r["method"] == method and r["launcher"] == launcher and
+                        int(r["gpu_count"]) == n and int(axes(r)["bytes"]) == size]
+                       for n in counts]
                 if any(got):
-                    body.append([short_model(m), bytes_text(size), f"`{method}`", launcher] +
+                    body.append([names[label], bytes_text(size), f"`{method}`", launcher] +
                                 [cell(g, lambda v: f"{v:.1f}") if g else "-" for g in got])
     return ["**Fig. 16** (GB/s of the whole array by GPU count; `reduction.multi.nccl` is its "
             "allreduce, variant 0)", ""] + \
-        table(["GPU", "array", "method", "launcher"] +
+        table(["machine", "array", "method", "launcher"] +
               [f"{n} GPU{'s' if n > 1 else ''}" for n in counts], body) + \
-        ["", f"From {sources(ok, sorted({r['method'] for r in ok}))}."]
+        ["", f"From {sources(ok, sorted({r['method'] for r in ok}))}. "
+         f"{machines_of.legend(groups)}"]
 
 
 TABLES = {"3": table3, "5": table5, "6": table6, "16": fig16}

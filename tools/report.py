@@ -13,6 +13,7 @@ Tables:
   report.py foundation SWEEP.csv            foundation figures against DESIGN.md section 7
   report.py multi A.csv B.csv ...           multi-GPU barriers side by side (1 GPU, 2 GPUs)
   report.py scaling CSV [--methods M,..] [--shapes 1x128,4x256] [--orderings 0,1]
+                                            (multi, scaling: one table per machine)
   report.py hostwait CSV...                 host-side barriers by host_wait (0, 1, 2)
   report.py reference CHECK.csv             gpubarrier's host figures against the reference
                                             tools' conventions (scripts/reference-check)
@@ -33,9 +34,11 @@ Tables:
   report.py spans CSV... [--metric X] [--scale S] [COL=V ...]    median, range, count per point
   report.py legacy-study launch|multigrid CSV...   the study's Table 1 / its workshop version's Table 9 beside ours
   report.py multinode-model CSV... [--network F] [--gpus-per-node G] [--nodes 2,4,..] [--inputs]
-                                            barriers across 2-64 nodes on paper: measured on
+                            [--combine]     barriers across 2-64 nodes on paper: measured on
                                             one node + published network figures (assumed;
-                                            tools/multinode_model.py, configs/network/)
+                                            tools/multinode_model.py, configs/network/); the
+                                            inputs of one machine, or with --combine of
+                                            several, each input's machine named
 
 Figures (one line, for inline markers):
   report.py value CSV METHOD METRIC [COL=V ...] [--agg min|max|range|mean] [--scale S] [--fmt F]
@@ -54,6 +57,9 @@ Regenerating the README (tools/readme_blocks.py):
   report.py readme [results/README.md] [--check]   (also: report.py --check)
   report.py --html ...                      tools/html_report.py (another tool)
 
+A machine is one host and its GPUs by UUID (tools/machines.py). answers, multi, scaling,
+multinode-model and reduction-tables name their machine and never set figures of two machines in
+one line unless a column names each one's machine; single sets one column per GPU given.
 Only ok rows give figures (gbcsv.load); COL=V matches a CSV column or a config axis. A CSV
 argument may be a folder: its gpubarrier CSVs (recursively), the CSVs of other kinds there
 (reference checks, sanitizer summaries, raw samples) skipped with a note on stderr. A table that
@@ -76,6 +82,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import answers as answers_of  # noqa: E402
 import gbcsv  # noqa: E402
 import legacy_study  # noqa: E402
+import machines as machines_of  # noqa: E402
 import multinode_model  # noqa: E402
 import report_grids  # noqa: E402
 import study_reference  # noqa: E402
@@ -367,43 +374,70 @@ def multi_key(r):
 option = gbcsv.take_option
 
 
+def by_machine(rows, build):
+    """[(label, header, lines)] of build(rows of one machine) -> (header, lines) for every
+    machine (tools/machines.py) whose rows give lines, most rows first."""
+    out = []
+    for label, rs in machines_of.machines(rows):
+        header, lines = build(rs)
+        if lines:
+            out.append((label, header, lines))
+    return out
+
+
+def machine_tables(found):
+    """One table per machine of by_machine()'s list, each under a line naming its machine."""
+    for i, (label, header, lines) in enumerate(found):
+        if i:
+            print()
+        print(f"Machine: {label}\n")
+        table(header, lines)
+
+
+MULTI_HEADER = ["method", "ordering / variant", "blocks/SM x threads", "1 GPU (threads)",
+                "2 GPUs threads", "2 GPUs mpi"]
+
+
 def multi(argv):
     """Latency (us) at 1 GPU (threads) and 2 GPUs (threads, mpi); device methods at the --shapes
-    (default 1x128,4x256) and --orderings (default 0,1); host methods at host_wait=0."""
+    (default 1x128,4x256) and --orderings (default 0,1); host methods at host_wait=0. One table
+    per machine (tools/machines.py): a line never holds figures of two machines."""
     shapes = option(argv, "--shapes", "1x128,4x256").replace("x", " x ").split(",")
     orderings = option(argv, "--orderings", "0,1").split(",")
     rows = host_headline(load(argv, statuses=("ok", "skipped")))
     cols = [("threads", "1"), ("threads", "2"), ("mpi", "2")]
-    tab = collections.OrderedDict()
-    for r in rows:
-        c = cfg(r)
-        if r["metric"] not in ("latency", HEADLINE_HOST, "") or c.get("host_wait", "0") != "0":
-            continue
-        if "blocks_per_sm" in c and (shape_of(c) not in shapes or
-                                     c.get("ordering", "0") not in orderings):
-            continue
-        if r["level"] not in ("multi-gpu", "host", "kernel"):
-            continue
-        launcher = "mpi" if r["launcher"] == "mpi" else "threads"
-        cell = "skipped" if r["status"] == "skipped" else f"{float(r['value']) / 1000:.2f}"
-        n = r["gpu_count"] if r["gpu_count"] != "0" else "2"
-        method, variant, shape = multi_key(r)
-        tab.setdefault((method, headline_label(variant, r), shape), {})[(launcher, n)] = cell
 
-    def order(item):
-        (method, variant, shape), v = item
-        two = [float(x) for x in (v.get(("threads", "2")), v.get(("mpi", "2")))
-               if x and x != "skipped"]
-        return (not method.startswith("multigpu"), shape, min(two) if two else 1e9, method)
-    need(tab, "multi-GPU, host or kernel latency rows", argv,
+    def build(rows):
+        tab = collections.OrderedDict()
+        for r in rows:
+            c = cfg(r)
+            if r["metric"] not in ("latency", HEADLINE_HOST, "") or \
+                    c.get("host_wait", "0") != "0":
+                continue
+            if "blocks_per_sm" in c and (shape_of(c) not in shapes or
+                                         c.get("ordering", "0") not in orderings):
+                continue
+            if r["level"] not in ("multi-gpu", "host", "kernel"):
+                continue
+            launcher = "mpi" if r["launcher"] == "mpi" else "threads"
+            cell = "skipped" if r["status"] == "skipped" else f"{float(r['value']) / 1000:.2f}"
+            n = r["gpu_count"] if r["gpu_count"] != "0" else "2"
+            method, variant, shape = multi_key(r)
+            tab.setdefault((method, headline_label(variant, r), shape), {})[(launcher, n)] = cell
+
+        def order(item):
+            (method, variant, shape), v = item
+            two = [float(x) for x in (v.get(("threads", "2")), v.get(("mpi", "2")))
+                   if x and x != "skipped"]
+            return (not method.startswith("multigpu"), shape, min(two) if two else 1e9, method)
+        return MULTI_HEADER, [[f"`{method}`", variant, shape] + [v.get(c, "-") for c in cols]
+                              for (method, variant, shape), v in sorted(tab.items(), key=order)]
+    found = by_machine(rows, build)
+    need(found, "multi-GPU, host or kernel latency rows", argv,
          f"`report multi` reads latency rows of the levels multi-gpu, host and kernel at "
          f"host_wait=0, device methods at --shapes {','.join(s.replace(' ', '') for s in shapes)}"
          f" and --orderings {','.join(orderings)}")
-    out = []
-    for (method, variant, shape), v in sorted(tab.items(), key=order):
-        out.append([f"`{method}`", variant, shape] + [v.get(c, "-") for c in cols])
-    table(["method", "ordering / variant", "blocks/SM x threads", "1 GPU (threads)",
-           "2 GPUs threads", "2 GPUs mpi"], out)
+    machine_tables(found)
 
 
 def hostwait(argv):
@@ -433,14 +467,24 @@ def hostwait(argv):
 
 def scaling(argv):
     """One line per method variant and shape, one column per GPU count with 'threads / mpi'
-    figures in us, and how the largest count compares with 2 GPUs (the better mode of each)."""
+    figures in us, and how the largest count compares with 2 GPUs (the better mode of each). One
+    table per machine (tools/machines.py): threads and mpi figures of a cell are of one machine."""
     methods = option(argv, "--methods")
     shapes = option(argv, "--shapes", "1x128,4x256").replace("x", " x ").split(",")
     orderings = option(argv, "--orderings", "0,1").split(",")
     rows = host_headline(load(argv))
+    found = by_machine(rows, lambda rs: scaling_cells(rs, methods, shapes, orderings))
+    need(found, "multi-GPU latency rows", argv,
+         "`report scaling` reads latency rows with a GPU count"
+         + (f" of --methods {methods}" if methods else ""))
+    machine_tables(found)
+
+
+def scaling_cells(rows, methods, shapes, orderings):
+    """scaling's (header, lines) from the rows of one machine (no lines without rows)."""
     tab = collections.OrderedDict()
     for r in rows:
-        if r["metric"] not in ("latency", HEADLINE_HOST) or r["gpu_count"] == "0":
+        if r["metric"] not in ("latency", HEADLINE_HOST) or r["gpu_count"] in ("0", ""):
             continue
         if methods and r["method"] not in methods.split(","):
             continue
@@ -457,9 +501,6 @@ def scaling(argv):
         _, variant, shape = multi_key(r)
         key = (method, headline_label(variant, r), shape)
         tab.setdefault(key, {}).setdefault(int(r["gpu_count"]), {})[mode] = float(r["value"]) / 1000
-    need(tab, "multi-GPU latency rows", argv,
-         "`report scaling` reads latency rows with a GPU count"
-         + (f" of --methods {methods}" if methods else ""))
     counts = sorted({n for v in tab.values() for n in v})
     top = counts[-1] if counts else 0
 
@@ -475,8 +516,8 @@ def scaling(argv):
                  if n in v else "-" for n in counts]
         ratio = f"{best(v, top) / best(v, 2):.2f}x" if best(v, top) and best(v, 2) else "-"
         out.append([f"`{method}`", variant, shape] + cells + [ratio])
-    table(["method", "ordering / variant", "blocks/SM x threads"] +
-          [f"{n} GPU{'s' if n > 1 else ''}" for n in counts] + [f"{top} vs 2"], out)
+    return (["method", "ordering / variant", "blocks/SM x threads"] +
+            [f"{n} GPU{'s' if n > 1 else ''}" for n in counts] + [f"{top} vs 2"], out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -951,7 +992,11 @@ MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": 
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table),
          "legacy-study": lambda argv: legacy_study.main(argv, load, table),
-         "multinode-model": lambda argv: multinode_model.main(argv, load, table)}
+         "multinode-model": lambda argv: multinode_model.main(argv, load, table),
+         "findings": lambda argv: __import__("findings").main(argv),
+         "folders": lambda argv: __import__("results_index").folders(argv),
+         "study-tables": lambda argv: __import__("study_tables").main(argv),
+         "reference-summary": lambda argv: __import__("reference_ratios").summary(argv)}
 
 
 def dispatch(args):

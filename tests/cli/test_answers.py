@@ -62,8 +62,8 @@ rows = [
     mg("multigpu.device.push", 100) | {"config": cfg(ordering=0, fault=1)},  # a fault hook
     row(method="host.nccl.allreduce", level="multi-gpu", gpu_count=2, gpu_ids="0,1",
         gpu_uuids=A, launcher="threads", config="", value=9000),
-    # machine B: another GPU of the same host name: its own section
-    row(method="gpu.grid.cg", level="grid", config=cfg(), value=700, gpu_uuids=B),
+    # machine B: another GPU of the same host name (another run): its own section
+    row(method="gpu.grid.cg", level="grid", config=cfg(), value=700, gpu_uuids=B, run_id="r2"),
 ]
 with tempfile.TemporaryDirectory() as d:
     path = os.path.join(d, "rows.csv")

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`gpubarrier plot` (tools/plot.py, tools/plot_reduction.py) draws the reduction plot from a CSV
-the test writes: GB/s against size per method, the copy ceiling, and the switch point that
+the test writes: GB/s against size per method, the read ceiling (model.gmem.stream grid=1),
+the copy beside it, and the switch point that
 tools/model.py predicts from the same rows (1 block vs the grid) as a vertical line; none
 without reduction rows.
 
@@ -35,8 +36,9 @@ with tempfile.TemporaryDirectory() as d:
     expect(ET.parse(svg).getroot().tag.endswith("svg"), f"{STEM}.svg is an SVG")
     with open(svg) as f:
         text = f.read()  # matplotlib keeps every text as an XML comment beside its glyphs
-    for want in ("predicted: 1 block vs the grid (2.8e+04 B)", "copy (ceiling, read + write)",
-                 "single.grid-sync grid=0", "single.cub"):
+    for want in ("predicted: 1 block vs the grid (2.8e+04 B)",
+                 "read ceiling: model.gmem.stream grid=1 (2000 GB/s)",
+                 "copy (read + write, no read ceiling)", "single.grid-sync grid=0", "single.cub"):
         expect(want in text, f"the plot shows '{want}'")
 
     lat = os.path.join(d, "latency-only.csv")
