@@ -5,7 +5,7 @@
 
 Each row: the study's claim and its V100/P100 figure (typed from the paper: its figures, not
 ours), the Hopper figures (H100, H200) computed here from the CSVs, the verdict per GPU and the
-CSVs the figures came from. The rules, stated on the page (RULES):
+CSVs the figures came from. The rules (results/FINDINGS.md states them):
 
 - Rows: every row that gbcsv reads as ok (so never one outside a physical bound, tools/bounds.py),
   of ONE machine (tools/answers.py `machines`: one host, overlapping GPU UUID sets). Per GPU model
@@ -31,8 +31,6 @@ import answers  # noqa: E402
 import gbcsv  # noqa: E402
 
 GPUS = [("H100", "H100"), ("H200", "H200")]
-RULES = __doc__.split("CSVs the figures came from. The rules, stated on the page (RULES):")[1] \
-    .strip().strip('"').strip()
 
 
 class Missing(Exception):
@@ -80,7 +78,8 @@ class Scope:
     """The rows one verdict may use (one machine; preferably one run)."""
 
     def __init__(self, rows):
-        self.rows = rows
+        self.all_rows = rows
+        self.rows = [r for r in rows if r["status"] == "ok"]
 
     def fig(self, method, metric, **axes):
         hits = [r for r in self.rows if _matches(r, method, metric, axes)]
@@ -100,8 +99,12 @@ class Scope:
 
 
 class Outcome:
-    def __init__(self, figures, checks, figs):
+    """The figures' text, the checks [(True | False | None, what)], the figures whose noise
+    counts, and the rows the figures came from (default: those of `figs`)."""
+
+    def __init__(self, figures, checks, figs, sources=None):
         self.figures, self.checks, self.figs = figures, checks, figs
+        self.sources = sources if sources is not None else [f.row for f in figs]
 
 
 def margin(a, b):
@@ -369,18 +372,48 @@ def multi_reduction_vs_multi_grid(s):
     return Outcome("; ".join(text), checks, figs)
 
 
-WAIT_CHECK = "gpu.warp.wait-check"
+WAIT_CHECK = "pitfall.warp.wait-check"
+PARTIAL = "pitfall.grid.partial-sync"
+
+
+def _pitfall_rows(s, method):
+    rows = [r for r in s.all_rows if r["method"] == method and r["status"] in
+            ("ok", "unverified", "timeout")]
+    if not rows:
+        raise Missing(method)
+    return rows
 
 
 def warp_sync_waits(s):
-    rows = [r for r in s.rows if r["method"] == WAIT_CHECK]
-    if not rows:
-        raise Missing(WAIT_CHECK)
-    raise Missing(f"{WAIT_CHECK}: not read yet")
+    rows = _pitfall_rows(s, WAIT_CHECK)
+    control = [r for r in rows if gbcsv.config_axes(r).get("variant") == "0"]
+    real = [r for r in rows if gbcsv.config_axes(r).get("variant") != "0"]
+    if not control or not real:
+        raise Missing(f"{WAIT_CHECK}: the syncs and the control (variant 0)")
+    early = [r for r in real if r["status"] != "ok" or float(r["value"] or 0) > 0]
+    caught = [r for r in control if r["status"] == "unverified" and float(r["value"] or 0) > 0]
+    variants = sorted({gbcsv.config_axes(r).get("variant") for r in real}, key=int)
+    text = (f"{len(real)} sync points (variants {', '.join(variants)}): "
+            f"{len(real) - len(early)} with no thread leaving early; the control without a sync: "
+            f"{len(caught)} of {len(control)} caught")
+    checks = [(not early, "every sync waits"),
+              (True if caught else None, "the control shows the check can catch")]
+    return Outcome(text, checks, [], rows)
 
 
 def partial_grid_timeout(s):
-    raise Missing("gpu.grid.partial-sync")
+    rows = _pitfall_rows(s, PARTIAL)
+    part = [r for r in rows if gbcsv.config_axes(r).get("missing", "0") != "0"]
+    whole = [r for r in rows if gbcsv.config_axes(r).get("missing", "0") == "0"]
+    if not part:
+        raise Missing(f"{PARTIAL} with missing > 0")
+    stuck = [r for r in part if r["status"] == "timeout"]
+    done = [r for r in whole if r["status"] == "ok"]
+    text = (f"part of the grid missing: {len(stuck)} of {len(part)} points end as `timeout` "
+            f"(the watchdog, no hang); whole grid: {len(done)} of {len(whole)} ok")
+    checks = [(len(stuck) == len(part), "a partial grid sync never completes"),
+              (True if whole and len(done) == len(whole) else None, "the whole grid completes")]
+    return Outcome(text, checks, [], rows)
 
 
 # (key, the study's section, the claim, the study's figure, function)
@@ -425,7 +458,7 @@ FINDINGS = [
      "slightly faster than the multi-grid sync", "V100 (DGX-1): kernel boundary slightly "
      "faster at every GPU count", multi_reduction_vs_multi_grid),
     ("warp-waits", "8.1, Figs. 17-18", "Every warp sync makes every thread of the group wait "
-     "(independent thread scheduling)", "V100: yes; P100: no", warp_sync_waits),
+     "(per-thread timers before and after the sync)", "V100: yes; P100: no", warp_sync_waits),
     ("partial-grid", "8.2", "A grid sync reached by only part of the grid deadlocks",
      "V100, P100: deadlock", partial_grid_timeout),
 ]
@@ -473,20 +506,19 @@ def evaluate(rows, fn, gpu):
 
 
 def files_of(out, base):
-    files = sorted({os.path.relpath(f.row["_file"], base) for f in out.figs})
+    files = sorted({os.path.relpath(r["_file"], base) for r in out.sources})
     return ", ".join(f"`{f}`" for f in files)
 
 
 def page(paths, base):
     csvs, _ = gbcsv.expand(paths)
     rows = gbcsv.load(csvs, statuses={"ok", "timeout", "unverified"})
-    ok = [r for r in rows if r["status"] == "ok"]
     lines = ["| finding (the study's section) | the study (V100 / P100) | GPU | Hopper | verdict "
              "| why | CSV |", "|---|---|---|---|---|---|---|"]
     counts = collections.Counter()
     for key, section, claim, study, fn in FINDINGS:
         for i, (gpu, label) in enumerate(GPUS):
-            got = evaluate(ok, fn, gpu)
+            got = evaluate(rows, fn, gpu)
             if isinstance(got, Outcome):
                 v, why = verdict(got)
                 cells = [got.figures, f"**{v}**", why, files_of(got, base)]
