@@ -58,6 +58,21 @@ rows = (
            config="blocks_per_sm=8 threads_per_block=128", value=2200)]
 )
 
+# the pitfalls: every sync waits and the control is caught; a partial grid sync ends as timeout
+rows += [row(H100, "GPU-a", "vm", method="pitfall.warp.wait-check", metric="check_left_early",
+             unit="per 1e6 trials", config=f"variant={v} group_size=32", value=val, status=st,
+             run_id="p1")
+         for v, val, st in ((2, 0, "ok"), (4, 0, "ok"), (0, 250000, "unverified"))]
+rows += [row(H100, "GPU-a", "vm", method="pitfall.grid.partial-sync", run_id="p2",
+             metric="check_never_arrived", unit="blocks", config=f"barrier=0 missing={m}",
+             value=val, status=st)
+         for m, val, st in ((0, 0, "ok"), (1, "", "timeout"), (2, "", "timeout"))]
+# on H200 a sync lets a thread leave early: refuted
+rows += [row(H200, "GPU-b", "box", method="pitfall.warp.wait-check", metric="check_left_early",
+             unit="per 1e6 trials", config=f"variant={v} group_size=32", value=val, status=st,
+             run_id="p3")
+         for v, val, st in ((2, 10, "unverified"), (0, 250000, "unverified"))]
+
 with tempfile.TemporaryDirectory() as d:
     write_rows(os.path.join(d, "a.csv"), gbcsv.NAMES, rows)
     rep = run_gpubarrier(EXE, "report", "findings", d)
@@ -87,6 +102,14 @@ with tempfile.TemporaryDirectory() as d:
     expect(v == "not measured", f"H200 grid sync across two machines: {v} ({why}), expected "
            f"not measured (figures of two machines are never combined)", rep)
     expect("inconclusive" in lines[0] or "conclusions" in lines[0], "a summary line first", rep)
+
+    v, why = verdict("Every warp sync makes every thread of the group wait", "H100")
+    expect(v == "confirmed", f"H100 warp pitfall: {v} ({why}), expected confirmed", rep)
+    v, why = verdict("Every warp sync makes every thread of the group wait", "H200")
+    expect(v == "refuted", f"H200 warp pitfall with a sync that let a thread go: {v} ({why})",
+           rep)
+    v, why = verdict("A grid sync reached by only part of the grid deadlocks", "H100")
+    expect(v == "confirmed", f"H100 partial grid sync: {v} ({why}), expected confirmed", rep)
 
     # the study's tables: one machine per GPU, the one with the most rows of the table
     tables = run_gpubarrier(EXE, "report", "study-tables", d)
