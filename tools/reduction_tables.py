@@ -22,6 +22,7 @@ brackets. Each function returns markdown lines.
 import os
 import statistics
 
+import bounds
 import gbcsv
 import machines as machines_of
 import study_reference as study
@@ -214,8 +215,8 @@ def table6(rows, sizes=None):
     measured. One line per machine, size and cache axis (where the rows have one)."""
     gbs = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
     header = ["machine", "array"] + [label for label, _, _ in REDUCTIONS] + \
-        ["CUDA sample", "read ceiling (`model.gmem.stream` grid=1)", "copy (read + write)",
-         "theory (study)", "best / ceiling"]
+        ["CUDA sample", "stream read (`model.gmem.stream` grid=1)", "copy (read + write)",
+         "theory (DRAM peak)", "best / theory"]
     body, groups, marks, above = [], [], set(), False
     for label, rs in machines_of.machines(rows):
         common = set.intersection(*(sizes_of(rs, meth, **ax) for _, meth, ax in REDUCTIONS))
@@ -233,10 +234,12 @@ def table6(rows, sizes=None):
                 above = above or bool(read) and best > median(read)
                 marks |= set(mark)
                 mark = f" {mark}" if mark else ""
+                peak = bounds.dram_peak(rs[0]["gpu_model"])
                 body.append([label, bytes_text(size) + CACHE_TEXT.get(cache, "")] +
                             [cell(g, gbs) for g in got] +
-                            ["-", cell(read, gbs) + mark, cell(copy, gbs), "-",
-                             f"{100 * best / median(read):.0f}%{mark}" if read else "-"])
+                            ["-", cell(read, gbs) + mark, cell(copy, gbs),
+                             f"{peak:.0f}" if peak else "-",
+                             f"{100 * best / peak:.0f}%" if peak else "-"])
     names = machines_of.short_names(groups)
     for line in body:
         line[0] = names[line[0]]
@@ -249,15 +252,15 @@ def table6(rows, sizes=None):
              "‡": "‡ the read at another cache axis than the reductions' (none at theirs). "}
     return ["**Table 6** (GB/s: bytes of the array / the reduction's time, launches included; "
             "the study's Table 6)", ""] + table(header, body) + \
-        ["", "The ceiling is the read of the same run: `model.gmem.stream` grid=1, the resident "
-         "grid summing 256 MiB (bytes read / time), a streaming read like the reductions'. "
-         "`reduction.copy` of the same size and run (bytes read + written / time, as CUDA's "
-         "bandwidthTest) is shown beside it, no ceiling for a sum that only reads. "
+        ["", "The ceiling is the GPU's theoretical DRAM bandwidth (the vendor's data sheet, "
+         "tools/bounds.py), as the study's `theory`; a warm array that fits in L2 is read from L2 "
+         "and may go above it. Beside it, measured in the same run: `model.gmem.stream` grid=1, "
+         "the study's Fig. 10 loop over 256 MiB on the resident grid (bytes read / time; "
+         + ("the reductions read faster than this loop, so it is no ceiling; " if above else "")
+         + "the model's input, not a ceiling), and `reduction.copy` of the same size "
+         "(bytes read + written / time, as CUDA's bandwidthTest). "
          + "".join(notes[m] for m in ("†", "‡") if m in marks)
-         + ("Above 100%: the reduction read faster than that stream loop, which is no ceiling "
-            "there. " if above else "")
-         + "The study's ceiling is the GPU's theoretical peak. "
-         f"`grid sync` is `reduction.single.grid-sync grid=1`. From "
+         + f"`grid sync` is `reduction.single.grid-sync grid=1`. From "
          f"{sources(rows, [COPY, READ] + [meth for _, meth, _ in REDUCTIONS])}. "
          + (machines_of.legend(groups) if groups else "")]
 

@@ -3,7 +3,7 @@
 CSVs the test writes, with two machines of one host name (two VMs, other GPU UUIDs),
 `report scaling`, `report multi`, `report multinode-model` and `report reduction-tables --table
 6` never set figures of two machines in one line, name each table's machine, and Table 6 sets
-the reductions against the read ceiling of the same run (model.gmem.stream grid=1), the copy
+the reductions against the GPU's DRAM peak, beside the stream read of the same run (model.gmem.stream grid=1), the copy
 beside it.
 
 Usage: test_machines.py GPUBARRIER
@@ -242,16 +242,17 @@ def case_table6(d):
     name_two = names[label_with(names, "GPU-22222222", p)]
     lines = {cells(x)[0]: cells(x) for x in p.stdout.splitlines() if x.startswith("| H100")}
     expect(set(lines) == {name_one, name_two}, "one line per machine", p)
-    expect(lines[name_one][1:] == ["1 MiB", "100.0", "96.0", "80.0", "-", "2000.0", "300.0", "-",
-                                   "5%"],
-           "machine one: against the read of the same run (2000), not the copy (300) or the "
-           "other run's read (1000)", p)
+    expect(lines[name_one][1:] == ["1 MiB", "100.0", "96.0", "80.0", "-", "2000.0", "300.0",
+                                   "3352", "3%"],
+           "machine one: the stream read of the same run (2000), not the other run's (1000); "
+           "best over the H100's DRAM peak (3352 GB/s)", p)
     expect(lines[name_two][1:] == ["1 MiB", "200.0", "190.0", "150.0", "-", "2500.0 †", "400.0",
-                                   "-", "8% †"],
+                                   "3352", "6%"],
            "machine two: its own figures only; the read of its other run, marked", p)
-    expect("read ceiling (`model.gmem.stream` grid=1)" in p.stdout and
-           "copy (read + write)" in p.stdout and "† the read of another run" in p.stdout,
-           "the header names the read ceiling and the copy; † is explained", p)
+    expect("stream read (`model.gmem.stream` grid=1)" in p.stdout and
+           "copy (read + write)" in p.stdout and "theory (DRAM peak)" in p.stdout and
+           "† the read of another run" in p.stdout,
+           "the header names the stream read, the copy and the DRAM peak; † is explained", p)
 
 
 with tempfile.TemporaryDirectory() as tmp:
