@@ -243,6 +243,14 @@ def noisy_reason(row):
     return ", ".join(reasons)
 
 
+def one_cache(rows):
+    """Per method, its cold rows (config cache=0: L2 evicted before every sample) where it has
+    any, else its other rows (warm: cache=1, or rows written before the axis existed), so that
+    no figure mixes cold and warm samples."""
+    cold = {r["method"] for r in rows if config_axes(r).get("cache") == "0"}
+    return [r for r in rows if r["method"] not in cold or config_axes(r).get("cache") == "0"]
+
+
 def config_axes(row):
     """The row's configuration as a dict (config is `name=value` pairs separated by spaces)."""
     return dict(item.split("=", 1) for item in row["config"].split() if "=" in item)

@@ -105,9 +105,11 @@ class Rows:
         return statistics.median(values), f"{name} {config}".strip()
 
     def curve(self, method, **axes):
-        """latency (ns) by the axis `bytes`, for the measured switch point."""
+        """latency (ns) by the axis `bytes`, for the measured switch point: the cold rows
+        (cache=0, L2 evicted before every sample) where there are any, else the warm ones (rows
+        written before the axis existed were warm); never the two mixed."""
         points = {}
-        for r in self.select(method, "latency", **axes):
+        for r in gbcsv.one_cache(self.select(method, "latency", **axes)):
             size = gbcsv.config_axes(r).get("bytes")
             if size is not None:
                 points.setdefault(int(size), []).append(float(r["value"]))

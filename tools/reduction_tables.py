@@ -267,10 +267,12 @@ def table6(rows, sizes=None):
 
 def fig16(rows, sizes=None):
     """The study's Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
-    variant 0) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
+    variant 0; cold rows where a method has them, gbcsv.one_cache) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
     largest measured); one line per machine, size, method and launcher."""
-    ok = [r for r in rows if r["status"] == "ok" and r["method"].startswith("reduction.multi.")
-          and r["metric"] == "bandwidth" and gbcsv.config_axes(r).get("variant", "0") == "0"]
+    ok = gbcsv.one_cache([r for r in rows if r["status"] == "ok" and
+                          r["method"].startswith("reduction.multi.") and
+                          r["metric"] == "bandwidth" and
+                          gbcsv.config_axes(r).get("variant", "0") == "0"])
     if not ok:
         return ["**Fig. 16**: no `reduction.multi.*` bandwidth rows."]
     axes = lambda r: gbcsv.config_axes(r)  # noqa: E731
