@@ -78,7 +78,46 @@ def render(methods):
             desc = user_text(m.get("description", "")).replace("|", "\\|")
             out.append(f"| `{m['name']}` | {axes or '(none)'} | {desc} |")
         out.append("")
-    return "\n".join(out)
+    return "\n".join(out + bounds_section(methods))
+
+
+def bound_text(b):
+    lo, hi = b.get("min"), b.get("max")
+    parts = []
+    if lo is not None:
+        parts.append(f"{'>' if b.get('min_exclusive') else '>='} {lo:g}")
+    if hi is not None:
+        parts.append(f"<= {hi:g}")
+    return f"`{b['metric']}` {' and '.join(parts)} ({b.get('why', '')})"
+
+
+def bounds_section(methods):
+    """The physical bounds each method states for its figures: those every method states once,
+    then each method's own."""
+    key = lambda b: (b["metric"], b.get("min"), b.get("max"), b.get("min_exclusive"))  # noqa: E731
+    stated = [m.get("bounds", []) for m in methods]
+    if not any(stated):
+        return []
+    common = set.intersection(*({key(b) for b in bs} for bs in stated))
+    shared = [b for b in stated[0] if key(b) in common]
+    out = ["## Physical bounds", "",
+           "A figure outside a physical bound of its method is no measurement of what it claims: "
+           "its row is `unverified`, with the bound at the start of its note, and no table, model "
+           "or answer uses it. Every method: " + "; ".join(bound_text(b) for b in shared) + ".",
+           ""]
+    own = [(m["name"], [b for b in m.get("bounds", []) if key(b) not in common])
+           for m in sorted(methods, key=lambda m: m["name"])]
+    own = [(n, bs) for n, bs in own if bs]
+    if own:
+        out += ["| method | its own bounds |", "|---|---|"]
+        out += [f"| `{n}` | {'<br>'.join(bound_text(b) for b in bs)} |" for n, bs in own]
+        out.append("")
+    out.append("The tools add bounds against the hardware and the same run: no array read from "
+               "DRAM (cold, or larger than any L2) is reduced faster than the GPU's DRAM "
+               "bandwidth, and no barrier across GPUs completes faster than the same run's one-way "
+               "signal between its GPUs ([results.md](results.md)).")
+    out.append("")
+    return out
 
 
 def main(argv):
