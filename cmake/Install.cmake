@@ -5,6 +5,7 @@
 #   P/share/gpubarrier/tools/  the Python tools of compare, plot, model and report
 #   P/share/gpubarrier/configs/ sweeps, systems and network data (`--sweep quick`, `--system ...`)
 #   P/share/gpubarrier/jobs/templates/ the job script templates (compiled in; installed to read)
+#   P/share/gpubarrier/reframe/ the ReFrame checks (docs/reframe.md)
 #   P/share/doc/gpubarrier/    README.md and docs/
 set(GB_INSTALL_DATA share/gpubarrier)  # = paths::kInstalledData
 set(GB_INSTALL_LIBS lib/gpubarrier)
@@ -28,5 +29,7 @@ install(DIRECTORY tools/ DESTINATION ${GB_INSTALL_DATA}/tools
   PATTERN "__pycache__" EXCLUDE PATTERN "reference" EXCLUDE)
 install(DIRECTORY configs/ DESTINATION ${GB_INSTALL_DATA}/configs)
 install(DIRECTORY jobs/templates/ DESTINATION ${GB_INSTALL_DATA}/jobs/templates)
+install(DIRECTORY reframe/ DESTINATION ${GB_INSTALL_DATA}/reframe
+  PATTERN "__pycache__" EXCLUDE PATTERN "*.pyc" EXCLUDE)
 install(FILES README.md DESTINATION share/doc/gpubarrier)
 install(DIRECTORY docs/ DESTINATION share/doc/gpubarrier/docs)

@@ -1,0 +1,100 @@
+"""What gpubarrier's ReFrame checks read from its CSV, through gpubarrier's own reader and floor
+(tools/gbcsv.py and tools/floor.py, found beside this suite: reframe/../tools in the source tree,
+share/gpubarrier/tools in an install).
+
+sanity_problems()  why a run is not sane, one line each: a row that is failed, timeout or
+                   unverified; a method the check needs with no ok row; an unreadable CSV
+latency()          a method's latency: the lowest of its ok `latency` rows (its best configuration)
+floor_ratio()      a multi-GPU barrier's latency over its composed floor (grid.sync + one-way
+                   signal, measured in the same run): the lowest over its configurations
+references()       the references of every system, from references/<system>.json and a site's
+                   own folder of such files
+"""
+import fnmatch
+import glob
+import json
+import os
+import sys
+
+SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TOOLS = os.path.join(os.path.dirname(SUITE), 'tools')
+sys.path.insert(0, TOOLS)
+import floor  # noqa: E402
+import gbcsv  # noqa: E402
+
+BAD = ('failed', 'timeout', 'unverified')
+CsvError = gbcsv.CsvError
+
+
+def rows(path):
+    return gbcsv.load_file(path)
+
+
+def sanity_problems(path, need_ok=()):
+    """[] when the run is sane, else one line per problem (at most 20 rows named)."""
+    if not os.path.exists(path):
+        return [f'{path}: gpubarrier wrote no CSV (its output says why)']
+    try:
+        rs = rows(path)
+    except gbcsv.CsvError as e:
+        return [str(e)]
+    out = [f"{r['method']} {r['config']} {r['metric']}: {r['status']}: {r['note']}"
+           for r in rs if r['status'] in BAD]
+    if len(out) > 20:
+        out = out[:20] + [f'... and {len(out) - 20} more rows failed, timeout or unverified']
+    for pattern in need_ok:
+        if not any(r['status'] == 'ok' and fnmatch.fnmatchcase(r['method'], pattern)
+                   for r in rs):
+            why = sorted({r['note'] for r in rs if fnmatch.fnmatchcase(r['method'], pattern)})
+            out.append(f'no ok row of {pattern}' + (f": {'; '.join(why)[:300]}" if why else
+                                                    ': none in the CSV'))
+    return out
+
+
+def latencies(rs):
+    """{method: (lowest ok latency, unit)}."""
+    out = {}
+    for r in rs:
+        if r['status'] == 'ok' and r['metric'] == 'latency':
+            v = float(r['value'])
+            if r['method'] not in out or v < out[r['method']][0]:
+                out[r['method']] = (v, r['unit'])
+    return out
+
+
+def latency(path, method):
+    return latencies(rows(path))[method][0]
+
+
+def floor_ratios(rs):
+    """{barrier (method and its extra axes): lowest latency / floor}."""
+    out = {}
+    for item in floor.floors([r for r in rs if r['status'] == 'ok']):
+        if 'ratio' in item:
+            out[item['method']] = min(out.get(item['method'], item['ratio']), item['ratio'])
+    return out
+
+
+def floor_ratio(path, barrier):
+    return floor_ratios(rows(path))[barrier]
+
+
+def references(extra=''):
+    """ReFrame's `reference`: {'system:partition': {variable: (value, lower, upper, unit)}} from
+    every <system>.json of references/, then of `extra` (a site's folder, read after: its entries
+    replace the shipped ones). Each maps partition -> variable -> [value, lower, upper, unit]
+    (lower and upper: fractions of value, null for no bound)."""
+    out = {}
+    folders = [os.path.join(SUITE, 'references')] + ([extra] if extra else [])
+    paths = [p for folder in folders for p in sorted(glob.glob(os.path.join(folder, '*.json')))]
+    if extra and not os.path.isdir(extra):
+        raise ValueError(f'references={extra}: no such folder (expected <system>.json files)')
+    for path in paths:
+        system = os.path.splitext(os.path.basename(path))[0]
+        with open(path) as f:
+            for partition, variables in json.load(f).items():
+                if partition.startswith('_'):
+                    continue  # a comment
+                out.setdefault(f'{system}:{partition}', {}).update(
+                    {k: tuple(v) for k, v in variables.items()})
+    return out

@@ -1,0 +1,47 @@
+"""What the ReFrame tests share: finding ReFrame (reframe-hpc, which scripts/setup installs),
+running it on gpubarrier's suite (reframe/) and reading its JSON report."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SUITE = os.path.join(ROOT, "reframe")
+CONFIG = os.path.join(SUITE, "config.py")
+
+
+def find_reframe():
+    """The `reframe` command of this Python's environment, else the first on PATH; fails the test
+    when there is none (scripts/setup installs it)."""
+    here = os.path.join(sysconfig.get_path("scripts"), "reframe")
+    found = here if os.access(here, os.X_OK) else shutil.which("reframe")
+    if not found:
+        sys.exit("FAIL: no `reframe` command: scripts/setup installs reframe-hpc with pip "
+                 f"(for {sys.executable})")
+    return found
+
+
+def run_reframe(work, args, env=None, timeout=300):
+    """reframe -C reframe/config.py[:more] --prefix WORK/rfm ARGS --report-file WORK/report.json;
+    (process, report or None)."""
+    report = os.path.join(work, "report.json")
+    if os.path.exists(report):
+        os.remove(report)
+    cmd = [find_reframe(), "--prefix", os.path.join(work, "rfm"), "--report-file", report,
+           "--nocolor", *args]
+    if not any(a == "-C" or a.startswith("--config-file") for a in args):
+        cmd[1:1] = ["-C", CONFIG]
+    p = subprocess.run(cmd, capture_output=True, text=True, cwd=work, timeout=timeout,
+                       env=dict(os.environ if env is None else env, TMPDIR=work))  # its log
+    data = None
+    if os.path.exists(report):
+        with open(report) as f:
+            data = json.load(f)
+    return p, data
+
+
+def cases(report):
+    """{test name: its report entry} of the last run."""
+    return {c["name"]: c for c in report["runs"][-1]["testcases"]} if report else {}

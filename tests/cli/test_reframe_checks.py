@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""gpubarrier's ReFrame checks (reframe/) run by ReFrame on this machine (system local-gpu, no
+scheduler) with a stand-in for gpubarrier that writes a given CSV, so that the GPU checks' CSV
+reading is tested without a GPU:
+
+replay    QuickSuite and FloorSweep on committed GPU results pass; ReFrame reports each method's
+          latency (its lowest ok latency row) and each barrier's latency over its floor
+          (tools/floor.py), and the CSV stays in the output folder
+bad rows  a CSV with one failed, timeout or unverified row fails the check in its sanity phase,
+          with the row named
+site references  a site's own references folder (-S references=DIR) holds the floor ratio to
+          a bound: within it the check passes, beyond it the check fails in its performance phase
+
+Usage: test_reframe_checks.py GPUBARRIER (unused: the stand-in runs instead)
+"""
+import csv
+import json
+import os
+import stat
+import sys
+import tempfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from cli_common import expect  # noqa: E402
+from reframe_runner import ROOT, cases, run_reframe  # noqa: E402
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import floor  # noqa: E402
+import gbcsv  # noqa: E402
+
+# Committed GPU results the stand-in replays (an H200 quick run, an H100 x4 floor run).
+QUICK = os.path.join(ROOT, "results", "h200", "v3", "quick.csv")
+FLOOR = os.path.join(ROOT, "results", "h100x4", "floor.csv")
+
+
+def stand_in(folder, by_out):
+    """An executable that, given `--out NAME`, copies by_out[NAME] there and prints gpubarrier's
+    summary line on stderr."""
+    path = os.path.join(folder, "gpubarrier-stand-in")
+    with open(path, "w") as f:
+        f.write(f"""#!{sys.executable}
+import shutil, sys
+by_out = {by_out!r}
+out = sys.argv[sys.argv.index("--out") + 1]
+shutil.copyfile(by_out[out], out)
+n = sum(1 for _ in open(out)) - 1
+print(f"{{n}} rows: {{n}} ok, 0 skipped, 0 failed, 0 timeout, 0 unverified; CSV: {{out}}",
+      file=sys.stderr)
+""")
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+    return path
+
+
+def lowest_latency(path, method):
+    with open(path, newline="") as f:
+        return min(float(r["value"]) for r in csv.DictReader(f)
+                   if r["method"] == method and r["metric"] == "latency" and r["status"] == "ok")
+
+
+def with_bad_row(src, dst, status):
+    """src with its first ok row turned `status`; that row's method."""
+    with open(src, newline="") as f:
+        reader = csv.DictReader(f)
+        rows, fields = list(reader), reader.fieldnames
+    bad = next(r for r in rows if r["status"] == "ok")
+    bad["status"], bad["note"] = status, f"stand-in {status} row"
+    with open(dst, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+    return bad["method"]
+
+
+def case_replay(work):
+    exe = stand_in(work, {"quick.csv": QUICK, "floor.csv": FLOOR})
+    p, report = run_reframe(work, ["--system", "local-gpu:gpu", "-n", "QuickSuite",
+                                   "-n", "FloorSweep", "-S", f"gpubarrier={exe}", "-r"])
+    got = cases(report)
+    expect(p.returncode == 0 and sorted(got) == ["FloorSweep", "QuickSuite"] and
+           all(c["result"] == "pass" for c in got.values()),
+           "QuickSuite and FloorSweep pass on committed GPU results", p)
+    quick = got["QuickSuite"]["perfvalues"]
+    want = lowest_latency(QUICK, "gpu.grid.cg")
+    key = "local-gpu:gpu:gpu.grid.cg"
+    expect(key in quick and abs(quick[key][0] - want) < 1e-6 * want and quick[key][4] == "ns",
+           f"QuickSuite reports gpu.grid.cg's lowest latency, {want} ns: {quick.get(key)}", p)
+    ratios = {}
+    for item in floor.floors(gbcsv.load_file(FLOOR, {"ok"})):
+        if "ratio" in item:
+            ratios[item["method"]] = min(ratios.get(item["method"], item["ratio"]), item["ratio"])
+    floors = {k.split(":", 2)[2]: v for k, v in got["FloorSweep"]["perfvalues"].items()
+              if k.endswith("/floor")}
+    expect(ratios and sorted(floors) == sorted(m.replace(" ", ",") + "/floor" for m in ratios) and
+           all(abs(floors[m.replace(" ", ",") + "/floor"][0] - r) < 1e-9 for m, r in
+               ratios.items()),
+           f"FloorSweep reports every barrier's lowest latency / floor: {ratios} vs {floors}", p)
+    kept = os.path.join(got["FloorSweep"]["outputdir"], "floor.csv")
+    expect(os.path.isfile(kept), f"the CSV stays in the output folder ({kept})", p)
+
+
+def case_bad_rows(work):
+    by_out, bad = {}, {}
+    for name, status, src in (("host-omp.csv", "failed", QUICK), ("quick.csv", "timeout", QUICK),
+                              ("floor.csv", "unverified", FLOOR)):
+        by_out[name] = os.path.join(work, f"bad-{name}")
+        bad[name] = (status, with_bad_row(src, by_out[name], status))
+    exe = stand_in(work, by_out)
+    p, report = run_reframe(work, ["--system", "local-gpu:gpu", "-n", "HostOmpBarrier",
+                                   "-n", "QuickSuite", "-n", "FloorSweep",
+                                   "-S", f"gpubarrier={exe}", "-r"])
+    got = cases(report)
+    expect(p.returncode != 0 and sorted(got) == ["FloorSweep", "HostOmpBarrier", "QuickSuite"],
+           "ReFrame fails the run", p)
+    for test, name in (("HostOmpBarrier", "host-omp.csv"), ("QuickSuite", "quick.csv"),
+                       ("FloorSweep", "floor.csv")):
+        status, method = bad[name]
+        c = got[test]
+        expect(c["result"] == "fail" and c["fail_phase"] == "sanity" and
+               f"{status}: stand-in {status} row" in (c["fail_reason"] or "") and
+               method in c["fail_reason"],
+               f"{test} fails its sanity on a {status} row of {method}: {c['fail_phase']}: "
+               f"{c['fail_reason']}", p)
+
+
+def case_site_references(work):
+    """A site's references folder (-S references=DIR): FloorSweep passes where its figures are
+    within them and fails in its performance phase where one is not."""
+    exe = stand_in(work, {"floor.csv": FLOOR})
+    refs = os.path.join(work, "refs")
+    os.makedirs(refs, exist_ok=True)
+    grid = lowest_latency(FLOOR, "gpu.grid.cg")
+    for upper, result in ((0.5, "pass"), (0.001, "fail")):
+        # push over its floor is 1.03 in this run: below 1.5, above 1.001.
+        with open(os.path.join(refs, "local-gpu.json"), "w") as f:
+            json.dump({"gpu": {"multigpu.device.push/floor": [1.0, None, upper, "x"],
+                               "gpu.grid.cg": [grid, -0.01, 0.01, "ns"]}}, f)
+        p, report = run_reframe(work, ["--system", "local-gpu:gpu", "-n", "FloorSweep",
+                                       "-S", f"gpubarrier={exe}", "-S", f"references={refs}",
+                                       "-r"])
+        c = cases(report).get("FloorSweep", {})
+        push = c.get("perfvalues", {}).get("local-gpu:gpu:multigpu.device.push/floor")
+        expect(c.get("result") == result and push and push[1:5] == [1.0, None, upper, "x"] and
+               (result == "pass" or c["fail_phase"] == "performance"),
+               f"FloorSweep {result}s with push/floor {push} against the site's upper bound "
+               f"{upper}: {c.get('fail_phase')}: {c.get('fail_reason')}", p)
+
+
+def main():
+    for path in (QUICK, FLOOR):
+        expect(os.path.isfile(path), f"the committed results {path} exist")
+    with tempfile.TemporaryDirectory(prefix="gb-reframe-") as work:
+        case_replay(work)
+        case_bad_rows(work)
+        case_site_references(work)
+    print("PASS: the GPU checks read committed results (latencies, floor ratios); a failed, "
+          "timeout or unverified row fails a check's sanity; a site's references are applied")
+
+
+if __name__ == "__main__":
+    main()
