@@ -248,6 +248,49 @@ def case_warp_reduce_shuffles(functions):
                 print("PASS", variant, dict(ops))
 
 
+def case_warp_wait_check_bracket(functions):
+    # pitfall.warp.wait-check (kernels/warp/detail/wait_trials.cuh): a trial's clock reads are the
+    # start, the spin's poll, "before" and "after". Between the last two lies exactly the
+    # crossing: WARPSYNC for a sync; WARPSYNC, SHFL and the branch on its value for a shuffle;
+    # nothing that waits for the control. The warp must not reconverge (BSYNC, WARPSYNC) between
+    # the spin and "before", nor between the two reads but by the crossing itself, or the control
+    # would wait at a reconvergence point and look like a sync (sm_90, CUDA 13: BSYNC follows
+    # "after", except in the 32-thread tile shuffle, which has no convergence barrier at all).
+    waits = re.compile(r"^(WARPSYNC|SHFL|BAR|BSYNC|BSSY|VOTE|MATCH|YIELD)")
+    checked = Counter()
+    for name, body in kernels(functions, r"wait_trials").items():
+        crossing = re.search(r"8CrossingE(\d)", name)[1]  # 0 none, 1 sync, 2 shuffle
+        reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
+        if len(reads) != 4:
+            sys.exit(f"FAIL: {name}: expected 4 clock reads (start, poll, before, after), "
+                     f"found {len(reads)}")
+        _, poll, before, after = reads
+        inside = body[before + 1:after]
+        check_clean(name, inside)
+        ops = [op for op, _ in inside]
+        spin = [text for op, text in body[poll + 1:before] if op.startswith(("BSYNC", "WARPSYNC"))]
+        if spin:
+            sys.exit(f"FAIL: {name}: the warp reconverges between the spin and 'before':\n  "
+                     + "\n  ".join(spin))
+        shuffle = [i for i, op in enumerate(ops) if op.startswith("SHFL")]
+        syncs = sum(op.startswith("WARPSYNC") for op in ops)
+        if any(op.startswith(("BSYNC", "BSSY", "BAR")) for op in ops):
+            ok = False
+        elif crossing == "0":
+            ok = not any(waits.match(op) for op in ops)
+        elif crossing == "1":
+            ok = syncs == 1 and not shuffle
+        else:
+            ok = syncs == 1 and len(shuffle) == 1 and any(op == "BRA" for op in ops[shuffle[0]:])
+        if not ok:
+            sys.exit(f"FAIL: {name}: crossing {crossing} between the clock reads is {ops}")
+        checked[crossing] += 1
+        print("PASS", name, ops)
+    # control + __syncwarp + coalesced sync + coalesced shuffle: 1 each; tiles of 2..32: 5 each.
+    if checked != Counter({"0": 1, "1": 7, "2": 6}):
+        sys.exit(f"FAIL: expected 1 control, 7 sync and 6 shuffle kernels, found {dict(checked)}")
+
+
 SHARED_OPS = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|REDS)")
 
 

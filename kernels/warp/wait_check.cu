@@ -1,0 +1,157 @@
+// pitfall.warp.wait-check: the study's section 8.1 (Figs. 17 and 18) as an experiment. Per trial,
+// every thread of a group arrives at a different time, reads its clock, crosses a warp-level
+// sync and reads its clock again (warp/detail/wait_trials.cuh); the sync made everybody wait iff
+// min(after) >= max(before) over the group. The study saw this hold on V100 (each thread has its
+// own program counter) and fail on P100. Variant 0 crosses nothing: the negative control, which
+// must show such trials, or the check could not catch a sync that does not wait.
+#include <climits>
+#include <string>
+#include <vector>
+
+#include "common/device_buffer.hpp"
+#include "core/registry.hpp"
+#include "core/stamp_check.hpp"
+#include "core/state.hpp"
+#include "warp/detail/wait_trials.cuh"
+
+namespace gb {
+namespace {
+
+using warp_detail::Crossing;
+using warp_detail::WarpGroup;
+
+struct Variant {
+  const char* name;
+  WarpGroup group;
+  Crossing crossing;
+};
+
+// The `variant` axis. 2-5 are numbered as in gpu.warp.reduce.
+constexpr Variant kVariants[] = {
+    {"no sync (the control)", WarpGroup::mask, Crossing::none},
+    {"__syncwarp(mask)", WarpGroup::mask, Crossing::sync},
+    {"tile sync", WarpGroup::tile, Crossing::sync},
+    {"coalesced-group sync", WarpGroup::coalesced, Crossing::sync},
+    {"tile shuffle", WarpGroup::tile, Crossing::shuffle},
+    {"coalesced shuffle", WarpGroup::coalesced, Crossing::shuffle},
+};
+constexpr long kVariantCount = sizeof kVariants / sizeof kVariants[0];
+constexpr long kControl = 0;
+
+constexpr int kWarps = 64;    // one per block, on as many SMs
+constexpr int kRounds = 256;  // trials per group
+
+warp_detail::WaitKernel kernel_of(long variant, int group_size) {
+  using warp_detail::wait_kernel;
+  switch (variant) {
+    case 0:
+      return wait_kernel<WarpGroup::mask, Crossing::none>(group_size);
+    case 1:
+      return wait_kernel<WarpGroup::mask, Crossing::sync>(group_size);
+    case 2:
+      return wait_kernel<WarpGroup::tile, Crossing::sync>(group_size);
+    case 3:
+      return wait_kernel<WarpGroup::coalesced, Crossing::sync>(group_size);
+    case 4:
+      return wait_kernel<WarpGroup::tile, Crossing::shuffle>(group_size);
+    default:
+      return wait_kernel<WarpGroup::coalesced, Crossing::shuffle>(group_size);
+  }
+}
+
+// The clock group of every lane of every warp: tiles split each warp into 32 / k groups, the
+// other kinds take lanes 0..k-1 (-1: not a member). Also counts the groups.
+std::vector<int> clock_groups(WarpGroup kind, int k, long& groups) {
+  std::vector<int> id(static_cast<std::size_t>(kWarps) * 32, -1);
+  const int per_warp = kind == WarpGroup::tile ? 32 / k : 1;
+  for (int w = 0; w < kWarps; ++w)
+    for (int lane = 0; lane < 32; ++lane)
+      if (kind == WarpGroup::tile || lane < k) id[w * 32 + lane] = w * per_warp + lane / k;
+  groups = static_cast<long>(kWarps) * per_warp;
+  return id;
+}
+
+class WaitCheck final : public Method {
+ public:
+  std::string_view name() const override { return "pitfall.warp.wait-check"; }
+  Level level() const override { return Level::warp; }
+  std::string_view description() const override {
+    return "the study's section 8.1 (Fig. 17): threads of a group arrive spread out, read the "
+           "clock, cross and read it again; a trial fails when one left before another arrived. "
+           "variant 0 no sync (the negative control: must fail), 1 __syncwarp(mask), 2 tile "
+           "sync, 3 coalesced-group sync, 4 tile shuffle, 5 coalesced shuffle; failed trials "
+           "per 10^6 (check technique)";
+  }
+  std::vector<Axis> axes() const override {
+    return {{"variant", {0, 1, 2, 3, 4, 5}}, {"group_size", {2, 4, 8, 16, 32}}};
+  }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
+
+  Usability feasible(const RunContext&, const Point& p) const override {
+    const long v = p.at("variant");
+    const long k = p.at("group_size");
+    if (v < 0 || v >= kVariantCount) return Usability::no("variant is 0..5");
+    if (k < 2 || k > 32)
+      return Usability::no("group_size must be within 2..32: a group of one waits for nobody");
+    if (kVariants[v].group == WarpGroup::tile && (k & (k - 1)) != 0)
+      return Usability::no("tiles have 2, 4, 8, 16 or 32 threads");
+    return Usability::yes();
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    const RunContext& ctx = state.ctx();
+    const Point& p = state.point();
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const long v = p.at("variant");
+    const int k = static_cast<int>(p.at("group_size"));
+    const Variant& variant = kVariants[v];
+
+    DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kRounds) * kWarps * 32);
+    kernel_of(v, k)<<<kWarps, 32>>>(k, kRounds, warp_detail::kStepCycles, LONG_MAX, records.get());
+    GB_CUDA_CHECK(cudaGetLastError());
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+
+    long groups = 0;
+    StampLayout layout{kRounds, kWarps * 32, clock_groups(variant.group, k, groups)};
+    const StampFindings f = check_stamps(records.to_host(), layout);
+    const long trials = groups * kRounds;
+    return {row(v, f, trials)};
+  }
+
+ private:
+  static Measurement row(long v, const StampFindings& f, long trials) {
+    Measurement m;
+    m.metric = "check_left_early";
+    m.unit = "per 1e6 trials";
+    m.technique = "check";
+    m.statistic = "count";
+    m.value = static_cast<double>(f.out_of_order) * 1e6 / static_cast<double>(trials);
+    m.reps_lo = m.reps_hi = trials;
+    m.stop = "fixed";
+    const std::string n = std::to_string(trials);
+    const std::string caught = "in " + std::to_string(f.out_of_order) + " of " + n +
+                               " trials a thread left before another arrived (first: " + f.first +
+                               ")";
+    if (v == kControl && f.out_of_order > 0) {
+      m.status = Status::unverified;
+      m.note = "control (no sync): " + caught +
+               ", as expected without a sync: the check catches a thread that does not wait";
+    } else if (v == kControl) {
+      m.status = Status::failed;
+      m.note = "control (no sync): every thread left after the last arrived in " + n +
+               " trials, so this check could not have caught a sync that does not wait";
+    } else if (f.out_of_order > 0) {
+      m.status = Status::unverified;
+      m.note = "barrier check failed: " + caught + "; " + kVariants[v].name;
+    } else {
+      m.note = "verified: every thread left after the last arrived in " + n + " trials; " +
+               kVariants[v].name;
+    }
+    return m;
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::WaitCheck)

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""The study's pitfall experiments as `gpubarrier list --json` shows them, no GPU needed: both
+methods, their levels, their axes with the default values and what the descriptions must say
+(the control, the timeout, why cg's grid sync is left out).
+
+Usage: test_pitfalls.py GPUBARRIER list_json
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import expect, run_gpubarrier  # noqa: E402
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+
+EXPECTED = {
+    "pitfall.warp.wait-check": ("warp", {"variant": [0, 1, 2, 3, 4, 5],
+                                         "group_size": [2, 4, 8, 16, 32]},
+                                ["negative control", "__syncwarp", "tile", "coalesced",
+                                 "shuffle", "Fig. 17"]),
+    "pitfall.grid.partial-sync": ("grid", {"barrier": [0, 1], "missing": [0, 1, 2],
+                                           "blocks_per_sm": [1], "threads_per_block": [128]},
+                                  ["atomic-sense", "flag-epoch", "control", "timeout",
+                                   "cg::this_grid().sync() is left out"]),
+}
+
+
+def case_list_json():
+    p = run_gpubarrier(EXE, "list", "--json")
+    expect(p.returncode == 0, "list --json exits 0", p)
+    methods = {m["name"]: m for m in json.loads(p.stdout)}
+    for name, (level, axes, words) in EXPECTED.items():
+        expect(name in methods, f"{name} is listed", p)
+        m = methods[name]
+        expect(m["level"] == level, f"{name}: level {m['level']}, expected {level}")
+        expect(m["axes"] == axes, f"{name}: axes {m['axes']}, expected {axes}")
+        for w in words:
+            expect(w in m["description"], f"{name}: the description names '{w}': "
+                   f"{m['description']}")
+        # A GPU method: usable here exactly when a GPU is, and otherwise says why not.
+        expect(m["usable"] or m["reason"], f"{name}: not usable without a reason: {m}")
+    print("PASS", ", ".join(EXPECTED))
+
+
+globals()["case_" + CASE]()
