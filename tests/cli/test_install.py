@@ -5,13 +5,14 @@ of each command's own (`unshare -m`; the files stay where they are for everyone 
 
 From the prefix: --version names <prefix>/share/gpubarrier; list; run --methods
 host.omp.barrier; sweep of a shipped sweep by name; jobs --scheduler none; compare; report multi
-and report --html. An executable copied away from its prefix says where its data files should be, and a
+and report --html; the installed ReFrame suite's HostOmpBarrier (system local, no scheduler). An executable copied away from its prefix says where its data files should be, and a
 Python tool it cannot find fails (exit 1) in one line naming that place.
 
 Usage: test_install.py GPUBARRIER
 Exit 77 (skip) where no mount namespace can be made (needs root or CAP_SYS_ADMIN).
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -22,6 +23,7 @@ import tempfile
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import clean_env, expect  # noqa: E402
+from reframe_runner import cases, find_reframe  # noqa: E402
 
 EXE = os.path.realpath(sys.argv[1])
 BUILD = os.path.dirname(EXE)
@@ -87,6 +89,7 @@ def main():
                               "GPUBARRIER_LEGACY_HELPER", "GPUBARRIER_PYTHON"))
         env = sanitizer_env(env, work)
         env["PATH"] = os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", "")
+        env["TMPDIR"] = work  # ReFrame's log
         run = lambda *args, **kw: hidden(list(args), work, env, **kw)  # noqa: E731
 
         p = run("sh", "-c", 'test ! -e "$0/CMakeLists.txt" && test ! -e "$1"', SOURCE, EXE)
@@ -122,6 +125,16 @@ def main():
         p = run("gpubarrier", "report", "omp.csv", "--html", "page.html")
         expect(p.returncode == 0 and os.path.getsize(os.path.join(work, "page.html")) > 0,
                "report --html from the prefix", p)
+
+        # The installed ReFrame checks, with the installed gpubarrier as their default.
+        rfm = os.path.join(work, "rfm")
+        p = run(find_reframe(), "-C", os.path.join(prefix, DATA, "reframe", "config.py"),
+                "--system", "local:cpu", "-n", "HostOmpBarrier", "--prefix", rfm, "--nocolor",
+                "--report-file", os.path.join(work, "rfm.json"), "-r")
+        got = cases(json.load(open(os.path.join(work, "rfm.json")))) if p.returncode == 0 else {}
+        expect(list(got) == ["HostOmpBarrier"] and got["HostOmpBarrier"]["result"] == "pass" and
+               got["HostOmpBarrier"]["executable"] == os.path.join(prefix, "bin", "gpubarrier"),
+               "the installed ReFrame suite runs the installed gpubarrier", p)
 
         # Copied away from its prefix, with the source tree hidden: no data files anywhere.
         alone = os.path.join(work, "alone")
