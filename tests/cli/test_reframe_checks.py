@@ -24,7 +24,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from cli_common import expect  # noqa: E402
-from reframe_runner import ROOT, cases, run_reframe  # noqa: E402
+from reframe_runner import ROOT, cases, require_reframe, run_reframe  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import floor  # noqa: E402
@@ -148,6 +148,7 @@ def case_site_references(work):
 
 
 def main():
+    require_reframe()
     for path in (QUICK, FLOOR):
         expect(os.path.isfile(path), f"the committed results {path} exist")
     with tempfile.TemporaryDirectory(prefix="gb-reframe-") as work:

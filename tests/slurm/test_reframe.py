@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cli"))
 import slurm_jobs  # noqa: E402
-from reframe_runner import CONFIG, SUITE, cases, run_reframe  # noqa: E402
+from reframe_runner import CONFIG, SUITE, cases, require_reframe, run_reframe  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 
@@ -127,5 +127,6 @@ def site_system(work):
     shutil.rmtree(os.path.join(work, "rfm"), ignore_errors=True)
 
 
+require_reframe()
 slurm_jobs.require_cluster()
 globals()["case_" + CASE]()
