@@ -5,9 +5,12 @@ One run of reduction.single.two-kernel at 16 and 32 MiB, cold (cache=0) and warm
 model.gmem.stream (grid 0 and 1, cold and warm): every row ok; the reduction's rows verified; the
 note of every cold reduction row and cold stream bandwidth row says that L2 was evicted before
 every sample and by writing how much, every warm one that it was not; and the cold 16 -> 32 MiB
-increment, 16 MiB / (t32 - t16), reads no faster than 1.15 x the same run's model.gmem.stream
-grid=1 bandwidth (cold): the extra 16 MiB come from DRAM, so more would mean L2 served them (a
-physical bound, not a speed target; warm rows on a GPU with 50 MiB of L2 exceed it).
+increment, 16 MiB / (t32 - t16), reads no faster than the GPU's DRAM bandwidth (tools/bounds.py,
+the data sheet's; 1.3 x the same run's model.gmem.stream grid=1 where the GPU is not listed) plus
+10% for the event timer's jitter on a 5 us step: the extra 16 MiB come from DRAM, so more would
+mean L2 served them (a physical bound, not a speed target; warm steps on a GPU with 50 MiB of L2
+read about 8 TB/s). On H100 the cold step read 3158 B/ns, 1.18 x the stream loop, which is no
+ceiling (CUB reads faster than it).
 
 Usage: test_cold_cache.py GPUBARRIER
 """
@@ -17,6 +20,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gpu_rows import fail, has_gpu, rows_of, verified  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "tools"))
+import bounds  # noqa: E402
 
 EXE = sys.argv[1]
 MIB = 1 << 20
@@ -79,7 +86,9 @@ increment = 16 * MIB / step  # B/ns
 warm_step = t[(32, 1)] - t[(16, 1)]
 print(f"cold 16->32 MiB: {increment:.0f} B/ns; model.gmem.stream grid=1: {dram:.0f} B/ns; warm "
       f"16->32 MiB: {16 * MIB / warm_step if warm_step > 0 else float('inf'):.0f} B/ns")
-if increment > 1.15 * dram:
-    fail(f"cold 16->32 MiB reads {increment:.0f} B/ns, above 1.15 x the DRAM stream's {dram:.0f} "
-         "B/ns: L2 still served the array", mine)
+peak = bounds.dram_peak(mine[0]["gpu_model"])
+limit = 1.1 * peak if peak else 1.3 * dram
+if increment > limit:
+    fail(f"cold 16->32 MiB reads {increment:.0f} B/ns, above {limit:.0f} B/ns (the DRAM peak "
+         f"{peak} + 10%, or 1.3 x the stream's {dram:.0f}): L2 still served the array", mine)
 print("PASS")

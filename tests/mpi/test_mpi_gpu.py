@@ -56,16 +56,18 @@ def case_all_methods():
 
 def case_multi_reductions():
     """reduction.multi.* (issue 17) with one rank per GPU: device-barrier, mpi and nccl ok and
-    verified (relative error in the note) with launcher=mpi, latency and bandwidth; omp skipped
-    (threads mode only)."""
+    verified (relative error in the note) with launcher=mpi, latency and bandwidth; omp and
+    multi-grid (one process drives every GPU) skipped (threads mode only)."""
     if N < 2:
         print("SKIP: the multi-GPU reductions need 2 GPUs")
         sys.exit(77)
     rows = mpirun_rows("--methods", "reduction.multi.*", "--axis", "bytes=1024,1048576",
                        shape=False)
-    omp = [r for r in rows if r["method"] == "reduction.multi.omp"]
-    if not omp or any(r["status"] != "skipped" or "threads mode" not in r["note"] for r in omp):
-        fail("reduction.multi.omp must be skipped under mpirun (threads mode only)", omp)
+    omp = [r for r in rows if r["method"] in ("reduction.multi.omp", "reduction.multi.multi-grid")]
+    if {r["method"] for r in omp} != {"reduction.multi.omp", "reduction.multi.multi-grid"} or \
+            any(r["status"] != "skipped" or "threads mode" not in r["note"] for r in omp):
+        fail("reduction.multi.omp and multi-grid must be skipped under mpirun (threads mode "
+             "only)", omp)
     rows = [r for r in rows if r not in omp]
     bad = [r for r in rows if not verified(r) or "relative error" not in r["note"]
            or float(r["value"]) <= 0 or r["launcher"] != "mpi" or r["gpu_count"] != str(N)]
