@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Markdown tables and figures for results/README.md, computed from gpubarrier CSVs (never typed in).
+"""Markdown tables and figures for the results pages (results/README.md, FINDINGS.md, journal.md,
+each folder's README.md), computed from gpubarrier CSVs (never typed in).
 
 Tables:
   report.py DIR_OR_CSV...                   the answers (the same as `report.py answers`)
@@ -7,6 +8,13 @@ Tables:
                                             verified barrier, its latency, its ratio to the
                                             same run's floor and each alternative's ratio to
                                             it (tools/answers.py)
+  report.py findings [DIR]                  the study's conclusions beside H100's and H200's
+                                            figures, a verdict each by the stated rule
+                                            (tools/findings.py)
+  report.py study-tables [DIR]              the study's warp, block and multi-grid tables
+                                            beside Hopper's (tools/study_tables.py)
+  report.py reference-summary [DIR]         every reference check under DIR: its ratio
+  report.py folders [DIR]                   a results tree's folders: GPUs, machines, CSVs
   report.py single H200.csv[,more.csv] H100.csv[,...]   single-GPU suite, one column per GPU
                                                         (a case is read from the first file of
                                                         the column that has it) + the study's
@@ -53,8 +61,11 @@ Figures (one line, for inline markers):
                                             and 6 measured, beside the study's V100/P100
                                             (tools/reduction_tables.py)
 
-Regenerating the README (tools/readme_blocks.py):
-  report.py readme [results/README.md] [--check]   (also: report.py --check)
+Regenerating a results page (tools/readme_blocks.py):
+  report.py readme [results/README.md] [--check]   (also: report.py --check); --check also
+                                            fails on a measured figure typed outside the
+                                            generated parts (quoted ones: <!-- ref: SOURCE -->)
+  report.py readme FILE --typed             that check alone
   report.py --html ...                      tools/html_report.py (another tool)
 
 A machine is one host and its GPUs by UUID (tools/machines.py). answers, multi, scaling,
@@ -523,49 +534,31 @@ def scaling_cells(rows, methods, shapes, orderings):
 # ---------------------------------------------------------------------------------------------
 # reference: gpubarrier's host figures against the reference tools' conventions
 
-REFERENCE_TOLERANCE = 0.10  # within 10% of the reference tools' conventions
-
-
 def reference(argv):
     """The CSV of scripts/reference-check (tools/reference/rows.py COLUMNS): per method and
     config, every round's gpubarrier and reference figure (ns), the ratio of their means (and
-    the range of the per-round ratios) and whether it is within 10%."""
-    import csv
+    the range of the per-round ratios) and whether it is within 10% (tools/reference_ratios.py)."""
+    import reference_ratios as rr  # noqa: PLC0415
     if len(argv) != 1:
         raise ValueError("reference: CHECK.csv (written by scripts/reference-check)")
-    with open(argv[0], newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    wanted = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
-    if not rows or wanted - set(rows[0]):
-        raise tool_main.InputError(f"reference: {argv[0]}: expected the columns {sorted(wanted)}")
-    groups = collections.OrderedDict()
-    for r in rows:
-        g = groups.setdefault((r["method"], r["config"]), {"convention": r["convention"],
-                                                            "gpubarrier": {}, "reference": {},
-                                                            "skipped": ""})
-        if r["value_ns"]:
-            g[r["source"]][r["round"]] = float(r["value_ns"])
-        elif r["note"].startswith("skipped"):
-            g["skipped"] = r["note"]
+    rows = rr.read(argv[0])
     out = []
-    for (method, config), g in groups.items():
-        gb, ref = g["gpubarrier"], g["reference"]
-        rounds = [k for k in gb if k in ref]
-        if not rounds:
-            out.append([f"`{method}`", config, g["convention"], "-", "-",
-                        g["skipped"] or "no complete round", "-"])
+    for method, config, convention, gb, ref, skipped in rr.ratios(rows):
+        got = rr.ratio(gb, ref)
+        if got is None:
+            out.append([f"`{method}`", config, convention, "-", "-",
+                        skipped or "no complete round", "-"])
             continue
-        q = statistics.mean(gb[k] for k in rounds) / statistics.mean(ref[k] for k in rounds)
-        per = [gb[k] / ref[k] for k in rounds]
-        ok = abs(q - 1) <= REFERENCE_TOLERANCE
-        out.append([f"`{method}`", config, g["convention"],
+        q, per, rounds = got
+        ok = abs(q - 1) <= rr.TOLERANCE
+        out.append([f"`{method}`", config, convention,
                     " / ".join(fmt(gb[k]) for k in rounds),
                     " / ".join(fmt(ref[k]) for k in rounds),
                     f"{q:.3f} ({min(per):.3f}-{max(per):.3f})",
                     f"yes ({(q - 1) * 100:+.1f}%)" if ok else f"**no** ({(q - 1) * 100:+.1f}%)"])
     table(["method", "config", "convention", "gpubarrier (ns), by round",
            "reference (ns), by round", "gpubarrier / reference (by round)",
-           f"within {REFERENCE_TOLERANCE:.0%}"], out)
+           f"within {rr.TOLERANCE:.0%}"], out)
     hosts = sorted({r["host"] for r in rows if r["host"]})
     n = len({r["round"] for r in rows if r["round"]})
     print()

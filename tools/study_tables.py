@@ -6,6 +6,7 @@
   recorded "only the highest result".
 - Block synchronization per block size (the workshop version's Table 5): `__syncthreads` latency
   (cycles, one block) and the highest throughput over blocks per SM, in block syncs per µs per SM.
+- The multi-grid sync by GPU count at the workshop version's three shapes (its Fig. 11).
 
 Per GPU model, the rows of one machine: the one with the most rows of the table's methods; the
 study's V100/P100 figures beside them (tools/study_reference.py).
@@ -108,12 +109,44 @@ def block_table(rows):
     return lines
 
 
+# The workshop version's multi-grid figure across the GPUs of a DGX-1: its three shapes.
+MG_SHAPES = [("1 x 32 (the fastest)", 1, 32), ("4 x 256 (recommended)", 4, 256),
+             ("32 x 64 (the slowest)", 32, 64)]
+
+
+def multi_grid_table(rows):
+    method = "multigpu.cg.multi-grid"
+    lines = ["| GPU | blocks/SM x threads | " + " | ".join(f"{n} GPU{'s' if n > 1 else ''} (µs)"
+                                                         for n in range(1, 5)) + " | CSV |",
+             "|---|---|---|---|---|---|---|"]
+    for gpu, label in findings.GPUS:
+        mine = _newest(_scope_with(rows, gpu, {method}))
+        for name, b, t in MG_SHAPES:
+            sel = [r for r in mine if r["method"] == method and r["metric"] == "latency" and
+                   gbcsv.config_axes(r).get("blocks_per_sm") == str(b) and
+                   gbcsv.config_axes(r).get("threads_per_block") == str(t)]
+            if not sel:
+                continue
+            by = {int(r["gpu_count"]): float(r["value"]) / 1000 for r in sel}
+            files = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
+                            os.path.basename(r["_file"]) for r in sel})
+            lines.append(f"| {label} | {name} | " +
+                         " | ".join(f"{by[n]:.3g}" if n in by else "-" for n in range(1, 5)) +
+                         f" | {', '.join(f'`{f}`' for f in files)} |")
+    if len(lines) == 2:
+        lines.append("| - | not measured | - | - | - | - | - |")
+    return lines
+
+
 def main(argv):
     paths = argv or ["."]
     csvs, _ = gbcsv.expand(paths)
     rows = gbcsv.load(csvs, statuses={"ok"})
     out = ["**Warp synchronization** (the study's Table 2)", ""] + warp_table(rows) + \
         ["", "**Block synchronization by block size** (the workshop version's Table 5)", ""] + \
-        block_table(rows)
+        block_table(rows) + \
+        ["", "**The multi-grid sync by GPU count at the workshop version's three shapes** (its "
+         "Fig. 11 on a DGX-1 had two plateaus, 2-5 and 6-8 GPUs; the real "
+         "`this_multi_grid().sync()` by the legacy helper)", ""] + multi_grid_table(rows)
     print("\n".join(out))
     return 0
