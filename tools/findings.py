@@ -62,7 +62,7 @@ def _matches(r, method, metric, axes):
     cfg = gbcsv.config_axes(r)
     for k, v in axes.items():
         have = r.get(k) if k in ("launcher",) else cfg.get(k, r.get(k, ""))
-        if have is None or (have == "" and k in DEFAULTS):
+        if have in (None, "") and k in DEFAULTS:
             have = DEFAULTS[k]
         if str(have) != str(v):
             return False
