@@ -3,20 +3,15 @@
 #include "block/detail/block_barrier.cuh"
 #include "core/registry.hpp"
 
-namespace gb {
-namespace {
+namespace gb::block {
 
-using block_detail::BlockBarrier;
-
-class Syncthreads final : public block_detail::BlockBarrierMethod<BlockBarrier::syncthreads> {
- public:
-  std::string_view name() const override { return "gpu.block.syncthreads"; }
-  std::string_view description() const override {
-    return "__syncthreads() latency in one block and throughput over blocks/SM (clock technique)";
-  }
+struct Syncthreads {
+  static constexpr std::string_view name = "gpu.block.syncthreads";
+  static constexpr std::string_view description =
+      "__syncthreads() latency in one block and throughput over blocks/SM (clock technique)";
+  __device__ static void sync() { __syncthreads(); }
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::block
 
-GB_REGISTER_METHOD(gb::Syncthreads)
+GB_REGISTER_METHOD(gb::block_detail::BlockBarrierMethod<gb::block::Syncthreads>)

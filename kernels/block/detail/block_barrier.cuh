@@ -1,11 +1,21 @@
 // Block-level barriers (seed 001 section 5.2, seed 002 Table 5 and Figs. 6-7): the kernels and
-// the Method shared by __syncthreads() and cg::this_thread_block().sync(); each file in
-// kernels/block/ names one barrier.
+// the Method shared by every barrier across one thread block. A barrier is one type in its own
+// file under kernels/block/ (syncthreads.cu, cg_sync.cu):
+//
+//   struct MyBarrier {
+//     static constexpr std::string_view name;         // "gpu.block.<...>"
+//     static constexpr std::string_view description;  // for `gpubarrier list`
+//     __device__ static void sync();                  // called by every thread of the block
+//   };
+//   GB_REGISTER_METHOD(gb::block_detail::BlockBarrierMethod<gb::block::MyBarrier>)
+//
+// The concept BlockBarrier states these members: a type that lacks or misspells one is no block
+// barrier, and its registration does not compile.
 #pragma once
 
-#include <cooperative_groups.h>
-
+#include <concepts>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/device_buffer.hpp"
@@ -21,25 +31,21 @@
 
 namespace gb::block_detail {
 
-enum class BlockBarrier { syncthreads, cg };
+template <class B>
+concept BlockBarrier = requires {
+  { B::name } -> std::convertible_to<std::string_view>;
+  { B::description } -> std::convertible_to<std::string_view>;
+  { B::sync() } -> std::same_as<void>;
+};
 
 constexpr int kUnroll = 32;  // barriers per loop trip: keeps loop overhead out of the figure
 constexpr long kReps = 4096;
 constexpr int kCheckRounds = 64;
 
-template <BlockBarrier B>
-__device__ __forceinline__ void block_barrier() {
-  if constexpr (B == BlockBarrier::syncthreads) {
-    __syncthreads();
-  } else {
-    cooperative_groups::this_thread_block().sync();
-  }
-}
-
 // Latency (one block) and throughput (many blocks per SM) from one kernel.
 template <BlockBarrier B>
 __global__ void block_barrier_timed(long trips, WarpSpan* spans) {
-  dev::timed_chain<kUnroll>(trips, spans, [] { block_barrier<B>(); });
+  dev::timed_chain<kUnroll>(trips, spans, [] { B::sync(); });
 }
 
 // Every thread publishes its stamp in shared memory and after the barrier reads all of them:
@@ -60,7 +66,7 @@ __global__ void block_barrier_check(int rounds, StampRecord* records, int broken
       rounds, records + t, static_cast<int>(n),
       [&](unsigned r) { s[dev::stamp_slot(r) * n + t] = r; },
       [&] {
-        if (!broken) block_barrier<B>();
+        if (!broken) B::sync();
       },
       static_cast<int>(n), [&](int i, unsigned r) { return s[dev::stamp_slot(r) * n + i]; }, late);
 }
@@ -69,8 +75,10 @@ __global__ void block_barrier_check(int rounds, StampRecord* records, int broken
 // blocks_per_sm: that many blocks on each SM, counted in warp-syncs (a barrier crossed by a
 // block of W warps counts W), with active_warps_per_sm in the note (seed 002 Fig. 7).
 template <BlockBarrier B>
-class BlockBarrierMethod : public Method {
+class BlockBarrierMethod final : public Method {
  public:
+  std::string_view name() const override { return B::name; }
+  std::string_view description() const override { return B::description; }
   Level level() const override { return Level::block; }
   std::vector<Axis> axes() const override {
     return {{"threads_per_block", {32, 64, 128, 256, 512, 1024}},
