@@ -1,25 +1,25 @@
 // gpu.cluster.arrive-wait: the split cluster barrier, barrier_arrive() then barrier_wait(), back
 // to back. It shows what the split form costs when nothing is overlapped between the two halves,
 // to compare with gpu.cluster.sync row by row (sm_90, clock technique).
+#include <utility>
+
 #include "cluster/detail/cluster_barrier.cuh"
 #include "core/registry.hpp"
 
-namespace gb {
-namespace {
+namespace gb::cluster {
 
-using cluster_detail::ClusterBarrier;
-
-class ClusterArriveWait final
-    : public cluster_detail::ClusterBarrierMethod<ClusterBarrier::arrive_wait> {
- public:
-  std::string_view name() const override { return "gpu.cluster.arrive-wait"; }
-  std::string_view description() const override {
-    return "cluster barrier_arrive() + barrier_wait() latency in one cluster and throughput in "
-           "cluster barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)";
+struct ArriveWait {
+  static constexpr std::string_view name = "gpu.cluster.arrive-wait";
+  static constexpr std::string_view description =
+      "cluster barrier_arrive() + barrier_wait() latency in one cluster and throughput in "
+      "cluster barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)";
+  template <class Cluster>
+  __device__ static void sync(const Cluster& cluster) {
+    auto token = cluster.barrier_arrive();
+    cluster.barrier_wait(std::move(token));
   }
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::cluster
 
-GB_REGISTER_METHOD(gb::ClusterArriveWait)
+GB_REGISTER_METHOD(gb::cluster_detail::ClusterBarrierMethod<gb::cluster::ArriveWait>)

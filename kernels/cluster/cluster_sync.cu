@@ -4,21 +4,19 @@
 #include "cluster/detail/cluster_barrier.cuh"
 #include "core/registry.hpp"
 
-namespace gb {
-namespace {
+namespace gb::cluster {
 
-using cluster_detail::ClusterBarrier;
-
-class ClusterSync final : public cluster_detail::ClusterBarrierMethod<ClusterBarrier::sync> {
- public:
-  std::string_view name() const override { return "gpu.cluster.sync"; }
-  std::string_view description() const override {
-    return "cg::this_cluster().sync() latency in one cluster and throughput in cluster "
-           "barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)";
+struct ClusterSync {
+  static constexpr std::string_view name = "gpu.cluster.sync";
+  static constexpr std::string_view description =
+      "cg::this_cluster().sync() latency in one cluster and throughput in cluster barriers/us "
+      "for the whole GPU over blocks/SM (clock technique, sm_90)";
+  template <class Cluster>
+  __device__ static void sync(const Cluster& cluster) {
+    cluster.sync();
   }
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::cluster
 
-GB_REGISTER_METHOD(gb::ClusterSync)
+GB_REGISTER_METHOD(gb::cluster_detail::ClusterBarrierMethod<gb::cluster::ClusterSync>)

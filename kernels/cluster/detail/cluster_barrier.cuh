@@ -1,13 +1,26 @@
-// Thread-block-cluster barriers (sm_90): the kernels and the Method shared by
-// cg::this_cluster().sync() and the split barrier_arrive()/barrier_wait(); each file in
-// kernels/cluster/ names one of them. Latency with one cluster, throughput with many over
+// Thread-block-cluster barriers (sm_90): the kernels and the Method shared by every barrier
+// across the blocks of a cluster. Latency with one cluster, throughput with many over
 // blocks/SM. Clusters are launched with cudaLaunchKernelEx; a size the GPU cannot place
-// (cudaOccupancyMaxActiveClusters says 0, or refuses the size) is a skipped row.
+// (cudaOccupancyMaxActiveClusters says 0, or refuses the size) is a skipped row. A barrier is one
+// type in its own file under kernels/cluster/ (cluster_sync.cu, arrive_wait.cu):
+//
+//   struct MyBarrier {
+//     static constexpr std::string_view name;         // "gpu.cluster.<...>"
+//     static constexpr std::string_view description;  // for `gpubarrier list`
+//     template <class Cluster>                        // cg::cluster_group; a template, so that
+//     __device__ static void sync(const Cluster&);    // pre-sm_90 passes never compile its body
+//   };
+//   GB_REGISTER_METHOD(gb::cluster_detail::ClusterBarrierMethod<gb::cluster::MyBarrier>)
+//
+// The concept ClusterBarrier states these members: a type that lacks or misspells one is no
+// cluster barrier, and its registration does not compile.
 #pragma once
 
 #include <cooperative_groups.h>
 
+#include <concepts>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -26,8 +39,6 @@ namespace gb::cluster_detail {
 
 namespace cg = cooperative_groups;
 
-enum class ClusterBarrier { sync, arrive_wait };
-
 constexpr int kUnroll = 32;  // barriers per loop trip: keeps loop overhead out of the figure
 constexpr long kReps = 4096;
 constexpr int kCheckRounds = 64;
@@ -40,16 +51,24 @@ constexpr int kCheckRounds = 64;
 #define GB_HAS_CLUSTERS 0
 #endif
 
+// The host pass (where GB_HAS_CLUSTERS always holds) checks sync() too.
+template <class B>
+concept ClusterBarrier = requires {
+  { B::name } -> std::convertible_to<std::string_view>;
+  { B::description } -> std::convertible_to<std::string_view>;
+}
+#if GB_HAS_CLUSTERS
+&& requires(const cg::cluster_group& cluster) {
+  { B::sync(cluster) } -> std::same_as<void>;
+}
+#endif
+;
+
 template <ClusterBarrier B>
 __device__ __forceinline__ void cluster_barrier() {
 #if GB_HAS_CLUSTERS
   const cg::cluster_group cluster = cg::this_cluster();
-  if constexpr (B == ClusterBarrier::sync) {
-    cluster.sync();
-  } else {
-    auto token = cluster.barrier_arrive();
-    cluster.barrier_wait(std::move(token));
-  }
+  B::sync(cluster);
 #else
   __trap();
 #endif
@@ -123,8 +142,10 @@ inline cudaLaunchConfig_t cluster_config(int cluster_size, int clusters, int thr
 // clusters and active_warps_per_sm in the note. A count above what cudaOccupancyMaxActiveClusters
 // allows would not be resident at once: skipped.
 template <ClusterBarrier B>
-class ClusterBarrierMethod : public Method {
+class ClusterBarrierMethod final : public Method {
  public:
+  std::string_view name() const override { return B::name; }
+  std::string_view description() const override { return B::description; }
   Level level() const override { return Level::cluster; }
   std::vector<Axis> axes() const override {
     return {{"cluster_size", {1, 2, 4, 8, 16}},
