@@ -1,7 +1,7 @@
 // kernel.launch.{triple-chevron,cooperative,ex,graph}: the kernel boundary as an implicit grid
-// barrier (seed 001 sections 4 and 9.2). One method template, one registration per launch kind:
-// kernel<<<>>>, cudaLaunchCooperativeKernel, cudaLaunchKernelEx, and a CUDA graph captured from
-// <<<>>> launches (a CUDA 10+ path the study could not measure). Two figures per configuration:
+// barrier (seed 001 sections 4 and 9.2). One method template, one type and one registration per
+// launch kind: kernel<<<>>>, cudaLaunchCooperativeKernel, cudaLaunchKernelEx, and a CUDA graph
+// captured from <<<>>> launches (a CUDA 10+ path the study could not measure). Two figures per configuration:
 // launch+sync latency (one empty kernel, then a stream synchronise; what a host loop that uses
 // kernel boundaries as barriers pays per step) and the launch interval (empty kernels back to
 // back in one stream, total time / count: what the GPU pays per boundary when the host keeps
@@ -9,8 +9,11 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <concepts>
 #include <functional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 
 #include "common/device_buffer.hpp"
 #include "common/occupancy.cuh"
@@ -21,8 +24,6 @@
 
 namespace gb {
 namespace {
-
-enum class LaunchKind { triple_chevron, cooperative, ex, graph };
 
 constexpr int kBatch = 256;  // kernels per launch-interval sample
 
@@ -46,32 +47,6 @@ struct Shape {
   dim3 grid, block;
 };
 
-// One launch the way `kind` does it. Graphs are captured from ordinary launches.
-template <class... Args>
-void launch(LaunchKind kind, const Shape& s, cudaStream_t stream, void (*kernel)(Args...),
-            Args... args) {
-  switch (kind) {
-    case LaunchKind::triple_chevron:
-    case LaunchKind::graph:
-      kernel<<<s.grid, s.block, 0, stream>>>(args...);
-      return;
-    case LaunchKind::cooperative: {
-      void* params[] = {&args..., nullptr};
-      GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), s.grid,
-                                                s.block, params, 0, stream));
-      return;
-    }
-    case LaunchKind::ex: {
-      cudaLaunchConfig_t config{};
-      config.gridDim = s.grid;
-      config.blockDim = s.block;
-      config.stream = stream;
-      GB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
-      return;
-    }
-  }
-}
-
 class Stream {
  public:
   Stream() { GB_CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
@@ -85,14 +60,14 @@ class Stream {
   cudaStream_t stream_ = nullptr;
 };
 
-// A sequence of launches submitted as `kind` submits it: enqueued anew each time, or captured
-// once into a graph that is then launched as one unit. <<<>>> reports errors only through
-// cudaGetLastError, checked once per submission to keep the check off the per-launch cost.
+// A sequence of launches, enqueued anew at every submission, or `captured` once into a graph
+// that is then launched as one unit. <<<>>> reports errors only through cudaGetLastError,
+// checked once per submission to keep the check off the per-launch cost.
 class Batch {
  public:
-  Batch(LaunchKind kind, const Stream& stream, std::function<void()> enqueue)
+  Batch(bool captured, const Stream& stream, std::function<void()> enqueue)
       : stream_(stream), enqueue_(std::move(enqueue)) {
-    if (kind != LaunchKind::graph) return;
+    if (!captured) return;
     cudaGraph_t graph = nullptr;
     GB_CUDA_CHECK(cudaStreamBeginCapture(stream_.get(), cudaStreamCaptureModeThreadLocal));
     enqueue_();
@@ -122,46 +97,94 @@ class Batch {
   cudaGraphExec_t exec_ = nullptr;
 };
 
-constexpr std::string_view name_of(LaunchKind kind) {
-  switch (kind) {
-    case LaunchKind::triple_chevron:
-      return "kernel.launch.triple-chevron";
-    case LaunchKind::cooperative:
-      return "kernel.launch.cooperative";
-    case LaunchKind::ex:
-      return "kernel.launch.ex";
-    case LaunchKind::graph:
-      return "kernel.launch.graph";
-  }
-  return "";
-}
-
-constexpr std::string_view description_of(LaunchKind kind) {
-  switch (kind) {
-    case LaunchKind::triple_chevron:
-      return "empty kernel<<<>>>: launch+sync latency, launch interval";
-    case LaunchKind::cooperative:
-      return "empty cudaLaunchCooperativeKernel: launch+sync latency, launch interval";
-    case LaunchKind::ex:
-      return "empty cudaLaunchKernelEx: launch+sync latency, launch interval";
-    case LaunchKind::graph:
-      return "CUDA graph of empty <<<>>> kernels: launch+sync latency, launch interval";
-  }
-  return "";
-}
-
 // A cooperative launch refuses grids whose blocks cannot all be resident at once.
 Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads) {
   GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
   return blocks_fit("cooperative launch", per_sm, threads, empty_kernel, stamp_kernel);
 }
 
+// A launch kind is one type:
+//   static constexpr std::string_view name, description;
+//   static constexpr bool captured;  // submitted as a CUDA graph captured from its launches
+//   template <class... Args>         // one launch of `kernel` on the shape, in the stream
+//   static void launch(const Shape&, cudaStream_t, void (*kernel)(Args...), Args... args);
+//   static Usability fits(const RunContext&, long blocks_per_sm, int threads_per_block);
+// The concept LaunchKind states these members: a type that lacks or misspells one does not
+// register.
+template <class K>
+concept LaunchKind = requires(const Shape& s, cudaStream_t stream, const RunContext& ctx,
+                              unsigned* stamps, unsigned round) {
+  { K::name } -> std::convertible_to<std::string_view>;
+  { K::description } -> std::convertible_to<std::string_view>;
+  typename std::bool_constant<K::captured>;
+  { K::launch(s, stream, empty_kernel) } -> std::same_as<void>;
+  { K::launch(s, stream, stamp_kernel, stamps, round) } -> std::same_as<void>;
+  { K::fits(ctx, 1L, 1) } -> std::same_as<Usability>;
+};
+
+struct TripleChevron {
+  static constexpr std::string_view name = "kernel.launch.triple-chevron";
+  static constexpr std::string_view description =
+      "empty kernel<<<>>>: launch+sync latency, launch interval";
+  static constexpr bool captured = false;
+  template <class... Args>
+  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
+    kernel<<<s.grid, s.block, 0, stream>>>(args...);
+  }
+  static Usability fits(const RunContext&, long, int) { return Usability::yes(); }
+};
+
+struct Cooperative {
+  static constexpr std::string_view name = "kernel.launch.cooperative";
+  static constexpr std::string_view description =
+      "empty cudaLaunchCooperativeKernel: launch+sync latency, launch interval";
+  static constexpr bool captured = false;
+  template <class... Args>
+  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
+    void* params[] = {&args..., nullptr};
+    GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), s.grid,
+                                              s.block, params, 0, stream));
+  }
+  static Usability fits(const RunContext& ctx, long per_sm, int threads) {
+    return cooperative_fit(ctx, per_sm, threads);
+  }
+};
+
+struct Ex {
+  static constexpr std::string_view name = "kernel.launch.ex";
+  static constexpr std::string_view description =
+      "empty cudaLaunchKernelEx: launch+sync latency, launch interval";
+  static constexpr bool captured = false;
+  template <class... Args>
+  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = s.grid;
+    config.blockDim = s.block;
+    config.stream = stream;
+    GB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+  }
+  static Usability fits(const RunContext&, long, int) { return Usability::yes(); }
+};
+
+// Graphs are captured from ordinary launches.
+struct Graph {
+  static constexpr std::string_view name = "kernel.launch.graph";
+  static constexpr std::string_view description =
+      "CUDA graph of empty <<<>>> kernels: launch+sync latency, launch interval";
+  static constexpr bool captured = true;
+  template <class... Args>
+  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
+    TripleChevron::launch(s, stream, kernel, args...);
+  }
+  static Usability fits(const RunContext&, long, int) { return Usability::yes(); }
+};
+
 template <LaunchKind Kind>
 class KernelLaunch final : public Method {
  public:
-  std::string_view name() const override { return name_of(Kind); }
+  std::string_view name() const override { return Kind::name; }
   Level level() const override { return Level::kernel; }
-  std::string_view description() const override { return description_of(Kind); }
+  std::string_view description() const override { return Kind::description; }
   std::vector<Axis> axes() const override {
     return {{"blocks_per_sm", {1, 2, 8}}, {"threads_per_block", {128}}};
   }
@@ -172,10 +195,7 @@ class KernelLaunch final : public Method {
     const long threads = p.at("threads_per_block");
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
-    if constexpr (Kind == LaunchKind::cooperative)
-      return cooperative_fit(ctx, per_sm, static_cast<int>(threads));
-    else
-      return Usability::yes();
+    return Kind::fits(ctx, per_sm, static_cast<int>(threads));
   }
 
   Verification verify(State& state) override {
@@ -188,10 +208,10 @@ class KernelLaunch final : public Method {
     Stream stream;
     unsigned* st = stamps.get();
     unsigned* fail = failures.get();
-    const Batch rounds(Kind, stream, [&] {
+    const Batch rounds(Kind::captured, stream, [&] {
       for (unsigned r = 1; r <= kRounds; ++r) {
-        launch(Kind, s, stream.get(), stamp_kernel, st, r);
-        launch(Kind, s, stream.get(), check_kernel, static_cast<const unsigned*>(st), r, fail);
+        Kind::launch(s, stream.get(), stamp_kernel, st, r);
+        Kind::launch(s, stream.get(), check_kernel, static_cast<const unsigned*>(st), r, fail);
       }
     });
     rounds.submit();
@@ -206,9 +226,9 @@ class KernelLaunch final : public Method {
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const Shape s = shape(ctx, p);
     Stream stream;
-    const Batch one(Kind, stream, [&] { launch(Kind, s, stream.get(), empty_kernel); });
-    const Batch many(Kind, stream, [&] {
-      for (int i = 0; i < kBatch; ++i) launch(Kind, s, stream.get(), empty_kernel);
+    const Batch one(Kind::captured, stream, [&] { Kind::launch(s, stream.get(), empty_kernel); });
+    const Batch many(Kind::captured, stream, [&] {
+      for (int i = 0; i < kBatch; ++i) Kind::launch(s, stream.get(), empty_kernel);
     });
 
     Measurement latency = host_loop(ctx, [&] {
@@ -240,7 +260,7 @@ class KernelLaunch final : public Method {
 }  // namespace
 }  // namespace gb
 
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::triple_chevron>)
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::cooperative>)
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::ex>)
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::LaunchKind::graph>)
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::TripleChevron>)
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::Cooperative>)
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::Ex>)
+GB_REGISTER_METHOD(gb::KernelLaunch<gb::Graph>)
