@@ -16,6 +16,7 @@ bound at the start of its note.
 """
 import csv
 import glob
+import json
 import os
 import sys
 
@@ -23,26 +24,35 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tool_main  # noqa: E402
 import bounds  # noqa: E402
 
-# Columns in CSV order and the schema version that added each (src/io/row.cpp, kColumns).
-COLUMNS = [
-    ("schema_version", 1), ("run_id", 1), ("timestamp", 1), ("host", 1), ("system", 1),
-    ("gpu_model", 1), ("gpu_count", 1), ("gpu_ids", 1), ("topology", 1), ("driver", 1),
-    ("cuda_runtime", 1), ("nccl", 1), ("mpi", 1), ("method", 1), ("level", 1), ("launcher", 1),
-    ("ranks", 1), ("nodes", 1), ("blocks_per_sm", 1), ("threads_per_block", 1),
-    ("group_size", 1), ("cluster_size", 1), ("config", 1), ("technique", 1), ("reps_lo", 1),
-    ("reps_hi", 1), ("samples", 1), ("metric", 1), ("unit", 1), ("value", 1), ("mean", 1),
-    ("stddev", 1), ("min", 1), ("max", 1), ("median", 1), ("p95", 1), ("p99", 1), ("cv", 1),
-    ("stop", 1), ("status", 1), ("note", 1),
-    ("node", 2), ("slurm_job_id", 2), ("slurm_step_id", 2),
-    ("gpubarrier_version", 3), ("git_sha", 3), ("nvidia_driver", 3), ("gpu_uuids", 3),
-    ("sm_clock_mhz", 3), ("statistic", 3),
-    ("mpi_thread_level", 4),
-]
+# The CSV schema as the executable states it: `gpubarrier --json schema`, committed beside this
+# file (tools/schema.json; test cli.docs_schema_current keeps the two equal), so that the tools
+# run without a built gpubarrier.
+SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
+
+
+def _read_schema(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            schema = json.load(f)
+        columns = [(c["name"], int(c["since"])) for c in schema["columns"]]
+        noisy = schema["noisy"]
+        return (columns, int(schema["schema_version"]), list(schema["statuses"]),
+                (float(noisy["cv"]), float(noisy["budget_cv"]), float(noisy["mean_median_gap"])))
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
+        tool_main.fail(tool_main.InputError(
+            f"cannot read the CSV schema {path} ({why}): the tools folder is incomplete; restore "
+            f"it from the checkout, or write it with `gpubarrier --json schema > {path}`"))
+
+
+_SCHEMA = _read_schema(SCHEMA_FILE)
+# Columns in CSV order and the schema version that added each.
+COLUMNS = _SCHEMA[0]
 NAMES = [name for name, _ in COLUMNS]
-LATEST = max(since for _, since in COLUMNS)
+LATEST = _SCHEMA[1]
 NUMERIC = {"value", "mean", "stddev", "min", "max", "median", "p95", "p99", "cv", "samples",
            "sm_clock_mhz"}
-STATUSES = {"ok", "skipped", "failed", "timeout", "unverified"}
+STATUSES = set(_SCHEMA[2])
 
 # What `value` is for rows that do not say (schema v1 and v2), by technique (results/SCHEMA.md).
 STATISTIC_BY_TECHNIQUE = {"clock": "median", "host-loop": "median", "differential": "eq7",
@@ -211,9 +221,9 @@ def statistic(row):
     return row.get("statistic") or STATISTIC_BY_TECHNIQUE.get(row["technique"], "")
 
 
-# The noisy rule of src/core/noisy.hpp (results/SCHEMA.md, "Noisy figures"), for rows written
-# before v3, whose notes do not carry it.
-NOISY_CV, NOISY_BUDGET_CV, NOISY_MEAN_MEDIAN_GAP = 0.25, 0.05, 0.10
+# The noisy rule of the executable (results/SCHEMA.md, "Noisy figures"; its thresholds from
+# tools/schema.json), for rows written before v3, whose notes do not carry it.
+NOISY_CV, NOISY_BUDGET_CV, NOISY_MEAN_MEDIAN_GAP = _SCHEMA[3]
 
 
 def noisy_reason(row):

@@ -21,6 +21,7 @@ void add_jobs_command(CLI::App& app, GlobalOptions& global);
 void add_config_command(CLI::App& app, GlobalOptions& global);
 void add_merge_command(CLI::App& app, GlobalOptions& global);
 void add_lost_point_command(CLI::App& app, GlobalOptions& global);
+void add_schema_command(CLI::App& app, GlobalOptions& global);
 // compare, plot, model and report: the Python tools of tools/ (src/cli/python_tool.cpp).
 void add_python_tool_commands(CLI::App& app, GlobalOptions& global);
 

@@ -41,6 +41,7 @@ int main(int argc, char** argv) {
   gb::cli::add_config_command(app, global);
   gb::cli::add_merge_command(app, global);
   gb::cli::add_lost_point_command(app, global);
+  gb::cli::add_schema_command(app, global);
   gb::cli::add_python_tool_commands(app, global);
 
   if (argc < 2) {  // a bare `gpubarrier` teaches instead of just refusing

@@ -160,6 +160,15 @@ const std::vector<bool>& Row::numeric() {
   return flags;
 }
 
+const std::vector<int>& Row::since() {
+  static const std::vector<int> versions = [] {
+    std::vector<int> v;
+    for (const Column& c : kColumns) v.push_back(c.since);
+    return v;
+  }();
+  return versions;
+}
+
 const std::string& Row::get(const std::string& column) const {
   const auto& cols = columns();
   for (std::size_t i = 0; i < cols.size(); ++i)

@@ -1,6 +1,7 @@
 // One CSV row: a record (core/record.hpp) in the order and format of the CSV schema.
 // The column list is the schema; results/SCHEMA.md documents it. Bump kSchemaVersion whenever
-// a column is added, removed or changes meaning.
+// a column is added, removed or changes meaning. `gpubarrier schema` states it; the Python tools
+// read its copy in tools/schema.json (rewrite it with `gpubarrier --json schema`).
 #pragma once
 
 #include <string>
@@ -19,6 +20,8 @@ struct Row {
   static std::vector<std::string> columns_of_version(int version);
   // Per column: true where the field holds a number (empty when there is none).
   static const std::vector<bool>& numeric();
+  // Per column: the schema version that added it (`gpubarrier schema` states it).
+  static const std::vector<int>& since();
   const std::string& get(const std::string& column) const;
 };
 

@@ -91,7 +91,7 @@ HISTORY = [
 
 
 SUBCOMMANDS = ["", "list", "topo", "run", "sweep", "selfcheck", "jobs", "config", "merge",
-               "lost-point", "compare", "plot", "model", "report"]
+               "lost-point", "schema", "compare", "plot", "model", "report"]
 
 
 def case_no_history(exe):

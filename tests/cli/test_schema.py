@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""`gpubarrier schema`: the CSV schema as the executable states it, and tools/schema.json, the
+copy of it that the Python tools read (tools/gbcsv.py). Plain python3 (stdlib only).
+
+Usage: test_schema.py GPUBARRIER CASE
+  current  tools/schema.json is byte for byte what `GPUBARRIER --json schema` prints
+  command  `schema --json` and `--json schema` agree; the table names every column with its
+           version, the noisy thresholds and the statuses; --help says what it is for
+  readers  gbcsv's COLUMNS, NAMES, LATEST, STATUSES and NOISY_* are the file's; a tools folder
+           without a readable schema.json is one line and exit 2, no traceback
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import expect, run_gpubarrier  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+TOOLS = os.path.join(ROOT, "tools")
+SCHEMA = os.path.join(TOOLS, "schema.json")
+
+
+def stated(exe):
+    p = run_gpubarrier(exe, "--json", "schema", timeout=60)
+    expect(p.returncode == 0, "gpubarrier --json schema failed", p)
+    return p
+
+
+def case_current(exe):
+    p = stated(exe)
+    with open(SCHEMA, encoding="utf-8") as f:
+        committed = f.read()
+    expect(committed == p.stdout,
+           "tools/schema.json differs from what `gpubarrier --json schema` prints (a column, a "
+           "noisy threshold or a status changed in the executable); regenerate it with\n"
+           "  build/gpubarrier --json schema > tools/schema.json\nand commit it")
+
+
+def case_command(exe):
+    schema = json.loads(stated(exe).stdout)
+    sub = run_gpubarrier(exe, "schema", "--json", timeout=60)
+    expect(sub.returncode == 0 and json.loads(sub.stdout) == schema,
+           "`schema --json` and `--json schema` print the same", sub)
+    expect(list(schema) == ["schema_version", "columns", "noisy", "statuses"],
+           f"the JSON's keys in order, got {list(schema)}")
+    columns = schema["columns"]
+    expect(columns[0] == {"name": "schema_version", "since": 1} and
+           all(set(c) == {"name", "since"} for c in columns), "columns: name and since each")
+    since = [c["since"] for c in columns]
+    expect(since == sorted(since) and since[-1] == schema["schema_version"],
+           f"columns are only appended, the last of the current version: {since}")
+    expect(schema["noisy"] == {"cv": 0.25, "budget_cv": 0.05, "mean_median_gap": 0.1},
+           f"the noisy thresholds of results/SCHEMA.md, got {schema['noisy']}")
+    expect(schema["statuses"] == ["ok", "skipped", "failed", "timeout", "unverified"],
+           f"the statuses, got {schema['statuses']}")
+    table = run_gpubarrier(exe, "schema", timeout=60)
+    expect(table.returncode == 0, "gpubarrier schema failed", table)
+    lines = table.stdout.split("\n")
+    for c in columns:
+        expect(f"{c['name']:<20} v{c['since']}" in lines, f"the table's line of {c['name']}",
+               table)
+    expect(f"CSV schema version {schema['schema_version']}" in table.stdout and
+           "above 0.25" in table.stdout and "above 0.05" in table.stdout and
+           "more than 10%" in table.stdout and
+           "Statuses: ok, skipped, failed, timeout, unverified" in table.stdout,
+           "the table's version, noisy rule and statuses", table)
+    helped = run_gpubarrier(exe, "schema", "--help", timeout=60)
+    expect(helped.returncode == 0 and "Python tools read" in helped.stdout,
+           "schema --help says what it is for", helped)
+    top = run_gpubarrier(exe, "--help", timeout=60)
+    expect("schema" in top.stdout, "gpubarrier --help lists schema", top)
+
+
+def case_readers(exe):
+    with open(SCHEMA, encoding="utf-8") as f:
+        schema = json.load(f)
+    sys.path.insert(0, TOOLS)
+    import gbcsv  # noqa: PLC0415
+    expect(gbcsv.COLUMNS == [(c["name"], c["since"]) for c in schema["columns"]],
+           "gbcsv.COLUMNS is the file's")
+    expect(gbcsv.NAMES == [c["name"] for c in schema["columns"]], "gbcsv.NAMES")
+    expect(gbcsv.LATEST == schema["schema_version"], "gbcsv.LATEST")
+    expect(gbcsv.STATUSES == set(schema["statuses"]), "gbcsv.STATUSES")
+    noisy = schema["noisy"]
+    expect((gbcsv.NOISY_CV, gbcsv.NOISY_BUDGET_CV, gbcsv.NOISY_MEAN_MEDIAN_GAP) ==
+           (noisy["cv"], noisy["budget_cv"], noisy["mean_median_gap"]), "gbcsv.NOISY_*")
+    expect(gbcsv.columns_of(1)[-1] == "note" and gbcsv.columns_of(gbcsv.LATEST) == gbcsv.NAMES,
+           "gbcsv.columns_of by version")
+    # A tools folder whose schema.json is missing or broken: one line naming it and the fix.
+    with tempfile.TemporaryDirectory(prefix="gb-schema-") as d:
+        tools = os.path.join(d, "tools")
+        shutil.copytree(TOOLS, tools, ignore=shutil.ignore_patterns("__pycache__", "schema.json"))
+        for content in (None, "{\"columns\": [}", "{\"columns\": []}"):
+            path = os.path.join(tools, "schema.json")
+            if content is not None:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(content)
+            p = subprocess.run([sys.executable, os.path.join(tools, "report.py"), "count",
+                                os.path.join(d, "x.csv")], capture_output=True, text=True,
+                               timeout=60)
+            expect(p.returncode == 2 and len(p.stderr.strip().split("\n")) == 1 and
+                   path in p.stderr and "gpubarrier --json schema" in p.stderr and
+                   "Traceback" not in p.stderr,
+                   f"schema.json {'missing' if content is None else repr(content)}: one line, "
+                   f"exit 2", p)
+
+
+CASES = {"current": case_current, "command": case_command, "readers": case_readers}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
+        sys.exit(__doc__)
+    CASES[sys.argv[2]](sys.argv[1])
+    print(f"PASS {sys.argv[2]}")
