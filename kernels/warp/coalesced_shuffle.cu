@@ -4,22 +4,16 @@
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 
-namespace gb {
-namespace {
+namespace gb::warp {
 
-using warp_detail::WarpAction;
-using warp_detail::WarpGroup;
-
-class CoalescedShuffle final
-    : public warp_detail::WarpMethod<WarpGroup::coalesced, WarpAction::shuffle> {
- public:
-  std::string_view name() const override { return "gpu.warp.coalesced-shuffle"; }
-  std::string_view description() const override {
-    return "shfl through a coalesced group of group_size lanes, dependent chain (clock technique)";
-  }
+struct CoalescedShuffle {
+  static constexpr std::string_view name = "gpu.warp.coalesced-shuffle";
+  static constexpr std::string_view description =
+      "shfl through a coalesced group of group_size lanes, dependent chain (clock technique)";
+  using Group = warp_detail::Coalesced;
+  using Action = warp_detail::Shuffle;
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::warp
 
-GB_REGISTER_METHOD(gb::CoalescedShuffle)
+GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::CoalescedShuffle>)

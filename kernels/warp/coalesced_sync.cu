@@ -3,21 +3,16 @@
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 
-namespace gb {
-namespace {
+namespace gb::warp {
 
-using warp_detail::WarpAction;
-using warp_detail::WarpGroup;
-
-class CoalescedSync final : public warp_detail::WarpMethod<WarpGroup::coalesced, WarpAction::sync> {
- public:
-  std::string_view name() const override { return "gpu.warp.coalesced-sync"; }
-  std::string_view description() const override {
-    return "coalesced group of group_size lanes (made by a branch) .sync() (clock technique)";
-  }
+struct CoalescedSync {
+  static constexpr std::string_view name = "gpu.warp.coalesced-sync";
+  static constexpr std::string_view description =
+      "coalesced group of group_size lanes (made by a branch) .sync() (clock technique)";
+  using Group = warp_detail::Coalesced;
+  using Action = warp_detail::Sync;
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::warp
 
-GB_REGISTER_METHOD(gb::CoalescedSync)
+GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::CoalescedSync>)

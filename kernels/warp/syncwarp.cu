@@ -3,21 +3,16 @@
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 
-namespace gb {
-namespace {
+namespace gb::warp {
 
-using warp_detail::WarpAction;
-using warp_detail::WarpGroup;
-
-class Syncwarp final : public warp_detail::WarpMethod<WarpGroup::mask, WarpAction::sync> {
- public:
-  std::string_view name() const override { return "gpu.warp.syncwarp"; }
-  std::string_view description() const override {
-    return "__syncwarp(mask), group_size = popcount(mask) (clock technique)";
-  }
+struct Syncwarp {
+  static constexpr std::string_view name = "gpu.warp.syncwarp";
+  static constexpr std::string_view description =
+      "__syncwarp(mask), group_size = popcount(mask) (clock technique)";
+  using Group = warp_detail::Masked;
+  using Action = warp_detail::Sync;
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::warp
 
-GB_REGISTER_METHOD(gb::Syncwarp)
+GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::Syncwarp>)

@@ -3,21 +3,16 @@
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 
-namespace gb {
-namespace {
+namespace gb::warp {
 
-using warp_detail::WarpAction;
-using warp_detail::WarpGroup;
-
-class TileShuffle final : public warp_detail::WarpMethod<WarpGroup::tile, WarpAction::shuffle> {
- public:
-  std::string_view name() const override { return "gpu.warp.tile-shuffle"; }
-  std::string_view description() const override {
-    return "shfl through a tile of group_size threads, dependent chain (clock technique)";
-  }
+struct TileShuffle {
+  static constexpr std::string_view name = "gpu.warp.tile-shuffle";
+  static constexpr std::string_view description =
+      "shfl through a tile of group_size threads, dependent chain (clock technique)";
+  using Group = warp_detail::Tiles;
+  using Action = warp_detail::Shuffle;
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::warp
 
-GB_REGISTER_METHOD(gb::TileShuffle)
+GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::TileShuffle>)

@@ -3,21 +3,16 @@
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 
-namespace gb {
-namespace {
+namespace gb::warp {
 
-using warp_detail::WarpAction;
-using warp_detail::WarpGroup;
-
-class TileSync final : public warp_detail::WarpMethod<WarpGroup::tile, WarpAction::sync> {
- public:
-  std::string_view name() const override { return "gpu.warp.tile-sync"; }
-  std::string_view description() const override {
-    return "cg::tiled_partition<N>().sync() for tiles of group_size threads (clock technique)";
-  }
+struct TileSync {
+  static constexpr std::string_view name = "gpu.warp.tile-sync";
+  static constexpr std::string_view description =
+      "cg::tiled_partition<N>().sync() for tiles of group_size threads (clock technique)";
+  using Group = warp_detail::Tiles;
+  using Action = warp_detail::Sync;
 };
 
-}  // namespace
-}  // namespace gb
+}  // namespace gb::warp
 
-GB_REGISTER_METHOD(gb::TileSync)
+GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::TileSync>)

@@ -4,6 +4,7 @@
 // min(after) >= max(before) over the group. The study saw this hold on V100 (each thread has its
 // own program counter) and fail on P100. Variant 0 crosses nothing: the negative control, which
 // must show such trials, or the check could not catch a sync that does not wait.
+#include <algorithm>
 #include <climits>
 #include <string>
 #include <vector>
@@ -17,23 +18,31 @@
 namespace gb {
 namespace {
 
-using warp_detail::Crossing;
-using warp_detail::WarpGroup;
-
+// One variant: its name in the notes, the kernel for a group size, and its group kind's view
+// of the lanes (warp/detail/warp_groups.cuh).
 struct Variant {
   const char* name;
-  WarpGroup group;
-  Crossing crossing;
+  warp_detail::WaitKernel (*kernel)(int group_size);
+  int (*clock_group)(int lane, int group_size);
+  std::string (*misfit)(long group_size, long smallest);
 };
 
+template <warp_detail::WarpGroupKind G, warp_detail::WarpCrossing C>
+constexpr Variant variant(const char* name) {
+  return {name, warp_detail::wait_kernel<G, C>, G::clock_group, G::misfit};
+}
+
 // The `variant` axis. 2-5 are numbered as in gpu.warp.reduce.
+using warp_detail::Coalesced;
+using warp_detail::Masked;
+using warp_detail::Tiles;
 constexpr Variant kVariants[] = {
-    {"no sync (the control)", WarpGroup::mask, Crossing::none},
-    {"__syncwarp(mask)", WarpGroup::mask, Crossing::sync},
-    {"tile sync", WarpGroup::tile, Crossing::sync},
-    {"coalesced-group sync", WarpGroup::coalesced, Crossing::sync},
-    {"tile shuffle", WarpGroup::tile, Crossing::shuffle},
-    {"coalesced shuffle", WarpGroup::coalesced, Crossing::shuffle},
+    variant<Masked, warp_detail::NoCrossing>("no sync (the control)"),
+    variant<Masked, warp_detail::Sync>("__syncwarp(mask)"),
+    variant<Tiles, warp_detail::Sync>("tile sync"),
+    variant<Coalesced, warp_detail::Sync>("coalesced-group sync"),
+    variant<Tiles, warp_detail::Shuffle>("tile shuffle"),
+    variant<Coalesced, warp_detail::Shuffle>("coalesced shuffle"),
 };
 constexpr long kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr long kControl = 0;
@@ -41,32 +50,16 @@ constexpr long kControl = 0;
 constexpr int kWarps = 64;    // one per block, on as many SMs
 constexpr int kRounds = 256;  // trials per group
 
-warp_detail::WaitKernel kernel_of(long variant, int group_size) {
-  using warp_detail::wait_kernel;
-  switch (variant) {
-    case 0:
-      return wait_kernel<WarpGroup::mask, Crossing::none>(group_size);
-    case 1:
-      return wait_kernel<WarpGroup::mask, Crossing::sync>(group_size);
-    case 2:
-      return wait_kernel<WarpGroup::tile, Crossing::sync>(group_size);
-    case 3:
-      return wait_kernel<WarpGroup::coalesced, Crossing::sync>(group_size);
-    case 4:
-      return wait_kernel<WarpGroup::tile, Crossing::shuffle>(group_size);
-    default:
-      return wait_kernel<WarpGroup::coalesced, Crossing::shuffle>(group_size);
-  }
-}
-
 // The clock group of every lane of every warp: tiles split each warp into 32 / k groups, the
 // other kinds take lanes 0..k-1 (-1: not a member). Also counts the groups.
-std::vector<int> clock_groups(WarpGroup kind, int k, long& groups) {
+std::vector<int> clock_groups(const Variant& variant, int k, long& groups) {
   std::vector<int> id(static_cast<std::size_t>(kWarps) * 32, -1);
-  const int per_warp = kind == WarpGroup::tile ? 32 / k : 1;
+  int per_warp = 0;
+  for (int lane = 0; lane < 32; ++lane)
+    per_warp = std::max(per_warp, variant.clock_group(lane, k) + 1);
   for (int w = 0; w < kWarps; ++w)
     for (int lane = 0; lane < 32; ++lane)
-      if (kind == WarpGroup::tile || lane < k) id[w * 32 + lane] = w * per_warp + lane / k;
+      if (const int g = variant.clock_group(lane, k); g >= 0) id[w * 32 + lane] = w * per_warp + g;
   groups = static_cast<long>(kWarps) * per_warp;
   return id;
 }
@@ -93,8 +86,7 @@ class WaitCheck final : public Method {
     if (v < 0 || v >= kVariantCount) return Usability::no("variant is 0..5");
     if (k < 2 || k > 32)
       return Usability::no("group_size must be within 2..32: a group of one waits for nobody");
-    if (kVariants[v].group == WarpGroup::tile && (k & (k - 1)) != 0)
-      return Usability::no("tiles have 2, 4, 8, 16 or 32 threads");
+    if (std::string why = kVariants[v].misfit(k, 2); !why.empty()) return Usability::no(why);
     return Usability::yes();
   }
 
@@ -107,12 +99,13 @@ class WaitCheck final : public Method {
     const Variant& variant = kVariants[v];
 
     DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kRounds) * kWarps * 32);
-    kernel_of(v, k)<<<kWarps, 32>>>(k, kRounds, warp_detail::kStepCycles, LONG_MAX, records.get());
+    variant.kernel(k)<<<kWarps, 32>>>(k, kRounds, warp_detail::kStepCycles, LONG_MAX,
+                                      records.get());
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaDeviceSynchronize());
 
     long groups = 0;
-    StampLayout layout{kRounds, kWarps * 32, clock_groups(variant.group, k, groups)};
+    StampLayout layout{kRounds, kWarps * 32, clock_groups(variant, k, groups)};
     const StampFindings f = check_stamps(records.to_host(), layout);
     const long trials = groups * kRounds;
     return {row(v, f, trials)};

@@ -259,7 +259,9 @@ def case_warp_wait_check_bracket(functions):
     waits = re.compile(r"^(WARPSYNC|SHFL|BAR|BSYNC|BSSY|VOTE|MATCH|YIELD)")
     checked = Counter()
     for name, body in kernels(functions, r"wait_trials").items():
-        crossing = re.search(r"8CrossingE(\d)", name)[1]  # 0 none, 1 sync, 2 shuffle
+        # The crossing type (warp/detail/warp_actions.cuh): 0 none, 1 sync, 2 shuffle.
+        crossing = {"NoCrossing": "0", "Sync": "1", "Shuffle": "2"}[
+            re.search(r"\d(NoCrossing|Sync|Shuffle)E", name)[1]]
         reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
         if len(reads) != 4:
             sys.exit(f"FAIL: {name}: expected 4 clock reads (start, poll, before, after), "

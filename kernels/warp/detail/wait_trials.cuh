@@ -15,16 +15,14 @@
 // tests/gpu/test_sass.py (warp_wait_check_bracket) checks the SASS of every variant for it.
 #pragma once
 
-#include <climits>
+#include <type_traits>
 
 #include "common/timers.cuh"
 #include "core/stamp_check.hpp"
-#include "warp/detail/warp_sync.cuh"
+#include "warp/detail/warp_actions.cuh"
+#include "warp/detail/warp_groups.cuh"
 
 namespace gb::warp_detail {
-
-// What a member does between its two clock reads.
-enum class Crossing { none, sync, shuffle };
 
 // Arrivals are spread in steps of this many SM cycles: lane l is ((l + round) % 32) steps late,
 // so who arrives last goes round with the rounds. 256 cycles keep every trial of a group of two
@@ -33,15 +31,15 @@ constexpr long long kStepCycles = 256;
 
 // One warp per block; records[(round * gridDim.x + block) * 32 + lane]. Lanes outside the
 // group (coalesced and mask groups of fewer than 32) leave at once and record nothing.
-template <WarpGroup G, Crossing C, int Tile>
+// What a member does between its two clock reads is the crossing C (warp_actions.cuh).
+template <WarpGroupKind G, WarpCrossing C, int Tile>
 __global__ void wait_trials(int group_size, int rounds, long long step, long spins,
                             StampRecord* records) {
   const unsigned lane = threadIdx.x % 32;
-  if (!member<G>(lane, group_size)) return;
-  auto g = make_group<G, Tile>(group_size);
+  if (!G::member(lane, group_size)) return;
+  auto g = G::template make<Tile>(group_size);
   unsigned value = lane;
-  unsigned next = 0;
-  if constexpr (C == Crossing::shuffle) next = (g.thread_rank() + 1) % g.size();
+  const unsigned next = C::partner(g);
   for (int r = 0; r < rounds; ++r) {
     const long long delay = static_cast<long long>((lane + r) % 32) * step;
     long long before = 0, after = 0;
@@ -49,14 +47,7 @@ __global__ void wait_trials(int group_size, int rounds, long long step, long spi
     for (long i = 0; i < spins; ++i) {
       if (dev::sm_clock() - start >= delay) {
         before = dev::sm_clock();
-        if constexpr (C == Crossing::sync) {
-          g.sync();
-        } else if constexpr (C == Crossing::shuffle) {
-          value = g.shfl(value, next);
-          // Never taken (members pass lane numbers round): a branch on the value received, so
-          // that "after" is read once the value has arrived, not only once the shuffle issued.
-          if (value >= 32) __trap();
-        }
+        C::cross(g, value, next);
         after = dev::sm_clock();
         break;
       }
@@ -71,24 +62,13 @@ __global__ void wait_trials(int group_size, int rounds, long long step, long spi
 
 using WaitKernel = void (*)(int, int, long long, long, StampRecord*);
 
-template <WarpGroup G, Crossing C>
+// Groups of one wait for nobody: tiles from 2 threads on.
+template <WarpGroupKind G, WarpCrossing C>
 WaitKernel wait_kernel(int group_size) {
-  if constexpr (G == WarpGroup::tile) {
-    switch (group_size) {
-      case 2:
-        return wait_trials<G, C, 2>;
-      case 4:
-        return wait_trials<G, C, 4>;
-      case 8:
-        return wait_trials<G, C, 8>;
-      case 16:
-        return wait_trials<G, C, 16>;
-      default:
-        return wait_trials<G, C, 32>;
-    }
-  } else {
-    return wait_trials<G, C, 32>;
-  }
+  return with_instance<G, 2>(group_size,
+                             []<int Tile>(std::integral_constant<int, Tile>) -> WaitKernel {
+                               return wait_trials<G, C, Tile>;
+                             });
 }
 
 }  // namespace gb::warp_detail

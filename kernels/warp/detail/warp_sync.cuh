@@ -1,12 +1,26 @@
 // Warp-level synchronisation (seed 001 section 5.1 and Table 2): one timed kernel and one check
-// kernel for every kind of group and action, and the Method that drives them. Each file in
-// kernels/warp/ names one combination; only tile groups need the size at compile time.
+// kernel for every kind of group and action, and the Method that drives them. A warp method is
+// one type in its own file under kernels/warp/ (tile_sync.cu, syncwarp.cu, ...):
+//
+//   struct MyWarpSync {
+//     static constexpr std::string_view name;         // "gpu.warp.<...>"
+//     static constexpr std::string_view description;  // for `gpubarrier list`
+//     using Group = Tiles;   // who: a WarpGroupKind (warp/detail/warp_groups.cuh)
+//     using Action = Sync;   // what they do: a WarpAction (warp/detail/warp_actions.cuh)
+//   };
+//   GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::MyWarpSync>)
+//
+// The concept WarpSync states these members: a type that lacks or misspells one, or whose group
+// or action lacks one of theirs, is no warp method, and its registration does not compile.
 #pragma once
 
 #include <cooperative_groups.h>
 
 #include <algorithm>
+#include <concepts>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "common/device_buffer.hpp"
@@ -17,45 +31,25 @@
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "warp/detail/warp_actions.cuh"
+#include "warp/detail/warp_groups.cuh"
 
 namespace gb::warp_detail {
 
-namespace cg = cooperative_groups;
-
-// tile: cg::tiled_partition<N>, tiles cover the warp. coalesced: cg::coalesced_threads() inside
-// a branch taken by lanes [0, group_size). mask: __syncwarp(mask) with those lanes in the mask.
-enum class WarpGroup { tile, coalesced, mask };
-enum class WarpAction { sync, shuffle };
+template <class W>
+concept WarpSync = requires {
+  { W::name } -> std::convertible_to<std::string_view>;
+  { W::description } -> std::convertible_to<std::string_view>;
+  typename W::Group;
+  typename W::Action;
+}
+&&WarpGroupKind<typename W::Group>&& WarpAction<typename W::Action>;
 
 constexpr int kUnroll = 32;  // operations per loop trip: keeps loop overhead out of the figure
 constexpr long kLatencyReps = 4096;
 // Longer chains for throughput, so that the staggered start of the warps on an SM is noise.
 constexpr long kThroughputReps = 16384;
 constexpr int kCheckRounds = 256;
-
-template <WarpGroup G>
-__device__ __forceinline__ bool member(unsigned lane, int group_size) {
-  return G == WarpGroup::tile || lane < static_cast<unsigned>(group_size);
-}
-
-// __syncwarp(mask) seen as a group, so that all three kinds share the kernels below.
-struct MaskGroup {
-  unsigned mask;
-  __device__ void sync() const { __syncwarp(mask); }
-  __device__ unsigned thread_rank() const { return threadIdx.x % 32; }  // members: lanes 0..k-1
-  __device__ unsigned size() const { return __popc(mask); }
-};
-
-template <WarpGroup G, int Tile>
-__device__ __forceinline__ auto make_group(int group_size) {
-  if constexpr (G == WarpGroup::tile) {
-    return cg::tiled_partition<Tile>(cg::this_thread_block());
-  } else if constexpr (G == WarpGroup::coalesced) {
-    return cg::coalesced_threads();
-  } else {
-    return MaskGroup{group_size >= 32 ? ~0u : (1u << group_size) - 1};
-  }
-}
 
 // The clock technique: each member runs a chain of `trips * kUnroll` operations between two
 // clock reads; a shuffle passes its result on to the next one, so the chain is dependent.
@@ -64,13 +58,13 @@ __device__ __forceinline__ auto make_group(int group_size) {
 // convergence check per loop trip (MATCH.ANY / VOTEU; WARPSYNC only on the diverged path), so a
 // sync's figure is what converged code pays: about a cycle. A tile shuffle stays one SHFL.IDX;
 // a coalesced one also finds its source lane (POPC, SGXT, ...) every time.
-template <WarpGroup G, WarpAction A, int Tile>
+template <WarpGroupKind G, WarpAction A, int Tile>
 __global__ void warp_timed(int group_size, long trips, WarpSpan* spans) {
   const unsigned lane = threadIdx.x % 32;
   unsigned v = lane;
   long long t0 = 0, t1 = 0;
-  if (member<G>(lane, group_size)) {
-    auto g = make_group<G, Tile>(group_size);
+  if (G::member(lane, group_size)) {
+    auto g = G::template make<Tile>(group_size);
     const unsigned next = (g.thread_rank() + 1) % g.size();
     // A branch on what the chain uses, before the first clock read: ptxas would otherwise load
     // and compute it after the read, inside the timed region (seed 004). Never taken.
@@ -78,46 +72,24 @@ __global__ void warp_timed(int group_size, long trips, WarpSpan* spans) {
     t0 = dev::sm_clock();
     for (long r = 0; r < trips; ++r) {
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        if constexpr (A == WarpAction::sync) {
-          g.sync();
-        } else {
-          v = g.shfl(v, next);
-        }
-      }
+      for (int u = 0; u < kUnroll; ++u) v = A::step(g, v, next);
     }
     t1 = dev::sm_clock();
   }
   dev::record_span(spans, t0, t1, v);
 }
 
-// Seed 001 section 8.1 (Fig. 17) plus stamp visibility, for one warp: records[round][lane].
-// A sync publishes through shared memory and every member reads all of its group; a shuffle
-// carries the stamp itself, so each member checks the stamp it received from its neighbour.
-template <WarpGroup G, WarpAction A, int Tile>
+// Seed 001 section 8.1 (Fig. 17) plus stamp visibility, for one warp: records[round][lane],
+// the rounds as the action checks them (warp_actions.cuh).
+template <WarpGroupKind G, WarpAction A, int Tile>
 __global__ void warp_check(int group_size, int rounds, StampRecord* records) {
   __shared__ unsigned stamps[dev::kStampSlots * 32];
   volatile unsigned* s = stamps;
   const unsigned lane = threadIdx.x % 32;
   for (int k = 0; k < dev::kStampSlots; ++k) s[k * 32 + lane] = 0;
   __syncwarp();
-  if (!member<G>(lane, group_size)) return;
-  auto g = make_group<G, Tile>(group_size);
-  const int size = static_cast<int>(g.size());
-  StampRecord* out = records + lane;
-  if constexpr (A == WarpAction::sync) {
-    const unsigned first = lane - g.thread_rank();  // members are consecutive lanes
-    dev::stamp_rounds(
-        rounds, out, 32, [&](unsigned r) { s[dev::stamp_slot(r) * 32 + lane] = r; },
-        [&] { g.sync(); }, size,
-        [&](int i, unsigned r) { return s[dev::stamp_slot(r) * 32 + first + i]; });
-  } else {
-    const unsigned next = (g.thread_rank() + 1) % size;
-    unsigned mine = 0, got = 0;
-    dev::stamp_rounds(
-        rounds, out, 32, [&](unsigned r) { mine = r; }, [&] { got = g.shfl(mine, next); }, 1,
-        [&](int, unsigned) { return got; });
-  }
+  if (!G::member(lane, group_size)) return;
+  A::check(G::template make<Tile>(group_size), rounds, records + lane, s, lane);
 }
 
 struct WarpKernels {
@@ -125,32 +97,12 @@ struct WarpKernels {
   void (*check)(int, int, StampRecord*);
 };
 
-template <WarpGroup G, WarpAction A, int Tile>
-WarpKernels kernels_of() {
-  return {warp_timed<G, A, Tile>, warp_check<G, A, Tile>};
-}
-
 // Tile sizes are template arguments; the other kinds take the size at run time (one instance).
-template <WarpGroup G, WarpAction A>
+template <WarpGroupKind G, WarpAction A>
 WarpKernels select_kernels(int group_size) {
-  if constexpr (G == WarpGroup::tile) {
-    switch (group_size) {
-      case 1:
-        return kernels_of<G, A, 1>();
-      case 2:
-        return kernels_of<G, A, 2>();
-      case 4:
-        return kernels_of<G, A, 4>();
-      case 8:
-        return kernels_of<G, A, 8>();
-      case 16:
-        return kernels_of<G, A, 16>();
-      default:
-        return kernels_of<G, A, 32>();
-    }
-  } else {
-    return kernels_of<G, A, 32>();
-  }
+  return with_instance<G>(group_size, []<int Tile>(std::integral_constant<int, Tile>) {
+    return WarpKernels{warp_timed<G, A, Tile>, warp_check<G, A, Tile>};
+  });
 }
 
 struct Shape {
@@ -168,24 +120,21 @@ inline std::vector<Shape> resident_shapes(void (*kernel)(int, long, WarpSpan*)) 
   return shapes;
 }
 
-template <WarpGroup G, WarpAction A>
-class WarpMethod : public Method {
+template <WarpSync W>
+class WarpMethod final : public Method {
+  using G = typename W::Group;
+  using A = typename W::Action;
+
  public:
+  std::string_view name() const override { return W::name; }
   Level level() const override { return Level::warp; }
-  std::vector<Axis> axes() const override {
-    if constexpr (G == WarpGroup::tile) {
-      return {{"group_size", {1, 2, 4, 8, 16, 32}}};
-    } else {
-      // Powers of two as for tiles, plus odd sizes where the warp is split unevenly.
-      return {{"group_size", {1, 2, 3, 4, 8, 16, 17, 31, 32}}};
-    }
-  }
+  std::string_view description() const override { return W::description; }
+  std::vector<Axis> axes() const override { return {{"group_size", G::sizes()}}; }
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext&, const Point& p) const override {
     const long k = p.at("group_size");
     if (k < 1 || k > 32) return Usability::no("group_size must be within 1..32 (one warp)");
-    if (G == WarpGroup::tile && (k & (k - 1)) != 0)
-      return Usability::no("tiles have 1, 2, 4, 8, 16 or 32 threads");
+    if (std::string why = G::misfit(k, 1); !why.empty()) return Usability::no(why);
     return Usability::yes();
   }
 
@@ -199,8 +148,7 @@ class WarpMethod : public Method {
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     StampLayout layout{kCheckRounds, 32, std::vector<int>(32)};
-    for (int lane = 0; lane < 32; ++lane)
-      layout.clock_group[lane] = G == WarpGroup::tile ? lane / k : (lane < k ? 0 : -1);
+    for (int lane = 0; lane < 32; ++lane) layout.clock_group[lane] = G::clock_group(lane, k);
     return check_stamps(records.to_host(), layout).verdict();
   }
 
@@ -251,7 +199,7 @@ class WarpMethod : public Method {
         best = s;
       }
     }
-    const std::string ops = A == WarpAction::sync ? "warp-syncs" : "warp-shuffles";
+    const std::string ops(A::ops);
     for (Measurement& m : sm_throughput(
              ctx, [&] { return rate_at(best); }, hz, kThroughputReps, ops)) {
       m.note += "; best of " + std::to_string(shapes.size()) +
