@@ -26,10 +26,10 @@
 #include "common/occupancy.cuh"
 #include "common/stamp_check.cuh"
 #include "common/watchdog.cuh"
+#include "core/faults.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "core/test_break.hpp"
 
 namespace gb {
 namespace grid {
@@ -52,7 +52,7 @@ __global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int ski
 // 8). Two rounds on would mean that block passed the next barrier before this one arrived.
 // In every round one block, drawn from `seed`, publishes late (common/stamp_check.cuh): without
 // the barrier the first blocks to start read its stamp long before it is written, whatever the
-// grid's shape. `broken` (test hook, core/test_break.hpp) leaves the barrier out.
+// grid's shape. `broken` (test hook GPUBARRIER_TEST_BREAK, core/faults.hpp) leaves the barrier out.
 template <class Barrier>
 __global__ void check(unsigned* state, WatchdogArgs watchdog, int rounds, int skip_block,
                       int broken, unsigned seed, unsigned* stamps, unsigned* failures) {
@@ -124,7 +124,7 @@ class GridBarrierMethod final : public Method {
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int skip = s.skip_block;
-    int broken = test_break(Barrier::kName);
+    int broken = faults::break_check(Barrier::kName);
     unsigned seed = check_seed();
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();

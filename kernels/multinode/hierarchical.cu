@@ -6,6 +6,7 @@
 // NVSHMEM). detail/node_gather.cuh says how a crossing goes. mpi mode only: one rank per GPU.
 #include <memory>
 
+#include "core/faults.hpp"
 #include "core/registry.hpp"
 #include "multigpu/detail/device_barrier.cuh"
 #include "multinode/device_network.hpp"
@@ -130,8 +131,8 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
         network != static_cast<long>(Network::device_initiated))
       return Usability::no("network: 0 = host proxy (MPI), 1 = device-initiated (NVSHMEM)");
     const long f = p.get("fault", 0);
-    if (f < 0 || f > 2)
-      return Usability::no("fault: 0 = none, 1 = skip the wait, 2 = last rank absent");
+    if (!faults::device_fault_known(f, Fault::absent))
+      return Usability::no("fault: " + faults::device_fault_values(Fault::absent, "rank"));
     if (f == 2 && ctx.launch.size < 2)
       return Usability::no(
           "fault=2 keeps the last rank out of the barriers: it needs 2 or more "

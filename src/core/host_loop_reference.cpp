@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "core/errors.hpp"
-#include "core/test_throw.hpp"
+#include "core/faults.hpp"
 
 namespace gb {
 namespace {
@@ -102,7 +102,7 @@ void ReferenceLoop::run_member(int member, const std::function<void()>& step,
   // fault: the rank under mpirun (one member per rank; a method run on rank 0 alone has none),
   // else the thread.
   const int id = !ctx_.launch.under_mpi ? member : ctx_.collective ? ctx_.launch.rank : -1;
-  failures_.at(static_cast<std::size_t>(member)).guard([&] { test_throw(id); });
+  failures_.at(static_cast<std::size_t>(member)).guard([&] { faults::throw_if_named(id); });
   time_loop(step, finish, kWarmupSteps);
   // Calibration, then sampling: every loop starts together (ranks and threads) and its
   // figures are combined after it, outside the timed span.

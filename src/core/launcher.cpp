@@ -6,7 +6,7 @@
 
 #include "core/mpi_check.hpp"
 #include "core/mpi_thread_level.hpp"
-#include "core/test_rank_nodes.hpp"
+#include "core/faults.hpp"
 
 namespace gb {
 namespace {
@@ -50,7 +50,7 @@ Launch init_launch(int* argc, char*** argv, const std::string& thread_level) {
   const int requested = mpi_thread_level_value(thread_level);  // a bad name fails before MPI
 #ifdef GPUBARRIER_HAVE_MPI
   if (!started_by_launcher()) return launch;
-  const int per_simulated_node = test_ranks_per_node();  // a bad value fails before MPI too
+  const int per_simulated_node = faults::ranks_per_node();  // a bad value fails before MPI too
   // Every MPI call of gpubarrier is made by the main thread (mpi mode runs its one member there),
   // so `single` suffices and is what the reference tools (OSU) measure at; Open MPI takes locks
   // in every call at the higher levels.

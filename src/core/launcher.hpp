@@ -16,8 +16,8 @@ struct Launch {
   int rank = 0, size = 1;
   int local_rank = 0, local_size = 1;
   int nodes = 1;
-  // Test only (core/test_rank_nodes.hpp): every `ranks_per_simulated_node` consecutive ranks
-  // count as one node; 0 when off.
+  // Test only (GPUBARRIER_TEST_RANKS_AS_NODES, core/faults.hpp): every
+  // `ranks_per_simulated_node` consecutive ranks count as one node; 0 when off.
   bool simulated_nodes = false;
   int ranks_per_simulated_node = 0;
   // The lowest world rank that shares this rank's memory (MPI_COMM_TYPE_SHARED); 0 outside MPI.

@@ -1,8 +1,8 @@
 // Which ranks share a node, as a pure function of a key per rank (issue 18): node-aware methods
 // gather the GPUs of a node over NVLink/PCIe and let one leader per node cross the network. The
 // key says what "one node" means: the session makes it from the node's name and its shared-memory
-// domain (MPI_COMM_TYPE_SHARED), or from the test-only simulated grouping
-// (core/test_rank_nodes.hpp), so that every part of a run counts the same nodes.
+// domain (MPI_COMM_TYPE_SHARED), or from the test-only simulated grouping (core/faults.hpp,
+// GPUBARRIER_TEST_RANKS_AS_NODES), so that every part of a run counts the same nodes.
 #pragma once
 
 #include <string>

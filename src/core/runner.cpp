@@ -1,22 +1,18 @@
 #include "core/runner.hpp"
 
 #include <spdlog/spdlog.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "core/agreement.hpp"
 #include "core/bounds.hpp"
-#include "core/glob.hpp"
+#include "core/faults.hpp"
 #include "core/launch_mode.hpp"
 #include "core/progress.hpp"
 #include "core/state.hpp"
-#include "core/test_throw.hpp"
 #include "topology/topology_class.hpp"
 
 namespace gb {
@@ -75,40 +71,6 @@ class Emitter {
   bool any_ = false;
 };
 
-// The rank of this process as the MPI launcher tells it (test hooks only: no MPI call).
-std::string launcher_rank() {
-  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"})
-    if (const char* v = std::getenv(var)) return v;
-  return "0";
-}
-
-// TEST-ONLY (tests/cli/test_isolation.py, tests/mpi/test_mpi.py lost_point): GPUBARRIER_TEST_CRASH
-// / GPUBARRIER_TEST_HANG hold a glob matched against "<method> <config>", optionally followed by
-// "@<rank>" for one rank of an MPI launch alone; a matching point aborts / hangs, which is how the
-// tests prove that isolation turns a crash into a failed row and a hang into a timeout row, and
-// that `gpubarrier lost-point` records the point a dead rank took down.
-void test_fault(std::string_view method, const Point& point) {
-  const std::string what = std::string(method) + " " + point.to_string();
-  const auto hit = [&](const char* var) {
-    const char* value = std::getenv(var);
-    if (!value || !*value) return false;
-    std::string glob = value;
-    if (const auto at = glob.rfind('@'); at != std::string::npos) {
-      if (glob.substr(at + 1) != launcher_rank()) return false;
-      glob.resize(at);
-    }
-    return glob_match(glob, what) || glob_match(glob, method);
-  };
-  if (hit("GPUBARRIER_TEST_CRASH")) {
-    std::fprintf(stderr, "GPUBARRIER_TEST_CRASH: aborting in %s\n", what.c_str());
-    std::abort();
-  }
-  if (hit("GPUBARRIER_TEST_HANG")) {
-    std::fprintf(stderr, "GPUBARRIER_TEST_HANG: hanging in %s\n", what.c_str());
-    for (;;) pause();
-  }
-}
-
 // The class of the GPUs `gpus` ("single", "nv18-clique2"); empty for host-only methods.
 // Under mpirun: of the distinct GPUs all ranks drive (ordinals of this node), with "-<n>nodes"
 // appended when the ranks span several nodes.
@@ -137,7 +99,7 @@ std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method
 // rank that failed after their last one and where one rank's skip becomes every rank's.
 template <class Part>
 auto run_part(RunContext& ctx, State* settle, const char* name, Part&& part) {
-  const TestPhase phase(name);
+  const faults::Phase phase(name);
   try {
     auto result = part();
     if (settle && any_rank_refuses(ctx, settle->skipped()) && !settle->skipped())
@@ -169,7 +131,7 @@ void apply_verification(const Verification& v, Measurement& m) {
 // The records are emitted once every rank agreed that the point ended well.
 void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point& point,
                Emitter& out) {
-  test_fault(method.name(), point);
+  faults::crash_or_hang(method.name(), point.to_string());
   const std::string topology = topology_of(ctx, plan, method);
   auto status_record = [&](Status status, const std::string& note) {
     return make_record(ctx, plan.run_id, method, point, topology, status, note);

@@ -11,7 +11,7 @@
 #include "core/cuda_check.hpp"
 #include "core/mpi_check.hpp"
 #include "core/teardown.hpp"
-#include "core/test_throw.hpp"
+#include "core/faults.hpp"
 #include "topology/topology.hpp"
 
 namespace gb::mg {
@@ -162,7 +162,7 @@ void Team::parallel(const std::function<void(int local)>& fn) const {
     ScopedBinding bind(cpus_[l]);
     guard(l, [&] {
       GB_CUDA_CHECK(cudaSetDevice(local_devices_[l]));
-      test_throw(member(l));
+      faults::throw_if_named(member(l));
     });
     try {
       fn(l);

@@ -9,7 +9,7 @@
 
 #include "core/agreement.hpp"
 #include "core/host_loop_reference.hpp"
-#include "core/test_throw.hpp"
+#include "core/faults.hpp"
 #include "quick_context.hpp"
 
 using namespace gb;
@@ -55,11 +55,11 @@ TEST(Agreement, OutsideMpiAFailureStaysLocalAndSettleNamesTheFirstMember) {
 
 TEST(TestThrow, AMalformedSpecFailsLoudly) {
   setenv("GPUBARRIER_TEST_THROW", "measure", 1);
-  EXPECT_THROW(test_throw(0), Error);
+  EXPECT_THROW(faults::throw_if_named(0), Error);
   setenv("GPUBARRIER_TEST_THROW", "teardown:1", 1);
-  EXPECT_THROW(test_throw(1), Error);
+  EXPECT_THROW(faults::throw_if_named(1), Error);
   unsetenv("GPUBARRIER_TEST_THROW");
-  EXPECT_NO_THROW(test_throw(1));
+  EXPECT_NO_THROW(faults::throw_if_named(1));
 }
 
 // Thread 1 throws at the start of its loop; thread 0 would wait for it at the next barrier
@@ -67,7 +67,7 @@ TEST(TestThrow, AMalformedSpecFailsLoudly) {
 TEST(ReferenceLoop, AThreadThatThrowsEndsTheLoopWithTheOthersAndFailsIt) {
   RunContext ctx = quick_context();
   setenv("GPUBARRIER_TEST_THROW", "measure:1", 1);
-  const TestPhase phase("measure");
+  const faults::Phase phase("measure");
   ReferenceLoop loop(ctx, epcc_convention(), 2);
   std::barrier<> meet(2);
   auto member = [&](int i) {

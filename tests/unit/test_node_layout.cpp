@@ -1,9 +1,10 @@
 // Which ranks share a node (core/node_layout.hpp) and the test-only simulated grouping
-// (core/test_rank_nodes.hpp): the grouping multinode.hierarchical and the team build on.
+// (GPUBARRIER_TEST_RANKS_AS_NODES, core/faults.hpp): the grouping multinode.hierarchical and the
+// team build on.
 #include <gtest/gtest.h>
 
 #include "core/node_layout.hpp"
-#include "core/test_rank_nodes.hpp"
+#include "core/faults.hpp"
 
 namespace gb {
 namespace {
@@ -63,14 +64,14 @@ TEST(NodeLayout, SimulatedNodeNamesGroupRanks) {
 }
 
 TEST(TestRankNodes, ParsesARankCountPerNode) {
-  EXPECT_EQ(parse_ranks_per_node(nullptr), 0);
-  EXPECT_EQ(parse_ranks_per_node("0"), 0);
-  EXPECT_EQ(parse_ranks_per_node("1"), 1);
-  EXPECT_EQ(parse_ranks_per_node("2"), 2);
-  EXPECT_FALSE(parse_ranks_per_node(""));
-  EXPECT_FALSE(parse_ranks_per_node("yes"));
-  EXPECT_FALSE(parse_ranks_per_node("-1"));
-  EXPECT_FALSE(parse_ranks_per_node("2x"));
+  EXPECT_EQ(faults::parse_ranks_per_node(nullptr), 0);
+  EXPECT_EQ(faults::parse_ranks_per_node("0"), 0);
+  EXPECT_EQ(faults::parse_ranks_per_node("1"), 1);
+  EXPECT_EQ(faults::parse_ranks_per_node("2"), 2);
+  EXPECT_FALSE(faults::parse_ranks_per_node(""));
+  EXPECT_FALSE(faults::parse_ranks_per_node("yes"));
+  EXPECT_FALSE(faults::parse_ranks_per_node("-1"));
+  EXPECT_FALSE(faults::parse_ranks_per_node("2x"));
 }
 
 }  // namespace

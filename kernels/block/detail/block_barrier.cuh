@@ -24,10 +24,10 @@
 #include "common/sm_throughput.cuh"
 #include "common/stamp_check.cuh"
 #include "common/timers.cuh"
+#include "core/faults.hpp"
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "core/test_break.hpp"
 
 namespace gb::block_detail {
 
@@ -53,7 +53,7 @@ __global__ void block_barrier_timed(long trips, WarpSpan* spans) {
 // One warp arrives late in every round, each in turn (stamp_check.cuh; the 64 rounds give each of
 // up to 32 warps two turns, so nothing is left to draw): with two warps or more, a barrier that
 // does not wait for the late one is seen; a block of one warp has nobody to be late for.
-// `broken` (test hook, core/test_break.hpp) leaves the barrier out.
+// `broken` (test hook GPUBARRIER_TEST_BREAK, core/faults.hpp) leaves the barrier out.
 template <BlockBarrier B>
 __global__ void block_barrier_check(int rounds, StampRecord* records, int broken) {
   extern __shared__ unsigned stamps[];  // dev::kStampSlots x blockDim.x
@@ -102,7 +102,7 @@ class BlockBarrierMethod final : public Method {
     const int threads = static_cast<int>(p.at("threads_per_block"));
     DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * threads);
     block_barrier_check<B><<<1, threads, dev::kStampSlots * threads * sizeof(unsigned)>>>(
-        kCheckRounds, records.get(), test_break(name()));
+        kCheckRounds, records.get(), faults::break_check(name()));
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     return check_stamps(records.to_host(), StampLayout{kCheckRounds, threads, {}}).verdict();

@@ -30,10 +30,10 @@
 #include "common/sm_throughput.cuh"
 #include "common/stamp_check.cuh"
 #include "common/timers.cuh"
+#include "core/faults.hpp"
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "core/test_break.hpp"
 
 namespace gb::cluster_detail {
 
@@ -88,7 +88,8 @@ __global__ void cluster_barrier_timed(long trips, WarpSpan* spans) {
 // warp drawn from `seed`. The 32 threads whose neighbours are in it read its stamps in every
 // block, so a barrier that does not wait for it is seen from the other blocks, and from its own
 // block too when that has more warps; only a cluster of one block of one warp has nobody to be
-// late for. `broken` (test hook, core/test_break.hpp) leaves the barrier under test out.
+// late for. `broken` (test hook GPUBARRIER_TEST_BREAK, core/faults.hpp) leaves the barrier under
+// test out.
 template <ClusterBarrier B>
 __global__ void cluster_barrier_check(int rounds, StampRecord* records, int broken, unsigned seed) {
 #if GB_HAS_CLUSTERS
@@ -195,7 +196,7 @@ class ClusterBarrierMethod final : public Method {
     const cudaLaunchConfig_t config =
         cluster_config(size, 1, threads, dev::kStampSlots * threads * sizeof(unsigned), attr);
     GB_CUDA_CHECK(cudaLaunchKernelEx(&config, cluster_barrier_check<B>, kCheckRounds, records.get(),
-                                     static_cast<int>(test_break(name())), check_seed()));
+                                     static_cast<int>(faults::break_check(name())), check_seed()));
     GB_CUDA_CHECK(cudaDeviceSynchronize());
     StampLayout layout{kCheckRounds, participants, std::vector<int>(participants)};
     for (int i = 0; i < participants; ++i) layout.clock_group[i] = i / threads;

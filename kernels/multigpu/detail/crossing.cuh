@@ -16,17 +16,14 @@
 #include <cstdint>
 
 #include "core/check_draw.hpp"
+#include "core/faults.hpp"
 #include "multigpu/detail/signals.cuh"
 
 namespace gb::mg {
 
-// fault axis: test hooks that break the barrier on purpose. skip_wait signals but never waits
-// (the check must report stale data); absent keeps the last member out of every barrier (the
-// others must end on the watchdog, not hang); unordered drops every release, acquire and fence
-// of the barrier (signals relaxed, no fences), so that only the memory check can notice;
-// absent_timing keeps the last member out only while timing (the check passes, the timing run
-// must end as a timeout row).
-enum class Fault { none = 0, skip_wait = 1, absent = 2, unordered = 3, absent_timing = 4 };
+// The fault axis: test hooks that break the barrier on purpose (core/faults.hpp says what each
+// does; docs/reliability.md, "Test hooks").
+using Fault = faults::DeviceFault;
 
 // What every algorithm's kernel gets, whatever the algorithm.
 struct BarrierArgs {

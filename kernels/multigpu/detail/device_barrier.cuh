@@ -1,6 +1,7 @@
 // The Method behind every device-side multi-GPU barrier algorithm (detail/crossing.cuh says what
-// an algorithm type holds): the team, the memory, the stamp check and the differential timing
-// are the same for all, so an algorithm file holds only its type and one registration line:
+// an algorithm type holds, detail/algo_hooks.cuh its optional hooks and their check): the team,
+// the memory, the stamp check and the differential timing are the same for all, so an algorithm
+// file holds only its type and one registration line:
 //   GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::Push>)
 // A library's barrier (multigpu/nccl_lsa.cu) brings its own kernel and session and reuses
 // DeviceMethodBase, BarrierMemory, verify_crossings and measure_crossings.
@@ -14,9 +15,11 @@
 #include <vector>
 
 #include "common/occupancy.cuh"
+#include "core/faults.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 #include "core/watchdog.hpp"
+#include "multigpu/detail/algo_hooks.cuh"
 #include "multigpu/detail/barrier_memory.cuh"
 #include "team/host_shared.hpp"
 #include "team/peer_atomics.hpp"
@@ -29,80 +32,9 @@ namespace gb::mg {
 inline constexpr long kVerifyRounds = 64;
 inline constexpr long kUnorderedRounds = 1L << 17;
 
-// What an algorithm's host side may use to make its kernel arguments and its notes.
-struct AlgoSetup {
-  const RunContext& ctx;
-  const Team& team;
-  const Point& point;
-  int blocks = 0;
-  const HostShared* host = nullptr;  // the algorithm's host-mapped memory (host_bytes), if any
-
-  void* host_view(int local) const { return host ? host->device_view(local) : nullptr; }
-};
-
-// The optional parts of an algorithm type, with their defaults.
-template <class A>
-std::size_t words_bytes(int blocks, int members) {
-  if constexpr (requires { A::words_bytes(blocks, members); })
-    return A::words_bytes(blocks, members);
-  else
-    return sizeof(typename A::Words);
-}
-
-template <class A>
-constexpr std::size_t host_bytes() {
-  if constexpr (requires { A::host_bytes; })
-    return A::host_bytes;
-  else
-    return 0;
-}
-
-template <class A>
-typename A::Args algo_args(const AlgoSetup& s, int local) {
-  if constexpr (requires { A::args(s, local); })
-    return A::args(s, local);
-  else
-    return {};
-}
-
-template <class A>
-std::string algo_note(const AlgoSetup& s) {
-  if constexpr (requires { A::note(s); })
-    return A::note(s);
-  else
-    return {};
-}
-
-// An algorithm's own axes (A::extra_axes()), their check (A::infeasible(point): empty or why
-// not) and why a point of them is not a barrier that can be checked (A::unverified(point):
-// empty when it is), e.g. push's `part`, which times one phase of the barrier alone.
-template <class A>
-std::vector<Axis> algo_axes() {
-  if constexpr (requires { A::extra_axes(); })
-    return A::extra_axes();
-  else
-    return {};
-}
-
-template <class A>
-std::string algo_infeasible(const Point& p) {
-  if constexpr (requires { A::infeasible(p); })
-    return A::infeasible(p);
-  else
-    return {};
-}
-
-template <class A>
-std::string algo_unverified(const Point& p) {
-  if constexpr (requires { A::unverified(p); })
-    return A::unverified(p);
-  else
-    return {};
-}
-
 // One configuration of algorithm A on this process's GPUs: its memory and kernel arguments.
 // A State resource (core/state.hpp): verify() and measure() of a point share it.
-template <class A>
+template <DeviceAlgorithm A>
 class BarrierSession {
  public:
   BarrierSession(const RunContext& ctx, const Team& team, const Point& p)
@@ -281,20 +213,21 @@ class DeviceMethodBase : public Method {
 };
 
 // The axes' meaning, for every device method's description.
-inline constexpr std::string_view kDeviceAxesHelp =
-    "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + seq_cst "
-    "fences, 2 = relaxed + acq_rel fences; "
-    "fault (test hook) 0 = none, 1 = skip the wait, 2 = last GPU absent, 3 = no release, acquire "
-    "or fence, 4 = last GPU absent while timing (1 and 3 report what the check caught per 10^6 "
-    "crossings, not a latency)";
+inline std::string device_axes_help() {
+  return "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + seq_cst "
+         "fences, 2 = relaxed + acq_rel fences; fault (test hook) " +
+         faults::device_fault_values(Fault::absent_timing, "GPU") +
+         " (1 and 3 report what the check caught per 10^6 crossings, not a latency)";
+}
 
-// The method of algorithm A: A::name, A::summary (a sentence) and the rest from above.
-template <class A>
+// The method of algorithm A: A::name, A::summary (a sentence), its hooks (detail/algo_hooks.cuh)
+// and the rest from above.
+template <DeviceAlgorithm A>
 class DeviceBarrier final : public DeviceMethodBase {
  public:
   std::string_view name() const override { return A::name; }
   std::string_view description() const override {
-    static const std::string text = std::string(A::summary) + " " + std::string(kDeviceAxesHelp);
+    static const std::string text = std::string(A::summary) + " " + device_axes_help();
     return text;
   }
   std::vector<Axis> axes() const override {
@@ -343,10 +276,8 @@ class DeviceBarrier final : public DeviceMethodBase {
     if (Usability u = launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<A>)); !u.ok)
       return u;
     const long f = p.get("fault", 0);
-    if (f < 0 || f > 4)
-      return Usability::no(
-          "fault: 0 = none, 1 = skip the wait, 2 = last GPU absent, 3 = no release, acquire or "
-          "fence, 4 = last GPU absent while timing");
+    if (!faults::device_fault_known(f, Fault::absent_timing))
+      return Usability::no("fault: " + faults::device_fault_values(Fault::absent_timing, "GPU"));
     const std::vector<int> gpus = point_gpus(ctx, p);
     // With one GPU the absent member is the only one: empty launches, "verified" over nothing.
     if ((f == 2 || f == 4) && gpus.size() < 2)
@@ -354,9 +285,8 @@ class DeviceBarrier final : public DeviceMethodBase {
                            " keeps the last GPU out of the barriers: it needs 2 or more "
                            "GPUs (with one, no barrier is left to miss)");
     if (std::string why = algo_infeasible<A>(p); !why.empty()) return Usability::no(why);
-    if constexpr (requires { A::peer_atomics; })
-      if (std::string why = peer_atomics_problem(gpus); A::peer_atomics && !why.empty())
-        return Usability::no(why);
+    if constexpr (needs_peer_atomics<A>())
+      if (std::string why = peer_atomics_problem(gpus); !why.empty()) return Usability::no(why);
     return Usability::yes();
   }
   // The GPUs of the point's team as ordinals of this node: every rank's in mpi mode, else the

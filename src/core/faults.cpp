@@ -1,0 +1,204 @@
+#include "core/faults.hpp"
+
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "core/errors.hpp"
+#include "core/glob.hpp"
+
+namespace gb::faults {
+namespace {
+
+// Every environment hook. docs/reliability.md ("Test hooks") shows this table to users; a new
+// hook goes here first (tests/unit/test_faults.cpp checks both).
+constexpr std::array kHooks{
+    HookInfo{Hook::break_check, "GPUBARRIER_TEST_BREAK", "<method glob>",
+             "the check kernels of the matching block, cluster and grid methods skip their "
+             "barrier; timed kernels never do",
+             "kernels/block, kernels/cluster, kernels/grid (break_check)",
+             "gpu.sync.block_broken, gpu.sync.cluster_broken, gpu.grid_broken"},
+    HookInfo{Hook::crash, "GPUBARRIER_TEST_CRASH", "<glob>[@<rank>]",
+             "a point whose \"<method> <point>\" or method matches aborts (with @<rank>: on that "
+             "rank of an MPI launch alone)",
+             "the runner, at the start of every point (crash_or_hang)",
+             "cli.isolation_*, cli.resume_retry_failed, mpi.lost_point, slurm.jobs_lost_point"},
+    HookInfo{Hook::hang, "GPUBARRIER_TEST_HANG", "<glob>[@<rank>]",
+             "a matching point hangs forever (with @<rank>: on that rank alone)",
+             "the runner, at the start of every point (crash_or_hang)",
+             "cli.isolation_*, cli.resume_env_and_lock"},
+    HookInfo{Hook::throw_member, "GPUBARRIER_TEST_THROW", "<verify|measure>:<member>",
+             "that member (a rank under mpirun, else a thread) throws once per process where it "
+             "starts its part of the phase",
+             "the team's parallel sections and the host loops (throw_if_named)",
+             "mpi.member_throws, cli.member_throws_omp, gpu.multigpu_member_throws, "
+             "mpi.gpu_member_throws, unit TestThrow.*, ReferenceLoop.AThreadThatThrows*"},
+    HookInfo{Hook::ranks_as_nodes, "GPUBARRIER_TEST_RANKS_AS_NODES", "<k>",
+             "every k consecutive ranks count as one node (multi-node methods on one machine; "
+             "`<system>-simulated` in the system column); 0: off",
+             "the launcher's node layout (ranks_per_node)",
+             "mpi.simulated_nodes, mpi.multinode_without_gpu, mpi.gpu_simulated_nodes, "
+             "mpi.gpu_multinode_simulated, mpi.gpu_multinode_two_by_two"},
+    HookInfo{Hook::legacy_hang, "GPUBARRIER_LEGACY_TEST_HANG", "1",
+             "block 0 of the legacy helper's first GPU leaves the multi-grid sync at once, so "
+             "the others spin until gpubarrier's deadline kills the helper",
+             "legacy/multi_grid.cu: the gpubarrier-legacy helper, a program of its own built "
+             "with another CUDA toolkit, which cannot link this module and reads it itself",
+             "gpu.legacy_deadline_kills_helper"},
+};
+
+// The rank of this process as the MPI launcher tells it (no MPI call: the hooks run before and
+// outside it).
+std::string_view launcher_rank() {
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"})
+    if (const char* v = std::getenv(var)) return v;
+  return "0";
+}
+
+// Whether a GPUBARRIER_TEST_CRASH / _HANG setting matches the point.
+bool point_matches(std::string_view setting, std::string_view method, std::string_view what) {
+  if (setting.empty()) return false;
+  if (const auto at = setting.rfind('@'); at != std::string_view::npos) {
+    if (setting.substr(at + 1) != launcher_rank()) return false;
+    setting = setting.substr(0, at);
+  }
+  return glob_match(setting, what) || glob_match(setting, method);
+}
+
+// The phase of GPUBARRIER_TEST_THROW: set by the runner's thread before the members' threads
+// start (an OpenMP region's start orders it before their reads).
+std::atomic<const char*> g_phase{""};
+std::atomic<bool> g_thrown{false};
+
+struct DeviceFaultLabel {
+  DeviceFault fault;
+  std::string_view before, after;  // around the absent member's name, if any
+};
+constexpr std::array kDeviceFaults{
+    DeviceFaultLabel{DeviceFault::none, "none", ""},
+    DeviceFaultLabel{DeviceFault::skip_wait, "skip the wait", ""},
+    DeviceFaultLabel{DeviceFault::absent, "last ", " absent"},
+    DeviceFaultLabel{DeviceFault::unordered, "no release, acquire or fence", ""},
+    DeviceFaultLabel{DeviceFault::absent_timing, "last ", " absent while timing"},
+};
+
+}  // namespace
+
+std::span<const HookInfo> hooks() {
+  return kHooks;
+}
+
+const HookInfo& info(Hook hook) {
+  for (const HookInfo& h : kHooks)
+    if (h.hook == hook) return h;
+  throw Error("faults: a hook without a row in the table");
+}
+
+namespace {
+
+// The hook's variable; null when unset. The one getenv of a hook.
+const char* variable_value(Hook hook) {
+  return std::getenv(std::string(info(hook).variable).c_str());
+}
+
+}  // namespace
+
+std::string_view setting(Hook hook) {
+  const char* v = variable_value(hook);
+  return v ? v : "";
+}
+
+bool active(Hook hook) {
+  return !setting(hook).empty();
+}
+
+bool break_check(std::string_view method) {
+  const std::string_view glob = setting(Hook::break_check);
+  if (glob.empty() || !glob_match(glob, method)) return false;
+  std::fprintf(stderr, "GPUBARRIER_TEST_BREAK: the check of %.*s runs without its barrier\n",
+               static_cast<int>(method.size()), method.data());
+  return true;
+}
+
+void crash_or_hang(std::string_view method, std::string_view point) {
+  const std::string what = std::string(method) + " " + std::string(point);
+  if (point_matches(setting(Hook::crash), method, what)) {
+    std::fprintf(stderr, "GPUBARRIER_TEST_CRASH: aborting in %s\n", what.c_str());
+    std::abort();
+  }
+  if (point_matches(setting(Hook::hang), method, what)) {
+    std::fprintf(stderr, "GPUBARRIER_TEST_HANG: hanging in %s\n", what.c_str());
+    for (;;) pause();
+  }
+}
+
+Phase::Phase(const char* phase) {
+  g_phase = phase;
+}
+
+Phase::~Phase() {
+  g_phase = "";
+}
+
+void throw_if_named(int member) {
+  const std::string s(setting(Hook::throw_member));
+  if (s.empty()) return;
+  const auto colon = s.find(':');
+  const std::string phase = s.substr(0, colon);
+  char* end = nullptr;
+  const long who = colon == std::string::npos ? -1 : std::strtol(s.c_str() + colon + 1, &end, 10);
+  if ((phase != "verify" && phase != "measure") || who < 0 || !end || *end)
+    throw Error("GPUBARRIER_TEST_THROW=" + s + ": expected <verify|measure>:<member>");
+  if (phase == g_phase.load() && who == member && !g_thrown.exchange(true))
+    throw Error("GPUBARRIER_TEST_THROW: member " + std::to_string(member) + " throws in " + phase);
+}
+
+std::optional<int> parse_ranks_per_node(const char* value) {
+  if (!value) return 0;
+  int k = 0;
+  const char* end = value + std::strlen(value);
+  const auto [ptr, ec] = std::from_chars(value, end, k);
+  if (ec != std::errc() || ptr != end || ptr == value || k < 0) return std::nullopt;
+  return k;
+}
+
+int ranks_per_node() {
+  static const int k = [] {
+    const char* v = variable_value(Hook::ranks_as_nodes);  // set but empty: not a count
+    const std::optional<int> parsed = parse_ranks_per_node(v);
+    if (!parsed)
+      throw UsageError(std::string("GPUBARRIER_TEST_RANKS_AS_NODES='") + v +
+                       "': expected a number of ranks per simulated node (1 = every rank a "
+                       "node of its own), or 0 for off");
+    if (*parsed == 1)
+      std::fprintf(stderr,
+                   "GPUBARRIER_TEST_RANKS_AS_NODES: every rank counts as a node of its own\n");
+    else if (*parsed > 1)
+      std::fprintf(stderr, "GPUBARRIER_TEST_RANKS_AS_NODES: every %d ranks count as one node\n",
+                   *parsed);
+    return *parsed;
+  }();
+  return k;
+}
+
+bool device_fault_known(long value, DeviceFault last) {
+  return value >= 0 && value <= static_cast<long>(last);
+}
+
+std::string device_fault_values(DeviceFault last, std::string_view member) {
+  std::string text;
+  for (const DeviceFaultLabel& f : kDeviceFaults) {
+    if (f.fault > last) break;
+    if (!text.empty()) text += ", ";
+    text += std::to_string(static_cast<int>(f.fault)) + " = " + std::string(f.before);
+    if (!f.after.empty()) text += std::string(member) + std::string(f.after);
+  }
+  return text;
+}
+
+}  // namespace gb::faults
