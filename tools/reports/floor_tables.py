@@ -1,0 +1,25 @@
+"""report floor and report push-phases: multi-GPU barriers over their composed floor
+(tools/floor.py) and where push's time goes (tools/push_phases.py)."""
+from reports.common import load, need, table
+
+
+def push_phases(argv):
+    """Where push's time goes: its phases alone (part axis), its floor, orderings 1 and 2
+    (tools/push_phases.py; configs/sweeps/push-phases.yaml)."""
+    import push_phases as phases_of
+    cells = phases_of.phases_table(load(argv))
+    need(cells, "push phase rows", argv,
+         "`report push-phases` reads what configs/sweeps/push-phases.yaml measures")
+    table(phases_of.HEADER, cells)
+
+
+def floor(argv):
+    """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
+    gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
+    import floor as floor_of
+    cells, missing = floor_of.floor_table(floor_of.floors(load(argv)))
+    need(cells or missing, "multi-GPU barrier rows", argv,
+         "`report floor` reads what configs/sweeps/floor.yaml measures")
+    table(floor_of.FLOOR_HEADER, [[f"`{c[0]}`"] + c[1:] for c in cells])
+    if missing:
+        print("\nNo floor (its parts are not in the same run): " + "; ".join(missing) + ".")
