@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tools/report.py and its tables in tools/reports/: every module imports on its own (with tools/
 on the path, as report.py puts it) and defines or imports every name it uses; report.py imports
-every one of them (none left over); every table of MODES is a function named in report.py --help.
-Plain python3 (stdlib only).
+every one of them (none left over); every table of MODES is a function named in report.py --help
+and, run without arguments, says what it reads (exit 2) or exits 0, never with an
+internal error. Plain python3 (stdlib only).
 
 Usage: test_report_modules.py GPUBARRIER (unused).
 """
@@ -72,6 +73,15 @@ for mode, fn in report.MODES.items():
     expect(callable(fn), f"MODES[{mode!r}] is not a function")
     expect(f"report.py {mode} " in report.__doc__ or f"report.py {mode}\n" in report.__doc__,
            f"report.py --help does not name the table {mode!r}")
+
+# Every table given no input says what it reads (exit 2) or has nothing to say (exit 0): never
+# an internal error (exit 1).
+for mode in report.MODES:
+    p = subprocess.run([sys.executable, os.path.join(TOOLS, "report.py"), mode], cwd=ROOT,
+                       capture_output=True, text=True, timeout=300)
+    expect(p.returncode in (0, 2) and "internal error" not in p.stderr and
+           "Traceback" not in p.stderr,
+           f"report.py {mode} without arguments: exit {p.returncode}, {p.stderr.strip()[-300:]}")
 
 if failures:
     sys.exit("FAIL:\n  " + "\n  ".join(failures))

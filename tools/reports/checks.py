@@ -27,6 +27,8 @@ def sanitize(argv):
     """scripts/gpu-sanitize's summary CSV: per tool, methods clean, with errors, incomplete,
     skipped (the methods named for all but clean)."""
     import csv
+    if len(argv) != 1:
+        raise ValueError("sanitize: SUMMARY.csv (written by scripts/gpu-sanitize)")
     by_tool = {}
     with open(argv[0], newline="") as f:
         for r in csv.DictReader(f):

@@ -44,6 +44,8 @@ def series(argv):
         for p in files.split(","):
             paths += sorted(glob.glob(p)) if "*" in p else [p]
         series_.append((label, paths))
+    if not series_:
+        raise ValueError("series: LABEL=FILE.csv[,FILE.csv...] ... [--relative-to LABEL]")
     means = {label: {k: statistics.mean(v) for k, v in run_values(files).items()}
              for label, files in series_}
     labels = [label for label, _ in series_]
