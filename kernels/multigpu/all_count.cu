@@ -16,6 +16,7 @@ struct AllCount {
     Word counter;  // every block of every GPU
   };
   // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
+  using Hooks = HookList<hook::PeerAtomics>;
   static constexpr bool peer_atomics = true;
   struct Args {};
 

@@ -17,6 +17,7 @@ struct Central {
     Word counter;  // member 0's counts every GPU's arrival
   };
   // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
+  using Hooks = HookList<hook::PeerAtomics>;
   static constexpr bool peer_atomics = true;
   struct Args {};
 

@@ -30,6 +30,7 @@ struct Hierarchical {
     int leader_count = 1;
   };
 
+  using Hooks = HookList<hook::Args, hook::Note>;
   static std::vector<int> groups(const AlgoSetup& s) {
     std::vector<std::vector<int>> nvlink;
     if (s.ctx.topology) nvlink = topo::nvlink_groups(*s.ctx.topology);

@@ -20,6 +20,7 @@ struct Hostflags {
     Word arrive[kMaxMembers];
     Word release;
   };
+  using Hooks = HookList<hook::HostBytes, hook::Args>;
   static constexpr std::size_t host_bytes = sizeof(HostFlags);
   struct Args {
     HostFlags* host = nullptr;  // as this GPU addresses it

@@ -17,6 +17,7 @@ struct Slots {
       "slots of its GPU (no count before the NVLink signal).";
 
   // Its words: members x blocks per GPU; word m * blocks + b is block b of member m's.
+  using Hooks = HookList<hook::WordsBytes>;
   static std::size_t words_bytes(int blocks, int members) {
     return sizeof(Word) * static_cast<std::size_t>(blocks) * static_cast<std::size_t>(members);
   }

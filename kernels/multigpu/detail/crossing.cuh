@@ -1,15 +1,15 @@
 // The persistent cooperative kernel of every device-side multi-GPU barrier, generic over the
 // algorithm. An algorithm is a type in its own file (kernels/multigpu/push.cu, ...) that holds
+//   static constexpr std::string_view name, summary;  its method's name and a sentence
 //   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them)
-//   struct Args;   its own kernel arguments (empty for most), made on the host by
-//                  static Args args(const AlgoSetup&, int local)  (detail/barrier_session.cuh)
+//   struct Args;   its own kernel arguments (empty for most)
 //   __device__ static bool cross(const BarrierArgs&, const Args&, Word epoch);
-// and optionally words_bytes(blocks, members) when its words grow with the grid, host_bytes
-// (host-mapped memory it needs), note(const AlgoSetup&) for its rows, and peer_atomics = true
-// when it needs native atomics on peer memory (skipped where cudaDevP2PAttrNativeAtomicSupported
-// is 0). `cross` is called by
-// every thread of every block once per barrier crossing and returns false once a watchdog
-// expired; the kernel around it stamps and checks while verifying.
+// and the optional hooks it lists in `using Hooks = HookList<...>` (detail/algo_hooks.cuh: its
+// kernel arguments made on the host, words that grow with the grid, host-mapped memory, notes,
+// axes of its own, native peer atomics); the concept DeviceAlgorithm checks them, so that a
+// missing, misspelt or unlisted hook does not compile. `cross` is called by every thread of
+// every block once per barrier crossing and returns false once a watchdog expired; the kernel
+// around it stamps and checks while verifying.
 #pragma once
 
 #include <cstddef>

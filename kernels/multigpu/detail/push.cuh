@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "multigpu/detail/algo_hooks.cuh"
 #include "multigpu/detail/crossing.cuh"
 
 namespace gb::mg {
@@ -49,6 +50,7 @@ struct Push {
     bool count_fence = false;  // count_poll=1
   };
 
+  using Hooks = HookList<hook::ExtraAxes, hook::Args, hook::Infeasible, hook::Unverified>;
   static std::vector<Axis> extra_axes() { return {{"part", {0}}, {"count_poll", {0}}}; }
   template <class P>
   static Args args(const P& setup, int) {
