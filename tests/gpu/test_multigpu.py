@@ -141,7 +141,7 @@ def case_absent_alone():
 
 
 def case_member_throws():
-    # The last GPU's thread throws (GPUBARRIER_TEST_THROW, test-only: core/test_throw.hpp; once
+    # The last GPU's thread throws (GPUBARRIER_TEST_THROW, test-only: core/faults.hpp; once
     # per process, so the second point runs clean): its point must be one failed row naming that
     # thread, in bounded time, and the next point ok. push throws in verify; host.omp.gpu-barrier
     # in measure, inside loops of omp barriers, where a thread that left would hang the others.

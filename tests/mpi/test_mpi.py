@@ -71,7 +71,7 @@ def case_barrier_two_ranks():
 
 def case_member_throws():
     # Rank 1 throws in its measure part of host.mpi.barrier (GPUBARRIER_TEST_THROW, test-only:
-    # core/test_throw.hpp). Both ranks must end that point as failed and go on: a rank that left
+    # core/faults.hpp). Both ranks must end that point as failed and go on: a rank that left
     # its MPI_Barrier loop early would leave rank 0 waiting in it forever (a hang), or meet it in
     # the wrong collective. host.omp.barrier (rank 0 alone) then measures, and both ranks reach
     # MPI_Finalize in time. (No other collective method runs without a GPU, and a point runs

@@ -233,7 +233,7 @@ def case_partial_participation():
 
 
 def case_member_throws():
-    # The last rank throws (GPUBARRIER_TEST_THROW, test-only: core/test_throw.hpp; once per
+    # The last rank throws (GPUBARRIER_TEST_THROW, test-only: core/faults.hpp; once per
     # process, so the second point runs clean): every rank must end its point as one failed row
     # naming that rank, in bounded time, and meet the others again in the next point, which
     # measures ok. Without the agreement the thrower would go on to a collective the others are
