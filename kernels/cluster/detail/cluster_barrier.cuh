@@ -51,18 +51,22 @@ constexpr int kCheckRounds = 64;
 #define GB_HAS_CLUSTERS 0
 #endif
 
-// The host pass (where GB_HAS_CLUSTERS always holds) checks sync() too.
 template <class B>
-concept ClusterBarrier = requires {
+concept ClusterBarrierMembers = requires {
   { B::name } -> std::convertible_to<std::string_view>;
   { B::description } -> std::convertible_to<std::string_view>;
-}
+};
+
 #if GB_HAS_CLUSTERS
-&& requires(const cg::cluster_group& cluster) {
+template <class B>
+concept ClusterBarrier = ClusterBarrierMembers<B> && requires(const cg::cluster_group& cluster) {
   { B::sync(cluster) } -> std::same_as<void>;
-}
+};
+#else
+// Device passes below sm_90 know no cluster group; the host pass checks sync().
+template <class B>
+concept ClusterBarrier = ClusterBarrierMembers<B>;
 #endif
-;
 
 template <ClusterBarrier B>
 __device__ __forceinline__ void cluster_barrier() {

@@ -21,8 +21,9 @@
 //
 // A listed hook that is missing, misspelt or of another signature, and a member named like a
 // hook that the list leaves out (which would be ignored), each fail a static_assert in
-// CheckHook<Algorithm, hook::...>. Hooks may be templates (push.cuh's are). An algorithm type
-// must not be final: the check derives from it to see its members' names.
+// CheckHook<Algorithm, hook::...>; a list entry that is no hook fails CheckList's. Hooks may be
+// templates (push.cuh's are). An algorithm type must not be final: the check derives from it to see
+// its members' names.
 #pragma once
 
 #include <concepts>
@@ -63,7 +64,9 @@ namespace hook {
 struct WordsBytes {
   int words_bytes;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, WordsBytes>::words_bytes; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, WordsBytes>::words_bytes;
+  };
   template <class A>
   static constexpr bool fits = requires(int n) {
     { A::words_bytes(n, n) } -> std::same_as<std::size_t>;
@@ -73,7 +76,9 @@ struct WordsBytes {
 struct HostBytes {
   int host_bytes;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, HostBytes>::host_bytes; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, HostBytes>::host_bytes;
+  };
   template <class A>
   static constexpr bool fits = requires {
     typename std::integral_constant<std::size_t, A::host_bytes>;
@@ -83,7 +88,9 @@ struct HostBytes {
 struct Args {
   int args;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, Args>::args; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, Args>::args;
+  };
   template <class A>
   static constexpr bool fits = requires(const AlgoSetup& s, int local) {
     { A::args(s, local) } -> std::same_as<typename A::Args>;
@@ -93,7 +100,9 @@ struct Args {
 struct Note {
   int note;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, Note>::note; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, Note>::note;
+  };
   template <class A>
   static constexpr bool fits = requires(const AlgoSetup& s) {
     { A::note(s) } -> std::same_as<std::string>;
@@ -103,7 +112,9 @@ struct Note {
 struct ExtraAxes {
   int extra_axes;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, ExtraAxes>::extra_axes; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, ExtraAxes>::extra_axes;
+  };
   template <class A>
   static constexpr bool fits = requires {
     { A::extra_axes() } -> std::same_as<std::vector<Axis>>;
@@ -113,7 +124,9 @@ struct ExtraAxes {
 struct Infeasible {
   int infeasible;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, Infeasible>::infeasible; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, Infeasible>::infeasible;
+  };
   template <class A>
   static constexpr bool fits = requires(const Point& p) {
     { A::infeasible(p) } -> std::same_as<std::string>;
@@ -123,7 +136,9 @@ struct Infeasible {
 struct Unverified {
   int unverified;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, Unverified>::unverified; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, Unverified>::unverified;
+  };
   template <class A>
   static constexpr bool fits = requires(const Point& p) {
     { A::unverified(p) } -> std::same_as<std::string>;
@@ -133,9 +148,13 @@ struct Unverified {
 struct PeerAtomics {
   int peer_atomics;
   template <class A>
-  static constexpr bool named = !requires { &NameProbe<A, PeerAtomics>::peer_atomics; };
+  static constexpr bool named = !requires {
+    &NameProbe<A, PeerAtomics>::peer_atomics;
+  };
   template <class A>
-  static constexpr bool fits = requires { typename std::bool_constant<A::peer_atomics>; };
+  static constexpr bool fits = requires {
+    typename std::bool_constant<A::peer_atomics>;
+  };
 };
 
 }  // namespace hook
@@ -157,7 +176,9 @@ struct HooksOf {
   using type = HookList<>;
 };
 template <class A>
-  requires requires { typename A::Hooks; }
+requires requires {
+  typename A::Hooks;
+}
 struct HooksOf<A> {
   using type = typename A::Hooks;
 };
@@ -171,11 +192,19 @@ inline constexpr bool only_hooks = false;
 template <class... Hs>
 inline constexpr bool only_hooks<HookList<Hs...>> = (in_list<Hs, AllHooks> && ...);
 
+template <class A>
+struct CheckList {
+  static_assert(only_hooks<typename HooksOf<A>::type>,
+                "the algorithm's 'using Hooks = HookList<...>' holds something that is none of "
+                "the hook:: tags of detail/algo_hooks.cuh");
+  static constexpr bool ok = true;
+};
+
 template <class A, class H>
 struct CheckHook {
   static_assert(!H::template named<A> || provides<A, H>,
                 "the algorithm has a member named like an optional hook (the H of this "
-                "CheckHook) that its `using Hooks = HookList<...>` leaves out, so it would be "
+                "CheckHook) that its 'using Hooks = HookList<...>' leaves out, so it would be "
                 "ignored: list the hook, or rename the member");
   static_assert(!provides<A, H> || H::template named<A>,
                 "the algorithm lists a hook (the H of this CheckHook) that it does not define: "
@@ -192,13 +221,21 @@ template <class A, class... Hs>
 inline constexpr bool hooks_checked<A, HookList<Hs...>> = (CheckHook<A, Hs>::ok && ...);
 
 template <class A>
+concept DeviceAlgorithmMembers = requires(const BarrierArgs& a, const typename A::Args& x, Word e) {
+  { A::name } -> std::convertible_to<std::string_view>;
+  { A::summary } -> std::convertible_to<std::string_view>;
+  { A::cross(a, x, e) } -> std::same_as<bool>;
+};
+
+// Its words: Words, or the bytes that words_bytes gives.
+template <class A>
+concept SizesItsWords = provides<A, hook::WordsBytes> || requires {
+  sizeof(typename A::Words);
+};
+
+template <class A>
 concept DeviceAlgorithm =
-    requires(const BarrierArgs& a, const typename A::Args& x, Word e) {
-      { A::name } -> std::convertible_to<std::string_view>;
-      { A::summary } -> std::convertible_to<std::string_view>;
-      { A::cross(a, x, e) } -> std::same_as<bool>;
-    } && (provides<A, hook::WordsBytes> || requires { sizeof(typename A::Words); }) &&
-    only_hooks<typename HooksOf<A>::type> && hooks_checked<A, AllHooks>;
+    DeviceAlgorithmMembers<A> && SizesItsWords<A> && CheckList<A>::ok && hooks_checked<A, AllHooks>;
 
 // The hooks as the Method reads them, with their defaults.
 template <DeviceAlgorithm A>

@@ -37,13 +37,16 @@
 namespace gb::warp_detail {
 
 template <class W>
-concept WarpSync = requires {
+concept WarpSyncMembers = requires {
   { W::name } -> std::convertible_to<std::string_view>;
   { W::description } -> std::convertible_to<std::string_view>;
   typename W::Group;
   typename W::Action;
-}
-&&WarpGroupKind<typename W::Group>&& WarpAction<typename W::Action>;
+};
+
+template <class W>
+concept WarpSync =
+    WarpSyncMembers<W> && WarpGroupKind<typename W::Group> && WarpAction<typename W::Action>;
 
 constexpr int kUnroll = 32;  // operations per loop trip: keeps loop overhead out of the figure
 constexpr long kLatencyReps = 4096;
