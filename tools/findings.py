@@ -29,6 +29,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import answers  # noqa: E402
 import gbcsv  # noqa: E402
+from reports import common  # noqa: E402
 
 GPUS = [("H100", "H100"), ("H200", "H200")]
 
@@ -57,16 +58,14 @@ class Fig:
 
 
 def _matches(r, method, metric, axes):
+    """The row is of `method` and `metric` and has the `axes` (reports.common.matches), an axis
+    the row lacks counting as its default (DEFAULTS)."""
     if r["method"] != method or r["metric"] != metric:
         return False
     cfg = gbcsv.config_axes(r)
-    for k, v in axes.items():
-        have = r.get(k) if k in ("launcher",) else cfg.get(k, r.get(k, ""))
-        if have in (None, "") and k in DEFAULTS:
-            have = DEFAULTS[k]
-        if str(have) != str(v):
-            return False
-    return True
+    absent = {k for k in axes if k in DEFAULTS and cfg.get(k, r.get(k, "")) in ("", None)}
+    return all(str(axes[k]) == DEFAULTS[k] for k in absent) and \
+        common.matches(r, **{k: v for k, v in axes.items() if k not in absent})
 
 
 # Axis values a row that lacks the axis had (rows written before the axis existed).

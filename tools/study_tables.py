@@ -47,6 +47,13 @@ def _span(values, fmt="{:.3g}"):
         f"{fmt.format(lo)}-{fmt.format(hi)}"
 
 
+def _files(rows):
+    """The rows' CSVs as `folder/file`, joined; "-" for none."""
+    names = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
+                    os.path.basename(r["_file"]) for r in rows})
+    return ", ".join(f"`{f}`" for f in names) or "-"
+
+
 def _scope_with(rows, gpu, methods):
     """The rows of the machine with the most rows of `methods` (the newest of equals)."""
     best, most = [], 0
@@ -77,11 +84,9 @@ def warp_table(rows):
                    r["metric"] == "latency_cycles" and _group_ok(r, which)]
             thr = [float(r["value"]) for r in mine if r["method"] == method and
                    r["metric"] == "throughput_cycles" and _group_ok(r, which)]
-            files = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
-                            os.path.basename(r["_file"]) for r in mine if r["method"] == method})
             lines.append(f"| {label_k} | {lat_s} | {thr_s} | {label} | {_span(lat)} | "
                          f"{'%.3g' % max(thr) if thr else '-'} | "
-                         f"{', '.join(f'`{f}`' for f in files) or '-'} |")
+                         f"{_files(r for r in mine if r['method'] == method)} |")
     return lines
 
 
@@ -101,11 +106,9 @@ def block_table(rows):
             # throughput: warp syncs per ns per SM -> block syncs per µs per SM
             thr = [float(r["value"]) * 1000 / max(1, t // 32) for r in sel
                    if r["metric"] == "throughput" and r["unit"].startswith("warp-syncs/ns")]
-            files = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
-                            os.path.basename(r["_file"]) for r in sel})
             lines.append(f"| {t} | {lat_s} | {thr_s} | {label} | {_span(lat)} | "
                          f"{'%.3g' % max(thr) if thr else '-'} | "
-                         f"{', '.join(f'`{f}`' for f in files) or '-'} |")
+                         f"{_files(sel)} |")
     return lines
 
 
@@ -128,11 +131,9 @@ def multi_grid_table(rows):
             if not sel:
                 continue
             by = {int(r["gpu_count"]): float(r["value"]) / 1000 for r in sel}
-            files = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
-                            os.path.basename(r["_file"]) for r in sel})
             lines.append(f"| {label} | {name} | " +
                          " | ".join(f"{by[n]:.3g}" if n in by else "-" for n in range(1, 5)) +
-                         f" | {', '.join(f'`{f}`' for f in files)} |")
+                         f" | {_files(sel)} |")
     if len(lines) == 2:
         lines.append("| - | not measured | - | - | - | - | - |")
     return lines

@@ -61,13 +61,18 @@ struct Tiles {
   }
 };
 
-// coalesced: cg::coalesced_threads() inside a branch taken by lanes [0, group_size).
-struct Coalesced {
+// What the kinds whose group is lanes [0, group_size) of the warp share: any size, one kernel
+// instance, lanes at and above group_size outside the group.
+struct LanePrefix {
   using Instances = TileSizes<32>;
   static std::vector<long> sizes() { return any_sizes(); }
   static std::string misfit(long, long) { return {}; }
   static int clock_group(int lane, int k) { return lane < k ? 0 : -1; }
   __device__ static bool member(unsigned lane, int k) { return lane < static_cast<unsigned>(k); }
+};
+
+// coalesced: cg::coalesced_threads() inside a branch taken by lanes [0, group_size).
+struct Coalesced : LanePrefix {
   template <int>
   __device__ static auto make(int) {
     return cg::coalesced_threads();
@@ -75,12 +80,7 @@ struct Coalesced {
 };
 
 // mask: __syncwarp(mask) with lanes [0, group_size) in the mask.
-struct Masked {
-  using Instances = TileSizes<32>;
-  static std::vector<long> sizes() { return any_sizes(); }
-  static std::string misfit(long, long) { return {}; }
-  static int clock_group(int lane, int k) { return lane < k ? 0 : -1; }
-  __device__ static bool member(unsigned lane, int k) { return lane < static_cast<unsigned>(k); }
+struct Masked : LanePrefix {
   template <int>
   __device__ static auto make(int k) {
     return MaskGroup{k >= 32 ? ~0u : (1u << k) - 1};
