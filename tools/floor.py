@@ -9,8 +9,9 @@ barrier) and send one signal over NVLink with the ordering it uses. Its composed
 
 The barrier's `ordering` axis maps to the signal's: 0 (acquire/release) -> 3 (release/acquire),
 1 (relaxed stores + seq_cst fences) -> 2 (volatile + fence.sc), 2 (relaxed stores + acq_rel
-fences) -> 4 (relaxed + fence.acq_rel). With several GPUs the slowest pair among the
-barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
+fences) -> 4 (relaxed + fence.acq_rel). The signal is the cheapest correct one: where the run
+measured it several ways (its `word` and `poll` axes), the lowest of them per pair counts, and
+signal_from names it. With several GPUs the slowest pair among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
 alone. gpu.grid.cg rows of several GPUs of the run give their slowest (a barrier waits for its
 slowest GPU). configs/sweeps/floor.yaml measures all three in one run.
 """
@@ -68,16 +69,13 @@ def floors(rows):
             signal = None
             if len(gpus) > 1:
                 want = SIGNAL_ORDERING.get(item["ordering"])
-                pairs = [float(r["value"]) for r in run if r["method"] == SIGNAL and
-                         r["metric"] == "one_way_latency" and
-                         gbcsv.config_axes(r).get("ordering") == want and
-                         set(r["gpu_ids"].split(",")) <= gpus]
+                pairs = cheapest_signals(run, want, gpus)
                 if want is None:
                     item["missing"] = f"no floor for ordering {item['ordering']!r}"
                 elif not pairs:
                     item["missing"] = f"{SIGNAL} ordering={want} between GPUs {b['gpu_ids']}"
                 else:
-                    signal = max(pairs)
+                    signal, item["signal_from"] = max(pairs.values())
             if not grid:
                 item["missing"] = f"{GRID} at {item['shape']} in run {b['run_id']}"
             if "missing" not in item:
@@ -86,6 +84,38 @@ def floors(rows):
                 item["ratio"] = item["latency"] / item["floor"]
             out.append(item)
     return out
+
+
+def signal_variant(r):
+    """How a signal row was measured beyond its ordering: "word=32 poll=1" (rows from before
+    those axes existed were word=64 poll=0)."""
+    axes = gbcsv.config_axes(r)
+    return f"word={axes.get('word', '64')} poll={axes.get('poll', '0')}"
+
+
+def cheapest_signals(run, ordering, gpus):
+    """{pair of GPU ids: (the lowest one-way latency of `ordering` among the run's ways of
+    measuring it, the way)} for the pairs within `gpus`."""
+    best, ways = {}, set()
+    for r in run:
+        if (r["method"] == SIGNAL and r["metric"] == "one_way_latency" and
+                gbcsv.config_axes(r).get("ordering") == ordering and
+                set(r["gpu_ids"].split(",")) <= gpus):
+            pair, value = r["gpu_ids"], (float(r["value"]), signal_variant(r))
+            best[pair] = min(best.get(pair, value), value)
+            ways.add(value[1])
+    return {pair: (v, f"{way} (the lowest of {len(ways)} ways)" if len(ways) > 1 else way)
+            for pair, (v, way) in best.items()}
+
+
+def signal_sources(items):
+    """One line per signal ordering: which way of measuring it gave the floors."""
+    seen = {}
+    for i in items:
+        if i.get("signal_from"):
+            seen.setdefault(SIGNAL_ORDERING.get(i["ordering"]), set()).add(i["signal_from"])
+    return [f"signal ordering={o} ({SIGNAL_NAMES.get(o, o)}): {'; '.join(sorted(v))}"
+            for o, v in sorted(seen.items())]
 
 
 def floor_by_count(rows):

@@ -12,6 +12,13 @@
 // 4 relaxed system-scope atomics with an acq_rel system-scope fence (fence.acq_rel, MEMBAR.ALL)
 // before each store, where 2 has __threadfence_system() (fence.sc, MEMBAR.SC): the floor of
 // the device barriers' ordering 2 as 2 is of their ordering 1.
+//
+// The floor is the cheapest correct signal, so two more axes try the ways a correct signal can
+// be cheaper: `word` the flag's width (64 or 32 bits) and `poll` how the wait loop checks its
+// watchdog (0: the project's spin budget, which counts every poll and reads the clock every 64;
+// 1: 64 bare polls between two checks, so that the poll loop holds the load and the compare and
+// nothing else). Every variant keeps a watchdog, so none can hang. `report floor` takes the
+// lowest of them for each ordering and names the one that gave it.
 #include <cuda/atomic>
 
 #include <algorithm>
@@ -29,7 +36,6 @@
 namespace gb {
 namespace {
 
-using Word = unsigned long long;
 enum class Ordering {
   relaxed = 0,
   volatile_plain = 1,
@@ -42,6 +48,7 @@ constexpr const char* kOrderingNames[] = {"relaxed", "volatile", "volatile+fence
 // Flags of different pairs in different 128-byte lines, so no pair sees another's traffic.
 constexpr std::size_t kLine = 128;
 
+template <class Word>
 __device__ void signal(Word* p, Word v, Ordering o) {
   cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
   switch (o) {
@@ -63,6 +70,7 @@ __device__ void signal(Word* p, Word v, Ordering o) {
   }
 }
 
+template <class Word>
 __device__ Word observe(Word* p, Ordering o) {
   cuda::atomic_ref<Word, cuda::thread_scope_system> a(*p);
   switch (o) {
@@ -78,19 +86,56 @@ __device__ Word observe(Word* p, Ordering o) {
   return a.load(cuda::memory_order_acquire);
 }
 
+enum class Poll { budget = 0, bare = 1 };
+constexpr int kBarePolls = 64;  // polls between two watchdog checks in Poll::bare
+
+// Waits until observe(p) >= want; false once the watchdog expired (or another spinner gave up).
+template <Poll P, class Word>
+__device__ bool wait_for(Word* p, Word want, Ordering o, const WatchdogArgs& watchdog) {
+  dev::Spin spin = dev::spin_budget(watchdog);  // a budget per wait, not per launch
+  if constexpr (P == Poll::budget) {
+    return dev::spin_until(spin, [&] { return observe(p, o) >= want; });
+  } else {
+    for (;;) {
+#pragma unroll 1
+      for (int i = 0; i < kBarePolls; ++i)
+        if (observe(p, o) >= want) return true;
+      for (int i = 0; i < kBarePolls; ++i)  // the budget counts polls: these were 64 of them
+        if (spin.expired()) return false;
+    }
+  }
+}
+
 // One thread. The initiator sends odd values and waits for the even answer; the other answers.
-// `base` continues the values of earlier launches on the same flags (they only grow).
-__global__ void ping_pong(Word* mine, Word* peer, long reps, Word base, int ordering,
-                          bool initiator, WatchdogArgs watchdog) {
+// `base` continues the values of earlier launches on the same flags (they only grow; a 32-bit
+// flag wraps after 2^31 round trips, far beyond any run).
+template <class Word, Poll P>
+__global__ void ping_pong(Word* mine, Word* peer, long reps, unsigned long long base,
+                          int ordering, bool initiator, WatchdogArgs watchdog) {
   const auto o = static_cast<Ordering>(ordering);
   for (long r = 0; r < reps; ++r) {
-    const Word ping = base + 2 * static_cast<Word>(r) + 1, pong = ping + 1;
+    const Word ping = static_cast<Word>(base + 2 * static_cast<unsigned long long>(r) + 1),
+               pong = ping + 1;
     if (initiator) signal(peer, ping, o);
-    const Word want = initiator ? pong : ping;
-    dev::Spin spin = dev::spin_budget(watchdog);  // a budget per wait, not per launch
-    if (!dev::spin_until(spin, [&] { return observe(mine, o) >= want; })) return;
+    if (!wait_for<P>(mine, initiator ? pong : ping, o, watchdog)) return;
     if (!initiator) signal(peer, pong, o);
   }
+}
+
+// The kernel of one (word, poll) variant, with the flag at `flag` of the right width.
+template <class Word, Poll P>
+void launch_ping_pong(void* mine, void* peer, long reps, unsigned long long base, int ordering,
+                      bool initiator, WatchdogArgs w, cudaStream_t s) {
+  ping_pong<Word, P><<<1, 1, 0, s>>>(static_cast<Word*>(mine), static_cast<Word*>(peer), reps,
+                                      base, ordering, initiator, w);
+}
+using Launcher = void (*)(void*, void*, long, unsigned long long, int, bool, WatchdogArgs,
+                          cudaStream_t);
+Launcher launcher(long word_bits, long poll) {
+  if (word_bits == 32)
+    return poll == 1 ? launch_ping_pong<unsigned, Poll::bare> : launch_ping_pong<unsigned, Poll::budget>;
+  return poll == 1 ? launch_ping_pong<unsigned long long, Poll::bare>
+                   : launch_ping_pong<unsigned long long, Poll::budget>;
 }
 
 class FloorSignal final : public Method {
@@ -101,9 +146,13 @@ class FloorSignal final : public Method {
     return "one-way NVLink/PCIe flag latency (ping-pong / 2, one thread per GPU) between every "
            "pair of the given GPUs, one row per pair; ordering 0 = relaxed, 1 = volatile, "
            "2 = volatile + __threadfence_system before each store, 3 = release/acquire "
-           "(system scope), 4 = relaxed + acq_rel fence before each store";
+           "(system scope), 4 = relaxed + acq_rel fence before each store; word = the flag's "
+           "bits (64, 32); poll 0 = the spin budget's loop, 1 = 64 bare polls between watchdog "
+           "checks";
   }
-  std::vector<Axis> axes() const override { return {{"ordering", {0, 1, 2, 3, 4}}}; }
+  std::vector<Axis> axes() const override {
+    return {{"ordering", {0, 1, 2, 3, 4}}, {"word", {64}}, {"poll", {0}}};
+  }
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, false);
     r.min_gpus = 2;
@@ -119,6 +168,10 @@ class FloorSignal final : public Method {
       return Usability::no(
           "ordering: 0 = relaxed, 1 = volatile, 2 = volatile + fence, 3 = release/acquire, 4 = "
           "relaxed + acq_rel fence");
+    if (const long w = p.get("word", 64); w != 32 && w != 64)
+      return Usability::no("word: the flag's bits, 32 or 64");
+    if (const long poll = p.get("poll", 0); poll != 0 && poll != 1)
+      return Usability::no("poll: 0 = the spin budget's loop, 1 = bare polls between checks");
     if (std::string why = mg::peer_access_problem(ctx.gpus); !why.empty())
       return Usability::no(why);
     return Usability::yes();
@@ -131,41 +184,49 @@ class FloorSignal final : public Method {
     // Member i's flag from member j: line j of member i's allocation.
     const mg::PeerMemory flags(team, kLine * static_cast<std::size_t>(n));
     auto flag = [&](int seen_by_local, int owner, int from) {
-      return reinterpret_cast<Word*>(static_cast<char*>(flags.at(seen_by_local, owner)) +
-                                     kLine * static_cast<std::size_t>(from));
+      return static_cast<void*>(static_cast<char*>(flags.at(seen_by_local, owner)) +
+                                kLine * static_cast<std::size_t>(from));
     };
-    const int ordering = static_cast<int>(state.point().at("ordering"));
+    const Point& p = state.point();
+    const Variant v{static_cast<int>(p.at("ordering")), p.get("word", 64), p.get("poll", 0)};
     std::vector<Measurement> rows;
     for (int a = 0; a < n; ++a)
       for (int b = a + 1; b < n; ++b)
-        rows.push_back(pair(ctx, team, a, b, flag(a, a, b), flag(a, b, a), flag(b, b, a),
-                            flag(b, a, b), ordering));
+        rows.push_back(pair(ctx, team, a, b, {flag(a, a, b), flag(a, b, a), flag(b, b, a),
+                                              flag(b, a, b)}, v));
     return rows;
   }
 
  private:
-  // The pair (a, b) of local members: a's flag from b as a and b see it, and b's from a.
-  static Measurement pair(const RunContext& ctx, const mg::Team& team, int a, int b, Word* a_mine,
-                          Word* a_peer, Word* b_mine, Word* b_peer, int ordering) {
+  struct Variant {
+    int ordering;
+    long word, poll;
+  };
+  // The pair's flags: a's flag from b as a and b see it (a_mine, b_peer), and b's from a.
+  struct Flags {
+    void *a_mine, *a_peer, *b_mine, *b_peer;
+  };
+  // The pair (a, b) of local members.
+  static Measurement pair(const RunContext& ctx, const mg::Team& team, int a, int b, Flags f,
+                          Variant v) {
+    const Launcher launch = launcher(v.word, v.poll);
     GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
     const DeviceWatchdog watch_a(ctx);
     GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
     const DeviceWatchdog watch_b(ctx);
-    Word base = 0;
+    unsigned long long base = 0;
     auto run = [&](long reps) {
       const auto t0 = std::chrono::steady_clock::now();
       GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
-      ping_pong<<<1, 1, 0, team.stream(b)>>>(b_mine, b_peer, reps, base, ordering, false,
-                                             watch_b.args());
+      launch(f.b_mine, f.b_peer, reps, base, v.ordering, false, watch_b.args(), team.stream(b));
       GB_CUDA_CHECK(cudaGetLastError());
       GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
-      ping_pong<<<1, 1, 0, team.stream(a)>>>(a_mine, a_peer, reps, base, ordering, true,
-                                             watch_a.args());
+      launch(f.a_mine, f.a_peer, reps, base, v.ordering, true, watch_a.args(), team.stream(a));
       GB_CUDA_CHECK(cudaGetLastError());
       GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(a)));
       GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
       GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(b)));
-      base += 2 * static_cast<Word>(reps);
+      base += 2 * static_cast<unsigned long long>(reps);
       const std::string where = "ping-pong between GPUs " + std::to_string(team.device(a)) +
                                 " and " + std::to_string(team.device(b));
       watch_a.throw_if_tripped(where);
@@ -188,7 +249,9 @@ class FloorSignal final : public Method {
       m = timeout_measurement("one_way_latency", "ns", "differential", e.what());
     }
     m.gpus = {team.device(a), team.device(b)};
-    m.note += (m.note.empty() ? "" : "; ") + std::string(kOrderingNames[ordering]) + ", GPUs " +
+    m.note += (m.note.empty() ? "" : "; ") + std::string(kOrderingNames[v.ordering]) +
+              (v.word == 32 ? ", 32-bit flag" : "") + (v.poll == 1 ? ", bare polls" : "") +
+              ", GPUs " +
               std::to_string(team.device(a)) + " <-> " + std::to_string(team.device(b));
     return m;
   }

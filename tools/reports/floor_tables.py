@@ -17,9 +17,14 @@ def floor(argv):
     """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
     gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
     import floor as floor_of
-    cells, missing = floor_of.floor_table(floor_of.floors(load(argv)))
+    items = floor_of.floors(load(argv))
+    cells, missing = floor_of.floor_table(items)
     need(cells or missing, "multi-GPU barrier rows", argv,
          "`report floor` reads what configs/sweeps/floor.yaml measures")
     table(floor_of.FLOOR_HEADER, [[f"`{c[0]}`"] + c[1:] for c in cells])
+    sources = floor_of.signal_sources(items)
+    if sources:
+        print("\nThe signal in each floor is the cheapest way the run measured it: " +
+              "; ".join(sources) + ".")
     if missing:
         print("\nNo floor (its parts are not in the same run): " + "; ".join(missing) + ".")
