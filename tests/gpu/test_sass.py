@@ -178,7 +178,6 @@ def case_push_orders_sends(functions):
     # access, and a WARPSYNC lies between the count and the first send (the sm_90 SASS is the
     # same with and without the fix: shfl.sync already emits WARPSYNC.ALL, and bar.warp.sync
     # folds into it; the guarantee the fix adds is the PTX memory model's).
-    memory = re.compile(r"^(LD|ST|ATOM|RED|MEMBAR)")
     for name, body in kernels(functions, r"barrier_kernelINS0_4PushE").items():
         sends = [i for i, (op, _) in enumerate(body) if op.startswith("ST.E.64.STRONG.SYS")]
         counts = [i for i, (op, _) in enumerate(body) if op.startswith("ATOM.E.ADD.64")]
@@ -186,25 +185,49 @@ def case_push_orders_sends(functions):
             sys.exit(f"FAIL: {name}: no signal store or arrival count in the SASS")
         if not any(op.startswith("WARPSYNC") for op, _ in body[counts[0]:sends[0]]):
             sys.exit(f"FAIL: {name}: no WARPSYNC between the count and the first send")
-        for i in sends:
-            pred = re.match(r"@(!?)(U?P\w+)", body[i][1].split("*/", 1)[1].strip())
-            j = i - 1
-            while j >= 0:
-                text = body[j][1].split("*/", 1)[1].strip()
-                other = re.match(r"@(!?)(U?P\w+)", text)
-                # The other arm of an if/else on the same predicate is not on this path.
-                if pred and other and other.group(2) == pred.group(2) and other.group(1) != pred.group(1):
-                    j -= 1
-                    continue
-                if memory.match(body[j][0]) and not body[j][0].startswith("LDC"):
-                    break
-                j -= 1
-            if j < 0 or not re.match(r"MEMBAR\.(SC|ALL)\.SYS", body[j][0]):
-                got = body[j][1] if j >= 0 else "nothing"
-                sys.exit(f"FAIL: {name}: send {body[i][1]} follows {got}, not a system MEMBAR")
+        each_after_system_membar(name, body, sends, "send")
         print("PASS", name, len(sends), "sends, each after a system-scope MEMBAR; WARPSYNC after "
               "the count")
 
+
+def each_after_system_membar(name, body, sites, what):
+    """Every instruction at `sites` is preceded, on its path, by a system-scope MEMBAR before
+    any other memory access (the other arm of an if/else on the same predicate is skipped)."""
+    memory = re.compile(r"^(LD|ST|ATOM|RED|MEMBAR)")
+    for i in sites:
+        pred = re.match(r"@(!?)(U?P\w+)", body[i][1].split("*/", 1)[1].strip())
+        j = i - 1
+        while j >= 0:
+            text = body[j][1].split("*/", 1)[1].strip()
+            other = re.match(r"@(!?)(U?P\w+)", text)
+            if pred and other and other.group(2) == pred.group(2) and \
+                    other.group(1) != pred.group(1):
+                j -= 1
+                continue
+            if memory.match(body[j][0]) and not body[j][0].startswith("LDC"):
+                break
+            j -= 1
+        if j < 0 or not re.match(r"MEMBAR\.(SC|ALL)\.SYS", body[j][0]):
+            got = body[j][1] if j >= 0 else "nothing"
+            sys.exit(f"FAIL: {name}: {what} {body[i][1]} follows {got}, not a system MEMBAR")
+
+
+def case_early_count_releases(functions):
+    # multigpu.device.early-count: each block's arrival on every GPU's counter is a system-scope
+    # atomic add that follows a system-scope MEMBAR (the block's own release: a release pattern),
+    # and no arrival waits for an answer before the block polls (the add's result is unused).
+    for name, body in kernels(functions, r"barrier_kernelINS0_10EarlyCountE").items():
+        adds = [i for i, (op, text) in enumerate(body)
+                if re.match(r"(ATOM|RED)\.E\.ADD\.64\.STRONG\.SYS", op)]
+        if not adds:
+            sys.exit(f"FAIL: {name}: no system-scope arrival add in the SASS")
+        returning = [body[i][1] for i in adds
+                     if body[i][0].startswith("ATOM") and not re.search(r"\bRZ,", body[i][1])]
+        if returning:
+            sys.exit(f"FAIL: {name}: an arrival add returns a value (waits for an answer): "
+                     f"{returning}")
+        each_after_system_membar(name, body, adds, "arrival")
+        print("PASS", name, len(adds), "arrival adds, each after a system-scope MEMBAR")
 
 
 def case_model_loads_timed(functions):
