@@ -28,7 +28,10 @@ std::vector<int> entry_counts(const SweepEntry& entry, int slots, const std::vec
                               std::set<int>& beyond) {
   std::vector<long> values;
   for (const auto& spec : entry.axes)
-    if (const auto axis = parse_axis(spec); axis.name == kGpuCountAxis) values = axis.values;
+    if (const auto axis = parse_axis(spec); axis.name == kGpuCountAxis) {
+      values.clear();
+      for (const std::string& v : axis.values) values.push_back(resolve_value({axis.name, {}}, v));
+    }
   if (entry.all_gpu_counts || values.empty())
     for (int k = 1; k <= slots; ++k) values.push_back(k);
   std::vector<int> counts;

@@ -24,7 +24,7 @@ inline constexpr const char* kCacheAxis = "cache";
 
 // The axis with its default (cold).
 inline Axis cache_axis() {
-  return {kCacheAxis, {0}};
+  return {kCacheAxis, {0}, {{0, "cold"}, {1, "warm"}}};
 }
 
 // Refuses a value of `cache` other than 0 and 1 (a point without the axis is cold).

@@ -96,7 +96,7 @@ class GridBarrierMethod final : public Method {
     std::vector<Axis> a = {{"blocks_per_sm", {1, 2, 4, 8, 16, 32}},
                            {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
     // Only a barrier whose spin loops carry the watchdog may be left by a block on purpose.
-    if (Barrier::kInterruptible) a.push_back({"skip_block", {0}});
+    if (Barrier::kInterruptible) a.push_back({"skip_block", {0}, {{0, "none"}, {1, "last"}}});
     return a;
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }

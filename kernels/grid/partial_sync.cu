@@ -106,8 +106,8 @@ class PartialSync final : public Method {
            "cg::this_grid().sync() is left out: it waits where no watchdog reaches";
   }
   std::vector<Axis> axes() const override {
-    return {{"barrier", {0, 1}},
-            {"missing", {0, 1, 2}},
+    return {{"barrier", {0, 1}, {{0, "atomic-sense"}, {1, "flag-epoch"}}},
+            {"missing", {0, 1, 2}, {{0, "none"}, {1, "last-block"}, {2, "upper-half"}}},
             {"blocks_per_sm", {1}},
             {"threads_per_block", {128}}};
   }

@@ -37,7 +37,7 @@ class KernelFusion final : public Method {
             {"fusion_i", {100}},
             {"fusion_j", {10}},
             {"unit_ns", {1000}},
-            {"launch", {0}}};
+            {"launch", {0}, {{0, "triple-chevron"}, {1, "cooperative"}}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
 

@@ -87,7 +87,7 @@ class GmemStream final : public StreamMethod {
            "dependent-load latency (ns, clock technique); grid=0 one block, 1 every SM; cache=0 "
            "evicts L2 before every bandwidth sample, 1 does not";
   }
-  std::vector<Axis> axes() const override { return {{"grid", {0, 1}}, cache_axis()}; }
+  std::vector<Axis> axes() const override { return {{"grid", {0, 1}, {{0, "one-block"}, {1, "full-grid"}}}, cache_axis()}; }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     if (Usability u = StreamMethod::feasible(ctx, p); !u.ok) return u;
     return cache_feasible(p);

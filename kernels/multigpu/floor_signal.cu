@@ -151,7 +151,17 @@ class FloorSignal final : public Method {
            "checks";
   }
   std::vector<Axis> axes() const override {
-    return {{"ordering", {0, 1, 2, 3, 4}}, {"word", {64}}, {"poll", {0}}};
+    // Named as the device barriers' orderings where a barrier's ordering has this signal as
+    // its floor (release-acquire, seq-cst-fence, acq-rel-fence: tools/floor.py pairs them).
+    return {{"ordering",
+             {0, 1, 2, 3, 4},
+             {{0, "relaxed"},
+              {1, "volatile"},
+              {2, "seq-cst-fence"},
+              {3, "release-acquire"},
+              {4, "acq-rel-fence"}}},
+            {"word", {64}},
+            {"poll", {0}, {{0, "spin-budget"}, {1, "bare-polls"}}}};
   }
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, false);

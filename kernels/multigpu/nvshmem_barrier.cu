@@ -142,7 +142,12 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
-    axes.push_back({"variant", {0, 1, 2}});
+    // Ordering 0 adds no fence: what NVSHMEM's call promises (sync_all: nothing) is all there is.
+    for (Axis& a : axes)
+      if (a.name == "ordering") a.names.front().name = "library";
+    axes.push_back({"variant",
+                    {0, 1, 2},
+                    {{0, "barrier-all-block"}, {1, "sync-all-block"}, {2, "barrier-all"}}});
     return axes;
   }
   Requirements requirements() const override {

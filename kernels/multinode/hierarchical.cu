@@ -52,8 +52,8 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
-    axes.push_back({"network", {0, 1}});
-    axes.push_back({"fault", {0}});
+    axes.push_back({"network", {0, 1}, {{0, "host-proxy"}, {1, "device-initiated"}}});
+    axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent)});
     return axes;
   }
 

@@ -25,7 +25,9 @@ class GridSyncReduction final : public SingleReduction {
   }
 
  protected:
-  std::vector<Axis> extra_axes() const override { return {{"grid", {0, 1}}}; }
+  std::vector<Axis> extra_axes() const override {
+    return {{"grid", {0, 1}, {{0, "one-block"}, {1, "full-grid"}}}};
+  }
   void run(State& state, Input& in) override {
     const long grid = state.point().at("grid");
     Partials& p =

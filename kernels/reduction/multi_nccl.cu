@@ -80,7 +80,9 @@ class NcclReduction final : public MultiReduction<NcclSession> {
   }
 
  protected:
-  std::vector<Axis> extra_axes() const override { return {{"variant", {0, 1}}}; }
+  std::vector<Axis> extra_axes() const override {
+    return {{"variant", {0, 1}, {{0, "allreduce"}, {1, "reduce"}}}};
+  }
   Usability point_feasible(const RunContext&, const Point& p) const override {
     if (const long v = p.at("variant"); v != 0 && v != 1)
       return Usability::no("variant: 0 = ncclAllReduce, 1 = ncclReduce to GPU 0");

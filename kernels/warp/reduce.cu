@@ -76,7 +76,16 @@ class WarpReduce final : public Method {
     return "one warp sums 32 doubles: variant 0 serial, 1 no sync (wrong), 2 tile sync, "
            "3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle (clock technique)";
   }
-  std::vector<Axis> axes() const override { return {{"variant", {0, 1, 2, 3, 4, 5}}}; }
+  std::vector<Axis> axes() const override {
+    return {{"variant",
+             {0, 1, 2, 3, 4, 5},
+             {{0, "serial"},
+              {1, "no-sync"},
+              {2, "tile-sync"},
+              {3, "coalesced-sync"},
+              {4, "tile-shuffle"},
+              {5, "coalesced-shuffle"}}}};
+  }
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext&, const Point& p) const override {
     const long v = p.at("variant");

@@ -76,7 +76,15 @@ class WaitCheck final : public Method {
            "per 10^6 (check technique)";
   }
   std::vector<Axis> axes() const override {
-    return {{"variant", {0, 1, 2, 3, 4, 5}}, {"group_size", {2, 4, 8, 16, 32}}};
+    return {{"variant",
+             {0, 1, 2, 3, 4, 5},
+             {{0, "no-sync"},
+              {1, "syncwarp-mask"},
+              {2, "tile-sync"},
+              {3, "coalesced-sync"},
+              {4, "tile-shuffle"},
+              {5, "coalesced-shuffle"}}},
+            {"group_size", {2, 4, 8, 16, 32}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
 

@@ -90,11 +90,11 @@ struct Emitter {
   }
 };
 
-std::string join(const std::vector<long>& values) {
+std::string join(const std::vector<std::string>& values) {
   std::string s;
-  for (long v : values) {
+  for (const std::string& v : values) {
     if (!s.empty()) s += ',';
-    s += std::to_string(v);
+    s += v;
   }
   return s;
 }

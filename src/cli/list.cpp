@@ -7,19 +7,34 @@
 
 #include "cli/commands.hpp"
 #include "cli/context.hpp"
+#include "core/axis_glossary.hpp"
 #include "core/registry.hpp"
 
 namespace gb::cli {
 namespace {
 
+// The default values, a categorical one by its name.
 std::string axes_text(const std::vector<Axis>& axes) {
   std::string s;
   for (const auto& a : axes) {
     s += (s.empty() ? "" : " ") + a.name + "=";
-    for (std::size_t i = 0; i < a.values.size(); ++i)
-      s += (i ? "," : "") + std::to_string(a.values[i]);
+    for (std::size_t i = 0; i < a.values.size(); ++i) {
+      const std::string_view named = a.name_of(a.values[i]);
+      s += (i ? "," : "") + (named.empty() ? std::to_string(a.values[i]) : std::string(named));
+    }
   }
   return s.empty() ? "-" : s;
+}
+
+// {axis: [{code, name, meaning}]} of the method's categorical axes: every value it names.
+nlohmann::json value_names_json(const std::vector<Axis>& axes) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const Axis& a : axes)
+    for (const ValueName& n : a.names)
+      out[a.name].push_back({{"code", n.code},
+                             {"name", n.name},
+                             {"meaning", glossary_meaning(a.name, n.name)}});
+  return out;
 }
 
 // A method's physical bounds (Method::bounds): {metric, min, max, why, min_exclusive}, null for
@@ -48,11 +63,13 @@ void list_methods(const GlobalOptions& global, const std::string& gpus) {
     const Usability u = m->usable(ctx);
     if (global.json) {
       nlohmann::json axes = nlohmann::json::object();
-      for (const auto& a : m->axes()) axes[a.name] = a.values;
+      const auto method_axes = m->axes();
+      for (const auto& a : method_axes) axes[a.name] = a.values;
       out.push_back({{"name", m->name()},
                      {"level", to_string(m->level())},
                      {"description", m->description()},
                      {"axes", axes},
+                     {"value_names", value_names_json(method_axes)},
                      {"bounds", bounds_json(m->bounds())},
                      {"usable", u.ok},
                      {"reason", u.reason}});

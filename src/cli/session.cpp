@@ -59,12 +59,16 @@ std::string joined(const std::vector<std::string>& names) {
                    "; their axes: " + joined(known));
 }
 
-// One --axis text: parsed, of an axis one of `methods` has, with values the axis can mean.
+// One --axis text: parsed, of an axis one of `methods` has, with values the axis can mean and
+// names that every one of them that has the axis knows.
 AxisOverride checked_override(const std::string& text, const std::vector<Method*>& methods) {
   AxisOverride o = parse_axis(text);
   const auto known = axis_names(methods);
   if (std::find(known.begin(), known.end(), o.name) == known.end()) no_such_axis(o.name, known);
   check_axis_values(o);
+  for (const Method* m : methods)
+    for (const Axis& a : m->axes())
+      if (a.name == o.name) check_value_names(o, a, m->name());
   return o;
 }
 

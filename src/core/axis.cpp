@@ -1,6 +1,7 @@
 #include "core/axis.hpp"
 
 #include <charconv>
+#include <optional>
 
 #include "core/errors.hpp"
 #include "core/glob.hpp"
@@ -10,7 +11,15 @@ namespace {
 
 constexpr const char* kForms =
     "expected name=v1,v2,... or name=first:last[:step] or name=first:last:*factor "
-    "(e.g. threads_per_block=32,64,128, gpu_count=1:8 or blocks_per_sm=1:32:*2)";
+    "(e.g. threads_per_block=32,64,128, gpu_count=1:8, blocks_per_sm=1:32:*2 or "
+    "ordering=release-acquire,seq-cst-fence)";
+
+std::optional<long> as_integer(std::string_view item) {
+  long v = 0;
+  const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+  if (item.empty() || ec != std::errc() || ptr != item.data() + item.size()) return std::nullopt;
+  return v;
+}
 
 long parse_long(std::string_view item, std::string_view whole) {
   long v = 0;
@@ -21,7 +30,7 @@ long parse_long(std::string_view item, std::string_view whole) {
   return v;
 }
 
-std::vector<long> parse_range(std::string_view spec, std::string_view whole) {
+std::vector<std::string> parse_range(std::string_view spec, std::string_view whole) {
   const auto parts = split_list(spec, ':');
   if (parts.size() != 2 && parts.size() != 3)
     throw UsageError("malformed --axis '" + std::string(whole) + "'; " + kForms);
@@ -33,9 +42,9 @@ std::vector<long> parse_range(std::string_view spec, std::string_view whole) {
   if (first > last || (geometric ? step < 2 || first < 1 : step < 1))
     throw UsageError("malformed --axis '" + std::string(whole) +
                      "': needs first <= last and a step >= 1 (factor >= 2, first >= 1)");
-  std::vector<long> values;
+  std::vector<std::string> values;
   for (long v = first; v <= last; v = geometric ? v * step : v + step) {
-    values.push_back(v);
+    values.push_back(std::to_string(v));
     if (values.size() > 100000) throw UsageError("--axis '" + std::string(whole) + "' is too long");
   }
   return values;
@@ -68,9 +77,9 @@ AxisRange axis_range(std::string_view name) {
 
 void check_axis_values(const AxisOverride& axis) {
   const AxisRange r = axis_range(axis.name);
-  for (long v : axis.values)
-    if (v < r.lo || v > r.hi)
-      throw UsageError("axis " + axis.name + "=" + std::to_string(v) +
+  for (const std::string& text : axis.values)
+    if (const auto v = as_integer(text); v && (*v < r.lo || *v > r.hi))
+      throw UsageError("axis " + axis.name + "=" + text +
                        ": outside the axis' range " + std::to_string(r.lo) + ".." +
                        std::to_string(r.hi) + " (no method can run it)");
 }
@@ -84,30 +93,67 @@ AxisOverride parse_axis(std::string_view text) {
   if (spec.find(':') != std::string_view::npos) {
     axis.values = parse_range(spec, text);
   } else {
-    for (const auto& item : split_list(spec)) axis.values.push_back(parse_long(item, text));
+    for (const auto& item : split_list(spec)) {
+      if (value_name_form(item))
+        axis.values.push_back(item);
+      else
+        axis.values.push_back(std::to_string(parse_long(item, text)));
+    }
   }
   if (axis.values.empty())
     throw UsageError("malformed --axis '" + std::string(text) + "'; " + kForms);
   return axis;
 }
 
+bool value_name_form(std::string_view text) {
+  if (text.empty() || text.front() < 'a' || text.front() > 'z') return false;
+  for (char c : text)
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-')) return false;
+  return true;
+}
+
+long resolve_value(const Axis& axis, std::string_view value, std::string_view method) {
+  if (const auto v = as_integer(value)) return *v;
+  if (const auto code = axis.code_of(value)) return *code;
+  std::string valid;
+  for (const ValueName& n : axis.names) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
+  const std::string of = method.empty() ? "" : " of " + std::string(method);
+  throw UsageError("axis " + axis.name + "=" + std::string(value) + ": no such " + axis.name +
+                   of + "; " +
+                   (valid.empty() ? "it takes integers only"
+                                  : "expected one of " + valid + " (or its integer code)"));
+}
+
+void check_value_names(const AxisOverride& override, const Axis& axis, std::string_view method) {
+  for (const std::string& v : override.values) resolve_value(axis, v, method);
+}
+
 std::vector<Point> expand_points(const std::vector<Axis>& axes,
                                  const std::vector<AxisOverride>& overrides) {
-  std::vector<std::vector<std::pair<std::string, long>>> combos{{}};
+  struct Combo {
+    std::vector<std::pair<std::string, long>> values;
+    Point::Names names;
+  };
+  std::vector<Combo> combos{{}};
   for (const auto& axis : axes) {
-    const std::vector<long>* values = &axis.values;
+    std::vector<long> codes = axis.values;
     for (const auto& o : overrides)
-      if (o.name == axis.name) values = &o.values;
-    std::vector<std::vector<std::pair<std::string, long>>> next;
+      if (o.name == axis.name) {
+        codes.clear();
+        for (const std::string& v : o.values) codes.push_back(resolve_value(axis, v));
+      }
+    std::vector<Combo> next;
     for (const auto& combo : combos)
-      for (long v : *values) {
+      for (long v : codes) {
         next.push_back(combo);
-        next.back().emplace_back(axis.name, v);
+        next.back().values.emplace_back(axis.name, v);
+        if (const std::string_view n = axis.name_of(v); !n.empty())
+          next.back().names.emplace_back(axis.name, n);
       }
     combos = std::move(next);
   }
   std::vector<Point> points;
-  for (auto& c : combos) points.emplace_back(std::move(c));
+  for (auto& c : combos) points.emplace_back(std::move(c.values), std::move(c.names));
   return points;
 }
 

@@ -77,14 +77,15 @@ std::atomic<bool> g_thrown{false};
 
 struct DeviceFaultLabel {
   DeviceFault fault;
+  std::string_view name;           // the axis value's name (core/axis_glossary.cpp)
   std::string_view before, after;  // around the absent member's name, if any
 };
 constexpr std::array kDeviceFaults{
-    DeviceFaultLabel{DeviceFault::none, "none", ""},
-    DeviceFaultLabel{DeviceFault::skip_wait, "skip the wait", ""},
-    DeviceFaultLabel{DeviceFault::absent, "last ", " absent"},
-    DeviceFaultLabel{DeviceFault::unordered, "no release, acquire or fence", ""},
-    DeviceFaultLabel{DeviceFault::absent_timing, "last ", " absent while timing"},
+    DeviceFaultLabel{DeviceFault::none, "none", "none", ""},
+    DeviceFaultLabel{DeviceFault::skip_wait, "skip-wait", "skip the wait", ""},
+    DeviceFaultLabel{DeviceFault::absent, "absent", "last ", " absent"},
+    DeviceFaultLabel{DeviceFault::unordered, "unordered", "no release, acquire or fence", ""},
+    DeviceFaultLabel{DeviceFault::absent_timing, "absent-timing", "last ", " absent while timing"},
 };
 
 }  // namespace
@@ -188,6 +189,13 @@ int ranks_per_node() {
 
 bool device_fault_known(long value, DeviceFault last) {
   return value >= 0 && value <= static_cast<long>(last);
+}
+
+std::vector<ValueName> device_fault_names(DeviceFault last) {
+  std::vector<ValueName> names;
+  for (const DeviceFaultLabel& f : kDeviceFaults)
+    if (f.fault <= last) names.push_back({static_cast<long>(f.fault), f.name});
+  return names;
 }
 
 std::string device_fault_values(DeviceFault last, std::string_view member) {

@@ -20,6 +20,9 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
+
+#include "core/method.hpp"
 
 namespace gb::faults {
 
@@ -113,6 +116,8 @@ enum class DeviceFault { none = 0, skip_wait = 1, absent = 2, unordered = 3, abs
 
 // Whether `value` names a DeviceFault up to `last` (a method offers a prefix of them).
 bool device_fault_known(long value, DeviceFault last);
+// The names of the values up to `last`, for the axis (core/axis_glossary.cpp says what they mean).
+std::vector<ValueName> device_fault_names(DeviceFault last);
 // The values up to `last` for a help text or a refusal, the absent member called `member`:
 // "0 = none, 1 = skip the wait, 2 = last GPU absent".
 std::string device_fault_values(DeviceFault last, std::string_view member);

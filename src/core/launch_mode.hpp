@@ -56,7 +56,7 @@ inline Point resolve_gpu_count(const Point& point, long available) {
   auto values = point.values();
   for (auto& [name, value] : values)
     if (name == kGpuCountAxis) value = resolved_gpu_count(point, available);
-  return Point(std::move(values));
+  return Point(std::move(values), point.names());
 }
 
 // Threads mode: the first `count` GPUs given (all of them when count is out of range, so that

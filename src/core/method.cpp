@@ -43,6 +43,24 @@ std::string_view to_string(Status status) {
   return "unknown";
 }
 
+std::string_view Axis::name_of(long code) const {
+  for (const ValueName& n : names)
+    if (n.code == code) return n.name;
+  return {};
+}
+
+std::optional<long> Axis::code_of(std::string_view value_name) const {
+  for (const ValueName& n : names)
+    if (n.name == value_name) return n.code;
+  return std::nullopt;
+}
+
+std::string_view Point::name_of(std::string_view axis) const {
+  for (const auto& [k, n] : names_)
+    if (k == axis) return n;
+  return {};
+}
+
 std::optional<long> Point::find(std::string_view name) const {
   for (const auto& [k, v] : values_)
     if (k == name) return v;
@@ -58,7 +76,8 @@ std::string Point::to_string() const {
   std::string s;
   for (const auto& [k, v] : values_) {
     if (!s.empty()) s += ' ';
-    s += k + "=" + std::to_string(v);
+    const std::string_view named = name_of(k);
+    s += k + "=" + (named.empty() ? std::to_string(v) : std::string(named));
   }
   return s;
 }

@@ -22,25 +22,44 @@ std::string_view to_string(Level level);
 enum class Status { ok, skipped, failed, timeout, unverified };
 std::string_view to_string(Status status);
 
-// A named axis with the values swept by default; `--axis name=...` replaces them.
+// One value of a categorical axis (ordering, variant, fault, ...): the code the method reads and
+// the name users write and the CSV's config shows. A name means one thing on every method that
+// has it: core/axis_glossary.hpp says what (a unit test holds every method to it).
+struct ValueName {
+  long code;
+  std::string_view name;
+};
+
+// A named axis with the values swept by default; `--axis name=...` replaces them. A categorical
+// axis names its values (every code the method accepts); a numeric one leaves `names` empty.
 struct Axis {
   std::string name;
   std::vector<long> values;
+  std::vector<ValueName> names = {};
+  std::string_view name_of(long code) const;  // "" for a code without a name
+  std::optional<long> code_of(std::string_view value_name) const;
 };
 
-// One configuration: a value per axis, in the method's axis order.
+// One configuration: a value per axis, in the method's axis order, and the name of each value of
+// a categorical axis (the method reads the code; the text shows the name).
 class Point {
  public:
+  using Names = std::vector<std::pair<std::string, std::string>>;  // axis, value name
   Point() = default;
-  explicit Point(std::vector<std::pair<std::string, long>> values) : values_(std::move(values)) {}
+  explicit Point(std::vector<std::pair<std::string, long>> values, Names names = {})
+      : values_(std::move(values)), names_(std::move(names)) {}
   std::optional<long> find(std::string_view name) const;
   long at(std::string_view name) const;  // throws gb::Error when the axis is missing
   long get(std::string_view name, long fallback) const { return find(name).value_or(fallback); }
   const std::vector<std::pair<std::string, long>>& values() const { return values_; }
-  std::string to_string() const;  // "blocks_per_sm=2 threads_per_block=128"
+  const Names& names() const { return names_; }
+  std::string_view name_of(std::string_view axis) const;  // "" for a value without a name
+  // "blocks_per_sm=2 ordering=release-acquire": a categorical value by its name (the CSV's config)
+  std::string to_string() const;
 
  private:
   std::vector<std::pair<std::string, long>> values_;
+  Names names_;
 };
 
 // Answer to "can this run here?"; the reason is shown to the user and written to the CSV.

@@ -21,7 +21,7 @@ class MpiGpuBarrier final : public Method {
     return "empty kernel + stream sync + MPI_Barrier, one rank per GPU (mpi mode, host-loop, "
            "max over ranks); host_wait 0 = auto, 1 = spin, 2 = blocking sync";
   }
-  std::vector<Axis> axes() const override { return {{mg::kHostWaitAxis, {0, 1, 2}}}; }
+  std::vector<Axis> axes() const override { return {mg::host_wait_axis({0, 1, 2})}; }
   Requirements requirements() const override {
     return Requirements::rank_per_gpu();
   }

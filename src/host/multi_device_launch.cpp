@@ -33,7 +33,7 @@ class MultiDeviceLaunch final : public mg::ThreadsTeamMethod {
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = ThreadsTeamMethod::axes();
-    axes.push_back({"impl", {0, 1}});
+    axes.push_back({"impl", {0, 1}, {{0, "emulated"}, {1, "real"}}});
     return axes;
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {

@@ -32,7 +32,9 @@ class NcclAllReduce final : public Method {
            "gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, 2 = blocking sync";
   }
   std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}}, {"blocking", {1, 0}}, {mg::kHostWaitAxis, {0}}};
+    return {{kGpuCountAxis, {0}},
+            {"blocking", {1, 0}, {{0, "back-to-back"}, {1, "sync-each-step"}}},
+            mg::host_wait_axis({0})};
   }
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, true);

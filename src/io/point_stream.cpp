@@ -115,6 +115,7 @@ json record_json(const Record& r) {
           {"ranks", r.ranks},
           {"nodes", r.nodes},
           {"point", r.point.values()},
+          {"point_names", r.point.names()},
           {"figure", measurement_json(r.figure)},
           {"has_figures", r.has_figures}};
 }
@@ -146,7 +147,8 @@ Record record_from(const json& j) {
   for (const json& g : j.at("gpus")) r.gpus.push_back({g.at("model"), g.at("uuid")});
   r.ranks = j.at("ranks");
   r.nodes = j.at("nodes");
-  r.point = Point(j.at("point").get<std::vector<std::pair<std::string, long>>>());
+  r.point = Point(j.at("point").get<std::vector<std::pair<std::string, long>>>(),
+                  j.at("point_names").get<Point::Names>());
   r.figure = measurement_from(j.at("figure"));
   r.has_figures = j.at("has_figures");
   return r;

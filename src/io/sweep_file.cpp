@@ -87,17 +87,18 @@ std::string axis_spec(const std::string& source, const std::pair<YAML::Node, YAM
     return spec;
   }
   if (!axis.second.IsSequence() || axis.second.size() == 0)
-    fail(source, axis.second, "expected a list of integers or a range string for axis " + name);
+    fail(source, axis.second,
+         "expected a list of integers or value names, or a range string, for axis " + name);
   std::string values;
   for (const auto& v : axis.second) {
     if (!values.empty()) values += ',';
-    const long value = scalar<long>(source, v, "an integer axis value");
+    const std::string value = scalar<std::string>(source, v, "an integer or a value name");
     try {
-      check_axis_values({name, {value}});
+      check_axis_values(parse_axis(name + "=" + value));
     } catch (const UsageError& e) {
       fail(source, v, e.what());
     }
-    values += std::to_string(value);
+    values += value;
   }
   return name + "=" + values;
 }

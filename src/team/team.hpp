@@ -24,6 +24,10 @@ namespace gb::mg {
 // The `host_wait` axis: how a host thread waits for its GPU (cudaSetDeviceFlags).
 enum class HostWait { automatic = 0, spin = 1, blocking = 2 };
 inline constexpr const char* kHostWaitAxis = "host_wait";
+// The axis with the values given, its codes named (core/axis_glossary.cpp).
+inline Axis host_wait_axis(std::vector<long> values) {
+  return {kHostWaitAxis, std::move(values), {{0, "auto"}, {1, "spin"}, {2, "blocking-sync"}}};
+}
 inline constexpr const char* kHostWaitHelp =
     "host_wait: 0 = cudaDeviceScheduleAuto, 1 = cudaDeviceScheduleSpin, "
     "2 = cudaDeviceScheduleBlockingSync";

@@ -10,7 +10,7 @@ namespace gb::mg {
 class ThreadsTeamMethod : public Method {
  public:
   std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}}, {kHostWaitAxis, {0, 1, 2}}};
+    return {{kGpuCountAxis, {0}}, host_wait_axis({0, 1, 2})};
   }
   Requirements requirements() const override {
     return Requirements::gpu_team(true, false);

@@ -1,21 +1,26 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 #include "core/axis.hpp"
 #include "core/errors.hpp"
 
 using namespace gb;
 
 TEST(Axis, ParsesListsAndRanges) {
-  EXPECT_EQ(parse_axis("threads_per_block=32,64").values, (std::vector<long>{32, 64}));
-  EXPECT_EQ(parse_axis("x=1:9:4").values, (std::vector<long>{1, 5, 9}));
-  EXPECT_EQ(parse_axis("gpu_count=1:4").values, (std::vector<long>{1, 2, 3, 4}));
-  EXPECT_EQ(parse_axis("blocks_per_sm=1:32:*2").values, (std::vector<long>{1, 2, 4, 8, 16, 32}));
+  using V = std::vector<std::string>;
+  EXPECT_EQ(parse_axis("threads_per_block=32,64").values, (V{"32", "64"}));
+  EXPECT_EQ(parse_axis("x=1:9:4").values, (V{"1", "5", "9"}));
+  EXPECT_EQ(parse_axis("gpu_count=1:4").values, (V{"1", "2", "3", "4"}));
+  EXPECT_EQ(parse_axis("blocks_per_sm=1:32:*2").values, (V{"1", "2", "4", "8", "16", "32"}));
+  EXPECT_EQ(parse_axis("x=007").values, (V{"7"}));
   EXPECT_EQ(parse_axis("x=1:32:*2").name, "x");
 }
 
 TEST(Axis, RejectsMalformed) {
-  for (const char* bad : {"x", "=1", "x=", "x=a", "x=1:2:3:4", "x=2:", "x=5:1:1", "x=1:4:0", "x=1:4:*1",
-                          "x=0:4:*2", "x=1.5", "x=1,,b"}) {
+  for (const char* bad : {"x", "=1", "x=", "x=A", "x=a_b", "x=-a", "x=a:b", "x=1:2:3:4", "x=2:", "x=5:1:1", "x=1:4:0", "x=1:4:*1",
+                          "x=0:4:*2", "x=1.5", "x=1,,B"}) {
     try {
       parse_axis(bad);
       ADD_FAILURE() << "accepted " << bad;
@@ -28,9 +33,61 @@ TEST(Axis, RejectsMalformed) {
 TEST(Axis, ExpandsCartesianWithOverrides) {
   const std::vector<Axis> axes{{"a", {1, 2}}, {"b", {10, 20, 30}}};
   EXPECT_EQ(expand_points(axes, {}).size(), 6u);
-  const auto pts = expand_points(axes, {{"b", {5}}});
+  const auto pts = expand_points(axes, {{"b", {"5"}}});
   ASSERT_EQ(pts.size(), 2u);
   EXPECT_EQ(pts[1].to_string(), "a=2 b=5");
   EXPECT_EQ(pts[0].at("b"), 5);
   EXPECT_EQ(expand_points({}, {}).size(), 1u);  // a method without axes runs once
+}
+
+// A categorical axis: names and integers alike, each resolved to the method's code; the point
+// keeps the name, and its text (the CSV's config) shows it.
+const Axis kOrdering{"ordering", {0, 1}, {{0, "release-acquire"}, {1, "seq-cst-fence"}}};
+
+TEST(Axis, ParsesValueNames) {
+  const auto o = parse_axis("ordering=release-acquire,1,seq-cst-fence");
+  EXPECT_EQ(o.values, (std::vector<std::string>{"release-acquire", "1", "seq-cst-fence"}));
+  EXPECT_TRUE(value_name_form("acq-rel-fence"));
+  EXPECT_TRUE(value_name_form("p2"));
+  EXPECT_FALSE(value_name_form("2p"));
+  EXPECT_FALSE(value_name_form("Cold"));
+  EXPECT_FALSE(value_name_form(""));
+}
+
+TEST(Axis, ResolvesNamesPerMethod) {
+  EXPECT_EQ(resolve_value(kOrdering, "seq-cst-fence"), 1);
+  EXPECT_EQ(resolve_value(kOrdering, "0"), 0);
+  EXPECT_EQ(resolve_value(kOrdering, "7"), 7);  // a code: the method's feasible() judges it
+  try {
+    resolve_value(kOrdering, "relaxed", "multigpu.device.push");
+    ADD_FAILURE() << "accepted an unknown name";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    for (const char* part : {"ordering=relaxed", "multigpu.device.push", "release-acquire",
+                             "seq-cst-fence"})
+      EXPECT_NE(what.find(part), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+  EXPECT_THROW(resolve_value({"threads_per_block", {32}}, "warm"), UsageError);
+  EXPECT_THROW(check_value_names(parse_axis("ordering=0,nope"), kOrdering, "m"), UsageError);
+  EXPECT_NO_THROW(check_value_names(parse_axis("ordering=0,seq-cst-fence"), kOrdering, "m"));
+}
+
+TEST(Axis, PointsCarryNames) {
+  const std::vector<Axis> axes{{"blocks_per_sm", {1}}, kOrdering};
+  const auto defaults = expand_points(axes, {});
+  ASSERT_EQ(defaults.size(), 2u);
+  EXPECT_EQ(defaults[0].to_string(), "blocks_per_sm=1 ordering=release-acquire");
+  const auto pts = expand_points(axes, {parse_axis("ordering=seq-cst-fence,0,5")});
+  ASSERT_EQ(pts.size(), 3u);
+  EXPECT_EQ(pts[0].at("ordering"), 1);
+  EXPECT_EQ(pts[0].name_of("ordering"), "seq-cst-fence");
+  EXPECT_EQ(pts[1].to_string(), "blocks_per_sm=1 ordering=release-acquire");
+  EXPECT_EQ(pts[2].to_string(), "blocks_per_sm=1 ordering=5");  // a code without a name
+  EXPECT_THROW(expand_points(axes, {parse_axis("ordering=relaxed")}), UsageError);
+}
+
+TEST(Axis, RangeChecksIntegersOnly) {
+  EXPECT_THROW(check_axis_values(parse_axis("threads_per_block=2048")), UsageError);
+  EXPECT_NO_THROW(check_axis_values(parse_axis("ordering=seq-cst-fence")));
 }

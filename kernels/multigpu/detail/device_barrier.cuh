@@ -172,7 +172,12 @@ class DeviceMethodBase : public Method {
     return {{kGpuCountAxis, {0}},
             {"blocks_per_sm", {1, 4}},
             {"threads_per_block", {128, 256}},
-            {"ordering", {0, 1}}};
+            {"ordering", {0, 1}, ordering_names()}};
+  }
+
+  // The names of the ordering axis' codes (detail/signals.cuh's Ordering).
+  static std::vector<ValueName> ordering_names() {
+    return {{0, "release-acquire"}, {1, "seq-cst-fence"}, {2, "acq-rel-fence"}};
   }
 
   // Whether `kernel` can run one configuration: gpu_count, the block shape, ordering, the team's
@@ -232,7 +237,7 @@ class DeviceBarrier final : public DeviceMethodBase {
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
-    axes.push_back({"fault", {0}});
+    axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent_timing)});
     for (Axis& x : algo_axes<A>()) axes.push_back(std::move(x));
     return axes;
   }

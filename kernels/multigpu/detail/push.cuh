@@ -51,7 +51,10 @@ struct Push {
   };
 
   using Hooks = HookList<hook::ExtraAxes, hook::Args, hook::Infeasible, hook::Unverified>;
-  static std::vector<Axis> extra_axes() { return {{"part", {0}}, {"count_poll", {0}}}; }
+  static std::vector<Axis> extra_axes() {
+    return {{"part", {0}, {{0, "whole"}, {1, "gather"}, {2, "gather-send"}, {3, "exchange"}}},
+            {"count_poll", {0}, {{0, "acquire-load"}, {1, "relaxed-then-fence"}}}};
+  }
   template <class P>
   static Args args(const P& setup, int) {
     return {static_cast<PushPart>(setup.point.get("part", 0)),
