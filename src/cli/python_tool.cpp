@@ -83,22 +83,6 @@ std::string needed_modules(const Tool& tool, const std::vector<std::string>& arg
   return modules;
 }
 
-// The first `python3` in PATH's directories, as a path ("" when there is none).
-std::string python3_on_path() {
-  const std::string path = env_or_empty("PATH");
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    std::size_t end = path.find(':', start);
-    if (end == std::string::npos) end = path.size();
-    const std::string dir = end > start ? path.substr(start, end - start) : ".";
-    const std::string candidate = dir + "/python3";
-    std::error_code ec;
-    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate, ec)) return candidate;
-    start = end + 1;
-  }
-  return "";
-}
-
 // Starts argv[0] (searched on PATH) with `argv` and waits for it: its exit status, 128 + the
 // signal that ended it, or -1 with `err` set when it could not start. `quiet`: stdin, stdout and
 // stderr on /dev/null.
@@ -142,7 +126,7 @@ std::string python_interpreter(const std::string& modules) {
   if (std::string p = env_or_empty("GPUBARRIER_PYTHON"); !p.empty()) return p;
   // Compared as paths, not files: a venv's python3 links to the system's but sees other modules.
   std::vector<std::string> found;
-  for (const std::string& p : {python3_on_path(), std::string("/usr/bin/python3")}) {
+  for (const std::string& p : {paths::find_on_path("python3"), std::string("/usr/bin/python3")}) {
     if (p.empty() || access(p.c_str(), X_OK) != 0) continue;
     if (std::find(found.begin(), found.end(), fs::path(p).lexically_normal().string()) !=
         found.end())
@@ -156,16 +140,9 @@ std::string python_interpreter(const std::string& modules) {
   return found.front();
 }
 
-// GPUBARRIER_TOOLS, else tools/ of the data files (src/paths: <prefix>/share/gpubarrier once
-// installed, the source tree from the build folder).
-fs::path tools_dir() {
-  if (std::string d = env_or_empty("GPUBARRIER_TOOLS"); !d.empty()) return d;
-  return paths::data_dir().path / "tools";
-}
-
 // The tool's exit status; 128 + the signal when a signal ended it.
 int run_tool(const Tool& tool, const std::vector<std::string>& args) {
-  const fs::path script = tools_dir() / tool.script;
+  const fs::path script = paths::tools_dir() / tool.script;
   if (std::error_code ec; !fs::is_regular_file(script, ec))
     throw Error("gpubarrier " + std::string(tool.command) + " runs " + script.string() +
                 ", which does not exist (set GPUBARRIER_TOOLS to the directory holding " +

@@ -21,6 +21,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr std::size_t kTailLines = 12;
+// No line of a helper is anywhere near this long: past it the helper is taken as broken (stdout)
+// or its line is cut (stderr), so that a runaway helper cannot fill this process's memory.
+constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 // How long a helper whose input closed (or whose stdout ended) may take to exit by itself.
 constexpr auto kGrace = std::chrono::seconds(3);
 
@@ -161,6 +164,14 @@ void HelperProcess::read_available(int fd) {
   for (std::size_t nl; (nl = pending.find('\n', start)) != std::string::npos; start = nl + 1)
     take(pending.substr(start, nl - start));
   pending.erase(0, start);
+  if (pending.size() <= kMaxLineBytes) return;
+  if (is_out) {
+    overlong_ = true;
+  } else {
+    pending.resize(1000);
+    take(pending + "...");
+  }
+  pending.clear();
 }
 
 std::string HelperProcess::exchange(std::string_view request, double seconds) {
@@ -176,6 +187,11 @@ std::string HelperProcess::exchange(std::string_view request, double seconds) {
     }
   }
   while (lines_.empty()) {
+    if (overlong_) {
+      kill_and_reap();
+      throw HelperFailed(name_ + " wrote a line of more than " + std::to_string(kMaxLineBytes) +
+                         " bytes to its stdout and was killed");
+    }
     if (out_ < 0) throw HelperFailed(name_ + " " + ending());
     const auto left = deadline - Clock::now();
     if (left <= Clock::duration::zero()) {

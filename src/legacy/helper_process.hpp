@@ -40,7 +40,8 @@ class HelperProcess {
 
   // Sends `request` and a newline (nothing when empty) and returns the next line of the helper's
   // stdout. Throws HelperTimeout (after killing the helper) when no line came within `seconds`,
-  // HelperFailed when its stdout ended first, saying how it ended and its last stderr lines.
+  // HelperFailed when its stdout ended first, saying how it ended and its last stderr lines, or
+  // when it wrote a line of more than 1 MiB (killed).
   std::string exchange(std::string_view request, double seconds);
 
   // "exited with status 3", "killed by signal 11 (Segmentation fault)", plus the last lines the
@@ -59,6 +60,7 @@ class HelperProcess {
   std::deque<std::string> err_tail_;  // the last stderr lines
   int status_ = 0;
   bool reaped_ = false;
+  bool overlong_ = false;  // a stdout line grew past the limit (helper_process.cpp)
 };
 
 }  // namespace gb::legacy

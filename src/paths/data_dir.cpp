@@ -1,5 +1,9 @@
 #include "paths/data_dir.hpp"
 
+#include <unistd.h>
+
+#include <cstdlib>
+
 namespace gb::paths {
 namespace {
 
@@ -44,6 +48,27 @@ std::string data_dir_line() {
   if (dir.found) return "data files: " + dir.path.string() + " (" + dir.origin + ")";
   return "data files: not found (expected in " + dir.path.string() +
          "; the Python tools and named configs need them)";
+}
+
+fs::path tools_dir() {
+  if (const char* d = std::getenv("GPUBARRIER_TOOLS"); d && *d) return d;
+  return data_dir().path / "tools";
+}
+
+std::string find_on_path(const std::string& name) {
+  const char* value = std::getenv("PATH");
+  const std::string path = value ? value : "";
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string dir = end > start ? path.substr(start, end - start) : ".";
+    const std::string candidate = dir + "/" + name;
+    std::error_code ec;
+    if (access(candidate.c_str(), X_OK) == 0 && !fs::is_directory(candidate, ec)) return candidate;
+    start = end + 1;
+  }
+  return "";
 }
 
 }  // namespace gb::paths

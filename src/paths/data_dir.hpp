@@ -33,4 +33,10 @@ const DataDir& data_dir();
 // One line for --version: "data files: <path> (<origin>)".
 std::string data_dir_line();
 
+// The Python tools' folder: GPUBARRIER_TOOLS when set, else tools/ of the data files.
+std::filesystem::path tools_dir();
+
+// The first executable file `name` in PATH's folders, as a path; empty when there is none.
+std::string find_on_path(const std::string& name);
+
 }  // namespace gb::paths

@@ -1,5 +1,6 @@
 // The persistent cooperative kernel of every device-side multi-GPU barrier, generic over the
-// algorithm. An algorithm is a type in its own file (kernels/multigpu/push.cu, ...) that holds
+// algorithm, and its one-crossing-per-launch twin (launch=1, barrier_step_kernel). An algorithm
+// is a type in its own file (kernels/multigpu/push.cu, ...) that holds
 //   static constexpr std::string_view name, summary;  its method's name and a sentence
 //   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them)
 //   struct Args;   its own kernel arguments (empty for most)
@@ -99,28 +100,54 @@ __device__ inline void after_barrier(const BarrierArgs& a, Word e) {
   if (threadIdx.x == 0 && stale) atomicAdd(&a.self->payload_stale, static_cast<unsigned>(stale));
 }
 
-// The `reps` crossings of one launch, each between the block's stamp and its check while
-// verifying. `cross(e)` crosses barrier e; false ends the launch (a watchdog expired). Shared
-// with the kernels of library barriers (multigpu/nccl_lsa.cu), which bring their own cross.
+// Crossing e between the block's stamp and its check while verifying. `cross(e)` crosses
+// barrier e; false: a watchdog expired.
+template <class Cross>
+__device__ bool checked_crossing(const BarrierArgs& a, Word e, Cross cross) {
+  const bool check = a.stamps[0] != nullptr;
+  if (check) before_barrier(a, e);
+  if (!cross(e)) return false;
+  if (check) after_barrier(a, e);
+  return true;
+}
+
+// The `reps` crossings of one launch; a false `cross` ends the launch. Shared with the kernels of
+// library barriers (multigpu/nccl_lsa.cu), which bring their own cross.
 template <class Cross>
 __device__ void crossings(const BarrierArgs& a, Cross cross) {
-  const bool check = a.stamps[0] != nullptr;
-  for (long r = 0; r < a.reps; ++r) {
-    const Word e = a.epoch0 + static_cast<Word>(r) + 1;
-    if (check) before_barrier(a, e);
-    if (!cross(e)) return;
-    if (check) after_barrier(a, e);
-  }
+  for (long r = 0; r < a.reps; ++r)
+    if (!checked_crossing(a, a.epoch0 + static_cast<Word>(r) + 1, cross)) return;
+}
+
+// Whether this GPU stays out of the barriers: the absent faults' last member.
+__device__ inline bool stays_out(const BarrierArgs& a) {
+  const bool timing = a.stamps[0] == nullptr;
+  return (a.fault == Fault::absent || (a.fault == Fault::absent_timing && timing)) &&
+         a.rank == a.ranks - 1;
 }
 
 template <class Algo>
 __global__ void barrier_kernel(const __grid_constant__ BarrierArgs a,
                                const __grid_constant__ typename Algo::Args x) {
-  const bool timing = a.stamps[0] == nullptr;
-  if ((a.fault == Fault::absent || (a.fault == Fault::absent_timing && timing)) &&
-      a.rank == a.ranks - 1)
-    return;
+  if (stays_out(a)) return;
   crossings(a, [&](Word e) { return Algo::cross(a, x, e); });
+}
+
+// One crossing per launch, one block per GPU (launch=1: a CUDA graph of such launches,
+// detail/step_graphs.cuh). Its epoch comes from `*epoch`, the barriers this GPU completed, which
+// thread 0 reads before the crossing and advances after it; the next launch, which starts when
+// this one has ended, reads it again. So a captured graph, whose arguments are fixed, goes on from
+// where the last launch ended. After a watchdog expired (`abort`) every later launch leaves at
+// once.
+template <class Algo>
+__global__ void barrier_step_kernel(const __grid_constant__ BarrierArgs a,
+                                    const __grid_constant__ typename Algo::Args x, Word* epoch) {
+  if (stays_out(a) || aborted(a.self)) return;
+  __shared__ Word e;
+  if (threadIdx.x == 0) e = *epoch + 1;
+  __syncthreads();
+  if (!checked_crossing(a, e, [&](Word w) { return Algo::cross(a, x, w); })) return;
+  if (threadIdx.x == 0) *epoch = e;
 }
 
 }  // namespace gb::mg
