@@ -119,7 +119,7 @@ def floor_elsewhere(rows, r):
         return None
     signal = 0.0
     if len(gpus) > 1:
-        want = floor_of.SIGNAL_ORDERING.get(gbcsv.config_axes(r).get("ordering", ""))
+        want = floor_of.signal_ordering(r)
         pairs = {}
         for x in ok:
             if x["method"] == floor_of.SIGNAL and x["metric"] == "one_way_latency" and \

@@ -325,6 +325,7 @@ def load_raw(paths):
                         col = header.index("value") + 1
                         raise gbcsv.CsvError(f"{path}:{reader.line_num}: column 'value' (column "
                                              f"{col}) is '{r['value']}': expected a number") from None
+                    r["config"] = gbcsv.config_codes(r["method"], r["config"])  # as rows read
                     out.setdefault(tuple(r[c] for c in RAW_COLUMNS[:6]), []).append(v)
             except csv.Error as e:
                 raise gbcsv.CsvError(f"{path}:{reader.line_num}: not valid CSV: {e}") from None

@@ -7,9 +7,10 @@ barrier) and send one signal over NVLink with the ordering it uses. Its composed
     floor = gpu.grid.cg latency at that shape
             + multigpu.floor.signal one_way_latency at the barrier's ordering
 
-The barrier's `ordering` axis maps to the signal's: 0 (acquire/release) -> 3 (release/acquire),
-1 (relaxed stores + seq_cst fences) -> 2 (volatile + fence.sc), 2 (relaxed stores + acq_rel
-fences) -> 4 (relaxed + fence.acq_rel). The signal is the cheapest correct one: where the run
+The barrier's `ordering` and the signal's are matched by name (tools/schema.json's glossary:
+a name means one ordering on every method): release-acquire, seq-cst-fence and acq-rel-fence,
+whatever code each method gives it; an ordering the signal does not have (NVSHMEM's `library`)
+has no floor. The signal is the cheapest correct one: where the run
 measured it several ways (its `word` and `poll` axes), the lowest of them per pair counts, and
 signal_from names it. With several GPUs the slowest pair among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
 alone. gpu.grid.cg rows of several GPUs of the run give their slowest (a barrier waits for its
@@ -22,8 +23,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 
 GRID, SIGNAL = "gpu.grid.cg", "multigpu.floor.signal"
-SIGNAL_ORDERING = {"0": "3", "1": "2", "2": "4"}  # the barrier's ordering -> the signal's
 SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire", "4": "relaxed + acq_rel fence"}
+
+
+def signal_ordering(r):
+    """The floor signal's ordering code (text) of the same name as barrier row r's ordering, or
+    None when the signal has no ordering of that name (or r has no ordering)."""
+    name = gbcsv.config_names(r).get("ordering")
+    return gbcsv.value_code(SIGNAL, "ordering", name) if name is not None else None
 
 
 def is_barrier(r):
@@ -68,10 +75,11 @@ def floors(rows):
                     (not gpus or r["gpu_ids"] in gpus)]
             signal = None
             if len(gpus) > 1:
-                want = SIGNAL_ORDERING.get(item["ordering"])
+                want = item["signal_ordering"] = signal_ordering(b)
                 pairs = cheapest_signals(run, want, gpus)
                 if want is None:
-                    item["missing"] = f"no floor for ordering {item['ordering']!r}"
+                    named = gbcsv.config_names(b).get("ordering", "")
+                    item["missing"] = f"no floor for ordering {named!r}"
                 elif not pairs:
                     item["missing"] = f"{SIGNAL} ordering={want} between GPUs {b['gpu_ids']}"
                 else:
@@ -113,7 +121,7 @@ def signal_sources(items):
     seen = {}
     for i in items:
         if i.get("signal_from"):
-            seen.setdefault(SIGNAL_ORDERING.get(i["ordering"]), set()).add(i["signal_from"])
+            seen.setdefault(i["signal_ordering"], set()).add(i["signal_from"])
     return [f"signal ordering={o} ({SIGNAL_NAMES.get(o, o)}): {'; '.join(sorted(v))}"
             for o, v in sorted(seen.items())]
 

@@ -3,6 +3,8 @@
     import gbcsv
     rows = gbcsv.load(["a.csv", "b.csv"])            # every row, as dicts with every column of the latest version
     rows = gbcsv.load(paths, statuses={"ok"})        # only ok rows
+    gbcsv.config_axes(row)                           # {"ordering": "0", ...}: each method's codes
+    gbcsv.config_names(row)                          # {"ordering": "release-acquire", ...}
     gbcsv.statistic(row)                             # what `value` is: median, eq7, eq6, ...
 
     csvs, skipped = gbcsv.expand(["results/h100x4"])  # a folder's gpubarrier CSVs, and the
@@ -11,6 +13,9 @@
 A file that cannot be read raises CsvError naming the file, the line, the column and what was
 expected; tools print it and exit 2 (tools/tool_main.py). Columns a file's version lacks are
 filled with "" so that every reader sees one layout. `_file` and `_line` are added to every row.
+A categorical axis' value in `config` reads as the method's integer code whether the file wrote
+its name (`ordering=release-acquire`) or, written before values had names, the code: old and
+new files give the same configs (`_config_written` keeps the text as written).
 A row outside a physical bound of its figure (tools/bounds.py) is read as `unverified`, with the
 bound at the start of its note.
 """
@@ -36,9 +41,14 @@ def _read_schema(path):
             schema = json.load(f)
         columns = [(c["name"], int(c["since"])) for c in schema["columns"]]
         noisy = schema["noisy"]
+        value_names = {method: {axis: {str(code): str(name) for code, name in names.items()}
+                                for axis, names in axes.items()}
+                       for method, axes in schema["value_names"].items()}
+        glossary = {axis: dict(names) for axis, names in schema["glossary"].items()}
         return (columns, int(schema["schema_version"]), list(schema["statuses"]),
-                (float(noisy["cv"]), float(noisy["budget_cv"]), float(noisy["mean_median_gap"])))
-    except (OSError, ValueError, KeyError, TypeError) as e:
+                (float(noisy["cv"]), float(noisy["budget_cv"]), float(noisy["mean_median_gap"])),
+                value_names, glossary)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
         tool_main.fail(tool_main.InputError(
             f"cannot read the CSV schema {path} ({why}): the tools folder is incomplete; restore "
@@ -53,6 +63,14 @@ LATEST = _SCHEMA[1]
 NUMERIC = {"value", "mean", "stddev", "min", "max", "median", "p95", "p99", "cv", "samples",
            "sm_clock_mhz"}
 STATUSES = set(_SCHEMA[2])
+
+# The names of categorical axis values: {method: {axis: {code: name}}} (the method's code for
+# each name it has) and {axis: {name: meaning}} (one meaning per name on every method).
+VALUE_NAMES = _SCHEMA[4]
+GLOSSARY = _SCHEMA[5]
+_CODES = {method: {axis: {name: code for code, name in names.items()}
+                   for axis, names in axes.items()}
+          for method, axes in VALUE_NAMES.items()}
 
 # What `value` is for rows that do not say (schema v1 and v2), by technique (results/SCHEMA.md).
 STATISTIC_BY_TECHNIQUE = {"clock": "median", "host-loop": "median", "differential": "eq7",
@@ -200,6 +218,10 @@ def load_file(path, statuses=None):
                 row = _check_row(path, reader.line_num, header, fields)
                 full = {name: row.get(name, "") for name in NAMES}
                 full["_file"], full["_line"] = path, reader.line_num
+                # One config for one configuration: a named one (as written since values had
+                # names) reads as the integer codes that older files have.
+                full["_config_written"] = full["config"]
+                full["config"] = config_codes(full["method"], full["config"])
                 rows.append(full)
             bounds.apply(rows)
             return [r for r in rows if statuses is None or r["status"] in statuses]
@@ -261,9 +283,46 @@ def one_cache(rows):
     return [r for r in rows if r["method"] not in cold or config_axes(r).get("cache") == "0"]
 
 
+def _pairs(config):
+    return [item.split("=", 1) for item in config.split() if "=" in item]
+
+
+def config_codes(method, config):
+    """A config text with every named value of a categorical axis replaced by the method's code
+    (tools/schema.json's value_names): what gbcsv puts in a row's `config`, so that a file
+    written with names and one written before them give the same configs and join. A name the
+    method does not have is kept as it is."""
+    codes = _CODES.get(method, {})
+    out = []
+    for item in config.split():
+        k, eq, v = item.partition("=")
+        out.append(f"{k}={codes.get(k, {}).get(v, v)}" if eq else item)
+    return " ".join(out)
+
+
 def config_axes(row):
-    """The row's configuration as a dict (config is `name=value` pairs separated by spaces)."""
-    return dict(item.split("=", 1) for item in row["config"].split() if "=" in item)
+    """The row's configuration as a dict of text (config is `name=value` pairs separated by
+    spaces); a categorical axis' value is the method's code ("0"), whether the file wrote the
+    name or the code (config_names gives names)."""
+    return {k: v for k, v in _pairs(config_codes(row["method"], row["config"]))}
+
+
+def config_names(row):
+    """The row's configuration as a dict, a categorical axis' value by its name
+    ("release-acquire"), which means the same on every method (GLOSSARY); a value without a
+    name (a numeric axis, a code the method does not name) as its text."""
+    names = VALUE_NAMES.get(row["method"], {})
+    return {k: names.get(k, {}).get(v, v) for k, v in config_axes(row).items()}
+
+
+def value_code(method, axis, name):
+    """The code (text) that `method` reads for the value named `name` on `axis`, or None."""
+    return _CODES.get(method, {}).get(axis, {}).get(name)
+
+
+def value_name(method, axis, code):
+    """The name of `code` (text) on `axis` of `method`, or None when it has none."""
+    return VALUE_NAMES.get(method, {}).get(axis, {}).get(str(code))
 
 
 def take_option(argv, name, default=None):

@@ -3,7 +3,9 @@
 
     tools/same_rows.py BEFORE.csv AFTER.csv [--tolerance 0.05] [--se 3]
 
-Rows are joined on (method, config, metric, launcher, gpu_count, gpu_ids). A pair agrees when
+Rows are joined on (method, config, metric, launcher, gpu_count, gpu_ids), a config's named
+values read as the method's codes (tools/gbcsv.py), so that a file written before values had
+names joins one written after. A pair agrees when
 both statuses are equal and, for rows with figures, the values differ by at most
 max(tolerance x before, se x the combined standard error), the standard error of each row being
 stddev / sqrt(samples). Rows present on one side only are listed (a method added or removed);
@@ -18,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tool_main import InputError, run  # noqa: E402
+import gbcsv  # noqa: E402
 
 KEY = ("method", "config", "metric", "launcher", "gpu_count", "gpu_ids")
 NEEDED = KEY + ("value", "stddev", "samples", "status")
@@ -32,6 +35,7 @@ def load(path):
                 raise InputError(f"{path}: not a gpubarrier CSV: no column {missing[0]}")
             rows = {}
             for line, r in enumerate(reader, start=2):
+                r["config"] = gbcsv.config_codes(r["method"], r["config"])
                 key = tuple(r[c] for c in KEY)
                 if key in rows:
                     raise InputError(f"{path}:{line}: a second row for {key}: one sweep per "

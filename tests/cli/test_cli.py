@@ -173,6 +173,58 @@ def case_sweep_file():
         expect(p.returncode == 2 and "s.yaml:3:" in p.stderr, "bad sweep names file and line", p)
 
 
+def case_axis_value_names():
+    """`--axis ordering=release-acquire`: a categorical value by name (or its old integer),
+    resolved per method; the row's config carries the name; an unknown name is exit 2 and one
+    line naming the axis, the value and the valid names."""
+    p = gpubarrier("run", "--methods", "multigpu.device.push", "--axis", "ordering=relaxed",
+                   "--out", "none")
+    err = p.stderr.strip()
+    expect(p.returncode == 2 and len(err.split("\n")) == 1, "an unknown name: exit 2, one line", p)
+    for part in ("ordering=relaxed", "multigpu.device.push", "release-acquire, seq-cst-fence, "
+                 "acq-rel-fence"):
+        expect(part in err, f"the line names {part!r}", p)
+    # One name resolved per method: floor.signal has `relaxed`, so naming both is refused.
+    p = gpubarrier("run", "--methods", "multigpu.floor.signal,multigpu.device.push", "--axis",
+                   "ordering=relaxed", "--out", "none")
+    expect(p.returncode == 2 and "multigpu.device.push" in p.stderr, "every method must know it", p)
+    p = gpubarrier("run", "--methods", "gpu.grid.cg", "--axis", "blocks_per_sm=many",
+                   "--out", "none")
+    expect(p.returncode == 2 and "blocks_per_sm=many" in p.stderr and "integers only" in p.stderr,
+           "a name on a numeric axis", p)
+    listed = gpubarrier("list")
+    expect("ordering=release-acquire,seq-cst-fence" in listed.stdout, "list shows names", listed)
+    methods = {m["name"]: m for m in json.loads(gpubarrier("list", "--json").stdout)}
+    named = {v["name"]: v["code"] for v in methods["multigpu.floor.signal"]["value_names"]
+             ["ordering"]}
+    expect(named["release-acquire"] == 3 and methods["multigpu.device.push"]["value_names"]
+           ["ordering"][0]["name"] == "release-acquire", f"list --json value names: {named}")
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "n.csv")
+        args = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
+        args += ["--gpus", "0"] if has_gpu() else []
+        p = gpubarrier("run", "--methods", "multigpu.device.push", "--axis",
+                       "ordering=release-acquire,1", *args, "--out", out, *QUICK)
+        expect(p.returncode == 0, "names and integers are accepted together", p)
+        rows = read_csv(out)
+        if has_gpu():
+            configs = {r["config"] for r in rows}
+            for want in ("ordering=release-acquire", "ordering=seq-cst-fence", "fault=none"):
+                expect(any(want in c for c in configs), f"the config carries {want}: {configs}")
+        sweep = os.path.join(d, "n.yaml")
+        with open(sweep, "w") as f:
+            f.write("runs:\n  - methods: multigpu.device.push\n"
+                    "    axes: {ordering: [release-acquire, 2], blocks_per_sm: [1]}\n")
+        p = gpubarrier("sweep", sweep, "--out", "none")
+        expect(p.returncode == 0, "a sweep file takes names", p)
+        with open(sweep, "w") as f:
+            f.write("runs:\n  - methods: multigpu.device.push\n"
+                    "    axes: {ordering: [release-aquire]}\n")
+        p = gpubarrier("sweep", sweep, "--out", "none")
+        expect(p.returncode == 2 and "release-aquire" in p.stderr and
+               "release-acquire" in p.stderr, "a sweep file's unknown name: exit 2", p)
+
+
 def case_version():
     p = gpubarrier("--version")
     expect(p.returncode == 0 and "gpubarrier 0." in p.stdout and "CUDA runtime" in p.stdout, "version", p)

@@ -6,6 +6,7 @@ file, the line and the column.
 
 Usage: test_gbcsv.py GPUBARRIER (unused).
 """
+import csv
 import os
 import sys
 import tempfile
@@ -70,6 +71,52 @@ with tempfile.TemporaryDirectory() as d:
     h100 = gbcsv.load([os.path.join(ROOT, "results", "h100", "single-gpu.csv")], {"ok"})
     flagged = [r["method"] for r in h100 if gbcsv.noisy_reason(r)]
     expect("kernel.fusion" in flagged, f"the committed H100 fusion row is noisy: {flagged}")
+
+    # Named axis values: a committed CSV written with integer codes, and the same rows as the
+    # executable writes them now (categorical values by name), read to the same configs; the
+    # floor signal and the barriers share a name for one ordering, each with its own code.
+    old_path = os.path.join(ROOT, "results", "h100x4", "floor.csv")
+    old_rows = gbcsv.load_file(old_path)
+    with open(old_path, newline="", encoding="utf-8") as f:
+        table = list(csv.reader(f))
+    head, col = table[0], table[0].index("config")
+    renamed = 0
+    for fields in table[1:]:
+        method = fields[head.index("method")]
+        items = []
+        for item in fields[col].split():
+            k, _, v = item.partition("=")
+            name = gbcsv.value_name(method, k, v)
+            renamed += name is not None
+            items.append(f"{k}={name or v}")
+        fields[col] = " ".join(items)
+    named_path = os.path.join(d, "named.csv")
+    with open(named_path, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(table)
+    named_rows = gbcsv.load_file(named_path)
+    expect(renamed > 100, f"the committed floor CSV has categorical values: {renamed}")
+    expect("ordering=release-acquire" in open(named_path, encoding="utf-8").read(),
+           "the named file writes names")
+    expect([r["config"] for r in named_rows] == [r["config"] for r in old_rows],
+           "an old integer config and its named equivalent read as the same config")
+    expect([gbcsv.config_axes(r) for r in named_rows] == [gbcsv.config_axes(r) for r in old_rows],
+           "config_axes: the method's codes either way")
+    expect([gbcsv.config_names(r) for r in named_rows] ==
+           [gbcsv.config_names(r) for r in old_rows], "config_names: names either way")
+    push = next(r for r in old_rows if r["method"] == "multigpu.device.push" and
+                gbcsv.config_axes(r).get("ordering") == "0")
+    signal = next(r for r in old_rows if r["method"] == "multigpu.floor.signal" and
+                  gbcsv.config_axes(r).get("ordering") == "3")
+    expect(gbcsv.config_names(push)["ordering"] == gbcsv.config_names(signal)["ordering"] ==
+           "release-acquire", "push's 0 and the floor signal's 3 are one ordering by name")
+    expect(gbcsv.config_names(push)["fault"] == "none" and
+           gbcsv.config_names(push)["blocks_per_sm"] == gbcsv.config_axes(push)["blocks_per_sm"],
+           "a numeric axis keeps its value")
+    expect(all(n in gbcsv.GLOSSARY[a] for m in gbcsv.VALUE_NAMES.values()
+               for a, names in m.items() for n in names.values()),
+           "every method's names are in the glossary")
+    expect(gbcsv.config_codes("multigpu.device.push", "ordering=nope fault=1") ==
+           "ordering=nope fault=1", "a name a method does not have is kept as written")
 
     # Errors name the file, the line and the column.
     h = gbcsv.columns_of(2)

@@ -5,8 +5,10 @@ copy of it that the Python tools read (tools/gbcsv.py). Plain python3 (stdlib on
 Usage: test_schema.py GPUBARRIER CASE
   current  tools/schema.json is byte for byte what `GPUBARRIER --json schema` prints
   command  `schema --json` and `--json schema` agree; the table names every column with its
-           version, the noisy thresholds and the statuses; --help says what it is for
-  readers  gbcsv's COLUMNS, NAMES, LATEST, STATUSES and NOISY_* are the file's; a tools folder
+           version, the noisy thresholds, the statuses and the named axis values; the JSON's
+           value names are the glossary's; --help says what it is for
+  readers  gbcsv's COLUMNS, NAMES, LATEST, STATUSES, NOISY_*, GLOSSARY and VALUE_NAMES are the
+           file's; a tools folder
            without a readable schema.json is one line and exit 2, no traceback
 """
 import json
@@ -45,8 +47,20 @@ def case_command(exe):
     sub = run_gpubarrier(exe, "schema", "--json", timeout=60)
     expect(sub.returncode == 0 and json.loads(sub.stdout) == schema,
            "`schema --json` and `--json schema` print the same", sub)
-    expect(list(schema) == ["schema_version", "columns", "noisy", "statuses"],
-           f"the JSON's keys in order, got {list(schema)}")
+    expect(list(schema) == ["schema_version", "columns", "noisy", "statuses", "glossary",
+                            "value_names"], f"the JSON's keys in order, got {list(schema)}")
+    # Named values: one meaning per name; each method's codes named from the glossary, the
+    # floor signal's release-acquire the device barriers' release-acquire under another code.
+    glossary, names = schema["glossary"], schema["value_names"]
+    expect(glossary["ordering"]["release-acquire"] and glossary["cache"]["cold"],
+           "the glossary gives each name a meaning")
+    expect(all(n in glossary[a] for m in names.values() for a, codes in m.items()
+               for n in codes.values()), "every method's value names are in the glossary")
+    expect(names["multigpu.floor.signal"]["ordering"]["3"] == "release-acquire" and
+           names["multigpu.device.push"]["ordering"]["0"] == "release-acquire",
+           f"ordering by name: {names.get('multigpu.floor.signal')}")
+    expect(all(len(set(codes.values())) == len(codes) for m in names.values()
+               for codes in m.values()), "a method's axis gives each name one code")
     columns = schema["columns"]
     expect(columns[0] == {"name": "schema_version", "since": 1} and
            all(set(c) == {"name", "since"} for c in columns), "columns: name and since each")
@@ -68,6 +82,9 @@ def case_command(exe):
            "more than 10%" in table.stdout and
            "Statuses: ok, skipped, failed, timeout, unverified" in table.stdout,
            "the table's version, noisy rule and statuses", table)
+    expect("Named axis values" in table.stdout and
+           any(l.split()[:2] == ["ordering", "release-acquire"] for l in lines),
+           "the table lists the named values with their meanings", table)
     helped = run_gpubarrier(exe, "schema", "--help", timeout=60)
     expect(helped.returncode == 0 and "Python tools read" in helped.stdout,
            "schema --help says what it is for", helped)
@@ -90,6 +107,8 @@ def case_readers(exe):
            (noisy["cv"], noisy["budget_cv"], noisy["mean_median_gap"]), "gbcsv.NOISY_*")
     expect(gbcsv.columns_of(1)[-1] == "note" and gbcsv.columns_of(gbcsv.LATEST) == gbcsv.NAMES,
            "gbcsv.columns_of by version")
+    expect(gbcsv.GLOSSARY == schema["glossary"] and gbcsv.VALUE_NAMES == schema["value_names"],
+           "gbcsv.GLOSSARY and VALUE_NAMES are the file's")
     # A tools folder whose schema.json is missing or broken: one line naming it and the fix.
     with tempfile.TemporaryDirectory(prefix="gb-schema-") as d:
         tools = os.path.join(d, "tools")

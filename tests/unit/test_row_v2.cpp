@@ -64,7 +64,9 @@ TEST(PointStream, RecordsRoundTripExactly) {
   ctx.env.gpu_model = "H100";
   ctx.gpus = {0, 3};
   Record r = make_record(ctx, "run", MethodId{"gpu.grid.cg", Level::grid, 1},
-                         Point({{"blocks_per_sm", 2}, {"threads_per_block", 128}}), "nv18-clique2",
+                         Point({{"blocks_per_sm", 2}, {"threads_per_block", 128}, {"ordering", 0}},
+                               {{"ordering", "release-acquire"}}),
+                         "nv18-clique2",
                          Status::ok, "");
   Measurement m;
   m.metric = "latency";
@@ -88,6 +90,11 @@ TEST(PointStream, RecordsRoundTripExactly) {
   EXPECT_TRUE(std::isnan(back.record.figure.stats.cv));
   EXPECT_EQ(back.record.node, r.node);
   EXPECT_EQ(back.record.point.values(), r.point.values());
+  EXPECT_EQ(back.record.point.names(), r.point.names());
+  // The CSV's config names a categorical value (the method reads its code).
+  EXPECT_EQ(to_row(back.record).get("config"),
+            "blocks_per_sm=2 threads_per_block=128 ordering=release-acquire");
+  EXPECT_EQ(back.record.point.at("ordering"), 0);
 }
 
 TEST(PointStream, ControlMessages) {
