@@ -21,6 +21,7 @@
 #include "core/watchdog.hpp"
 #include "multigpu/detail/algo_hooks.cuh"
 #include "multigpu/detail/barrier_memory.cuh"
+#include "multigpu/detail/step_graphs.cuh"
 #include "team/host_shared.hpp"
 #include "team/peer_atomics.hpp"
 #include "team/team.hpp"
@@ -32,6 +33,17 @@ namespace gb::mg {
 inline constexpr long kVerifyRounds = 64;
 inline constexpr long kUnorderedRounds = 1L << 17;
 
+// The `launch` axis: how the barriers of one run are launched. persistent: one cooperative kernel
+// of blocks_per_sm x SMs blocks per GPU crosses all of them; graph: one block per GPU and one
+// launch per barrier, the launches of a run captured once into a CUDA graph and replayed
+// (detail/step_graphs.cuh), the shape of a framework's barrier op (multigpu.torch.symm-barrier).
+inline constexpr std::string_view kLaunchAxis = "launch";
+enum class LaunchMode { persistent = 0, graph = 1 };
+
+inline LaunchMode launch_mode(const Point& p) {
+  return static_cast<LaunchMode>(p.get(kLaunchAxis, 0));
+}
+
 // One configuration of algorithm A on this process's GPUs: its memory and kernel arguments.
 // A State resource (core/state.hpp): verify() and measure() of a point share it.
 template <DeviceAlgorithm A>
@@ -41,18 +53,30 @@ class BarrierSession {
       : ctx_(ctx),
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
-        blocks_(blocks_per_gpu(team, p)),
+        blocks_(launch_mode(p) == LaunchMode::graph ? 1 : blocks_per_gpu(team, p)),
         host_(host_bytes<A>() ? std::make_unique<HostShared>(team, host_bytes<A>()) : nullptr),
-        mem_(ctx, team, p, blocks_, words_bytes<A>(blocks_, team.size())) {
+        mem_(ctx, team, p, blocks_, words_bytes<A>(blocks_, team.size())),
+        steps_(launch_mode(p) == LaunchMode::graph ? std::make_unique<StepGraphs>(team) : nullptr) {
     const AlgoSetup setup{ctx, team, p, blocks_, host_.get()};
     for (int l = 0; l < team.local_count(); ++l) args_.push_back(algo_args<A>(setup, l));
     note_ = algo_note<A>(setup);
+    if (steps_)
+      note_ = "one launch per barrier: a CUDA graph of R launches of 1 block per GPU" +
+              (note_.empty() ? "" : "; " + note_);
   }
 
-  void set_checking(bool on) { mem_.set_checking(on); }
+  void set_checking(bool on) {
+    mem_.set_checking(on);
+    checking_ = on;
+  }
 
-  // `reps` crossings on every GPU of the team; seconds from the first launch to the last wait.
+  // `reps` crossings on every GPU of the team; seconds from the first launch to the last wait
+  // (launch=1: the graph's replay; its capture, the first time, comes before).
   double run(long reps) {
+    if (steps_) {
+      steps_->prepare(reps, checking_, [&](int l, Word* epoch) { launch_step(l, epoch); });
+      return mem_.run(reps, [&](int l, BarrierArgs&) { steps_->replay(l, reps, checking_); });
+    }
     return mem_.run(reps, [&](int l, BarrierArgs& a) {
       void* params[] = {&a, &args_[l]};
       GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(barrier_kernel<A>),
@@ -70,12 +94,32 @@ class BarrierSession {
   const std::string& note() const { return note_; }
 
  private:
+  // One launch of the one-crossing kernel on local member l's stream (being captured): one
+  // block, cooperative, since some algorithms cross with grid.sync.
+  void launch_step(int l, Word* epoch) {
+    BarrierArgs a = mem_.args(l);
+    void* params[] = {&a, &args_[l], &epoch};
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1);
+    config.blockDim = dim3(static_cast<unsigned>(threads_));
+    config.stream = team_.stream(l);
+    config.attrs = &cooperative;
+    config.numAttrs = 1;
+    GB_CUDA_CHECK(cudaLaunchKernelExC(
+        &config, reinterpret_cast<const void*>(barrier_step_kernel<A>), params));
+  }
+
   const RunContext& ctx_;
   const Team& team_;
   int threads_;
   int blocks_;
   std::unique_ptr<HostShared> host_;
   BarrierMemory mem_;
+  std::unique_ptr<StepGraphs> steps_;  // launch=1 only
+  bool checking_ = false;
   std::vector<typename A::Args> args_;
   std::string note_;
 };
@@ -220,7 +264,10 @@ class DeviceMethodBase : public Method {
 // The axes' meaning, for every device method's description.
 inline std::string device_axes_help() {
   return "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + seq_cst "
-         "fences, 2 = relaxed + acq_rel fences; fault (test hook) " +
+         "fences, 2 = relaxed + acq_rel fences; launch 0 = one persistent cooperative kernel of "
+         "blocks_per_sm x SMs blocks per GPU crosses every barrier of a run, 1 = one block per GPU "
+         "(blocks_per_sm 1) and one launch per barrier, a run's launches captured once into a "
+         "CUDA graph and replayed; fault (test hook) " +
          faults::device_fault_values(Fault::absent_timing, "GPU") +
          " (1 and 3 report what the check caught per 10^6 crossings, not a latency)";
 }
@@ -238,6 +285,10 @@ class DeviceBarrier final : public DeviceMethodBase {
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
     axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent_timing)});
+    axes.push_back({std::string(kLaunchAxis),
+                    {static_cast<long>(LaunchMode::persistent)},
+                    {{static_cast<long>(LaunchMode::persistent), "persistent"},
+                     {static_cast<long>(LaunchMode::graph), "graph"}}});
     for (Axis& x : algo_axes<A>()) axes.push_back(std::move(x));
     return axes;
   }
@@ -278,11 +329,25 @@ class DeviceBarrier final : public DeviceMethodBase {
     return state.resource<BarrierSession<A>>(state.ctx(), team_of(state), state.point());
   }
   static Usability check(const RunContext& ctx, const Point& p) {
-    if (Usability u = launchable(ctx, p, reinterpret_cast<const void*>(barrier_kernel<A>)); !u.ok)
-      return u;
+    const long launch = p.get(kLaunchAxis, 0);
+    if (launch != 0 && launch != 1)
+      return Usability::no(
+          "launch: 0 = one persistent kernel per GPU, 1 = one launch per barrier in a CUDA graph");
+    const bool graph = launch == 1;
+    if (graph && p.at("blocks_per_sm") != 1)
+      return Usability::no(
+          "launch=1 runs one block per GPU: give blocks_per_sm 1 (it is not used), so that its "
+          "rows are not repeated");
+    const void* kernel = graph ? reinterpret_cast<const void*>(barrier_step_kernel<A>)
+                               : reinterpret_cast<const void*>(barrier_kernel<A>);
+    if (Usability u = launchable(ctx, p, kernel); !u.ok) return u;
     const long f = p.get("fault", 0);
     if (!faults::device_fault_known(f, Fault::absent_timing))
       return Usability::no("fault: " + faults::device_fault_values(Fault::absent_timing, "GPU"));
+    if (graph && f == static_cast<long>(Fault::unordered))
+      return Usability::no(
+          "fault=3 with launch=1: its 2^17 checked crossings would be one CUDA graph of 2^17 "
+          "launches; use launch=0");
     const std::vector<int> gpus = point_gpus(ctx, p);
     // With one GPU the absent member is the only one: empty launches, "verified" over nothing.
     if ((f == 2 || f == 4) && gpus.size() < 2)
