@@ -34,9 +34,14 @@ def signal_ordering(r):
 
 
 def is_barrier(r):
-    """A multi-GPU barrier's latency row; push's part=1..3 rows time one phase, not a barrier."""
+    """A multi-GPU barrier's latency row of the whole-GPU shape that the floor is made for; push's
+    part=1..3 rows time one phase, not a barrier, and rows of one block per GPU and one launch
+    per barrier (the device barriers' launch=1, PyTorch's barrier: no blocks_per_sm) are not
+    bounded by a grid barrier of the whole GPU."""
+    axes = gbcsv.config_axes(r)
     return (r["method"].startswith("multigpu.") and r["method"] != SIGNAL
-            and r["metric"] == "latency" and gbcsv.config_axes(r).get("part", "0") == "0")
+            and r["metric"] == "latency" and axes.get("part", "0") == "0"
+            and axes.get("launch", "0") == "0" and "blocks_per_sm" in axes)
 
 
 def _shape(r):
