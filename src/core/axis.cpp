@@ -3,6 +3,7 @@
 #include <charconv>
 #include <optional>
 
+#include "core/axis_glossary.hpp"
 #include "core/errors.hpp"
 #include "core/glob.hpp"
 
@@ -77,6 +78,19 @@ AxisRange axis_range(std::string_view name) {
 
 void check_axis_values(const AxisOverride& axis) {
   const AxisRange r = axis_range(axis.name);
+  for (const std::string& text : axis.values) {
+    if (as_integer(text)) continue;
+    if (!categorical_axis(axis.name))
+      throw UsageError("axis " + axis.name + "=" + text + ": " + axis.name +
+                       " takes integers only (its values have no names)");
+    if (glossary_meaning(axis.name, text).empty()) {
+      std::string names;
+      for (const GlossaryEntry& e : glossary())
+        if (e.axis == axis.name) names += (names.empty() ? "" : ", ") + std::string(e.name);
+      throw UsageError("axis " + axis.name + "=" + text + ": no " + axis.name + " is named '" +
+                       text + "'; the names: " + names);
+    }
+  }
   for (const std::string& text : axis.values)
     if (const auto v = as_integer(text); v && (*v < r.lo || *v > r.hi))
       throw UsageError("axis " + axis.name + "=" + text +

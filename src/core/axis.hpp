@@ -41,7 +41,8 @@ struct AxisRange {
   long lo, hi;
 };
 AxisRange axis_range(std::string_view name);
-// Throws gb::UsageError naming the axis, the value and the range when a value is outside it.
+// Throws gb::UsageError naming the axis, the value and the range when a value is outside it, and
+// for a name that no method gives a value of the axis (core/axis_glossary.hpp).
 void check_axis_values(const AxisOverride& axis);
 
 // Every combination of the method's axes, the first axis varying slowest; an override replaces

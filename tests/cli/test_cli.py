@@ -150,7 +150,8 @@ def case_nvshmem_refusals():
         expect("mpi mode only" in note or "built without NVSHMEM" in note,
                f"the reason names mpi mode or the missing NVSHMEM: {note}", p)
         p = gpubarrier("list")
-        expect("multigpu.nvshmem.barrier" in p.stdout and "variant=0,1,2" in p.stdout,
+        expect("multigpu.nvshmem.barrier" in p.stdout and
+               "variant=barrier-all-block,sync-all-block,barrier-all" in p.stdout,
                "listed with its variants", p)
 
 
@@ -221,7 +222,7 @@ def case_axis_value_names():
             f.write("runs:\n  - methods: multigpu.device.push\n"
                     "    axes: {ordering: [release-aquire]}\n")
         p = gpubarrier("sweep", sweep, "--out", "none")
-        expect(p.returncode == 2 and "release-aquire" in p.stderr and
+        expect(p.returncode == 2 and "n.yaml:3:" in p.stderr and "release-aquire" in p.stderr and
                "release-acquire" in p.stderr, "a sweep file's unknown name: exit 2", p)
 
 

@@ -90,4 +90,7 @@ TEST(Axis, PointsCarryNames) {
 TEST(Axis, RangeChecksIntegersOnly) {
   EXPECT_THROW(check_axis_values(parse_axis("threads_per_block=2048")), UsageError);
   EXPECT_NO_THROW(check_axis_values(parse_axis("ordering=seq-cst-fence")));
+  // A name is checked against the glossary before any method: a numeric axis has none.
+  EXPECT_THROW(check_axis_values(parse_axis("group_size=two")), UsageError);
+  EXPECT_THROW(check_axis_values(parse_axis("ordering=release-aquire")), UsageError);
 }
