@@ -11,8 +11,9 @@ The barrier's `ordering` and the signal's are matched by name (tools/schema.json
 a name means one ordering on every method): release-acquire, seq-cst-fence and acq-rel-fence,
 whatever code each method gives it; an ordering the signal does not have (NVSHMEM's `library`)
 has no floor. The signal is the cheapest correct one: where the run
-measured it several ways (its `word` and `poll` axes), the lowest of them per pair counts, and
-signal_from names it. With several GPUs the slowest pair among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
+measured it several ways (its `word`, `poll` and `place` axes), the lowest of them per pair
+counts, and signal_from names it; rows timed by the GPU's own clock (timing=globaltimer) are a
+second technique, shown beside the floor, never part of it. With several GPUs the slowest pair among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
 alone. gpu.grid.cg rows of several GPUs of the run give their slowest (a barrier waits for its
 slowest GPU). configs/sweeps/floor.yaml measures all three in one run.
 """
@@ -100,10 +101,12 @@ def floors(rows):
 
 
 def signal_variant(r):
-    """How a signal row was measured beyond its ordering: "word=32 poll=1" (rows from before
-    those axes existed were word=64 poll=0)."""
+    """How a signal row was measured beyond its ordering: "word=32 poll=1", plus " place=K" where
+    the flags were not on the first line (rows from before those axes were word=64 poll=0)."""
     axes = gbcsv.config_axes(r)
-    return f"word={axes.get('word', '64')} poll={axes.get('poll', '0')}"
+    place = axes.get("place", "0")
+    return (f"word={axes.get('word', '64')} poll={axes.get('poll', '0')}" +
+            (f" place={place}" if place != "0" else ""))
 
 
 def cheapest_signals(run, ordering, gpus):
@@ -113,6 +116,7 @@ def cheapest_signals(run, ordering, gpus):
     for r in run:
         if (r["method"] == SIGNAL and r["metric"] == "one_way_latency" and
                 gbcsv.config_axes(r).get("ordering") == ordering and
+                gbcsv.config_axes(r).get("timing", "0") == "0" and
                 set(r["gpu_ids"].split(",")) <= gpus):
             pair, value = r["gpu_ids"], (float(r["value"]), signal_variant(r))
             best[pair] = min(best.get(pair, value), value)

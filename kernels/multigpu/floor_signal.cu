@@ -18,7 +18,10 @@
 // watchdog (0: the project's spin budget, which counts every poll and reads the clock every 64;
 // 1: 64 bare polls between two checks, so that the poll loop holds the load and the compare and
 // nothing else). Every variant keeps a watchdog, so none can hang. `report floor` takes the
-// lowest of them for each ordering and names the one that gave it.
+// lowest of them for each ordering and names the one that gave it. Two diagnostic axes: `timing`
+// 1 reads the initiator's %globaltimer around its round trips instead of the host's clock around
+// the launches (a second technique, to show the figure is not the timing's), and `place` moves
+// the flags to another 128-byte line of each GPU's allocation.
 #include <cuda/atomic>
 
 #include <algorithm>
@@ -26,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "common/device_buffer.hpp"
 #include "common/watchdog.cuh"
 #include "core/registry.hpp"
 #include "core/state.hpp"
@@ -47,6 +51,10 @@ constexpr const char* kOrderingNames[] = {"relaxed", "volatile", "volatile+fence
                                           "release/acquire", "relaxed+acq_rel fence"};
 // Flags of different pairs in different 128-byte lines, so no pair sees another's traffic.
 constexpr std::size_t kLine = 128;
+// Axis `place`: the flags of place k lie k * members lines into each GPU's allocation, so that a
+// run can show how the one-way latency depends on where a flag lands in the GPU's L2 (which
+// slice and partition its address maps to). place=0 is the layout of every earlier run.
+constexpr long kPlaces = 64;
 
 template <class Word>
 __device__ void signal(Word* p, Word v, Ordering o) {
@@ -106,34 +114,46 @@ __device__ bool wait_for(Word* p, Word want, Ordering o, const WatchdogArgs& wat
   }
 }
 
+// One launch of one side of the ping-pong. `base` continues the values of earlier launches on the
+// same flags (they only grow; a 32-bit flag wraps after 2^31 round trips, far beyond any run).
+struct PingArgs {
+  void* mine;  // this GPU's flag, written by the peer
+  void* peer;  // the peer's flag, written by this GPU
+  long reps;
+  unsigned long long base;
+  int ordering;
+  bool initiator;
+  WatchdogArgs watchdog;
+  unsigned long long* elapsed_ns;  // timing=1: the initiator's %globaltimer span of its reps
+};
+
 // One thread. The initiator sends odd values and waits for the even answer; the other answers.
-// `base` continues the values of earlier launches on the same flags (they only grow; a 32-bit
-// flag wraps after 2^31 round trips, far beyond any run).
 template <class Word, Poll P>
-__global__ void ping_pong(Word* mine, Word* peer, long reps, unsigned long long base,
-                          int ordering, bool initiator, WatchdogArgs watchdog) {
-  const auto o = static_cast<Ordering>(ordering);
-  for (long r = 0; r < reps; ++r) {
-    const Word ping = static_cast<Word>(base + 2 * static_cast<unsigned long long>(r) + 1),
+__global__ void ping_pong(const PingArgs x) {
+  const auto o = static_cast<Ordering>(x.ordering);
+  Word* mine = static_cast<Word*>(x.mine);
+  Word* peer = static_cast<Word*>(x.peer);
+  const std::uint64_t t0 = dev::global_ns();
+  for (long r = 0; r < x.reps; ++r) {
+    const Word ping = static_cast<Word>(x.base + 2 * static_cast<unsigned long long>(r) + 1),
                pong = ping + 1;
-    if (initiator) signal(peer, ping, o);
-    if (!wait_for<P>(mine, initiator ? pong : ping, o, watchdog)) return;
-    if (!initiator) signal(peer, pong, o);
+    if (x.initiator) signal(peer, ping, o);
+    if (!wait_for<P>(mine, x.initiator ? pong : ping, o, x.watchdog)) return;
+    if (!x.initiator) signal(peer, pong, o);
   }
+  if (x.initiator && x.elapsed_ns) *x.elapsed_ns = dev::global_ns() - t0;
 }
 
-// The kernel of one (word, poll) variant, with the flag at `flag` of the right width.
+// The kernel of one (word, poll) variant.
+using Launcher = void (*)(const PingArgs&, cudaStream_t);
 template <class Word, Poll P>
-void launch_ping_pong(void* mine, void* peer, long reps, unsigned long long base, int ordering,
-                      bool initiator, WatchdogArgs w, cudaStream_t s) {
-  ping_pong<Word, P><<<1, 1, 0, s>>>(static_cast<Word*>(mine), static_cast<Word*>(peer), reps,
-                                      base, ordering, initiator, w);
+void launch_ping_pong(const PingArgs& x, cudaStream_t s) {
+  ping_pong<Word, P><<<1, 1, 0, s>>>(x);
 }
-using Launcher = void (*)(void*, void*, long, unsigned long long, int, bool, WatchdogArgs,
-                          cudaStream_t);
 Launcher launcher(long word_bits, long poll) {
   if (word_bits == 32)
-    return poll == 1 ? launch_ping_pong<unsigned, Poll::bare> : launch_ping_pong<unsigned, Poll::budget>;
+    return poll == 1 ? launch_ping_pong<unsigned, Poll::bare>
+                     : launch_ping_pong<unsigned, Poll::budget>;
   return poll == 1 ? launch_ping_pong<unsigned long long, Poll::bare>
                    : launch_ping_pong<unsigned long long, Poll::budget>;
 }
@@ -148,7 +168,8 @@ class FloorSignal final : public Method {
            "2 = volatile + __threadfence_system before each store, 3 = release/acquire "
            "(system scope), 4 = relaxed + acq_rel fence before each store; word = the flag's "
            "bits (64, 32); poll 0 = the spin budget's loop, 1 = 64 bare polls between watchdog "
-           "checks";
+           "checks; timing 0 = differential, 1 = the initiator's %globaltimer; place = which "
+           "128-byte line holds the flags (0..63)";
   }
   std::vector<Axis> axes() const override {
     // Named as the device barriers' orderings where a barrier's ordering has this signal as
@@ -161,7 +182,9 @@ class FloorSignal final : public Method {
               {3, "release-acquire"},
               {4, "acq-rel-fence"}}},
             {"word", {64}},
-            {"poll", {0}, {{0, "spin-budget"}, {1, "bare-polls"}}}};
+            {"poll", {0}, {{0, "spin-budget"}, {1, "bare-polls"}}},
+            {"place", {0}},
+            {"timing", {0}, {{0, "differential"}, {1, "globaltimer"}}}};
   }
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, false);
@@ -180,6 +203,12 @@ class FloorSignal final : public Method {
           "relaxed + acq_rel fence");
     if (const long w = p.get("word", 64); w != 32 && w != 64)
       return Usability::no("word: the flag's bits, 32 or 64");
+    if (const long place = p.get("place", 0); place < 0 || place >= kPlaces)
+      return Usability::no("place: which of " + std::to_string(kPlaces) +
+                           " 128-byte lines of each GPU's allocation holds the flags, 0.." +
+                           std::to_string(kPlaces - 1));
+    if (const long t = p.get("timing", 0); t != 0 && t != 1)
+      return Usability::no("timing: 0 = differential (host), 1 = %globaltimer on the initiator");
     if (const long poll = p.get("poll", 0); poll != 0 && poll != 1)
       return Usability::no("poll: 0 = the spin budget's loop, 1 = bare polls between checks");
     if (std::string why = mg::peer_access_problem(ctx.gpus); !why.empty())
@@ -192,13 +221,15 @@ class FloorSignal final : public Method {
     const mg::Team& team = mg::team_of(state);
     const int n = team.local_count();
     // Member i's flag from member j: line j of member i's allocation.
-    const mg::PeerMemory flags(team, kLine * static_cast<std::size_t>(n));
+    const Point& p = state.point();
+    const auto first = static_cast<std::size_t>(p.get("place", 0) * n);
+    const mg::PeerMemory flags(team, kLine * static_cast<std::size_t>(kPlaces * n));
     auto flag = [&](int seen_by_local, int owner, int from) {
       return static_cast<void*>(static_cast<char*>(flags.at(seen_by_local, owner)) +
-                                kLine * static_cast<std::size_t>(from));
+                                kLine * (first + static_cast<std::size_t>(from)));
     };
-    const Point& p = state.point();
-    const Variant v{static_cast<int>(p.at("ordering")), p.get("word", 64), p.get("poll", 0)};
+    const Variant v{static_cast<int>(p.at("ordering")), p.get("word", 64), p.get("poll", 0),
+                    p.get("place", 0), p.get("timing", 0)};
     std::vector<Measurement> rows;
     for (int a = 0; a < n; ++a)
       for (int b = a + 1; b < n; ++b)
@@ -210,7 +241,7 @@ class FloorSignal final : public Method {
  private:
   struct Variant {
     int ordering;
-    long word, poll;
+    long word, poll, place, timing;
   };
   // The pair's flags: a's flag from b as a and b see it (a_mine, b_peer), and b's from a.
   struct Flags {
@@ -222,16 +253,19 @@ class FloorSignal final : public Method {
     const Launcher launch = launcher(v.word, v.poll);
     GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
     const DeviceWatchdog watch_a(ctx);
+    const DeviceBuffer<unsigned long long> elapsed(1);  // on GPU a, the initiator's
     GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
     const DeviceWatchdog watch_b(ctx);
     unsigned long long base = 0;
     auto run = [&](long reps) {
       const auto t0 = std::chrono::steady_clock::now();
       GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
-      launch(f.b_mine, f.b_peer, reps, base, v.ordering, false, watch_b.args(), team.stream(b));
+      launch({f.b_mine, f.b_peer, reps, base, v.ordering, false, watch_b.args(), nullptr},
+             team.stream(b));
       GB_CUDA_CHECK(cudaGetLastError());
       GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
-      launch(f.a_mine, f.a_peer, reps, base, v.ordering, true, watch_a.args(), team.stream(a));
+      launch({f.a_mine, f.a_peer, reps, base, v.ordering, true, watch_a.args(), elapsed.get()},
+             team.stream(a));
       GB_CUDA_CHECK(cudaGetLastError());
       GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(a)));
       GB_CUDA_CHECK(cudaSetDevice(team.device(b)));
@@ -246,21 +280,36 @@ class FloorSignal final : public Method {
     const long lo = ctx.options.reps_lo, hi = ctx.options.reps_hi;
     Measurement m;
     try {
-      m = paired_difference(
-          ctx, [&] { return run(hi); }, [&] { return run(lo); },
-          2.0 * static_cast<double>(hi - lo));
-      m.metric = "one_way_latency";
-      m.unit = "ns";
-      m.technique = "differential";
-      m.statistic = "eq7";
-      m.reps_lo = lo;
-      m.reps_hi = hi;
+      if (v.timing == 1) {
+        // The device's own clock around reps_hi round trips on the initiator: no launch, no host
+        // wait inside the span, so it needs no differential.
+        GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
+        Samples s = adaptive_samples(ctx, [&] {
+          run(hi);
+          GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
+          return static_cast<double>(elapsed.to_host()[0]) / (2.0 * static_cast<double>(hi));
+        });
+        m = median_figure(std::move(s.values), "one_way_latency", "ns", "globaltimer", s.stop);
+        m.reps_lo = m.reps_hi = hi;
+      } else {
+        m = paired_difference(
+            ctx, [&] { return run(hi); }, [&] { return run(lo); },
+            2.0 * static_cast<double>(hi - lo));
+        m.metric = "one_way_latency";
+        m.unit = "ns";
+        m.technique = "differential";
+        m.statistic = "eq7";
+        m.reps_lo = lo;
+        m.reps_hi = hi;
+      }
     } catch (const WatchdogTimeout& e) {
-      m = timeout_measurement("one_way_latency", "ns", "differential", e.what());
+      m = timeout_measurement("one_way_latency", "ns",
+                              v.timing == 1 ? "globaltimer" : "differential", e.what());
     }
     m.gpus = {team.device(a), team.device(b)};
     m.note += (m.note.empty() ? "" : "; ") + std::string(kOrderingNames[v.ordering]) +
               (v.word == 32 ? ", 32-bit flag" : "") + (v.poll == 1 ? ", bare polls" : "") +
+              (v.place ? ", place " + std::to_string(v.place) : "") +
               ", GPUs " +
               std::to_string(team.device(a)) + " <-> " + std::to_string(team.device(b));
     return m;

@@ -23,6 +23,9 @@ constexpr GlossaryEntry kGlossary[] = {
     {"poll", "spin-budget",
      "the project's spin budget: every poll counted, the clock read every 64 polls"},
     {"poll", "bare-polls", "64 bare polls (a load and a compare) between two watchdog checks"},
+    {"timing", "differential",
+     "the host's clock around two launches of different lengths, their difference per crossing"},
+    {"timing", "globaltimer", "the initiating GPU's %globaltimer around its round trips"},
     // Test hooks of the device barriers (core/faults.hpp): none is set in a real run.
     {"fault", "none", "no fault: the barrier as it is"},
     {"fault", "skip-wait", "every member signals but never waits (the check must catch it)"},

@@ -51,6 +51,11 @@ with tempfile.TemporaryDirectory() as d:
             config="ordering=3 word=32 poll=1", metric="one_way_latency", value=1300),
         row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2,
             config="ordering=3 word=32 poll=0", metric="one_way_latency", value=1400),
+        # another line of the GPUs' memory; the GPU's own clock is another technique, not a way
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2,
+            config="ordering=3 word=64 poll=0 place=5", metric="one_way_latency", value=1290),
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2,
+            config="ordering=3 timing=1", metric="one_way_latency", value=900),
         barrier(0, 2480), barrier(1, 3300), barrier(2, 2000), barrier(0, 1100, gpus="0"),
         barrier(0, 2830, b=4, t=256),  # no grid.cg at 4x256 in r1
         # run r2: a barrier whose grid barrier was measured only in r1 gets no floor
@@ -66,7 +71,7 @@ with tempfile.TemporaryDirectory() as d:
             "| `multigpu.device.push` | 2 | 1x128 | 2 | 2 | 0.99 | 0.7 | 1.69 | 1.18 |"]
     for w in want:
         expect(w in lines, f"the row {w}", p)
-    expect("signal ordering=3 (release/acquire): word=64 poll=0 (the lowest of 3 ways)"
+    expect("signal ordering=3 (release/acquire): word=64 poll=0 (the lowest of 4 ways)"
            in p.stdout, "the report names the way that gave the floor's signal", p)
     expect(sum(line.startswith("| `multigpu") for line in lines) == 4,
            "no floor for a barrier whose parts are in another run or missing", p)
