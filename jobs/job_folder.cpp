@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "jobs/out_folder.hpp"
 #include "jobs/readme.hpp"
 #include "jobs/scripts.hpp"

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "errors/errors.hpp"
 #include "jobs/text.hpp"
 #include "paths/data_dir.hpp"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb::jobs {
 namespace fs = std::filesystem;

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "core/axis.hpp"
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "jobs/estimate.hpp"
 #include "jobs/locate.hpp"
 #include "jobs/placement.hpp"

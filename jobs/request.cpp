@@ -3,7 +3,7 @@
 #include <charconv>
 #include <cstdio>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb::jobs {
 namespace {

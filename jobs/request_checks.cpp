@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "errors/errors.hpp"
 
 namespace gb::jobs {
 namespace {

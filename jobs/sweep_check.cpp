@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/axis.hpp"
-#include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "errors/errors.hpp"
 #include "jobs/text.hpp"
 
 namespace gb::jobs {

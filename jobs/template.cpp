@@ -3,7 +3,7 @@
 #include <cctype>
 #include <set>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb::jobs {
 namespace {

@@ -1,6 +1,6 @@
 // gpubarrier-legacy: the part of gpubarrier that needs a CUDA 11.x/12.x toolkit, because CUDA 13
 // removed this_multi_grid() and cudaLaunchCooperativeKernelMultiDevice (issue 15). gpubarrier
-// runs it as a child process and speaks src/legacy/protocol.hpp with it; this program only
+// runs it as a child process and speaks src/methods/legacy/protocol.hpp with it; this program only
 // launches, times and checks, every statistic is gpubarrier's.
 #include <cstdio>
 #include <cstdlib>
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "legacy/protocol.hpp"
+#include "methods/legacy/protocol.hpp"
 #include "multi_device.hpp"
 #include "multi_grid.hpp"
 #include "reduction.hpp"
@@ -25,7 +25,7 @@ constexpr const char* kUsage =
     "\n"
     "Runs this_multi_grid().sync() and cudaLaunchCooperativeKernelMultiDevice (removed in CUDA\n"
     "13) for gpubarrier, which starts it per configuration and sends one request per line on\n"
-    "stdin; each reply is one line on stdout. The format is src/legacy/protocol.hpp:\n"
+    "stdin; each reply is one line on stdout. The format is src/methods/legacy/protocol.hpp:\n"
     "  check <n> | sync <reps> | launch <warmup> <steps> | launch-check <rounds> |\n"
     "  fuse <launches> <units> | reduce-check <bytes> | reduce <bytes> <warmup> <steps> |\n"
     "  quit\n"

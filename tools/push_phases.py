@@ -1,7 +1,7 @@
 """Where push's time goes, from one run of configs/sweeps/push-phases.yaml.
 
 multigpu.device.push's `part` axis times one phase of the barrier alone (kernels/multigpu/
-detail/push.cuh): 0 the whole barrier, 1 the gather alone (every block waits for its GPU's
+push.cuh): 0 the whole barrier, 1 the gather alone (every block waits for its GPU's
 arrival count), 2 the gather and the sends (the completing block still signals every peer, nobody
 waits for a peer), 3 the exchange alone (block 0 of each GPU signals every peer and waits for
 every peer). Per GPU count and shape, beside the composed floor of the same run (tools/floor.py),

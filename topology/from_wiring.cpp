@@ -4,7 +4,7 @@
 #include <set>
 #include <utility>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "topology/cpulist.hpp"
 
 namespace gb::topo {

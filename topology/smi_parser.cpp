@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <map>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "topology/cpulist.hpp"
 #include "topology/printable.hpp"
 #include "topology/text_input.hpp"

@@ -4,7 +4,7 @@
 #include <limits>
 #include <tuple>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb::topo {
 namespace {

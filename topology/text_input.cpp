@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "topology/printable.hpp"
 
 namespace gb::topo {

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <set>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "topology/nvlink_groups.hpp"
 
 namespace gb::topo {

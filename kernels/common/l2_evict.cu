@@ -4,8 +4,8 @@
 
 #include "common/sm_throughput.cuh"
 #include "core/cuda_check.hpp"
-#include "core/errors.hpp"
 #include "core/teardown.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 namespace {

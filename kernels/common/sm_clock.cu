@@ -1,6 +1,6 @@
 #include "common/device_buffer.hpp"
 #include "common/sm_clock.hpp"
-#include "common/timers.cuh"
+#include "runtime/timers.cuh"
 
 namespace gb {
 namespace {

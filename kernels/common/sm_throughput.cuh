@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "common/timers.cuh"
 #include "core/adaptive.hpp"
 #include "core/cuda_check.hpp"
 #include "core/method.hpp"
 #include "core/run_context.hpp"
 #include "core/statistics.hpp"
 #include "core/techniques.hpp"
+#include "runtime/timers.cuh"
 
 namespace gb {
 

@@ -19,9 +19,9 @@
 #include <climits>
 #include <cstdint>
 
-#include "common/timers.cuh"
 #include "core/check_draw.hpp"
 #include "core/stamp_check.hpp"
+#include "runtime/timers.cuh"
 
 namespace gb::dev {
 

@@ -6,8 +6,8 @@
 #include <string_view>
 
 #include "common/device_buffer.hpp"
-#include "common/timers.cuh"
 #include "core/watchdog.hpp"
+#include "runtime/timers.cuh"
 
 namespace gb {
 namespace dev {

@@ -10,9 +10,9 @@
 #include "core/fusion.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "legacy/figures.hpp"
-#include "legacy/locate.hpp"
-#include "team/threads_team_method.hpp"
+#include "methods/legacy/figures.hpp"
+#include "methods/legacy/locate.hpp"
+#include "runtime/threads_team_method.hpp"
 
 namespace gb {
 namespace {

@@ -12,11 +12,11 @@
 #include "common/device_buffer.hpp"
 #include "common/sm_clock.hpp"
 #include "common/strided_sum.cuh"
-#include "common/timers.cuh"
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 #include "model/detail/model_rows.hpp"
+#include "runtime/timers.cuh"
 
 namespace gb::model {
 namespace {

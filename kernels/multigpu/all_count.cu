@@ -2,7 +2,7 @@
 // counter of every GPU (its own in local memory, the peers' over NVLink) and waits until its own
 // GPU's counter holds every block of every GPU. The cross-GPU latency overlaps the local arrivals.
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 

@@ -3,7 +3,7 @@
 #include <cooperative_groups.h>
 
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 

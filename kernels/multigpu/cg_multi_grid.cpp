@@ -2,14 +2,14 @@
 // cudaLaunchCooperativeKernelMultiDevice (seed 002 section 4.3.2). CUDA 13 removed both from the
 // toolkit, but driver 580 still runs binaries built with an older one: the kernel lives in the
 // gpubarrier-legacy helper (legacy/multi_grid.cu, CUDA 11.x/12.x), which this method runs as a
-// child process; the figures are gpubarrier's (src/legacy/figures.hpp). Without the helper, or
-// under mpirun (one process drives every GPU), the rows are skipped with the reason.
+// child process; the figures are gpubarrier's (src/methods/legacy/figures.hpp). Without the
+// helper, or under mpirun (one process drives every GPU), the rows are skipped with the reason.
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "legacy/figures.hpp"
-#include "legacy/locate.hpp"
-#include "team/peer_memory.hpp"
-#include "team/threads_team_method.hpp"
+#include "methods/legacy/figures.hpp"
+#include "methods/legacy/locate.hpp"
+#include "runtime/peer_memory.hpp"
+#include "runtime/threads_team_method.hpp"
 
 namespace gb {
 namespace {

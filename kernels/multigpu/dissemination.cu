@@ -1,8 +1,8 @@
 // multigpu.device.dissemination: after each GPU's own gather, ceil(log2 n) rounds; in round k
 // member m signals member m + 2^k and waits for member m - 2^k (any n, not only powers of 2).
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
 #include "multigpu/detail/gpu_gather.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 

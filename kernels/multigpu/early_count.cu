@@ -26,7 +26,7 @@
 // Lanes k < members of warp 0 each talk to one GPU, so the members' reductions and polls are in
 // flight together; the fence is one instruction for the warp.
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 

@@ -34,8 +34,8 @@
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "team/peer_memory.hpp"
-#include "team/team.hpp"
+#include "runtime/peer_memory.hpp"
+#include "runtime/team.hpp"
 
 namespace gb {
 namespace {

@@ -1,12 +1,12 @@
 // multigpu.device.hierarchical, topology-aware: after each GPU's own gather, the members of an
 // NVLink group gather at their group's leader (the lowest member), the leaders exchange, then
-// each leader releases its group. The groups come from the topology (team/hierarchy.hpp).
+// each leader releases its group. The groups come from the topology (runtime/hierarchy.hpp).
 #include <algorithm>
 
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
 #include "multigpu/detail/gpu_gather.cuh"
-#include "team/hierarchy.hpp"
+#include "multigpu/frame/device_barrier.cuh"
+#include "runtime/hierarchy.hpp"
 #include "topology/nvlink_groups.hpp"
 
 namespace gb::mg {

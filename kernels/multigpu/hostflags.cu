@@ -1,8 +1,8 @@
 // multigpu.device.hostflags: single-writer flags in host-mapped memory, member 0 gathers and
 // releases (the cuda-samples PeerGroup::sync pattern), behind each GPU's own gather.
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
 #include "multigpu/detail/gpu_gather.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 

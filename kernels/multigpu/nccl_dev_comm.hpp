@@ -19,10 +19,10 @@
 
 #include <vector>
 
-#include "core/errors.hpp"
 #include "core/run_context.hpp"
-#include "team/nccl_comm.hpp"
-#include "team/team.hpp"
+#include "errors/errors.hpp"
+#include "runtime/nccl_comm.hpp"
+#include "runtime/team.hpp"
 
 namespace gb::mg {
 

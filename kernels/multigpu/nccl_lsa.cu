@@ -21,7 +21,7 @@
 // no configuration waits for an absent block; there is no `fault` axis (a GPU that skipped the
 // barrier would hang its peers for good). The host waits with a deadline instead (--watchdog +
 // 1 ms per crossing): past it the row is `timeout`, the GPU is left to the stuck kernel and this
-// method skips it from then on (detail/deadline_run.cuh).
+// method skips it from then on (runtime/deadline_run.cuh).
 #include <cooperative_groups.h>
 
 #include <memory>
@@ -30,9 +30,9 @@
 
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "multigpu/detail/deadline_run.cuh"
-#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 #include "multigpu/nccl_dev_comm.hpp"
+#include "runtime/deadline_run.cuh"
 
 namespace gb {
 namespace {

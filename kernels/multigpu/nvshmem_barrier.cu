@@ -2,8 +2,8 @@
 // 16), composed as multigpu.nccl.lsa is: in a persistent cooperative kernel on every GPU, one
 // crossing is grid.sync(), then NVSHMEM's barrier across PEs in block 0 (axis `variant`), then
 // grid.sync() again, so that the whole of every GPU waits. Memory, stamp and payload check and
-// timing are those of the multigpu.device.* methods (detail/device_barrier.cuh); the host waits
-// under a deadline (detail/deadline_run.cuh), since no watchdog reaches inside NVSHMEM's spin.
+// timing are those of the multigpu.device.* methods (frame/device_barrier.cuh); the host waits
+// under a deadline (runtime/deadline_run.cuh), since no watchdog reaches inside NVSHMEM's spin.
 //
 // variant 0 = nvshmemx_barrier_all_block (block 0's threads), 1 = nvshmemx_sync_all_block (a
 // barrier that promises no memory ordering of its own), 2 = nvshmem_barrier_all (thread 0 of
@@ -12,7 +12,7 @@
 // pass).
 //
 // NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs>). It is initialised once per
-// process (kernels/nvshmem/runtime.hpp) and finalised at exit. It is a target of its own with
+// process (src/runtime/nvshmem_runtime.hpp) and finalised at exit. It is a target of its own with
 // separable compilation (-rdc), built only when the set-up found NVSHMEM
 // (GPUBARRIER_WITH_NVSHMEM; cmake/Nvshmem.cmake); without it this file is a method that says so.
 #include <cooperative_groups.h>
@@ -20,17 +20,17 @@
 #include <memory>
 #include <string>
 
-#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "multigpu/detail/deadline_run.cuh"
-#include "multigpu/detail/device_barrier.cuh"
+#include "errors/errors.hpp"
+#include "multigpu/frame/device_barrier.cuh"
+#include "runtime/deadline_run.cuh"
 
 #ifdef GPUBARRIER_HAVE_NVSHMEM
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
-#include "nvshmem/runtime.hpp"
+#include "runtime/nvshmem_runtime.hpp"
 #endif
 
 namespace gb {

@@ -6,7 +6,7 @@
 // waiting block reads members x blocks words (its threads share them). A measured negative
 // result, kept for what it shows (results/README.md).
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 

@@ -19,8 +19,8 @@
 #include "core/techniques.hpp"
 #include "core/watchdog.hpp"
 #include "multigpu/torch_symm_script.hpp"
-#include "team/peer_memory.hpp"
-#include "team/threads_team_method.hpp"
+#include "runtime/peer_memory.hpp"
+#include "runtime/threads_team_method.hpp"
 
 namespace gb {
 namespace {

@@ -1,8 +1,8 @@
 // The runner of multigpu.torch.symm-barrier: tools/peers/torch_symm_barrier.py (PyTorch's
 // symmetric-memory barrier in CUDA graphs) as a child process, spoken to one line at a time
-// (legacy/helper_process.hpp: a host-side deadline on every reply, its process group killed past
-// it), and the script's JSON lines parsed and checked. The figures are gpubarrier's: the method
-// asks for raw replay times and check counts (multigpu/torch_symm_barrier.cpp).
+// (methods/legacy/helper_process.hpp: a host-side deadline on every reply, its process group
+// killed past it), and the script's JSON lines parsed and checked. The figures are gpubarrier's:
+// the method asks for raw replay times and check counts (multigpu/torch_symm_barrier.cpp).
 //
 // The script, when asked by this runner (--serve), prints one JSON object per line:
 //   {"event": "ready", "torch": "2.11.0", "gpus": 2, "channel": 0, "backend": "CUDA", ...}
@@ -19,8 +19,8 @@
 #include <variant>
 #include <vector>
 
-#include "core/errors.hpp"
-#include "legacy/helper_process.hpp"
+#include "errors/errors.hpp"
+#include "methods/legacy/helper_process.hpp"
 
 namespace gb::torch_peer {
 

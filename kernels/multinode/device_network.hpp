@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/run_context.hpp"
-#include "team/team.hpp"
+#include "errors/errors.hpp"
+#include "runtime/team.hpp"
 
 namespace gb::mg {
 

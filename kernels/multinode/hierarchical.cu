@@ -8,10 +8,10 @@
 
 #include "core/faults.hpp"
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
-#include "multinode/device_network.hpp"
+#include "multigpu/frame/device_barrier.cuh"
 #include "multinode/detail/node_refusals.hpp"
 #include "multinode/detail/node_session.cuh"
+#include "multinode/device_network.hpp"
 
 namespace gb::mg {
 namespace {

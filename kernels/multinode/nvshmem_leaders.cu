@@ -1,7 +1,7 @@
 // multinode.hierarchical's network=1 (issue 18): one configuration with the node leaders' GPUs
 // crossing through NVSHMEM signals from the device (detail/nvshmem_net.cuh). Provided to the
 // method (hierarchical.cu) through device_network() when gpubarrier is built with NVSHMEM
-// (cmake/Nvshmem.cmake). Every rank is a PE (kernels/nvshmem/runtime.hpp); the GPUs of a
+// (cmake/Nvshmem.cmake). Every rank is a PE (src/runtime/nvshmem_runtime.hpp); the GPUs of a
 // node gather over CUDA IPC as in network=0, so NVSHMEM carries only the leaders' signals.
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -11,12 +11,12 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
-#include "core/errors.hpp"
-#include "multigpu/detail/barrier_memory.cuh"
-#include "multinode/device_network.hpp"
+#include "errors/errors.hpp"
 #include "multinode/detail/node_session.cuh"
 #include "multinode/detail/nvshmem_net.cuh"
-#include "nvshmem/runtime.hpp"
+#include "multinode/device_network.hpp"
+#include "runtime/barrier_memory.cuh"
+#include "runtime/nvshmem_runtime.hpp"
 
 namespace gb::mg {
 // A named namespace: State holds the session (a template of default visibility), which a type

@@ -6,10 +6,10 @@
 // the array and once it holds the sum. Axis cache as every reduction (common/l2_evict.hpp); here
 // the array is loaded before the timed span starts, so cold and warm time the same work.
 #include "common/sm_clock.hpp"
-#include "common/timers.cuh"
 #include "core/registry.hpp"
 #include "core/techniques.hpp"
 #include "reduction/detail/reduction_method.cuh"
+#include "runtime/timers.cuh"
 
 namespace gb::reduction {
 namespace {

@@ -4,9 +4,9 @@
 // tools/model.py pairs it with host.mpi.gpu-barrier.
 #include <string>
 
-#include "core/mpi_check.hpp"
 #include "core/registry.hpp"
 #include "reduction/detail/host_barrier_reduction.cuh"
+#include "runtime/mpi_check.hpp"
 
 namespace gb::reduction {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "core/registry.hpp"
 #include "reduction/multi_reduction.cuh"
-#include "team/nccl_check.hpp"
-#include "team/nccl_comm.hpp"
+#include "runtime/nccl_check.hpp"
+#include "runtime/nccl_comm.hpp"
 
 namespace gb::reduction {
 namespace {

@@ -31,9 +31,9 @@
 #include "core/watchdog.hpp"
 #include "reduction/grid_sum.cuh"
 #include "reduction/input.cuh"
-#include "team/peer_memory.hpp"
-#include "team/team.hpp"
-#include "team/team_host_loop.hpp"
+#include "runtime/peer_memory.hpp"
+#include "runtime/team.hpp"
+#include "runtime/team_host_loop.hpp"
 
 namespace gb::reduction {
 

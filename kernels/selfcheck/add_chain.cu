@@ -6,8 +6,8 @@
 #include <string>
 #include <utility>
 
-#include "common/timers.cuh"
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
+#include "runtime/timers.cuh"
 
 namespace gb::selfcheck {
 namespace {

@@ -6,11 +6,11 @@
 
 #include "common/device_buffer.hpp"
 #include "common/sm_clock.hpp"
-#include "common/timers.cuh"
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 #include "reduction/reference_sum.hpp"
+#include "runtime/timers.cuh"
 #include "warp/detail/warp_reduce.cuh"
 
 namespace gb {

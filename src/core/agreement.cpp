@@ -3,7 +3,7 @@
 #include <cmath>
 #include <exception>
 
-#include "core/rank_exchange.hpp"
+#include "core/launch.hpp"
 
 namespace gb {
 namespace {

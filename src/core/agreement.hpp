@@ -22,8 +22,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/errors.hpp"
 #include "core/run_context.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 

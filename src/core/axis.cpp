@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "core/axis_glossary.hpp"
-#include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 namespace {

@@ -1,5 +1,5 @@
 // The draws of the device barriers' checks: which block of which GPU arrives late at each barrier
-// and whose payload each block reads (kernels/multigpu/detail/crossing.cuh), which warp or block
+// and whose payload each block reads (kernels/multigpu/frame/crossing.cuh), which warp or block
 // arrives late in each round of a block, cluster or grid check (kernels/common/stamp_check.cuh).
 // Seeded, so that a run repeats; host and device compute the same values (unit-tested on the
 // host).

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 #define GB_CUDA_CHECK(call)                                                                    \
   do {                                                                                         \

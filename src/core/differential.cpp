@@ -2,8 +2,8 @@
 #include <cmath>
 
 #include "core/adaptive.hpp"
-#include "core/errors.hpp"
 #include "core/techniques.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 

@@ -6,7 +6,7 @@
 #include <array>
 #include <cstdlib>
 
-#include "core/launcher.hpp"
+#include "core/launch.hpp"
 #include "gpubarrier_version.hpp"
 #include "topology/gpu_uuid.hpp"
 #include "topology/nvml_driver.hpp"
@@ -53,7 +53,7 @@ int count_cuda_devices(std::string& reason) {
   return n;
 }
 
-Environment detect_environment() {
+Environment detect_environment(const Launch& launch) {
   Environment env;
   std::array<char, 256> host{};
   gethostname(host.data(), host.size() - 1);
@@ -77,7 +77,7 @@ Environment detect_environment() {
     env.nccl = std::to_string(nv / 10000) + "." + std::to_string((nv / 100) % 100) + "." +
                std::to_string(nv % 100);
 #endif
-  env.mpi = mpi_library_version();
+  env.mpi = launch.mpi_library_version();
   env.version = GPUBARRIER_VERSION;
   env.git_sha = GPUBARRIER_GIT_SHA;
   return env;

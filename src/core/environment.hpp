@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "core/launch.hpp"
+
 namespace gb {
 
 // What names one GPU: its CUDA device name and UUID ("GPU-xxxxxxxx-xxxx-...", as nvidia-smi).
@@ -35,8 +37,9 @@ struct Environment {
   std::string git_sha;
 };
 
-// Reads versions from the libraries actually loaded (not the headers compiled against).
-Environment detect_environment();
+// Reads versions from the libraries actually loaded (not the headers compiled against); MPI's
+// from `launch`'s transport.
+Environment detect_environment(const Launch& launch);
 
 // Counts visible CUDA devices; on failure returns 0 and sets `reason` (e.g. no driver).
 int count_cuda_devices(std::string& reason);

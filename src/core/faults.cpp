@@ -9,8 +9,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "errors/errors.hpp"
 
 namespace gb::faults {
 namespace {

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <vector>
 
-#include "core/errors.hpp"
 #include "core/techniques.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <numeric>
 
-#include "core/errors.hpp"
 #include "core/faults.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/launcher.hpp"
+#include "core/launch.hpp"
 #include "core/method.hpp"
 
 namespace gb {

@@ -1,7 +1,7 @@
 #include "core/method.hpp"
 
-#include "core/errors.hpp"
 #include "core/run_context.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/environment.hpp"
-#include "core/launcher.hpp"
+#include "core/launch.hpp"
 
 namespace gb::topo {
 struct Topology;

@@ -27,7 +27,7 @@ struct RunTally {
   }
 };
 
-// What the caller decides around each point (src/cli: --resume, per-point isolation). `point` is
+// What the caller decides around each point (src/app: --resume, per-point isolation). `point` is
 // the point's record before it runs (status ok, no figures): its identity, point_key(point).
 class PointHooks {
  public:

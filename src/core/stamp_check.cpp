@@ -4,7 +4,7 @@
 #include <climits>
 #include <map>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 namespace {

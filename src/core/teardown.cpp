@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "core/cuda_check.hpp"
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 

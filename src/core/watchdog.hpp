@@ -18,9 +18,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/errors.hpp"
 #include "core/method.hpp"
 #include "core/run_context.hpp"
+#include "errors/errors.hpp"
 
 #if defined(__CUDACC__)
 #define GB_HOST_DEVICE __host__ __device__

@@ -8,7 +8,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 namespace {

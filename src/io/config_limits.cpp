@@ -7,7 +7,7 @@
 #include <fstream>
 #include <vector>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 namespace gb {
 namespace {

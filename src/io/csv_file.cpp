@@ -6,7 +6,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/csv_writer.hpp"
 
 namespace gb {

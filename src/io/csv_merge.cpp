@@ -4,7 +4,7 @@
 #include <charconv>
 #include <unordered_map>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/csv_reader.hpp"
 #include "io/csv_writer.hpp"
 #include "io/row.hpp"

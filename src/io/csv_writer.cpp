@@ -1,6 +1,6 @@
 #include "io/csv_writer.hpp"
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/csv_reader.hpp"
 #include "io/row.hpp"
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/atomic_file.hpp"
 #include "io/point_stream.hpp"
 

@@ -2,7 +2,7 @@
 // writes it when a point starts and removes it once the point's completion line is in the log
 // (io/resume_log.hpp). When a rank or its node dies, OpenMPI and srun end every rank at once, so
 // no rank can write the point's row; the mark tells whoever runs next which point it was, and
-// `gpubarrier lost-point` (cli/lost_point.cpp) turns it into that point's row. A run started
+// `gpubarrier lost-point` (app/lost_point.cpp) turns it into that point's row. A run started
 // without --resume removes a stale mark; a killed or requeued job keeps it, and its --resume runs
 // the point again (a kill is no verdict on the point).
 #pragma once

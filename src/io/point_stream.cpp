@@ -7,7 +7,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/resume_log.hpp"
 
 namespace gb {

@@ -5,9 +5,9 @@
 #include <cstdio>
 
 #include "core/axis.hpp"
-#include "core/errors.hpp"
 #include "core/glob.hpp"
 #include "core/launch_mode.hpp"
+#include "errors/errors.hpp"
 #include "io/config_limits.hpp"
 #include "io/yaml_checks.hpp"
 

@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "errors/errors.hpp"
 #include "io/config_limits.hpp"
 #include "io/yaml_checks.hpp"
 #include "topology/cpulist.hpp"

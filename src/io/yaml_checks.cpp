@@ -2,7 +2,7 @@
 
 #include <map>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/config_limits.hpp"
 
 namespace gb {

@@ -90,7 +90,7 @@ def gb_row(**kw):
 
 
 def host_point(method, config, loop, step, **kw):
-    """A v3 host point: loop_latency first, then latency (as src/host/ writes them)."""
+    """A v3 host point: loop_latency first, then latency (as src/methods/host/ writes them)."""
     return [gb_row(method=method, config=config, metric="loop_latency", value=loop,
                    statistic="loop-mean-avg-threads", **kw),
             gb_row(method=method, config=config, metric="latency", value=step,

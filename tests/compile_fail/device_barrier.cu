@@ -1,7 +1,7 @@
 // A device-side multi-GPU barrier algorithm as a file under kernels/multigpu/ holds it
 // (kernels/multigpu/hierarchical.cu lists the same hook), for tests/compile_fail/run.py: as it
 // stands it registers; each case below gets its optional hook `note` wrong one way, which the
-// checks of multigpu/detail/algo_hooks.cuh must refuse instead of reading the default.
+// checks of multigpu/frame/algo_hooks.cuh must refuse instead of reading the default.
 // CASE misspelt_hook: "lists a hook" "H=gb::mg::hook::Note]"
 // CASE unlisted_hook: "leaves out" "H=gb::mg::hook::Note]"
 // CASE wrong_signature: "has not the signature" "H=gb::mg::hook::Note]"
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "core/registry.hpp"
-#include "multigpu/detail/device_barrier.cuh"
+#include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/sweep_file.hpp"
 #include "io/system_file.hpp"
 

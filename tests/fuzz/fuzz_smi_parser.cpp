@@ -15,7 +15,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "topology/json.hpp"
 #include "topology/smi_parser.hpp"
 #include "topology/text.hpp"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""A stand-in for gpubarrier-legacy (src/legacy/protocol.hpp) that needs no GPU: it answers with
-canned lines from a linear model, or misbehaves as FAKE_LEGACY_MODE says, so that the unit tests
-exercise gpubarrier's side of the process boundary (deadlines, failures, parsing, figures).
+"""A stand-in for gpubarrier-legacy (src/methods/legacy/protocol.hpp) that needs no GPU: it
+answers with canned lines from a linear model, or misbehaves as FAKE_LEGACY_MODE says, so that the
+unit tests exercise gpubarrier's side of the process boundary (deadlines, failures, parsing, figures).
 
 Modes: ok (default), stale (the checks count problems), hang_check, hang_sync (never answer that
 request), crash_sync (exit 1 with a message on stderr), signal_sync (die by SIGSEGV), error_sync

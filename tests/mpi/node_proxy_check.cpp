@@ -1,4 +1,4 @@
-// The host proxy of multinode.hierarchical (team/node_proxy.hpp) on CPUs alone: every rank is a
+// The host proxy of multinode.hierarchical (runtime/node_proxy.hpp) on CPUs alone: every rank is a
 // node leader, and a thread of it plays the leader GPU (publishes each epoch its node gathered,
 // waits for the release, as kernels/multinode/detail/node_gather.cuh does). Run by
 // tests/mpi/test_mpi.py under `mpirun -np 2`; prints one line per rank, exits 0 when every
@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "team/node_proxy.hpp"
+#include "runtime/node_proxy.hpp"
 
 namespace {
 

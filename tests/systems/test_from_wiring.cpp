@@ -2,7 +2,7 @@
 // them, and the Topology built from a small hand-made node.
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "helpers.hpp"
 #include "topology/from_wiring.hpp"
 #include "topology/nvlink_groups.hpp"

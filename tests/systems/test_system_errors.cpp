@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "helpers.hpp"
 
 namespace gb::test {

@@ -1,7 +1,7 @@
 // NVLink groups, subsets, class strings and binding advice on small synthetic machines.
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "helpers.hpp"
 #include "topology/binding_advice.hpp"
 #include "topology/nvlink_groups.hpp"

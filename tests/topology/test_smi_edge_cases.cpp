@@ -2,7 +2,7 @@
 // and inputs that must fail with a clear message.
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "helpers.hpp"
 #include "topology/nvlink_groups.hpp"
 #include "topology/topology_class.hpp"

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "helpers.hpp"
 #include "topology/json.hpp"
 #include "topology/printable.hpp"

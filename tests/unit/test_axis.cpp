@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "core/axis.hpp"
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 
 using namespace gb;
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/config_limits.hpp"
 #include "io/sweep_file.hpp"
 #include "io/system_file.hpp"

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/csv_writer.hpp"
 #include "io/row.hpp"
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <random>
 
-#include "core/errors.hpp"
 #include "core/fusion.hpp"
+#include "errors/errors.hpp"
 #include "quick_context.hpp"
 
 using namespace gb;

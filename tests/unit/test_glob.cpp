@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
 #include "core/glob.hpp"
+#include "errors/errors.hpp"
 
 using namespace gb;
 

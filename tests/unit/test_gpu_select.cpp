@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "cli/context.hpp"
-#include "core/errors.hpp"
+#include "app/context.hpp"
+#include "errors/errors.hpp"
 
 using gb::cli::select_gpus;
 

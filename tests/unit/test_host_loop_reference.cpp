@@ -6,9 +6,9 @@
 #include <chrono>
 #include <thread>
 
-#include "core/errors.hpp"
 #include "core/host_loop_reference.hpp"
 #include "core/runner.hpp"
+#include "errors/errors.hpp"
 #include "quick_context.hpp"
 
 using namespace gb;

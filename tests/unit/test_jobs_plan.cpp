@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "jobs/estimate.hpp"
 #include "test_jobs_helpers.hpp"
 

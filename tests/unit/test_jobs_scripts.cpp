@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <regex>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "jobs/job_folder.hpp"
 #include "jobs/scripts.hpp"
 #include "jobs/step_command.hpp"

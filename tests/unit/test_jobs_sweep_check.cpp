@@ -3,7 +3,7 @@
 // each at its file, line and column. And Slurm's time formats.
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "jobs/request.hpp"
 #include "jobs/sweep_check.hpp"
 #include "test_jobs_helpers.hpp"

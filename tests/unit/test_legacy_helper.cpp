@@ -12,9 +12,9 @@
 #include <fstream>
 
 #include "core/state.hpp"
-#include "legacy/figures.hpp"
-#include "legacy/helper_process.hpp"
-#include "legacy/locate.hpp"
+#include "methods/legacy/figures.hpp"
+#include "methods/legacy/helper_process.hpp"
+#include "methods/legacy/locate.hpp"
 #include "quick_context.hpp"
 
 namespace gb::legacy {

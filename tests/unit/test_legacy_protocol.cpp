@@ -1,8 +1,8 @@
-// The line format between gpubarrier and gpubarrier-legacy (src/legacy/protocol.hpp): replies
-// are split into a word and key=value fields, and anything malformed is named, never guessed.
+// The line format between gpubarrier and gpubarrier-legacy (src/methods/legacy/protocol.hpp):
+// replies are split into a word and key=value fields, and anything malformed is named, never guessed.
 #include <gtest/gtest.h>
 
-#include "legacy/protocol.hpp"
+#include "methods/legacy/protocol.hpp"
 
 namespace gb::legacy {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/csv_merge.hpp"
 #include "io/row.hpp"
 

@@ -1,10 +1,10 @@
-// --mpi-thread-level's names and the MPI_THREAD_* constants (core/mpi_thread_level.hpp).
-#include "core/mpi_thread_level.hpp"
+// --mpi-thread-level's names and the MPI_THREAD_* constants (runtime/mpi_thread_level.hpp).
+#include "runtime/mpi_thread_level.hpp"
 
 #include <gtest/gtest.h>
 
-#include "core/errors.hpp"
-#include "core/mpi_check.hpp"
+#include "errors/errors.hpp"
+#include "runtime/mpi_check.hpp"
 
 namespace gb {
 namespace {

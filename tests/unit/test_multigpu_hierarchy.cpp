@@ -1,7 +1,7 @@
 // The hierarchical barrier's grouping for any N and any NVLink grouping.
 #include <gtest/gtest.h>
 
-#include "team/hierarchy.hpp"
+#include "runtime/hierarchy.hpp"
 
 namespace gb::mg {
 namespace {

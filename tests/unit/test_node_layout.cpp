@@ -1,10 +1,10 @@
-// Which ranks share a node (core/node_layout.hpp) and the test-only simulated grouping
+// Which ranks share a node (runtime/node_layout.hpp) and the test-only simulated grouping
 // (GPUBARRIER_TEST_RANKS_AS_NODES, core/faults.hpp): the grouping multinode.hierarchical and the
 // team build on.
 #include <gtest/gtest.h>
 
-#include "core/node_layout.hpp"
 #include "core/faults.hpp"
+#include "runtime/node_layout.hpp"
 
 namespace gb {
 namespace {

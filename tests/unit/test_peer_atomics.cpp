@@ -2,7 +2,7 @@
 // (PCIe peers), tested with injected attribute values: NVLink hardware always has them.
 #include <gtest/gtest.h>
 
-#include "team/peer_atomics.hpp"
+#include "runtime/peer_atomics.hpp"
 
 using gb::mg::peer_atomics_problem;
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/errors.hpp"
 #include "core/run_context.hpp"
+#include "errors/errors.hpp"
 #include "io/csv_reader.hpp"
 #include "io/csv_writer.hpp"
 #include "io/resume_log.hpp"

@@ -4,8 +4,8 @@
 
 #include <cmath>
 
-#include "core/errors.hpp"
 #include "core/run_context.hpp"
+#include "errors/errors.hpp"
 #include "io/point_stream.hpp"
 #include "io/row.hpp"
 

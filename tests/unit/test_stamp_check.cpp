@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "core/check_draw.hpp"
-#include "core/errors.hpp"
 #include "core/stamp_check.hpp"
+#include "errors/errors.hpp"
 
 using namespace gb;
 

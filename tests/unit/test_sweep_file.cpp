@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "core/errors.hpp"
+#include "errors/errors.hpp"
 #include "io/sweep_file.hpp"
 
 using namespace gb;

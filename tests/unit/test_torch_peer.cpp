@@ -14,7 +14,7 @@
 
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "legacy/helper_process.hpp"
+#include "methods/legacy/helper_process.hpp"
 #include "multigpu/torch_symm_script.hpp"
 #include "paths/data_dir.hpp"
 #include "quick_context.hpp"

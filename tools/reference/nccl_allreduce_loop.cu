@@ -1,6 +1,6 @@
 // nccl_allreduce_loop: a small ncclAllReduce timed by the nccl-tests convention, written from
 // scratch for scripts/reference-check, which puts it beside gpubarrier's host.nccl.allreduce
-// `loop_latency` rows (the message of src/host/nccl_allreduce.cpp: one float, ncclSum, in
+// `loop_latency` rows (the message of src/methods/host/nccl_allreduce.cpp: one float, ncclSum, in
 // place, one GPU per member).
 //
 // The convention, as nccl-tests defines it (src/common.cu: TimeTest, BenchTime, startColl,

@@ -29,11 +29,11 @@
 #include "common/sm_clock.hpp"
 #include "common/sm_throughput.cuh"
 #include "common/stamp_check.cuh"
-#include "common/timers.cuh"
 #include "core/faults.hpp"
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "runtime/timers.cuh"
 
 namespace gb::cluster_detail {
 

@@ -4,7 +4,7 @@
 // GpuGather among its own words and passes its exchange.
 #pragma once
 
-#include "multigpu/detail/crossing.cuh"
+#include "multigpu/frame/crossing.cuh"
 
 namespace gb::mg {
 

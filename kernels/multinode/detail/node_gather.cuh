@@ -1,6 +1,6 @@
 // The device side of multinode.hierarchical (kernels/multinode/hierarchical.cu): one barrier
 // crossing in three hops.
-//   (i)   The GPUs of one node gather as multigpu.device.push does (multigpu/detail/push.cuh):
+//   (i)   The GPUs of one node gather as multigpu.device.push does (multigpu/push.cuh):
 //         every block arrives on its GPU's count; the block that completes it signals the
 //         node's other GPUs' inboxes; every block waits for its count and its inbox. The words
 //         span the node's GPUs only (BarrierMemory with Span::node), so member/members are
@@ -17,8 +17,8 @@
 #include <cstddef>
 #include <string_view>
 
-#include "multigpu/detail/push.cuh"
-#include "team/node_proxy.hpp"
+#include "multigpu/push.cuh"
+#include "runtime/node_proxy.hpp"
 
 namespace gb::mg {
 
@@ -70,7 +70,7 @@ struct NodeGather {
 
 // network=0: the leader GPU publishes the epoch to the node's host-mapped arrival word (a
 // system-scope release) and waits for the release word that its host proxy writes once the node
-// leaders crossed the network (team/node_proxy.hpp). The check: every block reads that release
+// leaders crossed the network (runtime/node_proxy.hpp). The check: every block reads that release
 // word after the crossing; below the epoch, the block passed before its proxy's network crossing
 // returned, which the stamps cannot show (they never leave the node).
 struct HostProxyNet {

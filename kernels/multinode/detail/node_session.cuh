@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "core/cuda_check.hpp"
-#include "multigpu/detail/barrier_memory.cuh"
-#include "multinode/device_network.hpp"
 #include "multinode/detail/node_gather.cuh"
-#include "team/host_shared.hpp"
-#include "team/node_proxy.hpp"
-#include "team/team.hpp"
+#include "multinode/device_network.hpp"
+#include "runtime/barrier_memory.cuh"
+#include "runtime/host_shared.hpp"
+#include "runtime/node_proxy.hpp"
+#include "runtime/team.hpp"
 
 namespace gb::mg {
 

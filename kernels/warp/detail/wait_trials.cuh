@@ -17,8 +17,8 @@
 
 #include <type_traits>
 
-#include "common/timers.cuh"
 #include "core/stamp_check.hpp"
+#include "runtime/timers.cuh"
 #include "warp/detail/warp_actions.cuh"
 #include "warp/detail/warp_groups.cuh"
 

@@ -9,7 +9,7 @@
 
 #include <cooperative_groups.h>
 
-#include "common/timers.cuh"
+#include "runtime/timers.cuh"
 
 namespace gb::warp_detail {
 

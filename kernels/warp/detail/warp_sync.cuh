@@ -27,10 +27,10 @@
 #include "common/sm_clock.hpp"
 #include "common/sm_throughput.cuh"
 #include "common/stamp_check.cuh"
-#include "common/timers.cuh"
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "runtime/timers.cuh"
 #include "warp/detail/warp_actions.cuh"
 #include "warp/detail/warp_groups.cuh"
 

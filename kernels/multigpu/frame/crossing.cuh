@@ -1,0 +1,113 @@
+// The persistent cooperative kernel of every device-side multi-GPU barrier, generic over the
+// algorithm, and its one-crossing-per-launch twin (launch=1, barrier_step_kernel). An algorithm
+// is a type in its own file (kernels/multigpu/push.cu, ...) that holds
+//   static constexpr std::string_view name, summary;  its method's name and a sentence
+//   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them)
+//   struct Args;   its own kernel arguments (empty for most)
+//   __device__ static bool cross(const BarrierArgs&, const Args&, Word epoch);
+// and the optional hooks it lists in `using Hooks = HookList<...>` (frame/algo_hooks.cuh: its
+// kernel arguments made on the host, words that grow with the grid, host-mapped memory, notes,
+// axes of its own, native peer atomics); the concept DeviceAlgorithm checks them, so that a
+// missing, misspelt or unlisted hook does not compile. `cross` is called by every thread of
+// every block once per barrier crossing and returns false once a watchdog expired; the kernel
+// around it stamps and checks while verifying.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/check_draw.hpp"
+#include "core/faults.hpp"
+#include "multigpu/frame/signals.cuh"
+
+namespace gb::mg {
+
+__device__ __forceinline__ bool aborted(const Control* self) {
+  return cuda::atomic_ref<unsigned, cuda::thread_scope_device>(const_cast<Control*>(self)->abort)
+             .load(cuda::memory_order_relaxed) != 0;
+}
+
+// Before barrier e: the late block waits, then every thread writes its payload word with a plain
+// store (message passing: the barrier must publish it) and thread 0 the block's stamp.
+__device__ inline void before_barrier(const BarrierArgs& a, Word e) {
+  if (threadIdx.x == 0 && a.late_ns &&
+      check_late(a.rank, a.ranks, blockIdx.x, gridDim.x, a.seed, e)) {
+    const std::uint64_t until = dev::global_ns() + a.late_ns;
+    while (dev::global_ns() < until) __nanosleep(1000);
+  }
+  __syncthreads();
+  a.payload[a.member][blockIdx.x * blockDim.x + threadIdx.x] = static_cast<unsigned>(e);
+  if (threadIdx.x == 0)
+    *static_cast<volatile unsigned*>(a.stamps[a.member] + blockIdx.x) = static_cast<unsigned>(e);
+}
+
+// After barrier e every block of every member must see every block's stamp e (or later), and the
+// payload of one other block (drawn per block and barrier, on any member) with plain loads.
+__device__ inline void after_barrier(const BarrierArgs& a, Word e) {
+  unsigned bad = 0;
+  const unsigned blocks = gridDim.x;
+  const unsigned total = static_cast<unsigned>(a.members) * blocks;
+  for (unsigned i = threadIdx.x; i < total; i += blockDim.x) {
+    const volatile unsigned* s = a.stamps[i / blocks];
+    bad += s[i % blocks] < static_cast<unsigned>(e);
+  }
+  if (bad) atomicAdd(&a.self->stale, bad);
+  if (total < 2) return;
+  const unsigned me = static_cast<unsigned>(a.member) * blocks + blockIdx.x;
+  const unsigned other = (me + 1 + check_draw(a.seed ^ me, e) % (total - 1)) % total;
+  const unsigned* words = a.payload[other / blocks] + (other % blocks) * blockDim.x;
+  const int stale = __syncthreads_count(words[threadIdx.x] < static_cast<unsigned>(e));
+  if (threadIdx.x == 0 && stale) atomicAdd(&a.self->payload_stale, static_cast<unsigned>(stale));
+}
+
+// Crossing e between the block's stamp and its check while verifying. `cross(e)` crosses
+// barrier e; false: a watchdog expired.
+template <class Cross>
+__device__ bool checked_crossing(const BarrierArgs& a, Word e, Cross cross) {
+  const bool check = a.stamps[0] != nullptr;
+  if (check) before_barrier(a, e);
+  if (!cross(e)) return false;
+  if (check) after_barrier(a, e);
+  return true;
+}
+
+// The `reps` crossings of one launch; a false `cross` ends the launch. Shared with the kernels of
+// library barriers (multigpu/nccl_lsa.cu), which bring their own cross.
+template <class Cross>
+__device__ void crossings(const BarrierArgs& a, Cross cross) {
+  for (long r = 0; r < a.reps; ++r)
+    if (!checked_crossing(a, a.epoch0 + static_cast<Word>(r) + 1, cross)) return;
+}
+
+// Whether this GPU stays out of the barriers: the absent faults' last member.
+__device__ inline bool stays_out(const BarrierArgs& a) {
+  const bool timing = a.stamps[0] == nullptr;
+  return (a.fault == Fault::absent || (a.fault == Fault::absent_timing && timing)) &&
+         a.rank == a.ranks - 1;
+}
+
+template <class Algo>
+__global__ void barrier_kernel(const __grid_constant__ BarrierArgs a,
+                               const __grid_constant__ typename Algo::Args x) {
+  if (stays_out(a)) return;
+  crossings(a, [&](Word e) { return Algo::cross(a, x, e); });
+}
+
+// One crossing per launch, one block per GPU (launch=1: a CUDA graph of such launches,
+// frame/step_graphs.cuh). Its epoch comes from `*epoch`, the barriers this GPU completed, which
+// thread 0 reads before the crossing and advances after it; the next launch, which starts when
+// this one has ended, reads it again. So a captured graph, whose arguments are fixed, goes on from
+// where the last launch ended. After a watchdog expired (`abort`) every later launch leaves at
+// once.
+template <class Algo>
+__global__ void barrier_step_kernel(const __grid_constant__ BarrierArgs a,
+                                    const __grid_constant__ typename Algo::Args x, Word* epoch) {
+  if (stays_out(a) || aborted(a.self)) return;
+  __shared__ Word e;
+  if (threadIdx.x == 0) e = *epoch + 1;
+  __syncthreads();
+  if (!checked_crossing(a, e, [&](Word w) { return Algo::cross(a, x, w); })) return;
+  if (threadIdx.x == 0) *epoch = e;
+}
+
+}  // namespace gb::mg

@@ -1,0 +1,145 @@
+// The push algorithm (multigpu.device.push, kernels/multigpu/push.cu; also the barrier of
+// reduction.multi.device-barrier): no release hop: every block waits for its own GPU's arrival
+// count to complete (as a grid barrier does) and for the peers' signals in its GPU's inbox; the
+// block that completes the count pushes the epoch into every peer's inbox, in the peer's own
+// memory. A crossing costs the arrival count, one NVLink write and the poll that sees it. The count
+// stays inside the GPU (device scope); only the words that cross to peers are system-scope signals.
+// The lanes of warp 0 share the peers: lane k sends to and polls peers k, k+32, ..., so that with
+// N GPUs the N-1 signals (each with its own system-scope release) and polls are in flight
+// together, not one after the other.
+//
+// Axis `part` (issue 16's phase experiment; 0 in every other use): 0 = the whole barrier;
+// 1 = the gather alone (every block waits for its GPU's count; nothing crosses NVLink); 2 = the
+// gather and the sends (the completing block still signals every peer; nobody waits for a
+// peer); 3 = the exchange alone (block 0 of every GPU signals every peer and waits for every
+// peer's signal; no count, the other blocks pass). Parts 1-3 are not barriers across GPUs: their
+// rows are timed, not checked, and say so. Whole - part 2 is what waiting for the peers adds
+// after this GPU has sent; part 1 + part 3 against the whole shows how much of the gather and
+// the exchange overlap, or add up.
+//
+// Axis `count_poll` (issue 16): how every block waits for its GPU's count: 0 = an acquire load
+// at every poll; 1 = relaxed polls and one device-scope acquire fence once complete, as CUDA's
+// grid.sync waits. Tried because push's gather alone took 0.24 us longer than gpu.grid.cg on
+// 4 x H100; 1 made it slower instead (results/README.md, "Where push's time goes"), so 0 stays.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/method.hpp"
+#include "multigpu/frame/algo_hooks.cuh"
+#include "multigpu/frame/crossing.cuh"
+
+namespace gb::mg {
+
+enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
+
+struct Push {
+  static constexpr std::string_view name = "multigpu.device.push";
+  static constexpr std::string_view summary =
+      "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
+      "its local inbox.";
+
+  struct Words {
+    alignas(128) Word arrive[kMaxMembers];  // the inbox: from every member
+    alignas(128) Word arrived;              // blocks of this GPU that reached the barrier
+  };
+  struct Args {
+    PushPart part = PushPart::whole;
+    bool count_fence = false;  // count_poll=1
+  };
+
+  using Hooks = HookList<hook::ExtraAxes, hook::Args, hook::Infeasible, hook::Unverified>;
+  static std::vector<Axis> extra_axes() {
+    return {{"part", {0}, {{0, "whole"}, {1, "gather"}, {2, "gather-send"}, {3, "exchange"}}},
+            {"count_poll", {0}, {{0, "acquire-load"}, {1, "relaxed-then-fence"}}}};
+  }
+  template <class P>
+  static Args args(const P& setup, int) {
+    return {static_cast<PushPart>(setup.point.get("part", 0)),
+            setup.point.get("count_poll", 0) == 1};
+  }
+  template <class Pt>
+  static std::string infeasible(const Pt& p) {
+    const long part = p.get("part", 0);
+    if (part < 0 || part > 3)
+      return "part: 0 = the whole barrier, 1 = the gather alone, 2 = gather + sends, 3 = the "
+             "exchange alone";
+    if (part != 0 && p.get("fault", 0) != 0) return "part 1-3 time a phase: fault must be 0";
+    if (const long c = p.get("count_poll", 0); c != 0 && c != 1)
+      return "count_poll: 0 = an acquire load per poll, 1 = relaxed polls + one acquire fence";
+    return {};
+  }
+  template <class Pt>
+  static std::string unverified(const Pt& p) {
+    static constexpr const char* kParts[] = {"", "the gather alone", "the gather and the sends",
+                                             "the exchange alone"};
+    const long part = p.get("part", 0);
+    if (part < 1 || part > 3) return {};
+    return "part=" + std::to_string(part) + " times " + kParts[part] +
+           " of push, not a barrier across GPUs (the phase experiment of configs/sweeps/push-phases.yaml)";
+  }
+
+  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
+    constexpr auto gpu = cuda::thread_scope_device;
+    constexpr unsigned kWarp = 0xffffffffu;
+    const Ordering o = a.ordering;
+    const bool alone = a.members == 1;
+    const bool gathers = x.part != PushPart::exchange;
+    const bool sends = x.part != PushPart::gather;
+    const bool polls_peers = x.part == PushPart::whole ||
+                             (x.part == PushPart::exchange && blockIdx.x == 0);
+    const Word complete = e * gridDim.x;
+    Words* self = a.own_words<Words>();
+    __shared__ bool ok;
+    __syncthreads();
+    if (threadIdx.x < 32) {
+      const int lane = static_cast<int>(threadIdx.x);
+      bool last = false;
+      if (lane == 0 && gathers) {
+        cuda::atomic_ref<Word, gpu> arrived(self->arrived);
+        fence_if_relaxed<gpu>(o);  // this block's writes, before its arrival
+        const Word before = o == Ordering::acquire_release
+                                ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
+                                : arrived.fetch_add(1, cuda::memory_order_relaxed);
+        last = before + 1 == complete && !alone;
+      } else if (lane == 0) {
+        last = blockIdx.x == 0 && !alone;  // part 3: block 0 speaks for its GPU
+      }
+      // The lanes that send publish, each with its own system-scope fence (relaxed) or release
+      // store, everything lane 0 observed through the count. The shuffle only moves the value;
+      // __syncwarp (bar.warp.sync) is what orders lane 0's acquire before every sending lane's
+      // fence or release store, so that lanes 1..31 publish what lane 0 acquired (3+ GPUs).
+      const bool send = __shfl_sync(kWarp, last, 0);
+      __syncwarp(kWarp);
+      if (send && sends) {
+        for (int k = lane; k < a.members - 1; k += 32) {
+          const int j = (a.member + 1 + k) % a.members;
+          fence_if_relaxed(o);
+          store_signal(&a.words_of<Words>(j)->arrive[a.member], e, o);
+        }
+      }
+      bool good = true;
+      if (a.waits()) {
+        if (lane == 0 && gathers)
+          good = x.count_fence
+                     ? wait_then_acquire<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns)
+                     : wait_at_least<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns);
+        for (int k = lane; good && polls_peers && k < a.members - 1; k += 32)
+          good = wait_at_least(&self->arrive[(a.member + 1 + k) % a.members], e, o, a.self,
+                               a.watchdog_ns);
+      }
+      if (alone)
+        fence_if_relaxed<gpu>(o);
+      else if (lane == 0 || lane < a.members - 1)  // the lanes that polled
+        fence_if_relaxed(o);
+      good = __all_sync(kWarp, good);
+      if (lane == 0) ok = good;
+    }
+    __syncthreads();
+    return ok;
+  }
+};
+
+}  // namespace gb::mg

@@ -1,0 +1,66 @@
+// gpubarrier: measure and compare GPU synchronisation methods.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+
+#include "app/commands.hpp"
+#include "app/parse_errors.hpp"
+#include "app/version.hpp"
+#include "errors/errors.hpp"
+
+int main(int argc, char** argv) {
+  spdlog::set_default_logger(spdlog::stderr_color_mt("gpubarrier"));
+  spdlog::set_pattern("[%l] %v");
+
+  CLI::App app{
+      "gpubarrier measures and compares GPU synchronisation: warp, block, cluster and grid\n"
+      "barriers, kernel boundaries, device-side barriers across GPUs, and OpenMP, MPI and NCCL\n"
+      "barriers on the host. Start with `gpubarrier list`, then `gpubarrier run --methods ...`.\n"
+      "Every flag can also be set through the environment variable named in its help."};
+  gb::cli::GlobalOptions global;
+  app.set_version_flag(
+      "--version", [] { return gb::cli::version_text(); },
+      "Print version, git sha, CUDA runtime/driver, NCCL and MPI versions");
+  app.add_option("-v,--log-level", global.log_level,
+                 "Log level: trace, debug, info, warn, error, off")
+      ->envname("GPUBARRIER_LOG_LEVEL")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+  app.add_flag("--json", global.json, "Machine-readable JSON on stdout instead of tables")
+      ->envname("GPUBARRIER_JSON");
+  app.require_subcommand(1);
+  app.parse_complete_callback(
+      [&] { spdlog::set_level(spdlog::level::from_str(global.log_level)); });
+
+  gb::cli::add_list_command(app, global);
+  gb::cli::add_run_command(app, global);
+  gb::cli::add_sweep_command(app, global);
+  gb::cli::add_selfcheck_command(app, global);
+  gb::cli::add_topo_command(app, global);
+  gb::cli::add_jobs_command(app, global);
+  gb::cli::add_config_command(app, global);
+  gb::cli::add_merge_command(app, global);
+  gb::cli::add_lost_point_command(app, global);
+  gb::cli::add_schema_command(app, global);
+  gb::cli::add_python_tool_commands(app, global);
+
+  if (argc < 2) {  // a bare `gpubarrier` teaches instead of just refusing
+    std::fputs(app.help().c_str(), stderr);
+    return 2;
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::fprintf(stderr, "gpubarrier: error: %s\n",
+                 gb::cli::describe_parse_error(app, e, argc, argv).c_str());
+    return 2;
+  } catch (const gb::UsageError& e) {
+    std::fprintf(stderr, "gpubarrier: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "gpubarrier: failed: %s\n", e.what());
+    return 1;
+  }
+  return global.exit_status;
+}

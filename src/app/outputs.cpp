@@ -1,0 +1,115 @@
+#include "app/outputs.hpp"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "app/overwrite_guard.hpp"
+#include "core/launch.hpp"
+#include "errors/errors.hpp"
+#include "io/inflight_mark.hpp"
+#include "io/resume_recover.hpp"
+
+namespace gb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Checked before any file is opened, so that a refusal leaves no trace.
+void refuse_overwrite(const std::string& path, const std::string& raw_path, const OpenFlags& f) {
+  const bool keep = f.resume || f.force;
+  const std::string hint = "continue it with --resume, ";
+  if (path != "none") {
+    refuse_to_overwrite(path, "--out", keep, hint);
+    refuse_to_overwrite(done_log_path(path), "--out", keep, hint,
+                        "the completion log of '" + path + "'");
+  }
+  if (!raw_path.empty()) refuse_to_overwrite(raw_path, "--raw", keep, hint);
+}
+
+// With --resume, samples are added to the raw file of the run being continued.
+std::unique_ptr<RawWriter> open_raw(const std::string& raw_path, bool resume) {
+  if (raw_path.empty()) return nullptr;
+  std::error_code ec;
+  const bool keep = resume && fs::file_size(raw_path, ec) > 0 && !ec;
+  return std::make_unique<RawWriter>(raw_path, keep ? CsvFile::Open::append : CsvFile::Open::fresh);
+}
+
+// The completion log is created when the CSV is opened (it is the lock); a --resume that is
+// refused must not leave a new, empty one behind.
+struct NewLogGuard {
+  std::string path;
+  bool existed;
+  bool armed = true;
+  explicit NewLogGuard(const std::string& csv_path)
+      : path(done_log_path(csv_path)), existed(fs::exists(path)) {}
+  ~NewLogGuard() {
+    std::error_code ec;
+    if (armed && !existed && fs::file_size(path, ec) == 0 && !ec) fs::remove(path, ec);
+  }
+};
+
+void open_csv(Outputs& out, const std::string& path, bool resume) {
+  NewLogGuard guard(path);
+  // The log first: it is the lock, and a fresh log before a fresh CSV means a kill in between
+  // leaves rows without completion lines, which a later --resume drops and re-runs.
+  out.log = std::make_unique<DoneLog>(path);
+  ResumeState state;
+  if (resume) {
+    std::vector<std::string> notes;
+    state = recover_output(path, *out.log, notes);
+    for (const auto& n : notes) std::fprintf(stderr, "gpubarrier: resume: %s\n", n.c_str());
+    if (!state.fresh)
+      std::fprintf(stderr, "gpubarrier: resume: %zu finished points in %s, %ld rows kept\n",
+                   state.done.size(), out.log->path().c_str(), state.rows);
+  }
+  // A mark of a point in flight (io/inflight_mark.hpp) belongs to the CSV it was left beside; a
+  // CSV started afresh has none. With --resume it stays for `gpubarrier lost-point`; a resumed
+  // run that starts the point again replaces it.
+  if (!resume) clear_inflight(path);
+  if (state.fresh) {
+    out.log->start_fresh();
+    out.csv = std::make_unique<CsvWriter>(path);
+  } else {
+    out.csv = std::make_unique<CsvWriter>(path, CsvWriter::Open::append);
+  }
+  out.done = std::move(state.done);
+  out.base_rows = state.rows;
+  guard.armed = false;
+}
+
+// Rank 0 alone touches the files.
+void open_on_root(Outputs& out, const std::string& path, const std::string& raw_path,
+                  const OpenFlags& flags) {
+  refuse_overwrite(path, raw_path, flags);
+  if (path != "none") open_csv(out, path, flags.resume);
+  out.raw = open_raw(raw_path, flags.resume);
+}
+
+}  // namespace
+
+Outputs open_outputs(const Launch& launch, const std::string& path, const std::string& raw_path,
+                     const OpenFlags& flags) {
+  if (path == "none" && flags.resume)
+    throw UsageError("--resume needs an output file: it continues the CSV given by --out");
+  Outputs out;
+  // "U..." a usage error (exit 2), "E..." another failure (exit 1); every rank throws it.
+  std::string error;
+  if (launch.is_root()) {
+    try {
+      open_on_root(out, path, raw_path, flags);
+    } catch (const UsageError& e) {
+      error = std::string("U") + e.what();
+    } catch (const std::exception& e) {
+      error = std::string("E") + e.what();
+    }
+  }
+  error = broadcast_string(launch, error);
+  if (!error.empty() && error.front() == 'U') throw UsageError(error.substr(1));
+  if (!error.empty()) throw Error(error.substr(1));
+  // Every rank must skip the same points (methods run on all ranks together).
+  const std::string done = broadcast_string(launch, format_done_log(out.done));
+  if (!launch.is_root()) out.done = parse_done_log(done, "rank 0's completion log").entries;
+  return out;
+}
+
+}  // namespace gb::cli

@@ -1,0 +1,183 @@
+// `gpubarrier compare|plot|model|report ARGS...`: the Python tools of tools/ (compare.py, plot.py,
+// report.py), run as a child process with a Python that has their libraries. ARGS pass through
+// untouched, stdout and stderr are the tool's own, and gpubarrier exits with the tool's status.
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string_view>
+
+#include "app/child_process.hpp"
+#include "app/commands.hpp"
+#include "errors/errors.hpp"
+#include "paths/data_dir.hpp"
+
+extern char** environ;
+
+namespace gb::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Tool {
+  const char* command;  // the subcommand
+  const char* script;   // under the tools directory
+  const char* help;
+  const char* modules;  // what the Python running it must import, comma-separated ("": nothing)
+};
+
+constexpr Tool kTools[] = {
+    {"compare", "compare.py",
+     "Compare two or more gpubarrier CSVs (machines, runs, launch modes) figure by figure: the\n"
+     "values side by side, the ratio to the first, and a verdict (same / faster / slower) that\n"
+     "accounts for the standard error and the run-to-run floor (tools/compare.py; its options\n"
+     "pass through).\n"
+     "Example: gpubarrier compare results/h100/single-gpu.csv results/h200/single-gpu.csv "
+     "--level grid",
+     ""},
+    {"plot", "plot.py",
+     "Plot gpubarrier CSVs (PNG and SVG): heat maps, a line per swept axis, a summary, latency\n"
+     "against GPU count, and, across machines, grouped bars and a ratio heat map\n"
+     "(tools/plot.py; its options pass through).\n"
+     "Example: gpubarrier plot results/h200x2/multi-gpu.csv results/h200x4/multi-gpu-scaling.csv "
+     "--out plots/",
+     "matplotlib"},
+    {"model", "model.py",
+     "The study's performance model (Eqs. 1-5): the size at which more threads, warps,\n"
+     "blocks or GPUs start to win, predicted from measured rows and set beside the switch point\n"
+     "the reduction sweep measured; --study recomputes the study's Table 4 from its inputs\n"
+     "(tools/model.py; its options pass through).\n"
+     "Example: gpubarrier model --study",
+     ""},
+    {"report", "report.py",
+     "Markdown tables of gpubarrier CSVs (single, multi, scaling, compare, ...), the regeneration\n"
+     "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"
+     "(tools/report.py; its options pass through).\n"
+     "Example: gpubarrier report results/h200x2 --html page.html",
+     "matplotlib"},
+};
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : "";
+}
+
+// The modules the tool needs for these arguments: its own, and scipy for compare's --raw (the
+// Mann-Whitney test).
+std::string needed_modules(const Tool& tool, const std::vector<std::string>& args) {
+  std::string modules = tool.modules;
+  const bool raw = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "--raw" || a.rfind("--raw=", 0) == 0;
+  });
+  if (std::string_view(tool.command) == "compare" && raw)
+    modules += std::string(modules.empty() ? "" : ",") + "scipy.stats";
+  return modules;
+}
+
+// Starts argv[0] (searched on PATH) with `argv` and waits for it: its exit status, 128 + the
+// signal that ended it, or -1 with `err` set when it could not start. `quiet`: stdin, stdout and
+// stderr on /dev/null.
+int spawn_and_wait(std::vector<std::string> argv, bool quiet, int& err) {
+  std::vector<char*> cargv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  if (quiet)
+    for (int fd = 0; fd <= 2; ++fd)
+      posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0);
+  pid_t pid = 0;
+  err = posix_spawnp(&pid, cargv[0], &actions, nullptr, cargv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0) return -1;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      err = errno;
+      return -1;
+    }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Whether `python -c "import M1, M2"` succeeds, quietly; asked once per interpreter and module
+// list in this process.
+bool python_imports(const std::string& python, const std::string& modules) {
+  static std::map<std::pair<std::string, std::string>, bool> cache;
+  const auto key = std::make_pair(python, modules);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  int err = 0;
+  return cache[key] = spawn_and_wait({python, "-c", "import " + modules}, true, err) == 0;
+}
+
+// GPUBARRIER_PYTHON, as it is. Else the first of python3 on PATH (a venv's or conda's, when one is
+// active) and /usr/bin/python3 (Debian's, with python3-matplotlib and python3-scipy from apt) that
+// can import what the tool needs; when none can, the first found, and the tool says in one line
+// which module that interpreter lacks and how to get it.
+std::string python_interpreter(const std::string& modules) {
+  if (std::string p = env_or_empty("GPUBARRIER_PYTHON"); !p.empty()) return p;
+  // Compared as paths, not files: a venv's python3 links to the system's but sees other modules.
+  std::vector<std::string> found;
+  for (const std::string& p : {paths::find_on_path("python3"), std::string("/usr/bin/python3")}) {
+    if (p.empty() || access(p.c_str(), X_OK) != 0) continue;
+    if (std::find(found.begin(), found.end(), fs::path(p).lexically_normal().string()) !=
+        found.end())
+      continue;
+    found.push_back(fs::path(p).lexically_normal().string());
+  }
+  if (found.empty()) return "python3";
+  if (modules.empty()) return found.front();
+  for (const std::string& p : found)
+    if (python_imports(p, modules)) return p;
+  return found.front();
+}
+
+// The tool's exit status; 128 + the signal when a signal ended it.
+int run_tool(const Tool& tool, const std::vector<std::string>& args) {
+  const fs::path script = paths::tools_dir() / tool.script;
+  if (std::error_code ec; !fs::is_regular_file(script, ec))
+    throw Error("gpubarrier " + std::string(tool.command) + " runs " + script.string() +
+                ", which does not exist (set GPUBARRIER_TOOLS to the directory holding " +
+                tool.script + ")");
+  std::vector<std::string> argv{python_interpreter(needed_modules(tool, args)), script.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  std::fflush(stdout);
+  std::fflush(stderr);
+  // The tool's messages name the command the user typed (tools/tool_main.py).
+  setenv("GPUBARRIER_COMMAND", ("gpubarrier " + std::string(tool.command)).c_str(), 1);
+  int err = 0;
+  const int status = spawn_and_wait(argv, false, err);
+  if (status < 0)
+    throw Error("cannot run " + argv[0] + " for " + script.string() + ": " + std::strerror(err) +
+                " (set GPUBARRIER_PYTHON to a Python 3 interpreter)");
+  return status;
+}
+
+}  // namespace
+
+void add_python_tool_commands(CLI::App& app, GlobalOptions& global) {
+  for (const Tool& tool : kTools) {
+    auto args = std::make_shared<std::vector<std::string>>();
+    auto* cmd = app.add_subcommand(tool.command, tool.help);
+    // Everything after the subcommand belongs to the tool, unparsed and in order. --help too:
+    // it prints what the subcommand is for, then the tool's own options.
+    cmd->prefix_command();
+    cmd->set_help_flag();
+    cmd->callback([&tool, &global, cmd] {
+      const std::vector<std::string> args = cmd->remaining();
+      if (!args.empty() && (args[0] == "--help" || args[0] == "-h"))
+        std::printf("%s\n\nThe options of %s:\n\n", tool.help, tool.script);
+      global.exit_status = run_tool(tool, args);
+    });
+  }
+}
+
+}  // namespace gb::cli

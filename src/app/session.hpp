@@ -1,0 +1,56 @@
+// What `run` and `sweep` share: MPI start-up, the run context, the output sinks, --resume and
+// --isolate, and running one or more plans into the same CSV.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "app/commands.hpp"
+#include "app/isolated_child.hpp"
+#include "app/point_book.hpp"
+#include "core/run_context.hpp"
+
+namespace gb::cli {
+
+struct SessionArgs {
+  std::string gpus;
+  std::string out;
+  std::string raw;  // --raw: one line per sample ("" none)
+  std::string system = "local";
+  RunOptions options;
+  bool resume = false;
+  bool force = false;  // replace an --out/--raw file that holds rows
+  RetryPolicy retry;
+  long point_limit = 20000;      // points a run may ask for (--point-limit)
+  std::string isolate = "none";  // none, method, point (`sweep` defaults to method)
+  bool isolate_given = false;    // by flag or environment, not the default (notes under mpirun)
+  double point_timeout_s = 600;  // an isolated child gets this long per point
+  std::string mpi_thread_level = "single";  // asked of MPI_Init_thread under mpirun/srun
+  // Hidden, for isolated children: the parent's run id, its pipe and what to skip.
+  std::string run_id;
+  ChildArgs child;
+};
+
+// One selection of methods with its axis overrides (a `run` or one entry of a sweep file).
+struct PlanSpec {
+  std::string methods = "*";
+  std::vector<std::string> axes;
+};
+
+// `sweep FILE --methods GLOBS --axis ...`: narrows every entry of the file (empty: as written).
+struct Narrowing {
+  std::string methods;
+  std::vector<std::string> axes;
+};
+
+// Adds --gpus, --out, --raw, --system, --samples, --time-budget, --rse-target, --watchdog,
+// --reps-lo,
+// --reps-hi, --resume, --retry-failed, --max-retries, --isolate, --point-timeout,
+// --mpi-thread-level.
+void add_session_options(CLI::App& cmd, SessionArgs& args);
+
+// Validates every spec before anything is measured, then runs them in order into one CSV.
+void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
+                     const GlobalOptions& global, const Narrowing& cli = {});
+
+}  // namespace gb::cli

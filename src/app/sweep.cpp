@@ -1,0 +1,71 @@
+// `gpubarrier sweep FILE|NAME`: the runs listed in a YAML sweep file, into one CSV. A NAME is a
+// shipped sweep (configs/sweeps/NAME.yaml among the data files, as `gpubarrier jobs --sweep`).
+#include <filesystem>
+#include <memory>
+
+#include "app/commands.hpp"
+#include "app/session.hpp"
+#include "io/sweep_file.hpp"
+#include "jobs/locate.hpp"
+
+namespace gb::cli {
+namespace {
+
+// A path (it has a '/' or ends in .yaml) as it is; a name looked up as `jobs --sweep` does.
+std::string sweep_path(const std::string& file_or_name) {
+  const bool is_path = file_or_name.find('/') != std::string::npos ||
+                       std::filesystem::path(file_or_name).extension() == ".yaml";
+  return is_path ? file_or_name : jobs::locate_config(file_or_name, jobs::ConfigKind::sweep);
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& app, GlobalOptions& global) {
+  auto session = std::make_shared<SessionArgs>();
+  // A sweep is long and unattended: one crashing or hanging method must not end it.
+  session->isolate = "method";
+  auto path = std::make_shared<std::string>();
+  auto cli = std::make_shared<Narrowing>();
+  auto* cmd = app.add_subcommand(
+      "sweep",
+      "Run every entry of a sweep file (methods + axes) into one CSV. The file's samples,\n"
+      "time_budget, rse_target and point_timeout apply unless given on the command line.\n"
+      "Each method runs in a child process (--isolate); --resume continues a killed sweep.\n"
+      "--methods and --axis narrow the file's runs without editing it.\n"
+      "Examples:\n"
+      "  gpubarrier sweep configs/sweeps/quick.yaml --out quick.csv\n"
+      "  gpubarrier sweep quick --out quick.csv   (a shipped sweep by name)\n"
+      "  gpubarrier sweep configs/sweeps/single-gpu.yaml --methods 'gpu.grid.*' "
+      "--axis threads_per_block=128");
+  cmd->add_option("file", *path,
+                  "Sweep file (YAML), e.g. configs/sweeps/quick.yaml, or the name of a shipped "
+                  "sweep (quick, floor, paper, ...)")
+      ->required();
+  cmd->add_option("--methods", cli->methods,
+                  "Keep only the file's methods that match these comma-separated globs")
+      ->envname("GPUBARRIER_METHODS");
+  cmd->add_option("--axis", cli->axes,
+                  "Replace an axis' values in every entry of the file that has it: name=v1,v2 | "
+                  "name=first:last:step | name=first:last:*factor (repeatable)")
+      ->envname("GPUBARRIER_AXIS")
+      ->delimiter(';');
+  add_session_options(*cmd, *session);
+  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table")
+      ->envname("GPUBARRIER_JSON");
+  cmd->callback([session, path, cli, cmd, &global] {
+    const SweepFile sweep = load_sweep_file(sweep_path(*path));
+    session->isolate_given = cmd->count("--isolate") > 0;
+    if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
+    if (sweep.time_budget_s && cmd->count("--time-budget") == 0)
+      session->options.time_budget_s = *sweep.time_budget_s;
+    if (sweep.rse_target && cmd->count("--rse-target") == 0)
+      session->options.rse_target = *sweep.rse_target;
+    if (sweep.point_timeout_s && cmd->count("--point-timeout") == 0)
+      session->point_timeout_s = *sweep.point_timeout_s;
+    std::vector<PlanSpec> specs;
+    for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
+    execute_session(*session, specs, global, *cli);
+  });
+}
+
+}  // namespace gb::cli

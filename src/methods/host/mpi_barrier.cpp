@@ -1,0 +1,50 @@
+// host.mpi.barrier: MPI_Barrier among all ranks, no GPU. Two rows: loop_latency, osu_barrier's
+// convention (each rank's loop mean, averaged over ranks; core/host_loop_reference.hpp), then
+// latency, the per-step distribution (each step's figure the slowest rank's).
+#include "core/host_loop_reference.hpp"
+#include "core/registry.hpp"
+#include "core/state.hpp"
+#include "core/techniques.hpp"
+#include "runtime/mpi_check.hpp"
+
+namespace gb {
+namespace {
+
+class MpiBarrier final : public Method {
+ public:
+  std::string_view name() const override { return "host.mpi.barrier"; }
+  Level level() const override { return Level::host; }
+  std::string_view description() const override {
+    return "MPI_Barrier among all ranks (host-loop: loop mean averaged over ranks as "
+           "osu_barrier does; per step, max over ranks)";
+  }
+  Requirements requirements() const override {
+    Requirements r;
+    r.mpi_launch = true;
+    return r;
+  }
+
+  // Nothing on the host records when each rank arrived, so nothing shows that a rank left the
+  // barrier only after the last one entered it.
+  Verification verify(State&) override {
+    return Verification::not_verified(
+        "no check that MPI_Barrier held every rank until the last arrived (host-only, "
+        "nothing stamps the ranks' arrival)");
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+#ifdef GPUBARRIER_HAVE_MPI
+    const auto barrier = [] { GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); };
+    return {loop_latency(ctx, osu_convention(), barrier), host_loop(ctx, barrier)};
+#else
+    (void)ctx;
+    return {};
+#endif
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::MpiBarrier)

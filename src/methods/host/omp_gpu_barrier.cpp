@@ -1,0 +1,62 @@
+// host.omp.gpu-barrier: one OpenMP thread per GPU launches an empty kernel, waits for its stream
+// and meets the others at `#pragma omp barrier` (seed 001 section 4.2.2, Fig. 4). The figure of
+// a step is the slowest thread's; OMP_WAIT_POLICY (spinning or sleeping threads) is recorded.
+// The first row, loop_latency, is the loop mean of the slowest thread, as EPCC syncbench times
+// an OpenMP barrier (core/host_loop_reference.hpp).
+#include <cstdlib>
+
+#include "core/cuda_check.hpp"
+#include "core/registry.hpp"
+#include "core/state.hpp"
+#include "runtime/host_steps.hpp"
+#include "runtime/host_verify.hpp"
+#include "runtime/team_host_loop.hpp"
+#include "runtime/threads_team_method.hpp"
+
+namespace gb {
+namespace {
+
+class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
+ public:
+  std::string_view name() const override { return "host.omp.gpu-barrier"; }
+  Level level() const override { return Level::multi_gpu; }
+  std::string_view description() const override {
+    return "empty kernel + stream sync + omp barrier, one thread per GPU (threads mode, "
+           "host-loop, max over threads); gpu_count 0 = all given; host_wait 0 = auto, "
+           "1 = spin, 2 = blocking sync";
+  }
+
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const mg::Team& team = mg::team_of(state);
+    return mg::verify_host_barrier(ctx, team, [&](int l) { wait(team, l); });
+  }
+
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const mg::Team& team = mg::team_of(state);
+    const auto step = [&](int l) {
+      team.guard(l, [&] { mg::launch_empty(team.stream(l)); });
+      wait(team, l);
+    };
+    Measurement loop = mg::team_loop_latency(ctx, team, epcc_convention(), step);
+    Measurement m = mg::team_host_loop(ctx, team, step);
+    const char* policy = std::getenv("OMP_WAIT_POLICY");
+    m.note = std::string("OMP_WAIT_POLICY=") + (policy ? policy : "unset");
+    loop.note += "; " + m.note;
+    return {loop, m};
+  }
+
+ private:
+  // Runs inside the team's parallel region: the barrier binds to it. A failed member still
+  // meets the others there (Team::guard), so that none of them waits for it forever.
+  static void wait(const mg::Team& team, int l) {
+    team.guard(l, [&] { GB_CUDA_CHECK(cudaStreamSynchronize(team.stream(l))); });
+#pragma omp barrier
+  }
+};
+
+}  // namespace
+}  // namespace gb
+
+GB_REGISTER_METHOD(gb::OmpGpuBarrier)
