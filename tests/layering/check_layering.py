@@ -1,7 +1,12 @@
 #!/usr/bin/env python3
-"""Checks gpubarrier's layering (issue 14, step 6) two ways.
+"""Checks gpubarrier's layering (issue 14, step 6): the folder tree, the includes and the CMake
+link graph must say the same thing. One table (LAYERS: each layer's folders and its one CMake
+target, top down; MAY_USE: what each layer may use) gives the rules of all three.
 
-  links     the CMake link graph: no library links a part above it. The graph comes from
+  table     the table itself, at every run: each layer folder is one target and each target
+            one layer; a layer uses only layers below it, and what it uses through another
+            layer it lists too, so that the allowed include edges are the allowed link edges.
+  links     the CMake link graph: no library links a layer above it. The graph comes from
             tests/layering/CMakeLists.txt (cmake/Layering.cmake), which writes every target's
             LINK_LIBRARIES and INTERFACE_LINK_LIBRARIES to a file at generate time.
   includes  the compiler's dependency output: every header each object file read, as the
@@ -10,7 +15,9 @@
             `#include "../io/row.hpp"` from src/core counts as io. Headers are not compiled on
             their own, so the resolved `#include` lines of every project header some object read
             are checked too: a core header that includes io is caught even when only io or the
-            CLI include that core header.
+            app include that core header. Each object must be compiled into its layer's target,
+            `kernels/X/detail/` is read only from kernels/X/, and with --links-file a library
+            that includes a layer's header must link that layer's target.
 
 Violations print as `<source>: includes <header> (<rule>)` or `<target>: links <target> (<rule>)`.
 Exit status: 0 clean, 1 violations, 2 bad input, 77 nothing to check (skip, with the reason).
@@ -26,95 +33,128 @@ import subprocess
 import sys
 
 # --------------------------------------------------------------------------------------------
-# The rules. Paths are relative to the repository root; the first matching pattern names the
-# part. `**` matches any number of folders, `*` stays inside one.
+# The rules. Paths are relative to the repository root.
 
-PARTS = [
-    ("errors",         ["src/core/errors.hpp", "src/core/errors.cpp"]),
-    ("paths",          ["src/paths/**"]),  # where the data files are: below everything
-    ("core",           ["src/core/**"]),
-    ("io",             ["src/io/**"]),
-    ("team",           ["src/team/**"]),
-    ("host",           ["src/host/**"]),
-    ("legacy",         ["src/legacy/**"]),
-    ("cli",            ["src/cli/**"]),
-    ("jobs",           ["jobs/**"]),
-    # The public launch header of the host-step kernels the team runs, and its .cu.
-    ("team_kernels",   ["kernels/multigpu/host_steps.hpp", "kernels/multigpu/host_steps.cu"]),
-    ("kernels.detail", ["kernels/**/detail/**"]),  # kernels/X/detail/ only for kernels/X/
-    ("kernels.common", ["kernels/common/**"]),
-    ("kernels",        ["kernels/**"]),
-    ("topology",       ["topology/**"]),
-    ("tests",          ["tests/**"]),
+# The layers, from the top down: each with its folders and its one CMake target. A layer uses
+# only layers below it; the folder tree, the includes and the link graph must all say so.
+LAYERS = [
+    ("app",      ["src/app"],                     "gpubarrier"),  # the executable, subcommands
+    ("jobs",     ["jobs"],                        "gpubarrier_jobs"),
+    ("io",       ["src/io"],                      "gpubarrier_io"),
+    ("methods",  ["kernels", "src/methods/host"], "gpubarrier_methods"),
+    ("legacy",   ["src/methods/legacy"],          "gpubarrier_legacy"),  # the helper's client
+    ("runtime",  ["src/runtime"],                 "gpubarrier_runtime"),
+    ("core",     ["src/core"],                    "gpubarrier_core"),
+    ("topology", ["topology"],                    "gpubarrier_topology"),
+    ("paths",    ["src/paths"],                   "gpubarrier_paths"),  # where the data files are
+    ("errors",   ["src/errors"],                  "gpubarrier_errors"),
 ]
-# Also: "generated" (the build folder: gpubarrier_version.hpp), "external" (outside the
+
+# What each layer may use, directly or through others: the same table for includes (its
+# sources and headers) and for links (its target). Only layers below it (check_table).
+MAY_USE = {
+    "app":      ["jobs", "io", "methods", "legacy", "runtime", "core", "topology", "paths",
+                 "errors"],
+    "jobs":     ["io", "core", "topology", "paths", "errors"],
+    "io":       ["core", "topology", "errors"],
+    "methods":  ["legacy", "runtime", "core", "topology", "paths", "errors"],
+    "legacy":   ["core", "topology", "paths", "errors"],
+    "runtime":  ["core", "topology", "errors"],
+    "core":     ["topology", "errors"],
+    "topology": ["errors"],
+    "paths":    [],
+    "errors":   [],
+}
+
+# Where one target of a layer cannot hold all of its device code: NVSHMEM's methods, compiled
+# -rdc into a device link of their own where NVSHMEM is found (cmake/Nvshmem.cmake). The NVSHMEM
+# runtime's initialisation must be in that device link, so the slice also compiles that one file
+# of the runtime's folder, and nothing else of it. target -> (layer, the layer whose target it
+# is a slice of, the other layers' files it compiles).
+RDC_SLICES = {
+    "gpubarrier_nvshmem": ("methods", "gpubarrier_methods", ["src/runtime/nvshmem_runtime.cu"]),
+}
+
+# Besides the layers: tests/ (may use every layer), "generated" (the build folder:
+# gpubarrier_version.hpp, for the core and every layer that uses it), "external" (outside the
 # repository: system, CUDA, NCCL; always allowed; also the prefixes below, which set-up scripts
 # unpack into the repository, ignored by git) and "other" (any other repository file).
 EXTERNAL_PREFIXES = (".nvshmem/", ".legacy-cuda/")
 
-_CORE_AND_BELOW = ["core", "errors", "topology", "paths", "generated"]
-_KERNELS = ["kernels", "kernels.common", "team_kernels"]  # all of kernels/ but detail/
+# A `detail/` folder under kernels/ belongs to the level folder that holds it: kernels/X/detail/
+# is read only from kernels/X/. No exemption; what another level needs is public (e.g.
+# kernels/multigpu/frame/, the device-barrier frame that multi-node barriers compose).
+DETAIL = re.compile(r"^(kernels/.+?)/detail/")
 
-# The one exception to "a detail/ folder is private to its folder": the multi-node level composes
-# the multi-GPU device barrier (the node's GPUs gather with its push algorithm, on its barrier
-# memory and kernel), so kernels/multinode/ reads kernels/multigpu/detail/. Nothing else does.
-DETAIL_SHARED_WITH = {"kernels/multigpu": ["kernels/multinode"]}
-
-# What each part may include, directly or through other headers.
-MAY_INCLUDE = {
-    "errors":         ["errors"],
-    "paths":          ["paths"],
-    "topology":       ["topology", "errors"],
-    "core":           _CORE_AND_BELOW,
-    "io":             ["io"] + _CORE_AND_BELOW,
-    "team_kernels":   ["team_kernels", "kernels.common"] + _CORE_AND_BELOW,
-    "team":           ["team", "team_kernels"] + _CORE_AND_BELOW,
-    "legacy":         ["legacy"] + _CORE_AND_BELOW,
-    "host":           ["host", "team", "legacy"] + _KERNELS + _CORE_AND_BELOW,
-    "kernels":        ["kernels.detail", "team", "legacy"] + _KERNELS + _CORE_AND_BELOW,
-    "kernels.common": ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
-    "kernels.detail": ["kernels.detail", "team"] + _KERNELS + _CORE_AND_BELOW,
-    "jobs":           ["jobs", "io"] + _CORE_AND_BELOW,
-    "cli":            ["cli", "jobs", "io", "host", "team", "legacy"] + _KERNELS + _CORE_AND_BELOW,
-    "tests":          ["tests", "cli", "jobs", "io", "host", "team", "legacy"] + _KERNELS +
-                      _CORE_AND_BELOW,
-}
-
-# Why, where a plain "<part> must not include <part>" says too little.
-_NO_ALGORITHM = ("the team knows no barrier algorithm: of kernels/ only "
-                 "kernels/multigpu/host_steps.hpp")
+# Why, where a plain "<layer> must not include <layer>" says too little.
 WHY = {
-    "kernels.detail": "kernels/**/detail/ is private to kernels/",
-    ("team", "kernels"): _NO_ALGORITHM,
-    ("team", "kernels.common"): _NO_ALGORITHM,
+    ("runtime", "methods"): "the runtime knows no barrier algorithm",
+    ("core", "runtime"): "the core reaches other ranks only through core/launch.hpp",
     "other": "not in any part of the layering table",
 }
 
-# The CMake libraries: the link graph is the layering. For each: its part, the parts whose
-# sources it compiles, and the parts whose libraries it may link (directly or transitively).
-_BASE = ["core", "topology", "errors", "paths"]
-_TEAM = ["team", "team_kernels"] + _BASE
-LIBRARIES = {
-    "gpubarrier_errors":       ("errors",       ["errors"],       []),
-    "gpubarrier_paths":        ("paths",        ["paths"],        []),
-    "gpubarrier_topology":     ("topology",     ["topology"],     ["errors"]),
-    "gpubarrier_core":         ("core",         ["core"],         ["topology", "errors"]),
-    "gpubarrier_io":           ("io",           ["io"],           _BASE),
-    "gpubarrier_team_kernels": ("team_kernels", ["team_kernels"], _BASE),
-    "gpubarrier_team":         ("team",         ["team"],         ["team_kernels"] + _BASE),
-    "gpubarrier_legacy":       ("legacy",       ["legacy"],       _BASE),
-    "gpubarrier_methods":      ("methods",      ["host", "kernels", "kernels.common"],
-                                _TEAM + ["legacy"]),
-    # multigpu.nvshmem.barrier where NVSHMEM is found: a method built -rdc (cmake/Nvshmem.cmake)
-    "gpubarrier_nvshmem":      ("methods",      ["kernels"],      _TEAM),
-    "gpubarrier_jobs":         ("jobs",         ["jobs"],         ["io"] + _BASE),
-    "gpubarrier":              ("cli",          ["cli"],
-                                ["methods", "jobs", "io", "legacy"] + _TEAM),
-}
+
+def _derived():
+    parts, libraries = [], {}
+    for layer, folders, target in LAYERS:
+        parts.append((layer, [f + "/**" for f in folders]))
+        libraries[target] = (layer, [layer], MAY_USE.get(layer, []))
+    for target, (layer, _, _) in RDC_SLICES.items():
+        libraries[target] = (layer, [layer], MAY_USE.get(layer, []))
+    parts.append(("tests", ["tests/**"]))
+    may = {layer: [layer] + MAY_USE.get(layer, []) for layer, _, _ in LAYERS}
+    for layer, uses in list(may.items()):
+        if "core" in uses:
+            may[layer] = uses + ["generated"]
+    may["tests"] = ["tests", "generated"] + [layer for layer, _, _ in LAYERS]
+    return parts, libraries, may
+
+
+# The parts of the tree (first matching pattern wins; `**` matches any number of folders, `*`
+# stays inside one), the CMake libraries (target -> (its layer, the layers whose sources it
+# compiles, the layers whose targets it may link, directly or transitively)) and what each part
+# may include, directly or through other headers: all three from LAYERS and MAY_USE.
+PARTS, LIBRARIES, MAY_INCLUDE = _derived()
 # Libraries only some builds have (the table still holds their rules where they exist).
-OPTIONAL_LIBRARIES = {"gpubarrier_nvshmem"}
+OPTIONAL_LIBRARIES = set(RDC_SLICES)
 # A library named like this must be in LIBRARIES (so that a new part cannot dodge the rules).
 PROJECT_LIBRARY = re.compile(r"^gpubarrier(_|$)")
+
+
+def check_table():
+    """The table itself: each layer folder has exactly one target and each target one layer;
+    a layer uses only layers below it (the order of LAYERS), and what it uses through another
+    layer is listed too, so that the allowed include edges and link edges are one relation."""
+    problems = []
+    names = [layer for layer, _, _ in LAYERS]
+    targets = [target for _, _, target in LAYERS]
+    folders = [f for _, fs, _ in LAYERS for f in fs]
+    for what, items in (("layer", names), ("target", targets), ("folder", folders)):
+        for item in sorted({i for i in items if items.count(i) > 1}):
+            problems.append(f"layering table: {what} {item} appears more than once in LAYERS")
+    for a in folders:
+        for b in folders:
+            if a != b and b.startswith(a + "/"):
+                problems.append(f"layering table: folder {b} lies inside folder {a}")
+    if set(MAY_USE) != set(names):
+        problems.append("layering table: MAY_USE and LAYERS name different layers: "
+                        + ", ".join(sorted(set(MAY_USE) ^ set(names))))
+    for layer, uses in MAY_USE.items():
+        if layer not in names:
+            continue
+        below = names[names.index(layer) + 1:]
+        for used in uses:
+            if used not in below:
+                problems.append(f"layering table: {layer} may use {used}, which is not below it")
+            for through in MAY_USE.get(used, []):
+                if through not in uses:
+                    problems.append(f"layering table: {layer} uses {through} through {used} "
+                                    f"but MAY_USE[{layer!r}] does not list it")
+    for target, (layer, parent, _) in RDC_SLICES.items():
+        if (layer, parent) not in [(l, t) for l, _, t in LAYERS]:
+            problems.append(f"layering table: {target} is no slice of {layer}'s target {parent}")
+    return problems
+
 
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".cu")
 SKIP = 77
@@ -179,16 +219,13 @@ class Tree:
 
 def include_rule(src_part, hdr_part, src_name="", hdr_name=""):
     """None when allowed, else the rule the include breaks."""
+    detail = DETAIL.match(hdr_name)
+    if detail and not src_name.startswith(detail.group(1) + "/"):
+        owner = detail.group(1)
+        return f"{owner}/detail/ is private to {owner}/"
     if hdr_part == "external" or src_part not in MAY_INCLUDE:
         return None
     if hdr_part in MAY_INCLUDE[src_part]:
-        if hdr_part == "kernels.detail":
-            # Within kernels/, too, a detail/ folder belongs to the folder that holds it, and to
-            # the level built directly on it (DETAIL_SHARED_WITH).
-            owner = hdr_name[:hdr_name.rindex("/detail/")]
-            readers = [owner] + DETAIL_SHARED_WITH.get(owner, [])
-            if not any(src_name.startswith(r + "/") for r in readers):
-                return f"{owner}/detail/ is private to {owner}/"
         return None
     why = WHY.get((src_part, hdr_part)) or WHY.get(hdr_part)
     plain = f"{src_part} must not include {hdr_part}"
@@ -427,8 +464,12 @@ def include_dirs_of(tree):
     return dirs
 
 
-def check_includes(tree, entries, base, scan_headers=True):
+def check_includes(tree, entries, base, scan_headers=True, graph=None):
+    """With `graph` (the link graph), also: a library that includes a layer's header links that
+    layer's target, so that the folder tree and the link graph say the same."""
     violations, checked, headers = [], 0, set()
+    reach = reachable(graph) if graph is not None else None
+    target_of = {layer: target for layer, _, target in LAYERS}
     for obj, raw_deps in entries:
         deps = [tree.resolve(d, base) for d in raw_deps or []]
         target, source = object_source(tree, obj, deps)
@@ -446,9 +487,10 @@ def check_includes(tree, entries, base, scan_headers=True):
                               "checked (delete that object file and build again)")
             continue
         checked += 1
-        if target in LIBRARIES and src_part not in LIBRARIES[target][1]:
+        extra = RDC_SLICES.get(target, (None, None, []))[2]
+        if target in LIBRARIES and src_part not in LIBRARIES[target][1] and src_name not in extra:
             violations.append(f"{src_name}: compiled into {target} ({target} compiles only "
-                              f"{', '.join(LIBRARIES[target][1])})")
+                              f"{', '.join(LIBRARIES[target][1] + extra)})")
         for dep in deps:
             if dep == source:
                 continue
@@ -458,6 +500,12 @@ def check_includes(tree, entries, base, scan_headers=True):
             rule = include_rule(src_part, hdr_part, src_name, tree.name(dep))
             if rule:
                 violations.append(f"{src_name}: includes {tree.name(dep)} ({rule})")
+            elif (reach is not None and target in LIBRARIES and target in reach
+                  and hdr_part in target_of and hdr_part != LIBRARIES[target][0]
+                  and target_of[hdr_part] not in reach[target]):
+                violations.append(f"{src_name}: includes {tree.name(dep)}, but {target} does not "
+                                  f"link {target_of[hdr_part]} (the folder tree and the link "
+                                  "graph disagree)")
     if scan_headers and headers:
         dirs = include_dirs_of(tree)
         for hdr in sorted(headers):
@@ -505,13 +553,28 @@ def link_edges(graph):
     return edges
 
 
+def reachable(graph):
+    """{target: every target it links, directly or transitively}."""
+    edges = link_edges(graph)
+    out = {}
+    for name in graph:
+        seen, queue = set(), [name]
+        while queue:
+            for nxt in edges.get(queue.pop(0), []):
+                if nxt not in seen and nxt != name:
+                    seen.add(nxt)
+                    queue.append(nxt)
+        out[name] = seen
+    return out
+
+
 def check_links(graph):
     violations = []
     edges = link_edges(graph)
     for name, (kind, _) in sorted(graph.items()):
         if PROJECT_LIBRARY.match(name) and name not in LIBRARIES and kind != "UTILITY":
-            violations.append(f"{name}: not in the layering table (add it to LIBRARIES in "
-                              "tests/layering/check_layering.py)")
+            violations.append(f"{name}: not in the layering table (add it to LAYERS or "
+                              "RDC_SLICES in tests/layering/check_layering.py)")
     for name in LIBRARIES:
         if name not in graph and name not in OPTIONAL_LIBRARIES:
             violations.append(f"{name}: no such CMake target (the layering table names it)")
@@ -551,20 +614,23 @@ def main(argv=None):
     ap.add_argument("--deps-file", help="read dependencies from this file instead of the build")
     ap.add_argument("--deps-format", choices=["ninja", "make"], default="ninja",
                     help="format of --deps-file: `ninja -t deps` output or a make depfile")
-    ap.add_argument("--links-file", help="link graph written by cmake/Layering.cmake")
+    ap.add_argument("--links-file", help="link graph written by cmake/Layering.cmake (includes: "
+                    "also check that each library links the layers whose headers it includes)")
     ap.add_argument("--no-header-scan", action="store_true",
                     help="check only the objects' dependency lists")
     args = ap.parse_args(argv)
 
-    violations, summary, notes = [], [], []
+    violations, summary, notes = check_table(), [], []
     try:
-        if args.check in ("links", "all"):
-            if not args.links_file:
-                ap.error("links needs --links-file")
+        graph = None
+        if args.links_file:
             if not os.path.exists(args.links_file):
                 raise Skip(f"{args.links_file} does not exist (configure with tests enabled)")
             with open(args.links_file, encoding="utf-8") as f:
                 graph = parse_link_graph(f.read())
+        if args.check in ("links", "all"):
+            if not args.links_file:
+                ap.error("links needs --links-file")
             violations += check_links(graph)
             summary.append(f"{len(graph)} CMake targets")
         if args.check in ("includes", "all"):
@@ -572,7 +638,7 @@ def main(argv=None):
                 ap.error("includes needs --build-dir or --deps-file")
             tree = Tree(args.source_dir, args.build_dir)
             entries, base, notes = collect_deps(args)
-            found, checked = check_includes(tree, entries, base, not args.no_header_scan)
+            found, checked = check_includes(tree, entries, base, not args.no_header_scan, graph)
             if checked == 0 and not found:
                 raise Skip("no object of the repository has dependency records (build first)")
             violations += found

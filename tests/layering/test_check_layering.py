@@ -85,10 +85,10 @@ def core_includes_io_through_dotdot(w):
     r = w.fake
     expect(w.includes({f"{CORE}/runner.cpp.o": [
         f"{r}/src/core/runner.cpp", f"{r}/src/core/runner.hpp", "/usr/include/c++/12/vector",
-        f"{r}/src/core/../io/row.hpp", f"{r}/src/core/./../cli/../cli/context.hpp"]}),
+        f"{r}/src/core/../io/row.hpp", f"{r}/src/core/./../app/../app/context.hpp"]}),
         1, present=["src/core/runner.cpp: includes src/io/row.hpp (core must not include io)",
-                    "src/core/runner.cpp: includes src/cli/context.hpp "
-                    "(core must not include cli)"],
+                    "src/core/runner.cpp: includes src/app/context.hpp "
+                    "(core must not include app)"],
         absent=["runner.hpp", "vector"])
 
 
@@ -96,8 +96,8 @@ def host_includes_kernel_detail(w):
     r = w.fake
     detail = f"{r}/kernels/multigpu/detail/barrier.cuh"
     expect(w.includes({
-        f"{METHODS}/src/host/x.cpp.o": [f"{r}/src/host/x.cpp", detail],
-        "CMakeFiles/gpubarrier.dir/src/cli/run.cpp.o": [f"{r}/src/cli/run.cpp",
+        f"{METHODS}/src/methods/host/x.cpp.o": [f"{r}/src/methods/host/x.cpp", detail],
+        "CMakeFiles/gpubarrier.dir/src/app/run.cpp.o": [f"{r}/src/app/run.cpp",
                                                         f"{r}/kernels/warp/detail/warp_sync.cuh"],
         "tests/CMakeFiles/test_unit.dir/unit/test_x.cpp.o": [f"{r}/tests/unit/test_x.cpp", detail],
         # Inside kernels/ a detail header is fine.
@@ -113,63 +113,87 @@ def host_includes_kernel_detail(w):
         "kernels/grid/cg_grid_sync.cu: no dependency record for "
         f"{METHODS}/kernels/grid/cg_grid_sync.cu.o, so it cannot be checked "
         "(delete that object file and build again)",
-        "src/host/x.cpp: includes kernels/multigpu/detail/barrier.cuh "
-        "(host must not include kernels.detail: kernels/**/detail/ is private to kernels/)",
-        "src/cli/run.cpp: includes kernels/warp/detail/warp_sync.cuh "
-        "(cli must not include kernels.detail: kernels/**/detail/ is private to kernels/)",
+        "src/methods/host/x.cpp: includes kernels/multigpu/detail/barrier.cuh "
+        "(kernels/multigpu/detail/ is private to kernels/multigpu/)",
+        "src/app/run.cpp: includes kernels/warp/detail/warp_sync.cuh "
+        "(kernels/warp/detail/ is private to kernels/warp/)",
         "tests/unit/test_x.cpp: includes kernels/multigpu/detail/barrier.cuh "
-        "(tests must not include kernels.detail: kernels/**/detail/ is private to kernels/)"],
+        "(kernels/multigpu/detail/ is private to kernels/multigpu/)"],
         absent=["push.cu"])
 
 
-def team_includes_kernel_algorithm(w):
+def multinode_includes_multigpu_detail(w):
+    # No level reads another's detail/: the multi-node level composes the multi-GPU device
+    # barrier through its public frame (kernels/multigpu/frame/), never its detail/.
     r = w.fake
-    expect(w.includes({"CMakeFiles/gpubarrier_team.dir/src/team/team.cpp.o": [
-        f"{r}/src/team/team.cpp", f"{r}/src/core/method.hpp", f"{r}/topology/topology.hpp",
-        f"{r}/kernels/multigpu/host_steps.hpp",
-        f"{r}/kernels/multigpu/nccl_dev_comm.hpp", f"{r}/kernels/multigpu/detail/signals.cuh",
-        f"{r}/kernels/common/timers.cuh", f"{r}/src/host/omp_barrier.hpp"]}), 1, present=[
-        "src/team/team.cpp: includes kernels/multigpu/nccl_dev_comm.hpp (team must not include "
-        "kernels: the team knows no barrier algorithm: of kernels/ only "
-        "kernels/multigpu/host_steps.hpp)",
-        "src/team/team.cpp: includes kernels/multigpu/detail/signals.cuh (team must not include "
-        "kernels.detail: kernels/**/detail/ is private to kernels/)",
-        "src/team/team.cpp: includes kernels/common/timers.cuh (team must not include "
-        "kernels.common: the team knows no barrier algorithm: of kernels/ only "
-        "kernels/multigpu/host_steps.hpp)",
-        "src/team/team.cpp: includes src/host/omp_barrier.hpp (team must not include host)"],
-        absent=["host_steps.hpp (", "method.hpp", "topology.hpp"])
+    expect(w.includes({
+        f"{METHODS}/kernels/multinode/hierarchical.cu.o": [
+            f"{r}/kernels/multinode/hierarchical.cu", f"{r}/kernels/multinode/detail/session.cuh",
+            f"{r}/kernels/multigpu/frame/device_barrier.cuh", f"{r}/kernels/multigpu/push.cuh",
+            f"{r}/kernels/multigpu/detail/gpu_gather.cuh"],
+        f"{METHODS}/kernels/reduction/multi_device_barrier.cu.o": [
+            f"{r}/kernels/reduction/multi_device_barrier.cu",
+            f"{r}/kernels/multigpu/frame/device_barrier.cuh",
+            f"{r}/kernels/multigpu/detail/step_graphs.cuh"],
+    }), 1, present=[
+        "kernels/multinode/hierarchical.cu: includes kernels/multigpu/detail/gpu_gather.cuh "
+        "(kernels/multigpu/detail/ is private to kernels/multigpu/)",
+        "kernels/reduction/multi_device_barrier.cu: includes "
+        "kernels/multigpu/detail/step_graphs.cuh "
+        "(kernels/multigpu/detail/ is private to kernels/multigpu/)"],
+        absent=["session.cuh", "frame/", "push.cuh"])
+
+
+def runtime_includes_kernel_algorithm(w):
+    r = w.fake
+    expect(w.includes({"CMakeFiles/gpubarrier_runtime.dir/src/runtime/team.cpp.o": [
+        f"{r}/src/runtime/team.cpp", f"{r}/src/core/method.hpp", f"{r}/topology/topology.hpp",
+        f"{r}/src/runtime/host_steps.hpp",
+        f"{r}/kernels/multigpu/nccl_dev_comm.hpp", f"{r}/kernels/multigpu/frame/signals.cuh",
+        f"{r}/kernels/common/sm_clock.hpp", f"{r}/src/methods/host/omp_barrier.hpp",
+        f"{r}/src/methods/legacy/figures.hpp"]}), 1, present=[
+        "src/runtime/team.cpp: includes kernels/multigpu/nccl_dev_comm.hpp (runtime must not "
+        "include methods: the runtime knows no barrier algorithm)",
+        "src/runtime/team.cpp: includes kernels/multigpu/frame/signals.cuh (runtime must not "
+        "include methods: the runtime knows no barrier algorithm)",
+        "src/runtime/team.cpp: includes kernels/common/sm_clock.hpp (runtime must not include "
+        "methods: the runtime knows no barrier algorithm)",
+        "src/runtime/team.cpp: includes src/methods/host/omp_barrier.hpp (runtime must not "
+        "include methods: the runtime knows no barrier algorithm)",
+        "src/runtime/team.cpp: includes src/methods/legacy/figures.hpp (runtime must not include "
+        "legacy)"],
+        absent=["host_steps.hpp", "method.hpp", "topology.hpp"])
 
 
 def topology_includes_kernels_and_host(w):
     r = w.fake
     expect(w.includes({"topology/CMakeFiles/gpubarrier_topology.dir/probe.cpp.o": [
-        f"{r}/topology/probe.cpp", f"{r}/topology/probe.hpp", f"{r}/src/core/errors.hpp",
-        f"{r}/topology/../kernels/common/sm_clock.hpp", f"{r}/src/host/omp_barrier.hpp",
-        f"{r}/src/core/method.hpp", f"{r}/src/io/row.hpp", f"{r}/src/cli/context.hpp",
-        f"{r}/src/team/team.hpp"]}), 1, present=[
+        f"{r}/topology/probe.cpp", f"{r}/topology/probe.hpp", f"{r}/src/errors/errors.hpp",
+        f"{r}/topology/../kernels/common/sm_clock.hpp", f"{r}/src/methods/host/omp_barrier.hpp",
+        f"{r}/src/core/method.hpp", f"{r}/src/io/row.hpp", f"{r}/src/app/context.hpp",
+        f"{r}/src/runtime/team.hpp"]}), 1, present=[
         "topology/probe.cpp: includes kernels/common/sm_clock.hpp "
-        "(topology must not include kernels.common)",
-        "topology/probe.cpp: includes src/host/omp_barrier.hpp (topology must not include host)",
+        "(topology must not include methods)",
+        "topology/probe.cpp: includes src/methods/host/omp_barrier.hpp "
+        "(topology must not include methods)",
         "topology/probe.cpp: includes src/core/method.hpp (topology must not include core)",
         "topology/probe.cpp: includes src/io/row.hpp (topology must not include io)",
-        "topology/probe.cpp: includes src/cli/context.hpp (topology must not include cli)",
-        "topology/probe.cpp: includes src/team/team.hpp (topology must not include team)"],
+        "topology/probe.cpp: includes src/app/context.hpp (topology must not include app)",
+        "topology/probe.cpp: includes src/runtime/team.hpp (topology must not include runtime)"],
         absent=["errors.hpp", "probe.hpp"])
 
 
-def io_includes_cli(w):
+def io_includes_app(w):
     r = w.fake
     expect(w.includes({"CMakeFiles/gpubarrier_io.dir/src/io/row.cpp.o": [
-        f"{r}/src/io/row.cpp", f"{r}/src/core/record.hpp", f"{r}/src/cli/context.hpp",
-        f"{r}/src/team/team.hpp", f"{r}/src/host/x.hpp", f"{r}/kernels/multigpu/host_steps.hpp",
-        f"{r}/kernels/grid/grid_barrier.cuh"]}), 1, present=[
-        "src/io/row.cpp: includes src/cli/context.hpp (io must not include cli)",
-        "src/io/row.cpp: includes src/team/team.hpp (io must not include team)",
-        "src/io/row.cpp: includes src/host/x.hpp (io must not include host)",
-        "src/io/row.cpp: includes kernels/multigpu/host_steps.hpp "
-        "(io must not include team_kernels)",
-        "src/io/row.cpp: includes kernels/grid/grid_barrier.cuh (io must not include kernels)"],
+        f"{r}/src/io/row.cpp", f"{r}/src/core/record.hpp", f"{r}/src/app/context.hpp",
+        f"{r}/src/runtime/team.hpp", f"{r}/src/methods/host/x.hpp",
+        f"{r}/src/runtime/host_steps.hpp", f"{r}/kernels/grid/grid_barrier.cuh"]}), 1, present=[
+        "src/io/row.cpp: includes src/app/context.hpp (io must not include app)",
+        "src/io/row.cpp: includes src/runtime/team.hpp (io must not include runtime)",
+        "src/io/row.cpp: includes src/methods/host/x.hpp (io must not include methods)",
+        "src/io/row.cpp: includes src/runtime/host_steps.hpp (io must not include runtime)",
+        "src/io/row.cpp: includes kernels/grid/grid_barrier.cuh (io must not include methods)"],
         absent=["record.hpp"])
 
 
@@ -180,12 +204,12 @@ def core_header_includes_io(w):
     w.write("tree/src/core/record.hpp", '#pragma once\n// #include "io/csv_writer.hpp"\n'
             '#include <vector>\n#include "../io/row.hpp"\n')
     w.write("tree/src/io/row.hpp", "#pragma once\n")
-    w.write("tree/src/cli/main.cpp", '#include "core/record.hpp"\n')
-    entries = {"CMakeFiles/gpubarrier.dir/src/cli/main.cpp.o": [
-        f"{root}/src/cli/main.cpp", f"{root}/src/core/record.hpp", f"{root}/src/io/row.hpp"]}
+    w.write("tree/src/app/main.cpp", '#include "core/record.hpp"\n')
+    entries = {"CMakeFiles/gpubarrier.dir/src/app/main.cpp.o": [
+        f"{root}/src/app/main.cpp", f"{root}/src/core/record.hpp", f"{root}/src/io/row.hpp"]}
     expect(w.includes(entries, root), 1,
            present=["src/core/record.hpp: includes src/io/row.hpp (core must not include io)"],
-           absent=["csv_writer", "src/cli/main.cpp:"])
+           absent=["csv_writer", "src/app/main.cpp:"])
     expect(w.includes(entries, root, "--no-header-scan"), 0, present=[],
            absent=["must not"])
 
@@ -207,15 +231,15 @@ def object_maps_to_source(w):
         # The source is found from the object path even when it is not listed first.
         f"{CORE}/runner.cpp.o": [f"{r}/src/core/runner.hpp", f"{r}/src/core/runner.cpp",
                                  f"{r}/src/io/row.hpp"],
-        # `__` in an object path is `..`: tests compile src/cli/context.cpp too.
-        "tests/CMakeFiles/test_unit.dir/__/src/cli/context.cpp.o": [
-            f"{r}/src/cli/context.cpp", detail],
+        # `__` in an object path is `..`: tests compile src/app/context.cpp too.
+        "tests/CMakeFiles/test_unit.dir/__/src/app/context.cpp.o": [
+            f"{r}/src/app/context.cpp", detail],
         # A source in the wrong library.
         "CMakeFiles/gpubarrier_core.dir/src/io/json_writer.cpp.o": [f"{r}/src/io/json_writer.cpp"],
     }), 1, present=[
         "src/core/runner.cpp: includes src/io/row.hpp (core must not include io)",
-        "src/cli/context.cpp: includes kernels/grid/detail/x.cuh "
-        "(cli must not include kernels.detail: kernels/**/detail/ is private to kernels/)",
+        "src/app/context.cpp: includes kernels/grid/detail/x.cuh "
+        "(kernels/grid/detail/ is private to kernels/grid/)",
         "src/io/json_writer.cpp: compiled into gpubarrier_core "
         "(gpubarrier_core compiles only core)"],
         absent=["src/core/runner.hpp:"])
@@ -224,25 +248,26 @@ def object_maps_to_source(w):
 def clean_tree_passes(w):
     r = w.fake
     expect(w.includes({
-        f"{CORE}/runner.cpp.o": [f"{r}/src/core/runner.cpp", f"{r}/src/core/errors.hpp",
+        f"{CORE}/runner.cpp.o": [f"{r}/src/core/runner.cpp", f"{r}/src/errors/errors.hpp",
                                  f"{r}/topology/topology.hpp", f"{r}/build/generated/v.hpp",
                                  "/usr/local/cuda/include/cuda_runtime.h"],
         "CMakeFiles/gpubarrier_io.dir/src/io/row.cpp.o": [f"{r}/src/io/row.cpp",
                                                           f"{r}/src/core/record.hpp"],
-        "CMakeFiles/gpubarrier_team.dir/src/team/host_verify.cpp.o": [
-            f"{r}/src/team/host_verify.cpp", f"{r}/kernels/multigpu/host_steps.hpp"],
-        "CMakeFiles/gpubarrier_team_kernels.dir/kernels/multigpu/host_steps.cu.o": [
-            f"{r}/kernels/multigpu/host_steps.cu", f"{r}/kernels/common/timers.cuh"],
-        f"{METHODS}/src/host/omp_gpu_barrier.cpp.o": [
-            f"{r}/src/host/omp_gpu_barrier.cpp", f"{r}/src/team/team.hpp",
-            f"{r}/kernels/multigpu/host_steps.hpp", f"{r}/kernels/multigpu/nccl_dev_comm.hpp"],
+        "CMakeFiles/gpubarrier_runtime.dir/src/runtime/host_verify.cpp.o": [
+            f"{r}/src/runtime/host_verify.cpp", f"{r}/src/runtime/host_steps.hpp"],
+        "CMakeFiles/gpubarrier_runtime.dir/src/runtime/host_steps.cu.o": [
+            f"{r}/src/runtime/host_steps.cu", f"{r}/src/runtime/timers.cuh"],
+        f"{METHODS}/src/methods/host/omp_gpu_barrier.cpp.o": [
+            f"{r}/src/methods/host/omp_gpu_barrier.cpp", f"{r}/src/runtime/team.hpp",
+            f"{r}/src/runtime/host_steps.hpp", f"{r}/kernels/multigpu/nccl_dev_comm.hpp"],
         f"{METHODS}/kernels/multigpu/push.cu.o": [
-            f"{r}/kernels/multigpu/push.cu", f"{r}/kernels/multigpu/detail/signals.cuh",
-            f"{r}/src/team/peer_memory.hpp"],
+            f"{r}/kernels/multigpu/push.cu", f"{r}/kernels/multigpu/frame/signals.cuh",
+            f"{r}/kernels/multigpu/detail/gpu_gather.cuh", f"{r}/src/runtime/peer_memory.hpp"],
         "topology/CMakeFiles/gpubarrier_topology.dir/json.cpp.o": [
-            f"{r}/topology/json.cpp", f"{r}/src/core/errors.hpp", "/usr/include/nlohmann/json.hpp"],
-        "CMakeFiles/gpubarrier.dir/src/cli/run.cpp.o": [
-            f"{r}/src/cli/run.cpp", f"{r}/src/io/csv_writer.hpp", f"{r}/src/host/x.hpp"],
+            f"{r}/topology/json.cpp", f"{r}/src/errors/errors.hpp",
+            "/usr/include/nlohmann/json.hpp"],
+        "CMakeFiles/gpubarrier.dir/src/app/run.cpp.o": [
+            f"{r}/src/app/run.cpp", f"{r}/src/io/csv_writer.hpp", f"{r}/src/methods/host/x.hpp"],
     }), 0, present=["layering ok (8 objects checked)"])
 
 
@@ -289,6 +314,27 @@ def corrupt_deps_log(w):
         "checked (delete that object file and build again)"], absent=["axis.cpp"])
 
 
+def include_without_link(w):
+    # The folder tree and the link graph say the same: a library whose sources include a
+    # layer's headers links that layer's target (here the runtime lost its link to the core).
+    r = w.fake
+    graph = w.write("link_graph.txt", "".join("\t".join(l) + "\n" for l in replace(
+        intended_graph(), "gpubarrier_runtime", link="OpenMP::OpenMP_CXX",
+        iface="OpenMP::OpenMP_CXX")))
+    expect(w.includes({
+        "CMakeFiles/gpubarrier_runtime.dir/src/runtime/team.cpp.o": [
+            f"{r}/src/runtime/team.cpp", f"{r}/src/runtime/team.hpp", f"{r}/src/core/state.hpp",
+            f"{r}/topology/topology.hpp"],
+        "CMakeFiles/gpubarrier_io.dir/src/io/row.cpp.o": [f"{r}/src/io/row.cpp",
+                                                          f"{r}/src/core/record.hpp"],
+    }, None, "--links-file", graph), 1, present=[
+        "src/runtime/team.cpp: includes src/core/state.hpp, but gpubarrier_runtime does not link "
+        "gpubarrier_core (the folder tree and the link graph disagree)",
+        "src/runtime/team.cpp: includes topology/topology.hpp, but gpubarrier_runtime does not "
+        "link gpubarrier_topology (the folder tree and the link graph disagree)"],
+        absent=["team.hpp", "row.cpp"])
+
+
 # ---------------------------------------------------------------------------------- links
 
 def intended_graph():
@@ -306,14 +352,13 @@ def intended_graph():
          "gpubarrier_errors;gpubarrier_topology;CUDA::cudart"),
         ("gpubarrier_io", "STATIC_LIBRARY", "gpubarrier_core;gb_yaml", "gpubarrier_core;gb_yaml"),
         ("gb_yaml", "INTERFACE_LIBRARY", "", "yaml-cpp"),
-        ("gpubarrier_team_kernels", "STATIC_LIBRARY", "gpubarrier_core", "gpubarrier_core"),
-        ("gpubarrier_team", "STATIC_LIBRARY", "gpubarrier_core;gpubarrier_team_kernels",
-         "gpubarrier_core;gpubarrier_team_kernels"),
+        ("gpubarrier_runtime", "STATIC_LIBRARY", "gpubarrier_core;OpenMP::OpenMP_CXX",
+         "gpubarrier_core;OpenMP::OpenMP_CXX"),
         ("gpubarrier_legacy", "STATIC_LIBRARY", "gpubarrier_core;gpubarrier_paths",
          "gpubarrier_core;$<LINK_ONLY:gpubarrier_paths>"),
         ("gpubarrier_methods", "OBJECT_LIBRARY",
-         "::@(0x1);gpubarrier_team;gpubarrier_legacy;gpubarrier_core;::@",
-         "gpubarrier_team;gpubarrier_legacy;gpubarrier_core"),
+         "::@(0x1);gpubarrier_runtime;gpubarrier_legacy;gpubarrier_core;::@",
+         "gpubarrier_runtime;gpubarrier_legacy;gpubarrier_core"),
         ("gpubarrier_jobs", "STATIC_LIBRARY", "gpubarrier_io;gpubarrier_core;gpubarrier_paths",
          "gpubarrier_io;gpubarrier_core;$<LINK_ONLY:gpubarrier_paths>"),
         ("gpubarrier", "EXECUTABLE",
@@ -335,38 +380,62 @@ def replace(graph, name, link=None, iface=None):
 def core_links_io_through_interface(w):
     graph = replace(intended_graph(), "gb_optional_deps",
                     iface="MPI::MPI_CXX;$<$<BOOL:ON>:gpubarrier_io>")
-    graph = replace(graph, "gpubarrier_io", link="gpubarrier_core;gb_yaml;gpubarrier_team")
+    graph = replace(graph, "gpubarrier_io", link="gpubarrier_core;gb_yaml;gpubarrier_runtime")
     expect(w.links(graph), 1, present=[
         "gpubarrier_core: links gpubarrier_io via gb_optional_deps (core must not link io)",
         "gpubarrier_topology: links gpubarrier_core via gb_optional_deps -> gpubarrier_io "
         "(topology must not link core)",
-        "gpubarrier_io: links gpubarrier_team (io must not link team)"])
+        "gpubarrier_io: links gpubarrier_runtime (io must not link runtime)"])
 
 
-def team_links_methods(w):
-    graph = replace(intended_graph(), "gpubarrier_team",
+def runtime_links_methods(w):
+    graph = replace(intended_graph(), "gpubarrier_runtime",
                     iface="gpubarrier_core;$<LINK_ONLY:gb::methods>")
     graph.append(("gb::methods", "ALIAS", "gpubarrier_methods", ""))
-    graph = replace(graph, "gpubarrier_team_kernels", link="gpubarrier_core;gpubarrier_team")
+    graph = replace(graph, "gpubarrier_legacy", link="gpubarrier_core;gpubarrier_runtime")
     expect(w.links(graph), 1, present=[
-        "gpubarrier_team: links gpubarrier_methods via gb::methods (team must not link methods)",
-        "gpubarrier_team_kernels: links gpubarrier_team (team_kernels must not link team)",
-        "gpubarrier_team_kernels: links gpubarrier_methods via gpubarrier_team -> gb::methods "
-        "(team_kernels must not link methods)"],
+        "gpubarrier_runtime: links gpubarrier_methods via gb::methods "
+        "(runtime must not link methods)",
+        "gpubarrier_legacy: links gpubarrier_runtime (legacy must not link runtime)",
+        "gpubarrier_legacy: links gpubarrier_methods via gpubarrier_runtime -> gb::methods "
+        "(legacy must not link methods)"],
         absent=["gpubarrier_methods: links"])
 
 
 def clean_graph_passes(w):
-    expect(w.links(intended_graph()), 0, present=["layering ok (14 CMake targets checked)"])
+    expect(w.links(intended_graph()), 0, present=["layering ok (13 CMake targets checked)"])
 
 
 def unknown_project_library(w):
-    graph = [row for row in intended_graph() if row[0] != "gpubarrier_team_kernels"]
+    graph = [row for row in intended_graph() if row[0] != "gpubarrier_runtime"]
     graph.append(("gpubarrier_extra", "STATIC_LIBRARY", "gpubarrier_core", ""))
     expect(w.links(graph), 1, present=[
-        "gpubarrier_extra: not in the layering table (add it to LIBRARIES in "
+        "gpubarrier_extra: not in the layering table (add it to LAYERS or RDC_SLICES in "
         "tests/layering/check_layering.py)",
-        "gpubarrier_team_kernels: no such CMake target (the layering table names it)"])
+        "gpubarrier_runtime: no such CMake target (the layering table names it)"])
+
+
+def table_upward_use(w):
+    # The table is checked at every run: a layer that may use one above it, or that uses a layer
+    # through another without listing it, makes the includes and the links disagree.
+    sys.path.insert(0, HERE)
+    sys.dont_write_bytecode = True
+    import check_layering
+    assert check_layering.check_table() == [], check_layering.check_table()
+    saved = dict(check_layering.MAY_USE)
+    try:
+        check_layering.MAY_USE["core"] = ["runtime", "topology", "errors"]
+        check_layering.MAY_USE["io"] = ["core", "errors"]
+        got = check_layering.check_table()
+    finally:
+        check_layering.MAY_USE.clear()
+        check_layering.MAY_USE.update(saved)
+    want = ["layering table: core may use runtime, which is not below it",
+            "layering table: io uses topology through core but MAY_USE['io'] does not list it"]
+    missing = [line for line in want if line not in got]
+    if missing:
+        raise Failure("missing: " + "; ".join(missing) + "\n--- got ---\n" + "\n".join(got))
+    print("\n".join(got))
 
 
 # ---------------------------------------------------------------------------------- real build
@@ -383,10 +452,11 @@ def real_tree_is_checked(w, build_dir):
     args = argparse.Namespace(deps_file=None, build_dir=build_dir, deps_format="ninja")
     entries = dict(check_layering.collect_deps(args)[0])
     host = next((o for o, d in entries.items()
-                 if "gpubarrier_methods.dir/src/host/" in o and d), None)
+                 if "gpubarrier_methods.dir/src/methods/host/" in o and d), None)
     cudas = [o for o in entries if "gpubarrier_methods.dir/kernels/" in o and o.endswith(".cu.o")]
     if not host or not cudas:
-        print("SKIP: the methods library is not built yet (no src/host or kernels/*.cu objects)")
+        print("SKIP: the methods library is not built yet "
+              "(no src/methods/host or kernels/*.cu objects)")
         return SKIP
     # The records of CUDA objects (nvcc -MD) must list their headers, as C++ ones do.
     cuda = next((o for o in cudas
@@ -397,24 +467,25 @@ def real_tree_is_checked(w, build_dir):
                       "a header under kernels/: the includes check would not see device code")
     entries = {o: d for o, d in entries.items() if d}
     entries[host] = entries[host] + [f"{root}/kernels/multigpu/detail/../detail/barrier.cuh"]
-    entries[cuda] = entries[cuda] + [f"{root}/src/cli/commands.hpp"]
+    entries[cuda] = entries[cuda] + [f"{root}/src/app/commands.hpp"]
     deps = w.write("real_deps.txt", ninja_deps(entries))
     host_src = host.split(".dir/", 1)[1][:-2]
     cuda_src = cuda.split(".dir/", 1)[1][:-2]
     cuda_part = check_layering.Tree(root, build_dir).part(os.path.join(root, cuda_src))
     expect(run("includes", "--source-dir", root, "--build-dir", build_dir, "--deps-file", deps),
            1, present=[
-               f"{host_src}: includes kernels/multigpu/detail/barrier.cuh (host must not include "
-               "kernels.detail: kernels/**/detail/ is private to kernels/)",
-               f"{cuda_src}: includes src/cli/commands.hpp ({cuda_part} must not include cli)"])
+               f"{host_src}: includes kernels/multigpu/detail/barrier.cuh "
+               "(kernels/multigpu/detail/ is private to kernels/multigpu/)",
+               f"{cuda_src}: includes src/app/commands.hpp ({cuda_part} must not include app)"])
 
 
 CASES = {f.__name__: f for f in [
-    core_includes_io_through_dotdot, host_includes_kernel_detail, team_includes_kernel_algorithm,
-    topology_includes_kernels_and_host, io_includes_cli, core_header_includes_io, symlink_into_io,
+    core_includes_io_through_dotdot, host_includes_kernel_detail,
+    multinode_includes_multigpu_detail, runtime_includes_kernel_algorithm,
+    topology_includes_kernels_and_host, io_includes_app, core_header_includes_io, symlink_into_io,
     object_maps_to_source, clean_tree_passes, make_depfile, corrupt_deps_log,
-    core_links_io_through_interface, team_links_methods, clean_graph_passes,
-    unknown_project_library, real_tree_is_checked]}
+    include_without_link, core_links_io_through_interface, runtime_links_methods,
+    clean_graph_passes, unknown_project_library, table_upward_use, real_tree_is_checked]}
 
 
 def main():
