@@ -92,7 +92,12 @@ def candidates(rows):
 
 
 def method_label(r):
-    return r["method"] + (" [mpi]" if r["launcher"] == "mpi" else "")
+    """The method, with [graph] where its row is one block per GPU and one launch per barrier
+    from a CUDA graph (a device barrier's launch=graph: another shape than its persistent whole-GPU
+    rows, so it is answered apart) and [mpi] where it ran one MPI rank per GPU."""
+    graph = gbcsv.config_axes(r).get("launch") == "1" and r["method"].startswith("multigpu.device.")
+    return (r["method"] + (" [graph]" if graph else "") +
+            (" [mpi]" if r["launcher"] == "mpi" else ""))
 
 
 def _floor_index(rows):

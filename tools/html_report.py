@@ -495,7 +495,8 @@ def machine_section(index, label, mrows, files, topo_files, topo_left):
                   "ok, note <code>verified</code>; a noisy figure is marked and shaded), its "
                   "latency, its ratio to the composed floor (multi-GPU device barriers: "
                   "gpu.grid.cg + the one-way signal, tools/floor.py) and each alternative's best "
-                  "as a ratio to it. <code>[mpi]</code>: one MPI rank per GPU.</p>",
+                  "as a ratio to it. <code>[mpi]</code>: one MPI rank per GPU; <code>[graph]</code>: "
+                  "one block per GPU and one launch per barrier from a CUDA graph.</p>",
                   answers_table(found, anchor)]
     else:
         parts.append(f'<p class="note" id="{anchor}">No verified latency row of a barrier on '

@@ -16,9 +16,11 @@ struct Central {
   struct Words {
     Word counter;  // member 0's counts every GPU's arrival
   };
-  // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
-  using Hooks = HookList<hook::PeerAtomics>;
+  // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics. Its
+  // blocks meet with grid.sync, so a launch=graph kernel of it is a cooperative launch.
+  using Hooks = HookList<hook::PeerAtomics, hook::GridSync>;
   static constexpr bool peer_atomics = true;
+  static constexpr bool grid_sync = true;
   struct Args {};
 
   __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {

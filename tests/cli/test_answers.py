@@ -59,6 +59,8 @@ rows = [
         gpu_uuids=A, config="ordering=3", metric="one_way_latency", value=1000, note="ok"),
     mg("multigpu.device.push", 2500),
     mg("multigpu.device.central", 5000),
+    # one block per GPU, one launch per barrier (launch=1): answered apart, labelled [graph]
+    mg("multigpu.device.central", 7500) | {"config": cfg(ordering=0, fault=0, launch=1)},
     mg("multigpu.device.push", 100) | {"config": cfg(ordering=0, fault=1)},  # a fault hook
     row(method="host.nccl.allreduce", level="multi-gpu", gpu_count=2, gpu_ids="0,1",
         gpu_uuids=A, launcher="threads", config="", value=9000),
@@ -85,7 +87,7 @@ with tempfile.TemporaryDirectory() as d:
             "| cluster | 1 | `gpu.cluster.sync` | 500 cycles | - | none measured |",
             # floor: the slower grid.cg (1010) + the release/acquire signal (1000)
             "| multi-GPU device-side | 2 | `multigpu.device.push` | 2.5 µs | 1.24 | "
-            "`multigpu.device.central` 2.00× |",
+            "`multigpu.device.central` 2.00×, `multigpu.device.central [graph]` 3.00× |",
             "| multi-GPU host-side | 2 | `host.nccl.allreduce` | 9 µs | - | none measured |",
             "| grid | 1 | `gpu.grid.cg` | 700 ns | - | none measured |",
         ]

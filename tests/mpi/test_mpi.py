@@ -141,7 +141,7 @@ def case_multinode_without_gpu():
     p = run_bounded([EXE, "list"], timeout=120)
     listed = [line for line in p.stdout.splitlines() if line.startswith("multinode.hierarchical")]
     if p.returncode != 0 or len(listed) != 1 or " multi-node " not in listed[0] or \
-            "network=0,1" not in listed[0] or " no: " not in listed[0]:
+            "network=host-proxy,device-initiated" not in listed[0] or " no: " not in listed[0]:
         sys.exit(f"FAIL: list must show multinode.hierarchical (multi-node, network axis, not "
                  f"usable outside mpirun): {p.returncode} {listed}\n{p.stderr}")
     with tempfile.TemporaryDirectory() as d:

@@ -12,4 +12,17 @@ inline RunContext quick_context() {
   return ctx;
 }
 
+// Two GPUs that a helper process (the legacy helper, the PyTorch peer script) is asked to use,
+// with short differential runs and a short watchdog: each request's deadline is this + 1 ms per
+// step.
+inline RunContext helper_context() {
+  RunContext ctx = quick_context();
+  ctx.gpus = {0, 1};
+  ctx.visible_gpus = 2;
+  ctx.options.reps_lo = 4;
+  ctx.options.reps_hi = 36;
+  ctx.options.watchdog_s = 0.5;
+  return ctx;
+}
+
 }  // namespace gb::test

@@ -52,15 +52,7 @@ class FakeHelper {
   fs::path dir_;
 };
 
-RunContext context() {
-  RunContext ctx = test::quick_context();
-  ctx.gpus = {0, 1};
-  ctx.visible_gpus = 2;
-  ctx.options.reps_lo = 4;
-  ctx.options.reps_hi = 36;
-  ctx.options.watchdog_s = 0.5;  // each request's deadline: this + 1 ms per step
-  return ctx;
-}
+RunContext context() { return test::helper_context(); }
 
 const Point kPoint({{"gpu_count", 2}, {"blocks_per_sm", 2}, {"threads_per_block", 256}});
 const Shape kShape{2, 256, 1000, 0};

@@ -108,15 +108,7 @@ class FakeScript {
   std::unique_ptr<Method> method_;
 };
 
-RunContext context() {
-  RunContext ctx = test::quick_context();
-  ctx.gpus = {0, 1};
-  ctx.visible_gpus = 2;
-  ctx.options.reps_lo = 4;
-  ctx.options.reps_hi = 36;
-  ctx.options.watchdog_s = 0.5;
-  return ctx;
-}
+RunContext context() { return test::helper_context(); }
 
 const Point kPoint({{"gpu_count", 2}, {"channel", 0}});
 

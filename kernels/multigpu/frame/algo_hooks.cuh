@@ -18,6 +18,9 @@
 //                      its axes is no barrier that can be checked
 //   hook::PeerAtomics  static constexpr bool peer_atomics;  needs native atomics on peer memory
 //                      (skipped where cudaDevP2PAttrNativeAtomicSupported is 0)
+//   hook::GridSync     static constexpr bool grid_sync;  crosses with cooperative_groups'
+//                      grid.sync, so its launch=graph kernels must be cooperative launches (the
+//                      others are plain launches: a cooperative one costs more per launch)
 //
 // A listed hook that is missing, misspelt or of another signature, and a member named like a
 // hook that the list leaves out (which would be ignored), each fail a static_assert in
@@ -157,13 +160,26 @@ struct PeerAtomics {
   };
 };
 
+struct GridSync {
+  int grid_sync;
+  template <class A>
+  static constexpr bool named = !requires {
+    &NameProbe<A, GridSync>::grid_sync;
+  };
+  template <class A>
+  static constexpr bool fits = requires {
+    typename std::bool_constant<A::grid_sync>;
+  };
+};
+
 }  // namespace hook
 
 template <class... Hooks>
 struct HookList {};
 
 using AllHooks = HookList<hook::WordsBytes, hook::HostBytes, hook::Args, hook::Note,
-                          hook::ExtraAxes, hook::Infeasible, hook::Unverified, hook::PeerAtomics>;
+                          hook::ExtraAxes, hook::Infeasible, hook::Unverified, hook::PeerAtomics,
+                          hook::GridSync>;
 
 template <class H, class List>
 inline constexpr bool in_list = false;
@@ -298,6 +314,14 @@ template <DeviceAlgorithm A>
 constexpr bool needs_peer_atomics() {
   if constexpr (provides<A, hook::PeerAtomics>)
     return A::peer_atomics;
+  else
+    return false;
+}
+
+template <DeviceAlgorithm A>
+constexpr bool needs_grid_sync() {
+  if constexpr (provides<A, hook::GridSync>)
+    return A::grid_sync;
   else
     return false;
 }

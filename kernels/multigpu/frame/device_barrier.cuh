@@ -95,7 +95,9 @@ class BarrierSession {
 
  private:
   // One launch of the one-crossing kernel on local member l's stream (being captured): one
-  // block, cooperative, since some algorithms cross with grid.sync.
+  // block; a cooperative launch only for an algorithm that crosses with grid.sync (hook
+  // GridSync), since in a graph a cooperative launch costs more per launch than a plain one
+  // (results/journal.md, "PyTorch's barrier and launch=graph").
   void launch_step(int l, Word* epoch) {
     BarrierArgs a = mem_.args(l);
     void* params[] = {&a, &args_[l], &epoch};
@@ -107,7 +109,7 @@ class BarrierSession {
     config.blockDim = dim3(static_cast<unsigned>(threads_));
     config.stream = team_.stream(l);
     config.attrs = &cooperative;
-    config.numAttrs = 1;
+    config.numAttrs = needs_grid_sync<A>() ? 1 : 0;
     GB_CUDA_CHECK(cudaLaunchKernelExC(
         &config, reinterpret_cast<const void*>(barrier_step_kernel<A>), params));
   }
