@@ -11,6 +11,7 @@
 #include "app/isolation.hpp"
 #include "app/outputs.hpp"
 #include "app/topology_record.hpp"
+#include "core/axis.hpp"
 #include "core/glob.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
@@ -57,6 +58,17 @@ std::string joined(const std::vector<std::string>& names) {
   throw UsageError("--axis " + name + ": no selected method has this axis" +
                    (near.empty() ? "" : " (did you mean '" + near + "'?)") +
                    "; their axes: " + joined(known));
+}
+
+// The completion log's points with their configs as this version writes them (named values), so
+// that a log written before values had names resumes without measuring its points again.
+std::vector<DoneEntry> named_history(std::vector<DoneEntry> done,
+                                     const std::vector<RunPlan>& plans) {
+  for (DoneEntry& e : done)
+    for (const RunPlan& plan : plans)
+      for (const Method* m : plan.methods)
+        if (m->name() == e.key.method) e.key.config = named_config(e.key.config, m->axes());
+  return done;
 }
 
 // One --axis text: parsed, of an axis one of `methods` has, with values the axis can mean and
@@ -348,7 +360,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
   const std::string isolate = effective_isolation(args, launch);
   const Outputs files = open_outputs(launch, args.out, args.raw, {args.resume, args.force});
   if (files.csv) record_topology(files.csv->path(), *ctx.topology, args.resume);
-  PointBook book(files.done, args.retry);
+  PointBook book(named_history(files.done, plans), args.retry);
   book.record_to(files.log.get(), files.csv.get(), files.base_rows, launch.under_mpi);
 
   ConsoleTable table(stdout);

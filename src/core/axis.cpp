@@ -1,5 +1,6 @@
 #include "core/axis.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <optional>
 
@@ -169,6 +170,29 @@ std::vector<Point> expand_points(const std::vector<Axis>& axes,
   std::vector<Point> points;
   for (auto& c : combos) points.emplace_back(std::move(c.values), std::move(c.names));
   return points;
+}
+
+std::string named_config(std::string_view config, const std::vector<Axis>& axes) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < config.size()) {
+    const std::size_t end = std::min(config.find(' ', at), config.size());
+    const std::string_view item = config.substr(at, end - at);
+    at = end + 1;
+    if (item.empty()) continue;
+    std::string text(item);
+    const std::size_t eq = item.find('=');
+    if (eq != std::string_view::npos) {
+      const std::string_view key = item.substr(0, eq);
+      const std::optional<long> code = as_integer(item.substr(eq + 1));
+      for (const Axis& a : axes)
+        if (code && a.name == key)
+          if (const std::string_view n = a.name_of(*code); !n.empty())
+            text = std::string(key) + "=" + std::string(n);
+    }
+    out += (out.empty() ? "" : " ") + text;
+  }
+  return out;
 }
 
 }  // namespace gb

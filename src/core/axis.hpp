@@ -45,6 +45,12 @@ AxisRange axis_range(std::string_view name);
 // for a name that no method gives a value of the axis (core/axis_glossary.hpp).
 void check_axis_values(const AxisOverride& axis);
 
+// A point's config text ("ordering=0 word=64") as this version writes it: each integer value of
+// an axis of `axes` that names its values replaced by the name ("ordering=release-acquire"), the
+// rest as given. Configs of CSVs written before values had names thus key the same points as a
+// run of today (--resume).
+std::string named_config(std::string_view config, const std::vector<Axis>& axes);
+
 // Every combination of the method's axes, the first axis varying slowest; an override replaces
 // the default values of the axis with the same name. A categorical value carries its name.
 std::vector<Point> expand_points(const std::vector<Axis>& axes,

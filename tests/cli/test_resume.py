@@ -234,6 +234,38 @@ def case_retry_failed():
                "the ok point never ran again", p)
 
 
+def case_integer_configs():
+    """A CSV and completion log written before axis values had names (variant=1 for
+    variant=no-sync) resume as the same points: nothing is measured twice after an upgrade.
+    Needs a GPU (a method with named values that runs its points); exit 77 without one."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.csv")
+        args = ["run", "--methods", "pitfall.warp.wait-check", "--axis", "variant=no-sync,tile-sync",
+                "--axis", "group_size=32", "--out", out, "--samples", "3", "--time-budget", "0.1"]
+        p = gpubarrier(*args)
+        rows = read_rows(out)
+        if p.returncode == 0 and len(rows) == 1 and rows[0]["config"] == "":
+            print("SKIP: the method is not usable here:", rows[0]["note"])
+            sys.exit(77)
+        names = {"variant=no-sync": "variant=1", "variant=tile-sync": "variant=3"}
+        expect(p.returncode == 0 and len(rows) == 2 and
+               {r["config"].split()[0] for r in rows} == set(names),
+               "two points, their configs named", p)
+        # The files as an older gpubarrier wrote them: integer codes in the CSV and the log.
+        for path in (out, out + ".done"):
+            with open(path, encoding="utf-8", newline="") as f:
+                text = f.read()
+            for name, code in names.items():
+                text = text.replace(name, code)
+            with open(path, "w", encoding="utf-8", newline="") as f:
+                f.write(text)
+        p = gpubarrier(*args, "--resume")
+        rows = read_rows(out)
+        expect(p.returncode == 0 and len(rows) == 2,
+               f"the old points count as done: {[r['config'] for r in rows]}", p)
+    print("PASS: an integer-config log resumes as its named points")
+
+
 def case_env_and_lock():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.csv")

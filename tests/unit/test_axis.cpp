@@ -94,3 +94,13 @@ TEST(Axis, RangeChecksIntegersOnly) {
   EXPECT_THROW(check_axis_values(parse_axis("group_size=two")), UsageError);
   EXPECT_THROW(check_axis_values(parse_axis("ordering=release-aquire")), UsageError);
 }
+
+TEST(Axis, NamedConfigRewritesOldIntegerConfigs) {
+  const std::vector<Axis> axes = {{"ordering", {0}, {{0, "release-acquire"}, {1, "seq-cst-fence"}}},
+                                  {"gpu_count", {2}}};
+  // An integer of a named axis becomes its name; numeric axes, names and unknown axes stay.
+  EXPECT_EQ(named_config("gpu_count=2 ordering=1", axes), "gpu_count=2 ordering=seq-cst-fence");
+  EXPECT_EQ(named_config("ordering=release-acquire", axes), "ordering=release-acquire");
+  EXPECT_EQ(named_config("ordering=7 other=1", axes), "ordering=7 other=1");
+  EXPECT_EQ(named_config("", axes), "");
+}
