@@ -95,7 +95,7 @@ def method_label(r):
     """The method, with [graph] where its row is one block per GPU and one launch per barrier
     from a CUDA graph (a device barrier's launch=graph: another shape than its persistent whole-GPU
     rows, so it is answered apart) and [mpi] where it ran one MPI rank per GPU."""
-    graph = gbcsv.config_axes(r).get("launch") == "1" and r["method"].startswith("multigpu.device.")
+    graph = floor_of.one_launch_per_barrier(r) and r["method"].startswith("multigpu.device.")
     return (r["method"] + (" [graph]" if graph else "") +
             (" [mpi]" if r["launcher"] == "mpi" else ""))
 

@@ -34,6 +34,12 @@ def signal_ordering(r):
     return gbcsv.value_code(SIGNAL, "ordering", name) if name is not None else None
 
 
+def one_launch_per_barrier(r):
+    """A device barrier's row of launch=graph: one block per GPU and one launch per barrier from
+    a CUDA graph, another shape than its persistent whole-GPU rows."""
+    return gbcsv.config_axes(r).get("launch", "0") == "1"
+
+
 def is_barrier(r):
     """A multi-GPU barrier's latency row of the whole-GPU shape that the floor is made for; push's
     part=1..3 rows time one phase, not a barrier, and rows of one block per GPU and one launch
@@ -42,7 +48,7 @@ def is_barrier(r):
     axes = gbcsv.config_axes(r)
     return (r["method"].startswith("multigpu.") and r["method"] != SIGNAL
             and r["metric"] == "latency" and axes.get("part", "0") == "0"
-            and axes.get("launch", "0") == "0" and "blocks_per_sm" in axes)
+            and not one_launch_per_barrier(r) and "blocks_per_sm" in axes)
 
 
 def _shape(r):

@@ -277,7 +277,7 @@ class FloorSignal final : public Method {
       watch_b.throw_if_tripped(where);
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    const long lo = ctx.options.reps_lo, hi = ctx.options.reps_hi;
+    const long hi = ctx.options.reps_hi;
     Measurement m;
     try {
       if (v.timing == 1) {
@@ -292,15 +292,9 @@ class FloorSignal final : public Method {
         m = median_figure(std::move(s.values), "one_way_latency", "ns", "globaltimer", s.stop);
         m.reps_lo = m.reps_hi = hi;
       } else {
-        m = paired_difference(
-            ctx, [&] { return run(hi); }, [&] { return run(lo); },
-            2.0 * static_cast<double>(hi - lo));
+        // A round trip is two one-way signals: half of each launch's time, per round trip.
+        m = differential(ctx, [&](long reps) { return run(reps) / 2.0; });
         m.metric = "one_way_latency";
-        m.unit = "ns";
-        m.technique = "differential";
-        m.statistic = "eq7";
-        m.reps_lo = lo;
-        m.reps_hi = hi;
       }
     } catch (const WatchdogTimeout& e) {
       m = timeout_measurement("one_way_latency", "ns",
