@@ -21,6 +21,8 @@
 // at every poll; 1 = relaxed polls and one device-scope acquire fence once complete, as CUDA's
 // grid.sync waits. Tried because push's gather alone took 0.24 us longer than gpu.grid.cg on
 // 4 x H100; 1 made it slower instead (results/README.md, "Where push's time goes"), so 0 stays.
+// Those rows paid a full fence.acq_rel.gpu (MEMBAR) for the acquire; since then the fence is
+// fence.acquire.gpu where the toolchain has it (frame/signals.cuh, acquire_fence).
 #pragma once
 
 #include <string>

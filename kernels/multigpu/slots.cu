@@ -3,8 +3,24 @@
 // of what the block wrote, and then the block's threads poll all members x blocks slots of their
 // own GPU. The NVLink latency of each block's signal overlaps the arrival of the others, where
 // `push` first completes the GPU's count and only then signals. The price is polling: every
-// waiting block reads members x blocks words (its threads share them). A measured negative
-// result, kept for what it shows (results/README.md).
+// waiting block reads members x blocks words (its threads share them).
+//
+// Axis `scan`, how the threads wait for the slots: 0 = each thread waits for its slots one
+// after the other with an acquire load at every poll (an L1 invalidation each); 1 = each thread
+// polls all of its slots not yet seen complete with relaxed loads, all in flight at once, and
+// acquires once with a fence when all are complete (frame/signals.cuh, block_wait_all).
+//
+// Why scan=1 is correct under the PTX memory model (ordering 0, release-acquire): writer block W
+// on GPU A: its threads' writes P, then __syncthreads (bar.sync: P precedes thread j's next
+// operations in causality order), then thread j's st.release.sys of epoch e into W's slot on GPU
+// j: a release pattern at system scope. Reader thread t on GPU B reads that slot with
+// ld.relaxed.sys until it holds e or later (a later epoch is W's own later release store, whose
+// release covers P as well), then executes fence.acquire.sys (fence.acq_rel.sys before CUDA
+// 12.8): a strong read followed by an acquire fence, an acquire pattern. Both at system scope,
+// so morally strong: W's release synchronizes with t's acquire and P precedes t's later reads;
+// __syncthreads_and (bar.sync) carries that to every thread of t's block. Ordering 1 and 2 use
+// their fences on both sides the same way; fault=3 (unordered) drops them, and the payload
+// check is there to catch it.
 #include "core/registry.hpp"
 #include "multigpu/frame/device_barrier.cuh"
 
@@ -17,13 +33,28 @@ struct Slots {
       "slots of its GPU (no count before the NVLink signal).";
 
   // Its words: members x blocks per GPU; word m * blocks + b is block b of member m's.
-  using Hooks = HookList<hook::WordsBytes>;
+  using Hooks = HookList<hook::WordsBytes, hook::ExtraAxes, hook::Args, hook::Infeasible>;
   static std::size_t words_bytes(int blocks, int members) {
     return sizeof(Word) * static_cast<std::size_t>(blocks) * static_cast<std::size_t>(members);
   }
-  struct Args {};
+  struct Args {
+    bool scan = true;  // scan=1
+  };
+  static std::vector<Axis> extra_axes() {
+    return {{"scan", {1}, {{0, "acquire-per-poll"}, {1, "relaxed-then-fence"}}}};
+  }
+  template <class P>
+  static Args args(const P& setup, int) {
+    return {setup.point.get("scan", 1) == 1};
+  }
+  template <class Pt>
+  static std::string infeasible(const Pt& p) {
+    if (const long s = p.get("scan", 1); s != 0 && s != 1)
+      return "scan: 0 = an acquire load per poll, 1 = relaxed polls + one acquire fence";
+    return {};
+  }
 
-  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
     const Ordering o = a.ordering;
     const int blocks = static_cast<int>(gridDim.x);
     const int slot = a.member * blocks + static_cast<int>(blockIdx.x);
@@ -36,6 +67,7 @@ struct Slots {
     if (a.waits()) {
       const Word* mine = a.own_words<Word>();
       const int total = a.members * blocks;
+      if (x.scan) return block_wait_all(mine, total, e, o, a.self, a.watchdog_ns);
       for (int i = static_cast<int>(threadIdx.x); good && i < total; i += blockDim.x)
         good = wait_at_least(&mine[i], e, o, a.self, a.watchdog_ns);
       fence_if_relaxed(o);

@@ -164,8 +164,10 @@ def case_member_throws():
 def case_acq_rel_and_parts():
     # Issue 16's experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
     # verify like 0 and 1 on every algorithm, and so must push's count_poll=1 (relaxed polls of
-    # the count, one acquire fence); push's part=1..3 time one phase each and must say
-    # that they are not checked (status ok: readers filter on it), while part=0 verifies.
+    # the count, one acquire fence) and slots' scan=0 (an acquire load per poll; scan=1 is the
+    # default that every algorithm's rows above use); push's part=1..3 time one phase each and
+    # must say that they are not checked (status ok: readers filter on it), while part=0
+    # verifies.
     if N < 2:
         print("SKIP: needs 2 GPUs")
         sys.exit(77)
@@ -177,9 +179,15 @@ def case_acq_rel_and_parts():
                     "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
     if len(rows) != 3 or not all(verified(r) for r in rows):
         fail("count_poll=1 (relaxed polls, one acquire fence) must verify", rows)
+    rows = run_rows("--methods", "multigpu.device.slots", "--axis", "scan=0",
+                    "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
+    if len(rows) != 3 or not all(verified(r) and "scan=acquire-per-poll" in r["config"]
+                                 for r in rows):
+        fail("slots scan=0 (an acquire load per poll) must verify", rows)
     rows = run_rows("--methods", "multigpu.device.push", "--axis", "part=0,1,2,3",
                     "--axis", "ordering=0", "--axis", "gpu_count=2")
-    parts = {r["config"].split("part=")[1].split()[0]: r for r in rows}
+    names = {"whole": "0", "gather": "1", "gather-send": "2", "exchange": "3"}
+    parts = {names.get(r["config"].split("part=")[1].split()[0]): r for r in rows}
     if sorted(parts) != ["0", "1", "2", "3"] or any(r["status"] != "ok" for r in rows):
         fail("push part=0..3 must each give an ok row", rows)
     if not verified(parts["0"]):

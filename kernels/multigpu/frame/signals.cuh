@@ -45,8 +45,20 @@ __device__ __forceinline__ void fence_if_relaxed(Ordering o) {
     cuda::atomic_thread_fence(cuda::memory_order_acq_rel, S);
 }
 
+// The watchdog's check, off the fast path: whether another block of this GPU gave up or
+// `deadline` (%globaltimer, ns) has passed; the first to give up raises `abort` and counts a
+// timeout, so that every block leaves the kernel.
+__device__ inline bool gave_up(Control* self, std::uint64_t deadline) {
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> abort(self->abort);
+  if (abort.load(cuda::memory_order_relaxed)) return true;
+  if (dev::global_ns() <= deadline) return false;
+  abort.store(1, cuda::memory_order_relaxed);
+  atomicAdd(&self->timeouts, 1u);
+  return true;
+}
+
 // Spins until *p >= target. Gives up (false) when the watchdog expires or another block of this
-// GPU gave up; the first to give up raises `abort` so that every block leaves the kernel.
+// GPU gave up.
 template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Control* self,
                                      std::uint64_t watchdog_ns) {
@@ -55,28 +67,80 @@ __device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Con
   for (unsigned i = 1;; ++i) {
     if (load_signal<S>(p, o) >= target) return true;
     // %globaltimer and the abort word are read every 32 polls: off the fast path.
-    if (i % 32 == 0) {
-      cuda::atomic_ref<unsigned, cuda::thread_scope_device> abort(self->abort);
-      if (abort.load(cuda::memory_order_relaxed)) return false;
-      if (dev::global_ns() > deadline) {
-        abort.store(1, cuda::memory_order_relaxed);
-        atomicAdd(&self->timeouts, 1u);
-        return false;
-      }
-    }
+    if (i % 32 == 0 && gave_up(self, deadline)) return false;
   }
 }
 
-// wait_at_least with relaxed polls and, for release/acquire, one acquire fence at scope S once
-// the target is seen, as CUDA's grid.sync waits (volatile polls, then a fence), instead of an
-// acquire load (an L1 invalidation) at every poll.
+// An acquire fence at scope S and nothing more: PTX ISA 8.6's fence.acquire (sm_90, CUDA 12.8
+// and later) only invalidates the SM's L1 (CCTL.IVALL), where libcu++'s acquire fence is
+// fence.acq_rel, a full MEMBAR that also waits for this thread's earlier writes. A strong read
+// followed by it is an acquire pattern of the PTX memory model. Older toolchains get
+// fence.acq_rel, which is stronger.
+template <cuda::thread_scope S>
+__device__ __forceinline__ void acquire_fence() {
+  static_assert(S == cuda::thread_scope_system || S == cuda::thread_scope_device);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+  if constexpr (S == cuda::thread_scope_system)
+    asm volatile("fence.acquire.sys;" ::: "memory");
+  else
+    asm volatile("fence.acquire.gpu;" ::: "memory");
+#else
+  cuda::atomic_thread_fence(cuda::memory_order_acquire, S);
+#endif
+}
+
+// What a wait with relaxed polls does once it has seen its target: ordering 0 (release-acquire)
+// the light acquire fence above, 1 and 2 their relaxed ordering's full fence, unordered nothing.
+template <cuda::thread_scope S = cuda::thread_scope_system>
+__device__ __forceinline__ void acquire_after_relaxed_polls(Ordering o) {
+  if (o == Ordering::acquire_release)
+    acquire_fence<S>();
+  else
+    fence_if_relaxed<S>(o);
+}
+
+// wait_at_least with, for release/acquire, relaxed polls and one acquire fence once the target
+// is seen, as CUDA's grid.sync waits (volatile polls, then a fence), instead of an acquire load
+// (an L1 invalidation) at every poll. The relaxed orderings poll as wait_at_least does; their
+// fence is the caller's.
 template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ inline bool wait_then_acquire(const Word* p, Word target, Ordering o, Control* self,
                                          std::uint64_t watchdog_ns) {
   const bool acquire = o == Ordering::acquire_release;
   const bool ok = wait_at_least<S>(p, target, acquire ? Ordering::unordered : o, self, watchdog_ns);
-  if (acquire) cuda::atomic_thread_fence(cuda::memory_order_acquire, S);
+  if (ok && acquire) acquire_fence<S>();
   return ok;
+}
+
+// Waits until every thread of the block has seen each of words[0, n) at `target` or later:
+// thread t polls words t, t + blockDim.x, ... with relaxed loads, each sweep issuing all of its
+// words not yet seen complete at once (every word before `next` was), then acquires them with
+// one fence (acquire_after_relaxed_polls). Called by every thread of the block; the same result
+// in every thread, false once the watchdog expired.
+template <cuda::thread_scope S = cuda::thread_scope_system>
+__device__ inline bool block_wait_all(const Word* words, int n, Word target, Ordering o,
+                                      Control* self, std::uint64_t watchdog_ns) {
+  const int step = static_cast<int>(blockDim.x);
+  int next = static_cast<int>(threadIdx.x);
+  bool good = true;
+  std::uint64_t deadline = 0;
+  for (unsigned i = 0; next < n; ++i) {
+    bool prefix = true;
+#pragma unroll 4
+    for (int w = next; w < n; w += step) {
+      prefix = prefix && load_signal<S>(words + w, Ordering::unordered) >= target;
+      if (prefix) next = w + step;
+    }
+    if (next >= n) break;
+    if (i == 0) deadline = dev::global_ns() + watchdog_ns;
+    if (i % 32 == 31 && gave_up(self, deadline)) {
+      good = false;
+      break;
+    }
+  }
+  if (good) acquire_after_relaxed_polls<S>(o);
+  return __syncthreads_and(good) != 0;
 }
 
 }  // namespace gb::mg
