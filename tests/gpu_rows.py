@@ -1,7 +1,8 @@
 """Helpers shared by the test scripts that drive the real executable on a GPU machine
 (tests/gpu/*.py, tests/mpi/test_mpi_gpu.py): GPU count, one run into a temporary CSV, the
-failure report, NCCL's refusals."""
+failure report, NCCL's refusals, a row's config with its named values as codes."""
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -38,6 +39,29 @@ def rows_of(cmd, env=None, timeout=900):
             rows = list(csv.DictReader(f))
     check_provenance(rows)
     return rows
+
+
+_CODES = {}
+
+
+def codes(r):
+    """The row's config as {axis: value}: a named value (ordering=release-acquire) as its
+    method's integer code (0), from `gpubarrier list --json` of the executable under test
+    (sys.argv[1]); other numbers as int, anything else as written. So a test asks for impl=1
+    whichever way the CSV writes it."""
+    if not _CODES:
+        p = run_bounded([sys.argv[1], "list", "--json"], timeout=300)
+        if p.returncode != 0:
+            sys.exit(f"FAIL: list --json: exit {p.returncode}\n{p.stderr}")
+        for m in json.loads(p.stdout):
+            for axis, values in (m.get("value_names") or {}).items():
+                for v in values:
+                    _CODES[(m["name"], axis, v["name"])] = v["code"]
+    out = {}
+    for kv in r["config"].split():
+        k, _, v = kv.partition("=")
+        out[k] = _CODES.get((r["method"], k, v), int(v) if v.lstrip("-").isdigit() else v)
+    return out
 
 
 def check_provenance(rows):

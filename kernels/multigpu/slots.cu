@@ -38,18 +38,18 @@ struct Slots {
     return sizeof(Word) * static_cast<std::size_t>(blocks) * static_cast<std::size_t>(members);
   }
   struct Args {
-    bool scan = true;  // scan=1
+    bool scan = false;  // scan=1
   };
   static std::vector<Axis> extra_axes() {
-    return {{"scan", {1}, {{0, "acquire-per-poll"}, {1, "relaxed-then-fence"}}}};
+    return {{"scan", {0}, {{0, "acquire-per-poll"}, {1, "relaxed-then-fence"}}}};
   }
   template <class P>
   static Args args(const P& setup, int) {
-    return {setup.point.get("scan", 1) == 1};
+    return {setup.point.get("scan", 0) == 1};
   }
   template <class Pt>
   static std::string infeasible(const Pt& p) {
-    if (const long s = p.get("scan", 1); s != 0 && s != 1)
+    if (const long s = p.get("scan", 0); s != 0 && s != 1)
       return "scan: 0 = an acquire load per poll, 1 = relaxed polls + one acquire fence";
     return {};
   }

@@ -83,6 +83,11 @@ constexpr GlossaryEntry kGlossary[] = {
     {"count_poll", "acquire-load", "every block polls its GPU's count with an acquire load"},
     {"count_poll", "relaxed-then-fence",
      "relaxed polls, then one device-scope acquire fence (as CUDA's grid.sync waits)"},
+    {"scan", "acquire-per-poll",
+     "every thread waits for its slots one after the other, an acquire load at every poll"},
+    {"scan", "relaxed-then-fence",
+     "every thread polls all its unfinished slots with relaxed loads at once, then one acquire "
+     "fence"},
     {"network", "host-proxy",
      "the node leaders' host threads cross the network (MPI_Barrier over host-mapped words)"},
     {"network", "device-initiated", "the leader GPUs signal each other with NVSHMEM"},

@@ -19,7 +19,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import codes, fail, has_gpu, rows_of, verified  # noqa: E402
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))), "tools"))
@@ -32,13 +32,9 @@ COLD = re.compile(r"cold: L2 \((\d+) MiB\) evicted before every sample by writin
 WARM = "warm: L2 not evicted"
 
 
-def config(r):
-    return dict(kv.split("=") for kv in r["config"].split())
-
-
 def pick(rows, method, metric, **axes):
     got = [r for r in rows if r["method"] == method and r["metric"] == metric and
-           all(config(r).get(k) == str(v) for k, v in axes.items())]
+           all(codes(r).get(k) == v for k, v in axes.items())]
     if len(got) != 1:
         fail(f"expected one {method} {metric} {axes} row, got {len(got)}", rows)
     return got[0]
@@ -71,7 +67,7 @@ mine = [r for r in rows if r["method"] == REDUCTION]
 if len(mine) != 8:  # 2 sizes x 2 caches x (latency, bandwidth)
     fail(f"expected 8 {REDUCTION} rows, got {len(mine)}", rows)
 for r in mine:
-    check_note(r, int(config(r)["cache"]))
+    check_note(r, codes(r)["cache"])
 for grid in (0, 1):
     for cache in (0, 1):
         check_note(pick(rows, STREAM, "bandwidth", grid=grid, cache=cache), cache)

@@ -13,7 +13,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import caught, fail, has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import caught, codes, fail, has_gpu, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 GRID = ["gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense", "gpu.grid.flag-epoch"]
@@ -66,11 +66,11 @@ def case_grid_timeout():
                     "--reps-lo", "64", "--reps-hi", "640")
     took = time.monotonic() - start
     for m in SOFTWARE:
-        timed_out = [r for r in rows if r["method"] == m and r["config"].endswith("skip_block=1")]
+        timed_out = [r for r in rows if r["method"] == m and codes(r).get("skip_block") == 1]
         if len(timed_out) != 1 or timed_out[0]["status"] != "timeout" or \
                 "watchdog" not in timed_out[0]["note"]:
             sys.exit(f"FAIL: {m}: skip_block=1 must give one timeout row: {timed_out}")
-        after = [r for r in rows if r["method"] == m and r["config"].endswith("skip_block=0")]
+        after = [r for r in rows if r["method"] == m and codes(r).get("skip_block") == 0]
         expect_verified(after, m, "latency")
     if took > 120:
         sys.exit(f"FAIL: the timeouts took {took:.0f} s; the watchdog should end them in seconds")

@@ -10,7 +10,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, gpu_count, rows_of, verified  # noqa: E402
+from gpu_rows import codes, fail, gpu_count, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640"]
@@ -66,9 +66,9 @@ def case_real_launch():
     # impl=1: cudaLaunchCooperativeKernelMultiDevice itself; impl=0 beside it (the emulation).
     rows = rows_of([EXE, "run", *SMALL, "--methods", "kernel.multi-device-launch",
                     "--axis", counts(), "--axis", "host_wait=0", "--axis", "impl=0,1"])
-    real = [r for r in rows if "impl=1" in r["config"].split()]
+    real = [r for r in rows if codes(r).get("impl") == 1]
     ok_rows(real, "real multi-device launch", 1000, 1_000_000)
-    emulated = [r for r in rows if "impl=0" in r["config"].split()]
+    emulated = [r for r in rows if codes(r).get("impl") == 0]
     if not emulated or any(r["status"] != "ok" or "emulated" not in r["note"] for r in emulated):
         fail("the emulation still runs beside it", emulated)
     print("PASS", [(r["gpu_count"], r["config"], r["value"]) for r in rows])

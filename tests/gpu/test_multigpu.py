@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import (NCCL_LSA, fail, gpu_count, rows_of, verified,  # noqa: E402
+from gpu_rows import (NCCL_LSA, codes, fail, gpu_count, rows_of, verified,  # noqa: E402
                       without_nccl_refusals)
 
 EXE, CASE = sys.argv[1], sys.argv[2]
@@ -36,7 +36,7 @@ def case_threads_all_methods():
     # Multi-grid and the real multi-device launch (impl=1) run in the gpubarrier-legacy helper
     # (issue 15): without it, skipped saying so; with it, checked below like the others.
     legacy = [r for r in rows
-              if r["method"] == "multigpu.cg.multi-grid" or "impl=1" in r["config"].split()]
+              if r["method"] == "multigpu.cg.multi-grid" or codes(r).get("impl") == 1]
     if any(r["status"] == "skipped" and "gpubarrier-legacy" not in r["note"] for r in legacy):
         fail("multi-grid and impl=1 may be skipped only for want of the gpubarrier-legacy helper",
              legacy)
@@ -164,8 +164,8 @@ def case_member_throws():
 def case_acq_rel_and_parts():
     # Issue 16's experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
     # verify like 0 and 1 on every algorithm, and so must push's count_poll=1 (relaxed polls of
-    # the count, one acquire fence) and slots' scan=0 (an acquire load per poll; scan=1 is the
-    # default that every algorithm's rows above use); push's part=1..3 time one phase each and
+    # the count, one acquire fence) and slots' scan=1 (relaxed polls of every slot, one acquire
+    # fence; scan=0, an acquire load per poll, is the default the rows above use); push's part=1..3 time one phase each and
     # must say that they are not checked (status ok: readers filter on it), while part=0
     # verifies.
     if N < 2:
@@ -179,15 +179,17 @@ def case_acq_rel_and_parts():
                     "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
     if len(rows) != 3 or not all(verified(r) for r in rows):
         fail("count_poll=1 (relaxed polls, one acquire fence) must verify", rows)
-    rows = run_rows("--methods", "multigpu.device.slots", "--axis", "scan=0",
+    rows = run_rows("--methods", "multigpu.device.slots", "--axis", "scan=1",
                     "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
-    if len(rows) != 3 or not all(verified(r) and "scan=acquire-per-poll" in r["config"]
-                                 for r in rows):
-        fail("slots scan=0 (an acquire load per poll) must verify", rows)
+    if len(rows) != 3 or not all(verified(r) and codes(r)["scan"] == 1 for r in rows):
+        fail("slots scan=1 (relaxed polls, one acquire fence) must verify", rows)
+    counted = run_rows("--methods", "multigpu.device.slots", "--axis", "scan=1",
+                       "--axis", "fault=3", "--axis", "ordering=0", "--axis", "gpu_count=2")
+    if not counted or any(r["status"] not in ("ok", "unverified") for r in counted):
+        fail("slots scan=1 with fault=3 gives counted rows, ok or unverified", counted)
     rows = run_rows("--methods", "multigpu.device.push", "--axis", "part=0,1,2,3",
                     "--axis", "ordering=0", "--axis", "gpu_count=2")
-    names = {"whole": "0", "gather": "1", "gather-send": "2", "exchange": "3"}
-    parts = {names.get(r["config"].split("part=")[1].split()[0]): r for r in rows}
+    parts = {str(codes(r)["part"]): r for r in rows}
     if sorted(parts) != ["0", "1", "2", "3"] or any(r["status"] != "ok" for r in rows):
         fail("push part=0..3 must each give an ok row", rows)
     if not verified(parts["0"]):

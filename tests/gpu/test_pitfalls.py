@@ -19,7 +19,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, has_gpu, rows_of  # noqa: E402
+from gpu_rows import codes, fail, has_gpu, rows_of  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -28,7 +28,8 @@ TILES = ("2", "4")  # variants whose groups are tiles: powers of two only
 
 
 def axes(r):
-    return dict(kv.split("=") for kv in r["config"].split())
+    """The row's config, every value as text and a named one as its code."""
+    return {k: str(v) for k, v in codes(r).items()}
 
 
 def check_warp_row(r):

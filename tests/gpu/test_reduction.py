@@ -26,7 +26,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import fail, gpu_count, has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import codes, fail, gpu_count, has_gpu, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -40,7 +40,7 @@ def run_rows(methods, *axes):
 
 def figure(rows, method, metric, **axes):
     picked = [r for r in rows if r["method"] == method and r["metric"] == metric and
-              all(f"{k}={v}" in r["config"].split() for k, v in axes.items())]
+              all(codes(r).get(k) == v for k, v in axes.items())]
     if len(picked) != 1:
         fail(f"expected one {method} {metric} {axes} row, got {len(picked)}", rows)
     r = picked[0]
@@ -76,7 +76,7 @@ def case_model_stream():
 def case_warp_reduce():
     rows = run_rows("gpu.warp.reduce", "variant=0:5")
     for v in range(6):
-        mine = [r for r in rows if f"variant={v}" in r["config"].split()]
+        mine = [r for r in rows if codes(r).get("variant") == v]
         if len(mine) != 2:
             fail(f"variant {v}: expected latency_cycles and latency rows", rows)
         for r in mine:

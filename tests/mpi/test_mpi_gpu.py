@@ -9,7 +9,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import (NCCL_LSA, fail, gpu_count, rows_of, verified,  # noqa: E402
+from gpu_rows import (NCCL_LSA, codes, fail, gpu_count, rows_of, verified,  # noqa: E402
                       without_nccl_refusals)
 
 EXE, CASE = sys.argv[1], sys.argv[2]
@@ -92,7 +92,7 @@ def case_nvshmem():
     if rows and all("built without NVSHMEM" in r["note"] for r in rows):
         print("SKIP: built without NVSHMEM (scripts/setup, GPUBARRIER_WITH_NVSHMEM)")
         sys.exit(77)
-    weak = [r for r in rows if "ordering=0" in r["config"] and "variant=1" in r["config"]]
+    weak = [r for r in rows if codes(r).get("ordering") == 0 and codes(r).get("variant") == 1]
     strong = [r for r in rows if r not in weak]
     bad = [r for r in strong if not verified(r) or float(r["value"]) <= 0
            or r["launcher"] != "mpi"]
@@ -145,8 +145,8 @@ def check_multinode(rows, ranks, nodes, simulated):
     network=1's note says how NVSHMEM reached the next leader (over NVLink between simulated
     nodes, none with one node)."""
     def of(network, fault):
-        return [r for r in rows if f"network={network}" in r["config"]
-                and f"fault={fault}" in r["config"]]
+        return [r for r in rows if codes(r).get("network") == network
+                and codes(r).get("fault") == fault]
     bad = [r for r in rows if r["level"] != "multi-node" or r["launcher"] != "mpi"
            or r["ranks"] != str(ranks) or r["nodes"] != str(nodes)
            or r["system"].endswith("-simulated") != simulated]
@@ -177,7 +177,7 @@ def check_multinode(rows, ranks, nodes, simulated):
     if len({r["node"] for r in rows}) != 1 or len(rows[0]["node"].split(",")) != ranks:
         fail("every row names every rank's node", rows)
     print("PASS", ranks, "ranks on", nodes, "nodes:",
-          [(r["config"], r["value"]) for r in rows if "fault=0" in r["config"]])
+          [(r["config"], r["value"]) for r in rows if codes(r).get("fault") == 0])
 
 
 def case_multinode_simulated():
