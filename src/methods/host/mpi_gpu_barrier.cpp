@@ -5,10 +5,8 @@
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "runtime/host_steps.hpp"
-#include "runtime/host_verify.hpp"
+#include "runtime/gpu_host_barrier.hpp"
 #include "runtime/mpi_check.hpp"
-#include "runtime/team_host_loop.hpp"
 
 namespace gb {
 namespace {
@@ -36,20 +34,10 @@ class MpiGpuBarrier final : public Method {
   }
 
   Verification verify(State& state) override {
-    RunContext& ctx = state.ctx();
-    const mg::Team& team = mg::team_of(state);
-    return mg::verify_host_barrier(ctx, team, [&](int l) { wait(team, l); });
+    return mg::verify_gpu_host_barrier(state, &wait);
   }
-
   std::vector<Measurement> measure(State& state) override {
-    RunContext& ctx = state.ctx();
-    const mg::Team& team = mg::team_of(state);
-    const auto step = [&](int l) {
-      team.guard(l, [&] { mg::launch_empty(team.stream(l)); });
-      wait(team, l);
-    };
-    return {mg::team_loop_latency(ctx, team, osu_convention(), step),
-            mg::team_host_loop(ctx, team, step)};
+    return mg::measure_gpu_host_barrier(state, osu_convention(), &wait);
   }
 
  private:

@@ -8,9 +8,7 @@
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "runtime/host_steps.hpp"
-#include "runtime/host_verify.hpp"
-#include "runtime/team_host_loop.hpp"
+#include "runtime/gpu_host_barrier.hpp"
 #include "runtime/threads_team_method.hpp"
 
 namespace gb {
@@ -27,24 +25,15 @@ class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
   }
 
   Verification verify(State& state) override {
-    RunContext& ctx = state.ctx();
-    const mg::Team& team = mg::team_of(state);
-    return mg::verify_host_barrier(ctx, team, [&](int l) { wait(team, l); });
+    return mg::verify_gpu_host_barrier(state, &wait);
   }
-
   std::vector<Measurement> measure(State& state) override {
-    RunContext& ctx = state.ctx();
-    const mg::Team& team = mg::team_of(state);
-    const auto step = [&](int l) {
-      team.guard(l, [&] { mg::launch_empty(team.stream(l)); });
-      wait(team, l);
-    };
-    Measurement loop = mg::team_loop_latency(ctx, team, epcc_convention(), step);
-    Measurement m = mg::team_host_loop(ctx, team, step);
+    std::vector<Measurement> rows = mg::measure_gpu_host_barrier(state, epcc_convention(), &wait);
     const char* policy = std::getenv("OMP_WAIT_POLICY");
-    m.note = std::string("OMP_WAIT_POLICY=") + (policy ? policy : "unset");
-    loop.note += "; " + m.note;
-    return {loop, m};
+    const std::string note = std::string("OMP_WAIT_POLICY=") + (policy ? policy : "unset");
+    rows[0].note += "; " + note;  // loop_latency
+    rows[1].note = note;          // latency
+    return rows;
   }
 
  private:
