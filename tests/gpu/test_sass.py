@@ -48,7 +48,19 @@ def with_nvdisasm(cuobjdump):
                 os.environ.get("PATH", ""))
 
 
-def sass_functions(cuobjdump):
+def disassembly(cuobjdump):
+    """`cuobjdump -sass BINARY`, once per build of the binary: the text is kept beside it
+    (BINARY.sass, with the binary's size and mtime in its first line) for the other cases, since
+    disassembling the whole executable takes about a minute on 2 cores."""
+    st = os.stat(BINARY)
+    stamp = f"# sass of {os.path.basename(BINARY)} size={st.st_size} mtime_ns={st.st_mtime_ns}\n"
+    cache = BINARY + ".sass"
+    try:
+        with open(cache) as f:
+            if f.readline() == stamp:
+                return f.read()
+    except OSError:
+        pass
     p = subprocess.run([cuobjdump, "-sass", BINARY], capture_output=True, text=True,
                        env=with_nvdisasm(cuobjdump))
     if p.returncode != 0:
@@ -56,9 +68,20 @@ def sass_functions(cuobjdump):
             print(f"SKIP: {cuobjdump} found no nvdisasm: {p.stderr.strip()}")
             sys.exit(77)
         sys.exit(f"FAIL: cuobjdump -sass {BINARY}: {p.stderr}")
+    try:  # written whole, then renamed: a case running beside this one reads all or nothing
+        tmp = f"{cache}.{os.getpid()}"
+        with open(tmp, "w") as f:
+            f.write(stamp + p.stdout)
+        os.replace(tmp, cache)
+    except OSError:
+        pass  # an unwritable build folder: no cache, the next case disassembles again
+    return p.stdout
+
+
+def sass_functions(cuobjdump):
     functions = {}
     name = None
-    for line in p.stdout.splitlines():
+    for line in disassembly(cuobjdump).splitlines():
         m = re.search(r"Function : (\S+)", line)
         if m:
             name = m.group(1)

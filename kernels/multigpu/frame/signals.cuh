@@ -116,8 +116,8 @@ __device__ inline bool wait_then_acquire(const Word* p, Word target, Ordering o,
 // Waits until every thread of the block has seen each of words[0, n) at `target` or later:
 // thread t polls words t, t + blockDim.x, ... with relaxed loads, each sweep issuing all of its
 // words not yet seen complete at once (every word before `next` was), then acquires them with
-// one fence (acquire_after_relaxed_polls). Called by every thread of the block; the same result
-// in every thread, false once the watchdog expired.
+// one fence (acquire_after_relaxed_polls) in every thread that polled. Called by every thread of
+// the block; the same result in every thread, false once the watchdog expired.
 template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ inline bool block_wait_all(const Word* words, int n, Word target, Ordering o,
                                       Control* self, std::uint64_t watchdog_ns) {
@@ -126,10 +126,12 @@ __device__ inline bool block_wait_all(const Word* words, int n, Word target, Ord
   bool good = true;
   std::uint64_t deadline = 0;
   for (unsigned i = 0; next < n; ++i) {
-    bool prefix = true;
+    bool prefix = true;  // every word from `next` up to w is complete
 #pragma unroll 4
     for (int w = next; w < n; w += step) {
-      prefix = prefix && load_signal<S>(words + w, Ordering::unordered) >= target;
+      // Loaded even after an incomplete word, so that all are in flight at once.
+      const bool done = load_signal<S>(words + w, Ordering::unordered) >= target;
+      prefix = prefix && done;
       if (prefix) next = w + step;
     }
     if (next >= n) break;
@@ -139,7 +141,8 @@ __device__ inline bool block_wait_all(const Word* words, int n, Word target, Ord
       break;
     }
   }
-  if (good) acquire_after_relaxed_polls<S>(o);
+  // Only the threads that polled acquire; bar.sync orders the others after them.
+  if (good && static_cast<int>(threadIdx.x) < n) acquire_after_relaxed_polls<S>(o);
   return __syncthreads_and(good) != 0;
 }
 
