@@ -165,9 +165,9 @@ def case_acq_rel_and_parts():
     # Issue 16's experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
     # verify like 0 and 1 on every algorithm, and so must push's count_poll=1 (relaxed polls of
     # the count, one acquire fence) and slots' scan=1 (relaxed polls of every slot, one acquire
-    # fence; scan=0, an acquire load per poll, is the default the rows above use); push's part=1..3 time one phase each and
-    # must say that they are not checked (status ok: readers filter on it), while part=0
-    # verifies.
+    # fence; scan=0, an acquire load per poll, is the default the rows above use); push's
+    # part=1..3 time one phase each and must say that they are not checked (status ok: readers
+    # filter on it), while part=0 verifies.
     if N < 2:
         print("SKIP: needs 2 GPUs")
         sys.exit(77)
