@@ -62,12 +62,15 @@ __device__ inline bool gave_up(Control* self, std::uint64_t deadline) {
 template <cuda::thread_scope S = cuda::thread_scope_system>
 __device__ inline bool wait_at_least(const Word* p, Word target, Ordering o, Control* self,
                                      std::uint64_t watchdog_ns) {
-  if (load_signal<S>(p, o) >= target) return true;
-  const std::uint64_t deadline = dev::global_ns() + watchdog_ns;
+  std::uint64_t deadline = 0;
   for (unsigned i = 1;; ++i) {
     if (load_signal<S>(p, o) >= target) return true;
-    // %globaltimer and the abort word are read every 32 polls: off the fast path.
-    if (i % 32 == 0 && gave_up(self, deadline)) return false;
+    // %globaltimer and the abort word are read every 32 polls, the first time to start the
+    // watchdog: none of them on the fast path (a wait that ends within 32 polls reads no clock).
+    if (i % 32 == 0) {
+      if (i == 32) deadline = dev::global_ns() + watchdog_ns;
+      if (gave_up(self, deadline)) return false;
+    }
   }
 }
 
@@ -135,10 +138,12 @@ __device__ inline bool block_wait_all(const Word* words, int n, Word target, Ord
       if (prefix) next = w + step;
     }
     if (next >= n) break;
-    if (i == 0) deadline = dev::global_ns() + watchdog_ns;
-    if (i % 32 == 31 && gave_up(self, deadline)) {
-      good = false;
-      break;
+    if (i % 32 == 31) {  // the watchdog, as in wait_at_least
+      if (i == 31) deadline = dev::global_ns() + watchdog_ns;
+      if (gave_up(self, deadline)) {
+        good = false;
+        break;
+      }
     }
   }
   // Only the threads that polled acquire; bar.sync orders the others after them.
