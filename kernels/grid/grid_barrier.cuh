@@ -13,12 +13,19 @@
 //     };
 //   };
 //
+// The concept GridBarrier states these members: a type that lacks or misspells one, or whose
+// Block cannot be made from (state, watchdog) or has no `bool sync()`, is no grid barrier, and its
+// registration does not compile.
+//
 // Software barriers are launched cooperatively too: the launch then refuses a grid whose blocks
 // cannot all be resident at once, the precondition of any grid barrier, instead of deadlocking.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <concepts>
+#include <cstddef>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -34,12 +41,30 @@
 namespace gb {
 namespace grid {
 
+template <class B>
+concept GridBarrierMembers = requires(int blocks) {
+  { B::kName } -> std::convertible_to<std::string_view>;
+  { B::kDescription } -> std::convertible_to<std::string_view>;
+  { B::kInterruptible } -> std::convertible_to<bool>;
+  { B::state_words(blocks) } -> std::convertible_to<std::size_t>;
+};
+
+template <class B>
+concept GridBarrierBlock =
+    std::constructible_from<typename B::Block, unsigned*, const WatchdogArgs&> &&
+    requires(typename B::Block& block) {
+      { block.sync() } -> std::same_as<bool>;
+    };
+
+template <class B>
+concept GridBarrier = GridBarrierMembers<B> && GridBarrierBlock<B>;
+
 // The partial-participation test (skip_block=1): the last block never arrives at any barrier.
 __device__ inline bool skips(int skip_block) {
   return skip_block && blockIdx.x == gridDim.x - 1;
 }
 
-template <class Barrier>
+template <GridBarrier Barrier>
 __global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int skip_block) {
   if (skips(skip_block)) return;
   typename Barrier::Block bar(state, watchdog);
@@ -53,7 +78,7 @@ __global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int ski
 // In every round one block, drawn from `seed`, publishes late (common/stamp_check.cuh): without
 // the barrier the first blocks to start read its stamp long before it is written, whatever the
 // grid's shape. `broken` (test hook GPUBARRIER_TEST_BREAK, core/faults.hpp) leaves the barrier out.
-template <class Barrier>
+template <GridBarrier Barrier>
 __global__ void check(unsigned* state, WatchdogArgs watchdog, int rounds, int skip_block,
                       int broken, unsigned seed, unsigned* stamps, unsigned* failures) {
   if (skips(skip_block)) return;
@@ -86,7 +111,7 @@ inline void launch_cooperative(const void* kernel, int blocks, int threads, void
   GB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-template <class Barrier>
+template <GridBarrier Barrier>
 class GridBarrierMethod final : public Method {
  public:
   std::string_view name() const override { return Barrier::kName; }

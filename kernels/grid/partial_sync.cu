@@ -38,7 +38,7 @@ inline int absent_count(int missing, int blocks) {
 
 // counts[0]: blocks that reached the barrier; [1]: blocks that crossed all rounds; [2]: blocks
 // whose barrier gave up (the watchdog).
-template <class Barrier>
+template <GridBarrier Barrier>
 __global__ void partial_sync(unsigned* state, WatchdogArgs watchdog, int missing, int rounds,
                              unsigned* counts) {
   if (absent(missing, blockIdx.x, gridDim.x)) return;
@@ -60,7 +60,7 @@ struct Outcome {
   double seconds = 0;
 };
 
-template <class Barrier>
+template <GridBarrier Barrier>
 Outcome run_partial(const RunContext& ctx, int blocks, int threads, int missing) {
   DeviceBuffer<unsigned> words(std::max<std::size_t>(1, Barrier::state_words(blocks)));
   DeviceBuffer<unsigned> counts(3);
