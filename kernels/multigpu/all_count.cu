@@ -20,7 +20,8 @@ struct AllCount {
   static constexpr bool peer_atomics = true;
   struct Args {};
 
-  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args&, Word e) {
     const Ordering o = a.ordering;
     const Word complete = e * gridDim.x * static_cast<Word>(a.members);
     __shared__ bool ok;
@@ -29,13 +30,13 @@ struct AllCount {
       fence_if_relaxed(o);  // this block's writes, before its arrivals leave
       for (int k = 0; k < a.members; ++k) {
         cuda::atomic_ref<Word, cuda::thread_scope_system> count(
-            a.words_of<Words>((a.member + k) % a.members)->counter);
+            a.template words_of<Words>((a.member + k) % a.members)->counter);
         if (o == Ordering::acquire_release)
           count.fetch_add(1, cuda::memory_order_release);
         else
           count.fetch_add(1, cuda::memory_order_relaxed);
       }
-      const Word* mine = &a.own_words<Words>()->counter;
+      const Word* mine = &a.template own_words<Words>()->counter;
       const bool good = !a.waits() || wait_at_least(mine, complete, o, a.self, a.watchdog_ns);
       fence_if_relaxed(o);
       ok = good;

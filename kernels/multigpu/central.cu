@@ -23,10 +23,11 @@ struct Central {
   static constexpr bool grid_sync = true;
   struct Args {};
 
-  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args&, Word e) {
     const Ordering o = a.ordering;
     const bool leader = blockIdx.x == 0 && threadIdx.x == 0;
-    Word* counter = &a.words_of<Words>(0)->counter;
+    Word* counter = &a.template words_of<Words>(0)->counter;
     auto arrive = [&] {
       fence_if_relaxed(o);  // grid.sync orders the blocks at GPU scope only
       add_signal(counter, o);

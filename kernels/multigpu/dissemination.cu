@@ -19,13 +19,14 @@ struct Dissemination {
   struct Args {};
 
   // After the rounds every member has heard, directly or transitively, from every other.
-  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args&, Word e) {
     const Ordering o = a.ordering;
     const int m = a.member, n = a.members;
-    Words* self = a.own_words<Words>();
+    Words* self = a.template own_words<Words>();
     return gather_exchange_release(a, self->gather, e, [&](bool wait) {
       for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-        store_signal(&a.words_of<Words>((m + d) % n)->round[k], e, o);
+        store_signal(&a.template words_of<Words>((m + d) % n)->round[k], e, o);
         if (!wait) continue;
         if (!wait_at_least(&self->round[k], e, o, a.self, a.watchdog_ns)) return false;
         fence_if_relaxed(o);

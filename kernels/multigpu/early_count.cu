@@ -69,7 +69,8 @@ struct EarlyCount {
     return true;
   }
 
-  __device__ static bool cross(const BarrierArgs& a, const Args&, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args&, Word e) {
     __shared__ bool ok;
     __syncthreads();  // the block's writes, before lane k's release
     if (threadIdx.x < 32) {
@@ -77,14 +78,14 @@ struct EarlyCount {
       for (int k = lane; k < a.members; k += 32) {
         release(a.ordering);
         cuda::atomic_ref<Word, cuda::thread_scope_system> count(
-            a.words_of<Words>((a.member + k) % a.members)->from[a.member].count);
+            a.template words_of<Words>((a.member + k) % a.members)->from[a.member].count);
         count.fetch_add(1, cuda::memory_order_relaxed);  // result unused: a reduction (RED)
       }
       bool good = true;
       if (a.waits()) {
         const Word complete = e * gridDim.x;
         for (int k = lane; good && k < a.members; k += 32)
-          good = acquire_at_least(&a.own_words<Words>()->from[k].count, complete, a);
+          good = acquire_at_least(&a.template own_words<Words>()->from[k].count, complete, a);
       }
       good = __all_sync(0xffffffffu, good);
       if (lane == 0) ok = good;

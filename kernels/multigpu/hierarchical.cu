@@ -63,15 +63,16 @@ struct Hierarchical {
     return text;
   }
 
-  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args& x, Word e) {
     const Ordering o = a.ordering;
     const int m = a.member;
-    Words* self = a.own_words<Words>();
+    Words* self = a.template own_words<Words>();
     auto await = [&](const Word* p) { return wait_at_least(p, e, o, a.self, a.watchdog_ns); };
     return gather_exchange_release(a, self->gather, e, [&](bool wait) {
       const int leader = x.group[0];
       if (m != leader) {
-        store_signal(&a.words_of<Words>(leader)->arrive[m], e, o);
+        store_signal(&a.template words_of<Words>(leader)->arrive[m], e, o);
         return !wait || await(&self->release);
       }
       if (wait) {
@@ -80,14 +81,14 @@ struct Hierarchical {
         fence_if_relaxed(o);
       }
       for (int i = 0; i < x.leader_count; ++i)
-        if (x.leaders[i] != m) store_signal(&a.words_of<Words>(x.leaders[i])->leaders[m], e, o);
+        if (x.leaders[i] != m) store_signal(&a.template words_of<Words>(x.leaders[i])->leaders[m], e, o);
       if (wait) {
         for (int i = 0; i < x.leader_count; ++i)
           if (x.leaders[i] != m && !await(&self->leaders[x.leaders[i]])) return false;
         fence_if_relaxed(o);
       }
       for (int i = 1; i < x.group_size; ++i)
-        store_signal(&a.words_of<Words>(x.group[i])->release, e, o);
+        store_signal(&a.template words_of<Words>(x.group[i])->release, e, o);
       return true;
     });
   }

@@ -29,11 +29,12 @@ struct Hostflags {
     return {static_cast<HostFlags*>(s.host_view(local))};
   }
 
-  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args& x, Word e) {
     const Ordering o = a.ordering;
     const int m = a.member;
     auto await = [&](const Word* p) { return wait_at_least(p, e, o, a.self, a.watchdog_ns); };
-    return gather_exchange_release(a, a.own_words<Words>()->gather, e, [&](bool wait) {
+    return gather_exchange_release(a, a.template own_words<Words>()->gather, e, [&](bool wait) {
       store_signal(&x.host->arrive[m], e, o);
       if (!wait) return true;
       if (m != 0) return await(&x.host->release);

@@ -83,7 +83,8 @@ struct Push {
            " of push, not a barrier across GPUs (the phase experiment of configs/sweeps/push-phases.yaml)";
   }
 
-  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args& x, Word e) {
     constexpr auto gpu = cuda::thread_scope_device;
     constexpr unsigned kWarp = 0xffffffffu;
     const Ordering o = a.ordering;
@@ -93,7 +94,7 @@ struct Push {
     const bool polls_peers = x.part == PushPart::whole ||
                              (x.part == PushPart::exchange && blockIdx.x == 0);
     const Word complete = e * gridDim.x;
-    Words* self = a.own_words<Words>();
+    Words* self = a.template own_words<Words>();
     __shared__ bool ok;
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -119,7 +120,7 @@ struct Push {
         for (int k = lane; k < a.members - 1; k += 32) {
           const int j = (a.member + 1 + k) % a.members;
           fence_if_relaxed(o);
-          store_signal(&a.words_of<Words>(j)->arrive[a.member], e, o);
+          store_signal(&a.template words_of<Words>(j)->arrive[a.member], e, o);
         }
       }
       bool good = true;

@@ -55,18 +55,19 @@ struct Slots {
     return {};
   }
 
-  __device__ static bool cross(const BarrierArgs& a, const Args& x, Word e) {
+  template <class Bar>
+  __device__ static bool cross(const Bar& a, const Args& x, Word e) {
     const Ordering o = a.ordering;
     const int blocks = static_cast<int>(gridDim.x);
     const int slot = a.member * blocks + static_cast<int>(blockIdx.x);
     __syncthreads();  // the block's writes, ordered before the releases below
     for (int j = static_cast<int>(threadIdx.x); j < a.members; j += blockDim.x) {
       fence_if_relaxed(o);
-      store_signal(&a.words_of<Word>((a.member + j) % a.members)[slot], e, o);
+      store_signal(&a.template words_of<Word>((a.member + j) % a.members)[slot], e, o);
     }
     bool good = true;
     if (a.waits()) {
-      const Word* mine = a.own_words<Word>();
+      const Word* mine = a.template own_words<Word>();
       const int total = a.members * blocks;
       if (x.scan) return block_wait_all(mine, total, e, o, a.self, a.watchdog_ns);
       for (int i = static_cast<int>(threadIdx.x); good && i < total; i += blockDim.x)

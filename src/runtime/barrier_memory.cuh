@@ -37,6 +37,13 @@ inline int blocks_per_gpu(const Team& team, const Point& p) {
   return static_cast<int>(p.at("blocks_per_sm")) * sms;
 }
 
+// The ordering a point's barriers use: its `ordering` axis, or none under the unordered fault.
+inline Ordering point_ordering(const Point& p) {
+  return static_cast<Fault>(p.get("fault", 0)) == Fault::unordered
+             ? Ordering::unordered
+             : static_cast<Ordering>(p.at("ordering"));
+}
+
 class BarrierMemory {
  public:
   // Collective. `words_bytes`: the algorithm's words per member. `span`: whose GPUs share the
@@ -69,8 +76,7 @@ class BarrierMemory {
       a.rank = team.member(l);
       a.ranks = team.size();
       a.fault = static_cast<Fault>(p.get("fault", 0));
-      a.ordering = a.fault == Fault::unordered ? Ordering::unordered
-                                               : static_cast<Ordering>(p.at("ordering"));
+      a.ordering = point_ordering(p);
       a.watchdog_ns = static_cast<std::uint64_t>(ctx.options.watchdog_s * 1e9);
       a.seed = check_seed();
       args_.push_back(a);

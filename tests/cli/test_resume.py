@@ -7,6 +7,7 @@ Usage: test_resume.py GPUBARRIER CASE
 """
 import collections
 import csv
+import json
 import os
 import random
 import signal
@@ -247,7 +248,12 @@ def case_integer_configs():
         if p.returncode == 0 and len(rows) == 1 and rows[0]["config"] == "":
             print("SKIP: the method is not usable here:", rows[0]["note"])
             sys.exit(77)
-        names = {"variant=no-sync": "variant=1", "variant=tile-sync": "variant=3"}
+        # Each name's integer code, as the method gives it (not typed here: a typed code that
+        # belongs to another name would resume another point).
+        listing = json.loads(gpubarrier("--json", "list").stdout)
+        method = next(m for m in listing if m["name"] == "pitfall.warp.wait-check")
+        code = {v["name"]: v["code"] for v in method["value_names"]["variant"]}
+        names = {f"variant={n}": f"variant={code[n]}" for n in ("no-sync", "tile-sync")}
         expect(p.returncode == 0 and rows and
                {r["config"].split()[0] for r in rows} == set(names),
                "two points, their configs named", p)

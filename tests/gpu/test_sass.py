@@ -131,6 +131,14 @@ def kernels(functions, pattern):
     return picked
 
 
+# A device barrier's kernels that order memory: the persistent kernel of each ordering
+# (barrier_kernel<Algo, OrderedArgs<O>>) but the unordered fault's (O = 3, whose fences are left
+# out on purpose), and the one-crossing kernel (barrier_step_kernel, ordering read at run time).
+def ordered_kernels(functions, algo):
+    return {n: b for n, b in kernels(functions, rf"barrier(_step)?_kernelINS0_{algo}E").items()
+            if "OrderingE3E" not in n}
+
+
 def case_block_barriers(functions):
     # gpu.block.syncthreads and gpu.block.cg share one timed kernel (kernels/block/detail): the
     # timed loop must hold unrolled barriers plus loop control, nothing else.
@@ -185,7 +193,7 @@ def case_push_orders_sends(functions):
     # the epoch to peers with their own system-scope release store or fence. A shuffle carries
     # lane 0's "last" to them but orders no memory (PTX ISA, shfl.sync); bar.warp.sync does. In
     # PTX: count atom, then bar.warp.sync, then the first system-scope signal store.
-    for name, body in kernels(ptx_functions(find_cuobjdump()), r"barrier_kernelINS0_4PushE").items():
+    for name, body in ordered_kernels(ptx_functions(find_cuobjdump()), "4Push").items():
         count = next((i for i, t in enumerate(body) if re.match(r"atom\.add\.\w+\.gpu\.u64", t)),
                      None)
         first_send = next((i for i, t in enumerate(body)
@@ -201,7 +209,7 @@ def case_push_orders_sends(functions):
     # access, and a WARPSYNC lies between the count and the first send (the sm_90 SASS is the
     # same with and without the fix: shfl.sync already emits WARPSYNC.ALL, and bar.warp.sync
     # folds into it; the guarantee the fix adds is the PTX memory model's).
-    for name, body in kernels(functions, r"barrier_kernelINS0_4PushE").items():
+    for name, body in ordered_kernels(functions, "4Push").items():
         sends = [i for i, (op, _) in enumerate(body) if op.startswith("ST.E.64.STRONG.SYS")]
         counts = [i for i, (op, _) in enumerate(body) if op.startswith("ATOM.E.ADD.64")]
         if not sends or not counts:
@@ -209,6 +217,11 @@ def case_push_orders_sends(functions):
         if not any(op.startswith("WARPSYNC") for op, _ in body[counts[0]:sends[0]]):
             sys.exit(f"FAIL: {name}: no WARPSYNC between the count and the first send")
         each_after_system_membar(name, body, sends, "send")
+        # The release-acquire kernel is compiled with its ordering fixed (OrderedArgs): no code
+        # of another ordering, such as ordering 1's seq_cst fence (MEMBAR.SC), is left in it.
+        if "OrderingE0E" in name and any(op.startswith("MEMBAR.SC") for op, _ in body):
+            sys.exit(f"FAIL: {name}: a MEMBAR.SC in the release-acquire kernel: its ordering is "
+                     "not fixed at compile time")
         print("PASS", name, len(sends), "sends, each after a system-scope MEMBAR; WARPSYNC after "
               "the count")
 
@@ -239,7 +252,7 @@ def case_early_count_releases(functions):
     # multigpu.device.early-count: each block's arrival on every GPU's counter is a system-scope
     # atomic add that follows a system-scope MEMBAR (the block's own release: a release pattern),
     # and no arrival waits for an answer before the block polls (the add's result is unused).
-    for name, body in kernels(functions, r"barrier_kernelINS0_10EarlyCountE").items():
+    for name, body in ordered_kernels(functions, "10EarlyCount").items():
         adds = [i for i, (op, text) in enumerate(body)
                 if re.match(r"(ATOM|RED)\.E\.ADD\.64\.STRONG\.SYS", op)]
         if not adds:

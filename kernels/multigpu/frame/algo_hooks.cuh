@@ -237,7 +237,8 @@ template <class A, class... Hs>
 inline constexpr bool hooks_checked<A, HookList<Hs...>> = (CheckHook<A, Hs>::ok && ...);
 
 template <class A>
-concept DeviceAlgorithmMembers = requires(const BarrierArgs& a, const typename A::Args& x, Word e) {
+concept DeviceAlgorithmMembers = requires(const OrderedArgs<Ordering::acquire_release>& a,
+                                          const typename A::Args& x, Word e) {
   { A::name } -> std::convertible_to<std::string_view>;
   { A::summary } -> std::convertible_to<std::string_view>;
   { A::cross(a, x, e) } -> std::same_as<bool>;

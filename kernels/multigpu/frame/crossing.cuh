@@ -4,7 +4,9 @@
 //   static constexpr std::string_view name, summary;  its method's name and a sentence
 //   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them)
 //   struct Args;   its own kernel arguments (empty for most)
-//   __device__ static bool cross(const BarrierArgs&, const Args&, Word epoch);
+//   template <class Bar> __device__ static bool cross(const Bar&, const Args&, Word epoch);
+//     (Bar: BarrierArgs, or OrderedArgs<O> whose `ordering` is a constant; a cross that takes
+//     `const BarrierArgs&` also works, with the ordering read at every crossing)
 // and the optional hooks it lists in `using Hooks = HookList<...>` (frame/algo_hooks.cuh: its
 // kernel arguments made on the host, words that grow with the grid, host-mapped memory, notes,
 // axes of its own, native peer atomics); the concept DeviceAlgorithm checks them, so that a
@@ -86,11 +88,34 @@ __device__ inline bool stays_out(const BarrierArgs& a) {
          a.rank == a.ranks - 1;
 }
 
-template <class Algo>
-__global__ void barrier_kernel(const __grid_constant__ BarrierArgs a,
+// The persistent kernel. `Bar` is BarrierArgs (the ordering read at run time; the multi-node
+// kernels) or OrderedArgs<O> (the ordering a constant: ordered_barrier_kernel), which an
+// algorithm whose cross is a template on its first argument sees as such.
+template <class Algo, class Bar = BarrierArgs>
+__global__ void barrier_kernel(const __grid_constant__ Bar a,
                                const __grid_constant__ typename Algo::Args x) {
   if (stays_out(a)) return;
   crossings(a, [&](Word e) { return Algo::cross(a, x, e); });
+}
+
+// The persistent kernel of Algo compiled for ordering `o` (runtime/barrier_args.cuh,
+// OrderedArgs), to launch with the BarrierArgs whose ordering is `o`; a value outside the
+// orderings gives ordering 0's (for an occupancy query before the point is refused).
+template <class Algo>
+const void* ordered_barrier_kernel(Ordering o) {
+  switch (o) {
+    case Ordering::relaxed_fenced:
+      return reinterpret_cast<const void*>(
+          barrier_kernel<Algo, OrderedArgs<Ordering::relaxed_fenced>>);
+    case Ordering::relaxed_acq_rel:
+      return reinterpret_cast<const void*>(
+          barrier_kernel<Algo, OrderedArgs<Ordering::relaxed_acq_rel>>);
+    case Ordering::unordered:
+      return reinterpret_cast<const void*>(barrier_kernel<Algo, OrderedArgs<Ordering::unordered>>);
+    default:
+      return reinterpret_cast<const void*>(
+          barrier_kernel<Algo, OrderedArgs<Ordering::acquire_release>>);
+  }
 }
 
 // One crossing per launch, one block per GPU (launch=1: a CUDA graph of such launches,

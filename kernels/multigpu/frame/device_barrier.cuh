@@ -79,8 +79,8 @@ class BarrierSession {
     }
     return mem_.run(reps, [&](int l, BarrierArgs& a) {
       void* params[] = {&a, &args_[l]};
-      GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(barrier_kernel<A>),
-                                                blocks_, threads_, params, 0, team_.stream(l)));
+      GB_CUDA_CHECK(cudaLaunchCooperativeKernel(ordered_barrier_kernel<A>(a.ordering), blocks_,
+                                                threads_, params, 0, team_.stream(l)));
       GB_CUDA_CHECK(cudaStreamSynchronize(team_.stream(l)));
     });
   }
@@ -341,7 +341,7 @@ class DeviceBarrier final : public DeviceMethodBase {
           "launch=1 runs one block per GPU: give blocks_per_sm 1 (it is not used), so that its "
           "rows are not repeated");
     const void* kernel = graph ? reinterpret_cast<const void*>(barrier_step_kernel<A>)
-                               : reinterpret_cast<const void*>(barrier_kernel<A>);
+                               : ordered_barrier_kernel<A>(point_ordering(p));
     if (Usability u = launchable(ctx, p, kernel); !u.ok) return u;
     const long f = p.get("fault", 0);
     if (!faults::device_fault_known(f, Fault::absent_timing))
