@@ -83,10 +83,22 @@ struct Push {
            " of push, not a barrier across GPUs (the phase experiment of configs/sweeps/push-phases.yaml)";
   }
 
+  // The whole barrier with the count polled by acquire loads (every use but the experiments)
+  // takes a path compiled for it alone, with no branch on `part` or `count_poll` left in it:
+  // measured on one H200, those branches cost the crossing about as much as the ordering's did
+  // (results/journal.md, "The ordering fixed at compile time").
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args& x, Word e) {
+    if (x.part == PushPart::whole && !x.count_fence) return cross_as<true>(a, Args{}, e);
+    return cross_as<false>(a, x, e);
+  }
+
+  // `Whole`: x is the default Args.
+  template <bool Whole, class Bar>
+  __device__ static bool cross_as(const Bar& a, const Args& given, Word e) {
     constexpr auto gpu = cuda::thread_scope_device;
     constexpr unsigned kWarp = 0xffffffffu;
+    const Args x = Whole ? Args{} : given;
     const Ordering o = a.ordering;
     const bool alone = a.members == 1;
     const bool gathers = x.part != PushPart::exchange;
