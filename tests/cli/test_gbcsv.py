@@ -140,6 +140,16 @@ with tempfile.TemporaryDirectory() as d:
     expect(":2:" in error_of(torn) and "fields" in error_of(torn), "a torn row names its line")
     expect("cannot open" in error_of(os.path.join(d, "missing.csv")), "a missing file")
 
+# The reports' COL=V filters (value markers, rows, findings) take a value's name as well as its
+# code: ordering=release-acquire selects push's rows of ordering 0.
+from reports import common  # noqa: E402
+row = {"method": "multigpu.device.push", "config": "ordering=0 part=0", "metric": "latency"}
+expect(common.matches(row, ordering="release-acquire"), "a name matches its code")
+expect(common.matches(row, ordering="0"), "the code itself matches")
+expect(not common.matches(row, ordering="seq-cst-fence"), "another name does not match")
+expect(common.matches(dict(row, config="ordering=release-acquire"), ordering="release-acquire"),
+       "a named config matches its name")
+
 if failures:
     print("FAIL:\n  " + "\n  ".join(failures))
     sys.exit(1)

@@ -48,11 +48,14 @@ cfg = gbcsv.config_axes
 
 def matches(r, **want):
     """COL=V filters: V matches a CSV column or a config axis; a V with * is a pattern, A..B a
-    numeric range."""
+    numeric range; a value's name (ordering=release-acquire) matches the code the row's method
+    gives it."""
     c = cfg(r)
     for k, v in want.items():
         have = r[k] if k in r and k not in c else c.get(k)
         v = str(v)
+        if k in c:
+            v = gbcsv.value_code(r["method"], k, v) or v
         if ".." in v and have not in (None, ""):
             lo, hi = v.split("..")
             if not float(lo) <= float(have) <= float(hi):
