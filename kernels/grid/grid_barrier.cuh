@@ -25,8 +25,8 @@
 #include <chrono>
 #include <concepts>
 #include <cstddef>
-#include <string_view>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/device_buffer.hpp"

@@ -81,7 +81,8 @@ struct Hierarchical {
         fence_if_relaxed(o);
       }
       for (int i = 0; i < x.leader_count; ++i)
-        if (x.leaders[i] != m) store_signal(&a.template words_of<Words>(x.leaders[i])->leaders[m], e, o);
+        if (x.leaders[i] != m)
+          store_signal(&a.template words_of<Words>(x.leaders[i])->leaders[m], e, o);
       if (wait) {
         for (int i = 0; i < x.leader_count; ++i)
           if (x.leaders[i] != m && !await(&self->leaders[x.leaders[i]])) return false;

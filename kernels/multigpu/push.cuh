@@ -84,9 +84,9 @@ struct Push {
   }
 
   // The whole barrier with the count polled by acquire loads (every use but the experiments)
-  // takes a path compiled for it alone, with no branch on `part` or `count_poll` left in it:
-  // measured on one H200, those branches cost the crossing about as much as the ordering's did
-  // (results/journal.md, "The ordering fixed at compile time").
+  // takes a path compiled for it alone, with no branch on `part` or `count_poll` left in it: on
+  // one H200 those branches, like the ordering's (runtime/barrier_args.cuh, OrderedArgs), showed
+  // in the crossing's time (results/journal.md, "The ordering fixed at compile time").
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args& x, Word e) {
     if (x.part == PushPart::whole && !x.count_fence) return cross_as<true>(a, Args{}, e);

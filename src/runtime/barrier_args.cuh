@@ -83,10 +83,10 @@ struct BarrierArgs {
 // BarrierArgs with its ordering fixed when the kernel is compiled: what the frame's persistent
 // kernel hands an algorithm's cross (kernels/multigpu/frame/crossing.cuh), one kernel per
 // ordering. `a.ordering` is then a constant, and every branch an algorithm takes on it (which
-// fence, which load, which atomic) is resolved by the compiler instead of at every crossing:
-// measured on one H200, push's crossing on one GPU took 1.46 us with the ordering read at run
-// time and about 1.05 us with it fixed (results/journal.md, "The ordering fixed at compile
-// time"). The same bytes as BarrierArgs, so the host launches it with a BarrierArgs.
+// fence, which load, which atomic) is resolved by the compiler instead of at every crossing: on
+// one H200 push's crossing on one GPU lost a quarter of its time (results/journal.md, "The
+// ordering fixed at compile time"). The same bytes as BarrierArgs, so the host launches it with
+// a BarrierArgs.
 template <Ordering O>
 struct OrderedArgs : BarrierArgs {
   static constexpr Ordering ordering = O;

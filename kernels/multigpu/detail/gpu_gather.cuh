@@ -16,8 +16,7 @@ struct GpuGather {
 // `exchange(wait)` runs on one thread of the GPU once all its blocks have arrived and returns
 // false once a watchdog expired; `wait` is false under the skip_wait fault (signal only).
 template <class Bar, class Exchange>
-__device__ bool gather_exchange_release(const Bar& a, GpuGather& g, Word e,
-                                        Exchange exchange) {
+__device__ bool gather_exchange_release(const Bar& a, GpuGather& g, Word e, Exchange exchange) {
   const Ordering o = a.ordering;
   __shared__ bool ok;
   __syncthreads();
