@@ -16,8 +16,9 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from gpu_rows import caught, codes, fail, has_gpu, rows_of, verified  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
-GRID = ["gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense", "gpu.grid.flag-epoch"]
-SOFTWARE = ["gpu.grid.atomic-sense", "gpu.grid.flag-epoch"]
+GRID = ["gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense", "gpu.grid.flag-epoch",
+        "gpu.grid.count-epoch"]
+SOFTWARE = ["gpu.grid.atomic-sense", "gpu.grid.flag-epoch", "gpu.grid.count-epoch"]
 LAUNCH = ["kernel.launch.triple-chevron", "kernel.launch.cooperative", "kernel.launch.ex",
           "kernel.launch.graph"]
 
