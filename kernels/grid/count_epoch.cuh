@@ -14,7 +14,6 @@
 #include <cuda/atomic>
 
 #include <cstddef>
-#include <cstdint>
 #include <string_view>
 
 #include "common/watchdog.cuh"
