@@ -89,11 +89,11 @@ struct Push {
   // in the crossing's time (results/journal.md, "The ordering fixed at compile time").
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args& x, Word e) {
-    if (x.part == PushPart::whole && !x.count_fence) return cross_as<true>(a, Args{}, e);
+    if (x.part == PushPart::whole && !x.count_fence) return cross_as<true>(a, x, e);
     return cross_as<false>(a, x, e);
   }
 
-  // `Whole`: x is the default Args.
+  // `Whole`: `given` is the default Args, known to the compiler as such.
   template <bool Whole, class Bar>
   __device__ static bool cross_as(const Bar& a, const Args& given, Word e) {
     constexpr auto gpu = cuda::thread_scope_device;

@@ -98,6 +98,12 @@ __global__ void barrier_kernel(const __grid_constant__ Bar a,
   crossings(a, [&](Word e) { return Algo::cross(a, x, e); });
 }
 
+// The persistent kernel of Algo compiled for ordering O, as a pointer to launch.
+template <class Algo, Ordering O>
+const void* kernel_for() {
+  return reinterpret_cast<const void*>(barrier_kernel<Algo, OrderedArgs<O>>);
+}
+
 // The persistent kernel of Algo compiled for ordering `o` (runtime/barrier_args.cuh,
 // OrderedArgs), to launch with the BarrierArgs whose ordering is `o`; a value outside the
 // orderings gives ordering 0's (for an occupancy query before the point is refused).
@@ -105,16 +111,13 @@ template <class Algo>
 const void* ordered_barrier_kernel(Ordering o) {
   switch (o) {
     case Ordering::relaxed_fenced:
-      return reinterpret_cast<const void*>(
-          barrier_kernel<Algo, OrderedArgs<Ordering::relaxed_fenced>>);
+      return kernel_for<Algo, Ordering::relaxed_fenced>();
     case Ordering::relaxed_acq_rel:
-      return reinterpret_cast<const void*>(
-          barrier_kernel<Algo, OrderedArgs<Ordering::relaxed_acq_rel>>);
+      return kernel_for<Algo, Ordering::relaxed_acq_rel>();
     case Ordering::unordered:
-      return reinterpret_cast<const void*>(barrier_kernel<Algo, OrderedArgs<Ordering::unordered>>);
+      return kernel_for<Algo, Ordering::unordered>();
     default:
-      return reinterpret_cast<const void*>(
-          barrier_kernel<Algo, OrderedArgs<Ordering::acquire_release>>);
+      return kernel_for<Algo, Ordering::acquire_release>();
   }
 }
 
