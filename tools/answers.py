@@ -11,8 +11,9 @@ its fastest row that is not noisy where it has one. Figures are `latency` (ns; h
 `loop_latency` where the point has one) and `latency_cycles` (cycles), which count only where the
 point has no ns row: in ns with the row's sm_clock_mhz, else kept apart in cycles. Levels are
 the CSV's `level`, except host-initiated methods (host.*) of the multi-gpu level, which are
-"multi-GPU host-side". The floor (tools/floor.py): a multi-GPU device barrier's gpu.grid.cg +
-one-way signal of the same run; other levels have none.
+"multi-GPU host-side". The floor (tools/floor.py): a multi-GPU device barrier's cheapest
+verified grid barrier at its shape + one-way signal of the same run, the ratio naming the grid
+barrier; other levels have none.
 """
 import collections
 import os
@@ -112,17 +113,17 @@ def _floor_index(rows):
 
 def floor_elsewhere(rows, r):
     """The composed floor of barrier row `r` from parts measured on its machine in other runs
-    (the lowest gpu.grid.cg at its shape + per GPU pair of its GPUs the lowest one-way signal at
-    its ordering, the slowest pair counting), or None: for a run that lacks its floor's parts."""
+    (the lowest verified grid barrier row at its shape on its GPUs + per GPU pair of its GPUs the
+    lowest one-way signal at its ordering, the slowest pair counting) as {"floor", "grid_from",
+    "signal" (None for one GPU)}, or None: for a run that lacks its floor's parts."""
     ok = [x for x in rows if x["status"] == "ok"]
     shape = floor_of._shape(r)
     gpus = set(r["gpu_ids"].split(",")) if r["gpu_ids"] else set()
-    grid = [float(x["value"]) for x in ok if x["method"] == floor_of.GRID and
-            x["metric"] == "latency" and floor_of._shape(x) == shape and
-            (not gpus or x["gpu_ids"] in gpus)]
+    grid = [(float(x["value"]), x["method"]) for x in ok if floor_of.is_grid_barrier(x) and
+            floor_of._shape(x) == shape and (not gpus or x["gpu_ids"] in gpus)]
     if not grid:
         return None
-    signal = 0.0
+    signal = None
     if len(gpus) > 1:
         want = floor_of.signal_ordering(r)
         pairs = {}
@@ -135,7 +136,16 @@ def floor_elsewhere(rows, r):
         if not pairs:
             return None
         signal = max(pairs.values())
-    return min(grid) + signal
+    value, method = min(grid)
+    return {"floor": value + (signal or 0.0), "grid_from": method, "signal": signal}
+
+
+def floor_cell(value, floor, markup=lambda s: s, elsewhere=False):
+    """The ratio of `value` to a floor (a floors() item or floor_elsewhere's dict), naming its
+    grid barrier: "1.06 (`gpu.grid.count-epoch` + signal)"."""
+    terms = markup(floor["grid_from"]) + (" + signal" if floor["signal"] is not None else "")
+    where = "; floor's parts from other runs" if elsewhere else ""
+    return f"{value / floor['floor']:.2f} ({terms}{where})"
 
 
 def answers(rows):
@@ -184,9 +194,9 @@ def cells(a, markup=lambda s: s):
     """The text cells of one answer under HEADER; markup(method) wraps method names."""
     flag = " (noisy)" if a["noisy"] else ""
     if a["floor"]:
-        ratio = f"{a['floor']['ratio']:.2f}"
+        ratio = floor_cell(a["floor"]["latency"], a["floor"], markup)
     elif a.get("floor_elsewhere"):
-        ratio = f"{a['value'] / a['floor_elsewhere']:.2f} (floor's parts from other runs)"
+        ratio = floor_cell(a["value"], a["floor_elsewhere"], markup, elsewhere=True)
     elif a["level"] == "multi-gpu":
         ratio = "no floor measured"
     else:
@@ -225,21 +235,27 @@ def chart_points(rows):
         if noisy(r) and n in lines[label]:
             continue
         lines[label][n] = min(lines[label].get(n, float("inf")), v)
+    return dict(lines), {n: v for n, (v, _) in floor_line(rows).items()}
+
+
+def floor_line(rows):
+    """{gpu count: (lowest composed floor ns, its grid barrier)} of one machine's multi-GPU device
+    barriers: the same run's floors, and for counts without one the parts of other runs."""
     floor = {}
     for item in floor_of.floors([r for r in rows if r["status"] == "ok"]):
         if "floor" in item:
             n = int(item["gpu_count"])
-            floor[n] = min(floor.get(n, float("inf")), item["floor"])
+            floor[n] = min(floor.get(n, (float("inf"), "")), (item["floor"], item["grid_from"]))
     for r, v, unit in candidates(rows):  # counts without a same-run floor: parts of other runs
         if level_of(r) == "multi-gpu" and r["gpu_count"].isdigit() and \
                 int(r["gpu_count"]) not in floor and unit == "ns":
             f = floor_elsewhere(rows, r)
             if f:
-                floor.setdefault(-int(r["gpu_count"]), f)
-                floor[-int(r["gpu_count"])] = min(floor[-int(r["gpu_count"])], f)
+                n = -int(r["gpu_count"])
+                floor[n] = min(floor.get(n, (float("inf"), "")), (f["floor"], f["grid_from"]))
     for n in [n for n in floor if n < 0]:
         floor[-n] = floor.pop(n)
-    return dict(lines), floor
+    return floor
 
 
 def chart_png(rows, title=""):
@@ -261,7 +277,7 @@ def chart_png(rows, title=""):
     if floor:
         xs = sorted(floor)
         ax.plot(xs, [floor[x] / 1000 for x in xs], "k--", lw=2, marker="s", ms=5,
-                label="floor: gpu.grid.cg + one-way signal")
+                label="floor: " + floor_of.floor_terms(g for _, g in floor_line(rows).values()))
     counts = sorted({x for pts in lines.values() for x in pts} | set(floor))
     ax.set_xticks(counts)
     ax.set_yscale("log")

@@ -44,9 +44,10 @@ scipy's two-sided Mann-Whitney U test at alpha 0.01 instead of k x SE: `same` wh
 difference is within the floor; the `test` column says `mwu p=...`.
 
 AT THE FLOOR (a different floor: the hardware's). Where a side holds multi-GPU barriers with
-gpu.grid.cg at their shape and multigpu.floor.signal from the same run (configs/sweeps/
-floor.yaml), the table and markdown/html outputs end with each barrier's latency over its
-composed floor per side (tools/floor.py), so two machines compare by how close each gets.
+a verified grid barrier (gpu.grid.*) at their shape and multigpu.floor.signal from the same run
+(configs/sweeps/floor.yaml), the table and markdown/html outputs end with each barrier's latency
+over its composed floor per side (tools/floor.py: the cheapest grid barrier + the signal), the
+grid barrier named in each cell, so two machines compare by how close each gets.
 
 THE FLOOR is the run-to-run variation that no within-run statistic sees: for every key repeated
 across separate runs of one build on one machine, the relative range (max - min) / median of its
@@ -616,27 +617,28 @@ def _only_rows(res, keycols):
 
 
 def _floor_rows(res):
-    """Each side's multi-GPU barriers over their composed floor (tools/floor.py: gpu.grid.cg at
-    the shape + the one-way signal, from the same run of that side): (header, body), or None
-    where no side has a barrier with its floor's parts (e.g. --level multi-gpu leaves out
-    gpu.grid.cg)."""
+    """Each side's multi-GPU barriers over their composed floor (tools/floor.py: the cheapest
+    verified grid barrier at the shape + the one-way signal, from the same run of that side),
+    each ratio with the grid barrier it was built on: (header, body), or None where no side has
+    a barrier with its floor's parts (e.g. --level multi-gpu leaves out the grid barriers)."""
     import floor  # noqa: PLC0415
     per_side = []
     for s in res["sides"]:
         rows = [r for rs in s.groups.values() for r in rs]
-        per_side.append({(i["method"], i["gpu_count"], i["shape"], i["ordering"]): i["ratio"]
+        per_side.append({(i["method"], i["gpu_count"], i["shape"], i["ordering"]):
+                         f"{i['ratio']:.2f} ({i['grid_from']})"
                          for i in floor.floors(rows) if "ratio" in i})
     keys = sorted(set().union(*per_side), key=lambda k: (k[0], _sort_value(k[1]), k[2], k[3]))
     if not keys:
         return None
     header = ["method", "gpus", "blocks/SM x threads", "ordering"] + \
         [f"{s.label}: latency / floor" for s in res["sides"]]
-    body = [list(k) + [f"{d[k]:.2f}" if k in d else "-" for d in per_side] for k in keys]
+    body = [list(k) + [d.get(k, "-") for d in per_side] for k in keys]
     return header, body
 
 
-FLOOR_TITLE = ("at the floor (each multi-GPU barrier / gpu.grid.cg + one-way signal of the same "
-               "run; tools/floor.py)")
+FLOOR_TITLE = ("at the floor (each multi-GPU barrier / the cheapest verified grid barrier, named, "
+               "+ one-way signal of the same run; tools/floor.py)")
 
 
 def render_text(res, markdown):

@@ -4,8 +4,16 @@ A device barrier that orders memory must at least wait for every block of its GP
 barrier) and send one signal over NVLink with the ordering it uses. Its composed floor at a shape
 (blocks/SM x threads/block) is therefore, measured in the same run (same file and run_id):
 
-    floor = gpu.grid.cg latency at that shape
+    floor = the cheapest verified grid barrier's latency at that shape
             + multigpu.floor.signal one_way_latency at the barrier's ordering
+
+A grid barrier is a row of level grid whose method starts with gpu.grid. (grid.sync, the
+monotone counter gpu.grid.count-epoch, ...); it counts when its status is ok and its note starts
+with "verified" (a "not verified: ..." note does not). A noisy row counts like any other, as
+the signal's rows do: the floor takes no figure out for its spread. Over several GPUs a grid
+barrier's figure is its slowest GPU among the barrier's GPUs (a barrier waits for its slowest
+GPU), taken among the methods measured on the most of those GPUs; the cheapest such method is
+the floor's first term and grid_from names it. No verified grid barrier at the shape: no floor.
 
 The barrier's `ordering` and the signal's are matched by name (tools/schema.json's glossary:
 a name means one ordering on every method): release-acquire, seq-cst-fence and acq-rel-fence,
@@ -13,9 +21,9 @@ whatever code each method gives it; an ordering the signal does not have (NVSHME
 has no floor. The signal is the cheapest correct one: where the run
 measured it several ways (its `word`, `poll` and `place` axes), the lowest of them per pair
 counts, and signal_from names it; rows timed by the GPU's own clock (timing=globaltimer) are a
-second technique, shown beside the floor, never part of it. With several GPUs the slowest pair among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid barrier
-alone. gpu.grid.cg rows of several GPUs of the run give their slowest (a barrier waits for its
-slowest GPU). configs/sweeps/floor.yaml measures all three in one run.
+second technique, shown beside the floor, never part of it. With several GPUs the slowest pair
+among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid
+barrier alone. configs/sweeps/floor.yaml measures all three in one run.
 """
 import os
 import sys
@@ -23,7 +31,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 
-GRID, SIGNAL = "gpu.grid.cg", "multigpu.floor.signal"
+GRID_PREFIX, SIGNAL = "gpu.grid.", "multigpu.floor.signal"
+GRID_WANTED = f"a verified grid barrier ({GRID_PREFIX}*)"
 SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire", "4": "relaxed + acq_rel fence"}
 
 
@@ -32,6 +41,35 @@ def signal_ordering(r):
     None when the signal has no ordering of that name (or r has no ordering)."""
     name = gbcsv.config_names(r).get("ordering")
     return gbcsv.value_code(SIGNAL, "ordering", name) if name is not None else None
+
+
+def is_grid_barrier(r):
+    """A verified latency row of a grid barrier: the rows the floor's first term comes from."""
+    return (r["level"] == "grid" and r["method"].startswith(GRID_PREFIX) and
+            r["metric"] == "latency" and r["status"] == "ok" and r["note"].startswith("verified"))
+
+
+def cheapest_grid(rows, shape, gpus):
+    """(latency, method) of the cheapest verified grid barrier among `rows` at `shape` on `gpus`
+    (a set of GPU ids; empty: every row), or None. A method's latency is its slowest row (GPU);
+    only the methods measured on the most of `gpus` compete, so that one timed on fewer GPUs
+    never wins by missing the slow one."""
+    per = {}
+    for r in rows:
+        if is_grid_barrier(r) and _shape(r) == shape and (not gpus or r["gpu_ids"] in gpus):
+            on, slowest = per.get(r["method"], (set(), 0.0))
+            per[r["method"]] = (on | {r["gpu_ids"]}, max(slowest, float(r["value"])))
+    if not per:
+        return None
+    most = max(len(on) for on, _ in per.values())
+    return min((v, m) for m, (on, v) in per.items() if len(on) == most)
+
+
+def floor_terms(grids, signal=True):
+    """The floor's parts in words: "gpu.grid.count-epoch + one-way signal" (several grid
+    barriers joined by " / "; without the signal for one GPU)."""
+    names = " / ".join(sorted(set(grids))) or "grid barrier"
+    return names + (" + one-way signal" if signal else "")
 
 
 def one_launch_per_barrier(r):
@@ -68,8 +106,8 @@ def _label(r, axes):
 
 def floors(rows):
     """One dict per ok barrier row that has its floor's parts in its run: method, gpu_count,
-    shape, ordering, latency, grid, signal (None for one GPU), floor, ratio; and one per barrier
-    row without them, with `missing` saying which part."""
+    shape, ordering, latency, grid, grid_from (the grid barrier's method), signal (None for one
+    GPU), floor, ratio; and one per barrier row without them, with `missing` saying which part."""
     runs = {}
     for r in rows:
         runs.setdefault((r["_file"], r["run_id"]), []).append(r)
@@ -82,9 +120,7 @@ def floors(rows):
                     "shape": "x".join(s or "?" for s in _shape(b)),
                     "ordering": axes.get("ordering", ""), "latency": float(b["value"]),
                     "run_id": b["run_id"], "file": b["_file"], "config": b["config"]}
-            grid = [float(r["value"]) for r in run if r["method"] == GRID and
-                    r["metric"] == "latency" and _shape(r) == _shape(b) and
-                    (not gpus or r["gpu_ids"] in gpus)]
+            grid = cheapest_grid(run, _shape(b), gpus)
             signal = None
             if len(gpus) > 1:
                 want = item["signal_ordering"] = signal_ordering(b)
@@ -96,11 +132,11 @@ def floors(rows):
                     item["missing"] = f"{SIGNAL} ordering={want} between GPUs {b['gpu_ids']}"
                 else:
                     signal, item["signal_from"] = max(pairs.values())
-            if not grid:
-                item["missing"] = f"{GRID} at {item['shape']} in run {b['run_id']}"
+            if grid is None:
+                item["missing"] = f"{GRID_WANTED} at {item['shape']} in run {b['run_id']}"
             if "missing" not in item:
-                item.update(grid=max(grid), signal=signal,
-                            floor=max(grid) + (signal or 0.0))
+                item.update(grid=grid[0], grid_from=grid[1], signal=signal,
+                            floor=grid[0] + (signal or 0.0))
                 item["ratio"] = item["latency"] / item["floor"]
             out.append(item)
     return out
@@ -142,18 +178,21 @@ def signal_sources(items):
 
 
 def floor_by_count(rows):
-    """The composed floor at 1 block/SM x 128 threads and ordering 0, in us by GPU count (the
-    lowest where several runs have one): the floor line of tools/plot.py's scaling plot."""
+    """The composed floor at 1 block/SM x 128 threads and ordering 0 by GPU count, as (us, the
+    grid barrier it was built on), the lowest where several runs have one: the floor line of
+    tools/plot.py's scaling plot."""
     by_count = {}
     for item in floors(rows):
         if "floor" in item and item["shape"] == "1x128" and item["ordering"] == "0":
             n = int(item["gpu_count"])
-            by_count[n] = min(by_count.get(n, float("inf")), item["floor"] / 1000)
+            by_count[n] = min(by_count.get(n, (float("inf"), "")),
+                              (item["floor"] / 1000, item["grid_from"]))
     return by_count
 
 
 FLOOR_HEADER = ["method", "GPUs", "blocks/SM x threads", "ordering", "latency (us)",
-                "gpu.grid.cg (us)", "signal (us)", "floor (us)", "latency / floor"]
+                "grid barrier", "grid barrier (us)", "signal (us)", "floor (us)",
+                "latency / floor"]
 
 
 def floor_table(items):
@@ -163,5 +202,6 @@ def floor_table(items):
     done = sorted((i for i in items if "missing" not in i),
                   key=lambda i: (int(i["gpu_count"] or 0), i["shape"], i["ordering"], i["ratio"]))
     cells = [[i["method"], i["gpu_count"], i["shape"], i["ordering"], us(i["latency"]),
-              us(i["grid"]), us(i["signal"]), us(i["floor"]), f"{i['ratio']:.2f}"] for i in done]
+              i["grid_from"], us(i["grid"]), us(i["signal"]), us(i["floor"]),
+              f"{i['ratio']:.2f}"] for i in done]
     return cells, sorted({i["missing"] for i in items if "missing" in i})

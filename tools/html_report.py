@@ -494,7 +494,8 @@ def machine_section(index, label, mrows, files, topo_files, topo_left):
         parts += ['<p class="note">Per level and GPU count: the fastest verified method (status '
                   "ok, note <code>verified</code>; a noisy figure is marked and shaded), its "
                   "latency, its ratio to the composed floor (multi-GPU device barriers: "
-                  "gpu.grid.cg + the one-way signal, tools/floor.py) and each alternative's best "
+                  "the cheapest verified grid barrier, named, + the one-way signal, "
+                  "tools/floor.py) and each alternative's best "
                   "as a ratio to it. <code>[mpi]</code>: one MPI rank per GPU; <code>[graph]</code>: "
                   "one block per GPU and one launch per barrier from a CUDA graph.</p>",
                   answers_table(found, anchor)]
@@ -513,7 +514,8 @@ def machine_section(index, label, mrows, files, topo_files, topo_left):
         parts.append(f'<figure><img alt="latency against GPU count" '
                      f'src="data:image/png;base64,{data}"><figcaption>Best verified latency of '
                      "each multi-GPU barrier against the GPU count (dotted: MPI ranks); dashed: "
-                     "the composed floor, gpu.grid.cg + one-way signal (the lowest measured)."
+                     "the composed floor, the cheapest verified grid barrier (named in the "
+                     "legend) + one-way signal (the lowest measured)."
                      "</figcaption></figure>")
     parts.append("<h3>Topology</h3>")
     if topo_files:
@@ -589,8 +591,9 @@ def build(paths, title=None, baseline=None):
         parts += ["<h2>Multi-GPU barriers at their floor</h2>",
                   "<details><summary>per barrier, shape and ordering (same run)</summary>",
                   '<p class="note">Each multi-GPU barrier over its composed floor from the same '
-                  "run: gpu.grid.cg at its shape + the one-way signal at its ordering "
-                  "(tools/floor.py; configs/sweeps/floor.yaml measures all three).</p>", floors,
+                  "run: the cheapest verified grid barrier at its shape (the grid barrier "
+                  "column names it) + the one-way signal at its ordering (tools/floor.py; "
+                  "configs/sweeps/floor.yaml measures them in one run).</p>", floors,
                   "</details>"]
     figs, n = plots_section(csvs, baseline)
     parts.append("<h2>Plots</h2>")

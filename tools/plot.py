@@ -211,8 +211,9 @@ def scaling(rows, out, ok_rows=()):
     floors = floor.floor_by_count(ok_rows)
     if floors:
         xs = sorted(floors)
-        ax.plot(xs, [floors[x] for x in xs], color="black", linestyle=":", linewidth=2,
-                marker="s", label="composed floor: gpu.grid.cg + one-way signal (same run)")
+        grids = floor.floor_terms(g for _, g in floors.values())
+        ax.plot(xs, [floors[x][0] for x in xs], color="black", linestyle=":", linewidth=2,
+                marker="s", label=f"composed floor: {grids} (same run)")
     ax.set_xlabel("GPUs")
     ax.set_ylabel("latency per barrier (µs), 1 block/SM x 128 threads")
     ax.set_yscale("log")

@@ -5,8 +5,9 @@ share/gpubarrier/tools in an install).
 sanity_problems()  why a run is not sane, one line each: a row that is failed, timeout or
                    unverified; a method the check needs with no ok row; an unreadable CSV
 latency()          a method's latency: the lowest of its ok `latency` rows (its best configuration)
-floor_ratio()      a multi-GPU barrier's latency over its composed floor (grid.sync + one-way
-                   signal, measured in the same run): the lowest over its configurations
+floor_ratio()      a multi-GPU barrier's latency over its composed floor (the cheapest verified
+                   grid barrier + one-way signal, measured in the same run): the lowest over its
+                   configurations
 references()       the references of every system, from references/<system>.json and a site's
                    own folder of such files
 """

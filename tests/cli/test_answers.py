@@ -55,6 +55,13 @@ rows = [
     row(method="gpu.grid.cg", level="grid", config=cfg(), value=1000),
     row(method="gpu.grid.cg", level="grid", config=cfg(), value=1010, gpu_ids="1",
         gpu_uuids=A.split(",")[1]),
+    # the floor's grid barrier: the cheapest verified one, its slower GPU counting (905); a
+    # faster one that is not verified never counts
+    row(method="gpu.grid.count-epoch", level="grid", config=cfg(), value=900),
+    row(method="gpu.grid.count-epoch", level="grid", config=cfg(), value=905, gpu_ids="1",
+        gpu_uuids=A.split(",")[1]),
+    row(method="gpu.grid.atomic-sense", level="grid", config=cfg(), value=500,
+        note="not verified: stale stamps"),
     row(method="multigpu.floor.signal", level="multi-gpu", gpu_count=2, gpu_ids="0,1",
         gpu_uuids=A, config="ordering=3", metric="one_way_latency", value=1000, note="ok"),
     mg("multigpu.device.push", 2500),
@@ -85,8 +92,9 @@ with tempfile.TemporaryDirectory() as d:
             "| warp | 1 | `gpu.warp.tile-sync` (noisy) | 2 ns | - | `gpu.warp.syncwarp` 1.25× |",
             "| block | 1 | `gpu.block.syncthreads` | 9 ns | - | none measured |",
             "| cluster | 1 | `gpu.cluster.sync` | 500 cycles | - | none measured |",
-            # floor: the slower grid.cg (1010) + the release/acquire signal (1000)
-            "| multi-GPU device-side | 2 | `multigpu.device.push` | 2.5 µs | 1.24 | "
+            # floor: the slower count-epoch (905) + the release/acquire signal (1000), named
+            "| multi-GPU device-side | 2 | `multigpu.device.push` | 2.5 µs | "
+            "1.31 (`gpu.grid.count-epoch` + signal) | "
             "`multigpu.device.central` 2.00×, `multigpu.device.central [graph]` 3.00× |",
             "| multi-GPU host-side | 2 | `host.nccl.allreduce` | 9 µs | - | none measured |",
             "| grid | 1 | `gpu.grid.cg` | 700 ns | - | none measured |",

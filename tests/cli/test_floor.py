@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """`gpubarrier report floor` (tools/floor.py): each multi-GPU barrier over its composed floor,
-gpu.grid.cg at its shape + the one-way signal at its ordering, from the same run only.
+the cheapest verified grid barrier at its shape + the one-way signal at its ordering, from the
+same run only; the table, compare, the HTML page and the plot name the grid barrier.
 
 Usage: test_floor.py GPUBARRIER
 """
@@ -24,6 +25,12 @@ def row(**kw):
                                                           **kw))
 
 
+def grid(method, gpu, b, t, value, **kw):
+    """A grid barrier's verified latency row of one GPU (what the floor's first term is made of)."""
+    return row(**dict({"method": method, "level": "grid", "gpu_ids": gpu, "config": shape(b, t),
+                       "value": value, "note": "verified"}, **kw))
+
+
 def shape(b, t, **more):
     return " ".join([f"blocks_per_sm={b} threads_per_block={t}"] +
                     [f"{k}={v}" for k, v in more.items()])
@@ -38,8 +45,7 @@ with tempfile.TemporaryDirectory() as d:
     path = os.path.join(d, "floor.csv")
     write_rows(path, gbcsv.NAMES, [
         # run r1: grid.cg on both GPUs (the slower counts), the signal per ordering
-        row(method="gpu.grid.cg", gpu_ids="0", config=shape(1, 128), value=980),
-        row(method="gpu.grid.cg", gpu_ids="1", config=shape(1, 128), value=990),
+        grid("gpu.grid.cg", "0", 1, 128, 980), grid("gpu.grid.cg", "1", 1, 128, 990),
         row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
             metric="one_way_latency", value=1260),
         row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=2",
@@ -64,34 +70,39 @@ with tempfile.TemporaryDirectory() as d:
     p = run_gpubarrier(EXE, "report", "floor", path)
     expect(p.returncode == 0, "report floor exits 0", p)
     lines = p.stdout.splitlines()
-    want = ["| `multigpu.device.push` | 1 | 1x128 | 0 | 1.1 | 0.98 | - | 0.98 | 1.12 |",
-            "| `multigpu.device.push` | 2 | 1x128 | 0 | 2.48 | 0.99 | 1.26 | 2.25 | 1.10 |",
-            "| `multigpu.device.push` | 2 | 1x128 | 1 | 3.3 | 0.99 | 1.07 | 2.06 | 1.60 |",
+    cg = "`gpu.grid.cg`"
+    want = [f"| `multigpu.device.push` | 1 | 1x128 | 0 | 1.1 | {cg} | 0.98 | - | 0.98 | 1.12 |",
+            f"| `multigpu.device.push` | 2 | 1x128 | 0 | 2.48 | {cg} | 0.99 | 1.26 | 2.25 | 1.10 |",
+            f"| `multigpu.device.push` | 2 | 1x128 | 1 | 3.3 | {cg} | 0.99 | 1.07 | 2.06 | 1.60 |",
             # ordering 2 (acq_rel fences) over the acq_rel-fenced signal (ordering 4)
-            "| `multigpu.device.push` | 2 | 1x128 | 2 | 2 | 0.99 | 0.7 | 1.69 | 1.18 |"]
+            f"| `multigpu.device.push` | 2 | 1x128 | 2 | 2 | {cg} | 0.99 | 0.7 | 1.69 | 1.18 |"]
     for w in want:
         expect(w in lines, f"the row {w}", p)
     expect("signal ordering=3 (release/acquire): word=64 poll=0 (the lowest of 4 ways)"
            in p.stdout, "the report names the way that gave the floor's signal", p)
     expect(sum(line.startswith("| `multigpu") for line in lines) == 4,
            "no floor for a barrier whose parts are in another run or missing", p)
-    expect("gpu.grid.cg at 4x256 in run r1" in p.stdout and
-           "gpu.grid.cg at 1x128 in run r2" in p.stdout, "what is missing is named", p)
-    # The scaling plot draws the composed floor by GPU count (tools/plot.py, floor_by_count).
+    expect("a verified grid barrier (gpu.grid.*) at 4x256 in run r1" in p.stdout and
+           "a verified grid barrier (gpu.grid.*) at 1x128 in run r2" in p.stdout,
+           "what is missing is named", p)
+    # The scaling plot draws the composed floor by GPU count (tools/plot.py, floor_by_count),
+    # named by its grid barrier.
     import floor  # noqa: E402
     by_count = floor.floor_by_count(gbcsv.load([path], statuses={"ok"}))
-    expect(by_count == {1: 0.98, 2: 2.25}, f"the plot's floor by GPU count: {by_count}")
+    expect(by_count == {1: (0.98, "gpu.grid.cg"), 2: (2.25, "gpu.grid.cg")},
+           f"the plot's floor by GPU count: {by_count}")
     # compare shows each side's ratios (issue 16: compare shows each barrier at its floor).
     other = os.path.join(d, "floor-b.csv")
     write_rows(other, gbcsv.NAMES, [
-        row(method="gpu.grid.cg", gpu_ids="0", config=shape(1, 128), value=1000, system="b"),
+        grid("gpu.grid.cg", "0", 1, 128, 1000, system="b"),
         row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
             metric="one_way_latency", value=1000, system="b"),
         dict(barrier(0, 2400), system="b")])
     p = run_gpubarrier(EXE, "compare", path, other, "--by", "file", "--format", "markdown")
     expect(p.returncode == 0, "compare exits 0", p)
     expect("at the floor" in p.stdout and
-           "| multigpu.device.push | 2 | 1x128 | 0 | 1.10 | 1.20 |" in p.stdout,
+           "| multigpu.device.push | 2 | 1x128 | 0 | 1.10 (gpu.grid.cg) | 1.20 (gpu.grid.cg) |"
+           in p.stdout,
            "compare has each side's latency / floor", p)
     # The shared page shows the same ratios (issue 16: reports show each barrier at its floor).
     page = os.path.join(d, "page.html")
@@ -100,7 +111,7 @@ with tempfile.TemporaryDirectory() as d:
     html = open(page, encoding="utf-8").read()
     expect("Multi-GPU barriers at their floor" in html and
            "<td>multigpu.device.push</td><td>2</td><td>1x128</td><td>0</td><td>2.48</td>"
-           "<td>0.99</td><td>1.26</td><td>2.25</td><td>1.10</td>" in html,
+           "<td>gpu.grid.cg</td><td>0.99</td><td>1.26</td><td>2.25</td><td>1.10</td>" in html,
            "the HTML page has the floor table", p)
     # Where push's time goes (report push-phases, tools/push_phases.py): its parts beside its
     # floor; a part row is a phase, never a barrier of the floor table.
@@ -110,7 +121,7 @@ with tempfile.TemporaryDirectory() as d:
         return row(method="multigpu.device.push", gpu_count=2, gpu_ids="0,1", value=value,
                    config=shape(1, 128, ordering=ordering, fault=0, part=k))
     write_rows(phases, gbcsv.NAMES, [
-        row(method="gpu.grid.cg", gpu_ids="0", config=shape(1, 128), value=1100),
+        grid("gpu.grid.cg", "0", 1, 128, 1100),
         row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
             metric="one_way_latency", value=2250),
         part(0, 3620), part(1, 1340), part(2, 3050), part(3, 2670),
@@ -129,4 +140,57 @@ with tempfile.TemporaryDirectory() as d:
            "| `multigpu.device.push count_poll=1` | 2 | 1x128 | 0 | 3.4 |" in p.stdout,
            "the floor table has the whole barriers only (ordering 0: the others have no "
            "signal in this run), no part row, and names a variant's axis", p)
+    # The floor's first term is the cheapest verified grid barrier of the run at the shape, its
+    # slowest GPU counting, and the table names it: gpu.grid.count-epoch where it is cheaper than
+    # grid.sync on every GPU (1x128), gpu.grid.cg where count-epoch's slower GPU is slower than
+    # grid.sync's (4x128); a faster grid barrier that is not verified (an ok row noted "not
+    # verified: ...", an unverified row) never makes a floor.
+    cheap = os.path.join(d, "grid-barriers.csv")
+    write_rows(cheap, gbcsv.NAMES, [
+        grid("gpu.grid.cg", "0", 1, 128, 980), grid("gpu.grid.cg", "1", 1, 128, 990),
+        grid("gpu.grid.count-epoch", "0", 1, 128, 870),
+        grid("gpu.grid.count-epoch", "1", 1, 128, 880),
+        grid("gpu.grid.cg", "0", 4, 128, 1200), grid("gpu.grid.cg", "1", 4, 128, 1210),
+        grid("gpu.grid.count-epoch", "0", 4, 128, 1100),
+        grid("gpu.grid.count-epoch", "1", 4, 128, 1300),
+        grid("gpu.grid.atomic-sense", "0", 1, 128, 500, note="not verified: stale stamps"),
+        grid("gpu.grid.atomic-sense", "1", 1, 128, 500, note="not verified: stale stamps"),
+        grid("gpu.grid.flag-epoch", "0", 4, 128, 400, status="unverified"),
+        grid("gpu.grid.flag-epoch", "1", 4, 128, 400, status="unverified"),
+        row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
+            metric="one_way_latency", value=1000),
+        barrier(0, 2000), barrier(0, 3000, b=4), barrier(0, 1000, gpus="0")])
+    # An unverified grid barrier alone at a shape: no floor there, as without any grid barrier.
+    alone = os.path.join(d, "unverified-only.csv")
+    write_rows(alone, gbcsv.NAMES, [
+        grid("gpu.grid.count-epoch", "0", 1, 128, 500, note="not verified: stale stamps"),
+        barrier(0, 1000, gpus="0")])
+    p = run_gpubarrier(EXE, "report", "floor", cheap, alone)
+    expect(p.returncode == 0, "report floor exits 0", p)
+    lines = p.stdout.splitlines()
+    ce = "`gpu.grid.count-epoch`"
+    want = [f"| `multigpu.device.push` | 1 | 1x128 | 0 | 1 | {ce} | 0.87 | - | 0.87 | 1.15 |",
+            f"| `multigpu.device.push` | 2 | 1x128 | 0 | 2 | {ce} | 0.88 | 1 | 1.88 | 1.06 |",
+            f"| `multigpu.device.push` | 2 | 4x128 | 0 | 3 | {cg} | 1.21 | 1 | 2.21 | 1.36 |"]
+    for w in want:
+        expect(w in lines, f"the row {w}", p)
+    expect(sum(line.startswith("| `multigpu") for line in lines) == 3 and
+           "a verified grid barrier (gpu.grid.*) at 1x128 in run r1" in p.stdout,
+           "no floor from an unverified grid barrier", p)
+    by_count = floor.floor_by_count(gbcsv.load([cheap], statuses={"ok"}))
+    expect(by_count == {1: (0.87, "gpu.grid.count-epoch"), 2: (1.88, "gpu.grid.count-epoch")},
+           f"the plot's floor names its grid barrier: {by_count}")
+    p = run_gpubarrier(EXE, "compare", path, cheap, "--by", "file", "--format", "markdown")
+    expect(p.returncode == 0 and
+           "| multigpu.device.push | 2 | 1x128 | 0 | 1.10 (gpu.grid.cg) | "
+           "1.06 (gpu.grid.count-epoch) |" in p.stdout,
+           "compare names each side's grid barrier", p)
+    p = run_gpubarrier(EXE, "report", cheap, "--html", os.path.join(d, "cheap.html"))
+    html = open(os.path.join(d, "cheap.html"), encoding="utf-8").read()
+    expect(p.returncode == 0 and
+           "<td>multigpu.device.push</td><td>2</td><td>4x128</td><td>0</td><td>3</td>"
+           "<td>gpu.grid.cg</td><td>1.21</td>" in html and
+           "<td>multigpu.device.push</td><td>2</td><td>1x128</td><td>0</td><td>2</td>"
+           "<td>gpu.grid.count-epoch</td><td>0.88</td>" in html,
+           "the HTML page's floor table names the grid barrier", p)
 print("PASS")

@@ -15,13 +15,14 @@ def push_phases(argv):
 
 def floor(argv):
     """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
-    gpu.grid.cg at the shape + the one-way signal at the barrier's ordering), as a ratio."""
+    the cheapest verified grid barrier at the shape, named, + the one-way signal at the
+    barrier's ordering), as a ratio."""
     import floor as floor_of
     items = floor_of.floors(load(argv))
     cells, missing = floor_of.floor_table(items)
     need(cells or missing, "multi-GPU barrier rows", argv,
          "`report floor` reads what configs/sweeps/floor.yaml measures")
-    table(floor_of.FLOOR_HEADER, [[f"`{c[0]}`"] + c[1:] for c in cells])
+    table(floor_of.FLOOR_HEADER, [[f"`{c[0]}`", *c[1:5], f"`{c[5]}`", *c[6:]] for c in cells])
     sources = floor_of.signal_sources(items)
     if sources:
         print("\nThe signal in each floor is the cheapest way the run measured it: " +
