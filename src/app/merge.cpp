@@ -1,8 +1,13 @@
 // `gpubarrier merge A.csv B.csv ... --out ALL.csv`: one CSV from the results of many runs (the
 // job steps of a Slurm sweep, nodes, requeues), older schema versions upgraded, written
 // atomically. The merge job that `gpubarrier jobs` submits prints its --summary.
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "app/commands.hpp"
 #include "app/overwrite_guard.hpp"
@@ -27,15 +32,50 @@ std::string field(const std::vector<std::string>& row, const char* column) {
   return {};
 }
 
+// What a summary line shows of a row: the columns that tell apart the rows of one merged sweep
+// (its steps run one method at several launchers, rank, node and GPU counts), then its figure.
+constexpr const char* kSummaryColumns[] = {"method", "metric", "config", "launcher", "ranks",
+                                           "nodes",  "gpu_ids", "value", "status"};
+
+// One line per distinct summary line, in the order first seen: rows that print the same (one
+// figure of several runs, nodes or requeues) are one line with their number in `rows`. Columns
+// are left-aligned, each as wide as its widest cell, two blanks apart; an empty cell is `-`.
 void print_summary(const MergeResult& merged) {
-  std::printf("%-28s %-16s %-40s %16s %s\n", "method", "metric", "config", "value", "status");
+  std::vector<std::vector<std::string>> lines;
+  std::vector<long> counts;
+  std::map<std::vector<std::string>, std::size_t> seen;
   for (const auto& r : merged.rows) {
-    const std::string value = field(r, "value");
-    const std::string shown = value.empty() ? "-" : value + " " + field(r, "unit");
-    std::printf("%-28s %-16s %-40s %16s %s\n", field(r, "method").c_str(),
-                field(r, "metric").c_str(), field(r, "config").c_str(), shown.c_str(),
-                field(r, "status").c_str());
+    std::vector<std::string> cells;
+    for (const char* column : kSummaryColumns) {
+      std::string cell = field(r, column);
+      if (cell.empty()) cell = "-";
+      if (std::string(column) == "value" && cell != "-") cell += " " + field(r, "unit");
+      cells.push_back(cell);
+    }
+    const auto [at, fresh] = seen.emplace(cells, lines.size());
+    if (fresh) {
+      lines.push_back(std::move(cells));
+      counts.push_back(0);
+    }
+    ++counts[at->second];
   }
+  std::vector<std::string> header(std::begin(kSummaryColumns), std::end(kSummaryColumns));
+  header.emplace_back("rows");
+  for (std::size_t i = 0; i < lines.size(); ++i) lines[i].push_back(std::to_string(counts[i]));
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    width[c] = header[c].size();
+    for (const auto& line : lines) width[c] = std::max(width[c], line[c].size());
+  }
+  const auto print = [&](const std::vector<std::string>& cells) {
+    std::string out;
+    for (std::size_t c = 0; c < cells.size(); ++c)
+      out += c + 1 < cells.size() ? cells[c] + std::string(width[c] - cells[c].size() + 2, ' ')
+                                  : cells[c];
+    std::printf("%s\n", out.c_str());
+  };
+  print(header);
+  for (const auto& line : lines) print(line);
 }
 
 void merge(const MergeArgs& args) {
@@ -69,7 +109,8 @@ void add_merge_command(CLI::App& app, GlobalOptions& /*global*/) {
   cmd->add_flag("--force", args->force,
                 "Replace an --out file that already holds rows (e.g. the merge of an earlier run)");
   cmd->add_flag("--summary", args->summary,
-                "Also print a table of every row: method, metric, config, value, status");
+                "Also print a table of the rows: method, metric, config, launcher, ranks, nodes,\n"
+                "GPUs, value, status; rows that print the same are one line with their count");
   cmd->callback([args] { merge(*args); });
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """`gpubarrier merge` of the real executable: joins v1, v2, v3 and v4 files (older rows gain the
-newer columns, empty), drops exact duplicates, writes atomically, prints its summary; refuses what it
-cannot reconcile with file, line and column.
+newer columns, empty), drops exact duplicates, writes atomically, prints its summary (one line per
+distinct figure, with launcher, ranks, nodes and GPUs, and how many rows print the same); refuses
+what it cannot reconcile with file, line and column.
 
 Usage: test_merge.py GPUBARRIER
 """
@@ -41,6 +42,20 @@ def as_version(text, version):
     for name in V4_COLUMNS + (V3_COLUMNS if version < 3 else []):
         text = without_column(text, name)
     return text.replace("\r\n4,", f"\r\n{version},")
+
+
+SUMMARY_COLUMNS = ["method", "metric", "config", "launcher", "ranks", "nodes", "gpu_ids", "value",
+                   "status", "rows"]
+
+
+def summary_table(lines):
+    """The --summary table as dicts: columns left-aligned, each starting where its header does."""
+    if not lines:
+        return []
+    head = lines[0]
+    starts = [head.index(c + " " if c != head.split()[-1] else c) for c in head.split()]
+    return [{name: line[a:b].strip() for name, a, b in
+             zip(head.split(), starts, starts[1:] + [None])} for line in lines[1:]]
 
 
 def rows(path):
@@ -91,9 +106,41 @@ with tempfile.TemporaryDirectory() as d:
     expect(summary[-1].startswith(f"merged 5 files, {len(merged)} rows (") and
            f"{len(mine)} duplicates dropped" in summary[-1] and
            f"{len(old) + 2 * len(mine)} upgraded" in summary[-1], "one-line summary", p)
-    expect(summary[0].split()[:4] == ["method", "metric", "config", "value"] and
-           any("host.omp.barrier" in line for line in summary), "the --summary table", p)
+    table = summary_table(summary[:-1])
+    expect(table and list(table[0]) == SUMMARY_COLUMNS, f"the --summary header: {summary[0]}", p)
+    # v2, v3 and v4 hold the same figures (other nodes, other runs): one line each, 3 rows.
+    for r in mine:
+        shown = ("method", "metric", "config", "launcher", "ranks", "nodes")
+        got = [t for t in table if [t[c] for c in shown] == [r[c] or "-" for c in shown]]
+        expect(len(got) == 1 and got[0]["rows"] == "3",
+               f"{r['method']} {r['config']} {r['metric']}: one summary line of 3 rows: {got}", p)
     expect(sorted(os.listdir(os.path.dirname(out))) == ["merged.csv"], "no temporary file left")
+
+    # host.mpi.barrier of one job at several rank and node counts (a generated Slurm job's steps):
+    # a line per count, told apart by ranks and nodes, never five lines that look the same.
+    table = list(csv.reader(io.StringIO(text, newline="")))
+    at = {name: i for i, name in enumerate(table[0])}
+    steps = os.path.join(d, "steps.csv")
+    with open(steps, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\r\n")
+        w.writerow(table[0])
+        for ranks, nodes in ((2, 1), (4, 1), (2, 2), (4, 2)):
+            for row in (r for r in table[1:] if r[at["method"]] == "host.omp.barrier"):
+                row = list(row)
+                row[at["method"]], row[at["launcher"]] = "host.mpi.barrier", "mpi"
+                row[at["ranks"]], row[at["nodes"]] = str(ranks), str(nodes)
+                row[at["run_id"]] += f"-{ranks}-{nodes}"
+                w.writerow(row)
+    p = gpubarrier("merge", steps, "--out", os.path.join(d, "steps-merged.csv"), "--summary")
+    expect(p.returncode == 0, "merge of the steps", p)
+    lines = summary_table(p.stdout.strip().splitlines()[:-1])
+    shapes = {}
+    for t in lines:
+        shapes.setdefault((t["metric"], t["config"]), []).append((t["ranks"], t["nodes"]))
+    shapes = {k: sorted(v) for k, v in shapes.items()}
+    expect(lines and all(v == [("2", "1"), ("2", "2"), ("4", "1"), ("4", "2")]
+                         for v in shapes.values()) and all(t["rows"] == "1" for t in lines),
+           f"one line per rank and node count: {shapes}", p)
 
     # Refusals name the file, the line and the column; the output is left alone.
     before = open(out).read()

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Every command block of README.md and docs/*.md runs as written on a CPU machine, or says why it
+cannot. Plain python3 (stdlib only).
+
+The convention (docs/building.md, "Commands in the documents"): a fenced block tagged ```sh,
+```bash or nothing holds commands; the test runs each as one bash script (`set -e -o pipefail`)
+with GPUBARRIER's folder first on PATH, in a scratch copy of the checkout's tracked files whose
+build/ is that folder, so that a command may write where a user's would and the checkout stays
+as it was. Instead, the block's first line may say why it is not run here:
+
+  # needs: WHAT   it needs what a CPU machine without Slurm lacks (a GPU, Slurm, an install
+                  prefix, more ranks than the machine has cores, ...)
+  # long: WHY     it runs too long for the test (a build, a full sweep)
+
+A block that is not commands (a synopsis with placeholders, a folder tree, sample output) is
+fenced ```text; ```python, ```yaml and ```json blocks are files, not commands.
+
+The test fails, naming FILE:LINE of the block (and the line of the command that failed), for a
+block that exits non-zero, runs past its time limit or carries a marker without a reason, and when
+`git status --porcelain` of the checkout differs after the blocks ran.
+
+Usage: test_doc_commands.py GPUBARRIER [FILE.md...]   (default: README.md and docs/*.md)
+"""
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import clean_env, expect  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHELL_TAGS = ("", "sh", "bash", "shell", "console")
+MARKER = re.compile(r"^#\s*(needs|long)\s*:?\s*(.*)$")
+BLOCK_TIMEOUT = 300  # s; a loaded 2-core machine, far above what any block takes there
+# The script's own lines before the block's first line (see script()).
+PREAMBLE = ["set -e -o pipefail",
+            "trap 'echo \"gb-doc-block: line $((LINENO - 3)) exited $?\" >&2' ERR",
+            ""]
+
+
+def blocks(path):
+    """[(first line number of the block's body, fence tag, [body lines])] of a markdown file's
+    fenced blocks, indented ones (in lists) included."""
+    out, fence, lines = [], None, []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f.read().split("\n"), 1):
+            m = re.match(r"^(\s*)(```+|~~~+)\s*([\w+-]*)", line)
+            if fence is None and m:
+                fence, indent, tag, start, lines = m.group(2), len(m.group(1)), m.group(3), n + 1, []
+            elif fence is not None and line.strip() == fence:
+                out.append((start, tag.lower(), lines))
+                fence = None
+            elif fence is not None:
+                lines.append(line[indent:] if line[:indent].strip() == "" else line.lstrip())
+    return out
+
+
+def marker(body):
+    """('needs'|'long', reason) from the block's first line, or None: the block runs."""
+    first = next((line.strip() for line in body if line.strip()), "")
+    m = MARKER.match(first)
+    return (m.group(1), m.group(2).strip()) if m else None
+
+
+def copy_checkout(dst, exe):
+    """The checkout's tracked files under dst, and dst/build -> the folder of `exe`."""
+    listed = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True,
+                            check=True).stdout.decode().split("\0")
+    for rel in filter(None, listed):
+        src = os.path.join(ROOT, rel)
+        if not os.path.lexists(src) or os.path.isdir(src):
+            continue  # deleted in the working tree, or a submodule
+        os.makedirs(os.path.dirname(os.path.join(dst, rel)), exist_ok=True)
+        shutil.copy2(src, os.path.join(dst, rel), follow_symlinks=False)
+    build = os.path.join(dst, "build")
+    if os.path.basename(exe) == "gpubarrier":
+        os.symlink(os.path.dirname(exe), build)
+    else:
+        os.makedirs(build, exist_ok=True)
+        os.symlink(exe, os.path.join(build, "gpubarrier"))
+
+
+def environment(exe):
+    env = clean_env()
+    # Only the gpubarrier under test answers: first on PATH, no other build's behind it.
+    env["PATH"] = os.pathsep.join(
+        [os.path.dirname(exe)] + [p for p in env.get("PATH", "").split(os.pathsep)
+                                  if p and not os.path.exists(os.path.join(p, "gpubarrier"))])
+    if os.geteuid() == 0:  # what the README tells root to set before mpirun
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env.pop("GPUBARRIER_TOOLS", None)
+    return env
+
+
+def status():
+    return subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=all"],
+                          capture_output=True, text=True, check=True).stdout
+
+
+def run_block(where, body, cwd, env):
+    """(None or the failure, seconds) of one block run as a script in `cwd`."""
+    script = "\n".join(PREAMBLE + body) + "\n"
+    start = time.monotonic()
+    try:
+        done = subprocess.run(["bash", "-c", script], cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=BLOCK_TIMEOUT, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return f"{where}: still running after {BLOCK_TIMEOUT} s", time.monotonic() - start
+    took = time.monotonic() - start
+    if done.returncode == 0:
+        return None, took
+    file, line = where.rsplit(":", 1)
+    at = re.findall(r"gb-doc-block: line (\d+) exited", done.stderr)
+    failed = f"{file}:{int(line) + int(at[-1]) - 1}" if at else where
+    tail = "\n    ".join((done.stdout[-1500:] + done.stderr[-2500:]).strip().split("\n"))
+    return f"{failed}: the command there exited {done.returncode} (block at {where}):\n    {tail}", \
+        took
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    exe = os.path.abspath(sys.argv[1])
+    files = [os.path.abspath(f) for f in sys.argv[2:]] or [os.path.join(ROOT, "README.md")] + sorted(
+        glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    before = status()
+    failures, ran, skipped = [], [], []
+    with tempfile.TemporaryDirectory(prefix="gb-doc-commands-") as tmp:
+        env = environment(exe)
+        for path in files:
+            rel = os.path.relpath(path, ROOT)
+            for start, tag, body in blocks(path):
+                if tag not in SHELL_TAGS:
+                    continue
+                where = f"{rel}:{start}"
+                mark = marker(body)
+                if mark:
+                    kind, reason = mark
+                    if not reason:
+                        failures.append(f"{where}: '# {kind}:' says no reason (e.g. '# needs: "
+                                        f"a GPU', '# long: a full build')")
+                    skipped.append(f"{where}: {kind}: {reason}")
+                    continue
+                # Every block in a fresh copy: no block depends on what another wrote.
+                cwd = os.path.join(tmp, f"b{len(ran)}")
+                copy_checkout(cwd, exe)
+                failure, took = run_block(where, body, cwd, env)
+                ran.append(f"{where}: {took:.1f} s{'  FAILED' if failure else ''}")
+                if failure:
+                    failures.append(failure)
+                shutil.rmtree(cwd, ignore_errors=True)
+    after = status()
+    if after != before:
+        failures.append("the checkout changed while the blocks ran (git status --porcelain):\n"
+                        f"before:\n{before}after:\n{after}")
+    print(f"ran {len(ran)} blocks:\n  " + "\n  ".join(ran))
+    print(f"not run here ({len(skipped)}):\n  " + "\n  ".join(skipped))
+    expect(ran, "no command block found")
+    expect(not failures, f"{len(failures)} document command(s) fail:\n" + "\n".join(failures))
+    print("PASS: every command block runs as written or says why it cannot")
+
+
+if __name__ == "__main__":
+    main()
