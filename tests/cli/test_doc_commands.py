@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cli_common import clean_env, expect  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SHELL_TAGS = ("", "sh", "bash", "shell", "console")
+SHELL_TAGS = ("", "sh", "bash", "shell")
 MARKER = re.compile(r"^#\s*(needs|long)\s*:?\s*(.*)$")
 BLOCK_TIMEOUT = 300  # s; a loaded 2-core machine, far above what any block takes there
 # The script's own lines before the block's first line (see script()).
@@ -122,38 +122,80 @@ def run_block(where, body, cwd, env):
         took
 
 
+def run_files(files, exe, tmp):
+    """(failures, blocks run, blocks not run) of the command blocks of `files`."""
+    failures, ran, skipped = [], [], []
+    env = environment(exe)
+    for path in files:
+        rel = os.path.relpath(path, ROOT)
+        for start, tag, body in blocks(path):
+            if tag not in SHELL_TAGS:
+                continue
+            where = f"{rel}:{start}"
+            mark = marker(body)
+            if mark:
+                kind, reason = mark
+                if not reason:
+                    failures.append(f"{where}: '# {kind}:' says no reason (e.g. '# needs: a GPU', "
+                                    f"'# long: a full build')")
+                skipped.append(f"{where}: {kind}: {reason}")
+                continue
+            # Every block in a fresh copy: no block depends on what another wrote.
+            cwd = os.path.join(tmp, f"b{len(ran)}")
+            copy_checkout(cwd, exe)
+            failure, took = run_block(where, body, cwd, env)
+            ran.append(f"{where}: {took:.1f} s{'  FAILED' if failure else ''}")
+            if failure:
+                failures.append(failure)
+            shutil.rmtree(cwd, ignore_errors=True)
+    return failures, ran, skipped
+
+
+SELF_CHECK = """A document whose second block fails on its third line.
+
+```sh
+gpubarrier --version
+```
+
+```
+true
+echo 'a continued' \\
+  'command'
+false
+echo never
+```
+
+```sh
+# needs:
+gpubarrier --version
+```
+"""
+
+
+def self_check(exe, tmp):
+    """The test itself: a failing command is named by its file and line, a marker needs a reason."""
+    path = os.path.join(tmp, "self-check.md")
+    with open(path, "w") as f:
+        f.write(SELF_CHECK)
+    failures, ran, skipped = run_files([path], exe, tmp)
+    rel = os.path.relpath(path, ROOT)
+    expect(len(ran) == 2 and len(skipped) == 1 and len(failures) == 2 and
+           failures[0].startswith(f"{rel}:11: the command there exited 1 (block at {rel}:8)") and
+           "says no reason" in failures[1],
+           "the test names a failing command by file:line and refuses a marker without a reason: "
+           + "\n".join(failures + ran + skipped))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     exe = os.path.abspath(sys.argv[1])
-    files = [os.path.abspath(f) for f in sys.argv[2:]] or [os.path.join(ROOT, "README.md")] + sorted(
-        glob.glob(os.path.join(ROOT, "docs", "*.md")))
+    files = [os.path.abspath(f) for f in sys.argv[2:]] or [os.path.join(ROOT, "README.md")] + \
+        sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
     before = status()
-    failures, ran, skipped = [], [], []
     with tempfile.TemporaryDirectory(prefix="gb-doc-commands-") as tmp:
-        env = environment(exe)
-        for path in files:
-            rel = os.path.relpath(path, ROOT)
-            for start, tag, body in blocks(path):
-                if tag not in SHELL_TAGS:
-                    continue
-                where = f"{rel}:{start}"
-                mark = marker(body)
-                if mark:
-                    kind, reason = mark
-                    if not reason:
-                        failures.append(f"{where}: '# {kind}:' says no reason (e.g. '# needs: "
-                                        f"a GPU', '# long: a full build')")
-                    skipped.append(f"{where}: {kind}: {reason}")
-                    continue
-                # Every block in a fresh copy: no block depends on what another wrote.
-                cwd = os.path.join(tmp, f"b{len(ran)}")
-                copy_checkout(cwd, exe)
-                failure, took = run_block(where, body, cwd, env)
-                ran.append(f"{where}: {took:.1f} s{'  FAILED' if failure else ''}")
-                if failure:
-                    failures.append(failure)
-                shutil.rmtree(cwd, ignore_errors=True)
+        self_check(exe, tmp)
+        failures, ran, skipped = run_files(files, exe, tmp)
     after = status()
     if after != before:
         failures.append("the checkout changed while the blocks ran (git status --porcelain):\n"
