@@ -10,13 +10,21 @@ bad rows  a CSV with one failed, timeout or unverified row fails the check in it
           with the row named
 site references  a site's own references folder (-S references=DIR) holds the floor ratio to
           a bound: within it the check passes, beyond it the check fails in its performance phase
+shipped references  every references/<system>.json that names its _command is what
+          reframe/lib/make_references.py writes from the committed runs named there (bounds
+          derived, never typed);
+          local-gpu's hold the replayed figures, and a regression beyond their bound (the
+          committed runs with gpu.grid.cg or a floor ratio slower by the file's factor and a
+          little) fails the check in its performance phase, naming the variable
 
 Usage: test_reframe_checks.py GPUBARRIER (unused: the stand-in runs instead)
 """
 import csv
+import glob
 import json
 import os
 import stat
+import subprocess
 import sys
 import tempfile
 
@@ -147,7 +155,85 @@ def case_site_references(work):
                f"{upper}: {c.get('fail_phase')}: {c.get('fail_reason')}", p)
 
 
+REFERENCES = os.path.join(ROOT, "reframe", "references")
+MAKE_REFERENCES = os.path.join(ROOT, "reframe", "lib", "make_references.py")
+
+
+def case_shipped_files():
+    """Each shipped references file is what its own _command writes from committed runs."""
+    files = sorted(glob.glob(os.path.join(REFERENCES, "*.json")))
+    expect(files, f"references in {REFERENCES}")
+    tracked = set(subprocess.run(["git", "-C", ROOT, "ls-files", "results"], capture_output=True,
+                                 text=True).stdout.split())
+    generated = []
+    for path in files:
+        with open(path) as f:
+            command = json.load(f).get("_command")
+        if command is None:
+            continue  # written by hand: not checked here
+        generated.append(os.path.basename(path))
+        csvs = [a for a in command if a.endswith(".csv")]
+        expect(csvs and all(c in tracked for c in csvs),
+               f"{path}: written from committed runs (results/...csv): {command}")
+        p = subprocess.run([sys.executable, MAKE_REFERENCES, "--check", path], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+        expect(p.returncode == 0, f"{path} is what make_references.py writes from its runs", p)
+    expect("local-gpu.json" in generated, f"local-gpu.json is generated: {generated}")
+
+
+def scaled(src, dst, pick, factor):
+    """src with the value (and statistics) of every row `pick` accepts multiplied by factor."""
+    with open(src, newline="") as f:
+        reader = csv.DictReader(f)
+        rows, fields = list(reader), reader.fieldnames
+    for r in rows:
+        if pick(r):
+            for c in ("value", "mean", "min", "max", "p95", "p99"):
+                if r.get(c):
+                    r[c] = repr(float(r[c]) * factor)
+    with open(dst, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def case_regression(work):
+    """The shipped local-gpu references fail a run slower than their bound: gpu.grid.cg in the
+    quick sweep, a barrier's latency (hence its floor ratio) in the floor sweep."""
+    with open(os.path.join(REFERENCES, "local-gpu.json")) as f:
+        shipped = json.load(f)["gpu"]
+    grid = shipped["gpu.grid.cg"]
+    push = shipped["multigpu.device.push/floor"]
+    # beyond the upper bound of the slowest committed run: (1 + upper) x value over the lowest
+    # committed figure, and 10% more
+    slow_grid = (1 + grid[2]) * grid[0] / lowest_latency(QUICK, "gpu.grid.cg") * 1.1
+    ratios = {}
+    for item in floor.floors(gbcsv.load_file(FLOOR, {"ok"})):
+        if "ratio" in item and item["method"] == "multigpu.device.push":
+            ratios[item["method"]] = min(ratios.get(item["method"], item["ratio"]), item["ratio"])
+    slow_push = (1 + push[2]) * push[0] / ratios["multigpu.device.push"] * 1.1
+    quick, floor_csv = os.path.join(work, "slow-quick.csv"), os.path.join(work, "slow-floor.csv")
+    scaled(QUICK, quick, lambda r: r["method"] == "gpu.grid.cg" and r["metric"] == "latency",
+           slow_grid)
+    scaled(FLOOR, floor_csv, lambda r: r["method"] == "multigpu.device.push" and
+           r["metric"] == "latency", slow_push)
+    exe = stand_in(work, {"quick.csv": quick, "floor.csv": floor_csv})
+    p, report = run_reframe(work, ["--system", "local-gpu:gpu", "-n", "QuickSuite",
+                                   "-n", "FloorSweep", "-S", f"gpubarrier={exe}", "-r"])
+    got = cases(report)
+    expect(p.returncode != 0 and sorted(got) == ["FloorSweep", "QuickSuite"], "ReFrame fails "
+           "the run", p)
+    for test, variable in (("QuickSuite", "gpu.grid.cg"),
+                           ("FloorSweep", "multigpu.device.push/floor")):
+        c = got[test]
+        expect(c["result"] == "fail" and c["fail_phase"] == "performance" and
+               variable in (c["fail_reason"] or ""),
+               f"{test} fails its performance phase on {variable} beyond the shipped bound: "
+               f"{c['fail_phase']}: {c['fail_reason']}", p)
+
+
 def main():
+    case_shipped_files()
     require_reframe()
     for path in (QUICK, FLOOR):
         expect(os.path.isfile(path), f"the committed results {path} exist")
@@ -155,8 +241,10 @@ def main():
         case_replay(work)
         case_bad_rows(work)
         case_site_references(work)
+        case_regression(work)
     print("PASS: the GPU checks read committed results (latencies, floor ratios); a failed, "
-          "timeout or unverified row fails a check's sanity; a site's references are applied")
+          "timeout or unverified row fails a check's sanity; a site's references are applied; "
+          "the shipped references are derived from committed runs and fail a regression")
 
 
 if __name__ == "__main__":
