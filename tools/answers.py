@@ -1,22 +1,30 @@
 """The answer first: per machine, per level and GPU count, the fastest verified
-barrier, its latency, its ratio to the same run's composed floor, and every alternative's ratio
-to it. `gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` print it; the HTML
-page (tools/html_report.py) opens with it, then the latency-against-GPU-count chart.
+barrier (where none of the level is verified, the fastest ok one, marked "not verified"), its
+latency, its ratio to the same run's composed floor, and every alternative's ratio to it.
+`gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` print it; the HTML page
+(tools/html_report.py) opens with it, then a chart of what the rows can show (chart_png).
+A machine with nothing to answer with gets one line that says why (the rows' statuses and
+notes); every CSV gpubarrier wrote reports, exit 0.
 
 A machine (tools/machines.py): rows of one host and GPU model whose GPU UUID sets (gpu_uuids)
 overlap; rows without UUIDs (schema before v3): one machine per host and GPU model; host-only
 rows join their run's or their host's one machine. Verified: status ok and a note that starts with
-"verified"; a noisy row (results/SCHEMA.md "Noisy figures") is flagged, and a method's figure is
-its fastest row that is not noisy where it has one. Figures are `latency` (ns; host methods'
-`loop_latency` where the point has one) and `latency_cycles` (cycles), which count only where the
-point has no ns row: in ns with the row's sm_clock_mhz, else kept apart in cycles. Levels are
-the CSV's `level`, except host-initiated methods (host.*) of the multi-gpu level, which are
-"multi-GPU host-side". The floor (tools/floor.py): a multi-GPU device barrier's cheapest
+"verified"; other ok rows (a method without a barrier check, such as host.omp.barrier, or a check
+that could not run: note "not verified: WHY") answer only where no verified row of their level
+and GPU count does, and are alternatives, marked, beside verified ones; rows of status
+`unverified` (the check failed) never answer. A noisy row (results/SCHEMA.md "Noisy figures") is
+flagged, and a method's figure is its fastest verified row that is not noisy where it has one.
+Figures are `latency` (ns; host methods' `loop_latency` where the point has one) and
+`latency_cycles` (cycles), which count only where the point has no ns row: in ns with the row's
+sm_clock_mhz, else kept apart in cycles. Levels are the CSV's `level`, except host-initiated
+methods (host.*) of the multi-gpu level, which are "multi-GPU host-side".
+The floor (tools/floor.py): a multi-GPU device barrier's cheapest
 verified grid barrier at its shape + one-way signal of the same run, the ratio naming the grid
 barrier; other levels have none.
 """
 import collections
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -36,14 +44,36 @@ LEVEL_NAME = dict(LEVELS)
 NOT_BARRIERS = ("reduction.", "model.", "selfcheck.", floor_of.SIGNAL, "gpu.warp.reduce")
 HEADER = ["level", "GPUs", "fastest verified", "latency", "latency / floor",
           "alternatives (latency / fastest)"]
+# The header of a table where some answer is not verified.
+HEADER_UNVERIFIED = HEADER[:2] + ["fastest (verified first)"] + HEADER[3:]
+NOT_VERIFIED = "not verified: "
+
+
+def header(found):
+    return HEADER if all(a["verified"] for a in found) else HEADER_UNVERIFIED
 
 
 def verified(r):
     return r["status"] == "ok" and r["note"].startswith("verified")
 
 
+def unverified_why(r):
+    """Why an ok row is not verified: its note's "not verified: WHY" part, else what its note
+    lacks."""
+    note = r["note"]
+    if NOT_VERIFIED in note:
+        return note.split(NOT_VERIFIED, 1)[1].split("; ")[0].strip()
+    return "its note records no barrier check"
+
+
 def noisy(r):
     return bool(gbcsv.noisy_reason(r))
+
+
+def marks(is_verified, is_noisy):
+    """The words after a method's name: " (not verified, noisy)", " (noisy)", ... or ""."""
+    words = ([] if is_verified else ["not verified"]) + (["noisy"] if is_noisy else [])
+    return f" ({', '.join(words)})" if words else ""
 
 
 def level_of(r):
@@ -58,9 +88,10 @@ def _point(r):
 
 
 def candidates(rows):
-    """The verified latency rows that answer (barriers only, no fault or phase rows) as
-    (row, value, unit) with ns rows in ns and cycles rows in ns where an SM clock is known."""
-    rows = [r for r in rows if verified(r) and not r["method"].startswith(NOT_BARRIERS)]
+    """The ok latency rows that may answer (barriers only, no fault or phase rows; verified or
+    not: verified(row) tells) as (row, value, unit) with ns rows in ns and cycles rows in ns where
+    an SM clock is known."""
+    rows = [r for r in rows if r["status"] == "ok" and not r["method"].startswith(NOT_BARRIERS)]
     has = collections.defaultdict(set)
     for r in rows:
         has[_point(r)].add(r["metric"])
@@ -150,21 +181,23 @@ def floor_cell(value, floor, markup=lambda s: s, elsewhere=False):
 
 def answers(rows):
     """One dict per (level, GPU count, unit) of one machine's rows: level, gpus, unit, best
-    (method label, value, row, noisy), floor item or None, alternatives [(label, value, noisy)]
-    by value."""
+    (method label, value, row, noisy, verified), floor item or None, alternatives [(label, value,
+    noisy, verified)]: the verified ones by value, then the others by value. A method's figure is
+    its verified row where it has one, then its rows that are not noisy, then the lowest."""
     floors = _floor_index(rows)
-    best = {}  # (level, gpus, unit) -> {method label: (not-noisy first, value, row)}
+    best = {}  # (level, gpus, unit) -> {method label: ((unverified, noisy, value), value, row)}
     for r, v, unit in candidates(rows):
         key = (level_of(r), int(r["gpu_count"]) if r["gpu_count"].isdigit() else 0, unit)
         label = method_label(r)
-        rank = (noisy(r), v)
+        rank = (not verified(r), noisy(r), v)
         cur = best.setdefault(key, {}).get(label)
         if cur is None or rank < cur[0]:
             best[key][label] = (rank, v, r)
     order = {k: i for i, (k, _) in enumerate(LEVELS)}
     out = []
     for key in sorted(best, key=lambda k: (order.get(k[0], len(order)), k[0], k[1], k[2])):
-        methods = sorted(best[key].items(), key=lambda kv: (kv[1][1], kv[0]))
+        # verified first: an unverified method answers only where no method is verified
+        methods = sorted(best[key].items(), key=lambda kv: (kv[1][0][0], kv[1][1], kv[0]))
         (label, (_, v, r)), rest = methods[0], methods[1:]
         item = floors.get((r["_file"], r["run_id"], r["config"], r["gpu_count"], v)) \
             if key[0] == "multi-gpu" else None
@@ -172,11 +205,14 @@ def answers(rows):
         if key[0] == "multi-gpu" and not (item and "floor" in item):
             elsewhere = floor_elsewhere(rows, r)
         out.append({"level": key[0], "gpus": key[1], "unit": key[2], "method": label,
-                    "value": v, "row": r, "noisy": noisy(r),
+                    "value": v, "row": r, "noisy": noisy(r), "verified": verified(r),
+                    "why": {lb: unverified_why(rr) for lb, (_, _, rr) in methods
+                            if not verified(rr)},
                     "floor": item if item and "floor" in item else None,
                     "floor_elsewhere": elsewhere,
                     "floor_missing": item.get("missing") if item else None,
-                    "alternatives": [(lb, val, noisy(rr)) for lb, (_, val, rr) in rest]})
+                    "alternatives": [(lb, val, noisy(rr), verified(rr))
+                                     for lb, (_, val, rr) in rest]})
     return out
 
 
@@ -192,7 +228,7 @@ def fmt_latency(v, unit):
 
 def cells(a, markup=lambda s: s):
     """The text cells of one answer under HEADER; markup(method) wraps method names."""
-    flag = " (noisy)" if a["noisy"] else ""
+    flag = marks(a["verified"], a["noisy"])
     if a["floor"]:
         ratio = floor_cell(a["floor"]["latency"], a["floor"], markup)
     elif a.get("floor_elsewhere"):
@@ -201,24 +237,83 @@ def cells(a, markup=lambda s: s):
         ratio = "no floor measured"
     else:
         ratio = "-"
-    alts = ", ".join(f"{markup(lb)} {val / a['value']:.2f}×" + (" (noisy)" if nz else "")
-                     for lb, val, nz in a["alternatives"]) or "none measured"
+    alts = ", ".join(f"{markup(lb)} {val / a['value']:.2f}×" + marks(ok, nz)
+                     for lb, val, nz, ok in a["alternatives"]) or "none measured"
     gpus = str(a["gpus"]) if a["gpus"] else "none"
     return [LEVEL_NAME.get(a["level"], a["level"]), gpus, markup(a["method"]) + flag,
             fmt_latency(a["value"], a["unit"]), ratio, alts]
 
 
+def legend(found, markup=lambda s: s):
+    """The line under a table that shows methods not verified: each one and why ("" when every
+    figure of the table is verified)."""
+    why = {}
+    for a in found:
+        for label, text in a["why"].items():
+            why.setdefault(text, [])
+            if label not in why[text]:
+                why[text].append(label)
+    if not why:
+        return ""
+    return ("Not verified (status ok, no barrier check ran): " +
+            "; ".join(f"{', '.join(markup(m) for m in labels)}: {text}"
+                      for text, labels in why.items()) + ".")
+
+
+def _plural(n, word):
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def nothing(rows, markup=lambda s: s, reasons=3, width=160):
+    """One line for a machine without an answer: what its rows are (statuses) and why (their
+    notes' first clauses, the most frequent first; where every row says something else, one
+    example)."""
+    ok = [r for r in rows if r["status"] == "ok"]
+    parts = []
+    if ok:
+        methods = sorted({r["method"] for r in ok})
+        more = f", +{len(methods) - 4} more" if len(methods) > 4 else ""
+        parts.append(f"{_plural(len(ok), 'row')} ok, none a barrier's latency "
+                     f"({', '.join(markup(m) for m in methods[:4])}{more})")
+    known = ["skipped", "failed", "timeout", "unverified"]
+    others = sorted({r["status"] for r in rows} - set(known) - {"ok"})
+    for status in known + others:
+        rs = [r for r in rows if r["status"] == status]
+        if not rs:
+            continue
+        # One reason per first clause whatever its figures: "3 stale stamps" as "7 stale stamps"
+        kinds = collections.defaultdict(list)
+        for r in rs:
+            text = r["note"].split("; ")[0].strip() or "no note"
+            kinds[re.sub(r"\d+(\.\d+)?", "#", text)].append(text)
+        notes = sorted(kinds.values(), key=lambda texts: -len(texts))
+        many = [t for t in notes[:reasons] if len(t) > 1] or notes[:1]
+        shown = "; ".join(f"{len(t)} × {t[0] if len(t[0]) <= width else t[0][:width] + '…'}" +
+                          (" (figures vary)" if len(set(t)) > 1 else "") for t in many)
+        if len(notes) > len(many):
+            shown += f"; {_plural(len(notes) - len(many), 'other reason')}"
+        parts.append(f"{_plural(len(rs), 'row')} {status} ({shown})")
+    lead = "No barrier latency to answer with" if ok else "Nothing measured"
+    return f"{lead}: {'; '.join(parts)}."
+
+
 def markdown(rows):
-    """The answers of every machine of `rows` as Markdown (a heading and a table per machine)."""
+    """The answers of every machine of `rows` as Markdown: a heading and a table per machine (a
+    legend under it where a figure is not verified), or a line saying why there is none."""
     lines = []
+    code = lambda s: f"`{s}`"  # noqa: E731
     for label, rs in machines(rows):
         found = answers(rs)
+        lines += [f"### {label}", ""]
         if not found:
+            lines += [nothing(rs, code), ""]
             continue
-        lines += [f"### {label}", "", "| " + " | ".join(HEADER) + " |",
-                  "|" + "---|" * len(HEADER)]
-        lines += ["| " + " | ".join(cells(a, lambda s: f"`{s}`")) + " |" for a in found]
+        head = header(found)
+        lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(cells(a, code)) + " |" for a in found]
         lines.append("")
+        if legend(found):
+            lines += [legend(found, code), ""]
     return "\n".join(lines)
 
 
@@ -227,11 +322,15 @@ def chart_points(rows):
     floor ns}) of one machine's multi-GPU device barriers by GPU count (host-side ones are in the
     table: at one GPU an NCCL all-reduce is no barrier and would set the scale)."""
     lines = collections.defaultdict(dict)
-    for r, v, unit in candidates(rows):
-        if unit != "ns" or level_of(r) != "multi-gpu" \
-                or not r["gpu_count"].isdigit():
-            continue
+    found = [(r, v) for r, v, unit in candidates(rows)
+             if unit == "ns" and level_of(r) == "multi-gpu" and r["gpu_count"].isdigit()]
+    checked = {method_label(r) for r, _ in found if verified(r)}
+    for r, v in found:
         n, label = int(r["gpu_count"]), method_label(r)
+        if label not in checked:  # a method without a verified row: its ok ones, marked
+            label += " (not verified)"
+        elif not verified(r):
+            continue
         if noisy(r) and n in lines[label]:
             continue
         lines[label][n] = min(lines[label].get(n, float("inf")), v)
@@ -258,12 +357,32 @@ def floor_line(rows):
     return floor
 
 
+def chart_kind(rows):
+    """What one machine's chart draws: "lines" (latency against GPU count) where its multi-GPU
+    device barriers span two GPU counts or more; else "bars" (tools/answers_bars.py: each
+    method's figure of the answers table) where the table holds two figures or more; else None
+    (one figure: the table says it all)."""
+    lines, _ = chart_points(rows)
+    if len({n for pts in lines.values() for n in pts}) >= 2:
+        return "lines"
+    import answers_bars  # noqa: PLC0415
+    return "bars" if answers_bars.count(answers(rows)) >= 2 else None
+
+
 def chart_png(rows, title=""):
-    """PNG bytes of latency against GPU count (one line per method, the floor dashed), or None
-    when the machine has no multi-GPU barrier rows. Needs matplotlib."""
-    lines, floor = chart_points(rows)
-    if not lines:
+    """PNG bytes of the machine's chart (chart_kind): latency against GPU count (one line per
+    method, the floor dashed) or the answers as bars; None where chart_kind is None. Needs
+    matplotlib."""
+    kind = chart_kind(rows)
+    if kind == "bars":
+        import answers_bars  # noqa: PLC0415
+        line = floor_line(rows)
+        label = "floor: " + floor_of.floor_terms(g for _, g in line.values()) if line else ""
+        return answers_bars.png(answers(rows), {n: v for n, (v, _) in line.items()}, label,
+                                title)
+    if kind is None:
         return None
+    lines, floor = chart_points(rows)
     import io
     import matplotlib  # noqa: PLC0415
     matplotlib.use("Agg")
@@ -301,10 +420,8 @@ def chart_png(rows, title=""):
 def main(argv, load):
     """`report answers CSV_OR_DIR...` (also `report DIR_OR_CSVS` with no table named)."""
     rows = load(argv, statuses=None)
-    text = markdown(rows)
-    if not text:
-        import tool_main  # noqa: PLC0415
-        raise tool_main.InputError(
-            f"no verified latency rows in {', '.join(argv)}: the answers table reads ok rows "
-            "whose note starts with 'verified'")
-    print(text.rstrip())
+    if not rows:  # the header alone: a run stopped before its first point was done
+        print(f"No rows in {', '.join(argv)}: nothing was measured (the CSV holds its header "
+              "only; a run writes each row as its point is done).")
+        return
+    print(markdown(rows).rstrip())

@@ -436,18 +436,33 @@ def plots_section(csvs, baseline=None):
         return "\n".join(figs), len(figs)
 
 
+def csv_of_topology(path):
+    """The CSV that `run --out X.csv` wrote beside `path` (X.csv.topology.json, X.topology.json),
+    as an absolute path, or None for another name."""
+    if not path.endswith(".topology.json"):
+        return None
+    stem = os.path.abspath(path[:-len(".topology.json")])
+    return stem if stem.endswith(".csv") else stem + ".csv"
+
+
 def machine_topology(machines, topo):
     """{machine index: [topology files]} and the files matched to no machine: a JSON file goes to
-    the machines whose GPU UUIDs it names, a file beside a matched JSON to the same machines;
-    with a single machine of GPUs every file is its own."""
+    the machines whose GPU UUIDs it names, a `<csv>.topology.json` to the machines of that CSV's
+    rows (a machine without GPUs too: its JSON names none), a file beside a matched JSON to the
+    same machines; with a single machine of GPUs (else a single machine) every file is its
+    own."""
     uuids = [{u for r in rs for u in r.get("gpu_uuids", "").split(",") if u} for _, rs in machines]
+    files = [{os.path.abspath(r["_file"]) for r in rs} for _, rs in machines]
     gpu_machines = [i for i, (_, rs) in enumerate(machines) if any(r["gpu_model"] for r in rs)]
+    if not gpu_machines and len(machines) == 1:
+        gpu_machines = [0]
     mine = collections.defaultdict(list)
     by_dir = collections.defaultdict(set)
     for path in topo:
         info = read_topology_json(path) if path.endswith(".json") else None
         names = {g.get("uuid") for g in (info or {}).get("gpus", []) if isinstance(g, dict)}
-        hit = [i for i, u in enumerate(uuids) if u & names]
+        hit = [i for i, u in enumerate(uuids) if u & names] or \
+            [i for i, f in enumerate(files) if csv_of_topology(path) in f]
         for i in hit:
             mine[i].append(path)
             by_dir[os.path.dirname(path)].add(i)
@@ -466,14 +481,23 @@ def machine_topology(machines, topo):
     return mine, left
 
 
+def code_mark(text):
+    """Marks a method name for code_html (answers' markup= hook)."""
+    return f"\x00{text}\x01"
+
+
+def code_html(text):
+    """Escaped text whose code_mark parts are <code>."""
+    return esc(text).replace("\x00", "<code>").replace("\x01", "</code>")
+
+
 def answers_table(found, table_id):
     """The answers (tools/answers.py) of one machine as an HTML table."""
     import answers  # noqa: PLC0415
-    head = "".join(f"<th>{esc(h)}</th>" for h in answers.HEADER)
+    head = "".join(f"<th>{esc(h)}</th>" for h in answers.header(found))
     body = []
     for a in found:
-        c = answers.cells(a, markup=lambda m: f"\x00{m}\x01")
-        html_cells = [esc(x).replace("\x00", "<code>").replace("\x01", "</code>") for x in c]
+        html_cells = [code_html(x) for x in answers.cells(a, markup=code_mark)]
         cls = ' class="noisy"' if a["noisy"] else ""
         body.append(f"<tr{cls}>" + "".join(
             f'<td class="num nw">{x}</td>' if i in (1, 3) else
@@ -492,24 +516,35 @@ def machine_section(index, label, mrows, files, topo_files, topo_left):
     found = answers.answers(mrows)
     if found:
         parts += ['<p class="note">Per level and GPU count: the fastest verified method (status '
-                  "ok, note <code>verified</code>; a noisy figure is marked and shaded), its "
+                  "ok, note <code>verified</code>; where none of a level is, the fastest ok one, "
+                  "marked <em>not verified</em>; a noisy figure is marked and shaded), its "
                   "latency, its ratio to the composed floor (multi-GPU device barriers: "
                   "the cheapest verified grid barrier, named, + the one-way signal, "
                   "tools/floor.py) and each alternative's best "
                   "as a ratio to it. <code>[mpi]</code>: one MPI rank per GPU; <code>[graph]</code>: "
                   "one block per GPU and one launch per barrier from a CUDA graph.</p>",
                   answers_table(found, anchor)]
+        if answers.legend(found):
+            parts.append(f'<p class="note">{code_html(answers.legend(found, code_mark))}</p>')
     else:
-        parts.append(f'<p class="note" id="{anchor}">No verified latency row of a barrier on '
-                     "this machine.</p>")
+        parts.append(f'<p class="note" id="{anchor}">'
+                     f"{code_html(answers.nothing(mrows, code_mark))}</p>")
     try:
+        kind = answers.chart_kind(mrows)
         png = answers.chart_png(mrows, label)
     except ModuleNotFoundError as e:
         png = None
         parts.append(f'<p class="note">No chart: the Python module <code>{esc(e.name)}</code> '
                      f"is missing ({esc(tool_main.missing_module_fix(e.name or 'matplotlib'))})."
                      "</p>")
-    if png:
+    if png and kind == "bars":
+        data = base64.b64encode(png).decode("ascii")
+        parts.append('<figure><img alt="latency of each method, per level and GPU count" '
+                     f'src="data:image/png;base64,{data}"><figcaption>Each method of the answers '
+                     "table, its figure there, per level and GPU count (one GPU count: no line "
+                     "to draw against it); hatched: not verified; dashed: the composed floor of "
+                     "the multi-GPU device barriers, where measured.</figcaption></figure>")
+    elif png:
         data = base64.b64encode(png).decode("ascii")
         parts.append(f'<figure><img alt="latency against GPU count" '
                      f'src="data:image/png;base64,{data}"><figcaption>Best verified latency of '

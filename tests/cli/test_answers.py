@@ -38,13 +38,104 @@ def mg(method, value, ordering=0, **kw):
                launcher="threads", config=cfg(ordering=ordering, fault=0), value=value, **kw)
 
 
+OMP_WHY = ("no check that the OpenMP barrier held every thread until the last arrived "
+           "(host-only, nothing stamps the threads' arrival)")
+
+
+def omp(value, group_size=2, metric="loop_latency", note=None, **kw):
+    """A host.omp.barrier row as `gpubarrier run` writes it on a machine without GPU: ok, but
+    not verified (the OpenMP barrier has no check)."""
+    return row(method="host.omp.barrier", level="host", launcher="single", metric=metric,
+               value=value, config=f"group_size={group_size}", technique="host-loop",
+               gpu_model="", gpu_uuids="", gpu_ids="", gpu_count="0",
+               note=f"not verified: {OMP_WHY}; per-thread loop means min 200 ns, max 201 ns"
+               if note is None else note, **kw)
+
+
+def report_of(d, name, rs):
+    path = os.path.join(d, name)
+    write_rows(path, gbcsv.NAMES, rs)
+    return run_gpubarrier(EXE, "report", path)
+
+
+def check_any_csv(d):
+    """Host-only, unverified-only, all-skipped, all-failed and header-only CSVs each report with
+    exit 0: an answers table where ok rows exist (unverified ones marked, verified ones first),
+    else a line saying that nothing was measured and why."""
+    # The quick start's CSV: host.omp.barrier alone, ok but not verified.
+    p = report_of(d, "omp.csv", [omp(201), omp(190, metric="latency"), omp(250, group_size=4)])
+    expect(p.returncode == 0, "a host-only run whose rows are not verified reports (exit 0)", p)
+    lines = p.stdout.splitlines()
+    expect("| level | GPUs | fastest (verified first) | latency | latency / floor | "
+           "alternatives (latency / fastest) |" in lines,
+           "a table with an unverified answer says its column is not all verified", p)
+    expect("| host (CPU only) | none | `host.omp.barrier` (not verified) | 201 ns | - | "
+           "none measured |" in lines, "the OpenMP barrier's loop figure, marked not verified", p)
+    expect(f"Not verified (status ok, no barrier check ran): `host.omp.barrier`: {OMP_WHY}."
+           in lines, "the legend names why the row is not verified", p)
+    # Verified first: a faster unverified method is an alternative, marked, never the answer;
+    # exact status words ("not verified: ..." contains "verified").
+    p = report_of(d, "mixed.csv", [
+        omp(201),
+        row(method="host.sense.barrier", level="host", launcher="single", metric="latency",
+            value=300, config="group_size=2", gpu_model="", gpu_uuids="", gpu_ids="",
+            gpu_count="0", note="verified"),
+        omp(150, group_size=4, note=f"not verified: {OMP_WHY}; noisy: cv 0.4 > 0.25")])
+    lines = p.stdout.splitlines()
+    expect(p.returncode == 0 and "| host (CPU only) | none | `host.sense.barrier` | 300 ns | - | "
+           "`host.omp.barrier` 0.67× (not verified) |" in lines,
+           "the verified method answers; the faster unverified one is a marked alternative "
+           "(its row that is not noisy)", p)
+    expect("| level | GPUs | fastest verified | latency | latency / floor | "
+           "alternatives (latency / fastest) |" in lines,
+           "every answer verified: the header says so", p)
+    p = report_of(d, "noisy.csv", [omp(150, note=f"not verified: {OMP_WHY}; noisy: cv 0.4 > 0.25")])
+    expect(p.returncode == 0 and "| host (CPU only) | none | `host.omp.barrier` (not verified, "
+           "noisy) | 150 ns | - | none measured |" in p.stdout.splitlines(),
+           "an answer from a noisy row says so", p)
+    # A single-GPU run whose rows are all ok but not verified (no peer access, say).
+    p = report_of(d, "gpu.csv", [row(method="gpu.grid.cg", level="grid", config=cfg(),
+                                     value=1000, note="not verified: the check could not run")])
+    expect(p.returncode == 0 and "| grid | 1 | `gpu.grid.cg` (not verified) | 1 µs | - | "
+           "none measured |" in p.stdout.splitlines(), "a single-GPU unverified answer", p)
+    # A GPU-only run on a machine without GPU: every row skipped. Nothing measured, and why.
+    why = "no CUDA device is visible (cudaGetDeviceCount: no CUDA-capable device is detected)"
+    skipped = [row(method=m, level="grid", config=cfg(), value="", status="skipped", note=why,
+                   gpu_model="", gpu_uuids="", gpu_ids="", gpu_count="1")
+               for m in ("gpu.grid.cg", "gpu.grid.atomic-sense")]
+    p = report_of(d, "skipped.csv", skipped)
+    expect(p.returncode == 0 and "Traceback" not in p.stderr,
+           "an all-skipped CSV reports (exit 0)", p)
+    expect(f"Nothing measured: 2 rows skipped (2 × {why})." in p.stdout.splitlines(),
+           "an all-skipped CSV says nothing was measured and why", p)
+    # Failed and unverified (the barrier check failed) rows answer nothing, and say why.
+    p = report_of(d, "bad.csv", [
+        row(method="gpu.grid.cg", level="grid", config=cfg(), value=900, status="unverified",
+            note="barrier check failed: 3 stale stamps"),
+        row(method="gpu.grid.atomic-sense", level="grid", config=cfg(), value="",
+            status="failed", note="cudaErrorLaunchFailure")])
+    expect(p.returncode == 0 and "Nothing measured: 1 row failed (1 × cudaErrorLaunchFailure); "
+           "1 row unverified (1 × barrier check failed: 3 stale stamps)." in p.stdout.splitlines(),
+           "failed and unverified rows: nothing measured, and why", p)
+    # Ok rows that time no barrier (a reduction): no answer, said so.
+    p = report_of(d, "reduction.csv", [row(method="reduction.grid.cg", level="grid",
+                                           config=cfg(), value=5000, metric="bandwidth",
+                                           unit="GB/s")])
+    expect(p.returncode == 0 and "No barrier latency to answer with: 1 row ok, none a barrier's "
+           "latency (`reduction.grid.cg`)." in p.stdout.splitlines(), "ok rows of no barrier", p)
+    # The header alone (a run stopped before its first point).
+    p = report_of(d, "empty.csv", [])
+    expect(p.returncode == 0 and "No rows in" in p.stdout and "nothing was measured" in p.stdout,
+           "a CSV of its header alone", p)
+
+
 rows = [
     # machine A (two GPUs, UUIDs overlap: one machine)
     row(method="gpu.warp.syncwarp", level="warp", config=cfg(), value=2.5),
     row(method="gpu.warp.tile-sync", level="warp", config=cfg(), value=2.0,
         note="verified; noisy: cv 0.4 > 0.25"),
     row(method="gpu.block.syncthreads", level="block", config=cfg(), value=9.0),
-    # a faster row that is not verified does not answer
+    # a faster row that is not verified does not answer where a verified one exists
     row(method="gpu.block.cg-sync", level="block", config=cfg(), value=1.0,
         note="not verified: stale stamps"),
     row(method="gpu.block.cg-sync", level="block", config=cfg(), value=4.0, status="unverified",
@@ -90,7 +181,10 @@ with tempfile.TemporaryDirectory() as d:
                "(latency / fastest) |" in lines, "the answers header", p)
         want = [
             "| warp | 1 | `gpu.warp.tile-sync` (noisy) | 2 ns | - | `gpu.warp.syncwarp` 1.25× |",
-            "| block | 1 | `gpu.block.syncthreads` | 9 ns | - | none measured |",
+            # faster but ok and not verified: an alternative, marked; the status `unverified`
+            # row (its check failed) is none
+            "| block | 1 | `gpu.block.syncthreads` | 9 ns | - | `gpu.block.cg-sync` 0.11× "
+            "(not verified) |",
             "| cluster | 1 | `gpu.cluster.sync` | 500 cycles | - | none measured |",
             # floor: the slower count-epoch (905) + the release/acquire signal (1000), named
             "| multi-GPU device-side | 2 | `multigpu.device.push` | 2.5 µs | "
@@ -101,6 +195,8 @@ with tempfile.TemporaryDirectory() as d:
         ]
         for w in want:
             expect(w in lines, f"the row {w}", p)
+    # A report of any CSV gpubarrier wrote exits 0 and says what it found.
+    check_any_csv(d)
     # Not a table name and not a path: the usual refusal, naming answers among the tables.
     p = run_gpubarrier(EXE, "report", "answer")
     expect(p.returncode == 2 and "answers" in p.stderr, "a misspelt table is refused", p)

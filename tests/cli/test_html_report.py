@@ -10,6 +10,7 @@ GPUBARRIER_NO_BROWSER=1 skips (exit 77) where it is absent.
 """
 import base64
 import csv
+import html
 import os
 import re
 import shutil
@@ -18,10 +19,14 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import gbcsv  # noqa: E402
+from cli_common import synthetic_row, write_rows  # noqa: E402
 from tool_python import python_with_matplotlib  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = os.path.join(ROOT, "tools", "html_report.py")
 DIR = os.path.join(ROOT, "results", "h200x2")
 # A known figure of that folder: its text must appear in the rendered table.
@@ -46,6 +51,78 @@ def report(*args):
                           text=True, timeout=300)
 
 
+def chart_alts(page):
+    """The alt texts of the machines' charts (the images outside the folded plots)."""
+    head = page.split("<h2>Plots</h2>", 1)[0]
+    return re.findall(r'<img alt="([^"]*)"', head)
+
+
+OMP_WHY = ("no check that the OpenMP barrier held every thread until the last arrived "
+           "(host-only, nothing stamps the threads' arrival)")
+
+
+def host_row(**kw):
+    base = dict(method="host.omp.barrier", level="host", launcher="single", metric="loop_latency",
+                unit="ns", value=201, config="group_size=2", technique="host-loop",
+                gpu_count="0", note=f"not verified: {OMP_WHY}")
+    return synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **dict(base, **kw))
+
+
+def check_first_hour(d):
+    """The pages of the runs a new user makes first: the quick start's (host.omp.barrier on a
+    machine without GPU, its `--out X.csv` beside X.csv.topology.json), a GPU-only run there
+    (every row skipped), a single-GPU run (a committed one)."""
+    quick = os.path.join(d, "quick")
+    os.mkdir(quick)
+    omp = os.path.join(quick, "omp.csv")
+    write_rows(omp, gbcsv.NAMES, [host_row(), host_row(metric="latency", value=190),
+                                  host_row(value=260, config="group_size=4")])
+    with open(omp + ".topology.json", "w") as f:
+        f.write('{"topology_class": "none", "gpus": [], "nvlink_groups": [], "path": [], '
+                '"source": "probe of h"}\n')
+    page_path = os.path.join(quick, "report.html")
+    p = report(omp, "--html", page_path)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: the quick start's page: exit {p.returncode}\n{p.stderr}")
+    page = open(page_path, encoding="utf-8").read()
+    top = page.split("<details", 1)[0]  # what shows before anything folded
+    table = re.search(r'<table id="answers".*?</table>', top, re.S)
+    if not table or "host.omp.barrier" not in table.group(0) or "201 ns" not in table.group(0) \
+            or "not verified" not in table.group(0):
+        sys.exit("FAIL: the quick start's page does not answer first, unfolded, with "
+                 "host.omp.barrier's 201 ns marked not verified")
+    if OMP_WHY not in html.unescape(top):
+        sys.exit("FAIL: the quick start's page does not say why its figure is not verified")
+    if "No verified latency row" in page or "matched to no machine" in page:
+        sys.exit("FAIL: the quick start's page hides its figure or leaves its topology file "
+                 "unmatched")
+    section = page.split("<h3>Topology</h3>", 1)[1].split("<h3>Provenance</h3>", 1)[0]
+    if "omp.csv.topology.json" not in section:
+        sys.exit("FAIL: omp.csv.topology.json is not the topology of omp.csv's machine")
+    if chart_alts(page):
+        sys.exit(f"FAIL: a chart of one figure: {chart_alts(page)}")
+    # A GPU-only run on a machine without GPU: every row skipped; the page says so and why.
+    why = "no CUDA device is visible (cudaGetDeviceCount: no CUDA-capable device is detected)"
+    skipped = os.path.join(d, "skipped.csv")
+    write_rows(skipped, gbcsv.NAMES, [
+        synthetic_row(gbcsv.NAMES, gbcsv.LATEST, method=m, level="grid", status="skipped",
+                      note=why, config="blocks_per_sm=1 threads_per_block=128")
+        for m in ("gpu.grid.cg", "gpu.grid.atomic-sense")])
+    p = report(skipped, "--html", os.path.join(d, "skipped.html"))
+    page = open(os.path.join(d, "skipped.html"), encoding="utf-8").read() \
+        if p.returncode == 0 else ""
+    if f"Nothing measured: 2 rows skipped (2 × {why})." not in html.unescape(page):
+        sys.exit(f"FAIL: an all-skipped run's page must say nothing was measured and why "
+                 f"(exit {p.returncode})\n{p.stderr}")
+    # One GPU count: bars per method, never a line over a single x value.
+    one = os.path.join(ROOT, "results", "h200", "v3")
+    p = report(one, "--html", os.path.join(d, "one.html"))
+    page = open(os.path.join(d, "one.html"), encoding="utf-8").read() if p.returncode == 0 else ""
+    if chart_alts(page) != ["latency of each method, per level and GPU count"]:
+        sys.exit(f"FAIL: a single-GPU run's chart must be bars per method: {chart_alts(page)}"
+                 f"\n{p.stderr}")
+
+
 start = time.monotonic()
 chrome = browser()
 with tempfile.TemporaryDirectory() as d:
@@ -60,6 +137,11 @@ with tempfile.TemporaryDirectory() as d:
     for want in ("nvidia-smi-topo.txt", "NVIDIA H200", "not recorded", "data:image/png;base64,"):
         if want not in page:
             sys.exit(f"FAIL: the page lacks {want!r}")
+    # Several GPU counts: the line of latency against the GPU count.
+    if "latency against GPU count" not in chart_alts(page):
+        sys.exit(f"FAIL: results/h200x2's page lacks the chart against GPU count: "
+                 f"{chart_alts(page)}")
+    check_first_hour(d)
 
     # The answer first: the first table after <h1> is the answers table, and it comes before
     # any image; the answers name the fastest multi-GPU device barrier with its floor ratio.
