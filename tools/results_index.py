@@ -3,9 +3,11 @@
 One line per folder of DIR that holds gpubarrier CSVs (searched recursively): its GPU models,
 how many machines its rows come from (tools/answers.py `machines`: one host, overlapping GPU
 UUID sets; rows written before UUIDs were recorded count one machine per host and GPU model),
-its CSVs, its ok rows, and the first and last day measured.
+its CSVs, its ok rows, and the first and last day measured. A folder that git ignores (results/local/,
+where scripts/run writes a user's own runs) is not listed: the index is of what is published.
 """
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -13,12 +15,22 @@ import answers  # noqa: E402
 import gbcsv  # noqa: E402
 
 
+def _ignored(path):
+    """Whether git ignores `path` (False outside a git checkout or without git)."""
+    try:
+        return subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(path)) or ".",
+                               "check-ignore", "-q", os.path.abspath(path)],
+                              capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
 def folders(argv):
     base = argv[0] if argv else "."
     lines = ["| folder | GPU | machines | CSVs | ok rows | measured | page |", "|---|---|---|---|---|---|---|"]
     for name in sorted(os.listdir(base)):
         path = os.path.join(base, name)
-        if not os.path.isdir(path):
+        if not os.path.isdir(path) or _ignored(path):
             continue
         csvs, _ = gbcsv.expand([path])
         if not csvs:

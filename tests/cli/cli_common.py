@@ -2,6 +2,7 @@
 with the command's output, reading a CSV."""
 import csv
 import os
+import shutil
 import subprocess
 import sys
 
@@ -61,3 +62,30 @@ def write_rows(path, columns, rows):
         w = csv.DictWriter(f, fieldnames=columns, lineterminator="\r\n")
         w.writeheader()
         w.writerows(rows)
+
+
+def committed_files(root, path):
+    """The files under `path` (relative to the checkout `root`) that git tracks, relative to root.
+    Tests read these, never what a user's runs added beside them (scripts/run writes
+    results/local/, a sweep may write anywhere under results/). Outside a git checkout (an
+    unpacked archive holds only what was committed): every file except results/local/."""
+    p = subprocess.run(["git", "-C", root, "ls-files", "-z", "--", path],
+                       capture_output=True, text=True)
+    if p.returncode == 0:
+        return sorted(f for f in p.stdout.split("\0") if f)
+    out = []
+    for folder, dirs, files in os.walk(os.path.join(root, path)):
+        rel = os.path.relpath(folder, root)
+        dirs[:] = [d for d in dirs if os.path.join(rel, d) != os.path.join("results", "local")]
+        out += [os.path.normpath(os.path.join(rel, f)) for f in files]
+    return sorted(out)
+
+
+def committed_copy(root, path, dest):
+    """Copies the tracked files under `path` (committed_files) into `dest`, keeping their paths
+    relative to root; the copy of `path` itself."""
+    for rel in committed_files(root, path):
+        target = os.path.join(dest, rel)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(os.path.join(root, rel), target)
+    return os.path.join(dest, path)

@@ -5,7 +5,9 @@ what tools/report.py writes from the committed CSVs: every generated table and f
 no measured figure is typed in their prose outside those parts (`report.py readme PAGE --typed`,
 tools/readme_blocks.py). Negative self-tests change one generated figure in a copy and expect
 `--check` to fail naming the marker's line, and turn one value marker of the journal back into
-typed text and expect `--typed` to name its line. Plain python3 (stdlib only).
+typed text and expect `--typed` to name its line. The pages are checked in a copy of the committed
+results/ (git ls-files), so that what a user's runs add under results/ changes nothing here.
+Plain python3 (stdlib only).
 
 Usage: test_results_readme.py [GPUBARRIER (unused)]
 """
@@ -16,9 +18,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cli_common import committed_copy  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPORT = os.path.join(ROOT, "tools", "report.py")
-RESULTS = os.path.join(ROOT, "results")
+SCRATCH = tempfile.TemporaryDirectory()
+RESULTS = committed_copy(ROOT, "results", SCRATCH.name)
 PAGES = [os.path.join(RESULTS, p) for p in ("README.md", "FINDINGS.md", "journal.md")] + \
     sorted(os.path.join(RESULTS, d, "README.md") for d in os.listdir(RESULTS)
            if os.path.isfile(os.path.join(RESULTS, d, "README.md")))
@@ -31,7 +37,7 @@ def check(path, flag="--check"):
 
 
 for page in PAGES:
-    name = os.path.relpath(page, ROOT)
+    name = os.path.relpath(page, SCRATCH.name)
     with open(page, encoding="utf-8") as f:
         if "<!-- report: " not in f.read():
             sys.exit(f"FAIL: {name} has no generated part")

@@ -32,7 +32,7 @@ TOOLS = os.path.join(ROOT, "tools")
 sys.path.insert(0, TOOLS)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
-from cli_common import expect, synthetic_row, write_rows  # noqa: E402
+from cli_common import committed_copy, expect, synthetic_row, write_rows  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -323,7 +323,10 @@ def case_folders():
 
 
 def case_committed_folders():
-    results = os.path.join(ROOT, "results")
+    # A copy of what git tracks: a user's own runs (results/local/, or a CSV added to a folder)
+    # are theirs, and need not report as the committed folders do.
+    scratch = tempfile.TemporaryDirectory()
+    results = committed_copy(ROOT, "results", scratch.name)
     with tempfile.TemporaryDirectory() as d:
         for name in sorted(os.listdir(results)):
             folder = os.path.join(results, name)

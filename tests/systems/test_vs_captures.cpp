@@ -1,4 +1,4 @@
-// Systems with a real `nvidia-smi topo -m` capture in ../shared/fixtures/topo: what the system
+// Systems with a published `nvidia-smi topo -m` capture in GPUBARRIER_TOPO_FIXTURES: what the system
 // file's wiring gives must be what the real machine printed. Only facts the capture and the file
 // share are compared (an HGX board from another vendor has other CPUs and NICs).
 #include <gtest/gtest.h>
@@ -42,8 +42,8 @@ class VersusCapture : public ::testing::TestWithParam<Capture> {
  protected:
   void SetUp() override {
     if (!std::filesystem::is_directory(kCaptureDir))
-      GTEST_SKIP() << "capture folder " << kCaptureDir << " not found; the real nvidia-smi "
-                   << "outputs live outside the repository";
+      GTEST_SKIP() << "no folder of published nvidia-smi outputs (GPUBARRIER_TOPO_FIXTURES="
+                   << kCaptureDir << ")";
     const SystemFile sys = load_system(GetParam().system);
     wired_ = topo::topology_from_wiring(sys.wiring, sys.name);
     const auto path = kCaptureDir / GetParam().file;

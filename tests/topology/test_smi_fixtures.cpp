@@ -1,5 +1,7 @@
-// The real `nvidia-smi topo -m` outputs in ../shared/fixtures/topo, with the groupings and
-// facts that folder's README lists for each of them.
+// Published `nvidia-smi topo -m` outputs of other machines (DGX-1, HGX A100/H200, B200, GH200, PCIe
+// boxes), in the folder GPUBARRIER_TOPO_FIXTURES names, with the groupings and facts that folder's
+// README lists for each of them. The repository does not redistribute them; without the folder
+// these tests skip and say so.
 #include <gtest/gtest.h>
 
 #include "helpers.hpp"
@@ -15,8 +17,8 @@ class SmiFixture : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!std::filesystem::is_directory(kFixtures))
-      GTEST_SKIP() << "fixture folder " << kFixtures << " not found; the real nvidia-smi "
-                   << "outputs live outside the repository";
+      GTEST_SKIP() << "no folder of published nvidia-smi outputs (GPUBARRIER_TOPO_FIXTURES="
+                   << kFixtures << ")";
   }
 
   static Topology load(const std::string& name) {
