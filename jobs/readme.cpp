@@ -25,7 +25,9 @@ std::string machine(const Plan& plan) {
   if (sys.fake_gpus) out += "; fake gres GPUs: only CPU-only methods run";
   out += "\n- topology class `" + topo::topology_class(topo) + "`, NVLink groups";
   for (const auto& g : topo::nvlink_groups(topo)) out += " {" + join_ints(g) + "}";
-  out += "\n- CPUs local to each GPU (each rank is bound to its GPU's, by `rank.sh`):";
+  out += plan.request.bind == Bind::core
+             ? "\n- CPUs local to each GPU (each rank is bound to its GPU's, by `rank.sh`):"
+             : "\n- CPUs local to each GPU (`--bind none`: no rank is bound to them):";
   std::vector<std::string> cpus;
   for (const auto& b : topo::binding_advice(topo).gpus)
     cpus.push_back(std::to_string(b.gpu) + ": " + (b.cpulist.empty() ? "?" : b.cpulist));

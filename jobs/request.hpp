@@ -9,6 +9,14 @@ namespace gb::jobs {
 
 enum class Scheduler { slurm, none };
 
+// How the scripts place the processes and threads that spin in host barriers (docs/cluster.md,
+// "CPU binding"). core, as the reference tools are run (mpirun's default for 2 ranks, OSU's
+// binding; EPCC's OMP_PROC_BIND=close with OMP_PLACES=cores): every MPI rank on a core of its
+// own (mpirun --bind-to core, srun --cpu-bind=cores), then onto its GPU's CPUs by rank.sh where
+// the system file knows them, and gpubarrier pins its OpenMP threads one per CPU. none: nothing
+// is bound (mpirun --bind-to none, srun --cpu-bind=none, no taskset, OMP_PROC_BIND=false).
+enum class Bind { core, none };
+
 struct JobRequest {
   std::string system;  // a name in configs/systems or a path
   std::string sweep;   // a name in configs/sweeps or a path
@@ -17,6 +25,7 @@ struct JobRequest {
   std::vector<int> gpus;             // GPU counts per node; empty: every count the sweep asks for
   std::vector<std::string> subsets;  // "best", "worst"; empty: the first k GPUs
   Scheduler scheduler = Scheduler::slurm;
+  Bind bind = Bind::core;
   bool one_job_per_point = false;
   std::optional<std::string> partition;        // overrides the system file's
   std::optional<std::string> account;          // overrides the system file's

@@ -62,6 +62,7 @@ std::string environment(const Plan& plan) {
   std::string out = modules.empty() ? "" : "module load " + join(modules, " ") + "\n";
   for (const auto& [name, value] : plan.system.env)
     out += "export " + name + "=" + shell_quote(value) + "\n";
+  if (const char* omp = unbound_omp_variable(plan)) out += "export " + std::string(omp) + "\n";
   return out;
 }
 

@@ -9,12 +9,14 @@
 namespace gb::jobs {
 namespace {
 
-// rank.sh's GPUS and CPUS arguments: one entry per local rank ('/'), '-' for none.
+// rank.sh's GPUS and CPUS arguments: one entry per local rank ('/'), '-' for none (also for
+// every CPUS under --bind none).
 std::vector<std::string> wrapper(const Plan& plan, const Step& step) {
   const bool ranks = step.mode == Mode::mpi;
   std::string gpus = "-";
   if (plan.select_gpus && !step.gpus.empty()) gpus = join_ints(step.gpus, ranks ? "/" : ",");
-  const bool known = std::none_of(step.cpus.begin(), step.cpus.end(),
+  const bool known = plan.request.bind == Bind::core &&
+                     std::none_of(step.cpus.begin(), step.cpus.end(),
                                   [](const std::string& c) { return c.empty(); });
   const std::string cpus = known && !step.cpus.empty() ? join(step.cpus, "/") : "-";
   return {"\"$JOBDIR/rank.sh\"", ranks ? "ranks" : "process", shell_quote(gpus), shell_quote(cpus),
@@ -27,12 +29,19 @@ std::vector<std::string> container(const Plan& plan) {
           shell_quote("--container-mounts=" + plan.request.out + ":" + plan.request.out)};
 }
 
+// mpirun's binding of the ranks (JobRequest::bind): a core each, as mpirun binds 2 ranks by
+// default and OSU's barrier runs; a node with fewer cores than ranks still runs the step (its
+// rows then say oversubscribed) instead of mpirun refusing it.
+std::string mpirun_binding(const Plan& plan) {
+  return plan.request.bind == Bind::core ? "core:overload-allowed" : "none";
+}
+
 std::vector<std::string> launcher(const Plan& plan, const Script& script, const Step& step) {
   const bool mpi = step.mode == Mode::mpi;
   const std::string n = std::to_string(step.nodes), k = std::to_string(step.per_node);
   if (plan.request.scheduler == Scheduler::none) {
     if (!mpi) return {};
-    return {"mpirun", "\"${mpirun_args[@]}\"", "-np", k, "--bind-to", "none"};
+    return {"mpirun", "\"${mpirun_args[@]}\"", "-np", k, "--bind-to", mpirun_binding(plan)};
   }
   if (mpi && plan.system.slurm.launcher == Launcher::Mpirun) {
     std::vector<std::string> words{"mpirun",
@@ -41,8 +50,9 @@ std::vector<std::string> launcher(const Plan& plan, const Script& script, const 
                                    "--map-by",
                                    "ppr:" + k + ":node",
                                    "--bind-to",
-                                   "none"};
+                                   mpirun_binding(plan)};
     for (const auto& [name, value] : plan.system.env) words.insert(words.end(), {"-x", name});
+    if (unbound_omp_variable(plan)) words.insert(words.end(), {"-x", "OMP_PROC_BIND"});
     return words;
   }
   // One process per step that is no MPI rank: --mpi=none, and rank.sh hides SLURM_PROCID.
@@ -56,14 +66,24 @@ std::vector<std::string> launcher(const Plan& plan, const Script& script, const 
                                "--mpi=" + plan.system.slurm.srun_mpi});
   else
     words.insert(words.end(), {"--ntasks=1", "--mpi=none"});
-  // rank.sh binds each rank to its GPU's CPUs; Slurm's own binding would fight it.
-  words.push_back("--cpu-bind=none");
+  // Ranks: a core each (JobRequest::bind), which rank.sh then widens to the GPU's CPUs where
+  // the system file knows them. One process: all the CPUs of its step, where gpubarrier pins
+  // its OpenMP threads one per CPU; a core of its own would crowd them onto it.
+  const bool cores = mpi && plan.request.bind == Bind::core;
+  words.push_back(cores ? "--cpu-bind=cores" : "--cpu-bind=none");
   if (script.overcommit) words.push_back("--overcommit");
   for (auto& w : container(plan)) words.push_back(std::move(w));
   return words;
 }
 
 }  // namespace
+
+const char* unbound_omp_variable(const Plan& plan) {
+  if (plan.request.bind != Bind::none) return nullptr;
+  for (const auto& [name, value] : plan.system.env)
+    if (name == "OMP_PROC_BIND") return nullptr;  // the system file's setting stands
+  return "OMP_PROC_BIND=false";
+}
 
 std::string step_sweep_file(const Step& step) {
   return "sweeps/" + step.id + ".yaml";

@@ -19,6 +19,10 @@ struct StepCommand {
 };
 StepCommand step_command(const Plan& plan, const Script& script, const Step& step);
 
+// "OMP_PROC_BIND=false" under --bind none (gpubarrier then leaves its OpenMP threads where the
+// OpenMP runtime puts them), unless the system file's env sets OMP_PROC_BIND; else null.
+const char* unbound_omp_variable(const Plan& plan);
+
 // The step's files relative to the job folder.
 std::string step_sweep_file(const Step& step);  // "sweeps/<id>.yaml"
 std::string step_csv_file(const Step& step);    // "results/<id>.csv"

@@ -30,6 +30,8 @@ THE VERDICT for each side against the baseline A, for a value B:
               higher/lower.
   not comparable: median vs eq7    the two `value`s are different statistics (gbcsv.statistic: the
               v3 `statistic` column, else by technique) and get no verdict.
+  noisy, no verdict: <reason>    a row behind either side is noisy (results/SCHEMA.md "Noisy
+              figures": its cv, an oversubscribed team, a loop far from its per-step figure).
 SE combines both sides, sqrt(se_A^2 + se_B^2). A row's se is stddev / sqrt(samples), the
 project's convention (core/selfcheck_analysis.hpp figure_of): for differential rows `stddev` is the
 Eq. 8 sigma of one pair of runs, so this is the standard error of the Eq. 7 figure; for median rows
@@ -356,6 +358,10 @@ def verdict(metric, a, b, k, floor):
     out = {"ratio": b.value / a.value if a.value else None}
     if a.statistic != b.statistic:
         out.update(verdict=f"not comparable: {a.statistic} vs {b.statistic}", test="", kind="n/a")
+        return out
+    noisy = next((n for side in (a, b) for n in map(gbcsv.noisy_reason, side.rows) if n), "")
+    if noisy:
+        out.update(verdict=f"noisy, no verdict: {noisy}", test="", kind="n/a")
         return out
     fl = floor_of(a, b, floor)
     diff = b.value - a.value

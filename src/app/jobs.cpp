@@ -24,6 +24,7 @@ struct JobsArgs {
   std::string gpus;
   std::string subsets;
   std::string scheduler = "slurm";
+  std::string bind = "core";
   std::string time;
   bool dry_run = false;
 };
@@ -58,6 +59,7 @@ std::string command_line(const CLI::App& cmd, const JobsArgs& a) {
       {"--gpus", a.gpus},
       {"--subsets", a.subsets},
       {"--scheduler", a.scheduler},
+      {"--bind", a.bind},
       {"--partition", a.request.partition.value_or("")},
       {"--account", a.request.account.value_or("")},
       {"--time", a.time},
@@ -100,6 +102,7 @@ void run_jobs(JobsArgs& a, const CLI::App& cmd, const GlobalOptions& global) {
   req.gpus = counts("--gpus", a.gpus);
   req.subsets = split_list(a.subsets);
   req.scheduler = a.scheduler == "none" ? jobs::Scheduler::none : jobs::Scheduler::slurm;
+  req.bind = a.bind == "none" ? jobs::Bind::none : jobs::Bind::core;
   if (!a.time.empty()) req.time_limit_s = jobs::parse_slurm_time(a.time);
   req.command_line = command_line(cmd, a);
   const bool own_executable = req.gpubarrier.empty();
@@ -152,6 +155,12 @@ void add_jobs_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--scheduler", args->scheduler,
                   "slurm: sbatch scripts; none: plain bash scripts with mpirun -np k per count")
       ->check(CLI::IsMember({"slurm", "none"}))
+      ->capture_default_str();
+  cmd->add_option("--bind", args->bind,
+                  "core: every MPI rank on a core of its own (mpirun --bind-to core, srun "
+                  "--cpu-bind=cores), then on its GPU's CPUs, and OpenMP threads pinned one per "
+                  "CPU, as the reference tools are run; none: nothing bound (OMP_PROC_BIND=false)")
+      ->check(CLI::IsMember({"core", "none"}))
       ->capture_default_str();
   cmd->add_flag("--one-job-per-point", r.one_job_per_point,
                 "One job per GPU-count/subset step instead of one per node count");

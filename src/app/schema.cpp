@@ -15,6 +15,7 @@
 #include "core/axis_glossary.hpp"
 #include "core/method.hpp"
 #include "core/noisy.hpp"
+#include "core/oversubscription.hpp"
 #include "core/registry.hpp"
 #include "io/row.hpp"
 
@@ -80,6 +81,9 @@ void print_table() {
               kNoisyBudgetCv);
   std::printf("  it is computed on means and its mean and median differ by more than %g%%\n",
               100 * kNoisyMeanMedianGap);
+  std::printf(
+      "  its spinning threads or ranks outnumber the CPUs they may run on (oversubscribed)\n");
+  std::printf("  its point's loop_latency and latency are more than %gx apart\n", kNoisyLoopRatio);
   std::string all;
   for (const auto& s : statuses()) all += (all.empty() ? "" : ", ") + s;
   std::printf("\nStatuses: %s\n", all.c_str());

@@ -156,6 +156,9 @@ struct Measurement {
   std::string stop;  // converged | budget | fixed
   Status status = Status::ok;
   std::string note;
+  // Why the figure's members did not have their CPUs to themselves (core/oversubscription.hpp),
+  // "" when nothing says so; a figure with a reason here is noisy whatever its spread.
+  std::string contention;
   // The GPUs this figure was measured on when they are a part of the point's (one pair of a
   // pairwise sweep); empty: all of the point's GPUs.
   std::vector<int> gpus;

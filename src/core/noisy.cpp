@@ -36,6 +36,7 @@ std::string noisy_reason(const Measurement& m) {
                           m.stats.median != 0 ? 100 * gap / std::fabs(m.stats.median) : INFINITY,
                           100 * kNoisyMeanMedianGap));
   }
+  if (!m.contention.empty()) add(reasons, m.contention);
   return reasons;
 }
 

@@ -11,6 +11,7 @@
 #include "core/bounds.hpp"
 #include "core/faults.hpp"
 #include "core/launch_mode.hpp"
+#include "core/oversubscription.hpp"
 #include "core/progress.hpp"
 #include "core/state.hpp"
 #include "topology/topology_class.hpp"
@@ -150,6 +151,7 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
     std::vector<Measurement> figures =
         run_part(ctx, &state, "measure", [&] { return method.measure(state); });
     if (state.skipped()) return {status_record(Status::skipped, state.skip_reason())};
+    check_loop_agreement(figures);  // a loop far from its per-step figure: both noisy
     std::vector<Record> rows;
     const std::vector<Bound> bounds = method.bounds();
     for (Measurement& m : figures) {

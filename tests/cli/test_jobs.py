@@ -262,7 +262,7 @@ def sbatch_options():
 
 # Layouts tried for every system x sweep. A refusal is accepted only for these reasons: a sweep
 # with nothing that runs there (GPU methods on fake or no GPUs, one-node methods on 2 nodes).
-LAYOUTS = [[], ["--nodes", "2"], ["--subsets", "best,worst"],
+LAYOUTS = [[], ["--nodes", "2", "--bind", "none"], ["--subsets", "best,worst"],
            ["--one-job-per-point", "--gpus", "1,2"], ["--scheduler", "none"]]
 ACCEPTED_REFUSALS = ("nothing of", "has no GPU here")
 

@@ -91,7 +91,7 @@ TEST(JobsScripts, EveryStepResumesItsOwnCsvAndSelectsGpusByLocalRank) {
   EXPECT_TRUE(has(s,
                   "run_step n1-mpi-g2-worst \\\n"
                   "  srun --nodes=1 --ntasks=2 --ntasks-per-node=2 --kill-on-bad-exit=1 "
-                  "--mpi=pmix --cpu-bind=none \\\n"
+                  "--mpi=pmix --cpu-bind=cores \\\n"
                   "  \"$JOBDIR/rank.sh\" ranks 0/4 0-55,112-167/56-111,168-223 -- \\\n"))
       << s;
   // threads and single: one process that is no MPI rank, every GPU of the subset.
@@ -179,7 +179,7 @@ TEST(JobsScripts, PlainScriptsRunMpirunPerGpuCount) {
   EXPECT_FALSE(has(s, "srun"));
   EXPECT_TRUE(has(s, "mpirun_args+=(--allow-run-as-root)"));
   EXPECT_TRUE(has(s,
-                  "  mpirun \"${mpirun_args[@]}\" -np 2 --bind-to none \\\n"
+                  "  mpirun \"${mpirun_args[@]}\" -np 2 --bind-to core:overload-allowed \\\n"
                   "  \"$JOBDIR/rank.sh\" ranks 0/1 0-55,112-167/0-55,112-167 -- \\\n"))
       << s;
   EXPECT_TRUE(has(file(files, "run-all.sh").text, "merge \"${csvs[@]}\""));

@@ -2,6 +2,7 @@
 // convention (each rank's loop mean, averaged over ranks; core/host_loop_reference.hpp), then
 // latency, the per-step distribution (each step's figure the slowest rank's).
 #include "core/host_loop_reference.hpp"
+#include "core/oversubscription.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
@@ -36,7 +37,12 @@ class MpiBarrier final : public Method {
     RunContext& ctx = state.ctx();
 #ifdef GPUBARRIER_HAVE_MPI
     const auto barrier = [] { GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); };
-    return {loop_latency(ctx, osu_convention(), barrier), host_loop(ctx, barrier)};
+    // Every rank spins in MPI_Barrier: the ranks of a node need a CPU each.
+    const std::string contention = oversubscription(ctx, 1, "ranks");
+    std::vector<Measurement> rows{loop_latency(ctx, osu_convention(), barrier),
+                                  host_loop(ctx, barrier)};
+    for (Measurement& m : rows) m.contention = contention;
+    return rows;
 #else
     (void)ctx;
     return {};

@@ -1,0 +1,117 @@
+#include "core/oversubscription.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace gb {
+namespace {
+
+std::string cpu_list(const std::vector<int>& cpus) {
+  std::string out;
+  for (int c : cpus) out += (out.empty() ? "" : ",") + std::to_string(c);
+  return out;
+}
+
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> out;
+  std::istringstream in(text);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(std::stoi(item));
+  return out;
+}
+
+void add_reason(std::string& to, const std::string& reason) {
+  if (reason.empty() || to.find(reason) != std::string::npos) return;
+  to += (to.empty() ? "" : ", ") + reason;
+}
+
+}  // namespace
+
+std::vector<int> process_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return {};
+  std::vector<int> out;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) out.push_back(c);
+  return out;
+}
+
+std::string oversubscription(const std::vector<MemberCpus>& processes, std::string_view what) {
+  struct Node {
+    std::string name;
+    int members = 0;
+    std::set<int> cpus;
+    bool unknown = false;
+  };
+  std::map<int, Node> nodes;
+  for (const MemberCpus& p : processes) {
+    Node& n = nodes[p.node];
+    n.name = p.node_name;
+    n.members += p.members;
+    n.cpus.insert(p.cpus.begin(), p.cpus.end());
+    n.unknown = n.unknown || p.cpus.empty();
+  }
+  for (const auto& [index, n] : nodes) {
+    const auto cpus = static_cast<int>(n.cpus.size());
+    if (n.unknown || n.members <= cpus) continue;
+    return "oversubscribed: " + std::to_string(n.members) + " spinning " + std::string(what) +
+           " on " + std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs") +
+           (n.name.empty() ? "" : " of " + n.name);
+  }
+  return "";
+}
+
+std::string oversubscription(const RunContext& ctx, int members, std::string_view what) {
+  const std::vector<int> mine = process_cpus();
+  if (!(ctx.collective && ctx.launch.under_mpi))
+    return oversubscription({{0, "", members, mine}}, what);
+  const std::vector<int> counts = ctx.launch.gather(members);
+  const std::vector<std::string> lists = gather_strings(ctx.launch, cpu_list(mine));
+  const NodeLayout& layout = ctx.launch.layout;
+  std::vector<MemberCpus> processes;
+  for (std::size_t r = 0; r < counts.size() && r < lists.size(); ++r) {
+    MemberCpus p;
+    p.node = r < layout.node.size() ? layout.node[r] : 0;
+    p.node_name = r < ctx.env.rank_nodes.size() ? ctx.env.rank_nodes[r] : ctx.env.node;
+    p.members = counts[r];
+    p.cpus = parse_cpu_list(lists[r]);
+    processes.push_back(std::move(p));
+  }
+  return oversubscription(processes, what);
+}
+
+std::string loop_disagreement(double loop_ns, double step_ns) {
+  if (!(loop_ns > 0) || !(step_ns > 0)) return "";
+  const double ratio = loop_ns / step_ns;
+  if (ratio <= kNoisyLoopRatio && ratio >= 1 / kNoisyLoopRatio) return "";
+  char text[128];
+  std::snprintf(text, sizeof text,
+                ratio >= 10 ? "loop_latency %.0fx latency (more than %gx apart: members waited "
+                              "for CPUs)"
+                            : "loop_latency %.3gx latency (more than %gx apart: members waited "
+                              "for CPUs)",
+                ratio, kNoisyLoopRatio);
+  return text;
+}
+
+void check_loop_agreement(std::vector<Measurement>& figures) {
+  for (Measurement& loop : figures) {
+    if (loop.metric != "loop_latency") continue;
+    for (Measurement& step : figures) {
+      if (step.metric != "latency" || step.unit != loop.unit || step.technique != loop.technique ||
+          step.gpus != loop.gpus)
+        continue;
+      const std::string reason = loop_disagreement(loop.value, step.value);
+      add_reason(loop.contention, reason);
+      add_reason(step.contention, reason);
+    }
+  }
+}
+
+}  // namespace gb

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Host barriers whose spinning members outnumber their CPUs: the rows are measured, stay `ok`,
+and their note says `noisy: oversubscribed: ...` (results/SCHEMA.md "Noisy figures"), so that no
+such figure becomes an answer or a verdict.
+
+omp_team     host.omp.barrier group_size=8 on at most 2 CPUs: both rows noisy, naming 8 threads
+omp_fits     group_size=2 on 2 CPUs: no oversubscription claimed
+mpi_ranks    mpirun -np 3 --bind-to none on 2 CPUs: host.mpi.barrier's rows noisy, naming 3 ranks
+mpi_bound    mpirun -np 2 --bind-to core: a core each, no oversubscription claimed (the ranks'
+             CPUs are counted together, not each rank's one core)
+compare      tools/compare.py gives no verdict ("N.NNx slower") where a side's row is noisy
+
+Usage: test_oversubscribe.py GPUBARRIER CASE
+"""
+import os
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from bounded_run import run_bounded  # noqa: E402
+from cli_common import clean_env, expect, read_csv, synthetic_row, write_rows  # noqa: E402
+
+EXE, CASE = sys.argv[1], sys.argv[2]
+QUICK = ["--samples", "2", "--time-budget", "0.2"]
+
+
+def cpus(n):
+    """`taskset -c` of this process's first n CPUs (the test needs n of them), as a prefix."""
+    mine = sorted(os.sched_getaffinity(0))
+    if len(mine) < n or not shutil.which("taskset"):
+        print(f"SKIP: needs {n} CPUs and taskset")
+        sys.exit(77)
+    return ["taskset", "-c", ",".join(str(c) for c in mine[:n])]
+
+
+def rows_of(cmd, out, env=None):
+    p = run_bounded(cmd, env=clean_env(env), timeout=300)
+    expect(p.returncode == 0, f"exit 0: {' '.join(cmd)}", p)
+    rows = read_csv(out)
+    expect(rows, "rows written", p)
+    return rows, p
+
+
+def omp(n_cpus, group_size):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "o.csv")
+        return rows_of([*cpus(n_cpus), EXE, "run", "--methods", "host.omp.barrier", "--axis",
+                        f"group_size={group_size}", *QUICK, "--out", out], out)
+
+
+def expect_oversubscribed(rows, p, words):
+    expect({r["metric"] for r in rows} == {"loop_latency", "latency"}, "both rows", p)
+    for r in rows:
+        expect(r["status"] == "ok", f"measured, status ok: {r['status']} {r['note']}", p)
+        expect("noisy: " in r["note"] and "oversubscribed: " + words in r["note"],
+               f"the note says noisy: oversubscribed: {words}: {r['note']}", p)
+
+
+def expect_not_oversubscribed(rows, p):
+    for r in rows:
+        expect(r["status"] == "ok", f"status ok: {r['status']} {r['note']}", p)
+        expect("oversubscribed" not in r["note"], f"no oversubscription claimed: {r['note']}", p)
+
+
+def case_omp_team():
+    n = min(2, len(os.sched_getaffinity(0)))
+    rows, p = omp(n, 8)
+    expect_oversubscribed(rows, p, f"8 spinning threads on {n} CPU")
+
+
+def case_omp_fits():
+    rows, p = omp(2, 2)
+    expect_not_oversubscribed(rows, p)
+
+
+def mpirun(n_cpus, np, *binding):
+    mpi = shutil.which("mpirun")
+    expect(mpi, "mpirun on PATH (scripts/setup installs openmpi-bin)")
+    env = {"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1",
+           "OMPI_MCA_btl": "self,tcp", "OMPI_MCA_rmaps_base_oversubscribe": "1"}
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "m.csv")
+        return rows_of([*cpus(n_cpus), mpi, "-np", str(np), "--oversubscribe", *binding, EXE,
+                        "run", "--methods", "host.mpi.barrier", *QUICK, "--out", out], out, env)
+
+
+def case_mpi_ranks():
+    rows, p = mpirun(2, 3, "--bind-to", "none")
+    expect_oversubscribed(rows, p, "3 spinning ranks on 2 CPUs")
+
+
+def case_mpi_bound():
+    rows, p = mpirun(2, 2, "--bind-to", "core")
+    expect_not_oversubscribed(rows, p)
+
+
+def case_compare():
+    import subprocess
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, os.path.join(root, "tools"))
+    import gbcsv
+    quiet = dict(method="host.mpi.barrier", level="host", launcher="mpi", ranks="2",
+                 technique="host-loop", metric="loop_latency", unit="ns", stddev="10",
+                 samples="20", statistic="loop-mean-avg-ranks", cv="0.05")
+    noisy = dict(quiet, value="7999540", cv="0.14",
+                 note="noisy: loop_latency 16326x latency (more than 4x apart: members waited "
+                      "for CPUs)")
+    with tempfile.TemporaryDirectory() as d:
+        a, b = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
+        write_rows(a, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, value="170", **quiet)])
+        write_rows(b, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **noisy)])
+        p = subprocess.run([sys.executable, os.path.join(root, "tools", "compare.py"), a, b],
+                           capture_output=True, text=True, timeout=300, cwd=root)
+        expect(p.returncode == 0, "compare.py runs", p)
+        expect("slower" not in p.stdout.replace("0 slower", ""), "no slower/faster verdict", p)
+        expect("noisy, no verdict: loop_latency 16326x latency" in p.stdout,
+               "the verdict names why there is none", p)
+
+
+CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
+if CASE not in CASES:
+    sys.exit(f"FAIL: unknown case {CASE}; expected one of {', '.join(CASES)}")
+CASES[CASE]()
+print(f"PASS {CASE}")
