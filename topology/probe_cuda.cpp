@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "topology/cuda_absence.hpp"
 #include "topology/gpu_uuid.hpp"
 #include "topology/probes.hpp"
 
@@ -10,7 +11,7 @@ namespace gb::topo::detail {
 namespace {
 
 std::string unavailable(cudaError_t err) {
-  return std::string("unavailable: ") + cudaGetErrorString(err);
+  return "unavailable: " + cuda_unavailable_reason(err);
 }
 
 }  // namespace

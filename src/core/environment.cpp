@@ -8,6 +8,7 @@
 
 #include "core/launch.hpp"
 #include "gpubarrier_version.hpp"
+#include "topology/cuda_absence.hpp"
 #include "topology/gpu_uuid.hpp"
 #include "topology/nvml_driver.hpp"
 
@@ -45,7 +46,7 @@ int count_cuda_devices(std::string& reason) {
   int n = 0;
   const cudaError_t rc = cudaGetDeviceCount(&n);
   if (rc != cudaSuccess) {
-    reason = std::string(cudaGetErrorName(rc)) + ": " + cudaGetErrorString(rc);
+    reason = topo::cuda_unavailable_reason(rc);
     cudaGetLastError();
     return 0;
   }

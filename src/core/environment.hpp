@@ -41,7 +41,8 @@ struct Environment {
 // from `launch`'s transport.
 Environment detect_environment(const Launch& launch);
 
-// Counts visible CUDA devices; on failure returns 0 and sets `reason` (e.g. no driver).
+// Counts visible CUDA devices; on failure returns 0 and sets `reason`: "no NVIDIA driver or GPU
+// found (...)" where there is no driver, else CUDA's error (topology/cuda_absence.hpp).
 int count_cuda_devices(std::string& reason);
 
 }  // namespace gb

@@ -4,6 +4,7 @@
 Usage: test_cli.py GPUBARRIER CASE
 """
 import csv
+import ctypes
 import json
 import os
 import subprocess
@@ -30,6 +31,15 @@ def has_gpu():
     try:
         return subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
     except FileNotFoundError:
+        return False
+
+
+def driver_library_loads():
+    """Whether the NVIDIA driver's library loads here (absent on a machine without a driver)."""
+    try:
+        ctypes.CDLL("libcuda.so.1")
+        return True
+    except OSError:
         return False
 
 
@@ -135,6 +145,19 @@ def case_gpu_methods_without_gpu():
         expect({r["method"] for r in rows} >= {"gpu.block.syncthreads", "gpu.grid.cg"}, "rows per method")
         for r in rows:
             expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"], f"reason: {r}")
+    if driver_library_loads():
+        return
+    # No driver at all: the reason says so, not "driver version is insufficient" (an upgrade).
+    no_driver = "no NVIDIA driver or GPU found"
+    for r in rows:
+        expect(no_driver in r["note"] and "insufficient" not in r["note"].lower(), f"no driver: {r}")
+    p = gpubarrier("list", "--json")
+    reasons = {m["name"]: m["reason"] for m in json.loads(p.stdout)}
+    expect(no_driver in reasons["gpu.grid.cg"] and
+           "insufficient" not in reasons["gpu.grid.cg"].lower(),
+           f"list --json says why: {reasons['gpu.grid.cg']}", p)
+    p = gpubarrier("run", "--methods", "gpu.grid.cg", "--gpus", "0", "--out", "none")
+    expect(p.returncode == 2 and no_driver in p.stderr, "--gpus 0 without a driver says so", p)
 
 
 def case_nvshmem_refusals():
