@@ -59,7 +59,7 @@ void check_results(const Plan& plan) {
                      "): choose another --out, or remove that results/ folder");
   if (!foreign.empty())
     throw UsageError(plan.request.out + "/results/" + foreign.front() +
-                     " is from a step this generation does not have (other --nodes, --gpus or "
+                     " is from a step this generation does not have (other --nodes, --gpu-counts or "
                      "--subsets?): choose another --out, or remove that results/ folder");
 }
 

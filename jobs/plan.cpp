@@ -23,7 +23,7 @@ namespace gb::jobs {
 namespace {
 
 // The GPU counts an entry runs at: `gpu_count: all` or no gpu_count axis means 1..slots, values
-// of 0 mean every GPU of the node; --gpus narrows them. Counts beyond the node are left out.
+// of 0 mean every GPU of the node; --gpu-counts narrows them. Counts beyond the node are left out.
 std::vector<int> entry_counts(const SweepEntry& entry, int slots, const std::vector<int>& asked,
                               std::set<int>& beyond) {
   std::vector<long> values;
@@ -60,6 +60,16 @@ SweepEntry step_entry(const SweepEntry& entry, const std::vector<const MethodInf
       out.axes.push_back(spec);
   }
   return out;
+}
+
+// "n1-mpi-g4-best": nodes, mode, count per node and subset. The count is of GPUs (one rank or
+// thread each) where the step's processes get GPUs. Where they get none (a node without GPUs, or
+// fake gres GPUs) only host methods run and the count is of ranks, "n1-mpi-r2", as their rows
+// say (ranks=2, gpu_count=0); a threads step there would be "-t<k>".
+std::string step_id(int nodes, Mode mode, int k, const std::string& subset, bool gpus) {
+  const std::string count = gpus ? "g" : mode == Mode::mpi ? "r" : "t";
+  return "n" + std::to_string(nodes) + "-" + std::string(to_string(mode)) + "-" + count +
+         std::to_string(k) + (subset.empty() ? "" : "-" + subset);
 }
 
 struct Planner {
@@ -174,8 +184,7 @@ struct Planner {
           step.per_node = k;
           step.subset = label;
           step.gpus = set;
-          step.id = "n" + std::to_string(nodes) + "-" + to_string(mode) + "-g" + std::to_string(k) +
-                    (label.empty() ? "" : "-" + label);
+          step.id = step_id(nodes, mode, k, label, base.real_gpus);
           if (mode == Mode::mpi) {
             for (int g : set) step.cpus.push_back(cpus_of({g}));
             if (set.empty()) step.cpus.assign(k, "");
@@ -302,7 +311,7 @@ Plan make_plan(const JobRequest& request, const SystemFile& system, const topo::
   plan.request.out = std::filesystem::absolute(request.out).lexically_normal().string();
   if (plan.request.out.size() > 1 && plan.request.out.back() == '/') plan.request.out.pop_back();
   plan.request.nodes = sorted_unique(request.nodes);
-  plan.request.gpus = sorted_unique(request.gpus);
+  plan.request.gpu_counts = sorted_unique(request.gpu_counts);
   const int gpus = topology.gpu_count();
   const int slots = gpus > 0 ? gpus : 2;  // ranks per node for host methods where no GPU is
   check_request(plan.request, system, gpus, slots);  // what was asked, before the file's defaults
@@ -327,17 +336,19 @@ Plan make_plan(const JobRequest& request, const SystemFile& system, const topo::
   planner.entries = check_sweep(sweep, catalogue);
   std::set<int> beyond;
   for (const auto& e : planner.entries)
-    planner.counts.push_back(entry_counts(*e.entry, planner.slots, plan.request.gpus, beyond));
+    planner.counts.push_back(
+        entry_counts(*e.entry, planner.slots, plan.request.gpu_counts, beyond));
 
   for (const int nodes : plan.request.nodes) {
     std::vector<Step> steps = planner.steps_for(nodes);
     const std::string out = planner.left_out();
     const std::string where = std::to_string(nodes) + " node" + (nodes > 1 ? "s" : "");
     if (steps.empty())
-      throw UsageError(
-          "nothing of " + sweep_path + " runs on " + where + " of " + system.name +
-          (plan.request.gpus.empty() ? "" : " with --gpus " + join_ints(plan.request.gpus)) +
-          (out.empty() ? "" : ": " + out));
+      throw UsageError("nothing of " + sweep_path + " runs on " + where + " of " + system.name +
+                       (plan.request.gpu_counts.empty()
+                            ? ""
+                            : " with --gpu-counts " + join_ints(plan.request.gpu_counts)) +
+                       (out.empty() ? "" : ": " + out));
     if (!out.empty()) plan.notes.push_back(where + ": left out " + out);
     group_scripts(plan, nodes, std::move(steps), planner.gpus);
   }

@@ -18,10 +18,10 @@
 namespace gb::jobs {
 
 struct Step {
-  std::string id;  // "n1-mpi-g4-best": names the step's sweep file and CSV
+  std::string id;  // "n1-mpi-g4-best" ("n1-mpi-r2" without GPUs): its sweep file and CSV
   int nodes = 1;
   Mode mode = Mode::single;
-  int per_node = 1;               // GPUs per node (ranks per node in mpi mode)
+  int per_node = 1;               // GPUs per node (ranks per node in mpi mode, also without GPUs)
   std::string subset;             // "best", "worst", or empty: GPUs 0..per_node-1
   std::vector<int> gpus;          // node-local GPUs in local-rank order; empty without GPUs
   std::vector<std::string> cpus;  // CPUs per local rank (one entry for one process); "" unknown

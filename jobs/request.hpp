@@ -22,7 +22,7 @@ struct JobRequest {
   std::string sweep;   // a name in configs/sweeps or a path
   std::string out;     // the job folder
   std::vector<int> nodes{1};
-  std::vector<int> gpus;             // GPU counts per node; empty: every count the sweep asks for
+  std::vector<int> gpu_counts;  // --gpu-counts, per node; empty: every count the sweep asks for
   std::vector<std::string> subsets;  // "best", "worst"; empty: the first k GPUs
   Scheduler scheduler = Scheduler::slurm;
   Bind bind = Bind::core;

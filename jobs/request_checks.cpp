@@ -22,16 +22,16 @@ void check_nodes(const JobRequest& req, const SystemFile& sys) {
 }
 
 void check_gpus(const JobRequest& req, const SystemFile& sys, int gpus, int slots) {
-  for (const int k : req.gpus) {
-    if (k < 1) throw UsageError("--gpus " + std::to_string(k) + ": expected 1 or more GPUs");
+  for (const int k : req.gpu_counts) {
+    if (k < 1) throw UsageError("--gpu-counts " + std::to_string(k) + ": expected 1 or more GPUs");
     if (k <= slots) continue;
     if (gpus == 0)
-      throw UsageError("--gpus " + std::to_string(k) + ": " + sys.name +
+      throw UsageError("--gpu-counts " + std::to_string(k) + ": " + sys.name +
                        " has no GPU here (the probe found none), so only host methods run, with "
                        "up to " +
                        std::to_string(slots) + " ranks");
-    throw UsageError("--gpus " + std::to_string(k) + ": more GPUs than " + sys.name + " has (" +
-                     std::to_string(gpus) + " per node)");
+    throw UsageError("--gpu-counts " + std::to_string(k) + ": more GPUs than " + sys.name +
+                     " has (" + std::to_string(gpus) + " per node)");
   }
 }
 

@@ -28,7 +28,9 @@ std::vector<int> select_gpus(const std::string& spec, int visible, const std::st
       throw UsageError("--gpus names GPU " + item + " but " +
                        (visible == 0 ? "no GPU is visible (" + no_gpu_reason + ")"
                                      : std::to_string(visible) + " are visible (0.." +
-                                           std::to_string(visible - 1) + ")"));
+                                           std::to_string(visible - 1) +
+                                           "); --gpus takes GPU indices (how many GPUs a "
+                                           "method spans is --axis gpu_count=N)"));
     for (int g : gpus)
       if (g == id) throw UsageError("--gpus '" + spec + "' names GPU " + item + " twice");
     gpus.push_back(id);

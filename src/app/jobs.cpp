@@ -21,7 +21,8 @@ namespace {
 struct JobsArgs {
   jobs::JobRequest request;
   std::string nodes = "1";
-  std::string gpus;
+  std::string gpu_counts;
+  std::string gpus;  // run's and sweep's flag, refused here with the name of this one
   std::string subsets;
   std::string scheduler = "slurm";
   std::string bind = "core";
@@ -56,7 +57,7 @@ std::string command_line(const CLI::App& cmd, const JobsArgs& a) {
       {"--sweep", a.request.sweep},
       {"--out", a.request.out},
       {"--nodes", a.nodes},
-      {"--gpus", a.gpus},
+      {"--gpu-counts", a.gpu_counts},
       {"--subsets", a.subsets},
       {"--scheduler", a.scheduler},
       {"--bind", a.bind},
@@ -97,9 +98,14 @@ nlohmann::json plan_json(const jobs::Plan& plan) {
 }
 
 void run_jobs(JobsArgs& a, const CLI::App& cmd, const GlobalOptions& global) {
+  if (cmd.count("--gpus") > 0)
+    throw UsageError("jobs --gpus " + a.gpus +
+                     ": jobs takes GPU counts per node as --gpu-counts (e.g. --gpu-counts " +
+                     (a.gpus.empty() ? std::string("1,2,4,8") : a.gpus) +
+                     "); --gpus is run's and sweep's list of GPU indices");
   auto& req = a.request;
   req.nodes = counts("--nodes", a.nodes);
-  req.gpus = counts("--gpus", a.gpus);
+  req.gpu_counts = counts("--gpu-counts", a.gpu_counts);
   req.subsets = split_list(a.subsets);
   req.scheduler = a.scheduler == "none" ? jobs::Scheduler::none : jobs::Scheduler::slurm;
   req.bind = a.bind == "none" ? jobs::Bind::none : jobs::Bind::core;
@@ -147,9 +153,11 @@ void add_jobs_command(CLI::App& app, GlobalOptions& global) {
       ->required();
   cmd->add_option("--nodes", args->nodes, "Node counts, one script each, e.g. 1,2")
       ->capture_default_str();
-  cmd->add_option("--gpus", args->gpus,
-                  "GPU counts per node (default: every count the sweep asks for; gpu_count: all "
-                  "is 1..GPUs per node)");
+  cmd->add_option("--gpu-counts", args->gpu_counts,
+                  "GPU counts per node, one step each, e.g. 1,2,4,8 (default: every count the "
+                  "sweep asks for; gpu_count: all is 1..GPUs per node). Without GPUs: ranks per "
+                  "node of the host methods");
+  cmd->add_option("--gpus", args->gpus)->group("");  // hidden: refused, naming --gpu-counts
   cmd->add_option("--subsets", args->subsets,
                   "best,worst: the best- and worst-connected GPUs of each count (whole nodes)");
   cmd->add_option("--scheduler", args->scheduler,

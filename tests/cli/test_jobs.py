@@ -52,7 +52,7 @@ def case_generate():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
         p = gpubarrier("jobs", "--system", "local-slurm", "--sweep", "paper", "--out", out,
-                       "--nodes", "1,2", "--gpus", "1,2")
+                       "--nodes", "1,2", "--gpu-counts", "1,2")
         expect(p.returncode == 0, "jobs exits 0", p)
         expect("n1.sbatch: 1 node(s)" in p.stdout and "n2.sbatch: 2 node(s)" in p.stdout,
                "the summary names each script", p)
@@ -61,17 +61,17 @@ def case_generate():
         for base, _, found in os.walk(out):
             files |= {os.path.relpath(os.path.join(base, f), out) for f in found}
         for f in ("n1.sbatch", "n2.sbatch", "merge.sbatch", "submit.sh", "rank.sh", "README.md",
-                  "sweeps/n1-single.yaml", "sweeps/n1-mpi-g2.yaml", "sweeps/n2-mpi-g1.yaml"):
+                  "sweeps/n1-single.yaml", "sweeps/n1-mpi-r2.yaml", "sweeps/n2-mpi-r1.yaml"):
             expect(f in files, f"{f} written (have {sorted(files)})")
         for f in ("n1.sbatch", "submit.sh", "rank.sh"):
             expect(os.access(os.path.join(out, f), os.X_OK), f"{f} is executable")
         expect(os.path.isdir(os.path.join(out, "results")) and
                os.path.isdir(os.path.join(out, "logs")), "results/ and logs/ exist")
         p = gpubarrier("jobs", "--system", "local-slurm", "--sweep", "paper", "--out", out,
-                       "--nodes", "1,2", "--gpus", "1,2", "--json")
+                       "--nodes", "1,2", "--gpu-counts", "1,2", "--json")
         plan = json.loads(p.stdout)
         steps = [s["id"] for script in plan["scripts"] for s in script["steps"]]
-        expect(steps == ["n1-single", "n1-mpi-g2", "n2-mpi-g1", "n2-mpi-g2"], f"steps {steps}", p)
+        expect(steps == ["n1-single", "n1-mpi-r2", "n2-mpi-r1", "n2-mpi-r2"], f"steps {steps}", p)
         p = gpubarrier("config", "check", *[os.path.join(out, "sweeps", f)
                                             for f in os.listdir(os.path.join(out, "sweeps"))])
         expect(p.returncode == 0, "the step sweeps pass config check", p)
@@ -96,7 +96,7 @@ def case_multinode():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
         p = gpubarrier("jobs", "--system", "dgx-h100", "--sweep", "paper", "--out", out,
-                       "--nodes", "2", "--gpus", "1,2", "--dry-run")
+                       "--nodes", "2", "--gpu-counts", "1,2", "--dry-run")
         expect(p.returncode == 0, "dry run exits 0", p)
         sweeps = p.stdout.split("----- " + out + "/sweeps/")[1:]
         expect(len(sweeps) == 2, "two step sweeps (1 and 2 GPUs per node)", p)
@@ -114,13 +114,13 @@ def case_refusals():
         with open(mpi_only, "w") as f:
             f.write("runs:\n  - methods: host.mpi.barrier\n")
         cases = [
-            (["--system", "dgx-h100", "--sweep", "paper", "--gpus", "16"],
+            (["--system", "dgx-h100", "--sweep", "paper", "--gpu-counts", "16"],
              "more GPUs than dgx-h100 has (8 per node)"),
             (["--system", "dgx-h100", "--sweep", "paper", "--subsets", "wrst"],
              "did you mean 'worst'?"),
             (["--system", "dgx-h100", "--sweep", "multi-gpu", "--nodes", "2"],
              "device-side barrier: its peers are GPUs of one node"),
-            (["--system", "dgx-h100", "--sweep", mpi_only, "--scheduler", "none", "--gpus", "1"],
+            (["--system", "dgx-h100", "--sweep", mpi_only, "--scheduler", "none", "--gpu-counts", "1"],
              "a barrier among ranks needs 2 or more"),
             (["--system", "local-slurm", "--sweep", "paper", "--nodes", "3"],
              "local-slurm has 2 nodes"),
@@ -128,6 +128,9 @@ def case_refusals():
             (["--system", "dgx-h100", "--sweep", "papr"], "did you mean 'paper'?"),
             (["--system", "dgx-h100", "--sweep", "paper", "--time", "soon"],
              "expected a Slurm time limit"),
+            # run's and sweep's --gpus takes GPU indices; the counts of jobs have their own name.
+            (["--system", "dgx-h100", "--sweep", "paper", "--gpus", "1,2"],
+             "jobs takes GPU counts per node as --gpu-counts (e.g. --gpu-counts 1,2)"),
         ]
         for args, reason in cases:
             p = gpubarrier("jobs", "--out", out, *args)
@@ -151,10 +154,10 @@ def snapshot(folder):
 def case_regenerate():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
-        args = ["jobs", "--sweep", "paper", "--out", out, "--gpus", "2"]
+        args = ["jobs", "--sweep", "paper", "--out", out, "--gpu-counts", "2"]
         p = gpubarrier(*args, "--system", "local-slurm", "--nodes", "1,2")
         expect(p.returncode == 0, "first generation", p)
-        kept = {os.path.join("results", "n1-mpi-g2.csv"): "schema_version\n",
+        kept = {os.path.join("results", "n1-mpi-r2.csv"): "schema_version\n",
                 os.path.join("logs", "n1-1234.out"): "a log\n",
                 "merged.csv": "schema_version\n"}
         for path, text in kept.items():
@@ -171,7 +174,7 @@ def case_regenerate():
         after = {path: snap for path, snap in snapshot(out).items() if path in kept}
         expect(after == before, f"results, logs and merged.csv untouched: {sorted(after)}")
         expect(not os.path.exists(os.path.join(out, "n2.sbatch")) and
-               not os.path.exists(os.path.join(out, "sweeps", "n2-mpi-g2.yaml")),
+               not os.path.exists(os.path.join(out, "sweeps", "n2-mpi-r2.yaml")),
                "files of the earlier generation that this one does not write are removed")
         p = gpubarrier(*args, "--system", "dgx-h100")
         expect(p.returncode == 2 and "holds results of another generation" in p.stderr,
@@ -180,7 +183,7 @@ def case_regenerate():
 
 def jobs_into(out, *extra):
     return gpubarrier("jobs", "--system", "local-slurm", "--sweep", "paper", "--out", out,
-                      "--gpus", "2", *extra)
+                      "--gpu-counts", "2", *extra)
 
 
 def case_foreign_folder():
@@ -263,7 +266,7 @@ def sbatch_options():
 # Layouts tried for every system x sweep. A refusal is accepted only for these reasons: a sweep
 # with nothing that runs there (GPU methods on fake or no GPUs, one-node methods on 2 nodes).
 LAYOUTS = [[], ["--nodes", "2", "--bind", "none"], ["--subsets", "best,worst"],
-           ["--one-job-per-point", "--gpus", "1,2"], ["--scheduler", "none"]]
+           ["--one-job-per-point", "--gpu-counts", "1,2"], ["--scheduler", "none"]]
 ACCEPTED_REFUSALS = ("nothing of", "has no GPU here")
 
 

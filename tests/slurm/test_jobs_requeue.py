@@ -71,7 +71,7 @@ def main():
         out = os.path.join(d, "jobs")
         p = subprocess.run([EXE, "jobs", "--system", "local-slurm", "--sweep",
                             os.path.join(HERE, "jobs-requeue.yaml"), "--out", out,
-                            "--gpus", "2,3", "--time", "00:10:00"],
+                            "--gpu-counts", "2,3", "--time", "00:10:00"],
                            capture_output=True, text=True, timeout=120)
         if p.returncode != 0:
             fail("jobs: " + p.stdout + p.stderr)
@@ -90,7 +90,7 @@ def main():
                 time.sleep(0.2)
             if data_rows(first) < 1 or job_field(job, "JobState") != "RUNNING":
                 fail(f"job {job} never got through its first step", out)
-            second = os.path.join(out, "results", "n1-mpi-g2.csv")
+            second = os.path.join(out, "results", "n1-mpi-r2.csv")
             while not os.path.exists(second) and time.monotonic() < deadline:
                 time.sleep(0.2)
             if not os.path.exists(second) or job_field(job, "JobState") != "RUNNING":

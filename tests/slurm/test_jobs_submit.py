@@ -77,7 +77,7 @@ def submit(out):
 def case_end_to_end():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
-        p = generate(out, "--sweep", SWEEP, "--nodes", "1,2", "--gpus", "1,2,3")
+        p = generate(out, "--sweep", SWEEP, "--nodes", "1,2", "--gpu-counts", "1,2,3")
         if p.returncode != 0:
             fail("jobs", p.stdout + p.stderr)
         ids = submit(out)
@@ -126,7 +126,7 @@ def case_lost_point():
     not a gap or a hang)."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
-        p = generate(out, "--sweep", SWEEP, "--nodes", "2", "--gpus", "1,2")
+        p = generate(out, "--sweep", SWEEP, "--nodes", "2", "--gpu-counts", "1,2")
         if p.returncode != 0:
             fail("jobs", p.stdout + p.stderr)
         env = dict(os.environ, GPUBARRIER_TEST_CRASH="host.mpi.barrier@3")
@@ -153,16 +153,16 @@ def case_lost_point():
         if got != want:
             fail(f"rows {got}, expected {want}", text)
         lost = next(r for r in rows if r["status"] == "timeout")
-        if not lost["note"].startswith("lost: ") or "step n2-mpi-g2 of job" not in lost["note"]:
+        if not lost["note"].startswith("lost: ") or "step n2-mpi-r2 of job" not in lost["note"]:
             fail(f"the lost row's note: {lost['note']}")
-        if os.path.exists(os.path.join(out, "results", "n2-mpi-g2.csv.inflight")):
+        if os.path.exists(os.path.join(out, "results", "n2-mpi-r2.csv.inflight")):
             fail("the in-flight mark outlived lost-point")
     print("PASS: the point a dead rank took down is a timeout row; the job went on")
 
 
 def case_test_only():
-    layouts = [["--nodes", "1,2", "--gpus", "1,2,3"], ["--one-job-per-point", "--gpus", "2"],
-               ["--subsets", "best,worst", "--gpus", "1,4"]]
+    layouts = [["--nodes", "1,2", "--gpu-counts", "1,2,3"], ["--one-job-per-point", "--gpu-counts", "2"],
+               ["--subsets", "best,worst", "--gpu-counts", "1,4"]]
     sweeps = [SWEEP] + sorted(os.path.join(ROOT, "configs", "sweeps", f)
                               for f in os.listdir(os.path.join(ROOT, "configs", "sweeps")))
     tried = 0

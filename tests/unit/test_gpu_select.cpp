@@ -22,7 +22,10 @@ TEST(GpuSelect, RejectsMissingDuplicateAndMalformed) {
     select_gpus("0,2", 2, "", l);
     FAIL();
   } catch (const gb::UsageError& e) {
-    EXPECT_STREQ(e.what(), "--gpus names GPU 2 but 2 are visible (0..1)");
+    // A list of counts (1,2,4,8) given for indices is answered with the flag for counts.
+    EXPECT_STREQ(e.what(),
+                 "--gpus names GPU 2 but 2 are visible (0..1); --gpus takes GPU indices (how "
+                 "many GPUs a method spans is --axis gpu_count=N)");
   }
   EXPECT_THROW(select_gpus("0,0", 2, "", l), gb::UsageError);
   EXPECT_THROW(select_gpus("x", 2, "", l), gb::UsageError);

@@ -136,7 +136,7 @@ TEST(JobsPlan, SubsetsWidenANonExclusiveSystemAndSayWhy) {
 TEST(JobsPlan, OneJobPerPoint) {
   auto r = request("dgx-h100", "multi-gpu-mpi");
   r.one_job_per_point = true;
-  r.gpus = {2, 4};
+  r.gpu_counts = {2, 4};
   const jobs::Plan plan = jobs::make_plan(r, catalogue());
   std::vector<std::string> names;
   for (const auto& s : plan.scripts) names.push_back(s.name);
@@ -194,7 +194,7 @@ TEST(JobsPlan, GpuCountAllIsOneToGpusPerNode) {
 
 TEST(JobsPlan, RefusesImpossibleRequestsWithTheReason) {
   auto r = request("dgx-h100", "paper");
-  r.gpus = {16};
+  r.gpu_counts = {16};
   EXPECT_NE(refusal(r).find("more GPUs than dgx-h100 has (8 per node)"), std::string::npos)
       << refusal(r);
 
@@ -232,7 +232,7 @@ TEST(JobsPlan, RefusesImpossibleRequestsWithTheReason) {
 TEST(JobsPlan, RefusesAnMpiOnlyMethodOnOneGpuWithoutScheduler) {
   auto r = request("dgx-h100", "paper");
   r.scheduler = jobs::Scheduler::none;
-  r.gpus = {1};
+  r.gpu_counts = {1};
   SystemFile sys = load_system_file(gb::test::system_path("dgx-h100"));
   try {
     gb::test::plan_with(r, sys, "runs:\n  - methods: host.mpi.barrier\n");
@@ -244,16 +244,18 @@ TEST(JobsPlan, RefusesAnMpiOnlyMethodOnOneGpuWithoutScheduler) {
   }
 }
 
+// Without GPUs to give, a step's count is of ranks, and its name says so: its rows say ranks=2,
+// gpu_count=0, which a name with "g2" would contradict.
 TEST(JobsPlan, FakeGpusRunCpuOnlyMethodsWithoutSelectingGpus) {
   auto r = request("local-slurm", "paper");
   r.nodes = {1, 2};
-  r.gpus = {1, 2, 3};
+  r.gpu_counts = {1, 2, 3};
   const jobs::Plan plan = jobs::make_plan(r, catalogue());
   EXPECT_FALSE(plan.select_gpus);
   std::vector<std::string> all;
   for (const auto& s : plan.scripts)
     for (const auto& id : ids(s)) all.push_back(id);
-  EXPECT_EQ(all, (std::vector<std::string>{"n1-single", "n1-mpi-g2", "n1-mpi-g3", "n2-mpi-g1",
-                                           "n2-mpi-g2", "n2-mpi-g3"}));
+  EXPECT_EQ(all, (std::vector<std::string>{"n1-single", "n1-mpi-r2", "n1-mpi-r3", "n2-mpi-r1",
+                                           "n2-mpi-r2", "n2-mpi-r3"}));
   EXPECT_TRUE(plan.scripts[0].overcommit);  // 3 ranks on the 2 CPUs of a CI node
 }

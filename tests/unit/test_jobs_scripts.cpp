@@ -172,7 +172,7 @@ TEST(JobsScripts, SystemSettingsReachTheScripts) {
 TEST(JobsScripts, PlainScriptsRunMpirunPerGpuCount) {
   auto r = request("dgx-h100", "multi-gpu-mpi");
   r.scheduler = jobs::Scheduler::none;
-  r.gpus = {1, 2};
+  r.gpu_counts = {1, 2};
   const auto files = paper_files(r);
   const std::string s = file(files, "n1.sh").text;
   EXPECT_FALSE(has(s, "#SBATCH"));
