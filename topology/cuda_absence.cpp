@@ -25,10 +25,10 @@ std::string cuda_unavailable_reason(const std::string& error_name, const std::st
   const bool absence =
       error_name == "cudaErrorInsufficientDriver" || error_name == "cudaErrorNoDevice";
   if (absence && !driver.library)
-    return "no NVIDIA driver or GPU found (libcuda.so.1, the driver's library, cannot be loaded)";
+    return "no NVIDIA driver or GPU found: libcuda.so.1, the driver's library, cannot be loaded";
   if (absence && !driver.kernel)
-    return "no NVIDIA driver or GPU found (no NVIDIA kernel driver: /proc/driver/nvidia is "
-           "missing)";
+    return "no NVIDIA driver or GPU found: no NVIDIA kernel driver, /proc/driver/nvidia is "
+           "missing";
   return error_name + ": " + error_text;
 }
 

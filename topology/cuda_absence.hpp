@@ -19,7 +19,7 @@ DriverPresence nvidia_driver_presence();
 
 // `error_name: error_text` (cudaGetErrorName, cudaGetErrorString), except for
 // cudaErrorInsufficientDriver and cudaErrorNoDevice where a part of the driver is missing: then
-// "no NVIDIA driver or GPU found (<the missing part>)".
+// "no NVIDIA driver or GPU found: <the missing part>".
 std::string cuda_unavailable_reason(const std::string& error_name, const std::string& error_text,
                                     const DriverPresence& driver);
 

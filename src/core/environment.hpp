@@ -42,7 +42,7 @@ struct Environment {
 Environment detect_environment(const Launch& launch);
 
 // Counts visible CUDA devices; on failure returns 0 and sets `reason`: "no NVIDIA driver or GPU
-// found (...)" where there is no driver, else CUDA's error (topology/cuda_absence.hpp).
+// found: ..." where there is no driver, else CUDA's error (topology/cuda_absence.hpp).
 int count_cuda_devices(std::string& reason);
 
 }  // namespace gb

@@ -13,7 +13,7 @@ const std::string kInsufficientText =
 TEST(CudaAbsence, NoDriverLibraryIsNoDriver) {
   const std::string got = cuda_unavailable_reason(kInsufficient, kInsufficientText, {false, false});
   EXPECT_EQ(got,
-            "no NVIDIA driver or GPU found (libcuda.so.1, the driver's library, cannot be loaded)");
+            "no NVIDIA driver or GPU found: libcuda.so.1, the driver's library, cannot be loaded");
   EXPECT_EQ(cuda_unavailable_reason("cudaErrorNoDevice", "no CUDA-capable device is detected",
                                     {false, true}),
             got);
@@ -22,8 +22,8 @@ TEST(CudaAbsence, NoDriverLibraryIsNoDriver) {
 TEST(CudaAbsence, NoKernelDriverIsNoDriver) {
   EXPECT_EQ(cuda_unavailable_reason("cudaErrorNoDevice", "no CUDA-capable device is detected",
                                     {true, false}),
-            "no NVIDIA driver or GPU found (no NVIDIA kernel driver: /proc/driver/nvidia is "
-            "missing)");
+            "no NVIDIA driver or GPU found: no NVIDIA kernel driver, /proc/driver/nvidia is "
+            "missing");
 }
 
 // With a driver present, an insufficient driver is an old one: CUDA's own words stay.
