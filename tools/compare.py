@@ -361,7 +361,7 @@ def verdict(metric, a, b, k, floor):
         return out
     noisy = next((n for side in (a, b) for n in map(gbcsv.noisy_reason, side.rows) if n), "")
     if noisy:
-        out.update(verdict=f"noisy, no verdict: {noisy}", test="", kind="n/a")
+        out.update(verdict=f"noisy, no verdict: {noisy}", test="", kind="noisy")
         return out
     fl = floor_of(a, b, floor)
     diff = b.value - a.value
@@ -488,8 +488,9 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
     for s in sides:
         keys |= s.groups.keys()
     joined, only = [], {}
-    counts = {"joined": 0, "same": 0, "faster": 0, "slower": 0, "differ": 0, "n/a": 0}
-    per_side = [{"same": 0, "faster": 0, "slower": 0, "differ": 0, "n/a": 0} for _ in sides[1:]]
+    kinds = ("same", "faster", "slower", "differ", "n/a", "noisy")
+    counts = dict.fromkeys(("joined",) + kinds, 0)
+    per_side = [dict.fromkeys(kinds, 0) for _ in sides[1:]]
     for key in sorted(keys, key=lambda k: (k[0], k[2], k[6], _sort_value(k[3]), k[4], k[5],
                                           [(a, _sort_value(v)) for a, v in k[1]])):
         present = [s for s in sides if key in s.groups]
@@ -577,6 +578,8 @@ def _summary_lines(res):
             line += f", {pc['differ']} differ (metric without a direction)"
         if pc["n/a"]:
             line += f", {pc['n/a']} not comparable (different statistics)"
+        if pc["noisy"]:
+            line += f", {pc['noisy']} noisy (no verdict)"
         parts.append(line)
     if n_only:
         parts.append("only in one side: " + "; ".join(f"{label} {n}"
