@@ -6,8 +6,10 @@ of each command's own (`unshare -m`; the files stay where they are for everyone 
 From the prefix: --version names <prefix>/share/gpubarrier; list; run --methods
 host.omp.barrier; sweep of a shipped sweep by name; jobs --scheduler none; compare; report multi
 and report --html; the installed ReFrame suite's HostOmpBarrier (system local, no scheduler).
-An executable copied away from its prefix says where its data files should be, and a Python
-tool it cannot find fails (exit 1) in one line naming that place.
+The prefix copied whole to another folder (`cp -a`), the original hidden too: --version, list
+and run from the copy, whose run path names nothing of the source tree, the build folder or the
+original prefix. An executable copied away from its prefix says where its data files should be,
+and a Python tool it cannot find fails (exit 1) in one line naming that place.
 
 Usage: test_install.py GPUBARRIER
 Exit 77 (skip) where no mount namespace can be made (needs root or CAP_SYS_ADMIN).
@@ -41,11 +43,48 @@ INSTALLED = ["bin/gpubarrier", f"{DATA}/tools/compare.py", f"{DATA}/tools/report
 HIDING = 'for d in $GB_HIDE; do mount -t tmpfs gb-hidden "$d" || exit 97; done; exec "$@"'
 
 
-def hidden(args, work, env, timeout=300):
-    """`args` in a mount namespace where the source tree and the build folder are empty."""
+def hidden(args, work, env, timeout=300, hide=()):
+    """`args` in a mount namespace where the source tree, the build folder and `hide` are empty."""
     return subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", HIDING, "sh",
                            *args], capture_output=True, text=True, cwd=work, timeout=timeout,
-                          env=dict(env, GB_HIDE=" ".join(HIDE)))
+                          env=dict(env, GB_HIDE=" ".join(HIDE + list(hide))))
+
+
+def run_path(exe):
+    """The executable's RUNPATH/RPATH entries, from readelf -d."""
+    p = subprocess.run(["readelf", "-d", exe], capture_output=True, text=True)
+    expect(p.returncode == 0, f"readelf -d {exe}", p)
+    found = re.findall(r"\((?:RUNPATH|RPATH)\)\s+Library (?:runpath|rpath): \[(.*)\]", p.stdout)
+    return [d for entry in found for d in entry.split(":")]
+
+
+def moved_prefix(prefix, work, env):
+    """The prefix copied as a whole (`cp -a`) to another folder runs from there with the source
+    tree, the build folder and the original prefix out of reach: its run path names only places
+    relative to itself or outside them."""
+    moved = os.path.join(work, "moved")
+    p = subprocess.run(["cp", "-a", prefix, moved], capture_output=True, text=True)
+    expect(p.returncode == 0, f"cp -a {prefix} {moved}", p)
+    exe = os.path.join(moved, "bin", "gpubarrier")
+    absolute = [d for d in run_path(exe) if os.path.isabs(d)]  # not $ORIGIN/...
+    inside = [d for d in absolute for top in HIDE + [prefix]
+              if os.path.realpath(d) == top or os.path.realpath(d).startswith(top + os.sep)]
+    expect(not inside, f"the installed run path names nothing of {HIDE + [prefix]}: {inside}")
+    env = dict(env, PATH=os.path.join(moved, "bin") + os.pathsep + env.get("PATH", ""))
+    run = lambda *args: hidden(list(args), work, env, hide=[prefix])  # noqa: E731
+    p = run("sh", "-c", 'test ! -e "$0/bin/gpubarrier"', prefix)
+    expect(p.returncode == 0, f"{prefix} is out of reach beside the copy", p)
+    p = run(exe, "--version")
+    want = f"data files: {moved}/{DATA} (installed)"
+    expect(p.returncode == 0 and want in p.stdout, f"the moved prefix's --version says '{want}'",
+           p)
+    p = run(exe, "list")
+    expect(p.returncode == 0 and re.search(r"^host\.omp\.barrier .* yes$", p.stdout, re.M),
+           "list from the moved prefix", p)
+    p = run(exe, "run", "--methods", "host.omp.barrier", "--samples", "5", "--time-budget", "0.2",
+            "--out", "moved.csv")
+    expect(p.returncode == 0 and ok_rows(os.path.join(work, "moved.csv")),
+           "run --methods host.omp.barrier from the moved prefix writes ok rows", p)
 
 
 def sanitizer_env(env, work):
@@ -147,6 +186,7 @@ def main():
                "report --html from the prefix", p)
 
         installed_reframe(run, prefix, work)
+        moved_prefix(prefix, work, env)
 
         # Copied away from its prefix, with the source tree hidden: no data files anywhere.
         alone = os.path.join(work, "alone")
@@ -163,7 +203,7 @@ def main():
                len(p.stderr.strip().splitlines()) == 1,
                "compare without data files: exit 1, one line naming the expected script", p)
     print(f"PASS: installed to a prefix; list, run, sweep quick, jobs, compare and report ran "
-          f"from it with {' and '.join(HIDE)} out of reach")
+          f"from it and list and run from a copy of it with {' and '.join(HIDE)} out of reach")
     return 0
 
 
