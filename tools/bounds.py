@@ -1,6 +1,6 @@
 """Physical bounds of the figures: a row outside them is not a measurement of what it claims.
 
-Two kinds, applied by gbcsv.load to every row it reads (so that no table, model or answer
+Three kinds, applied by gbcsv.load to every row it reads (so that no table, model or answer
 uses such a row): the row's status becomes `unverified` and its note starts with
 "outside physical bound: ...", naming the bound.
 
@@ -8,6 +8,8 @@ uses such a row): the row's status becomes `unverified` and its note starts with
   figure is above zero; one dependent shared-memory load takes at least one cycle; and so on.
   The executable applies them as it writes rows; STATIC repeats them here for rows written
   before it did (tests/cli/test_bounds.py checks that the two agree).
+- Every figure is a finite number: NaN and infinity are no measurement (gbcsv.load refuses a file
+  that holds one; apply marks such a row for any other caller).
 - Bounds against the hardware and the same run (rows of one run_id in one file):
   * no reduction reads an array from DRAM faster than the GPU's theoretical DRAM bandwidth
     (DRAM_PEAK_GBS, times the GPU count for a reduction over several GPUs), where the row reads
@@ -131,7 +133,10 @@ def apply(rows):
         if r["status"] != "ok":
             continue
         value = _number(r["value"])
-        if value != value:
+        if not math.isfinite(value):
+            if str(r["value"]).strip():  # NaN, inf: no measurement (gbcsv refuses such rows)
+                _mark(r, f"{r['metric']} {r['value']} is not a finite number (NaN and infinity "
+                         f"are not figures)")
             continue
         why = _check_static(r, value)
         if not why and r["metric"] == "bandwidth" and r["method"].startswith("reduction.") \

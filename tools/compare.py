@@ -325,13 +325,19 @@ def load_raw(paths):
                     try:
                         v = float(r["value"])
                     except ValueError:
+                        v = None
+                    if v is None or not math.isfinite(v):
                         col = header.index("value") + 1
                         raise gbcsv.CsvError(f"{path}:{reader.line_num}: column 'value' (column "
-                                             f"{col}) is '{r['value']}': expected a number") from None
+                                             f"{col}) is '{r['value']}': expected a finite "
+                                             f"number") from None
                     r["config"] = gbcsv.config_codes(r["method"], r["config"])  # as rows read
                     out.setdefault(tuple(r[c] for c in RAW_COLUMNS[:6]), []).append(v)
             except csv.Error as e:
                 raise gbcsv.CsvError(f"{path}:{reader.line_num}: not valid CSV: {e}") from None
+            except UnicodeDecodeError as e:
+                raise gbcsv.CsvError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}): "
+                                     f"expected raw samples of `run --raw`") from None
     return out
 
 
@@ -868,7 +874,7 @@ def print_floor(groups):
 
 def main(argv=None):
     doc = __doc__
-    p = argparse.ArgumentParser(
+    p = tool_main.ArgumentParser(
         prog="gpubarrier compare", description=doc.split("\n\n", 1)[0],
         epilog=doc.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", nargs="*", help="gpubarrier CSVs; the first is the baseline")
@@ -903,7 +909,7 @@ def main(argv=None):
         p.error("give at least one CSV (two, or --by a column that splits one)")
     if args.floor is not None and not 0 <= args.floor < 100:
         raise CompareError(f"--floor {args.floor:g}: expected a percentage in [0, 100)")
-    if args.k < 0:
+    if not 0 <= args.k < math.inf:  # NaN too
         raise CompareError(f"--k {args.k:g}: expected a number >= 0")
     sys.stdout.write(compare_text(args.csv, by=args.by, methods=args.methods,
                                   level=args.level, fmt=args.format, raw=args.raw, k=args.k,

@@ -22,6 +22,7 @@ bound at the start of its note.
 import csv
 import glob
 import json
+import math
 import os
 import sys
 
@@ -62,7 +63,10 @@ NAMES = [name for name, _ in COLUMNS]
 LATEST = _SCHEMA[1]
 NUMERIC = {"value", "mean", "stddev", "min", "max", "median", "p95", "p99", "cv", "samples",
            "sm_clock_mhz"}
+NUMERIC_IN_ORDER = [name for name in NAMES if name in NUMERIC]
 STATUSES = set(_SCHEMA[2])
+# Numeric columns that cannot be negative, and why.
+NON_NEGATIVE = {"stddev": "a standard deviation", "samples": "a count of samples"}
 
 # The names of categorical axis values: {method: {axis: {code: name}}} (the method's code for
 # each name it has) and {axis: {name: meaning}} (one meaning per name on every method).
@@ -188,14 +192,20 @@ def _check_row(path, line, header, fields):
     if row["status"] not in STATUSES:
         raise CsvError(f"{path}:{line}: column 'status' is '{row['status']}': expected one of "
                        f"{', '.join(sorted(STATUSES))}")
-    for c in NUMERIC:
+    for c in NUMERIC_IN_ORDER:  # the first bad column as the file has them
         text = row.get(c, "")
         if text == "" or (c != "value" and row["status"] != "ok"):
             continue
         try:
-            float(text)
+            number = float(text)
         except ValueError:
             raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a number") from None
+        if not math.isfinite(number):  # NaN, inf, 1e999: no measurement, no figure to rank
+            raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a finite number "
+                           f"(NaN and infinity are not figures)")
+        if number < 0 and c in NON_NEGATIVE:
+            raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a number >= 0 "
+                           f"({NON_NEGATIVE[c]})")
     if row["status"] == "ok" and row["value"] == "":
         raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
     return row

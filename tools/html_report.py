@@ -680,8 +680,8 @@ def only_others(title, topo, others, left):
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="gpubarrier report --html",
-                                 description=__doc__.split("\n\n")[0])
+    ap = tool_main.ArgumentParser(prog="gpubarrier report --html",
+                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("inputs", nargs="+", help="CSV files or folders of them")
     ap.add_argument("--html", required=True, metavar="OUT.html", help="the page to write")
     ap.add_argument("--title", default=None, help="page title")
@@ -689,14 +689,21 @@ def main(argv: list[str]) -> int:
                     help="compare the inputs against this one (a part of a file's path or of a "
                          "machine's label): adds tools/compare.py's table and the comparison "
                          "plots; without it the page compares nothing")
+    ap.add_argument("--force", action="store_true",
+                    help="replace an --html file that already exists (default: refused)")
     args = ap.parse_args(argv)
+    tool_main.refuse_to_replace(args.html, "--html", args.force)
     page = build(args.inputs, args.title, args.baseline)  # CsvError: exit 2 (tool_main)
     try:
-        with open(args.html, "w", encoding="utf-8") as f:
-            f.write(page)
+        f = open(args.html, "w", encoding="utf-8")
     except OSError as e:
         raise tool_main.InputError(f"cannot write {args.html}: {e.strerror} (--html names the "
                                    f"page to write)") from None
+    try:
+        with f:
+            f.write(page)
+    except OSError as e:  # a full disk: nothing wrong with the input
+        raise tool_main.WriteError(f"cannot write {args.html}: {e.strerror or e}") from None
     print(f"html_report: {args.html} ({len(page) // 1024} KiB)")
     return 0
 

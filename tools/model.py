@@ -257,7 +257,7 @@ def markdown(preds, study):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="gpubarrier model", description=__doc__,
+    ap = tool_main.ArgumentParser(prog="gpubarrier model", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--from", dest="sources", action="append", default=[], metavar="CSV",
                     help="gpubarrier CSV with the model's inputs (repeatable)")

@@ -67,6 +67,7 @@ import sys
 
 import gbcsv
 import machines as machines_of
+import tool_main
 
 NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
 DEFAULT_NETWORK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -306,8 +307,9 @@ def choose(rows, g, shape, combine, skip=()):
 
 def main(argv, load, table):
     """report.py multinode-model: argv without the subcommand; load/table are report.py's."""
-    parser = argparse.ArgumentParser(prog="report.py multinode-model", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = tool_main.ArgumentParser(prog=f"{tool_main.prog()} multinode-model",
+                                      description=__doc__,
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csvs", nargs="+", help="CSVs measured on one node")
     parser.add_argument("--network", default=DEFAULT_NETWORK)
     parser.add_argument("--gpus-per-node", type=positive_int, default=4)

@@ -54,6 +54,13 @@ with tool_main.imports(__name__):
 # Reproducible files: no creation date in SVG/PNG metadata, fixed SVG ids.
 plt.rcParams["svg.hashsalt"] = "gpubarrier"
 FORMATS = ["png"]  # set by main() / make_plots(); every plot is written in each of these
+# The files that were in --out before this run: one of them is replaced only with --force (the
+# executable's rule for --out); set by make_plots().
+EXISTED = set()
+FORCE = False
+# The largest magnitude of a figure (value, value + stddev) a plot draws: no measured figure
+# comes near it, and an axis near the float limit (1e308) cannot be scaled or ticked.
+PLOT_LIMIT = 1e30
 
 
 def save(fig, out, stem):
@@ -61,8 +68,18 @@ def save(fig, out, stem):
     paths = []
     for fmt in FORMATS:
         path = os.path.join(out, f"{stem}.{fmt}")
+        if os.path.basename(path) in EXISTED:
+            try:
+                tool_main.refuse_to_replace(path, "--out", FORCE)
+            except tool_main.InputError:
+                plt.close(fig)
+                raise
         meta = {"Date": None} if fmt == "svg" else {}
-        fig.savefig(path, dpi=110, metadata=meta, bbox_inches="tight", pad_inches=0.1)
+        try:
+            fig.savefig(path, dpi=110, metadata=meta, bbox_inches="tight", pad_inches=0.1)
+        except OSError as e:  # a full or read-only disk: nothing wrong with the input
+            plt.close(fig)
+            raise tool_main.WriteError(f"cannot write {path}: {e.strerror or e}") from None
         paths.append(path)
     plt.close(fig)
     return paths
@@ -71,6 +88,13 @@ def save(fig, out, stem):
 def load_ok(paths, split_repeats=True):
     """Every ok row of every file, each with `_group`: its machine's label (plot_compare)."""
     rows = gbcsv.load(paths, statuses={"ok"})
+    for r in rows:
+        value, spread = float(r["value"]), float(r["stddev"] or 0)
+        if abs(value) + spread >= PLOT_LIMIT:
+            col = "value" if abs(value) >= PLOT_LIMIT else "stddev"
+            raise tool_main.InputError(
+                f"{r['_file']}:{r['_line']}: column '{col}' is '{r[col]}': too large to plot "
+                f"(value + stddev below {PLOT_LIMIT:g} expected; no measured figure comes near)")
     plot_compare.assign_groups(rows, split_repeats)
     return rows
 
@@ -284,14 +308,15 @@ def selfcheck(runs, out):
 
 
 def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", prefix="",
-               split_repeats=True, compare=True):
-    """Every plot of these CSVs into out/; returns (paths written, message). Raises
+               split_repeats=True, compare=True, force=False):
+    """Every plot of these CSVs into out/; returns (paths written, message). A file already in
+    out/ is replaced only with force (else InputError naming it and --force). Raises
     gbcsv.CsvError for an unreadable file, ValueError for no rows or an unknown baseline.
     only: all; compare (the comparison plots); overview (selfcheck, summary, scaling and the
     comparison, no per-method plot). split_repeats=False merges files of one machine that
     measured the same points (plot_compare.assign_groups). compare=False: no plot comparing
     machines (tools/html_report.py without --baseline)."""
-    global MANY_GROUPS
+    global MANY_GROUPS, FORCE
     FORMATS[:] = list(formats)
     ok = load_ok(paths, split_repeats)
     rows = latency_rows(ok)
@@ -302,8 +327,18 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
     MANY_GROUPS = len(groups) > 1
     if MANY_GROUPS:
         plot_compare.resolve_baseline(groups, rows, baseline)  # an unknown one fails first
-    os.makedirs(out, exist_ok=True)
+    if os.path.exists(out) and not os.path.isdir(out):
+        raise tool_main.InputError(f"--out '{out}' is a file: plot writes its plots into a "
+                                   f"folder; choose a folder")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        raise tool_main.InputError(f"--out '{out}': cannot create the folder "
+                                   f"({e.strerror or e})") from None
     before = set(os.listdir(out))
+    EXISTED.clear()
+    EXISTED.update(before)
+    FORCE = force
     stamp = {f: os.path.getmtime(os.path.join(out, f)) for f in before}
     by_method = collections.defaultdict(list)
     for r in rows:
@@ -339,7 +374,8 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap = tool_main.ArgumentParser(description=__doc__,
+                                  formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("csv", nargs="+", help="gpubarrier CSV files")
     ap.add_argument("--out", default="plots", help="output folder (default: plots)")
     ap.add_argument("--format", default="png,svg",
@@ -350,6 +386,8 @@ def main(argv=None):
     ap.add_argument("--only", choices=("all", "compare"), default="all",
                     help="compare: only the plots comparing machines (default: all)")
     ap.add_argument("--prefix", default="", help="prepended to every comparison plot's file name")
+    ap.add_argument("--force", action="store_true",
+                    help="replace plots already in --out (default: refused, naming the file)")
     ap.add_argument("--merge-repeats", action="store_true",
                     help="files of one machine stay one machine even where they measured the "
                          "same points (default: each such file is a machine of its own)")
@@ -360,7 +398,7 @@ def main(argv=None):
         ap.error(f"--format {args.format}: expected a comma-separated list of png, svg, pdf")
     try:
         _, msg = make_plots(args.csv, args.out, formats, args.baseline, args.only, args.prefix,
-                            split_repeats=not args.merge_repeats)
+                            split_repeats=not args.merge_repeats, force=args.force)
     except ValueError as e:  # no rows to plot, an unknown --baseline
         raise tool_main.InputError(str(e)) from e
     print(msg)

@@ -173,8 +173,9 @@ def main(argv):
         print(__doc__)
         return 0
     if not argv:
-        print(__doc__, file=sys.stderr)
-        return 2
+        raise tool_main.InputError(
+            f"give a table and its CSVs, or CSVs and folders for the answers (report DIR), or "
+            f"CSV... --html PAGE.html; see `{tool_main.prog()} --help`")
     try:
         return dispatch(argv) or 0
     except ValueError as e:  # the tables' own refusals: what is missing or malformed

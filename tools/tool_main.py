@@ -13,16 +13,25 @@ Exit statuses (README, "Exit codes"):
      line), what was wrong and what is expected; a file that cannot be opened; a Python module
      the tool needs that this interpreter cannot import (which one, which interpreter, the fix);
      argparse's own usage errors are 2 as well
-  1  a bug in the tool: the exception's type, message and where it was raised, in one line; with
+  1  a write error (a full disk, a full standard output): what could not be written and why;
+     a bug in the tool: the exception's type, message and where it was raised, in one line; with
      GPUBARRIER_DEBUG=1 the full traceback follows
+Argument errors (ArgumentParser below) are one line too, as the executable's: the option, what
+was wrong, the closest valid names, and `see ... --help`; --help prints the whole help.
 Messages start with the command the user typed (`gpubarrier report`, set by the executable in
 GPUBARRIER_COMMAND), else the script's name.
 """
+import argparse
 import contextlib
+import difflib
+import errno
 import os
+import re
 import sys
 import traceback
 
+# OSErrors that say an output could not be written, not that the tool is wrong.
+WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
 TOOLS_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -33,6 +42,13 @@ class InputError(Exception):
     def __init__(self, message, status=2):
         super().__init__(message)
         self.status = status
+
+
+class WriteError(InputError):
+    """An output that could not be written (status 1: not the input's fault, nor a bug)."""
+
+    def __init__(self, message):
+        super().__init__(message, status=1)
 
 
 def prog():
@@ -88,9 +104,66 @@ def report(e):
     if isinstance(e, (FileNotFoundError, IsADirectoryError, PermissionError, NotADirectoryError)):
         what = e.filename or "a file"
         return 2, f"{prog()}: error: {what}: {e.strerror or e}"
+    if isinstance(e, OSError) and e.errno in WRITE_ERRNOS:  # a full disk, a read-only one
+        return 1, f"{prog()}: error: cannot write {e.filename or 'an output'}: {e.strerror or e}"
     return 1, (f"{prog()}: internal error (a bug in the tool, please report it): "
                f"{type(e).__name__}: {one_line(e)} at {_where(e.__traceback__)} "
                f"(GPUBARRIER_DEBUG=1 prints the traceback)")
+
+
+def refuse_to_replace(path, flag, force):
+    """The executable's rule for --out: a file that already holds anything (a symlink, whose
+    target is someone's file too) is replaced only with --force; InputError (exit 2) naming
+    `flag`, the file and --force otherwise, before anything is written."""
+    if os.path.isdir(path):
+        raise InputError(f"{flag} '{path}' is a directory: name a file")
+    holds = os.path.islink(path) or (os.path.exists(path) and os.path.getsize(path) > 0)
+    if holds and not force:
+        raise InputError(f"{flag} '{path}' already exists and is not empty: replace it with "
+                         f"--force, or choose a new file")
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with the executable's one-line errors: `PROG: error: --by 'sytem' is not one of
+    system, ... (closest: system); see `PROG --help``, raised as InputError (exit 2), never the
+    usage block. prog defaults to the command the user typed (prog())."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("prog", prog())
+        super().__init__(*args, **kwargs)
+
+    def _options(self):
+        return [o for a in self._actions for o in a.option_strings if o.startswith("--")]
+
+    def _check_value(self, action, value):
+        if action.choices is not None and value not in action.choices:
+            name = "/".join(action.option_strings) or action.dest
+            choices = [str(c) for c in action.choices]
+            near = difflib.get_close_matches(str(value), choices, 3)
+            raise argparse.ArgumentError(
+                None, f"{name} '{value}' is not one of {', '.join(choices)}"
+                      + (f" (closest: {', '.join(near)})" if near else ""))
+
+    def parse_args(self, args=None, namespace=None):
+        args, extras = self.parse_known_args(args, namespace)
+        if extras:
+            first = extras[0]
+            if first.startswith("-"):
+                near = difflib.get_close_matches(first.split("=", 1)[0], self._options(), 3)
+                self.error(f"unknown option '{first}'"
+                           + (f" (closest: {', '.join(near)})" if near else ""))
+            self.error(f"unexpected argument '{first}'")
+        return args
+
+    def error(self, message):
+        message = one_line(message)
+        if message.startswith("argument "):  # argparse's "argument --syncs: invalid int value"
+            message = message[len("argument "):]
+        typed = re.fullmatch(r"(\S+): invalid (\w+) value: (.*)", message)
+        if typed:
+            what = {"int": "an integer", "float": "a number"}.get(typed[2], f"a {typed[2]}")
+            message = f"{typed[1]} {typed[3]}: expected {what}"
+        raise InputError(f"{message}; see `{self.prog} --help`")
 
 
 def fail(e):
@@ -104,11 +177,52 @@ def fail(e):
     sys.exit(status)
 
 
+class _Stdout:
+    """sys.stdout whose write errors (a full disk, /dev/full) are a WriteError naming standard
+    output, not an OSError from wherever the tool happened to print."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def _guard(self, call, *args):
+        try:
+            return call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise WriteError(f"cannot write to standard output: {e.strerror or e}") from None
+
+    def write(self, text):
+        return self._guard(self._stream.write, text)
+
+    def writelines(self, lines):
+        return self._guard(self._stream.writelines, lines)
+
+    def flush(self):
+        return self._guard(self._stream.flush)
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _drop_stdout():
+    """Points standard output at /dev/null, so that what is still buffered for the one that
+    failed is not tried again (and reported by Python) at exit."""
+    with contextlib.suppress(Exception):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())
+    with contextlib.suppress(Exception):
+        sys.stdout = open(os.devnull, "w")
+
+
 def run(main, argv=None):
     """Runs main(argv) (sys.argv[1:] by default) and exits with its status; every exception
     becomes one line (fail)."""
+    if not isinstance(sys.stdout, _Stdout):
+        sys.stdout = _Stdout(sys.stdout)
     try:
         status = main(sys.argv[1:] if argv is None else argv)
+        sys.stdout.flush()  # a full standard output fails here, not silently at exit
     except SystemExit:
         raise
     except KeyboardInterrupt:
@@ -118,6 +232,9 @@ def run(main, argv=None):
         with contextlib.suppress(Exception):
             sys.stdout = open(os.devnull, "w")
         sys.exit(0)
+    except WriteError as e:
+        _drop_stdout()
+        fail(e)
     except Exception as e:  # noqa: BLE001 (this is the one place that turns them into a line)
         fail(e)
     sys.exit(status or 0)

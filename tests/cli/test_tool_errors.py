@@ -16,6 +16,13 @@ Cases:
   folders             report over folders: CSVs of other kinds skipped with a note (on the page,
                       on stderr), exit 2 when no gpubarrier CSV is left
   committed_folders   `report DIR --html` on every committed results folder with a CSV
+  overwrite           `report --html PAGE` and `plot --out DIR` refuse to replace a file (a
+                      symlink's target too) without --force, as the executable's --out does
+  bad_values          NaN, infinity, a negative stddev, a value too large to plot, bytes that are
+                      not text, an --out that is a file or cannot be made, a full stdout: bad
+                      input (exit 2) or a write error (exit 1), one line naming the file and row
+  parse_errors        argparse's own errors: one line `gpubarrier TOOL: error: ...` with the
+                      closest names, exit 2; --help still prints the whole help
 
 Usage: test_tool_errors.py GPUBARRIER CASE
 """
@@ -310,13 +317,14 @@ def case_folders():
         empty = os.path.join(d, "empty")
         os.mkdir(empty)
         write_plain(os.path.join(empty, "notes.csv"), ["what"], [["x"]])
-        one_line(gpubarrier("report", empty, "--html", page), 2, "empty", "gpubarrier CSV")
+        one_line(gpubarrier("report", empty, "--html", page, "--force"), 2, "empty",
+                 "gpubarrier CSV")
         one_line(gpubarrier("report", "rows", empty), 2, "empty", "gpubarrier CSV")
         # Only a reference check (results/cpu2): a page of it.
         only_ref = os.path.join(d, "cpu")
         os.mkdir(only_ref)
         shutil.copy(kinds["reference-check.csv"], only_ref)
-        p = gpubarrier("report", only_ref, "--html", page)
+        p = gpubarrier("report", only_ref, "--html", page, "--force")
         expect(p.returncode == 0 and "EPCC syncbench" in open(page, encoding="utf-8").read(),
                "a folder of one reference check gives its page", p)
     print("PASS folders")
@@ -343,6 +351,120 @@ def case_committed_folders():
             expect(p.returncode == 0 and p.stdout.strip() and "Traceback" not in p.stderr,
                    f"report {name}", p)
     print("PASS committed_folders")
+
+
+def case_overwrite():
+    with tempfile.TemporaryDirectory() as d:
+        omp = os.path.join(d, "omp.csv")
+        write_rows(omp, gbcsv.NAMES, host_rows())
+        page = os.path.join(d, "p.html")
+        with open(page, "w") as f:
+            f.write("mine\n")
+        one_line(gpubarrier("report", omp, "--html", page), 2, "p.html", "--force")
+        expect(open(page).read() == "mine\n", "the refused page is left as it was")
+        # A symlink: its target is the user's file as well.
+        target, link = os.path.join(d, "target.html"), os.path.join(d, "link.html")
+        with open(target, "w") as f:
+            f.write("theirs\n")
+        os.symlink(target, link)
+        one_line(gpubarrier("report", omp, "--html", link), 2, "link.html", "--force")
+        expect(open(target).read() == "theirs\n", "the symlink's target is left as it was")
+        p = gpubarrier("report", omp, "--html", page, "--force")
+        expect(p.returncode == 0 and "<html" in open(page).read().lower(),
+               "--force replaces the page", p)
+        # plot --out DIR holding a summary.png of the user's.
+        need_system_matplotlib()
+        plots = os.path.join(d, "plots")
+        os.mkdir(plots)
+        summary = os.path.join(plots, "summary.png")
+        with open(summary, "w") as f:
+            f.write("mine\n")
+        one_line(gpubarrier("plot", omp, "--out", plots, "--format", "png"), 2, "summary.png",
+                 "--force")
+        expect(open(summary).read() == "mine\n", "the refused summary.png is left as it was")
+        p = gpubarrier("plot", omp, "--out", plots, "--format", "png", "--force")
+        expect(p.returncode == 0 and open(summary, "rb").read(4) == b"\x89PNG",
+               "--force replaces summary.png", p)
+    print("PASS overwrite")
+
+
+def case_bad_values():
+    with tempfile.TemporaryDirectory() as d:
+        good = os.path.join(d, "good.csv")
+        write_rows(good, gbcsv.NAMES, host_rows())
+
+        def with_value(name, row, **kw):
+            rows = host_rows()
+            rows[row].update({k: str(v) for k, v in kw.items()})
+            path = os.path.join(d, name)
+            write_rows(path, gbcsv.NAMES, rows)
+            return path
+
+        # NaN and infinity are not figures: every tool refuses the row (file:line, column).
+        for text in ("nan", "inf", "-Infinity", "1e999"):
+            bad = with_value("bad.csv", 1, value=text, mean=text, median=text)
+            for tool, args in (("compare", [good, bad]), ("report", [bad]),
+                               ("report", ["rows", bad]), ("model", ["--from", bad])):
+                one_line(gpubarrier(tool, *args), 2, "bad.csv:3", "'value'")
+        bad = with_value("bad.csv", 0, stddev="nan")
+        one_line(gpubarrier("compare", good, bad), 2, "bad.csv:2", "'stddev'")
+        bad = with_value("bad.csv", 0, stddev="-1")
+        one_line(gpubarrier("compare", good, bad), 2, "bad.csv:2", "'stddev'")
+        # Bytes that are not text as raw samples.
+        junk = os.path.join(d, "junk.csv")
+        with open(junk, "wb") as f:
+            f.write(b"run_id,method\n\xff\xfe\x00\x81,\xc3\n")
+        one_line(gpubarrier("compare", good, good, "--raw", junk, junk), 2, "junk.csv")
+        # A full standard output: a write error, one line.
+        if os.path.exists("/dev/full"):
+            for tool, args in (("compare", [good, good]), ("report", [good])):
+                with open("/dev/full", "w") as full:
+                    p = subprocess.run([EXE, tool, *args], stdout=full, stderr=subprocess.PIPE,
+                                       text=True, timeout=600,
+                                       env=dict(os.environ, GPUBARRIER_TOOLS=TOOLS))
+                p.stdout = ""
+                one_line(p, 1, "standard output", "No space left")
+                expect("bug" not in p.stderr, "a full disk is no bug in the tool", p)
+        need_system_matplotlib()
+        out = os.path.join(d, "plots")
+        for name, kw, words in (("huge.csv", {"value": "1e308"}, ("huge.csv:3", "'value'")),
+                                ("negative.csv", {"stddev": "-1"}, ("negative.csv:3", "'stddev'")),
+                                ("nan.csv", {"value": "nan"}, ("nan.csv:3", "'value'"))):
+            path = with_value(name, 1, **kw)
+            one_line(gpubarrier("plot", path, "--out", out), 2, *words)
+        # --out that is a file, --out that cannot be made.
+        one_line(gpubarrier("plot", good, "--out", good), 2, "good.csv", "--out")
+        for where in ("/sys/gpubarrier-plots", "/proc/nope/plots"):
+            if not os.path.exists(os.path.dirname(where)) or os.path.exists(where):
+                continue
+            one_line(gpubarrier("plot", good, "--out", where), 2, where, "--out")
+    print("PASS bad_values")
+
+
+def case_parse_errors():
+    need_system_matplotlib()
+    with tempfile.TemporaryDirectory() as d:
+        csv_path = os.path.join(d, "omp.csv")
+        write_rows(csv_path, gbcsv.NAMES, host_rows())
+        page = os.path.join(d, "p.html")
+        for tool, args, words in (
+                ("compare", [csv_path, csv_path, "--by", "sytem"], ("--by", "sytem", "system")),
+                ("compare", [csv_path, csv_path, "--fromat", "json"], ("--fromat", "--format")),
+                ("model", ["--syncs", "NaN"], ("--syncs", "NaN")),
+                ("model", ["--study", "--format", "jsn"], ("--format", "json")),
+                ("report", [csv_path, "--html", page, "--forse"], ("--forse", "--force")),
+                ("report", [], ("gpubarrier report --help",)),
+                ("plot", [csv_path, "--only", "compar"], ("--only", "compare")),
+                ("plot", [csv_path, "--bogus"], ("--bogus",))):
+            line = one_line(gpubarrier(tool, *args), 2, *words)
+            expect(line.startswith(f"gpubarrier {tool}: error: "),
+                   f"the line starts with 'gpubarrier {tool}: error: ': {line}")
+        # --help still prints the whole help, on stdout, exit 0.
+        for tool in ("compare", "plot", "model", "report"):
+            p = gpubarrier(tool, "--help")
+            expect(p.returncode == 0 and len(p.stdout.splitlines()) > 10 and p.stderr == "",
+                   f"{tool} --help prints the help", p)
+    print("PASS parse_errors")
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
