@@ -8,9 +8,12 @@
 #include <set>
 
 #include "app/commands.hpp"
+#include "app/session.hpp"
 #include "errors/errors.hpp"
+#include "io/config_limits.hpp"
 #include "io/sweep_file.hpp"
 #include "io/system_file.hpp"
+#include "io/yaml_checks.hpp"
 #include "jobs/catalogue.hpp"
 #include "jobs/sweep_check.hpp"
 #include "topology/binding_advice.hpp"
@@ -35,14 +38,19 @@ Kind kind_of(const std::string& path, const std::string& forced) {
   const std::set<std::string> sweep_keys{"samples", "time_budget", "rse_target", "runs"};
   int system = 0, sweep = 0;
   try {
-    const YAML::Node root = YAML::LoadFile(path);
+    // The loaders' own reading and checks, so that a file too large, too deep or full of
+    // aliases costs no more here than in `sweep`.
+    const std::string text = read_config_text(path, "config file");
+    check_config_limits(text, path);
+    const YAML::Node root = load_yaml(text, path);
     if (root.IsMap())
       for (const auto& kv : root) {
         system += system_keys.count(kv.first.Scalar()) ? 1 : 0;
         sweep += sweep_keys.count(kv.first.Scalar()) ? 1 : 0;
       }
-  } catch (const YAML::Exception&) {
+  } catch (const UsageError&) {
     // Unreadable or malformed: the loader reports it with its line and column.
+  } catch (const YAML::Exception&) {
   }
   if (system != sweep) return system > sweep ? Kind::system : Kind::sweep;
   const auto folder = std::filesystem::path(path).parent_path().filename();
@@ -73,6 +81,13 @@ std::string check_sweep(const std::string& path) {
   const SweepFile sweep = load_sweep_file(path);
   const jobs::Catalogue catalogue = jobs::registered_methods();  // the entries point into it
   const auto entries = jobs::check_sweep(sweep, catalogue);
+  std::vector<PlanSpec> specs;
+  for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
+  try {
+    check_point_limit(specs);  // `sweep` refuses the file over its default --point-limit
+  } catch (const UsageError& e) {
+    throw UsageError(path + ": " + e.what());
+  }
   std::set<std::string> methods;
   for (const auto& e : entries)
     for (const auto* m : e.methods) methods.insert(m->name);

@@ -138,6 +138,18 @@ void check_point_count(const std::vector<RunPlan>& plans, long limit) {
                    ": give fewer axis values, or raise --point-limit if you mean it");
 }
 
+std::vector<RunPlan> make_plans(const std::vector<std::unique_ptr<Method>>& all,
+                                const std::vector<PlanSpec>& specs) {
+  std::vector<RunPlan> plans;
+  for (const auto& spec : specs) {
+    RunPlan plan;
+    plan.methods = pick(all, spec.methods);
+    plan.overrides = parse_overrides(spec.axes, plan.methods);
+    plans.push_back(std::move(plan));
+  }
+  return plans;
+}
+
 void validate_options(const RunOptions& o) {
   if (o.samples < 2) throw UsageError("--samples must be >= 2 (statistics need a spread)");
   if (o.time_budget_s <= 0) throw UsageError("--time-budget must be > 0 seconds");
@@ -314,18 +326,17 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
   cmd.add_option("--max-points", args.child.max_points)->group("");
 }
 
+void check_point_limit(const std::vector<PlanSpec>& specs, long limit) {
+  const auto all = Registry::instance().create_all();
+  check_point_count(make_plans(all, specs), limit);
+}
+
 void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
                      const GlobalOptions& global, const Narrowing& cli) {
   validate_options(args.options);
   validate_session(args);
   const auto all = Registry::instance().create_all();
-  std::vector<RunPlan> plans;
-  for (const auto& spec : specs) {
-    RunPlan plan;
-    plan.methods = pick(all, spec.methods);
-    plan.overrides = parse_overrides(spec.axes, plan.methods);
-    plans.push_back(std::move(plan));
-  }
+  std::vector<RunPlan> plans = make_plans(all, specs);
   narrow(plans, cli);
   check_point_count(plans, args.point_limit);
 

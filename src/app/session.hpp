@@ -49,6 +49,11 @@ struct Narrowing {
 // --mpi-thread-level.
 void add_session_options(CLI::App& cmd, SessionArgs& args);
 
+// Refuses (gb::UsageError), in the words `run` and `sweep` use, specs that ask for more than
+// `limit` points, counted from the axes without expanding them; `config check` calls it with the
+// default --point-limit so that a sweep it passes is one `sweep` runs.
+void check_point_limit(const std::vector<PlanSpec>& specs, long limit = SessionArgs{}.point_limit);
+
 // Validates every spec before anything is measured, then runs them in order into one CSV.
 void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
                      const GlobalOptions& global, const Narrowing& cli = {});

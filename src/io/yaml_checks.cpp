@@ -1,6 +1,9 @@
 #include "io/yaml_checks.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <map>
+#include <sstream>
 
 #include "errors/errors.hpp"
 #include "io/config_limits.hpp"
@@ -29,6 +32,53 @@ void check_unique_keys(const YAML::Node& node, const std::string& source, int de
   }
 }
 
+// yaml-cpp's events for the whole stream, before any node is built. An alias is a reference that
+// every walk of the loaded tree follows, so a kilobyte of anchors nested 19 deep with 9 aliases
+// each stands for 9^19 nodes; config files have no use for them, so the first anchor or alias is
+// refused. yaml-cpp loads the first document only, so a second one would be ignored silently.
+class StreamCheck : public YAML::EventHandler {
+ public:
+  explicit StreamCheck(const std::string& source) : source_(source) {}
+
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    if (++documents_ > 1)
+      throw ParseError(source_, mark.line + 1, mark.column + 1,
+                       "a config file holds one YAML document; found a second one here (remove "
+                       "the '---' and what follows, or put it in a file of its own)");
+  }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override { node(mark, anchor); }
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override { refuse(mark); }
+  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                const std::string&) override {
+    node(mark, anchor);
+  }
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                       YAML::EmitterStyle::value) override {
+    node(mark, anchor);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
+    node(mark, anchor);
+  }
+  void OnMapEnd() override {}
+  void OnAnchor(const YAML::Mark& mark, const std::string&) override { refuse(mark); }
+
+ private:
+  void node(const YAML::Mark& mark, YAML::anchor_t anchor) const {
+    if (anchor != YAML::NullAnchor) refuse(mark);
+  }
+  [[noreturn]] void refuse(const YAML::Mark& mark) const {
+    throw ParseError(source_, mark.line + 1, mark.column + 1,
+                     "YAML aliases (*name) and anchors (&name) are not accepted in sweep and "
+                     "system files: write the value out");
+  }
+
+  const std::string& source_;
+  int documents_ = 0;
+};
+
 }  // namespace
 
 void check_indentation(const std::string& text, const std::string& source) {
@@ -55,6 +105,11 @@ YAML::Node load_yaml(const std::string& text, const std::string& source) {
   check_indentation(text, source);
   YAML::Node root;
   try {
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    StreamCheck stream(source);
+    while (parser.HandleNextDocument(stream)) {
+    }
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw ParseError(source, e.mark.line + 1, e.mark.column + 1, e.msg);

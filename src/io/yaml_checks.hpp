@@ -14,7 +14,8 @@ namespace gb {
 void check_indentation(const std::string& text, const std::string& source);
 
 // Parses `text` (after check_config_limits and check_indentation), turning yaml-cpp's errors into
-// gb::ParseError, and refuses a key that appears twice in one map, naming both lines.
+// gb::ParseError. Refuses, naming the line, an anchor or alias (a few aliases stand for billions
+// of nodes), a second document (yaml-cpp would ignore it) and a key given twice in one map.
 YAML::Node load_yaml(const std::string& text, const std::string& source);
 
 }  // namespace gb

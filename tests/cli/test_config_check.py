@@ -6,11 +6,17 @@ shipped_files    configs/systems/*.yaml and configs/sweeps/*.yaml: ok, exit 0
 system_mistakes  a misspelt key, a bad value, bad wiring in a system file
 sweep_mistakes   a misspelt key, a glob that matches no method, an axis no method has
 several_files    every file is checked; the exit status says whether any had a mistake
+alias_bomb       anchors and aliases nested 19 x 9 (about 1 KB): refused at once by config check,
+                 sweep and jobs --sweep, not expanded
+huge_file        a 120 MB file: refused by its size before any of it is parsed, in bounded memory
+second_document  a second YAML document after `---`: refused, not ignored
+point_limit      a sweep of 65,536 points: refused by config check as sweep refuses it
 
 Usage: test_config_check.py GPUBARRIER CASE
 """
 import glob
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -115,6 +121,82 @@ def case_several_files():
         expect(p.returncode == 2, "a mistake in any file: exit 2", p)
         expect(f"ok: {good}" in p.stdout, "the good file is still checked", p)
         expect("1 of 2 file(s) have mistakes" in p.stderr, "the count of bad files", p)
+
+
+def one_line_refusal(p, path, where, says):
+    expect(p.returncode == 2, f"{path}: exit 2", p)
+    # config check ends with its count of files with mistakes; the mistake itself is one line
+    lines = [l for l in p.stderr.strip().splitlines() if "file(s) have mistakes" not in l]
+    expect(len(lines) == 1 and lines[0].startswith(f"gpubarrier: error: {path}:{where}"),
+           f"one line naming {path}:{where}", p)
+    expect(says in p.stderr, f"says {says!r}", p)
+
+
+def alias_bomb(levels=19, fan=9):
+    """Each level is a list of `fan` aliases of the one before: fan**levels nodes expanded."""
+    lines = ["l0: &l0 [" + ", ".join(["x"] * fan) + "]"]
+    for i in range(1, levels):
+        lines.append(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * fan) + "]")
+    return "\n".join(lines) + "\nruns:\n  - methods: host.omp.barrier\n"
+
+
+def case_alias_bomb():
+    says = "YAML aliases (*name) and anchors (&name) are not accepted"
+    with tempfile.TemporaryDirectory() as d:
+        text = alias_bomb()
+        expect(len(text) < 1500, f"the bomb is small ({len(text)} bytes)")
+        bomb = write(d, "sweeps/bomb.yaml", text)
+        for args in (["config", "check", bomb], ["sweep", bomb, "--out", "none"],
+                     ["jobs", "--system", "local-slurm", "--sweep", bomb, "--out",
+                      os.path.join(d, "jobs")]):
+            p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=60)
+            one_line_refusal(p, bomb, "1:", says)
+        # An alias alone (no bomb) is refused as well: the value is written out instead.
+        one = write(d, "sweeps/one.yaml", "runs:\n  - methods: &m host.omp.barrier\n"
+                    "  - methods: *m\n")
+        one_line_refusal(check(one), one, "2:", says)
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (2_000_000_000, 2_000_000_000))
+
+
+def case_huge_file():
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "sweeps", "huge.yaml")
+        os.makedirs(os.path.dirname(path))
+        with open(path, "w") as f:
+            chunk = "  - methods: host.omp.barrier\n" * 4096
+            f.write("runs:\n")
+            while f.tell() < 120_000_000:
+                f.write(chunk)
+        p = subprocess.run([EXE, "config", "check", path], capture_output=True, text=True,
+                           timeout=120, preexec_fn=limit_memory)
+        one_line_refusal(p, path, "", "larger than 1048576 bytes (1 MiB)")
+
+
+def case_second_document():
+    with tempfile.TemporaryDirectory() as d:
+        path = write(d, "sweeps/two.yaml", "runs:\n  - methods: host.omp.barrier\n---\n"
+                     "runs:\n  - methods: nothing.like.this\n")
+        says = "holds one YAML document; found a second one here"
+        one_line_refusal(check(path), path, "3:", says)
+        p = subprocess.run([EXE, "sweep", path, "--out", "none"], capture_output=True, text=True,
+                           timeout=120)
+        one_line_refusal(p, path, "3:", says)
+
+
+def case_point_limit():
+    with tempfile.TemporaryDirectory() as d:
+        path = write(d, "sweeps/big.yaml",
+                     "runs:\n  - methods: multinode.hierarchical\n"
+                     "    axes: {threads_per_block: '1:256:1', blocks_per_sm: '1:64:1'}\n")
+        p = subprocess.run([EXE, "sweep", path, "--out", "none"], capture_output=True, text=True,
+                           timeout=120)
+        expect(p.returncode == 2 and "65536 points" in p.stderr, "sweep refuses it", p)
+        p = check(path)
+        expect(p.returncode == 2, "config check refuses it too", p)
+        one_line_refusal(p, path, " this run asks for 65536 points", "over --point-limit 20000")
 
 
 globals()["case_" + CASE]()

@@ -50,6 +50,38 @@ TEST(SweepFile, ErrorsNameFileLineAndExpectation) {
   }
 }
 
+// An alias stands for its anchor's whole subtree wherever it appears, so a kilobyte of them can
+// stand for billions of nodes; a second document would be ignored. Both are refused with a line.
+TEST(SweepFile, AnchorsAliasesAndSecondDocumentsAreRefused) {
+  const char* alias = "not accepted in sweep and system files";
+  const char* second = "holds one YAML document; found a second one here";
+  const struct {
+    const char* text;
+    int line;
+    const char* expected;
+  } cases[] = {
+      {"runs:\n  - methods: &m host.omp.barrier\n", 2, alias},
+      {"a: &a {b: 1}\nruns:\n  - methods: x\n", 1, alias},
+      {"runs:\n  - &e\n    methods: x\n", 2, alias},
+      {"runs:\n  - methods: x\n---\nruns:\n  - methods: y\n", 3, second},
+      {"---\nruns:\n  - methods: x\n...\n---\n", 5, second},
+  };
+  for (const auto& c : cases) {
+    try {
+      parse_sweep_text(c.text, "s.yaml");
+      ADD_FAILURE() << "accepted: " << c.text;
+    } catch (const ParseError& e) {
+      EXPECT_EQ(e.line(), c.line) << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    }
+  }
+  // One document, with its optional start and end markers; '*' and '&' inside a value are text.
+  const SweepFile one =
+      parse_sweep_text("---\nname: 'a&b *c'\nruns:\n  - methods: host.*\n...\n", "s.yaml");
+  EXPECT_EQ(one.name, "a&b *c");
+  EXPECT_EQ(one.runs.size(), 1u);
+}
+
 TEST(SweepFile, ShippedSweepsParse) {
   const std::filesystem::path dir = GB_SOURCE_DIR "/configs/sweeps";
   int n = 0;
