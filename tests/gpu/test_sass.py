@@ -13,6 +13,7 @@ Usage: test_sass.py GPUBARRIER_OR_OBJECT CASE
 Exit 77 (ctest skip) when no cuobjdump with its nvdisasm is found: /usr/local/cuda/bin, PATH,
 $CUOBJDUMP, or the PyPI packages nvidia-cuda-cuobjdump + nvidia-cuda-nvdisasm.
 """
+import fcntl
 import glob
 import os
 import re
@@ -55,6 +56,21 @@ def disassembly(cuobjdump):
     st = os.stat(BINARY)
     stamp = f"# sass of {os.path.basename(BINARY)} size={st.st_size} mtime_ns={st.st_mtime_ns}\n"
     cache = BINARY + ".sass"
+    # Cases that start together (ctest -j) take turns: the first disassembles, the others wait
+    # for its cache instead of disassembling the same binary beside it.
+    try:
+        lock = open(cache + ".lock", "a")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    except OSError:
+        lock = None  # an unwritable build folder: each case disassembles on its own
+    try:
+        return _disassemble(cuobjdump, cache, stamp)
+    finally:
+        if lock:
+            lock.close()
+
+
+def _disassemble(cuobjdump, cache, stamp):
     try:
         with open(cache) as f:
             if f.readline() == stamp:
