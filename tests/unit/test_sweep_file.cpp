@@ -7,6 +7,28 @@
 
 using namespace gb;
 
+namespace {
+
+// A sweep file's text that must be refused: at `line`, with `expected` in the message.
+struct Refusal {
+  const char* text;
+  int line;
+  const char* expected;
+};
+
+void expect_refused(const Refusal& c) {
+  try {
+    parse_sweep_text(c.text, "s.yaml");
+    ADD_FAILURE() << "accepted: " << c.text;
+  } catch (const ParseError& e) {
+    EXPECT_EQ(e.line(), c.line) << e.what();
+    EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind("s.yaml:", 0), 0u) << e.what();
+  }
+}
+
+}  // namespace
+
 TEST(SweepFile, ParsesEntriesAndDefaults) {
   const auto s = parse_sweep_text(
       "name: t\nsamples: 7\ntime_budget: 0.25\nruns:\n"
@@ -25,11 +47,7 @@ TEST(SweepFile, ParsesEntriesAndDefaults) {
 }
 
 TEST(SweepFile, ErrorsNameFileLineAndExpectation) {
-  const struct {
-    const char* text;
-    int line;
-    const char* expected;
-  } cases[] = {
+  const Refusal cases[] = {
       {"runs:\n  - methods: x\n    axis: {a: [1]}\n", 3, "unknown key 'axis' in a run entry"},
       {"samples: many\nruns:\n  - methods: x\n", 1, "expected an integer"},
       {"runs:\n  - axes: {a: [1]}\n", 2, "run entry has no 'methods'"},
@@ -38,16 +56,7 @@ TEST(SweepFile, ErrorsNameFileLineAndExpectation) {
       {"- a\n- b\n", 1, "expected a map with 'runs'"},
       {"runs:\n  - methods: x\n    axes: {gpu_count: \"1:8:0\"}\n", 3, "malformed --axis"},
   };
-  for (const auto& c : cases) {
-    try {
-      parse_sweep_text(c.text, "s.yaml");
-      ADD_FAILURE() << "accepted: " << c.text;
-    } catch (const ParseError& e) {
-      EXPECT_EQ(e.line(), c.line) << e.what();
-      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
-      EXPECT_EQ(std::string(e.what()).rfind("s.yaml:", 0), 0u) << e.what();
-    }
-  }
+  for (const Refusal& c : cases) expect_refused(c);
 }
 
 // An alias stands for its anchor's whole subtree wherever it appears, so a kilobyte of them can
@@ -55,26 +64,14 @@ TEST(SweepFile, ErrorsNameFileLineAndExpectation) {
 TEST(SweepFile, AnchorsAliasesAndSecondDocumentsAreRefused) {
   const char* alias = "not accepted in sweep and system files";
   const char* second = "holds one YAML document; found a second one here";
-  const struct {
-    const char* text;
-    int line;
-    const char* expected;
-  } cases[] = {
+  const Refusal cases[] = {
       {"runs:\n  - methods: &m host.omp.barrier\n", 2, alias},
       {"a: &a {b: 1}\nruns:\n  - methods: x\n", 1, alias},
       {"runs:\n  - &e\n    methods: x\n", 2, alias},
       {"runs:\n  - methods: x\n---\nruns:\n  - methods: y\n", 3, second},
       {"---\nruns:\n  - methods: x\n...\n---\n", 5, second},
   };
-  for (const auto& c : cases) {
-    try {
-      parse_sweep_text(c.text, "s.yaml");
-      ADD_FAILURE() << "accepted: " << c.text;
-    } catch (const ParseError& e) {
-      EXPECT_EQ(e.line(), c.line) << e.what();
-      EXPECT_NE(std::string(e.what()).find(c.expected), std::string::npos) << e.what();
-    }
-  }
+  for (const Refusal& c : cases) expect_refused(c);
   // One document, with its optional start and end markers; '*' and '&' inside a value are text.
   const SweepFile one =
       parse_sweep_text("---\nname: 'a&b *c'\nruns:\n  - methods: host.*\n...\n", "s.yaml");
