@@ -6,24 +6,11 @@
 #include <cstdio>
 #include <map>
 #include <set>
-#include <sstream>
+
+#include "topology/cpulist.hpp"
 
 namespace gb {
 namespace {
-
-std::string cpu_list(const std::vector<int>& cpus) {
-  std::string out;
-  for (int c : cpus) out += (out.empty() ? "" : ",") + std::to_string(c);
-  return out;
-}
-
-std::vector<int> parse_cpu_list(const std::string& text) {
-  std::vector<int> out;
-  std::istringstream in(text);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(std::stoi(item));
-  return out;
-}
 
 void add_reason(std::string& to, const std::string& reason) {
   if (reason.empty() || to.find(reason) != std::string::npos) return;
@@ -72,7 +59,7 @@ std::string oversubscription(const RunContext& ctx, int members, std::string_vie
   if (!(ctx.collective && ctx.launch.under_mpi))
     return oversubscription({{0, "", members, mine}}, what);
   const std::vector<int> counts = ctx.launch.gather(members);
-  const std::vector<std::string> lists = gather_strings(ctx.launch, cpu_list(mine));
+  const std::vector<std::string> lists = gather_strings(ctx.launch, topo::format_cpulist(mine));
   const NodeLayout& layout = ctx.launch.layout;
   std::vector<MemberCpus> processes;
   for (std::size_t r = 0; r < counts.size() && r < lists.size(); ++r) {
@@ -80,7 +67,7 @@ std::string oversubscription(const RunContext& ctx, int members, std::string_vie
     p.node = r < layout.node.size() ? layout.node[r] : 0;
     p.node_name = r < ctx.env.rank_nodes.size() ? ctx.env.rank_nodes[r] : ctx.env.node;
     p.members = counts[r];
-    p.cpus = parse_cpu_list(lists[r]);
+    p.cpus = topo::parse_cpulist(lists[r]).value_or(std::vector<int>{});
     processes.push_back(std::move(p));
   }
   return oversubscription(processes, what);

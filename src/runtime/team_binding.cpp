@@ -7,6 +7,7 @@
 #include <fstream>
 #include <utility>
 
+#include "core/oversubscription.hpp"
 #include "topology/cpulist.hpp"
 
 namespace gb {
@@ -29,15 +30,13 @@ int sibling_index(int cpu) {
 
 TeamBinding::TeamBinding() {
   for (const char* var : {"OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY", "KMP_AFFINITY"})
-    if (const char* value = std::getenv(var); value && *value)
-      user_ += (user_.empty() ? "" : " ") + std::string(var) + "=" + value;
+    if (const char* value = std::getenv(var); value && *value) {
+      if (!user_.empty()) user_ += ' ';
+      user_.append(var).append("=").append(value);
+    }
   if (!user_.empty()) return;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return;
   std::vector<std::pair<int, int>> keyed;  // (sibling index, cpu)
-  for (int c = 0; c < CPU_SETSIZE; ++c)
-    if (CPU_ISSET(c, &set)) keyed.emplace_back(sibling_index(c), c);
+  for (int c : process_cpus()) keyed.emplace_back(sibling_index(c), c);
   std::sort(keyed.begin(), keyed.end());
   for (const auto& [sibling, cpu] : keyed) order_.push_back(cpu);
 }
