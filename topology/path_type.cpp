@@ -19,10 +19,6 @@ constexpr std::array<std::pair<std::string_view, PathType>, 8> kCodes{{
     {"N/A", PathType::Unknown},
 }};
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 }  // namespace
 
 std::string_view to_string(PathType type) {
@@ -65,10 +61,11 @@ std::size_t glued_cell_length(std::string_view text) {
     if (text.substr(0, code.size()) == code) return code.size();
   }
   // "NV12SYS" splits; "NV1848-63" does not, since the digits could belong to either side.
-  if (text.size() > 3 && text.substr(0, 2) == "NV" && is_digit(text[2])) {
+  if (text.size() > 3 && text.substr(0, 2) == "NV" && is_ascii_digit(text[2])) {
     std::size_t end = 2;
-    while (end < text.size() && is_digit(text[end])) ++end;
-    if (end < text.size() && !is_digit(text[end]) && parse_cell(text.substr(0, end))) return end;
+    while (end < text.size() && is_ascii_digit(text[end])) ++end;
+    if (end < text.size() && !is_ascii_digit(text[end]) && parse_cell(text.substr(0, end)))
+      return end;
   }
   return 0;
 }

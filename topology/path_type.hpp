@@ -10,6 +10,11 @@ namespace gb::topo {
 // before 2018, reads as SYS.
 enum class PathType { X, NV, PIX, PXB, PHB, NODE, SYS, Unknown };
 
+// '0' to '9' only: std::isdigit depends on the locale and takes an int.
+inline bool is_ascii_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
 std::string_view to_string(PathType type);
 
 struct Cell {

@@ -5,6 +5,7 @@
 
 #include "errors/errors.hpp"
 #include "topology/cpulist.hpp"
+#include "topology/path_type.hpp"
 #include "topology/printable.hpp"
 #include "topology/text_input.hpp"
 
@@ -70,18 +71,14 @@ bool has_x_token(const std::vector<Token>& tokens) {
   return std::any_of(tokens.begin(), tokens.end(), [](const Token& t) { return t.text == "X"; });
 }
 
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-
 // "GPU12" or "NIC3" starts at `pos`; returns its length or 0.
 std::size_t numbered_name_at(std::string_view text, std::size_t pos) {
   const std::string_view rest = text.substr(pos);
   if (rest.size() < 4 || (rest.substr(0, 3) != "GPU" && rest.substr(0, 3) != "NIC") ||
-      !is_digit(rest[3]))
+      !is_ascii_digit(rest[3]))
     return 0;
   std::size_t end = 3;
-  while (end < rest.size() && is_digit(rest[end])) ++end;
+  while (end < rest.size() && is_ascii_digit(rest[end])) ++end;
   return end;
 }
 

@@ -21,16 +21,16 @@
 namespace gb::model {
 namespace {
 
-constexpr unsigned kWords = 6144;  // 48 KiB of 8-byte words, the static shared-memory limit
-constexpr long kChain = 1024;      // dependent loads per chase
+constexpr unsigned kSharedWords = 6144;  // 48 KiB of 8-byte words, the static shared-memory limit
+constexpr long kSharedChain = 1024;      // dependent loads per chase
 
 // Stream (Word = double): `passes` times the Fig. 10 loop. Chase (Word = unsigned long long):
-// slot i holds i + T (mod kWords), each thread follows its chain for `passes` loads.
+// slot i holds i + T (mod kSharedWords), each thread follows its chain for `passes` loads.
 template <class Word>
 __global__ void smem_kernel(int passes, long long* cycles, double* sink) {
-  __shared__ Word s[kWords];
+  __shared__ Word s[kSharedWords];
   const unsigned t = threadIdx.x, threads = blockDim.x;
-  for (unsigned i = t; i < kWords; i += threads) s[i] = static_cast<Word>((i + threads) % kWords);
+  for (unsigned i = t; i < kSharedWords; i += threads) s[i] = static_cast<Word>((i + threads) % kSharedWords);
   __syncthreads();
   const long long t0 = dev::sm_clock();
   double sum = 0;
@@ -45,7 +45,7 @@ __global__ void smem_kernel(int passes, long long* cycles, double* sink) {
     sum = static_cast<double>(j);
   } else {
     for (int p = 0; p < passes; ++p) {
-      sum += dev::strided_sum(s, kWords, t, threads);
+      sum += dev::strided_sum(s, kSharedWords, t, threads);
       asm volatile("" ::: "memory");  // every pass loads the array again
     }
   }
@@ -94,13 +94,13 @@ class SmemStream final : public StreamMethod {
     Buffers& b = state.resource<Buffers>();
     // About 6 K loads per thread for one thread, 6 x 64 at 1024.
     const int passes = std::clamp(threads / 16, 1, 64);
-    const double bytes = static_cast<double>(kWords) * sizeof(double) * passes;
+    const double bytes = static_cast<double>(kSharedWords) * sizeof(double) * passes;
     std::vector<Measurement> rows = bandwidth_rows(
         adaptive_samples(ctx, [&] { return bytes / b.run(smem_kernel<double>, threads, passes); }),
         hz, passes);
     std::vector<Measurement> latency = clock_technique(
-        ctx, [&] { return b.run(smem_kernel<unsigned long long>, threads, kChain) / kChain; }, hz,
-        kChain);
+        ctx, [&] { return b.run(smem_kernel<unsigned long long>, threads, kSharedChain) / kSharedChain; }, hz,
+        kSharedChain);
     const std::string c = concurrency_note(latency.front().value, rows.front().value, "cycles");
     for (Measurement& m : rows) m.note = c;
     rows.insert(rows.end(), latency.begin(), latency.end());

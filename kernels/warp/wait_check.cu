@@ -2,7 +2,7 @@
 // every thread of a group arrives at a different time, reads its clock, crosses a warp-level
 // sync and reads its clock again (warp/detail/wait_trials.cuh); the sync made everybody wait iff
 // min(after) >= max(before) over the group. The study saw this hold on V100 (each thread has its
-// own program counter) and fail on P100. Variant 0 crosses nothing: the negative control, which
+// own program counter) and fail on P100. WaitVariant 0 crosses nothing: the negative control, which
 // must show such trials, or the check could not catch a sync that does not wait.
 #include <algorithm>
 #include <climits>
@@ -20,7 +20,7 @@ namespace {
 
 // One variant: its name in the notes, the kernel for a group size, and its group kind's view
 // of the lanes (warp/detail/warp_groups.cuh).
-struct Variant {
+struct WaitVariant {
   const char* name;
   warp_detail::WaitKernel (*kernel)(int group_size);
   int (*clock_group)(int lane, int group_size);
@@ -28,7 +28,7 @@ struct Variant {
 };
 
 template <warp_detail::WarpGroupKind G, warp_detail::WarpCrossing C>
-constexpr Variant variant(const char* name) {
+constexpr WaitVariant variant(const char* name) {
   return {name, warp_detail::wait_kernel<G, C>, G::clock_group, G::misfit};
 }
 
@@ -36,7 +36,7 @@ constexpr Variant variant(const char* name) {
 using warp_detail::Coalesced;
 using warp_detail::Masked;
 using warp_detail::Tiles;
-constexpr Variant kVariants[] = {
+constexpr WaitVariant kVariants[] = {
     variant<Masked, warp_detail::NoCrossing>("no sync (the control)"),
     variant<Masked, warp_detail::Sync>("__syncwarp(mask)"),
     variant<Tiles, warp_detail::Sync>("tile sync"),
@@ -48,11 +48,11 @@ constexpr long kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr long kControl = 0;
 
 constexpr int kWarps = 64;    // one per block, on as many SMs
-constexpr int kRounds = 256;  // trials per group
+constexpr int kTrialRounds = 256;  // trials per group
 
 // The clock group of every lane of every warp: tiles split each warp into 32 / k groups, the
 // other kinds take lanes 0..k-1 (-1: not a member). Also counts the groups.
-std::vector<int> clock_groups(const Variant& variant, int k, long& groups) {
+std::vector<int> clock_groups(const WaitVariant& variant, int k, long& groups) {
   std::vector<int> id(static_cast<std::size_t>(kWarps) * 32, -1);
   int per_warp = 0;
   for (int lane = 0; lane < 32; ++lane)
@@ -104,18 +104,18 @@ class WaitCheck final : public Method {
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const long v = p.at("variant");
     const int k = static_cast<int>(p.at("group_size"));
-    const Variant& variant = kVariants[v];
+    const WaitVariant& variant = kVariants[v];
 
-    DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kRounds) * kWarps * 32);
-    variant.kernel(k)<<<kWarps, 32>>>(k, kRounds, warp_detail::kStepCycles, LONG_MAX,
+    DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kTrialRounds) * kWarps * 32);
+    variant.kernel(k)<<<kWarps, 32>>>(k, kTrialRounds, warp_detail::kStepCycles, LONG_MAX,
                                       records.get());
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaDeviceSynchronize());
 
     long groups = 0;
-    StampLayout layout{kRounds, kWarps * 32, clock_groups(variant, k, groups)};
+    StampLayout layout{kTrialRounds, kWarps * 32, clock_groups(variant, k, groups)};
     const StampFindings f = check_stamps(records.to_host(), layout);
-    const long trials = groups * kRounds;
+    const long trials = groups * kTrialRounds;
     return {row(v, f, trials)};
   }
 

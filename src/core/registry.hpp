@@ -28,7 +28,7 @@ class Registry {
 // Registers Type (default-constructible Method) with the global registry.
 #define GB_REGISTER_METHOD(Type)                                             \
   namespace {                                                                \
-  [[maybe_unused]] const bool GB_CONCAT(gb_registered_, __LINE__) =          \
+  [[maybe_unused]] const bool GB_CONCAT(gb_registered_, __COUNTER__) =          \
       ::gb::Registry::instance().add([]() -> std::unique_ptr<::gb::Method> { \
         return std::make_unique<Type>();                                     \
       });                                                                    \

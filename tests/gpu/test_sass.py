@@ -286,7 +286,9 @@ def case_model_loads_timed(functions):
     # model.smem.stream and model.gmem.stream time loads: each timed kernel must hold its loads
     # inside the clock bracket. The first H100 rows of the shared-memory chase timed an empty
     # region: ptxas had deleted loads whose value nothing stored.
-    timed = kernels(functions, r"(smem_stream_cu\w*smem_kernel|gmem_stream_cu\w*chase_kernel)")
+    # Named by namespace (gb::model) and kernel: the anonymous namespace's mangled name carries
+    # the file that was compiled, which is a batch of kernels/model/ in a unity build.
+    timed = kernels(functions, r"_ZN2gb5model\w*(smem_kernel|chase_kernel)")
     for name, body in sorted(timed.items()):
         reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
         if len(reads) < 2:

@@ -464,50 +464,83 @@ def include_dirs_of(tree):
     return dirs
 
 
+# A batch file: one compilation of several sources, each named by an `#include` line. CMake's
+# unity build writes <target>.dir/Unity/unity_<n>_<lang>.<ext>; cmake/CudaBatches.cmake writes
+# cuda_batches/<target>_<folder>_<n>.cu.
+BATCH_FILE = re.compile(r"(?:/Unity/unity_\d+_[a-z]+\.[a-z]+|/cuda_batches/[^/]+\.cu)$")
+
+
+def batch_members(path):
+    """The sources a batch file compiles, resolved from its folder; [] for any other file."""
+    if not BATCH_FILE.search(path.replace(os.sep, "/")):
+        return []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return []
+    folder = os.path.dirname(path)
+    return [os.path.realpath(os.path.join(folder, name))
+            for quote, name in INCLUDE_LINE.findall(text) if quote == '"']
+
+
+def textual_closure(tree, path, dirs, cache):
+    """Every file `path` includes, directly or through the repository's files, as the
+    preprocessor would find them by their `#include` lines."""
+    if path in cache:
+        return cache[path]
+    seen, queue = set(), [path]
+    while queue:
+        for dep in header_includes(queue.pop(), dirs):
+            if dep not in seen and dep != path:
+                seen.add(dep)
+                if tree.part(dep) not in ("external", "generated"):
+                    queue.append(dep)
+    cache[path] = seen
+    return seen
+
+
+def object_sources(tree, source, deps, dirs, cache):
+    """-> [(source, its dependencies)] of one object. A batch's dependency record is the union of
+    its members': each member gets the files its own `#include` lines reach, and a file the
+    compiler read that no member's lines explain (an include through a macro, say) is charged
+    to every member, so that batching hides no include."""
+    members = batch_members(source) if tree.part(source) == "generated" else []
+    if not members:
+        return [(source, deps)]
+    closures = [textual_closure(tree, m, dirs, cache) for m in members]
+    explained = set(members).union(*closures) | {source}
+    unexplained = [d for d in deps if d not in explained]
+    return [(m, [m] + sorted(c) + unexplained) for m, c in zip(members, closures)]
+
+
 def check_includes(tree, entries, base, scan_headers=True, graph=None):
     """With `graph` (the link graph), also: a library that includes a layer's header links that
     layer's target, so that the folder tree and the link graph say the same."""
     violations, checked, headers = [], 0, set()
     reach = reachable(graph) if graph is not None else None
     target_of = {layer: target for layer, _, target in LAYERS}
+    dirs, closures = include_dirs_of(tree), {}
     for obj, raw_deps in entries:
         deps = [tree.resolve(d, base) for d in raw_deps or []]
         target, source = object_source(tree, obj, deps)
         if source is None:
             continue
-        src_part = tree.part(source)
-        if src_part in ("external", "generated"):
+        if tree.part(source) == "external":
             continue
-        src_name = tree.name(source)
+        if tree.part(source) == "generated" and not batch_members(source):
+            continue
         if not deps:
             # Ninja records an empty list when the depfile was missing, e.g. when two builds
             # compiled the object at once; the object then looks up to date but was never seen.
             what = "a corrupt" if raw_deps is None else "no"
-            violations.append(f"{src_name}: {what} dependency record for {obj}, so it cannot be "
-                              "checked (delete that object file and build again)")
+            violations.append(f"{tree.name(source)}: {what} dependency record for {obj}, so it "
+                              "cannot be checked (delete that object file and build again)")
             continue
-        checked += 1
-        extra = RDC_SLICES.get(target, (None, None, []))[2]
-        if target in LIBRARIES and src_part not in LIBRARIES[target][1] and src_name not in extra:
-            violations.append(f"{src_name}: compiled into {target} ({target} compiles only "
-                              f"{', '.join(LIBRARIES[target][1] + extra)})")
-        for dep in deps:
-            if dep == source:
-                continue
-            hdr_part = tree.part(dep)
-            if hdr_part not in ("external", "generated"):
-                headers.add(dep)
-            rule = include_rule(src_part, hdr_part, src_name, tree.name(dep))
-            if rule:
-                violations.append(f"{src_name}: includes {tree.name(dep)} ({rule})")
-            elif (reach is not None and target in LIBRARIES and target in reach
-                  and hdr_part in target_of and hdr_part != LIBRARIES[target][0]
-                  and target_of[hdr_part] not in reach[target]):
-                violations.append(f"{src_name}: includes {tree.name(dep)}, but {target} does not "
-                                  f"link {target_of[hdr_part]} (the folder tree and the link "
-                                  "graph disagree)")
+        for source, deps in object_sources(tree, source, deps, dirs, closures):
+            checked += check_source(tree, target, source, deps, violations, headers, reach,
+                                    target_of)
     if scan_headers and headers:
-        dirs = include_dirs_of(tree)
         for hdr in sorted(headers):
             hdr_part = tree.part(hdr)
             for dep in header_includes(hdr, dirs):
@@ -515,6 +548,34 @@ def check_includes(tree, entries, base, scan_headers=True, graph=None):
                 if rule:
                     violations.append(f"{tree.name(hdr)}: includes {tree.name(dep)} ({rule})")
     return sorted(set(violations)), checked
+
+
+def check_source(tree, target, source, deps, violations, headers, reach, target_of):
+    """The rules for one source compiled into `target`: 1 when it was checked, else 0."""
+    src_part = tree.part(source)
+    if src_part in ("external", "generated"):
+        return 0
+    src_name = tree.name(source)
+    extra = RDC_SLICES.get(target, (None, None, []))[2]
+    if target in LIBRARIES and src_part not in LIBRARIES[target][1] and src_name not in extra:
+        violations.append(f"{src_name}: compiled into {target} ({target} compiles only "
+                          f"{', '.join(LIBRARIES[target][1] + extra)})")
+    for dep in deps:
+        if dep == source:
+            continue
+        hdr_part = tree.part(dep)
+        if hdr_part not in ("external", "generated"):
+            headers.add(dep)
+        rule = include_rule(src_part, hdr_part, src_name, tree.name(dep))
+        if rule:
+            violations.append(f"{src_name}: includes {tree.name(dep)} ({rule})")
+        elif (reach is not None and target in LIBRARIES and target in reach
+              and hdr_part in target_of and hdr_part != LIBRARIES[target][0]
+              and target_of[hdr_part] not in reach[target]):
+            violations.append(f"{src_name}: includes {tree.name(dep)}, but {target} does not "
+                              f"link {target_of[hdr_part]} (the folder tree and the link "
+                              "graph disagree)")
+    return 1
 
 
 # --------------------------------------------------------------------------------------------
@@ -642,7 +703,7 @@ def main(argv=None):
             if checked == 0 and not found:
                 raise Skip("no object of the repository has dependency records (build first)")
             violations += found
-            summary.append(f"{checked} objects")
+            summary.append(f"{checked} sources")
     except Skip as e:
         print(f"SKIP: {e}")
         return SKIP

@@ -92,6 +92,29 @@ def core_includes_io_through_dotdot(w):
         absent=["runner.hpp", "vector"])
 
 
+def batch_members_are_checked(w):
+    """A batch (CMake's unity build, cmake/CudaBatches.cmake) compiles several sources in one
+    object: each member answers for its own includes, and what the compiler read that no
+    member's lines explain is charged to every member."""
+    r = os.path.join(w.dir, "tree")
+    files = {"src/core/a.cpp": '#include "core/a.hpp"\n#include "io/row.hpp"\n',
+             "src/core/b.cpp": '#include "core/b.hpp"\n', "src/core/a.hpp": "",
+             "src/core/b.hpp": "", "src/io/row.hpp": "", "src/app/context.hpp": "",
+             "build/CMakeFiles/gpubarrier_core.dir/Unity/unity_0_cxx.cxx":
+                 f'#include "{r}/src/core/a.cpp"\n#include "{r}/src/core/b.cpp"\n'}
+    for name, text in files.items():
+        w.write(os.path.join("tree", name), text)
+    expect(w.includes({"CMakeFiles/gpubarrier_core.dir/Unity/unity_0_cxx.cxx.o": [
+        f"{r}/build/CMakeFiles/gpubarrier_core.dir/Unity/unity_0_cxx.cxx", f"{r}/src/core/a.cpp",
+        f"{r}/src/core/a.hpp", f"{r}/src/io/row.hpp", f"{r}/src/core/b.cpp",
+        f"{r}/src/core/b.hpp", f"{r}/src/app/context.hpp"]}, r),
+        1, present=["src/core/a.cpp: includes src/io/row.hpp (core must not include io)",
+                    "src/core/a.cpp: includes src/app/context.hpp (core must not include app)",
+                    "src/core/b.cpp: includes src/app/context.hpp (core must not include app)",
+                    "3 layering violation(s) (2 sources checked)"],
+        absent=["src/core/b.cpp: includes src/io/row.hpp"])
+
+
 def host_includes_kernel_detail(w):
     r = w.fake
     detail = f"{r}/kernels/multigpu/detail/barrier.cuh"
@@ -268,7 +291,7 @@ def clean_tree_passes(w):
             "/usr/include/nlohmann/json.hpp"],
         "CMakeFiles/gpubarrier.dir/src/app/run.cpp.o": [
             f"{r}/src/app/run.cpp", f"{r}/src/io/csv_writer.hpp", f"{r}/src/methods/host/x.hpp"],
-    }), 0, present=["layering ok (8 objects checked)"])
+    }), 0, present=["layering ok (8 sources checked)"])
 
 
 def make_depfile(w):
@@ -451,10 +474,28 @@ def real_tree_is_checked(w, build_dir):
     root = check_layering.read_cache(build_dir).get("CMAKE_HOME_DIRECTORY")
     args = argparse.Namespace(deps_file=None, build_dir=build_dir, deps_format="ninja")
     entries = dict(check_layering.collect_deps(args)[0])
-    host = next((o for o, d in entries.items()
-                 if "gpubarrier_methods.dir/src/methods/host/" in o and d), None)
-    cudas = [o for o in entries if "gpubarrier_methods.dir/kernels/" in o and o.endswith(".cu.o")]
-    if not host or not cudas:
+    tree = check_layering.Tree(root, build_dir)
+
+    def sources_of(obj):
+        """What one object compiles: its source (listed first), or a batch's members."""
+        deps = entries.get(obj) or []
+        if not deps:
+            return []
+        first = tree.resolve(deps[0], build_dir)
+        return check_layering.batch_members(first) or [first]
+
+    def first_source(prefix, objects):
+        """-> (object, source) of the first object that compiles a file under `prefix`."""
+        for obj in objects:
+            for src in sources_of(obj):
+                if src.startswith(f"{root}/{prefix}"):
+                    return obj, src
+        return None, None
+
+    methods = [o for o in entries if "gpubarrier_methods.dir/" in o and entries[o]]
+    host, host_src = first_source("src/methods/host/", methods)
+    cudas = [o for o in methods if o.endswith(".cu.o")]
+    if not host or not first_source("kernels/", cudas)[0]:
         print("SKIP: the methods library is not built yet "
               "(no src/methods/host or kernels/*.cu objects)")
         return SKIP
@@ -465,13 +506,14 @@ def real_tree_is_checked(w, build_dir):
     if not cuda:
         raise Failure("no CUDA object of gpubarrier_methods has a dependency record that lists "
                       "a header under kernels/: the includes check would not see device code")
+    cuda_src = first_source("kernels/", [cuda])[1]
     entries = {o: d for o, d in entries.items() if d}
+    # Files no source includes: in a batch they are charged to every member.
     entries[host] = entries[host] + [f"{root}/kernels/multigpu/detail/../detail/barrier.cuh"]
     entries[cuda] = entries[cuda] + [f"{root}/src/app/commands.hpp"]
     deps = w.write("real_deps.txt", ninja_deps(entries))
-    host_src = host.split(".dir/", 1)[1][:-2]
-    cuda_src = cuda.split(".dir/", 1)[1][:-2]
-    cuda_part = check_layering.Tree(root, build_dir).part(os.path.join(root, cuda_src))
+    cuda_part = tree.part(cuda_src)
+    host_src, cuda_src = tree.name(host_src), tree.name(cuda_src)
     expect(run("includes", "--source-dir", root, "--build-dir", build_dir, "--deps-file", deps),
            1, present=[
                f"{host_src}: includes kernels/multigpu/detail/barrier.cuh "
@@ -480,7 +522,7 @@ def real_tree_is_checked(w, build_dir):
 
 
 CASES = {f.__name__: f for f in [
-    core_includes_io_through_dotdot, host_includes_kernel_detail,
+    core_includes_io_through_dotdot, batch_members_are_checked, host_includes_kernel_detail,
     multinode_includes_multigpu_detail, runtime_includes_kernel_algorithm,
     topology_includes_kernels_and_host, io_includes_app, core_header_includes_io, symlink_into_io,
     object_maps_to_source, clean_tree_passes, make_depfile, corrupt_deps_log,

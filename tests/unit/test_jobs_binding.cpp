@@ -8,15 +8,14 @@
 #include "io/system_file.hpp"
 #include "jobs/scripts.hpp"
 #include "test_jobs_helpers.hpp"
+#include "text_contains.hpp"
 
 using namespace gb;
 using gb::test::request;
 
 namespace {
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using gb::test::has;
 
 // The first script of a plan of the multi-GPU mpi sweep on dgx-h100 (its system file edited by
 // `edit`).

@@ -11,6 +11,7 @@
 #include "jobs/step_command.hpp"
 #include "jobs/template.hpp"
 #include "test_jobs_helpers.hpp"
+#include "text_contains.hpp"
 
 using namespace gb;
 using gb::test::catalogue;
@@ -24,9 +25,7 @@ const jobs::JobFile& file(const std::vector<jobs::JobFile>& files, const std::st
   throw std::runtime_error("no file " + path);
 }
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using gb::test::has;
 
 // A command as one line: long parts of a step are continued two columns further in.
 std::string unwrapped(std::string text) {

@@ -16,7 +16,7 @@ using namespace gb;
 
 namespace {
 
-const MethodId kGrid{"gpu.grid.cg", Level::grid, 1};
+const MethodId kGridCg{"gpu.grid.cg", Level::grid, 1};
 const MethodId kHost{"host.omp.barrier", Level::host, 0};
 
 RunContext two_gpus() {
@@ -65,18 +65,18 @@ TEST(RowV3, ProvenanceColumnsFollowSlurmStepId) {
 // v4: the MPI thread level the launch got, on every row of the process; empty outside MPI.
 TEST(RowV4, MpiThreadLevelComesFromTheLaunch) {
   RunContext ctx = two_gpus();
-  EXPECT_EQ(to_row(make_record(ctx, "r", kGrid, Point{}, "", Status::skipped, "why"))
+  EXPECT_EQ(to_row(make_record(ctx, "r", kGridCg, Point{}, "", Status::skipped, "why"))
                 .get("mpi_thread_level"),
             "");
   ctx.launch.thread_level = "funneled";
-  EXPECT_EQ(to_row(make_record(ctx, "r", kGrid, Point{}, "", Status::skipped, "why"))
+  EXPECT_EQ(to_row(make_record(ctx, "r", kGridCg, Point{}, "", Status::skipped, "why"))
                 .get("mpi_thread_level"),
             "funneled");
 }
 
 TEST(RowV3, BuildAndDriverOnEveryRowGpusOnlyOnGpuRows) {
   const RunContext ctx = two_gpus();
-  const Row gpu = to_row(make_record(ctx, "r", kGrid, Point{}, "", Status::skipped, "why"));
+  const Row gpu = to_row(make_record(ctx, "r", kGridCg, Point{}, "", Status::skipped, "why"));
   EXPECT_EQ(gpu.get("gpubarrier_version"), "0.1.0");
   EXPECT_EQ(gpu.get("git_sha"), "0123456789ab");
   EXPECT_EQ(gpu.get("nvidia_driver"), "580.159.04");
@@ -92,7 +92,7 @@ TEST(RowV3, BuildAndDriverOnEveryRowGpusOnlyOnGpuRows) {
 TEST(RowV3, MixedModelsAreListedInGpuIdsOrder) {
   RunContext ctx = two_gpus();
   ctx.gpus = {2, 0};
-  const Record r = make_record(ctx, "r", kGrid, Point{}, "", Status::ok, "");
+  const Record r = make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, "");
   EXPECT_EQ(gpu_model_of(r), "NVIDIA H100 80GB HBM3,NVIDIA H200");
   EXPECT_EQ(gpu_uuids_of(r).substr(0, 12), "GPU-cccccccc");
 }
@@ -102,7 +102,7 @@ TEST(RowV3, AFigureOnAPairOfTheGpusNamesThatPair) {
   ctx.gpus = {0, 1, 2};
   Measurement m = figure("eq7");
   m.gpus = {2, 1};
-  const Record r = with_figure(make_record(ctx, "r", kGrid, Point{}, "", Status::ok, ""), m);
+  const Record r = with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), m);
   EXPECT_EQ(join_ids(r.gpu_ids), "2,1");
   EXPECT_EQ(gpu_model_of(r), "NVIDIA H100 80GB HBM3,NVIDIA H200");
   EXPECT_EQ(gpu_uuids_of(r).substr(41, 12), "GPU-bbbbbbbb");
@@ -116,7 +116,7 @@ TEST(RowV3, UnderMpiEveryRanksGpuIsNamed) {
   ctx.gpus = {0};
   ctx.rank_gpus = {0, 0};  // ordinal 0 on two nodes: two different GPUs
   ctx.env.rank_gpus = {{"NVIDIA H200", "GPU-node1"}, {"NVIDIA H200", "GPU-node2"}};
-  const Record r = make_record(ctx, "r", kGrid, Point{}, "", Status::ok, "");
+  const Record r = make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, "");
   EXPECT_EQ(join_ids(r.gpu_ids), "0,0");
   EXPECT_EQ(gpu_uuids_of(r), "GPU-node1,GPU-node2");
   EXPECT_EQ(gpu_model_of(r), "NVIDIA H200");
@@ -127,14 +127,14 @@ TEST(RowV3, StatisticAndSmClockComeFromTheFigure) {
   Measurement m = figure("median");
   m.sm_clock_hz = 1980e6;
   const Row clock =
-      to_row(with_figure(make_record(ctx, "r", kGrid, Point{}, "", Status::ok, ""), m));
+      to_row(with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), m));
   EXPECT_EQ(clock.get("statistic"), "median");
   EXPECT_EQ(clock.get("sm_clock_mhz"), "1980");
   const Row diff =
-      to_row(with_figure(make_record(ctx, "r", kGrid, Point{}, "", Status::ok, ""), figure("eq7")));
+      to_row(with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), figure("eq7")));
   EXPECT_EQ(diff.get("statistic"), "eq7");
   EXPECT_EQ(diff.get("sm_clock_mhz"), "");  // not measured
-  const Row skipped = to_row(make_record(ctx, "r", kGrid, Point{}, "", Status::skipped, "no"));
+  const Row skipped = to_row(make_record(ctx, "r", kGridCg, Point{}, "", Status::skipped, "no"));
   EXPECT_EQ(skipped.get("statistic"), "");
 }
 
@@ -168,7 +168,7 @@ TEST(RowV3, RecordsKeepProvenanceAndSamplesThroughThePipe) {
   Measurement m = figure("eq6");
   m.sm_clock_hz = 1755.5e6;
   m.samples = {1.0 / 3.0, 2.5, std::nan("")};
-  const Record r = with_figure(make_record(ctx, "r", kGrid, Point{}, "", Status::ok, ""), m);
+  const Record r = with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), m);
   const Record back = decode_point_message(encode_record(r)).record;
   EXPECT_EQ(to_row(back).fields, to_row(r).fields);
   EXPECT_EQ(back.gpus, r.gpus);
@@ -181,7 +181,7 @@ TEST(RowV3, RecordsKeepProvenanceAndSamplesThroughThePipe) {
 TEST(RawFile, OneLinePerSampleInTheRowsUnit) {
   const RunContext ctx = two_gpus();
   const Record r = with_figure(
-      make_record(ctx, "run1", kGrid, Point({{"blocks_per_sm", 2}}), "", Status::ok, ""),
+      make_record(ctx, "run1", kGridCg, Point({{"blocks_per_sm", 2}}), "", Status::ok, ""),
       figure("eq7"));
   EXPECT_EQ(RawWriter::columns(),
             (std::vector<std::string>{"run_id", "method", "config", "gpu_ids", "launcher", "metric",
@@ -191,5 +191,5 @@ TEST(RawFile, OneLinePerSampleInTheRowsUnit) {
   EXPECT_EQ(lines[1], (std::vector<std::string>{"run1", "gpu.grid.cg", "blocks_per_sm=2", "0,1",
                                                 "single", "latency", "ns", "eq7", "1", "10"}));
   EXPECT_TRUE(
-      raw_lines(make_record(ctx, "run1", kGrid, Point{}, "", Status::skipped, "no")).empty());
+      raw_lines(make_record(ctx, "run1", kGridCg, Point{}, "", Status::skipped, "no")).empty());
 }

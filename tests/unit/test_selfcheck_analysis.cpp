@@ -6,6 +6,7 @@
 
 #include "core/selfcheck_analysis.hpp"
 #include "core/selfcheck_outcome.hpp"
+#include "measured.hpp"
 
 using namespace gb;
 using namespace gb::selfcheck;
@@ -16,15 +17,7 @@ Figure fig(double value, double se) {
   return {value, se, 20, "converged"};
 }
 
-// A Measurement whose figure is `value` with standard error `se` over `n` samples.
-Measurement measured(double value, double se, std::size_t n = 100) {
-  Measurement m;
-  m.value = m.stats.mean = m.stats.median = value;
-  m.stats.count = n;
-  m.stats.stddev = se * std::sqrt(static_cast<double>(n));
-  m.stop = "converged";
-  return m;
-}
+using gb::test::measured;
 
 // The loop kernel at the five repeat differences, each with the agreement asked for.
 Outcome outcome_of(std::initializer_list<double> differentials) {

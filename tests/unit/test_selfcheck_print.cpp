@@ -7,20 +7,15 @@
 #include "core/selfcheck_outcome.hpp"
 #include "io/selfcheck_json.hpp"
 #include "io/selfcheck_tables.hpp"
+#include "measured.hpp"
+#include "text_contains.hpp"
 
 using namespace gb;
 using namespace gb::selfcheck;
 
 namespace {
 
-Measurement measured(double value, double se, std::size_t n = 100) {
-  Measurement m;
-  m.value = value;
-  m.stats.count = n;
-  m.stats.stddev = se * 10;  // sqrt(100)
-  m.stop = "converged";
-  return m;
-}
+using gb::test::measured;
 
 Outcome outcome(double differential_at_2048) {
   Outcome o;
@@ -55,9 +50,7 @@ std::string printed(const Outcome& o) {
   return text;
 }
 
-bool has(const std::string& text, const std::string& what) {
-  return text.find(what) != std::string::npos;
-}
+using gb::test::has;
 
 }  // namespace
 
