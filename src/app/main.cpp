@@ -6,6 +6,7 @@
 
 #include "app/commands.hpp"
 #include "app/parse_errors.hpp"
+#include "app/stdout_check.hpp"
 #include "app/version.hpp"
 #include "errors/errors.hpp"
 
@@ -48,19 +49,22 @@ int main(int argc, char** argv) {
     std::fputs(app.help().c_str(), stderr);
     return 2;
   }
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::fprintf(stderr, "gpubarrier: error: %s\n",
-                 gb::cli::describe_parse_error(app, e, argc, argv).c_str());
-    return 2;
-  } catch (const gb::UsageError& e) {
-    std::fprintf(stderr, "gpubarrier: error: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "gpubarrier: failed: %s\n", e.what());
-    return 1;
-  }
-  return global.exit_status;
+  const auto run = [&]() -> int {
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+      std::fprintf(stderr, "gpubarrier: error: %s\n",
+                   gb::cli::describe_parse_error(app, e, argc, argv).c_str());
+      return 2;
+    } catch (const gb::UsageError& e) {
+      std::fprintf(stderr, "gpubarrier: error: %s\n", e.what());
+      return 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpubarrier: failed: %s\n", e.what());
+      return 1;
+    }
+    return global.exit_status;
+  };
+  return gb::cli::finish_stdout(run());
 }

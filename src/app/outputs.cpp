@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "app/overwrite_guard.hpp"
+#include "app/topology_record.hpp"
 #include "core/launch.hpp"
 #include "errors/errors.hpp"
 #include "io/inflight_mark.hpp"
@@ -14,16 +15,30 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Checked before any file is opened, so that a refusal leaves no trace.
+// Checked before any file is opened, so that a refusal leaves no trace. The files beside the
+// CSV (its completion log, its topology record, the mark of a point in flight) belong to the run
+// that wrote the CSV: kept by --resume, replaced by --force, refused otherwise.
 void refuse_overwrite(const std::string& path, const std::string& raw_path, const OpenFlags& f) {
   const bool keep = f.resume || f.force;
   const std::string hint = "continue it with --resume, ";
+  std::vector<std::pair<std::string, std::string>> files;
   if (path != "none") {
     refuse_to_overwrite(path, "--out", keep, hint);
-    refuse_to_overwrite(done_log_path(path), "--out", keep, hint,
-                        "the completion log of '" + path + "'");
+    const std::pair<std::string, std::string> beside[] = {
+        {"the completion log of '" + path + "'", done_log_path(path)},
+        {"the topology record of '" + path + "'", topology_record_path(path)},
+        {"the mark of the point in flight of '" + path + "'", inflight_path(path)}};
+    files.emplace_back("--out", path);
+    for (const auto& [what, side] : beside) {
+      refuse_to_overwrite(side, "--out", keep, hint, what);
+      files.emplace_back("--out's " + what.substr(4, what.find(" of '") - 4), side);
+    }
   }
-  if (!raw_path.empty()) refuse_to_overwrite(raw_path, "--raw", keep, hint);
+  if (!raw_path.empty()) {
+    refuse_to_overwrite(raw_path, "--raw", keep, hint);
+    files.emplace_back("--raw", raw_path);
+  }
+  refuse_same_files(files);
 }
 
 // With --resume, samples are added to the raw file of the run being continued.
@@ -91,6 +106,10 @@ Outputs open_outputs(const Launch& launch, const std::string& path, const std::s
                      const OpenFlags& flags) {
   if (path == "none" && flags.resume)
     throw UsageError("--resume needs an output file: it continues the CSV given by --out");
+  if (flags.resume && flags.force)
+    throw UsageError(
+        "--resume and --force: choose one (--resume continues the --out files, "
+        "--force replaces them)");
   Outputs out;
   // "U..." a usage error (exit 2), "E..." another failure (exit 1); every rank throws it.
   std::string error;

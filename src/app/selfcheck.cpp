@@ -21,6 +21,7 @@
 #include "app/commands.hpp"
 #include "app/context.hpp"
 #include "app/overwrite_guard.hpp"
+#include "app/session.hpp"
 #include "errors/errors.hpp"
 #include "io/csv_writer.hpp"
 #include "io/selfcheck_json.hpp"
@@ -46,6 +47,7 @@ void selfcheck(SelfcheckArgs& args, const GlobalOptions& global) {
     throw UsageError("--tolerance must be within (0, 1), e.g. 0.05");
   if (args.check.base_trips < 1 || args.check.base_trips > 100000)
     throw UsageError("--base-trips must be within 1..100000, e.g. 20");
+  validate_options(args.options);
   RunContext ctx = make_context(local_launch(), args.gpu);
   ctx.options = args.options;
   if (ctx.gpus.size() > 1) ctx.gpus.resize(1);  // one GPU: its rows name it alone
@@ -102,7 +104,8 @@ void add_selfcheck_command(CLI::App& app, GlobalOptions& global) {
       ->envname("GPUBARRIER_GPU");
   cmd->add_option("--out", args->out,
                   "CSV file (default results/local/<host>-<timestamp>-selfcheck.csv; 'none' for "
-                  "no file)");
+                  "no file)")
+      ->check(out_path_check());
   cmd->add_flag("--force", args->force, "Replace an --out file that already holds rows");
   cmd->add_option("--tolerance", args->check.tolerance, "Largest relative deviation that agrees")
       ->capture_default_str();

@@ -16,6 +16,7 @@
 #include "core/progress.hpp"
 #include "core/registry.hpp"
 #include "core/runner.hpp"
+#include "core/setting_ranges.hpp"
 #include "errors/errors.hpp"
 #include "io/console_table.hpp"
 #include "io/json_writer.hpp"
@@ -85,10 +86,21 @@ AxisOverride checked_override(const std::string& text, const std::vector<Method*
 }
 
 // A run's own --axis (or a sweep entry's axes): every one must belong to a selected method.
+// An axis given twice would keep only its last values: refused, naming both.
+void refuse_repeated_axes(const std::vector<std::string>& texts) {
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (parse_axis(texts[i]).name == parse_axis(texts[j]).name)
+        throw UsageError("--axis " + parse_axis(texts[i]).name + " is given twice ('" + texts[j] +
+                         "' and '" + texts[i] + "'): give each axis once, with all its values " +
+                         "(e.g. name=1,2,4)");
+}
+
 std::vector<AxisOverride> parse_overrides(const std::vector<std::string>& texts,
                                           const std::vector<Method*>& methods) {
   std::vector<AxisOverride> overrides;
   for (const auto& t : texts) overrides.push_back(checked_override(t, methods));
+  refuse_repeated_axes(texts);
   return overrides;
 }
 
@@ -110,6 +122,7 @@ void narrow(std::vector<RunPlan>& plans, const Narrowing& cli) {
   std::vector<Method*> all_methods;
   for (const auto& plan : plans)
     all_methods.insert(all_methods.end(), plan.methods.begin(), plan.methods.end());
+  refuse_repeated_axes(cli.axes);
   for (const auto& text : cli.axes) {
     const AxisOverride o = checked_override(text, all_methods);
     for (auto& plan : plans) {
@@ -150,25 +163,37 @@ std::vector<RunPlan> make_plans(const std::vector<std::unique_ptr<Method>>& all,
   return plans;
 }
 
-void validate_options(const RunOptions& o) {
-  if (o.samples < 2) throw UsageError("--samples must be >= 2 (statistics need a spread)");
-  if (o.time_budget_s <= 0) throw UsageError("--time-budget must be > 0 seconds");
-  if (o.watchdog_s <= 0) throw UsageError("--watchdog must be > 0 seconds");
-  if (o.rse_target <= 0) throw UsageError("--rse-target must be > 0 (e.g. 0.01 for 1%)");
-  if (o.reps_lo < 1 || o.reps_hi <= o.reps_lo)
-    throw UsageError("--reps-lo/--reps-hi: need 1 <= reps_lo < reps_hi");
-}
-
-void validate_session(const SessionArgs& a) {
-  if (a.point_limit < 1) throw UsageError("--point-limit must be >= 1");
-  if (a.point_timeout_s <= 0) throw UsageError("--point-timeout must be > 0 seconds");
-  if (a.retry.max_retries < 0) throw UsageError("--max-retries must be >= 0");
-}
-
 std::string number(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.17g", v);
   return buf;
+}
+
+// The flag's value (from the command line or its GPUBARRIER_* variable) within the range that
+// sweep files apply too.
+void check_range(const SettingRange& range, double value) {
+  const std::string wrong = range_violation(range, value);
+  if (!wrong.empty())
+    throw UsageError(std::string(range.flag) + " " + number(value) + ": " + wrong);
+}
+
+}  // namespace
+
+void validate_options(const RunOptions& o) {
+  check_range(kSamplesRange, o.samples);
+  check_range(kTimeBudgetRange, o.time_budget_s);
+  check_range(kWatchdogRange, o.watchdog_s);
+  check_range(kRseTargetRange, o.rse_target);
+  if (o.reps_lo < 1 || o.reps_hi <= o.reps_lo)
+    throw UsageError("--reps-lo/--reps-hi: need 1 <= reps_lo < reps_hi");
+}
+
+namespace {
+
+void validate_session(const SessionArgs& a) {
+  if (a.point_limit < 1) throw UsageError("--point-limit must be >= 1");
+  check_range(kPointTimeoutRange, a.point_timeout_s);
+  if (a.retry.max_retries < 0) throw UsageError("--max-retries must be >= 0");
 }
 
 // An isolated child is this executable running `run` with this session's settings (explicit
@@ -244,13 +269,24 @@ void gather_rank_gpus(RunContext& ctx) {
 
 }  // namespace
 
+CLI::Validator out_path_check() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        if (!value.empty()) return "";
+        return "expected a file path, or none for no CSV (without --out the CSV is "
+               "results/local/<host>-<timestamp>.csv)";
+      },
+      "PATH");
+}
+
 void add_session_options(CLI::App& cmd, SessionArgs& args) {
   cmd.add_option("--gpus", args.gpus,
                  "GPU indices, e.g. 0,1 (default: all visible; under MPI the local rank's GPU)")
       ->envname("GPUBARRIER_GPUS");
   cmd.add_option("--out", args.out,
                  "CSV file (default results/local/<host>-<timestamp>.csv; 'none' for no file)")
-      ->envname("GPUBARRIER_OUT");
+      ->envname("GPUBARRIER_OUT")
+      ->check(out_path_check());
   cmd.add_option("--raw", args.raw,
                  "Also write every sample behind every figure to this CSV, one line each "
                  "(run_id,method,config,gpu_ids,launcher,metric,unit,statistic,sample,value)")

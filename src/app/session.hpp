@@ -43,11 +43,18 @@ struct Narrowing {
   std::vector<std::string> axes;
 };
 
+// --out's check: an empty path is refused (the default path is taken only without --out).
+CLI::Validator out_path_check();
+
 // Adds --gpus, --out, --raw, --system, --samples, --time-budget, --rse-target, --watchdog,
 // --reps-lo,
 // --reps-hi, --resume, --retry-failed, --max-retries, --isolate, --point-timeout,
 // --mpi-thread-level.
 void add_session_options(CLI::App& cmd, SessionArgs& args);
+
+// Refuses (gb::UsageError) sampling settings outside the ranges that sweep files apply too
+// (core/setting_ranges.hpp), naming the flag; `selfcheck` checks its own with it.
+void validate_options(const RunOptions& options);
 
 // Refuses (gb::UsageError), in the words `run` and `sweep` use, specs that ask for more than
 // `limit` points, counted from the axes without expanding them; `config check` calls it with the

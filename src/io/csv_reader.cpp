@@ -3,7 +3,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "errors/errors.hpp"
 
@@ -63,12 +62,20 @@ CsvText split_csv(std::string_view text) {
   return out;
 }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, std::size_t limit) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UsageError("cannot read '" + path + "': " + std::strerror(errno));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > limit)
+      throw UsageError("'" + path + "' holds more than " + std::to_string(limit >> 20) +
+                       " MiB, more than gpubarrier reads from one file (a CSV of its own is a "
+                       "few MB): split it, or give the file gpubarrier wrote");
+  }
+  if (in.bad()) throw UsageError("cannot read '" + path + "': " + std::strerror(errno));
+  return text;
 }
 
 }  // namespace gb

@@ -27,7 +27,13 @@ struct CsvText {
 
 CsvText split_csv(std::string_view text);
 
-// The whole file; throws gb::UsageError naming the file and the cause.
-std::string read_text_file(const std::string& path);
+// The most a CSV or completion log may hold: over a hundred times the largest file a sweep
+// writes (about 2 MB for 13,000 rows), and small enough that merge and --resume hold it in memory.
+// A device that never ends (/dev/zero) is refused at this bound instead of exhausting memory.
+inline constexpr std::size_t kMaxCsvBytes = std::size_t{256} << 20;  // 256 MiB
+
+// The whole file, at most `limit` bytes; throws gb::UsageError naming the file and the cause,
+// or the bound when the file holds more.
+std::string read_text_file(const std::string& path, std::size_t limit = kMaxCsvBytes);
 
 }  // namespace gb

@@ -8,6 +8,7 @@
 
 #include "errors/errors.hpp"
 #include "io/atomic_file.hpp"
+#include "io/csv_reader.hpp"
 #include "io/point_stream.hpp"
 
 namespace gb {
@@ -30,17 +31,15 @@ std::optional<Record> read_inflight(const std::string& csv_path) {
   const std::string path = inflight_path(csv_path);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec) && !ec) return std::nullopt;
-  std::ifstream in(path);
-  if (!in) throw Error("cannot read '" + path + "': " + std::strerror(errno));
-  std::string line;
-  std::getline(in, line);
+  // One line of one record: a mark of 1 MiB or more is no mark gpubarrier wrote.
+  const std::string text = read_text_file(path, std::size_t{1} << 20);
+  const std::string line = text.substr(0, text.find('\n'));
   try {
     const PointMessage m = decode_point_message(line);
     if (m.kind != PointMessage::Kind::begin) throw Error("not a point's start");
     return m.record;
   } catch (const Error& e) {
-    throw Error(path + ":1: expected the point a run started (written by gpubarrier): " +
-                e.what());
+    throw Error(path + ":1: expected the point a run started (written by gpubarrier): " + e.what());
   }
 }
 

@@ -32,6 +32,47 @@ std::string version_word(int v) {
   return "schema v" + std::to_string(v);
 }
 
+std::string key_text(const std::string& method, const std::string& config) {
+  return config.empty() ? method : method + " " + config;
+}
+
+// Every kept row belongs to the point whose completion line counts it: the rows a point wrote
+// lie between the previous line's count and its own, and carry its run_id and key. A CSV whose
+// rows were sorted, edited or written beside another run's log fails here, naming the first
+// row that does not match, instead of keeping rows of points that would then never run again.
+void check_rows_against_log(const CsvText& csv, const std::vector<DoneEntry>& entries,
+                            const std::string& csv_path, const std::string& log_path) {
+  static const std::size_t run_id = column("run_id"), method = column("method"),
+                           config = column("config"), gpu_ids = column("gpu_ids"),
+                           launcher = column("launcher"), ranks = column("ranks"),
+                           nodes = column("nodes");
+  long first = 0;
+  for (std::size_t n = 0; n < entries.size(); ++n) {
+    const DoneEntry& e = entries[n];
+    const std::string line = log_path + " line " + std::to_string(n + 2);
+    if (e.rows < first)
+      throw UsageError("--resume: " + line + " counts " + std::to_string(e.rows) +
+                       " rows, fewer than the line before it (" + std::to_string(first) +
+                       "): the completion log was edited; write to a new --out");
+    for (long i = first; i < e.rows; ++i) {
+      const CsvRecord& r = csv.records[static_cast<std::size_t>(i) + 1];
+      const auto& f = r.fields;
+      const bool same = f[run_id] == e.run_id && f[method] == e.key.method &&
+                        f[config] == e.key.config && f[gpu_ids] == e.key.gpu_ids &&
+                        f[launcher] == e.key.launcher && f[ranks] == e.key.ranks &&
+                        f[nodes] == e.key.nodes;
+      if (!same)
+        throw UsageError("--resume: " + csv_path + ":" + std::to_string(r.line) + ": the row (" +
+                         key_text(f[method], f[config]) + ", run " + f[run_id] +
+                         ") is not of the point that " + line + " counts there (" +
+                         key_text(e.key.method, e.key.config) + ", run " + e.run_id +
+                         "): the CSV was edited or sorted, or the log is another run's; write " +
+                         "to a new --out (`gpubarrier merge` joins files)");
+    }
+    first = e.rows;
+  }
+}
+
 }  // namespace
 
 std::string header_problem(const std::vector<std::string>& header) {
@@ -97,6 +138,7 @@ ResumeState recover_output(const std::string& csv_path, DoneLog& log,
     throw UsageError(refuse + "it has " + std::to_string(rows) + " rows but no completion log (" +
                      log.path() + "), so which points finished is unknown: write to a new --out " +
                      "(`gpubarrier merge` joins the files)");
+  check_rows_against_log(csv, done.entries, csv_path, log.path());
   const std::size_t keep = csv.records[static_cast<std::size_t>(finished)].end;
   if (csv.torn)
     notes.push_back(csv_path + ":" + std::to_string(csv.torn->line) +

@@ -2,11 +2,13 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "core/axis.hpp"
 #include "core/glob.hpp"
 #include "core/launch_mode.hpp"
+#include "core/setting_ranges.hpp"
 #include "errors/errors.hpp"
 #include "io/config_limits.hpp"
 #include "io/yaml_checks.hpp"
@@ -43,22 +45,25 @@ T scalar(const std::string& source, const YAML::Node& node, const char* what,
   }
 }
 
-// A number within [lo, hi] (lo itself excluded when `open_lo`): the same rule as the command
-// line's flag, refused here with the file's line and column.
+// A number within `range` (core/setting_ranges.hpp): the command line's rule for the same
+// setting, refused here with the file's line and column.
 template <typename T>
-T at_least(const std::string& source, const std::pair<YAML::Node, YAML::Node>& kv, const char* what,
-           double lo, double hi, const char* why, bool open_lo = false) {
+T in_range(const std::string& source, const std::pair<YAML::Node, YAML::Node>& kv,
+           const SettingRange& range) {
   const std::string key = kv.first.Scalar();
-  const T v = scalar<T>(source, kv.second, what, key);
-  const bool low = open_lo ? !(v > lo) : !(v >= lo);
-  if (low || !(v <= hi)) {
-    char range[96];
-    std::snprintf(range, sizeof range, "%s%g and at most %g", open_lo ? "above " : "at least ", lo,
-                  hi);
-    fail(source, kv.second,
-         key + ": expected " + what + " " + range + ", got '" + kv.second.Scalar() + "'" +
-             (*why ? std::string(" (") + why + ")" : std::string()));
+  // NaN lies in no range: its violation is the whole expectation, bounds included.
+  const std::string expected = range_violation(range, std::nan(""));
+  const auto refuse = [&] {
+    fail(source, kv.second, key + ": " + expected + ", got '" + kv.second.Scalar() + "'");
+  };
+  if (!kv.second.IsScalar()) fail(source, kv.second, key + ": " + expected);
+  T v{};
+  try {
+    v = kv.second.as<T>();
+  } catch (const YAML::Exception&) {
+    refuse();
   }
+  if (!range_violation(range, static_cast<double>(v)).empty()) refuse();
   return v;
 }
 
@@ -153,13 +158,13 @@ SweepFile parse_sweep_text(const std::string& text, const std::string& source) {
     if (key == "name")
       sweep.name = scalar<std::string>(source, kv.second, "a name", key);
     else if (key == "samples")
-      sweep.samples = at_least<int>(source, kv, "an integer", 2, 1e9, "statistics need a spread");
+      sweep.samples = in_range<int>(source, kv, kSamplesRange);
     else if (key == "time_budget")
-      sweep.time_budget_s = at_least<double>(source, kv, "seconds", 0, 1e7, "", true);
+      sweep.time_budget_s = in_range<double>(source, kv, kTimeBudgetRange);
     else if (key == "rse_target")
-      sweep.rse_target = at_least<double>(source, kv, "a fraction, e.g. 0.01", 0, 1, "", true);
+      sweep.rse_target = in_range<double>(source, kv, kRseTargetRange);
     else if (key == "point_timeout")
-      sweep.point_timeout_s = at_least<double>(source, kv, "seconds", 0, 1e7, "", true);
+      sweep.point_timeout_s = in_range<double>(source, kv, kPointTimeoutRange);
     else if (key == "runs") {
       if (!kv.second.IsSequence()) fail(source, kv.second, "expected a list of run entries");
       for (const auto& entry : kv.second)

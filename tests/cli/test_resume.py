@@ -206,6 +206,44 @@ def case_refusals():
         expect(p.returncode == 2 and "--resume needs an output file" in p.stderr, "--out none", p)
 
 
+def case_rows_against_log():
+    """--resume checks every kept row against the completion line that counts it: a CSV whose
+    rows were sorted, or a CSV beside another run's log, is refused naming the first mismatch,
+    and neither file is changed."""
+    with tempfile.TemporaryDirectory() as d:
+        run = ["run", "--methods", "host.omp.barrier", "--axis", "group_size=1,2",
+               "--samples", "3", "--time-budget", "0.05"]
+        out, other = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
+        for path in (out, other):
+            p = gpubarrier(*run, "--out", path)
+            expect(p.returncode == 0, "a run of two points", p)
+        with open(out) as f:
+            header, *rows = f.read().splitlines(keepends=True)
+        config = next(csv.reader([header])).index("config")
+        with open(out, "w") as f:
+            f.write(header + "".join(sorted(
+                rows, key=lambda r: next(csv.reader([r]))[config], reverse=True)))
+        before = {p: open(p).read() for p in (out, out + ".done")}
+        p = gpubarrier(*run, "--out", out, "--resume")
+        expect(p.returncode == 2 and f"{out}:2: the row (host.omp.barrier group_size=2" in p.stderr
+               and "line 2 counts there (host.omp.barrier group_size=1" in p.stderr,
+               "sorted rows: refused at the first row out of place", p)
+        expect({p: open(p).read() for p in before} == before, "nothing repaired or run")
+        with open(out, "w") as f:
+            f.write(header + "".join(rows))
+        with open(other + ".done") as f:
+            foreign = f.read()
+        with open(out + ".done", "w") as f:
+            f.write(foreign)
+        p = gpubarrier(*run, "--out", out, "--resume")
+        expect(p.returncode == 2 and f"{out}:2:" in p.stderr and "the log is another run's"
+               in p.stderr, "another run's log: refused (its run_id differs)", p)
+        with open(out + ".done", "w") as f:
+            f.write(before[out + ".done"])
+        p = gpubarrier(*run, "--out", out, "--resume")
+        expect(p.returncode == 0, "the files as written resume", p)
+
+
 def case_retry_failed():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.csv")
