@@ -94,6 +94,7 @@ import io
 import html
 import json
 import math
+import operator
 import os
 import statistics
 import sys
@@ -101,6 +102,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 import tool_main  # noqa: E402
+import user_files  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BY_CHOICES = ("system", "gpu_model", "topology", "gpu_count", "launcher", "file")
@@ -295,49 +297,43 @@ def raw_key(row):
     return tuple(row[c] for c in ("run_id", "method", "config", "gpu_ids", "launcher", "metric"))
 
 
+RAW_EXPECTED = "raw samples of `run --raw`"
+
+
 def load_raw(paths):
-    """{raw_key: [samples]} from --raw files; a file that cannot be read raises gbcsv.CsvError."""
-    out = {}
+    """{raw_key: [samples]} from --raw files (read within tools/user_files.py's bounds); a file
+    that cannot be read raises gbcsv.CsvError."""
+    out, configs = {}, {}
     for path in paths:
-        try:
-            f = open(path, newline="", encoding="utf-8")
-        except OSError as e:
-            raise gbcsv.CsvError(f"{path}: cannot open: {e.strerror}") from None
-        with f:
-            reader = csv.reader(f)
-            try:
-                header = next(reader, None)
-                if not header:
-                    raise gbcsv.CsvError(f"{path}:1: empty file: expected the header "
-                                         f"{','.join(RAW_COLUMNS)}")
-                header = [h.lstrip("\ufeff") for h in header]
+        name, header = tool_main.shown(path), None
+        for line, fields in user_files.csv_rows(path, RAW_EXPECTED, gbcsv.CsvError):
+            if header is None:
+                header = fields
                 missing = [c for c in RAW_COLUMNS if c not in header]
                 if missing:
-                    raise gbcsv.CsvError(f"{path}:1: column '{missing[0]}' is missing: a raw "
-                                         f"sample file has {','.join(RAW_COLUMNS)}")
-                for fields in reader:
-                    if not fields:
-                        continue
-                    if len(fields) != len(header):
-                        raise gbcsv.CsvError(f"{path}:{reader.line_num}: {len(fields)} fields, "
-                                             f"expected {len(header)}")
-                    r = dict(zip(header, fields))
-                    try:
-                        v = float(r["value"])
-                    except ValueError:
-                        v = None
-                    if v is None or not math.isfinite(v):
-                        col = header.index("value") + 1
-                        raise gbcsv.CsvError(f"{path}:{reader.line_num}: column 'value' (column "
-                                             f"{col}) is '{r['value']}': expected a finite "
-                                             f"number") from None
-                    r["config"] = gbcsv.config_codes(r["method"], r["config"])  # as rows read
-                    out.setdefault(tuple(r[c] for c in RAW_COLUMNS[:6]), []).append(v)
-            except csv.Error as e:
-                raise gbcsv.CsvError(f"{path}:{reader.line_num}: not valid CSV: {e}") from None
-            except UnicodeDecodeError as e:
-                raise gbcsv.CsvError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start}): "
-                                     f"expected raw samples of `run --raw`") from None
+                    raise gbcsv.CsvError(f"{name}:1: column '{tool_main.shown(missing[0])}' is "
+                                         f"missing: a raw sample file has {','.join(RAW_COLUMNS)}")
+                key_of = operator.itemgetter(*[header.index(c) for c in RAW_COLUMNS[:6]])
+                at_value, at_method, at_config = (header.index(c) for c in
+                                                  ("value", "method", "config"))
+                continue
+            if len(fields) != len(header):
+                raise gbcsv.CsvError(f"{name}:{line}: {len(fields)} fields, expected {len(header)}")
+            try:
+                v = float(fields[at_value])
+            except ValueError:
+                v = None
+            if v is None or not math.isfinite(v):
+                raise gbcsv.CsvError(f"{name}:{line}: column 'value' (column {at_value + 1}) is "
+                                     f"'{fields[at_value]}': expected a finite number")
+            written = (fields[at_method], fields[at_config])
+            if written not in configs:
+                configs[written] = gbcsv.config_codes(*written)
+            fields[at_config] = configs[written]  # as rows read
+            out.setdefault(key_of(fields), []).append(v)
+        if header is None:
+            raise gbcsv.CsvError(f"{name}:1: empty file: expected the header "
+                                 f"{','.join(RAW_COLUMNS)}")
     return out
 
 
@@ -444,10 +440,10 @@ def parse_where(text):
     return where
 
 
-def check_where(where, rows, paths, text=None):
-    """CompareError for a --where axis that no row of the inputs has (a typo would otherwise
-    keep every row): names the closest axes there are."""
-    axes = sorted({a for r in rows for a in gbcsv.config_axes(r)})
+def check_where(where, axes, paths, text=None):
+    """CompareError for a --where axis that no row of the inputs has (`axes`: those they have; a
+    typo would otherwise keep every row): names the closest axes there are."""
+    axes = sorted(axes)
     for name in where:
         if name in axes:
             continue
@@ -467,15 +463,19 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
     levels = [x for x in (level or "").split(",") if x] if isinstance(level, str) else level
     where_text = where if isinstance(where, str) else None
     where = parse_where(where) if isinstance(where, str) else where
-    loaded = [gbcsv.load_file(p) for p in paths]
-    if where:
-        check_where(where, [r for rows in loaded for r in rows], paths, where_text)
-    per_file, ignored = [], 0
-    for rows in loaded:
+    # One file's rows at a time: only the ok rows that match are kept.
+    per_file, ignored, axes = [], 0, set()
+    for p in paths:
+        rows = gbcsv.load_file(p)
+        if where:
+            axes.update(a for r in rows for a in gbcsv.config_axes(r))
         ok = [r for r in rows if r["status"] == "ok" and _matches(r, globs, levels, where)]
         ignored += sum(1 for r in rows
                        if r["status"] != "ok" and _matches(r, globs, levels, where))
         per_file.append(ok)
+        del rows
+    if where:
+        check_where(where, axes, paths, where_text)
     check_units(per_file, paths)
     by_used = by or default_by(per_file)
     sides = make_sides(paths, per_file, by_used)
@@ -801,7 +801,7 @@ def _expand(group):
                 else os.path.join(ROOT, item)
             hits = sorted(glob.glob(path))
             if not hits:
-                raise CompareError(f"--measure-floor: no file matches {item}")
+                raise CompareError(f"--measure-floor: no file matches {tool_main.shown(item)}")
             files += hits
     return files
 

@@ -1,7 +1,8 @@
 """Reading gpubarrier CSVs of every schema version (results/SCHEMA.md), for the Python tools.
 
     import gbcsv
-    rows = gbcsv.load(["a.csv", "b.csv"])            # every row, as dicts with every column of the latest version
+    rows = gbcsv.load(["a.csv", "b.csv"])            # every row: a Row, a mapping of every column
+                                                     # of the latest version, as a dict would be
     rows = gbcsv.load(paths, statuses={"ok"})        # only ok rows
     gbcsv.config_axes(row)                           # {"ordering": "0", ...}: each method's codes
     gbcsv.config_names(row)                          # {"ordering": "release-acquire", ...}
@@ -11,7 +12,9 @@
                                                       # other CSVs there with what they are
 
 A file that cannot be read raises CsvError naming the file, the line, the column and what was
-expected; tools print it and exit 2 (tools/tool_main.py). Columns a file's version lacks are
+expected; tools print it and exit 2 (tools/tool_main.py). Files are read within the bounds of
+tools/user_files.py (size, line length, UTF-8, a BOM dropped), as a stream that keeps only the
+rows of the statuses asked for. Columns a file's version lacks are
 filled with "" so that every reader sees one layout. `_file` and `_line` are added to every row.
 A categorical axis' value in `config` reads as the method's integer code whether the file wrote
 its name (`ordering=release-acquire`) or, written before values had names, the code: old and
@@ -19,16 +22,20 @@ new files give the same configs (`_config_written` keeps the text as written).
 A row outside a physical bound of its figure (tools/bounds.py) is read as `unverified`, with the
 bound at the start of its note.
 """
-import csv
+import collections.abc
+import contextlib
 import glob
 import json
 import math
+import operator
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tool_main  # noqa: E402
 import bounds  # noqa: E402
+import user_files  # noqa: E402
 
 # The CSV schema as the executable states it: `gpubarrier --json schema`, committed beside this
 # file (tools/schema.json; test cli.docs_schema_current keeps the two equal), so that the tools
@@ -81,7 +88,7 @@ STATISTIC_BY_TECHNIQUE = {"clock": "median", "host-loop": "median", "differentia
                           "fusion": "eq6"}
 
 
-class CsvError(tool_main.InputError):
+class CsvError(user_files.FileError):
     """A file gpubarrier's tools cannot read: the message names file, line and column (exit 2)."""
 
 
@@ -102,7 +109,7 @@ OTHER_KINDS = [
 def kind_of_header(header):
     """(kind, what it is) of a CSV that is not gpubarrier's, from its header; None for none of
     the known kinds."""
-    names = {h.lstrip("\ufeff") for h in header or []}
+    names = set(header or [])
     for columns, kind, what in OTHER_KINDS:
         if columns <= names:
             return kind, what
@@ -113,13 +120,11 @@ def kind_of(path):
     """("gpubarrier", "") for a gpubarrier CSV (its first column is schema_version), else
     (kind, why it is not one): "reference-check", "sanitize", "raw" or "other"."""
     try:
-        with open(path, newline="", encoding="utf-8") as f:
-            header = next(csv.reader(f), None)
-    except OSError as e:
-        return "other", f"cannot open: {e.strerror}"
-    except (csv.Error, UnicodeDecodeError) as e:
-        return "other", f"not a CSV of text ({type(e).__name__})"
-    if header and header[0].lstrip("\ufeff") == "schema_version":
+        with contextlib.closing(user_files.csv_rows(path, "a CSV", CsvError)) as records:
+            header = next(records, (0, None))[1]
+    except CsvError as e:  # too large, not text, not CSV: what is wrong, after file and line
+        return "other", re.sub(r"^:(\d+:)? ", "", str(e).removeprefix(tool_main.shown(path)))
+    if header and header[0] == "schema_version":
         return "gpubarrier", ""
     known = kind_of_header(header)
     if known:
@@ -153,20 +158,92 @@ def expand(paths):
 def no_csv_error(paths, skipped):
     """The CsvError for folders that hold no gpubarrier CSV (what was there instead)."""
     found = f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds " \
-        f"({', '.join(sorted({k for _, k, _ in skipped}))})" if skipped else ": no *.csv"
-    return CsvError(f"{', '.join(paths)}: no gpubarrier CSV (a CSV whose first column is "
-                    f"schema_version){found}")
+        f"({', '.join(sorted({k for _, k, _ in skipped}))}; the first, " \
+        f"{tool_main.shown(skipped[0][0])}: {skipped[0][2]})" if skipped else ": no *.csv"
+    return CsvError(f"{', '.join(map(tool_main.shown, paths))}: no gpubarrier CSV (a CSV whose "
+                    f"first column is schema_version){found}")
 
 
 def columns_of(version):
     return [name for name, since in COLUMNS if since <= version]
 
 
+EXPECTED = "a gpubarrier CSV"
+# What load adds to every row beside the columns.
+ADDED = ["_file", "_line", "_config_written"]
+# A row keeps its text in one tuple: the columns whose text repeats from row to row first (one
+# string shared by every row that has it), then the figures, each a row's own, then ADDED.
+_OWN = [name for name in NUMERIC_IN_ORDER if name not in ("samples", "sm_clock_mhz")]
+_SHARED = [name for name in NAMES if name not in _OWN]
+_LAYOUT = _SHARED + _OWN + ADDED
+_INDEX = {name: i for i, name in enumerate(_LAYOUT)}
+_KEYS = NAMES + ADDED
+_I_METHOD, _I_CONFIG, _I_WRITTEN = _INDEX["method"], _INDEX["config"], _INDEX["_config_written"]
+
+
+class Row(collections.abc.MutableMapping):
+    """One row as load reads it: a mapping of every column of the latest schema version (and
+    ADDED, and whatever a tool sets) to its text, as a dict would be, in a fraction of a dict's
+    memory: one tuple of the texts, the repeated ones shared between rows."""
+
+    __slots__ = ("_values", "_more")
+
+    def __init__(self, values):
+        self._values, self._more = values, None
+
+    def __getitem__(self, key):
+        i = _INDEX.get(key)
+        if i is not None:
+            return self._values[i]
+        if self._more is not None and key in self._more:
+            return self._more[key]
+        raise KeyError(key)
+
+    def get(self, key, default=None):
+        i = _INDEX.get(key)
+        if i is not None:
+            return self._values[i]
+        return default if self._more is None else self._more.get(key, default)
+
+    def __contains__(self, key):
+        return key in _INDEX or (self._more is not None and key in self._more)
+
+    def __setitem__(self, key, value):
+        i = _INDEX.get(key)
+        if i is not None:  # rare (bounds.apply marks a row): the tuple is copied
+            self._values = self._values[:i] + (value,) + self._values[i + 1:]
+        elif self._more is None:
+            self._more = {key: value}
+        else:
+            self._more[key] = value
+
+    def __delitem__(self, key):
+        if key in _INDEX:
+            raise TypeError(f"column '{key}' cannot be removed from a row (set it to '' instead)")
+        if self._more is None:
+            raise KeyError(key)
+        del self._more[key]
+
+    def __iter__(self):
+        yield from _KEYS
+        if self._more:
+            yield from self._more
+
+    def __len__(self):
+        return len(_KEYS) + len(self._more or ())
+
+    def copy(self):
+        return dict(self)
+
+    def __repr__(self):
+        return f"Row({dict(self)!r})"
+
+
 def _check_header(path, header):
     if not header:
         raise CsvError(f"{path}:1: empty file: expected a gpubarrier CSV header "
                        f"(schema_version,run_id,...)")
-    if header[0].lstrip("\ufeff") != "schema_version":
+    if header[0] != "schema_version":
         known = kind_of_header(header)
         what = f"this is {known[1]}, not a gpubarrier CSV" if known else \
             "is this a gpubarrier CSV?"
@@ -174,27 +251,50 @@ def _check_header(path, header):
                        f"({what})")
     unknown = [h for h in header if h not in NAMES]
     if unknown:
-        raise CsvError(f"{path}:1: column '{unknown[0]}' is not in any schema version up to "
-                       f"v{LATEST} (results/SCHEMA.md)")
+        raise CsvError(f"{path}:1: column '{tool_main.shown(unknown[0])}' is not in any schema "
+                       f"version up to v{LATEST} (results/SCHEMA.md)")
 
 
-def _check_row(path, line, header, fields):
-    if len(fields) != len(header):
-        raise CsvError(f"{path}:{line}: {len(fields)} fields, expected {len(header)} (the header's "
-                       f"columns); a torn or hand-edited row?")
-    row = dict(zip(header, fields))
-    v = row["schema_version"]
+class _Layout:
+    """Where a file's header puts each column: builds a row's texts in _LAYOUT order from the
+    fields of one record (a column the file's version lacks reads as "")."""
+
+    def __init__(self, header):
+        self.header = header
+        at = {name: i for i, name in enumerate(header)}
+        absent = len(header)  # the "" appended to every record's fields
+        self.shared = operator.itemgetter(*[at.get(n, absent) for n in _SHARED])
+        self.own = operator.itemgetter(*[at.get(n, absent) for n in _OWN])
+        self.version, self.status, self.value = at["schema_version"], at.get("status"), \
+            at.get("value")
+        self.figures = [(n, at[n]) for n in NUMERIC_IN_ORDER if n in at]
+        self.missing = {}  # schema version -> the first column it requires that the file lacks
+
+    def missing_for(self, version):
+        if version not in self.missing:
+            self.missing[version] = next(
+                (c for c in columns_of(version) if c not in self.header), None)
+        return self.missing[version]
+
+
+def _check_row(path, line, layout, fields):
+    """The record's fields, checked: field count, schema version, status, figures."""
+    if len(fields) != len(layout.header):
+        raise CsvError(f"{path}:{line}: {len(fields)} fields, expected {len(layout.header)} "
+                       f"(the header's columns); a torn or hand-edited row?")
+    v = fields[layout.version]
     if not v.isdigit() or not 1 <= int(v) <= LATEST:
         raise CsvError(f"{path}:{line}: column 'schema_version' is '{v}': expected 1..{LATEST}")
-    missing = [c for c in columns_of(int(v)) if c not in row]
+    missing = layout.missing_for(int(v))
     if missing:
-        raise CsvError(f"{path}:{line}: column '{missing[0]}' is missing: schema v{v} requires it")
-    if row["status"] not in STATUSES:
-        raise CsvError(f"{path}:{line}: column 'status' is '{row['status']}': expected one of "
+        raise CsvError(f"{path}:{line}: column '{missing}' is missing: schema v{v} requires it")
+    status = fields[layout.status]
+    if status not in STATUSES:
+        raise CsvError(f"{path}:{line}: column 'status' is '{status}': expected one of "
                        f"{', '.join(sorted(STATUSES))}")
-    for c in NUMERIC_IN_ORDER:  # the first bad column as the file has them
-        text = row.get(c, "")
-        if text == "" or (c != "value" and row["status"] != "ok"):
+    for c, i in layout.figures:  # the first bad column as the file has them
+        text = fields[i]
+        if text == "" or (c != "value" and status != "ok"):
             continue
         try:
             number = float(text)
@@ -206,39 +306,45 @@ def _check_row(path, line, header, fields):
         if number < 0 and c in NON_NEGATIVE:
             raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a number >= 0 "
                            f"({NON_NEGATIVE[c]})")
-    if row["status"] == "ok" and row["value"] == "":
+    if status == "ok" and fields[layout.value] == "":
         raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
-    return row
 
 
 def load_file(path, statuses=None):
-    try:
-        f = open(path, newline="", encoding="utf-8")
-    except OSError as e:
-        raise CsvError(f"{path}: cannot open: {e.strerror}") from None
-    with f:
-        reader = csv.reader(f)
-        try:
-            header = next(reader, None)
-            _check_header(path, header)
-            rows = []
-            for fields in reader:
-                if not fields:
-                    continue
-                row = _check_row(path, reader.line_num, header, fields)
-                full = {name: row.get(name, "") for name in NAMES}
-                full["_file"], full["_line"] = path, reader.line_num
-                # One config for one configuration: a named one (as written since values had
-                # names) reads as the integer codes that older files have.
-                full["_config_written"] = full["config"]
-                full["config"] = config_codes(full["method"], full["config"])
-                rows.append(full)
-            bounds.apply(rows)
-            return [r for r in rows if statuses is None or r["status"] in statuses]
-        except csv.Error as e:
-            raise CsvError(f"{path}:{reader.line_num}: not valid CSV: {e}") from None
-        except UnicodeDecodeError as e:
-            raise CsvError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    """The rows (Row) of one gpubarrier CSV whose status, after the physical bounds
+    (bounds.apply), is in `statuses` (None: every row). Read as a stream within
+    user_files' bounds, keeping only the rows that can be asked for: memory is a small multiple
+    of those rows' own text. Raises CsvError naming the file, the line and what was wrong."""
+    name = tool_main.shown(path)
+    # An ok row may end up unverified (outside a bound): kept until the bounds are applied.
+    keep = None if statuses is None else set(statuses) | ({"ok"} if "unverified" in statuses
+                                                           else set())
+    shared, configs, rows, layout = {}, {}, [], None
+    intern = shared.setdefault
+    for line, fields in user_files.csv_rows(path, EXPECTED, CsvError):
+        if layout is None:
+            _check_header(name, fields)
+            layout = _Layout(fields)
+            continue
+        _check_row(name, line, layout, fields)
+        if keep is not None and fields[layout.status] not in keep:
+            continue
+        fields.append("")
+        texts = layout.shared(fields)
+        values = [*map(intern, texts, texts), *layout.own(fields), path, line, None]
+        # One config for one configuration: a named one (as written since values had names)
+        # reads as the integer codes that older files have.
+        written = values[_I_CONFIG]
+        key = (values[_I_METHOD], written)
+        if key not in configs:
+            codes = config_codes(*key)
+            configs[key] = intern(codes, codes)
+        values[_I_WRITTEN], values[_I_CONFIG] = written, configs[key]
+        rows.append(Row(tuple(values)))
+    if layout is None:
+        _check_header(name, None)
+    bounds.apply(rows)
+    return rows if statuses is None else [r for r in rows if r["status"] in statuses]
 
 
 def load(paths, statuses=None):

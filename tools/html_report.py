@@ -36,6 +36,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 import tool_main  # noqa: E402
+import user_files  # noqa: E402
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
@@ -221,9 +222,8 @@ def read_topology_json(path):
     """The parsed `gpubarrier topo --json` file, or None where it cannot be read as one."""
     import json  # noqa: PLC0415
     try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except (OSError, ValueError):
+        data = json.loads(user_files.read_text(path, "a `gpubarrier topo --json` file"))
+    except (user_files.FileError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -270,10 +270,9 @@ def topology_section(topo_files):
     parts = []
     for path in sorted(topo_files, key=lambda p: not p.endswith(".json")):  # the JSON first
         try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = _clean(f.read())
-        except OSError as e:
-            parts.append(f'<p class="note">{esc(path)}: cannot read ({esc(e.strerror)})</p>')
+            text = _clean(user_files.read_text(path, "a topology file", errors="replace"))
+        except user_files.FileError as e:
+            parts.append(f'<p class="note">{esc(str(e))}</p>')
             continue
         data = read_topology_json(path) if path.endswith(".json") else None
         if data is not None:

@@ -278,7 +278,8 @@ def main(argv):
         if all("missing" in p for p in preds):
             needs = sorted({p["missing"] for p in preds})
             print("gpubarrier model: no prediction can be computed from "
-                  f"{', '.join(args.sources)}; it needs rows of: " + "; ".join(needs),
+                  f"{', '.join(map(tool_main.shown, args.sources))}; it needs rows of: "
+                  + "; ".join(needs),
                   file=sys.stderr)
             return 2  # the input lacks what the model reads: bad input
     if args.format == "json":

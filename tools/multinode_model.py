@@ -59,7 +59,6 @@ A missing measured input names the rows it needs and the tool exits 2, as a bad 
 does (its line and what was expected).
 """
 import argparse
-import csv
 import math
 import os
 import statistics
@@ -68,6 +67,7 @@ import sys
 import gbcsv
 import machines as machines_of
 import tool_main
+import user_files
 
 NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
 DEFAULT_NETWORK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -80,35 +80,31 @@ class NetworkFileError(Exception):
 
 def load_network(path):
     """{name: (low, high, unit, source)} from the network file; NetworkFileError names the line."""
-    try:
-        f = open(path, newline="")
-    except OSError as e:
-        raise NetworkFileError(f"{path}: cannot read the network file ({e.strerror})")
-    with f:
-        reader = csv.DictReader(f)
-        want = ["name", "low", "high", "unit", "source"]
-        if reader.fieldnames != want:
-            raise NetworkFileError(f"{path}:1: expected the header {','.join(want)}, "
-                                   f"found {','.join(reader.fieldnames or [])}")
-        out = {}
-        for r in reader:
-            where = f"{path}:{reader.line_num}"
-            if r["name"] not in NETWORK_NAMES:
-                raise NetworkFileError(f"{where}: unknown name '{r['name']}', expected one of "
-                                       f"{', '.join(NETWORK_NAMES)}")
-            if r["name"] in out:
-                raise NetworkFileError(f"{where}: '{r['name']}' given twice")
-            try:
-                lo, hi = float(r["low"]), float(r["high"])
-            except (TypeError, ValueError):
-                raise NetworkFileError(f"{where}: low and high must be numbers, found "
-                                       f"'{r['low']}', '{r['high']}'")
-            if not 0 <= lo <= hi or not math.isfinite(hi):
-                raise NetworkFileError(f"{where}: expected 0 <= low <= high, found {lo}, {hi}")
-            if not (r["source"] or "").strip():
-                raise NetworkFileError(f"{where}: '{r['name']}' names no source; every assumed "
-                                       "figure names where it comes from")
-            out[r["name"]] = (lo, hi, r["unit"], r["source"].strip())
+    want = ["name", "low", "high", "unit", "source"]
+    header, records = user_files.csv_dicts(
+        path, f"the network file ({','.join(want)})", NetworkFileError)
+    if header != want:
+        raise NetworkFileError(f"{tool_main.shown(path)}:1: expected the header {','.join(want)}, "
+                               f"found {','.join(header)}")
+    out = {}
+    for line, r in records:
+        where = f"{tool_main.shown(path)}:{line}"
+        if r["name"] not in NETWORK_NAMES:
+            raise NetworkFileError(f"{where}: unknown name '{r['name']}', expected one of "
+                                   f"{', '.join(NETWORK_NAMES)}")
+        if r["name"] in out:
+            raise NetworkFileError(f"{where}: '{r['name']}' given twice")
+        try:
+            lo, hi = float(r["low"]), float(r["high"])
+        except (TypeError, ValueError):
+            raise NetworkFileError(f"{where}: low and high must be numbers, found "
+                                   f"'{r['low']}', '{r['high']}'")
+        if not 0 <= lo <= hi or not math.isfinite(hi):
+            raise NetworkFileError(f"{where}: expected 0 <= low <= high, found {lo}, {hi}")
+        if not (r["source"] or "").strip():
+            raise NetworkFileError(f"{where}: '{r['name']}' names no source; every assumed "
+                                   "figure names where it comes from")
+        out[r["name"]] = (lo, hi, r["unit"], r["source"].strip())
     missing = [n for n in NETWORK_NAMES if n not in out]
     if missing:
         raise NetworkFileError(f"{path}: missing {', '.join(missing)}")

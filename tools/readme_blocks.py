@@ -38,6 +38,9 @@ import re
 import shlex
 import sys
 
+import user_files
+
+MARKDOWN = "a Markdown file with generated parts (<!-- report: ... -->)"
 BLOCK_OPEN = re.compile(r"^<!-- report: (.*?) -->\s*$")
 BLOCK_CLOSE = "<!-- /report -->"
 INLINE = re.compile(r"(?<!`)<!-- value: (.*?) -->(.*?)<!-- /value -->")  # `quoted` ones are text
@@ -94,8 +97,7 @@ def run_command(dispatch, text, base):
 def regenerate(path, dispatch):
     """(new text, [(line number, marker text)] of every generated part)."""
     base = os.path.dirname(os.path.abspath(path))
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    lines = user_files.read_text(path, MARKDOWN).split("\n")
     out, markers, i = [], [], 0
     while i < len(lines):
         line = lines[i]
@@ -203,12 +205,7 @@ def main(argv, dispatch):
         print("usage: report.py readme FILE.md [--check | --typed]", file=sys.stderr)
         return 2
     path = paths[0]
-    try:
-        with open(path, encoding="utf-8") as f:
-            old = f.read()
-    except OSError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
+    old = user_files.read_text(path, MARKDOWN)
     typed = check_typed(path, old) if check or typed_only else 0
     if typed_only:
         if not typed:

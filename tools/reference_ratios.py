@@ -10,7 +10,6 @@ scripts/reference-check writes: tools/reference/rows.py COLUMNS).
                      within TOLERANCE
 """
 import collections
-import csv
 import glob
 import os
 import statistics
@@ -19,17 +18,18 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
 import tool_main  # noqa: E402
+import user_files  # noqa: E402
 
 TOLERANCE = 0.10  # within 10% of the reference tools' conventions
 WANTED = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
 
 
 def read(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        rows = list(csv.DictReader(f))
-    if not rows or WANTED - set(rows[0]):
-        raise tool_main.InputError(f"reference: {path}: expected the columns {sorted(WANTED)}")
-    return rows
+    header, records = user_files.csv_dicts(path, "a reference check of scripts/reference-check")
+    if not records or WANTED - set(header):
+        raise tool_main.InputError(f"reference: {tool_main.shown(path)}: expected the columns "
+                                   f"{sorted(WANTED)}")
+    return [r for _, r in records]
 
 
 def ratios(rows):

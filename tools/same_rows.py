@@ -13,37 +13,32 @@ they do not fail the check. Exit 0 when every joined pair agrees, 1 otherwise, 2
 Reads schema v1 and later (only the columns above, value, stddev, samples, status).
 """
 import argparse
-import csv
 import math
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tool_main import InputError, run  # noqa: E402
+from tool_main import InputError, run, shown  # noqa: E402
 import gbcsv  # noqa: E402
+import user_files  # noqa: E402
 
 KEY = ("method", "config", "metric", "launcher", "gpu_count", "gpu_ids")
 NEEDED = KEY + ("value", "stddev", "samples", "status")
 
 
 def load(path):
-    try:
-        with open(path, newline="") as f:
-            reader = csv.DictReader(f)
-            missing = [c for c in NEEDED if c not in (reader.fieldnames or [])]
-            if missing:
-                raise InputError(f"{path}: not a gpubarrier CSV: no column {missing[0]}")
-            rows = {}
-            for line, r in enumerate(reader, start=2):
-                r["config"] = gbcsv.config_codes(r["method"], r["config"])
-                key = tuple(r[c] for c in KEY)
-                if key in rows:
-                    raise InputError(f"{path}:{line}: a second row for {key}: one sweep per "
-                                     f"file")
-                rows[key] = r
-            return rows
-    except OSError as e:
-        raise InputError(f"{path}: cannot open: {e.strerror}") from None
+    header, records = user_files.csv_dicts(path, "a gpubarrier CSV", InputError)
+    missing = [c for c in NEEDED if c not in header]
+    if missing:
+        raise InputError(f"{shown(path)}: not a gpubarrier CSV: no column {missing[0]}")
+    rows = {}
+    for line, r in records:
+        r["config"] = gbcsv.config_codes(r["method"], r["config"])
+        key = tuple(r[c] for c in KEY)
+        if key in rows:
+            raise InputError(f"{shown(path)}:{line}: a second row for {key}: one sweep per file")
+        rows[key] = r
+    return rows
 
 
 def standard_error(r):

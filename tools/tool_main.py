@@ -59,6 +59,22 @@ def one_line(text):
     return " ".join(str(text).split())
 
 
+def shown(text):
+    """`text` (a path, a glob, an argument) as a message shows it: as it is when printable, else
+    quoted with its escapes ('a\\nb.csv'), so that a newline in a name neither splits the one line
+    nor reads as a space."""
+    text = str(text)
+    return text if text.isprintable() else repr(text)
+
+
+def _arguments_shown(message):
+    """The message with every argument of this command that holds a newline, a tab or another
+    unprintable character shown quoted (shown), wherever a tool named it as it is."""
+    for arg in sorted({a for a in sys.argv[1:] if not a.isprintable()}, key=len, reverse=True):
+        message = message.replace(arg, shown(arg))
+    return message
+
+
 def interpreter():
     """This Python, as a user would name it: its path and version."""
     v = sys.version_info
@@ -98,11 +114,11 @@ def _where(tb):
 def report(e):
     """(exit status, the one line) for an exception that ends a tool."""
     if isinstance(e, InputError):
-        return e.status, f"{prog()}: error: {one_line(e)}"
+        return e.status, f"{prog()}: error: {one_line(_arguments_shown(str(e)))}"
     if isinstance(e, ModuleNotFoundError):
         return 2, f"{prog()}: error: this tool {missing_module_message(e)}"
     if isinstance(e, (FileNotFoundError, IsADirectoryError, PermissionError, NotADirectoryError)):
-        what = e.filename or "a file"
+        what = shown(e.filename) if e.filename else "a file"
         return 2, f"{prog()}: error: {what}: {e.strerror or e}"
     if isinstance(e, OSError) and e.errno in WRITE_ERRNOS:  # a full disk, a read-only one
         return 1, f"{prog()}: error: cannot write {e.filename or 'an output'}: {e.strerror or e}"

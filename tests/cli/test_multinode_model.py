@@ -122,7 +122,7 @@ with tempfile.TemporaryDirectory() as d:
         p = run(csv_path, "--network", net)
         expect(p.returncode == 2 and want in p.stderr, f"network file refused: {want}", p)
     p = run(csv_path, "--network", os.path.join(d, "absent.csv"))
-    expect(p.returncode == 2 and "cannot read the network file" in p.stderr,
+    expect(p.returncode == 2 and "absent.csv: cannot open" in p.stderr,
            "an absent network file is named", p)
     p = run("--help")
     expect(p.returncode == 0 and "THE MODEL" in p.stdout and "ASSUMED" in p.stdout,

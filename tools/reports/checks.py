@@ -1,5 +1,7 @@
 """report faults and report sanitize: what the device barriers' check caught under the fault test
 hooks, and scripts/gpu-sanitize's summary per tool."""
+import tool_main
+import user_files
 from reports.common import cfg, load, need, table
 
 
@@ -26,13 +28,16 @@ def faults(argv):
 def sanitize(argv):
     """scripts/gpu-sanitize's summary CSV: per tool, methods clean, with errors, incomplete,
     skipped (the methods named for all but clean)."""
-    import csv
     if len(argv) != 1:
         raise ValueError("sanitize: SUMMARY.csv (written by scripts/gpu-sanitize)")
+    header, records = user_files.csv_dicts(argv[0], "a summary of scripts/gpu-sanitize")
+    missing = [c for c in ("tool", "result", "method") if c not in header]
+    if missing:
+        raise ValueError(f"sanitize: {tool_main.shown(argv[0])}:1: no column '{missing[0]}': "
+                         f"expected a summary of scripts/gpu-sanitize (tool,method,result)")
     by_tool = {}
-    with open(argv[0], newline="") as f:
-        for r in csv.DictReader(f):
-            by_tool.setdefault(r["tool"], {}).setdefault(r["result"], []).append(r["method"])
+    for _, r in records:
+        by_tool.setdefault(r["tool"], {}).setdefault(r["result"], []).append(r["method"])
     names = lambda ms: ", ".join(f"`{m}`" for m in sorted(ms)) or "-"  # noqa: E731
     table(["tool", "clean", "errors", "incomplete (killed at the time limit)", "skipped"],
           [[t, str(len(v.get("clean", []))), names(v.get("errors", [])),

@@ -22,7 +22,7 @@ def csv_paths(paths):
     for path, _, why in skipped:
         if path not in _NOTED:
             _NOTED.add(path)
-            print(f"{tool_main.prog()}: skipped {path}: {why}", file=sys.stderr)
+            print(f"{tool_main.prog()}: skipped {tool_main.shown(path)}: {why}", file=sys.stderr)
     return csvs
 
 

@@ -4,6 +4,7 @@ import collections
 import math
 import re
 
+import user_files
 from reports.common import cfg, load, need, table
 
 
@@ -71,8 +72,7 @@ def selfcheck_chains(rows, lead):
 
 
 def parse_selfcheck_log(path):
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = user_files.read_text(path, "a `gpubarrier selfcheck` log")
     gpu = re.search(r"^GPU \d+: (.*?), SM clock", text, re.M)
     lo = re.search(r"R_lo = (\d+) adds \((\d+) trips\), clock ([\d.]+)", text)
     head = re.search(r"^ rep diff .*$", text, re.M)
