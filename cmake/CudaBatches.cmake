@@ -10,6 +10,16 @@
 # an edit of one rebuilds its batch.
 set(GB_CUDA_BATCH_SIZE 8)
 
+# CMake 3.31 and later take .cu files into their unity build too, which would join batches (and
+# files of different folders) once more: every .cu file of `sources_var` stays out of it.
+function(gb_cuda_outside_unity sources_var)
+  foreach(src IN LISTS ${sources_var})
+    if(src MATCHES "\\.cu$")
+      set_source_files_properties(${src} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endif()
+  endforeach()
+endfunction()
+
 # Replaces the .cu files in `sources_var` (absolute paths) by batch files named after `target`.
 # Other sources stay as they are.
 function(gb_cuda_batches target sources_var)
@@ -55,5 +65,6 @@ function(gb_cuda_batches target sources_var)
       endif()
     endforeach()
   endforeach()
+  gb_cuda_outside_unity(kept)
   set(${sources_var} ${kept} PARENT_SCOPE)
 endfunction()

@@ -36,7 +36,9 @@ if(GPUBARRIER_NVSHMEM_ROOT)
   set_target_properties(gb_nvshmem_host PROPERTIES
     IMPORTED_LOCATION ${_root}/lib/libnvshmem_host.so.3 IMPORTED_SONAME libnvshmem_host.so.3)
 
-  add_library(gpubarrier_nvshmem STATIC ${_method} ${_nvshmem_only} ${_nvshmem_runtime})
+  set(_nvshmem_sources ${_method} ${_nvshmem_only} ${_nvshmem_runtime})
+  gb_cuda_outside_unity(_nvshmem_sources)
+  add_library(gpubarrier_nvshmem STATIC ${_nvshmem_sources})
   set_target_properties(gpubarrier_nvshmem PROPERTIES
     CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)
   target_compile_definitions(gpubarrier_nvshmem PRIVATE GPUBARRIER_HAVE_NVSHMEM)
