@@ -10,7 +10,7 @@
 namespace gb::cli {
 
 std::vector<int> select_gpus(const std::string& spec, int visible, const std::string& no_gpu_reason,
-                             const Launch& launch) {
+                             const Launch& launch, const std::string& flag) {
   std::vector<int> gpus;
   if (spec.empty()) {
     if (visible == 0) return gpus;
@@ -22,17 +22,17 @@ std::vector<int> select_gpus(const std::string& spec, int visible, const std::st
     int id = -1;
     const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), id);
     if (ec != std::errc() || ptr != item.data() + item.size() || id < 0)
-      throw UsageError("--gpus '" + spec + "': '" + item +
+      throw UsageError(flag + " '" + spec + "': '" + item +
                        "' is not a GPU index (expected a list like 0,1)");
     if (id >= visible)
-      throw UsageError("--gpus names GPU " + item + " but " +
+      throw UsageError(flag + " names GPU " + item + " but " +
                        (visible == 0 ? "no GPU is visible (" + no_gpu_reason + ")"
                                      : std::to_string(visible) + " are visible (0.." +
-                                           std::to_string(visible - 1) +
-                                           "); --gpus takes GPU indices (how many GPUs a "
+                                           std::to_string(visible - 1) + "); " + flag +
+                                           " takes GPU indices (how many GPUs a "
                                            "method spans is --axis gpu_count=N)"));
     for (int g : gpus)
-      if (g == id) throw UsageError("--gpus '" + spec + "' names GPU " + item + " twice");
+      if (g == id) throw UsageError(flag + " '" + spec + "' names GPU " + item + " twice");
     gpus.push_back(id);
   }
   // Under mpirun/srun a list of several GPUs is per node: local rank r drives its r-th entry, so
@@ -42,19 +42,20 @@ std::vector<int> select_gpus(const std::string& spec, int visible, const std::st
   // entry through GPUBARRIER_GPUS); the rows' gpu_ids show every rank's.
   if (!launch.under_mpi || gpus.size() == 1) return gpus;
   if (static_cast<std::size_t>(launch.local_size) > gpus.size())
-    throw UsageError("--gpus '" + spec + "' lists " + std::to_string(gpus.size()) + " GPUs but " +
+    throw UsageError(flag + " '" + spec + "' lists " + std::to_string(gpus.size()) + " GPUs but " +
                      std::to_string(launch.local_size) +
                      " ranks run on this node: each rank needs its own GPU (list one per local "
                      "rank, or start fewer ranks per node)");
   return {gpus[static_cast<std::size_t>(launch.local_rank)]};
 }
 
-RunContext make_context(const Launch& launch, const std::string& gpu_spec) {
+RunContext make_context(const Launch& launch, const std::string& gpu_spec,
+                        const std::string& flag) {
   RunContext ctx;
   ctx.launch = launch;
   ctx.env = detect_environment(launch);
   ctx.visible_gpus = count_cuda_devices(ctx.no_gpu_reason);
-  ctx.gpus = select_gpus(gpu_spec, ctx.visible_gpus, ctx.no_gpu_reason, launch);
+  ctx.gpus = select_gpus(gpu_spec, ctx.visible_gpus, ctx.no_gpu_reason, launch, flag);
   if (!ctx.gpus.empty()) {
     int major = 0, minor = 0;
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ctx.gpus.front());

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdio>
+#include <string>
 
 #include "app/commands.hpp"
 #include "app/parse_errors.hpp"
@@ -49,19 +50,36 @@ int main(int argc, char** argv) {
     std::fputs(app.help().c_str(), stderr);
     return 2;
   }
+  // One line whatever the message holds: a newline or other control character of a path or
+  // glob the user typed is shown escaped (\n, \xHH).
+  const auto one_line = [](std::string text) {
+    std::string out;
+    for (const unsigned char c : text) {
+      if (c == '\n') {
+        out += "\\n";
+      } else if (c < 0x20 || c == 0x7f) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\x%02x", c);
+        out += hex;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+    return out;
+  };
   const auto run = [&]() -> int {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
       std::fprintf(stderr, "gpubarrier: error: %s\n",
-                   gb::cli::describe_parse_error(app, e, argc, argv).c_str());
+                   one_line(gb::cli::describe_parse_error(app, e, argc, argv)).c_str());
       return 2;
     } catch (const gb::UsageError& e) {
-      std::fprintf(stderr, "gpubarrier: error: %s\n", e.what());
+      std::fprintf(stderr, "gpubarrier: error: %s\n", one_line(e.what()).c_str());
       return 2;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "gpubarrier: failed: %s\n", e.what());
+      std::fprintf(stderr, "gpubarrier: failed: %s\n", one_line(e.what()).c_str());
       return 1;
     }
     return global.exit_status;

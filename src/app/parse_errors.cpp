@@ -1,9 +1,11 @@
 #include "app/parse_errors.hpp"
 
+#include <cmath>
 #include <string_view>
 #include <vector>
 
 #include "core/glob.hpp"
+#include "core/setting_ranges.hpp"
 
 namespace gb::cli {
 namespace {
@@ -16,8 +18,40 @@ const CLI::App* selected(const CLI::App& app) {
   return at;
 }
 
+// "gpubarrier config check": every subcommand from the top down to `at`.
 std::string command_name(const CLI::App& app, const CLI::App* at) {
-  return at == &app ? "gpubarrier" : "gpubarrier " + at->get_name();
+  std::string name;
+  for (; at != nullptr && at != &app; at = at->get_parent()) name = " " + at->get_name() + name;
+  return "gpubarrier" + name;
+}
+
+// What a value of `option` must be, for a value that did not convert: the range the setting
+// shares with sweep files (core/setting_ranges.hpp), else the option's type in words.
+std::string expected_value(const CLI::Option* option) {
+  for (const SettingRange* r :
+       {&kSamplesRange, &kTimeBudgetRange, &kRseTargetRange, &kPointTimeoutRange, &kWatchdogRange})
+    if (option->check_lname(std::string(r->flag.substr(2))))
+      return range_violation(*r, std::nan(""));
+  const std::string type = option->get_type_name();
+  if (type.starts_with("INT") || type.starts_with("UINT")) return "expected an integer";
+  if (type.starts_with("FLOAT")) return "expected a number";
+  return "expected " + (type.empty() ? std::string("another value") : type);
+}
+
+// CLI11's "Could not convert: --samples = 1e3" as "--samples '1e3': expected an integer ...".
+std::string conversion_problem(const CLI::App* at, const std::string& text) {
+  const auto colon = text.find(": ");
+  const auto eq = text.find(" = ", colon == std::string::npos ? 0 : colon);
+  if (colon == std::string::npos || eq == std::string::npos) return text;
+  const std::string flag = text.substr(colon + 2, eq - colon - 2);
+  const std::string value = text.substr(eq + 3);
+  const CLI::Option* option = nullptr;
+  try {
+    option = at->get_option(flag);
+  } catch (const CLI::OptionNotFound&) {
+    return text;
+  }
+  return flag + " '" + value + "': " + expected_value(option);
 }
 
 std::vector<std::string> option_names(const CLI::App* at) {
@@ -84,6 +118,8 @@ std::string describe_parse_error(const CLI::App& app, const CLI::ParseError& e, 
       }
     return cmd + ": unexpected argument '" + (words.empty() ? text : words.front()) + "'" + help;
   }
+  if (dynamic_cast<const CLI::ConversionError*>(&e))
+    return cmd + ": " + conversion_problem(at, e.what()) + help;
   return cmd + ": " + e.what() + help;
 }
 

@@ -48,7 +48,7 @@ void selfcheck(SelfcheckArgs& args, const GlobalOptions& global) {
   if (args.check.base_trips < 1 || args.check.base_trips > 100000)
     throw UsageError("--base-trips must be within 1..100000, e.g. 20");
   validate_options(args.options);
-  RunContext ctx = make_context(local_launch(), args.gpu);
+  RunContext ctx = make_context(local_launch(), args.gpu, "--gpu");
   ctx.options = args.options;
   if (ctx.gpus.size() > 1) ctx.gpus.resize(1);  // one GPU: its rows name it alone
 

@@ -11,6 +11,7 @@
 namespace gb {
 namespace {
 
+constexpr std::size_t kMaxAxisValues = 100000;
 constexpr const char* kForms =
     "expected name=v1,v2,... or name=first:last[:step] or name=first:last:*factor "
     "(e.g. threads_per_block=32,64,128, gpu_count=1:8, blocks_per_sm=1:32:*2 or "
@@ -47,7 +48,9 @@ std::vector<std::string> parse_range(std::string_view spec, std::string_view who
   std::vector<std::string> values;
   for (long v = first; v <= last; v = geometric ? v * step : v + step) {
     values.push_back(std::to_string(v));
-    if (values.size() > 100000) throw UsageError("--axis '" + std::string(whole) + "' is too long");
+    if (values.size() > kMaxAxisValues)
+      throw UsageError("--axis '" + std::string(whole) + "' has more than " +
+                       std::to_string(kMaxAxisValues) + " values, the most one axis takes");
   }
   return values;
 }
@@ -61,11 +64,14 @@ struct NamedRange {
 // are checked by the methods that have them and only need to be non-negative here.
 constexpr NamedRange kRanges[] = {
     {"threads_per_block", {1, 1024}},  // CUDA's limit on every GPU so far
-    {"blocks_per_sm", {1, 1024}},     {"group_size", {1, 65536}},  // threads of a warp tile, an
-                                                                   // OpenMP team or a rank group
-    {"cluster_size", {1, 64}},  // 16 on Hopper (non-portable); more is a skipped row
-    {"gpu_count", {0, 4096}},   // 0: every GPU given
-    {"bytes", {1, 1L << 44}},         {"fusion_i", {1, 1000000}}, {"fusion_j", {1, 1000000}},
+    {"blocks_per_sm", {1, 1024}},
+    {"group_size", {1, 65536}},  // threads of a warp tile, an
+                                 // OpenMP team or a rank group
+    {"cluster_size", {1, 64}},   // 16 on Hopper (non-portable); more is a skipped row
+    {"gpu_count", {0, 4096}},    // 0: every GPU given
+    {"bytes", {1, 1L << 44}},
+    {"fusion_i", {1, 1000000}},
+    {"fusion_j", {1, 1000000}},
     {"unit_ns", {0, 1000000000}},
 };
 
@@ -94,9 +100,9 @@ void check_axis_values(const AxisOverride& axis) {
   }
   for (const std::string& text : axis.values)
     if (const auto v = as_integer(text); v && (*v < r.lo || *v > r.hi))
-      throw UsageError("axis " + axis.name + "=" + text +
-                       ": outside the axis' range " + std::to_string(r.lo) + ".." +
-                       std::to_string(r.hi) + " (no method can run it)");
+      throw UsageError("axis " + axis.name + "=" + text + ": outside the axis' range " +
+                       std::to_string(r.lo) + ".." + std::to_string(r.hi) +
+                       " (no method can run it)");
 }
 
 AxisOverride parse_axis(std::string_view text) {
@@ -133,8 +139,8 @@ long resolve_value(const Axis& axis, std::string_view value, std::string_view me
   std::string valid;
   for (const ValueName& n : axis.names) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
   const std::string of = method.empty() ? "" : " of " + std::string(method);
-  throw UsageError("axis " + axis.name + "=" + std::string(value) + ": no such " + axis.name +
-                   of + "; " +
+  throw UsageError("axis " + axis.name + "=" + std::string(value) + ": no such " + axis.name + of +
+                   "; " +
                    (valid.empty() ? "it takes integers only"
                                   : "expected one of " + valid + " (or its integer code)"));
 }

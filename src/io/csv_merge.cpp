@@ -32,7 +32,9 @@ struct Seen {
 class Merger {
  public:
   void add_file(const std::string& path) {
-    const std::string text = read_text_file(path);
+    std::string text = read_text_file(path);
+    // A byte-order mark (a spreadsheet's "CSV UTF-8") is no part of the first column's name.
+    if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
     const CsvText csv = split_csv(text);
     if (csv.torn)
       refuse(path, csv.torn->line,

@@ -78,6 +78,23 @@ std::string join_list(const std::string& source, const YAML::Node& node, const c
   return out;
 }
 
+// A refusal of parse_axis (core/axis.hpp) in the sweep file's own terms: the axis' key and
+// value instead of the command line's `--axis name=values`, and the forms a file writes.
+std::string in_file_terms(std::string message, const std::string& spec, const std::string& name) {
+  const std::string value = spec.substr(name.size() + 1);
+  const auto replace = [&message](const std::string& from, const std::string& to) {
+    if (const auto at = message.find(from); at != std::string::npos)
+      message.replace(at, from.size(), to);
+  };
+  replace("malformed --axis '" + spec + "'", name + ": '" + value + "' is malformed");
+  replace("--axis '" + spec + "'", name + ": '" + value + "'");
+  if (const auto at = message.find("expected name="); at != std::string::npos)
+    message = message.substr(0, at) +
+              "expected a list of integers or value names ([1, 2, 4]) or a range string "
+              "('first:last', 'first:last:step' or 'first:last:*factor', e.g. '1:32:*2')";
+  return message;
+}
+
 // "name=1,2,4" from a list of integers, or "name=<spec>" from a range string like "1:32:*2".
 std::string axis_spec(const std::string& source, const std::pair<YAML::Node, YAML::Node>& axis) {
   const std::string name = axis.first.Scalar();
@@ -87,7 +104,7 @@ std::string axis_spec(const std::string& source, const std::pair<YAML::Node, YAM
       // A malformed range or a value no method can mean is reported here, with its line.
       check_axis_values(parse_axis(spec));
     } catch (const UsageError& e) {
-      fail(source, axis.second, e.what());
+      fail(source, axis.second, in_file_terms(e.what(), spec, name));
     }
     return spec;
   }
@@ -101,7 +118,7 @@ std::string axis_spec(const std::string& source, const std::pair<YAML::Node, YAM
     try {
       check_axis_values(parse_axis(name + "=" + value));
     } catch (const UsageError& e) {
-      fail(source, v, e.what());
+      fail(source, v, in_file_terms(e.what(), name + "=" + value, name));
     }
     values += value;
   }

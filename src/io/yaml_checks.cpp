@@ -7,6 +7,7 @@
 
 #include "errors/errors.hpp"
 #include "io/config_limits.hpp"
+#include "io/yaml_messages.hpp"
 
 namespace gb {
 namespace {
@@ -112,7 +113,7 @@ YAML::Node load_yaml(const std::string& text, const std::string& source) {
     }
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw ParseError(source, e.mark.line + 1, e.mark.column + 1, e.msg);
+    throw ParseError(source, e.mark.line + 1, e.mark.column + 1, explain_yaml_error(e.msg));
   }
   check_unique_keys(root, source, 0);
   return root;

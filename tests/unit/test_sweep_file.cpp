@@ -54,7 +54,8 @@ TEST(SweepFile, ErrorsNameFileLineAndExpectation) {
       {"runs: [\n", 2, ""},
       {"name: x\n", 1, "the sweep has no 'runs'"},
       {"- a\n- b\n", 1, "expected a map with 'runs'"},
-      {"runs:\n  - methods: x\n    axes: {gpu_count: \"1:8:0\"}\n", 3, "malformed --axis"},
+      {"runs:\n  - methods: x\n    axes: {gpu_count: \"1:8:0\"}\n", 3,
+       "gpu_count: '1:8:0' is malformed"},
   };
   for (const Refusal& c : cases) expect_refused(c);
 }
