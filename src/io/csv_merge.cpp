@@ -24,9 +24,11 @@ const std::vector<std::string>& identity_columns() {
   return cols;
 }
 
+// A figure kept: where its row is in the result, and where it was read (file:line). The row
+// itself is held once, in the result.
 struct Seen {
-  std::vector<std::string> row;
-  std::string where;  // file:line
+  std::size_t index;
+  std::string where;
 };
 
 class Merger {
@@ -35,7 +37,8 @@ class Merger {
     std::string text = read_text_file(path);
     // A byte-order mark (a spreadsheet's "CSV UTF-8") is no part of the first column's name.
     if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
-    const CsvText csv = split_csv(text);
+    CsvText csv = split_csv(text);
+    std::string().swap(text);  // the records hold the fields now: one copy of the file at a time
     if (csv.torn)
       refuse(path, csv.torn->line,
              "the last row is torn (no line end): its writer was killed mid-row or is still "
@@ -78,8 +81,8 @@ class Merger {
   }
 
   void add_row(const std::string& path, const std::vector<std::string>& header,
-               const std::vector<std::size_t>& map, const CsvRecord& record) {
-    const auto& f = record.fields;
+               const std::vector<std::size_t>& map, CsvRecord& record) {
+    auto& f = record.fields;
     if (f.size() != header.size())
       refuse(path, record.line,
              std::to_string(f.size()) + " fields, the header has " + std::to_string(header.size()) +
@@ -98,7 +101,8 @@ class Merger {
                "missing column '" + c + "', which schema v" + v + " requires (line " +
                    std::to_string(record.line) + " is a v" + v + " row)");
     std::vector<std::string> row;
-    for (std::size_t at : map) row.push_back(at == std::string::npos ? "" : f[at]);
+    // Each of the file's columns maps to one column of the row: its field is moved, not copied.
+    for (std::size_t at : map) row.push_back(at == std::string::npos ? "" : std::move(f[at]));
     if (version < kSchemaVersion) ++result_.upgraded;
     keep(path + ":" + std::to_string(record.line), std::move(row));
   }
@@ -106,9 +110,10 @@ class Merger {
   void keep(const std::string& where, std::vector<std::string> row) {
     std::string identity;
     for (const auto& c : identity_columns()) identity += row[index_of(Row::columns(), c)] + '\x1f';
-    const auto [it, fresh] = seen_.try_emplace(identity, Seen{row, where});
+    const auto [it, fresh] =
+        seen_.try_emplace(std::move(identity), Seen{result_.rows.size(), where});
     if (!fresh) {
-      if (it->second.row == row) {
+      if (result_.rows[it->second.index] == row) {
         ++result_.duplicates;
         return;
       }
