@@ -31,6 +31,17 @@ def expect(cond, what, proc=None, tail=None):
         sys.exit(f"FAIL: {what}{detail}")
 
 
+def one_line(p, code, *words):
+    """Exit `code`, exactly one line on stderr holding every word, no traceback; the line."""
+    lines = p.stderr.strip().splitlines()
+    expect(p.returncode == code, f"exit {code} (got {p.returncode})", p)
+    expect("Traceback" not in p.stderr, "no Python traceback", p)
+    expect(len(lines) == 1, f"one line on stderr (got {len(lines)})", p)
+    for w in words:
+        expect(w in lines[0], f"the line names {w!r}", p)
+    return lines[0]
+
+
 def write_text(folder, name, text):
     """Writes `text` to folder/name; the path."""
     path = os.path.join(folder, name)

@@ -28,7 +28,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect  # noqa: E402
+from cli_common import expect, one_line  # noqa: E402
 
 EXE, CASE = os.path.abspath(sys.argv[1]), sys.argv[2]
 REDUCTION = os.path.join(ROOT, "results", "h100x2", "reduction.csv")  # the model's inputs too
@@ -72,17 +72,6 @@ def tool(script, *args, python=None):
     return subprocess.run([python or sys.executable, os.path.join(TOOLS, script), *args],
                           capture_output=True, text=True, env=env(), timeout=300,
                           preexec_fn=limit)
-
-
-def one_line(p, code, *words):
-    """Exit `code`, exactly one line on stderr holding every word, no traceback; the line."""
-    lines = p.stderr.strip().splitlines()
-    expect(p.returncode == code, f"exit {code} (got {p.returncode})", p)
-    expect("Traceback" not in p.stderr, "no Python traceback", p)
-    expect(len(lines) == 1, f"one line on stderr (got {len(lines)})", p)
-    for w in words:
-        expect(w in lines[0], f"the line names {w!r}", p)
-    return lines[0]
 
 
 def readers(path):

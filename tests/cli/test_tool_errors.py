@@ -39,7 +39,7 @@ TOOLS = os.path.join(ROOT, "tools")
 sys.path.insert(0, TOOLS)
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gbcsv  # noqa: E402
-from cli_common import committed_copy, expect, synthetic_row, write_rows  # noqa: E402
+from cli_common import committed_copy, expect, one_line, synthetic_row, write_rows  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -52,17 +52,6 @@ def gpubarrier(*args, env=None, drop=(), cwd=None):
     full.update(env or {})
     return subprocess.run([EXE, *args], capture_output=True, text=True, env=full, timeout=600,
                           cwd=cwd)
-
-
-def one_line(p, code, *words):
-    """Exit `code`, exactly one line on stderr holding every word, no traceback."""
-    lines = p.stderr.strip().splitlines()
-    expect(p.returncode == code, f"exit {code} (got {p.returncode})", p)
-    expect("Traceback" not in p.stderr, "no Python traceback", p)
-    expect(len(lines) == 1, f"one line on stderr (got {len(lines)})", p)
-    for w in words:
-        expect(w in lines[0], f"the line names {w!r}", p)
-    return lines[0]
 
 
 def host_rows(gpu_model=""):

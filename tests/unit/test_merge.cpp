@@ -69,7 +69,6 @@ std::string get(const std::vector<std::string>& row, const std::string& column) 
   return row[static_cast<std::size_t>(std::find(cols.begin(), cols.end(), column) - cols.begin())];
 }
 
-}  // namespace
 
 TEST_F(MergeFiles, OlderRowsAreUpgradedKeepingTheirVersion) {
   const auto v1 = file("v1.csv", Row::columns_of_version(1), {row("1", "a", "10")});
@@ -184,3 +183,5 @@ TEST_F(MergeFiles, FormatsTheCurrentHeaderFirst) {
                       "nvidia_driver,gpu_uuids,sm_clock_mhz,statistic,mpi_thread_level\r\n"),
             std::string::npos);
 }
+
+}  // namespace

@@ -75,7 +75,6 @@ class ResumeFiles : public ::testing::Test {
   std::string csv_;
 };
 
-}  // namespace
 
 TEST(PointKey, IsTheKeyColumnsOfTheRecord) {
   const Record r = record(kGrid, 2, {0, 1});
@@ -272,3 +271,5 @@ TEST(CsvReader, KnowsWhereRecordsEndAndWhichIsTorn) {
   EXPECT_FALSE(split_csv("a,b\r\n").torn);
   EXPECT_TRUE(split_csv("a,b\r").torn);  // the LF of the CRLF never came
 }
+
+}  // namespace
