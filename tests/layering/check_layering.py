@@ -466,7 +466,7 @@ def include_dirs_of(tree):
 
 # A batch file: one compilation of several sources, each named by an `#include` line. CMake's
 # unity build writes <target>.dir/Unity/unity_<n>_<lang>.<ext>; cmake/CudaBatches.cmake writes
-# cuda_batches/<target>_<folder>_<n>.cu.
+# cuda_batches/<target>_<folder>_<n>_<hash of its members>.cu.
 BATCH_FILE = re.compile(r"(?:/Unity/unity_\d+_[a-z]+\.[a-z]+|/cuda_batches/[^/]+\.cu)$")
 
 
