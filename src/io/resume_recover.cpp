@@ -46,13 +46,15 @@ void check_rows_against_log(const CsvText& csv, const std::vector<DoneEntry>& en
                            config = column("config"), gpu_ids = column("gpu_ids"),
                            launcher = column("launcher"), ranks = column("ranks"),
                            nodes = column("nodes");
+  const long total = static_cast<long>(csv.records.size()) - 1;
   long first = 0;
   for (std::size_t n = 0; n < entries.size(); ++n) {
     const DoneEntry& e = entries[n];
     const std::string line = log_path + " line " + std::to_string(n + 2);
-    if (e.rows < first)
-      throw UsageError("--resume: " + line + " counts " + std::to_string(e.rows) +
-                       " rows, fewer than the line before it (" + std::to_string(first) +
+    if (e.rows < first || e.rows > total)
+      throw UsageError("--resume: " + line + " counts " + std::to_string(e.rows) + " rows, " +
+                       (e.rows < first ? "fewer than the line before it (" + std::to_string(first)
+                                       : "more than the CSV holds (" + std::to_string(total)) +
                        "): the completion log was edited; write to a new --out");
     for (long i = first; i < e.rows; ++i) {
       const CsvRecord& r = csv.records[static_cast<std::size_t>(i) + 1];

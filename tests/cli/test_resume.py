@@ -238,6 +238,14 @@ def case_rows_against_log():
         p = gpubarrier(*run, "--out", out, "--resume")
         expect(p.returncode == 2 and f"{out}:2:" in p.stderr and "the log is another run's"
                in p.stderr, "another run's log: refused (its run_id differs)", p)
+        # A line that counts more rows than the CSV holds (the last line's count is right):
+        # refused, never read past the rows.
+        head, first, *rest = before[out + ".done"].splitlines(keepends=True)
+        with open(out + ".done", "w") as f:
+            f.write(head + "999" + first[first.index(","):] + "".join(rest))
+        p = gpubarrier(*run, "--out", out, "--resume")
+        expect(p.returncode == 2 and "more than the CSV holds" in p.stderr
+               and "the completion log was edited" in p.stderr, "a count past the rows", p)
         with open(out + ".done", "w") as f:
             f.write(before[out + ".done"])
         p = gpubarrier(*run, "--out", out, "--resume")
