@@ -31,14 +31,18 @@ def expect(cond, what, proc=None, tail=None):
         sys.exit(f"FAIL: {what}{detail}")
 
 
-def one_line(p, code, *words):
-    """Exit `code`, exactly one line on stderr holding every word, no traceback; the line."""
+def one_line(p, code, *words, prefix="", absent=()):
+    """Exit `code`, exactly one line on stderr holding every word (and starting with `prefix`,
+    holding none of `absent`), no traceback; the line."""
     lines = p.stderr.strip().splitlines()
     expect(p.returncode == code, f"exit {code} (got {p.returncode})", p)
     expect("Traceback" not in p.stderr, "no Python traceback", p)
     expect(len(lines) == 1, f"one line on stderr (got {len(lines)})", p)
+    expect(lines[0].startswith(prefix), f"the line starts with {prefix!r}", p)
     for w in words:
         expect(w in lines[0], f"the line names {w!r}", p)
+    for w in absent:
+        expect(w not in lines[0], f"the line does not say {w!r}", p)
     return lines[0]
 
 

@@ -16,7 +16,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import expect, one_line, read_csv, run_gpubarrier  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 
@@ -26,13 +26,7 @@ def gpubarrier(*args):
 
 
 def one_error_line(p, *words, absent=()):
-    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
-    expect(p.returncode == 2, f"exit 2 (got {p.returncode})", p)
-    expect(len(lines) == 1 and lines[0].startswith("gpubarrier: error: "), "one error line", p)
-    for w in words:
-        expect(w in lines[0], f"the message names '{w}'", p)
-    for w in absent:
-        expect(w not in lines[0], f"the message does not say '{w}'", p)
+    return one_line(p, 2, *words, prefix="gpubarrier: error: ", absent=absent)
 
 
 def case_yaml_syntax():

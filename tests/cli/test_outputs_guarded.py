@@ -23,7 +23,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import clean_env, expect, one_line, read_csv, run_gpubarrier  # noqa: E402
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 H = ["--methods", "host.omp.barrier", "--axis", "group_size=2", "--samples", "2",
@@ -35,11 +35,7 @@ def gpubarrier(*args, env=None, cwd=None):
 
 
 def one_error_line(p, *words, status=2, prefix="gpubarrier: error: "):
-    lines = [ln for ln in p.stderr.splitlines() if ln.strip()]
-    expect(p.returncode == status, f"exit {status} (got {p.returncode})", p)
-    expect(len(lines) == 1 and lines[0].startswith(prefix), f"one line '{prefix}...'", p)
-    for w in words:
-        expect(w in lines[0], f"the message names '{w}'", p)
+    return one_line(p, status, *words, prefix=prefix)
 
 
 def listing(d):

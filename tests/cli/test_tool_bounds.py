@@ -94,12 +94,19 @@ def case_endless():
     print("PASS endless")
 
 
+def after_header(d, name, finish):
+    """d/name: the header of a committed CSV, then what `finish` writes to the open file."""
+    path = os.path.join(d, name)
+    with open(REDUCTION, "rb") as src, open(path, "wb") as f:
+        f.write(src.readline())
+        finish(f)
+    return path
+
+
 def case_oversize():
     with tempfile.TemporaryDirectory() as d:
-        big = os.path.join(d, "big.csv")
-        with open(REDUCTION, "rb") as src, open(big, "wb") as f:
-            f.write(src.readline())
-            f.truncate((1 << 30) + 1)  # sparse: no disk space taken
+        # sparse: no disk space taken
+        big = after_header(d, "big.csv", lambda f: f.truncate((1 << 30) + 1))
         for script, args in readers(big):
             one_line(tool(script, *args), 2, "big.csv", "larger than the 1 GiB")
         # In a folder: named as a CSV that is not read, with why.
@@ -109,10 +116,7 @@ def case_oversize():
 
 def case_long_line():
     with tempfile.TemporaryDirectory() as d:
-        long = os.path.join(d, "long.csv")
-        with open(REDUCTION, "rb") as src, open(long, "wb") as f:
-            f.write(src.readline())
-            f.write(b"3," + b"x" * (2 << 20) + b"\r\n")
+        long = after_header(d, "long.csv", lambda f: f.write(b"3," + b"x" * (2 << 20) + b"\r\n"))
         for args in (["compare", long, REDUCTION], ["model", "--from", long],
                      ["report", "rows", long]):
             one_line(gpubarrier(*args), 2, "long.csv:2", "line longer than 1 MiB")
