@@ -20,7 +20,9 @@ A categorical axis' value in `config` reads as the method's integer code whether
 its name (`ordering=release-acquire`) or, written before values had names, the code: old and
 new files give the same configs (`_config_written` keeps the text as written).
 A row outside a physical bound of its figure (tools/bounds.py) is read as `unverified`, with the
-bound at the start of its note.
+bound at the start of its note; an unresolved one (an Eq. 6/7 interval that includes zero) as
+`unverified` with a note part "unresolved: ...". figure_excluded(row) says why a row's figure
+must not be a verdict's figure (None when it may be).
 """
 import collections.abc
 import contextlib
@@ -389,6 +391,31 @@ def noisy_reason(row):
         gap = 100 * abs(mean - median) / abs(median) if median else float("inf")
         reasons.append(f"mean and median differ by {gap:.3g}% > {100 * NOISY_MEAN_MEDIAN_GAP:.3g}%")
     return ", ".join(reasons)
+
+
+# Note parts (the note split on "; ") that say a row's figure is no figure to judge by: an
+# interval that includes zero (results/SCHEMA.md, "Unresolved figures") and a barrier the
+# compiler removed from the timed region.
+EXCLUDING_PARTS = (bounds.UNRESOLVED.strip(), "not timed:")
+
+
+def figure_excluded(row):
+    """Why the row's figure must not be a verdict's figure (a table may still show it with the
+    reason), or None when it may be one: its note's first part that starts with "unresolved:" or
+    "not timed:" (for an unresolved row, what it does establish: "... below 24.4 ns"), else the
+    same rule on the row's figures for a row not read through load (an eq6/eq7 interval that
+    includes zero), else for a row that is not ok its status and the reason its note starts
+    with ("unverified: outside physical bound: ..."). A noisy row is not excluded here
+    (noisy_reason says it is noisy)."""
+    parts = [p.strip() for p in (row.get("note") or "").split("; ")]
+    for part in parts:
+        if part.startswith(EXCLUDING_PARTS):
+            return part
+    status = row.get("status", "")
+    if status == "ok":
+        why = bounds.unresolved_reason(row)
+        return bounds.UNRESOLVED + why if why else None
+    return f"{status}: {parts[0]}" if parts[0] else status or "no status"
 
 
 def one_cache(rows):
