@@ -10,8 +10,8 @@
 namespace gb {
 namespace {
 
-// Reads every 16 bytes of the buffer (the read-back): its lines replace the dirty ones the write
-// left. The test on the sum is never true (the buffer is zero): it keeps the loads.
+// Reads every 16 bytes of the buffer: its clean lines replace whatever L2 held. The test on the
+// sum is never true (the buffer is zero): it keeps the loads.
 __global__ void read_back_kernel(const ulonglong2* data, std::uint64_t n, double* sink) {
   unsigned long long acc = 0;
   const std::uint64_t stride = static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
@@ -31,10 +31,10 @@ std::size_t l2_of(int device) {
   return static_cast<std::size_t>(bytes);
 }
 
-// Twice the L2, rounded up to whole MiB (at least 1 MiB).
+// Four times the L2, rounded up to whole MiB (at least 1 MiB).
 std::size_t buffer_of(std::size_t l2) {
-  const std::size_t twice = 2 * l2;
-  return twice == 0 ? kMiB : (twice + kMiB - 1) / kMiB * kMiB;
+  const std::size_t four = 4 * l2;
+  return four == 0 ? kMiB : (four + kMiB - 1) / kMiB * kMiB;
 }
 
 std::string mib(std::size_t bytes) {
@@ -62,9 +62,13 @@ std::size_t cache_memory(const Point& point, int device) {
 L2Evictor::L2Evictor(int device) : device_(device), l2_(l2_of(device)), bytes_(buffer_of(l2_)) {
   GB_CUDA_CHECK(cudaSetDevice(device_));
   GB_CUDA_CHECK(cudaMalloc(&buffer_, bytes_));
-  if (const cudaError_t rc = cudaMalloc(reinterpret_cast<void**>(&sink_), sizeof(double));
-      rc != cudaSuccess) {
+  cudaError_t rc = cudaMalloc(reinterpret_cast<void**>(&sink_), sizeof(double));
+  // Written once: every eviction after this only reads it.
+  if (rc == cudaSuccess) rc = cudaMemset(buffer_, 0, bytes_);
+  if (rc == cudaSuccess) rc = cudaDeviceSynchronize();
+  if (rc != cudaSuccess) {
     cudaFree(buffer_);  // the destructor does not run for a constructor that throws
+    cudaFree(sink_);
     GB_CUDA_CHECK(rc);
   }
 }
@@ -77,7 +81,6 @@ L2Evictor::~L2Evictor() {
 
 void L2Evictor::evict(cudaStream_t stream) const {
   GB_CUDA_CHECK(cudaSetDevice(device_));
-  GB_CUDA_CHECK(cudaMemsetAsync(buffer_, 0, bytes_, stream));
   read_back_kernel<<<multiprocessor_count(device_) * 4, 256, 0, stream>>>(
       static_cast<const ulonglong2*>(buffer_), bytes_ / sizeof(ulonglong2), sink_);
   GB_CUDA_CHECK(cudaGetLastError());
@@ -104,11 +107,9 @@ std::string CachePolicy::note(int gpus) const {
   bool same = true;
   for (const auto& e : evictors_) same = same && e->l2_bytes() == first.l2_bytes();
   if (!same)
-    return "cold: each GPU's L2 evicted before every sample by writing twice its size and "
-           "reading it back";
+    return "cold: each GPU's L2 evicted before every sample by reading four times its size";
   return "cold: L2 (" + mib(first.l2_bytes()) + ")" + (gpus > 1 ? " of each GPU" : "") +
-         " evicted before every sample by writing " + mib(first.buffer_bytes()) +
-         " and reading it back";
+         " evicted before every sample by reading " + mib(first.buffer_bytes());
 }
 
 }  // namespace gb

@@ -1,10 +1,14 @@
 // The `cache` axis of the memory-bound figures (the reductions, model.gmem.stream's bandwidth):
 // 0 = cold, the default: before every timed sample, outside the timed span, each GPU of the point
 // has its L2 evicted; 1 = warm: nothing evicted, so an array that fits in L2 is read from it
-// again (what rows without the axis measured). Eviction: a device buffer of twice the GPU's L2
-// (cudaDevAttrL2CacheSize, rounded up to whole MiB) written with cudaMemsetAsync and read back on
-// the sample's stream, then the stream waited for: no line of the point's data is left in L2, and
-// no dirty line of the buffer is left to be written back inside the timed span.
+// again (what rows without the axis measured). Eviction: a device buffer of four times the GPU's
+// L2 (cudaDevAttrL2CacheSize, rounded up to whole MiB), written once when it is made, is read on
+// the sample's stream, then the stream waited for. Reads only: the eviction leaves no dirty line
+// of its own (a buffer written before every sample and read back left some of its dirty lines in
+// L2 under a replacement policy that is not LRU, written back inside the next timed span, which
+// slowed the smaller cold sizes), and the dirty lines the previous sample left (a copy's output)
+// are written back while it runs, outside the timed span. Four times the L2, not two, so that no
+// line of the point's data survives a replacement policy that protects lines read before.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -44,7 +48,7 @@ class L2Evictor {
   L2Evictor(const L2Evictor&) = delete;
   L2Evictor& operator=(const L2Evictor&) = delete;
 
-  // Enqueues the write and the read-back on `stream` (of this evictor's GPU) and waits for them.
+  // Enqueues the read of the buffer on `stream` (of this evictor's GPU) and waits for it.
   void evict(cudaStream_t stream) const;
   std::size_t l2_bytes() const { return l2_; }
   std::size_t buffer_bytes() const { return bytes_; }
@@ -67,8 +71,7 @@ class CachePolicy {
   // evict(0, stream) as a callable, for event_samples' `before`; empty when warm.
   std::function<void()> before(cudaStream_t stream) const;
   // For the rows of a point on `gpus` GPUs: "cold: L2 (50 MiB) evicted before every sample by
-  // writing 100 MiB and reading it back" ("L2 (50 MiB) of each GPU" on several), or "warm: L2
-  // not evicted".
+  // reading 200 MiB" ("L2 (50 MiB) of each GPU" on several), or "warm: L2 not evicted".
   std::string note(int gpus = 1) const;
 
  private:

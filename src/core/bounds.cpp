@@ -35,6 +35,15 @@ std::string bound_violation(const std::vector<Bound>& bounds, const Measurement&
              b.why + ")";
     if (b.max && !(v <= *b.max)) return what + " above " + number(*b.max) + " (" + b.why + ")";
   }
+  // A clock figure in ns is its latency_cycles twin at the measured SM clock: the lower cycle
+  // bounds hold for it in cycles (a sub-cycle dependent load is as impossible in ns).
+  if (m.metric == "latency" && m.technique == "clock" && m.sm_clock_hz > 0) {
+    const double cycles = v * m.sm_clock_hz / 1e9;
+    for (const Bound& b : bounds)
+      if (b.metric == "latency_cycles" && b.min && *b.min > 0 && !(cycles >= *b.min))
+        return "latency " + number(v) + " ns is " + number(cycles) + " cycles at " +
+               number(m.sm_clock_hz / 1e6) + " MHz, below " + number(*b.min) + " (" + b.why + ")";
+  }
   return {};
 }
 

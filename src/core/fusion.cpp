@@ -1,5 +1,6 @@
 #include "core/fusion.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -37,6 +38,11 @@ Usability fusion_point_usable(const Point& p) {
   if (i < 1 || j < 1 || i == j) return Usability::no("needs fusion_i, fusion_j >= 1, i != j");
   // 1 ms is __nanosleep's upper limit per call.
   if (unit < 1 || unit > 1'000'000) return Usability::no("unit_ns must be within 1..1000000");
+  if (const long shorter = std::min(i, j) * unit; shorter < kFusionMinKernelNs)
+    return Usability::no("kernels of min(fusion_i, fusion_j) x unit_ns = " +
+                         std::to_string(shorter) + " ns are shorter than the " +
+                         std::to_string(kFusionMinKernelNs) +
+                         " ns Eq. 6 needs (the study, section 9.2): raise unit_ns");
   return Usability::yes();
 }
 

@@ -13,6 +13,7 @@
 #include "core/launch_mode.hpp"
 #include "core/oversubscription.hpp"
 #include "core/progress.hpp"
+#include "core/resolution.hpp"
 #include "core/state.hpp"
 #include "topology/topology_class.hpp"
 
@@ -157,6 +158,7 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
     for (Measurement& m : figures) {
       apply_verification(v, m);
       apply_bounds(bounds, m);  // a figure outside a physical bound: unverified, said first
+      mark_unresolved(m);  // an Eq. 6/7 interval that includes zero: unverified, with its bound
       rows.push_back(with_figure(status_record(Status::ok, {}), m));
       if (!m.gpus.empty()) rows.back().topology = topology_of(ctx, plan, method, m.gpus);
     }

@@ -51,12 +51,14 @@ def case_fusion():
     rows = rows_of([EXE, "run", *SMALL, "--methods", "kernel.fusion.multi-device",
                     "--axis", counts()])
     # Eq. 6 is a difference of means: a launch whose overhead the queue hides entirely comes out
-    # near zero and may be a little negative (one H100: -6.6 ns, sd 66 ns over 20 pairs). Accept
-    # anything not below zero by more than three standard errors.
+    # near zero, either side (one H100: -6.6 ns, sd 66 ns over 20 pairs). Such a row is unverified
+    # with the bound it establishes (results/SCHEMA.md, "Unresolved figures"); a resolved one is
+    # ok and positive.
     for r in rows:
-        floor = -3 * float(r["stddev"] or 0) / max(1, int(r["samples"] or 1)) ** 0.5
-        ok_rows([r], "multi-device launch overhead", min(0, floor) - 1e-9, 1_000_000,
-                checked=False)
+        if r["status"] == "unverified" and "; unresolved: 95% interval " in r["note"] and \
+                " includes zero, below " in r["note"]:
+            continue
+        ok_rows([r], "multi-device launch overhead", 0, 1_000_000, checked=False)
     if any(r["metric"] != "launch_overhead" or r["statistic"] != "eq6" for r in rows):
         fail("fusion figures are Eq. 6 launch overheads", rows)
     print("PASS", [(r["gpu_count"], r["value"]) for r in rows])

@@ -78,3 +78,20 @@ TEST(Fusion, RejectsEqualCountsBeforeRunning) {
   EXPECT_THROW(fusion(ctx, run, 8, 8), UsageError);
   EXPECT_FALSE(ran);
 }
+
+TEST(FusionPointUsable, KernelsAtLeastAsLongAsTheStudyAsks) {
+  // The shorter kernels, min(i, j) units: 10 x 1000 ns = 10 us passes the study's 5 us floor
+  // (section 9.2); 10 x 100 ns, or 2 x 2000 ns, measure the host's launches instead.
+  auto point = [](long i, long j, long unit) {
+    return Point({{"blocks_per_sm", 1}, {"threads_per_block", 128}, {"fusion_i", i},
+                  {"fusion_j", j}, {"unit_ns", unit}});
+  };
+  EXPECT_TRUE(fusion_point_usable(point(100, 10, 1000)).ok);
+  EXPECT_TRUE(fusion_point_usable(point(10, 100, 500)).ok);  // 10 x 500 = 5 us
+  const Usability short_units = fusion_point_usable(point(100, 10, 100));
+  EXPECT_FALSE(short_units.ok);
+  EXPECT_NE(short_units.reason.find("1000 ns are shorter than the 5000 ns Eq. 6 needs"),
+            std::string::npos)
+      << short_units.reason;
+  EXPECT_FALSE(fusion_point_usable(point(2, 100, 2000)).ok);
+}
