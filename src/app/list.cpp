@@ -59,7 +59,7 @@ void list_methods(const GlobalOptions& global, const std::string& gpus) {
   const auto methods = Registry::instance().create_all();
   nlohmann::json out = nlohmann::json::array();
   if (!global.json)
-    std::printf("%-30s %-10s %-60s %s\n", "method", "level", "axes (defaults)", "usable here");
+    std::printf("%-32s %-10s %-60s %s\n", "method", "level", "axes (defaults)", "usable here");
   for (const auto& m : methods) {
     const Usability u = m->usable(ctx);
     if (global.json) {
@@ -75,7 +75,7 @@ void list_methods(const GlobalOptions& global, const std::string& gpus) {
                      {"usable", u.ok},
                      {"reason", u.reason}});
     } else {
-      std::printf("%-30s %-10s %-60s %s\n", std::string(m->name()).c_str(),
+      std::printf("%-32s %-10s %-60s %s\n", std::string(m->name()).c_str(),
                   std::string(to_string(m->level())).c_str(), axes_text(m->axes()).c_str(),
                   u.ok ? "yes" : ("no: " + u.reason).c_str());
     }

@@ -15,6 +15,7 @@
 #include "core/progress.hpp"
 #include "core/resolution.hpp"
 #include "core/state.hpp"
+#include "core/timed_regions.hpp"
 #include "topology/topology_class.hpp"
 
 namespace gb {
@@ -156,6 +157,12 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
     std::vector<Record> rows;
     const std::vector<Bound> bounds = method.bounds();
     for (Measurement& m : figures) {
+      // A clock figure says whether its timed region holds the instruction it claims to time,
+      // as a part of its own after the method's (core/timed_regions.hpp).
+      if (m.technique == "clock")
+        if (std::string part = timed_region_note(method.name(), point, ctx.compute_capability);
+            !part.empty())
+          m.note += (m.note.empty() ? "" : "; ") + part;
       apply_verification(v, m);
       apply_bounds(bounds, m);  // a figure outside a physical bound: unverified, said first
       mark_unresolved(m);  // an Eq. 6/7 interval that includes zero: unverified, with its bound

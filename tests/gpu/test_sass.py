@@ -13,8 +13,10 @@ Usage: test_sass.py GPUBARRIER_OR_OBJECT CASE
 Exit 77 (ctest skip) when no cuobjdump with its nvdisasm is found: /usr/local/cuda/bin, PATH,
 $CUOBJDUMP, or the PyPI packages nvidia-cuda-cuobjdump + nvidia-cuda-nvdisasm.
 """
+import csv
 import fcntl
 import glob
+import json
 import os
 import re
 import shutil
@@ -401,6 +403,144 @@ def case_warp_timed_no_shared(functions):
                  "racecheck's coverage of the warp methods with them")
     print("PASS", len(timed), "warp_timed kernels without shared memory;", len(checks),
           "warp_check kernels with it")
+
+
+# Every clock-technique method's timed kernels (src/core/timed_regions.cpp names the instruction
+# each must time), by (method, "axis=value" or ""): a pattern on their mangled names.
+TIMED_KERNELS = {
+    ("gpu.block.cg-sync", ""): r"block_barrier_timedINS_5block6CgSyncE",
+    ("gpu.block.syncthreads", ""): r"block_barrier_timedINS_5block11SyncthreadsE",
+    ("gpu.cluster.arrive-wait", ""): r"cluster_barrier_timedINS_7cluster10ArriveWaitE",
+    ("gpu.cluster.sync", ""): r"cluster_barrier_timedINS_7cluster11ClusterSyncE",
+    ("gpu.warp.coalesced-shuffle", ""): r"warp_timedINS0_9CoalescedENS0_7ShuffleE",
+    ("gpu.warp.coalesced-sync", ""): r"warp_timedINS0_9CoalescedENS0_4SyncE",
+    ("gpu.warp.coalesced-sync-diverged", ""): r"warp_timedINS0_5SplitINS0_9CoalescedEEENS0_4SyncE",
+    ("gpu.warp.reduce", "variant=0"): r"warp_reduce_kernelINS0_6SerialE",
+    ("gpu.warp.reduce", "variant=1"): r"warp_reduce_kernelINS0_6NoSyncE",
+    ("gpu.warp.reduce", "variant=2"): r"warp_reduce_kernelINS0_8TileSyncE",
+    ("gpu.warp.reduce", "variant=3"): r"warp_reduce_kernelINS0_13CoalescedSyncE",
+    ("gpu.warp.reduce", "variant=4"): r"warp_reduce_kernelINS0_11TileShuffleE",
+    ("gpu.warp.reduce", "variant=5"): r"warp_reduce_kernelINS0_16CoalescedShuffleE",
+    ("gpu.warp.syncwarp", ""): r"warp_timedINS0_6MaskedENS0_4SyncE",
+    ("gpu.warp.syncwarp-diverged", ""): r"warp_timedINS0_5SplitINS0_6MaskedEEENS0_4SyncE",
+    ("gpu.warp.tile-shuffle", ""): r"warp_timedINS0_5TilesENS0_7ShuffleE",
+    ("gpu.warp.tile-sync", ""): r"warp_timedINS0_5TilesENS0_4SyncE",
+    ("gpu.warp.tile-sync-diverged", ""): r"warp_timedINS0_5SplitINS0_5TilesEEENS0_4SyncE",
+    ("model.gmem.stream", ""): r"_ZN2gb5model\w*chase_kernel",
+    ("model.smem.stream", ""): r"_ZN2gb5model\w*smem_kernel",
+    ("reduction.block", ""): r"_ZN2gb9reduction\w*block_kernel",
+}
+
+TABLE_ROW = re.compile(r'^\s*TimedRegion\{"([^"]+)", "([^"]*)", (\d+), "([A-Z0-9_.]+)", '
+                       r'(timed|diverged|absent)\},$')
+
+
+def timed_region_table():
+    """src/core/timed_regions.cpp's rows: {(method, "axis=value" or ""): (instruction, where)}."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "core",
+                        "timed_regions.cpp")
+    try:
+        text = open(path).read()
+    except OSError as e:
+        sys.exit(f"FAIL: no table of timed instructions: {e}")
+    lines = [line for line in text.splitlines() if line.strip().startswith("TimedRegion{")]
+    rows = {}
+    for line in lines:
+        m = TABLE_ROW.match(line)
+        if not m:
+            sys.exit(f"FAIL: {path}: a row this check cannot read (one row a line): {line.strip()}")
+        method, axis, value, instruction, where = m.groups()
+        rows[(method, f"{axis}={value}" if axis else "")] = (instruction, where)
+    if not rows:
+        sys.exit(f"FAIL: {path}: no TimedRegion rows")
+    return rows
+
+
+def clock_methods():
+    """Every clock-technique method: those `list --json` describes so, and those of the
+    committed CSVs' rows of technique clock."""
+    p = subprocess.run([os.path.abspath(BINARY), "list", "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAIL: {BINARY} list --json: {p.stderr}")
+    listed = {m["name"] for m in json.loads(p.stdout)}
+    described = {m["name"] for m in json.loads(p.stdout) if "clock technique" in m["description"]}
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    files = subprocess.run(["git", "-C", root, "ls-files", "results/*.csv"], capture_output=True,
+                           text=True).stdout.split()
+    measured = set()
+    for f in files:
+        with open(os.path.join(root, f), newline="", encoding="utf-8", errors="replace") as fh:
+            for row in csv.DictReader(fh):
+                if row.get("technique") == "clock" and row.get("method"):
+                    measured.add(row["method"])
+    return listed, described | measured
+
+
+def branch_targets(body, region):
+    """The out-of-line blocks that the divergence branches (BRA.DIV) of `region` jump to: from
+    each target to the first unconditional BRA or EXIT."""
+    address = {}
+    for i, (_, text) in enumerate(body):
+        m = re.search(r"/\*([0-9a-f]{4,})\*/", text)
+        if m:
+            address[int(m.group(1), 16)] = i
+    blocks = []
+    for op, text in region:
+        if op != "BRA.DIV":
+            continue
+        target = int(re.search(r"0x([0-9a-f]+)\s*;", text).group(1), 16)
+        j, block = address[target], []
+        while j < len(body):
+            op_j, text_j = body[j]
+            block.append((op_j, text_j))
+            if op_j == "EXIT" or (op_j == "BRA" and not re.search(r"\*/\s+@", text_j)):
+                break
+            j += 1
+        blocks.append(block)
+    return blocks
+
+
+def case_timed_instructions(functions):
+    # The clock()/SASS post's check for every clock-technique method: the instruction its figure
+    # claims to time is in the code between its clock reads (each pair of reads), where
+    # src/core/timed_regions.cpp says; a row without it says so in its note ("not timed: ...").
+    # `timed`: on the straight path; `absent`: not on it (a converged chain's syncs are NOPs on
+    # sm_90, and the group falls through their divergence branches); `diverged`: behind every
+    # operation's divergence branch (BRA.DIV), which the method's group takes at run time since
+    # its members reach each operation from two branches (warp_groups.cuh, SplitGroup).
+    table = timed_region_table()
+    listed, clock = clock_methods()
+    untabled = sorted(clock - {method for method, _ in table})
+    if untabled:
+        sys.exit(f"FAIL: clock-technique methods without a row in timed_regions.cpp: {untabled}")
+    unknown = sorted({method for method, _ in table} - listed)
+    if unknown:
+        sys.exit(f"FAIL: timed_regions.cpp rows for methods the executable lacks: {unknown}")
+    if set(table) != set(TIMED_KERNELS):
+        sys.exit(f"FAIL: rows without kernels here: {sorted(set(table) - set(TIMED_KERNELS))}; "
+                 f"kernels without rows: {sorted(set(TIMED_KERNELS) - set(table))}")
+    for key, (instruction, where) in sorted(table.items()):
+        has = lambda ops: any(op.startswith(instruction) for op, _ in ops)
+        for name, body in sorted(kernels(functions, TIMED_KERNELS[key]).items()):
+            reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
+            if not reads or len(reads) % 2:
+                sys.exit(f"FAIL: {name}: expected pairs of clock reads, found {len(reads)}")
+            for start, end in zip(reads[::2], reads[1::2]):
+                region = body[start + 1:end]
+                targets = branch_targets(body, region)
+                # A converged group falls through its divergence branches: what they jump to
+                # is timed only where the group arrives split (`diverged`).
+                behind = bool(targets) and all(has(block) for block in targets)
+                got = ("timed" if has(region) else
+                       "diverged" if where == "diverged" and behind else "absent")
+                if got != where:
+                    sys.exit(f"FAIL: {key[0]} {key[1]} ({name}): timed_regions.cpp says "
+                             f"{instruction} is {where}, the SASS has it {got}: "
+                             f"{dict(Counter(op for op, _ in region))}")
+                if where == "diverged" and len(targets) < 32:
+                    sys.exit(f"FAIL: {name}: {len(targets)} divergence branches between the "
+                             "clock reads, expected one per sync of the unrolled chain (>= 32)")
+            print("PASS", key[0], key[1], name[:60], instruction, where)
 
 
 tool = find_cuobjdump()

@@ -50,6 +50,7 @@ def warp_case(method, sizes):
         if "active_warps_per_sm=" not in r["note"] or "best of" not in r["note"]:
             fail("throughput note must name the shape and the active warps", [r])
     print("PASS", [(r["group_size"], r["value"]) for r in lat])
+    return rows
 
 
 def case_warp_tile_sync():
@@ -70,6 +71,45 @@ def case_warp_coalesced_shuffle():
 
 def case_warp_syncwarp():
     warp_case("gpu.warp.syncwarp", [5, 32])
+
+
+NO_WARPSYNC = "not timed: compiled to no WARPSYNC on sm_90"
+
+
+def timed_parts(row):
+    """The note's parts that say what the clock figure did not time (core/timed_regions.hpp)."""
+    return [p for p in row["note"].split("; ") if p.startswith(("not timed:", "unresolved:"))]
+
+
+def case_warp_converged_not_timed():
+    # On sm_90 the syncs of a converged chain are NOPs: every figure says so in a part of its own,
+    # after the verification (on another architecture: unresolved, nothing checked its SASS).
+    for method, sizes in (("gpu.warp.tile-sync", [2, 32]), ("gpu.warp.syncwarp", [32])):
+        rows = run_rows(method, "group_size=" + ",".join(map(str, sizes)))
+        expect_verified(rows, "latency_cycles", len(sizes))
+        for r in rows:
+            parts = timed_parts(r)
+            if len(parts) != 1 or not (parts[0] == NO_WARPSYNC or
+                                       parts[0].startswith("unresolved: the timed region's SASS")):
+                fail(f"a converged sync's row must say '{NO_WARPSYNC}' once", [r])
+            if not r["note"].startswith("verified; "):
+                fail("the note must still start with the verification", [r])
+        print("PASS", method, rows[0]["note"])
+
+
+def case_warp_diverged():
+    # Members reach every sync from two branches: the diverged path's WARPSYNC is timed, so no
+    # row says "not timed", and every row is verified (the stamp check runs split as well).
+    for method, sizes in (("gpu.warp.tile-sync-diverged", [2, 32]),
+                          ("gpu.warp.coalesced-sync-diverged", [3, 32]),
+                          ("gpu.warp.syncwarp-diverged", [2, 17, 32])):
+        rows = warp_case(method, sizes)
+        bad = [r for r in rows if any(p.startswith("not timed:") for p in timed_parts(r))]
+        if bad:
+            fail(f"{method} must time its WARPSYNC", bad)
+        one = run_rows(method, "group_size=1")
+        if len(one) != 1 or one[0]["status"] != "skipped" or "two branches" not in one[0]["note"]:
+            fail(f"{method} group_size=1 must be a skipped row with the reason", one)
 
 
 def case_warp_bad_sizes_skipped():

@@ -11,11 +11,14 @@
 //     template <int Tile> __device__ static auto make(int group_size);  // the group: sync(),
 //   };                                                  // thread_rank(), size(), shfl()
 //
+// Split<Kind> is Kind's groups reaching every sync from two branches (a diverged program).
+//
 // The concept WarpGroupKind states these members.
 #pragma once
 
 #include <cooperative_groups.h>
 
+#include <algorithm>
 #include <concepts>
 #include <string>
 #include <type_traits>
@@ -84,6 +87,60 @@ struct Masked : LanePrefix {
   template <int>
   __device__ static auto make(int k) {
     return MaskGroup{k >= 32 ? ~0u : (1u << k) - 1};
+  }
+};
+
+// A group whose members reach every sync from two branches, odd lanes in one and even lanes in
+// the other: a diverged program's sync. ptxas on sm_90 compiles a sync of a group it cannot prove
+// converged to a divergence branch (BRA.DIV) around a NOP; a converged group falls through, so
+// its syncs cost nothing (gpu.warp.tile-sync and the others time that), while the members here
+// arrive with half the group active, take the branch and cross a real WARPSYNC.
+template <class Inner>
+struct SplitGroup {
+  Inner inner;
+  __device__ void sync() const {
+    if (threadIdx.x & 1)
+      inner.sync();
+    else
+      inner.sync();
+  }
+  __device__ unsigned thread_rank() const { return inner.thread_rank(); }
+  __device__ unsigned size() const { return inner.size(); }
+};
+
+// TileSizes<N...> without 1.
+template <class Kept, int... N>
+struct DropOne {
+  using type = Kept;
+};
+template <int... Kept, int First, int... Rest>
+struct DropOne<TileSizes<Kept...>, First, Rest...>
+    : DropOne<std::conditional_t<First == 1, TileSizes<Kept...>, TileSizes<Kept..., First>>,
+              Rest...> {};
+template <class Sizes>
+struct WithoutOne;
+template <int... N>
+struct WithoutOne<TileSizes<N...>> : DropOne<TileSizes<>, N...> {};
+
+// Kind's groups, split (SplitGroup): every size of Kind's but 1, whose group cannot split.
+template <class Kind>
+struct Split {
+  using Instances = typename WithoutOne<typename Kind::Instances>::type;
+  static std::vector<long> sizes() {
+    std::vector<long> s = Kind::sizes();
+    std::erase(s, 1L);
+    return s;
+  }
+  static std::string misfit(long k, long smallest) {
+    if (k == 1) return "a group of one lane cannot reach its sync from two branches";
+    return Kind::misfit(k, std::max(smallest, 2L));
+  }
+  static int clock_group(int lane, int k) { return Kind::clock_group(lane, k); }
+  __device__ static bool member(unsigned lane, int k) { return Kind::member(lane, k); }
+  template <int Tile>
+  __device__ static auto make(int k) {
+    using Inner = decltype(Kind::template make<Tile>(k));
+    return SplitGroup<Inner>{Kind::template make<Tile>(k)};
   }
 };
 

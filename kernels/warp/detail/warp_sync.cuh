@@ -59,7 +59,9 @@ constexpr int kCheckRounds = 256;
 // Lanes outside the group sit the chain out, as in the branch that formed the group.
 // On sm_90 ptxas (CUDA 13) emits the syncs of a converged chain as NOPs behind at most one
 // convergence check per loop trip (MATCH.ANY / VOTEU; WARPSYNC only on the diverged path), so a
-// sync's figure is what converged code pays: about a cycle. A tile shuffle stays one SHFL.IDX;
+// sync's figure is what converged code pays: about a cycle, with no WARPSYNC timed (its rows say
+// "not timed: ...", core/timed_regions.hpp). A Split group (warp_groups.cuh) reaches every sync
+// from two branches and so crosses the diverged path's WARPSYNC. A tile shuffle stays one SHFL.IDX;
 // a coalesced one also finds its source lane (POPC, SGXT, ...) every time.
 template <WarpGroupKind G, WarpAction A, int Tile>
 __global__ void warp_timed(int group_size, long trips, WarpSpan* spans) {
