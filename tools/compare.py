@@ -54,10 +54,10 @@ grid barrier named in each cell, so two machines compare by how close each gets.
 THE FLOOR is the run-to-run variation that no within-run statistic sees: for every key repeated
 across separate runs of one build on one machine, the relative range (max - min) / median of its
 values; the default floor of a technique is the 95th percentile of those ranges over the committed
-repeat runs, rounded up to 0.1%:
-  clock 0.1%, differential 0.5%, fusion 1.4%, host-loop 16.7%; other 6.3% (all 530 keys pooled,
-  for a technique without repeats)
-from results/h200/foundation-repeats.csv, results/h200/repeats-grid-block.csv,
+repeat runs, rounded up to 0.1% (and, as "other", that of every repeated key pooled, for a
+technique without repeats), computed from those runs whenever a default floor is needed
+(--help prints them: FLOORS_NOW), from
+results/h200/foundation-repeats.csv, results/h200/repeats-grid-block.csv,
 results/h100/grid-repeats.csv, results/h200x2/architecture/ab-{before,after}-*.csv,
 layout-{before,after,wordsfirst}-*.csv, the two runs each of the quick suite before and after the
 refactor (refactor-quick-*.csv with quick-reversed-*.csv), results/h200/foundation-sweep.csv with
@@ -65,7 +65,7 @@ results/h200/single-gpu.csv, and results/h200/push-regression/{fixed,placement}/
 Device-side figures (clock, differential) repeat to a few tenths of a percent on one GPU; host
 timed loops (launches, MPI/OpenMP/NCCL barriers) move 5-20% between runs. The floor is per
 technique (a pair of different techniques takes the larger); `--floor PCT` sets one floor for
-all. Recompute the figures (the test cli.compare checks that they still match):
+all. Print them, with each technique's keys, median and p95:
     tools/compare.py --measure-floor              # the committed repeat sets above
     tools/compare.py --measure-floor 'a-*.csv' b.csv,c.csv   # each argument one group of repeats
 A group is one file with several run_ids, or several files (comma-separated, globs allowed) of
@@ -108,9 +108,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BY_CHOICES = ("system", "gpu_model", "topology", "gpu_count", "launcher", "file")
 ALPHA = 0.01
 DEFAULT_K = 3.0
-# Measured by `tools/compare.py --measure-floor` (FLOOR_SETS below); fractions, not percent.
-DEFAULT_FLOORS = {"clock": 0.001, "differential": 0.005, "fusion": 0.014, "host-loop": 0.167}
-DEFAULT_FLOOR_OTHER = 0.063
 FLOOR_PERCENTILE = 95
 LOWER_IS_FASTER = ("latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead")
 HIGHER_IS_FASTER = ("throughput", "throughput_cycles")
@@ -352,7 +349,8 @@ def floor_of(agg_a, agg_b, floor):
     if floor is not None:
         return floor
     techs = set(agg_a.techniques) | set(agg_b.techniques)
-    return max(DEFAULT_FLOORS.get(t, DEFAULT_FLOOR_OTHER) for t in techs)
+    floors = default_floors()
+    return max(floors.get(t, floors["other"]) for t in techs)
 
 
 def verdict(metric, a, b, k, floor):
@@ -533,8 +531,9 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
 def _floor_text(floor):
     if floor is not None:
         return f"{floor * 100:g}% (--floor)"
-    parts = ", ".join(f"{t} {v * 100:g}%" for t, v in DEFAULT_FLOORS.items())
-    return f"{parts}, other {DEFAULT_FLOOR_OTHER * 100:g}% (measured: --measure-floor)"
+    floors = default_floors()
+    parts = ", ".join(f"{t} {v * 100:g}%" for t, v in floors.items() if t != "other")
+    return f"{parts}, other {floors['other'] * 100:g}% (measured: --measure-floor)"
 
 
 def _columns(res):
@@ -746,7 +745,7 @@ def to_json(res):
     return {
         "by": res["by"], "k": res["k"],
         "floor": res["floor"] if res["floor"] is not None else
-        dict(DEFAULT_FLOORS, other=DEFAULT_FLOOR_OTHER),
+        default_floors(),
         "sides": [{"label": s.label, "file": s.path, "by_value": s.value, "keys": len(s.groups)}
                   for s in sides],
         "joined": [{**{k: r[k] for k in ("method", "config", "metric", "gpu_count", "ranks",
@@ -849,6 +848,18 @@ def measure_floor(groups=None):
     return floors, by_tech, spreads
 
 
+_DEFAULT_FLOORS = {}
+
+
+def default_floors():
+    """{technique: floor fraction, ..., "other": pooled}: measure_floor() of the committed repeat
+    runs (FLOOR_SETS, under the repository), computed once per process."""
+    if not _DEFAULT_FLOORS:
+        _DEFAULT_FLOORS.update(measure_floor([[os.path.join(ROOT, p) for p in g]
+                                              for g in FLOOR_SETS])[0])
+    return dict(_DEFAULT_FLOORS)
+
+
 def print_floor(groups):
     floors, by_tech, spreads = measure_floor(groups)
     files = sorted({f for *_, fs in spreads for f in fs})
@@ -872,8 +883,16 @@ def print_floor(groups):
 
 # ----------------------------------------------------------------------------------------------
 
+def _help_floors():
+    try:
+        return _floor_text(None)
+    except CompareError as e:  # outside a checkout: no committed repeat runs
+        return f"not computed here: {e}"
+
+
 def main(argv=None):
-    doc = __doc__
+    doc = __doc__.replace("FLOORS_NOW", _help_floors()) if "-h" in (argv or sys.argv) or \
+        "--help" in (argv or sys.argv) else __doc__
     p = tool_main.ArgumentParser(
         prog="gpubarrier compare", description=doc.split("\n\n", 1)[0],
         epilog=doc.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -8,7 +8,7 @@ Tables:
                                             verified barrier, its latency, its ratio to the
                                             same run's floor and each alternative's ratio to
                                             it (tools/answers.py)
-  report.py findings [DIR]                  the study's conclusions beside H100's and H200's
+  report.py findings [--newest DIR] [DIR ...]  the study's conclusions beside H100's and H200's
                                             figures, a verdict each by the stated rule
                                             (tools/findings.py)
   report.py study-tables [DIR]              the study's warp, block and multi-grid tables
@@ -18,7 +18,7 @@ Tables:
   report.py single H200.csv[,more.csv] H100.csv[,...]   single-GPU suite, one column per GPU
                                                         (a case is read from the first file of
                                                         the column that has it) + the study's
-  report.py foundation SWEEP.csv            foundation figures against DESIGN.md section 7
+  report.py foundation SWEEP.csv [--reference CSV]  foundation figures against a committed run
   report.py multi A.csv B.csv ...           multi-GPU barriers side by side (1 GPU, 2 GPUs)
   report.py scaling CSV [--methods M,..] [--shapes 1x128,4x256] [--orderings 0,1]
                                             (multi, scaling: one table per machine)

@@ -1,13 +1,15 @@
 """Published reference figures that the results pages (results/FINDINGS.md, results/journal.md) set beside our measurements.
 
-These are NOT our measurements: they are copied from the study and from the reference figures
-measured side by side with the peer tools, each with its source. tools/report.py prints them in
-the study columns of `single` and in `foundation`.
+These are NOT our measurements: they are copied from the study, each with its source;
+tools/report.py prints them in the study columns of `single`. The one exception is
+DESIGN_REFERENCE, which holds no figure: it names the foundation figures that `foundation` reads
+from a committed reference run.
 
   the study: L. Zhang, M. Wahib, H. Zhang, S. Matsuoka, "A Study of Single and Multi-device
              Synchronization Methods in Nvidia GPUs" (full paper); the workshop version: its
              earlier version, "A Study of Synchronization Methods in Modern GPUs".
 """
+import os
 
 # The study's Table 2 (warp synchronization, latency in cycles; revises the workshop version's Table 4).
 # The study's Table 1 (launch overhead by Eq. 6 and null-kernel total latency, ns; the table does
@@ -33,20 +35,29 @@ STUDY_FOOTNOTE = ("\u2020 the study's Table 1 does not name the GPU; it also giv
                   "of 1.063 us (cooperative) and 1.258 us (cooperative multi-device) by Eq. 6, and "
                   "a null-kernel total latency of 10.874 us for the cooperative multi-device launch.")
 
-# DESIGN.md section 7: independent measurements on 2 x H200 (NV18), CUDA 13.0, 2026-11-22.
-# (label, method, metric, axes, scale to the unit shown, unit, reference figure)
+# The foundation figures `report foundation` judges a sweep by, each read from the committed
+# reference run below (one H200, schema v3 with its GPU UUID), never typed in.
+# (label, method, metric, axes, scale to the unit shown, unit)
+DESIGN_REFERENCE_RUN = os.path.join("results", "h200", "v3", "single-gpu.csv")
 DESIGN_REFERENCE = [
     ("`__syncthreads`, 32 threads", "gpu.block.syncthreads", "latency_cycles",
-     {"threads_per_block": "32"}, 1, "cycles", 14.7),
+     {"threads_per_block": "32"}, 1, "cycles"),
     ("`__syncthreads`, 1024 threads", "gpu.block.syncthreads", "latency_cycles",
-     {"threads_per_block": "1024"}, 1, "cycles", 76.7),
+     {"threads_per_block": "1024"}, 1, "cycles"),
     ("`grid.sync`, 1 block/SM x 128", "gpu.grid.cg", "latency",
-     {"blocks_per_sm": "1", "threads_per_block": "128"}, 1e-3, "us", 1.01),
+     {"blocks_per_sm": "1", "threads_per_block": "128"}, 1e-3, "us"),
     ("`grid.sync`, 8 blocks/SM x 128", "gpu.grid.cg", "latency",
-     {"blocks_per_sm": "8", "threads_per_block": "128"}, 1e-3, "us", 2.2),
+     {"blocks_per_sm": "8", "threads_per_block": "128"}, 1e-3, "us"),
     ("`grid.sync`, 32 blocks/SM x 32", "gpu.grid.cg", "latency",
-     {"blocks_per_sm": "32", "threads_per_block": "32"}, 1e-3, "us", 9.2),
+     {"blocks_per_sm": "32", "threads_per_block": "32"}, 1e-3, "us"),
 ]
+
+
+def design_reference_csv():
+    """The committed CSV the foundation figures are read from (DESIGN_REFERENCE_RUN), absolute."""
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                        DESIGN_REFERENCE_RUN)
+
 
 # The study's Tables 3 and 4 (section 7.2): the model's inputs on V100 and P100, shared memory,
 # double precision, and the switch points the study computed from them (Eq. 5, "N_l").

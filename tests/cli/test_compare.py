@@ -220,11 +220,10 @@ def case_floor_reproducible():
     expect(line, "--measure-floor prints the floors", p.stdout)
     measured = json.loads(line[0][len("floors: "):])
     q = subprocess.run([PY, "-c", "import json, sys; sys.path.insert(0, 'tools'); import compare; "
-                        "print(json.dumps(dict(compare.DEFAULT_FLOORS, "
-                        "other=compare.DEFAULT_FLOOR_OTHER)))"],
+                        "print(json.dumps(compare.default_floors()))"],
                        capture_output=True, text=True, cwd=ROOT)
     defaults = json.loads(q.stdout)
-    expect(measured == defaults, f"DEFAULT_FLOORS {defaults} != measured {measured}")
+    expect(measured == defaults, f"default_floors() {defaults} != measured {measured}")
     help_text = compare("--help").stdout
     for t, v in measured.items():
         expect(f"{t} {v * 100:g}%" in help_text, f"--help states the {t} floor {v * 100:g}%",
