@@ -699,10 +699,6 @@ def partial_multi_grid(s):
                   "(pitfall.grid.partial-sync is a software grid barrier on one GPU)")
 
 
-def _v100(table):
-    return table["V100"]
-
-
 # The study's figures, written from study_reference's copies of its tables.
 _L = {name: (overhead, null) for name, overhead, null in study_reference.STUDY_LAUNCH_TYPES}
 _RED = study_reference.STUDY_REDUCTION
@@ -796,8 +792,9 @@ FINDINGS = [
      "warps per SM; at up to 8 blocks and 32 warps per SM it is within 2x of 1 x 32",
      "With *block/SM* <= 8 and *warp/SM* <= 32, the performance is acceptable. Apart from the "
      "case of one GPU, latency in all cases is no more than 2x slower than the fastest case "
-     "(1 block/SM, 32 threads/block)", "V100 6.02-9.12 µs at <= 4 blocks and <= 16 warps "
-     "per SM, 2 GPUs (the workshop version's Table 9)", multi_grid_heat_map),
+     "(1 block/SM, 32 threads/block)", "V100, 2 GPUs (the workshop version's Table 9): " +
+     "; ".join(f"{lo}-{hi} µs at {case}" for case, _, lo, hi in
+               study_reference.STUDY_MULTI_GRID_2GPU["V100"]), multi_grid_heat_map),
     ("multi-grid-vs-launch", "6, Fig. 5", "The multi-grid sync beats the multi-device launch "
      "as a barrier",
      "The figure shows that multi-grid synchronization out-performs the multi-device kernel "
