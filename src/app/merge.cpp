@@ -1,8 +1,11 @@
 // `gpubarrier merge A.csv B.csv ... --out ALL.csv`: one CSV from the results of many runs (the
 // job steps of a Slurm sweep, nodes, requeues), older schema versions upgraded, written
-// atomically. The merge job that `gpubarrier jobs` submits prints its --summary.
+// atomically as the inputs are read (io/csv_merge.hpp). The merge job that `gpubarrier jobs`
+// submits prints its --summary.
 #include <algorithm>
 #include <cstdio>
+#include <exception>
+#include <filesystem>
 #include <iterator>
 #include <map>
 #include <memory>
@@ -11,6 +14,7 @@
 
 #include "app/commands.hpp"
 #include "app/overwrite_guard.hpp"
+#include "errors/errors.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_merge.hpp"
 #include "io/row.hpp"
@@ -34,63 +38,113 @@ std::string field(const std::vector<std::string>& row, const char* column) {
 
 // What a summary line shows of a row: the columns that tell apart the rows of one merged sweep
 // (its steps run one method at several launchers, rank, node and GPU counts), then its figure.
-constexpr const char* kSummaryColumns[] = {"method", "metric", "config", "launcher", "ranks",
-                                           "nodes",  "gpu_ids", "value", "status"};
+constexpr const char* kSummaryColumns[] = {"method", "metric",  "config", "launcher", "ranks",
+                                           "nodes",  "gpu_ids", "value",  "status"};
 
 // One line per distinct summary line, in the order first seen: rows that print the same (one
 // figure of several runs, nodes or requeues) are one line with their number in `rows`. Columns
 // are left-aligned, each as wide as its widest cell, two blanks apart; an empty cell is `-`.
-void print_summary(const MergeResult& merged) {
-  std::vector<std::vector<std::string>> lines;
-  std::vector<long> counts;
-  std::map<std::vector<std::string>, std::size_t> seen;
-  for (const auto& r : merged.rows) {
+class Summary {
+ public:
+  void add(const std::vector<std::string>& row) {
     std::vector<std::string> cells;
     for (const char* column : kSummaryColumns) {
-      std::string cell = field(r, column);
+      std::string cell = field(row, column);
       if (cell.empty()) cell = "-";
-      if (std::string(column) == "value" && cell != "-") cell += " " + field(r, "unit");
+      if (std::string(column) == "value" && cell != "-") cell += " " + field(row, "unit");
       cells.push_back(cell);
     }
-    const auto [at, fresh] = seen.emplace(cells, lines.size());
+    const auto [at, fresh] = seen_.emplace(cells, lines_.size());
     if (fresh) {
-      lines.push_back(std::move(cells));
-      counts.push_back(0);
+      lines_.push_back(std::move(cells));
+      counts_.push_back(0);
     }
-    ++counts[at->second];
+    ++counts_[at->second];
   }
-  std::vector<std::string> header(std::begin(kSummaryColumns), std::end(kSummaryColumns));
-  header.emplace_back("rows");
-  for (std::size_t i = 0; i < lines.size(); ++i) lines[i].push_back(std::to_string(counts[i]));
-  std::vector<std::size_t> width(header.size());
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    width[c] = header[c].size();
-    for (const auto& line : lines) width[c] = std::max(width[c], line[c].size());
+
+  void print() {
+    std::vector<std::string> header(std::begin(kSummaryColumns), std::end(kSummaryColumns));
+    header.emplace_back("rows");
+    for (std::size_t i = 0; i < lines_.size(); ++i) lines_[i].push_back(std::to_string(counts_[i]));
+    std::vector<std::size_t> width(header.size());
+    for (std::size_t c = 0; c < header.size(); ++c) {
+      width[c] = header[c].size();
+      for (const auto& line : lines_) width[c] = std::max(width[c], line[c].size());
+    }
+    const auto print_line = [&](const std::vector<std::string>& cells) {
+      std::string out;
+      for (std::size_t c = 0; c < cells.size(); ++c)
+        out += c + 1 < cells.size() ? cells[c] + std::string(width[c] - cells[c].size() + 2, ' ')
+                                    : cells[c];
+      std::printf("%s\n", out.c_str());
+    };
+    print_line(header);
+    for (const auto& line : lines_) print_line(line);
   }
-  const auto print = [&](const std::vector<std::string>& cells) {
-    std::string out;
-    for (std::size_t c = 0; c < cells.size(); ++c)
-      out += c + 1 < cells.size() ? cells[c] + std::string(width[c] - cells[c].size() + 2, ' ')
-                                  : cells[c];
-    std::printf("%s\n", out.c_str());
-  };
-  print(header);
-  for (const auto& line : lines) print(line);
+
+ private:
+  std::vector<std::vector<std::string>> lines_;
+  std::vector<long> counts_;
+  std::map<std::vector<std::string>, std::size_t> seen_;
+};
+
+// The merged rows as they are written: to a file staged beside --out, read back where a row
+// repeats a figure.
+class StagedOutput : public MergeOutput {
+ public:
+  explicit StagedOutput(std::unique_ptr<StagedFile> file) : file_(std::move(file)) {}
+  void append(std::string_view text) override { file_->write(text); }
+  std::string read(std::uint64_t offset, std::size_t size) override {
+    return file_->read(offset, size);
+  }
+  void commit() { file_->commit(); }
+
+ private:
+  std::unique_ptr<StagedFile> file_;
+};
+
+// Where the rows go. The inputs' faults are named before --out's (a file that holds rows,
+// without --force), so the rows are staged beside --out and put in place once both are clear.
+// Where nothing can be staged there (--out is no regular file, and is refused; its folder cannot
+// be written), a scratch file takes the rows, and why is said after the inputs' faults.
+std::unique_ptr<StagedFile> staging(const MergeArgs& args, std::exception_ptr& cannot_stage) {
+  std::error_code ec;
+  const auto type = std::filesystem::symlink_status(args.out, ec).type();
+  if (type == std::filesystem::file_type::regular ||
+      type == std::filesystem::file_type::not_found) {
+    try {
+      return std::make_unique<StagedFile>(args.out);
+    } catch (const Error&) {
+      cannot_stage = std::current_exception();
+    }
+  }
+  try {
+    return std::make_unique<StagedFile>();
+  } catch (const Error&) {
+    refuse_to_overwrite(args.out, "--out", args.force);
+    throw;
+  }
 }
 
 void merge(const MergeArgs& args) {
-  const MergeResult merged = merge_csv_files(args.inputs);  // bad input is named first
+  std::exception_ptr cannot_stage;
+  StagedOutput out(staging(args, cannot_stage));
+  Summary summary;
+  MergedRowFn on_row;
+  if (args.summary) on_row = [&summary](const std::vector<std::string>& row) { summary.add(row); };
+  const MergeResult merged = merge_csv_files(args.inputs, out, on_row);  // bad input is named first
   refuse_to_overwrite(args.out, "--out", args.force);
-  write_file_atomically(args.out, format_csv(merged.rows));
-  if (args.summary) print_summary(merged);
+  if (cannot_stage) std::rethrow_exception(cannot_stage);
+  out.commit();
+  if (args.summary) summary.print();
   std::string statuses;
   for (const auto& [status, n] : merged.by_status)
     statuses += (statuses.empty() ? "" : ", ") + std::to_string(n) + " " + status;
   std::printf(
-      "merged %d files, %zu rows (%s; %ld duplicates dropped, %ld upgraded from older "
+      "merged %d files, %ld rows (%s; %ld duplicates dropped, %ld upgraded from older "
       "schema versions) into %s\n",
-      merged.files, merged.rows.size(), statuses.empty() ? "none" : statuses.c_str(),
-      merged.duplicates, merged.upgraded, args.out.c_str());
+      merged.files, merged.rows, statuses.empty() ? "none" : statuses.c_str(), merged.duplicates,
+      merged.upgraded, args.out.c_str());
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 #include <unordered_map>
 
 #include "errors/errors.hpp"
@@ -16,38 +17,60 @@ std::size_t index_of(const std::vector<std::string>& names, const std::string& n
   return static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
 }
 
-// The columns that say which figure a row is: a run measures each at most once.
-const std::vector<std::string>& identity_columns() {
-  static const std::vector<std::string> cols{"run_id",   "method", "config", "gpu_ids",
-                                             "launcher", "ranks",  "nodes",  "technique",
-                                             "metric",   "unit",   "status"};
-  return cols;
+// Where, in the order of Row::columns(), the columns are that say which figure a row is: a run
+// measures each at most once.
+const std::vector<std::size_t>& identity_columns() {
+  static const std::vector<std::size_t> at = [] {
+    std::vector<std::size_t> cols;
+    for (const char* c : {"run_id", "method", "config", "gpu_ids", "launcher", "ranks", "nodes",
+                          "technique", "metric", "unit", "status"})
+      cols.push_back(index_of(Row::columns(), c));
+    return cols;
+  }();
+  return at;
 }
 
-// A figure kept: where its row is in the result, and where it was read (file:line). The row
-// itself is held once, in the result.
-struct Seen {
-  std::size_t index;
-  std::string where;
+// The figure a row (in the order of Row::columns()) is, into `key`.
+void figure_of(const std::vector<std::string>& row, std::string& key) {
+  key.clear();
+  for (std::size_t at : identity_columns()) (key += row[at]) += '\x1f';
+}
+
+// A figure kept: where its line is in the output, and where it was read (file:line).
+struct KeptFigure {
+  std::uint64_t offset;
+  std::uint32_t size;
+  std::uint32_t file;
+  int line;
+};
+
+// One input's header: for each current column, where the file has it (npos: it does not).
+struct FileColumns {
+  std::vector<std::string> header;
+  std::vector<std::size_t> map;
+  std::size_t version_at = 0;
 };
 
 class Merger {
  public:
-  void add_file(const std::string& path) {
-    std::string text = read_text_file(path);
-    // A byte-order mark (a spreadsheet's "CSV UTF-8") is no part of the first column's name.
-    if (text.starts_with("\xEF\xBB\xBF")) text.erase(0, 3);
-    CsvText csv = split_csv(text);
-    std::string().swap(text);  // the records hold the fields now: one copy of the file at a time
-    if (csv.torn)
-      refuse(path, csv.torn->line,
-             "the last row is torn (no line end): its writer was killed mid-row or is still "
-             "writing; `gpubarrier run|sweep --resume --out " +
-                 path + "` repairs a file that has its .done log");
-    if (csv.records.empty()) refuse(path, 1, "empty file, expected a gpubarrier CSV header");
-    const std::vector<std::string>& header = csv.records.front().fields;
-    const auto map = column_map(path, header);
-    for (std::size_t i = 1; i < csv.records.size(); ++i) add_row(path, header, map, csv.records[i]);
+  Merger(const std::vector<std::string>& paths, MergeOutput& out, const MergedRowFn& on_row,
+         const FigureHashFn& hash)
+      : paths_(paths), out_(out), on_row_(on_row), hash_(hash) {
+    append_csv_line(line_, Row::columns());
+    write_line();
+  }
+
+  void add_file(std::uint32_t file) {
+    const std::string& path = paths_[file];
+    CsvFileReader reader(path);
+    CsvRecord record;
+    if (!reader.next(record)) {
+      if (reader.torn()) refuse_torn(path, reader.torn()->line);
+      refuse(path, 1, "empty file, expected a gpubarrier CSV header");
+    }
+    const FileColumns columns = column_map(path, std::move(record.fields));
+    while (reader.next(record)) add_row(file, columns, record);
+    if (reader.torn()) refuse_torn(path, reader.torn()->line);
     ++result_.files;
   }
 
@@ -58,9 +81,14 @@ class Merger {
     throw UsageError("merge: " + path + ":" + std::to_string(line) + ": " + what);
   }
 
-  // For each current column, where the file has it (npos: it does not).
-  static std::vector<std::size_t> column_map(const std::string& path,
-                                             const std::vector<std::string>& header) {
+  [[noreturn]] static void refuse_torn(const std::string& path, int line) {
+    refuse(path, line,
+           "the last row is torn (no line end): its writer was killed mid-row or is still "
+           "writing; `gpubarrier run|sweep --resume --out " +
+               path + "` repairs a file that has its .done log");
+  }
+
+  static FileColumns column_map(const std::string& path, std::vector<std::string> header) {
     const auto& cols = Row::columns();
     for (std::size_t i = 0; i < header.size(); ++i) {
       const std::string col = "column " + std::to_string(i + 1) + " '" + header[i] + "'";
@@ -70,85 +98,136 @@ class Merger {
                    std::to_string(kSchemaVersion) + "; results/SCHEMA.md)");
       if (index_of(header, header[i]) != i) refuse(path, 1, col + " appears twice");
     }
-    if (index_of(header, "schema_version") == header.size())
+    FileColumns out;
+    out.version_at = index_of(header, "schema_version");
+    if (out.version_at == header.size())
       refuse(path, 1, "missing column 'schema_version' (not a gpubarrier CSV?)");
-    std::vector<std::size_t> map;
     for (const auto& c : cols) {
       const std::size_t at = index_of(header, c);
-      map.push_back(at == header.size() ? std::string::npos : at);
+      out.map.push_back(at == header.size() ? std::string::npos : at);
     }
-    return map;
+    out.header = std::move(header);
+    return out;
   }
 
-  void add_row(const std::string& path, const std::vector<std::string>& header,
-               const std::vector<std::size_t>& map, CsvRecord& record) {
+  // The first column that schema `version` requires and the file lacks ("": none), or nothing
+  // when `version` is no schema version.
+  static std::optional<std::string> missing_column(const FileColumns& columns, int version) {
+    const auto required = Row::columns_of_version(version);
+    if (required.empty()) return std::nullopt;
+    for (const auto& c : required)
+      if (index_of(columns.header, c) == columns.header.size()) return c;
+    return std::string();
+  }
+
+  void add_row(std::uint32_t file, const FileColumns& columns, CsvRecord& record) {
+    const std::string& path = paths_[file];
     auto& f = record.fields;
-    if (f.size() != header.size())
+    if (f.size() != columns.header.size())
       refuse(path, record.line,
-             std::to_string(f.size()) + " fields, the header has " + std::to_string(header.size()) +
-                 " (a torn or hand-edited row)");
-    const std::string& v = f[index_of(header, "schema_version")];
+             std::to_string(f.size()) + " fields, the header has " +
+                 std::to_string(columns.header.size()) + " (a torn or hand-edited row)");
+    const std::string& v = f[columns.version_at];
     int version = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), version);
-    const auto required = Row::columns_of_version(version);
-    if (ec != std::errc() || end != v.data() + v.size() || required.empty())
+    auto known = missing_.find({file, version});
+    if (ec == std::errc() && end == v.data() + v.size() && known == missing_.end())
+      known = missing_.emplace(std::pair{file, version}, missing_column(columns, version)).first;
+    if (ec != std::errc() || end != v.data() + v.size() || !known->second)
       refuse(path, record.line,
              "column schema_version: '" + v + "' is not a known schema version (1.." +
                  std::to_string(kSchemaVersion) + ")");
-    for (const auto& c : required)
-      if (index_of(header, c) == header.size())
-        refuse(path, 1,
-               "missing column '" + c + "', which schema v" + v + " requires (line " +
-                   std::to_string(record.line) + " is a v" + v + " row)");
-    std::vector<std::string> row;
-    // Each of the file's columns maps to one column of the row: its field is moved, not copied.
-    for (std::size_t at : map) row.push_back(at == std::string::npos ? "" : std::move(f[at]));
+    if (!known->second->empty())
+      refuse(path, 1,
+             "missing column '" + *known->second + "', which schema v" + v + " requires (line " +
+                 std::to_string(record.line) + " is a v" + v + " row)");
     if (version < kSchemaVersion) ++result_.upgraded;
-    keep(path + ":" + std::to_string(record.line), std::move(row));
+    // Each of the file's columns maps to one column of the row: its field is swapped in, and the
+    // record's strings keep their room for the next row.
+    row_.resize(columns.map.size());
+    for (std::size_t i = 0; i < columns.map.size(); ++i) {
+      if (columns.map[i] == std::string::npos)
+        row_[i].clear();
+      else
+        row_[i].swap(f[columns.map[i]]);
+    }
+    keep(file, record.line);
   }
 
-  void keep(const std::string& where, std::vector<std::string> row) {
-    std::string identity;
-    for (const auto& c : identity_columns()) identity += row[index_of(Row::columns(), c)] + '\x1f';
-    const auto [it, fresh] =
-        seen_.try_emplace(std::move(identity), Seen{result_.rows.size(), where});
-    if (!fresh) {
-      if (result_.rows[it->second.index] == row) {
+  std::string where(std::uint32_t file, int line) const {
+    return paths_[file] + ":" + std::to_string(line);
+  }
+
+  // Writes row_ unless a row of its figure was kept: an exact repeat is dropped, other contents
+  // are refused.
+  void keep(std::uint32_t file, int line) {
+    figure_of(row_, figure_);
+    line_.clear();
+    append_csv_line(line_, row_);
+    const std::size_t h = hash_ ? hash_(figure_) : std::hash<std::string>{}(figure_);
+    for (auto [it, last] = kept_.equal_range(h); it != last; ++it) {
+      const KeptFigure& k = it->second;
+      const std::string earlier = out_.read(k.offset, k.size);
+      if (earlier == line_) {
         ++result_.duplicates;
         return;
       }
-      throw UsageError("merge: " + where + " and " + it->second.where +
-                       " are the same figure of the same run (run_id, method, config, GPUs, "
-                       "launcher, metric) with different contents: the files disagree, and "
-                       "merge does not choose");
+      // Other contents: of this figure, or of another whose figure hashes alike.
+      CsvText text = split_csv(earlier);
+      figure_of(text.records.at(0).fields, earlier_figure_);
+      if (earlier_figure_ == figure_)
+        throw UsageError("merge: " + where(file, line) + " and " + where(k.file, k.line) +
+                         " are the same figure of the same run (run_id, method, config, GPUs, "
+                         "launcher, metric) with different contents: the files disagree, and "
+                         "merge does not choose");
     }
-    ++result_.by_status[row[index_of(Row::columns(), "status")]];
-    result_.rows.push_back(std::move(row));
+    kept_.emplace(h, KeptFigure{offset_, static_cast<std::uint32_t>(line_.size()), file, line});
+    write_line();
+    ++result_.rows;
+    ++result_.by_status[row_[index_of(Row::columns(), "status")]];
+    if (on_row_) on_row_(row_);
   }
 
+  void write_line() {
+    out_.append(line_);
+    offset_ += line_.size();
+  }
+
+  const std::vector<std::string>& paths_;
+  MergeOutput& out_;
+  const MergedRowFn& on_row_;
+  const FigureHashFn& hash_;
   MergeResult result_;
-  std::unordered_map<std::string, Seen> seen_;
+  std::unordered_multimap<std::size_t, KeptFigure> kept_;
+  // Per file and schema version: see missing_column.
+  std::map<std::pair<std::uint32_t, int>, std::optional<std::string>> missing_;
+  std::uint64_t offset_ = 0;  // of the next line in the output
+  // The row being merged, its line and figure (their strings reused from row to row).
+  std::vector<std::string> row_;
+  std::string line_, figure_, earlier_figure_;
 };
 
 }  // namespace
 
-MergeResult merge_csv_files(const std::vector<std::string>& paths) {
-  Merger merger;
-  for (const auto& p : paths) merger.add_file(p);
+MergeResult merge_csv_files(const std::vector<std::string>& paths, MergeOutput& out,
+                            const MergedRowFn& on_row, const FigureHashFn& hash) {
+  Merger merger(paths, out, on_row, hash);
+  for (std::size_t i = 0; i < paths.size(); ++i) merger.add_file(static_cast<std::uint32_t>(i));
   return merger.take();
+}
+
+void append_csv_line(std::string& text, const std::vector<std::string>& fields) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) text += ',';
+    text += csv_quote(fields[i]);
+  }
+  text += "\r\n";
 }
 
 std::string format_csv(const std::vector<std::vector<std::string>>& rows) {
   std::string text;
-  const auto line = [&text](const std::vector<std::string>& fields) {
-    for (std::size_t i = 0; i < fields.size(); ++i) {
-      if (i) text += ',';
-      text += csv_quote(fields[i]);
-    }
-    text += "\r\n";
-  };
-  line(Row::columns());
-  for (const auto& r : rows) line(r);
+  append_csv_line(text, Row::columns());
+  for (const auto& r : rows) append_csv_line(text, r);
   return text;
 }
 

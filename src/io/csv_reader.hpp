@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,15 +28,80 @@ struct CsvText {
   int open_quote_line = 0;
 };
 
+// Records one at a time from text that comes in pieces (a file read a chunk at a time), so that
+// only one record is held. RFC 4180: a record ends at LF or CRLF, and at a CR before other text
+// (a CR at the very end lost the LF of a CRLF: that record is torn).
+class CsvRecordReader {
+ public:
+  // The next piece of the text, empty at its end; a piece stays valid until the next call.
+  using Source = std::function<std::string_view()>;
+  // A record longer than `limit` bytes throws gb::UsageError naming `name`, its line and the
+  // bound (a device that never ends, a quote that is never closed); `kind`, when not empty,
+  // says what `name` is ("a character device").
+  explicit CsvRecordReader(Source source,
+                           std::size_t limit = std::numeric_limits<std::size_t>::max(),
+                           std::string name = "", std::string kind = "");
+
+  // The next complete record into `record` (its strings reused); false at the end of the text.
+  bool next(CsvRecord& record);
+  // Once next() is false: the last record when it had no line terminator, else nothing.
+  std::optional<CsvRecord>& torn() { return torn_; }
+  int open_quote_line() const { return open_quote_line_; }
+
+ private:
+  int peek();  // the next byte without taking it, or -1 at the end of the text
+  [[noreturn]] void too_long(int line, int quote_line) const;
+
+  Source source_;
+  std::size_t limit_;
+  std::string name_, kind_;
+  std::string_view piece_;
+  std::size_t at_ = 0;      // in piece_
+  std::size_t offset_ = 0;  // in the text
+  int line_ = 1;
+  std::optional<CsvRecord> torn_;
+  int open_quote_line_ = 0;
+};
+
 CsvText split_csv(std::string_view text);
 
-// The most a CSV or completion log may hold: over a hundred times the largest file a sweep
-// writes (about 2 MB for 13,000 rows), and small enough that merge and --resume hold it in memory.
-// A device that never ends (/dev/zero) is refused at this bound instead of exhausting memory.
+// The most a CSV or completion log read whole may hold (--resume): over a hundred times the
+// largest file a sweep writes (about 2 MB for 13,000 rows). A device that never ends
+// (/dev/zero) is refused at this bound instead of exhausting memory.
 inline constexpr std::size_t kMaxCsvBytes = std::size_t{256} << 20;  // 256 MiB
+// The most a CSV read record by record may hold (merge): the Python tools' bound, so that a CSV
+// they read, merge reads too.
+inline constexpr std::size_t kMaxStreamedCsvBytes = std::size_t{1} << 30;  // 1 GiB
+// The longest record read record by record, the Python tools' longest line: a gpubarrier row is
+// under 1 KB.
+inline constexpr std::size_t kMaxCsvRecordBytes = std::size_t{1} << 20;  // 1 MiB
 
 // The whole file, at most `limit` bytes; throws gb::UsageError naming the file and the cause,
 // or the bound when the file holds more.
 std::string read_text_file(const std::string& path, std::size_t limit = kMaxCsvBytes);
+
+// A CSV file read record by record: at most kMaxStreamedCsvBytes (a regular file larger than
+// that is refused before it is read) and records of at most kMaxCsvRecordBytes; a UTF-8 byte
+// order mark (a spreadsheet's "CSV UTF-8") is dropped. Throws gb::UsageError naming the file,
+// and the line where one applies, in read_text_file's words.
+class CsvFileReader {
+ public:
+  explicit CsvFileReader(const std::string& path);
+  ~CsvFileReader();
+  CsvFileReader(const CsvFileReader&) = delete;
+  CsvFileReader& operator=(const CsvFileReader&) = delete;
+
+  bool next(CsvRecord& record) { return records_.next(record); }
+  std::optional<CsvRecord>& torn() { return records_.torn(); }
+
+ private:
+  std::string_view read_piece();
+
+  std::string path_;
+  int fd_ = -1;
+  std::size_t read_ = 0;
+  std::vector<char> buffer_;
+  CsvRecordReader records_;
+};
 
 }  // namespace gb

@@ -11,8 +11,8 @@ stdout_full     list, topo, --json run and merge --summary into /dev/full: exit 
 ranges          NaN, infinity and out-of-range numbers from the command line and the
                 environment: exit 2 with the range sweep files apply, before anything runs
 silent_choices  a repeated --axis, --resume with --force, --out "": refused, each in one line
-endless_inputs  merge of /dev/zero, a completion log or in-flight mark that is /dev/zero:
-                exit 2, one line naming the bound, memory bounded
+endless_inputs  merge of /dev/zero (refused at its longest row), a completion log or in-flight
+                mark that is /dev/zero: exit 2, one line naming the bound, memory bounded
 
 Usage: test_outputs_guarded.py GPUBARRIER CASE
 """
@@ -192,7 +192,7 @@ def case_endless_inputs():
     with tempfile.TemporaryDirectory() as d:
         good = good_csv(d)
         p = gpubarrier("merge", good, "/dev/zero", "--out", os.path.join(d, "m.csv"))
-        one_error_line(p, "/dev/zero", "256 MiB")
+        one_error_line(p, "/dev/zero:1: row longer than 1 MiB", "character device")
         expect(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 2 * 1024 * 1024,
                "read no more than the bound (peak resident set under 2 GiB)")
         os.symlink("/dev/zero", good + ".inflight")

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""What the Python tools (`gpubarrier compare|report|model|plot`) do with files no gpubarrier run
-writes: endless, too large, one line too long, saved with a byte order mark, named with a
-newline; and how much memory a large CSV takes. Every reader is bounded (tools/user_files.py):
-a file over a bound is bad input, exit 2, one line naming the file and the bound.
+"""What the Python tools (`gpubarrier compare|report|model|plot`) and merge do with files no
+gpubarrier run writes: endless, too large, one line too long, saved with a byte order mark,
+named with a newline; and how much memory a large CSV takes. Every reader is bounded
+(tools/user_files.py, io/csv_reader.hpp): a file over a bound is bad input, exit 2, one line
+naming the file and the bound.
 
 Cases:
   endless       /dev/zero as a CSV, as raw samples, as a network file and as a selfcheck log:
                 refused at the line bound (1 MiB), in bounded memory
-  oversize      a (sparse) CSV of more than 1 GiB: refused by its size before it is read
-  long_line     a CSV with a line longer than 1 MiB: refused naming that line and the bound
+  oversize      a (sparse) CSV of more than 1 GiB: refused by its size before it is read, by
+                the tools and by merge
+  long_line     a CSV with a line longer than 1 MiB: refused naming that line and the bound, by
+                the tools and by merge
   bom           the same CSVs (and raw samples, a network file, a reference check) saved with a
                 UTF-8 byte order mark: the same answers as without it
   newline_path  a path, a folder and a glob holding a newline: one line, the name escaped
   memory        a CSV of 50,000 committed rows: compare, report and model keep at most a small
                 multiple of its size (peak resident memory against that of the committed CSV)
+  merge_memory  `gpubarrier merge` of a CSV of 300 MB (more than --resume's 256 MiB) given
+                twice: the file itself out, byte for byte, in a fraction of its size of memory
 
 Usage: test_tool_bounds.py GPUBARRIER CASE
 """
@@ -111,6 +116,10 @@ def case_oversize():
             one_line(tool(script, *args), 2, "big.csv", "larger than the 1 GiB")
         # In a folder: named as a CSV that is not read, with why.
         one_line(tool("report.py", d), 2, d, "big.csv", "larger than the 1 GiB")
+        # merge has the tools' bound, and refuses the file by its size too.
+        one_line(gpubarrier("merge", big, "--out", os.path.join(d, "m.csv")), 2, "big.csv",
+                 "more than 1 GiB")
+        expect(not os.path.exists(os.path.join(d, "m.csv")), "merge wrote no --out")
     print("PASS oversize")
 
 
@@ -120,6 +129,8 @@ def case_long_line():
         for args in (["compare", long, REDUCTION], ["model", "--from", long],
                      ["report", "rows", long]):
             one_line(gpubarrier(*args), 2, "long.csv:2", "line longer than 1 MiB")
+        one_line(gpubarrier("merge", long, "--out", os.path.join(d, "m.csv")), 2, "long.csv:2",
+                 "row longer than 1 MiB")
     print("PASS long_line")
 
 
@@ -203,10 +214,11 @@ def write_rows(path, n):
     return os.path.getsize(path)
 
 
-def peak(*args):
+def peak(*args, stdout=os.devnull):
     """(peak resident bytes, exit status) of `gpubarrier ARGS`, the Python tool it runs
-    included (os.wait4 reports the largest of the process and the children it waited for)."""
-    with open(os.devnull, "w") as null:
+    included (os.wait4 reports the largest of the process and the children it waited for);
+    its standard output goes to the file `stdout`."""
+    with open(stdout, "w") as null:
         child = subprocess.Popen([EXE, *args], stdout=null, stderr=subprocess.DEVNULL, env=env())
         _, status, usage = os.wait4(child.pid, 0)
     return usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
@@ -233,6 +245,55 @@ def case_memory():
             print(f"{name}: {(used - base) / size:.2f} x the rows' size ({used} bytes at most "
                   f"resident, {base} for the committed CSV)")
     print("PASS memory")
+
+
+def case_merge_memory():
+    with tempfile.TemporaryDirectory() as d:
+        small = os.path.join(d, "small.csv")
+        p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2:4",
+                       "--samples", "3", "--time-budget", "0.05", "--out", small)
+        expect(p.returncode == 0, "a run to copy rows from", p)
+        with open(small, "rb") as f:
+            header, *body = f.read().split(b"\r\n")[:-1]
+        run_id = body[0].split(b",")[1]
+        expect(all(r.split(b",")[1] == run_id for r in body), "one run_id in the run")
+        # Each copy its own run: distinct figures, every one kept (no quoting to change).
+        big, target, copies = os.path.join(d, "big.csv"), 300 << 20, 0
+        with open(big, "wb") as f:
+            f.write(header + b"\r\n")
+            while f.tell() < target:
+                f.write(b"".join(r.replace(b"," + run_id + b",", b",%s-%d," % (run_id, copies + k),
+                                           1) + b"\r\n"
+                                 for k in range(1000) for r in body))
+                copies += 1000
+        size, rows = os.path.getsize(big), copies * len(body)
+        out, said = os.path.join(d, "merged.csv"), os.path.join(d, "stdout")
+        used, rc = peak("merge", big, big, "--out", out, "--summary", stdout=said)
+        with open(said) as f:
+            said = f.read().splitlines()
+        expect(rc == 0, f"merge of {size} bytes, twice (exit {rc}): {said[-1:]}")
+        expect(said[-1] == f"merged 2 files, {rows} rows ({rows} ok; {rows} duplicates dropped, "
+                           f"0 upgraded from older schema versions) into {out}",
+               f"the merge's last line: {said[-1]}")
+        expect(len(said) == 2 + len(body) and
+               all(line.rstrip().endswith(f"  {copies}") for line in said[1:-1]),
+               f"--summary: a line per figure of the run, {copies} rows each: {said[:-1]}")
+        with open(out, "rb") as a, open(big, "rb") as b:
+            same = True
+            while same:
+                x, y = a.read(1 << 24), b.read(1 << 24)
+                same = x == y
+                if not x:
+                    break
+        expect(same, "the merge of a current CSV with itself is that CSV, byte for byte")
+        # Held as rows, the files took about twelve times their size; streamed, a table of
+        # the figures kept (where each is in the output) and one row at a time.
+        expect(used < size // 2,
+               f"merge of {size} bytes ({rows} rows) twice: peak resident memory {used} bytes, "
+               f"expected less than half the file's size")
+        print(f"merge: {used / size:.3f} x the file's size ({used} bytes at most resident for "
+              f"{size} bytes, {rows} rows, given twice)")
+    print("PASS merge_memory")
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

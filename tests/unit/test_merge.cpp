@@ -4,15 +4,47 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "errors/errors.hpp"
 #include "io/csv_merge.hpp"
+#include "io/csv_reader.hpp"
 #include "io/row.hpp"
 
 using namespace gb;
 namespace fs = std::filesystem;
 
 namespace {
+
+// A merge's output held in memory.
+class TextOutput : public MergeOutput {
+ public:
+  void append(std::string_view text) override { text_ += text; }
+  std::string read(std::uint64_t offset, std::size_t size) override {
+    return text_.substr(offset, size);
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// What merge_csv_files said, and the rows it kept, in order.
+struct Merged {
+  MergeResult result;
+  std::vector<std::vector<std::string>> rows;
+};
+
+Merged merge(const std::vector<std::string>& paths, const FigureHashFn& hash = {}) {
+  TextOutput out;
+  Merged m;
+  m.result = merge_csv_files(
+      paths, out, [&m](const std::vector<std::string>& row) { m.rows.push_back(row); }, hash);
+  // What it wrote is the header and the rows it kept, each once.
+  EXPECT_EQ(out.text(), format_csv(m.rows));
+  EXPECT_EQ(m.result.rows, static_cast<long>(m.rows.size()));
+  return m;
+}
 
 class MergeFiles : public ::testing::Test {
  protected:
@@ -52,9 +84,9 @@ class MergeFiles : public ::testing::Test {
             {"status", status}};
   }
 
-  static std::string refusal(const std::vector<std::string>& paths) {
+  static std::string refusal(const std::vector<std::string>& paths, const FigureHashFn& hash = {}) {
     try {
-      merge_csv_files(paths);
+      merge(paths, hash);
     } catch (const UsageError& e) {
       return e.what();
     }
@@ -68,7 +100,6 @@ std::string get(const std::vector<std::string>& row, const std::string& column) 
   const auto& cols = Row::columns();
   return row[static_cast<std::size_t>(std::find(cols.begin(), cols.end(), column) - cols.begin())];
 }
-
 
 TEST_F(MergeFiles, OlderRowsAreUpgradedKeepingTheirVersion) {
   const auto v1 = file("v1.csv", Row::columns_of_version(1), {row("1", "a", "10")});
@@ -85,10 +116,10 @@ TEST_F(MergeFiles, OlderRowsAreUpgradedKeepingTheirVersion) {
   auto v4row = row("4", "d", "13");
   v4row["mpi_thread_level"] = "funneled";
   const auto v4 = file("v4.csv", Row::columns(), {v4row});
-  const MergeResult m = merge_csv_files({v1, v2, v3, v4});
+  const Merged m = merge({v1, v2, v3, v4});
   ASSERT_EQ(m.rows.size(), 4u);
-  EXPECT_EQ(m.files, 4);
-  EXPECT_EQ(m.upgraded, 3);
+  EXPECT_EQ(m.result.files, 4);
+  EXPECT_EQ(m.result.upgraded, 3);
   for (const auto& r : m.rows) EXPECT_EQ(r.size(), Row::columns().size());
   EXPECT_EQ(get(m.rows[0], "schema_version"), "1");
   EXPECT_EQ(get(m.rows[0], "node"), "");
@@ -104,23 +135,23 @@ TEST_F(MergeFiles, OlderRowsAreUpgradedKeepingTheirVersion) {
   EXPECT_EQ(get(m.rows[2], "mpi_thread_level"), "");
   EXPECT_EQ(get(m.rows[3], "schema_version"), "4");
   EXPECT_EQ(get(m.rows[3], "mpi_thread_level"), "funneled");
-  EXPECT_EQ(m.by_status.at("ok"), 4);
+  EXPECT_EQ(m.result.by_status.at("ok"), 4);
 }
 
 TEST_F(MergeFiles, ColumnsAreMatchedByName) {
   std::vector<std::string> cols = Row::columns();
   std::reverse(cols.begin(), cols.end());
   const auto path = file("rev.csv", cols, {row("2", "a", "10")});
-  const MergeResult m = merge_csv_files({path});
+  const Merged m = merge({path});
   EXPECT_EQ(get(m.rows[0], "value"), "10");
   EXPECT_EQ(get(m.rows[0], "method"), "host.omp.barrier");
 }
 
 TEST_F(MergeFiles, ExactDuplicatesAreDroppedOnce) {
   const auto a = file("a.csv", Row::columns(), {row("2", "a", "10"), row("2", "b", "12")});
-  const MergeResult m = merge_csv_files({a, a});
+  const Merged m = merge({a, a});
   EXPECT_EQ(m.rows.size(), 2u);
-  EXPECT_EQ(m.duplicates, 2);
+  EXPECT_EQ(m.result.duplicates, 2);
 }
 
 TEST_F(MergeFiles, TheSameFigureWithOtherContentsIsRefused) {
@@ -129,6 +160,62 @@ TEST_F(MergeFiles, TheSameFigureWithOtherContentsIsRefused) {
   const std::string m = refusal({a, b});
   EXPECT_NE(m.find("b.csv:2 and "), std::string::npos) << m;
   EXPECT_NE(m.find("a.csv:2"), std::string::npos) << m;
+}
+
+// Figures told apart by a hash that gives every one the same value: each is read back from the
+// output and compared in full, so nothing is dropped or refused that is not a repeat or a clash.
+TEST_F(MergeFiles, FiguresThatHashAlikeAreToldApart) {
+  const auto same = [](std::string_view) { return std::size_t{7}; };
+  const auto a = file("a.csv", Row::columns(),
+                      {row("4", "a", "10"), row("4", "b", "12"), row("4", "a", "10", "failed")});
+  const Merged m = merge({a, a}, same);
+  ASSERT_EQ(m.rows.size(), 3u);
+  EXPECT_EQ(m.result.duplicates, 3);
+  EXPECT_EQ(get(m.rows[1], "run_id"), "b");
+  EXPECT_EQ(get(m.rows[2], "status"), "failed");
+  const auto b = file("b.csv", Row::columns(), {row("4", "c", "1"), row("4", "b", "99")});
+  const std::string clash = refusal({a, b}, same);
+  EXPECT_NE(clash.find("b.csv:3 and "), std::string::npos) << clash;
+  EXPECT_NE(clash.find("a.csv:3 are the same figure"), std::string::npos) << clash;
+}
+
+// The records of a text that comes a byte at a time are those of the text read whole: CRLF, a
+// doubled quote and a quoted line end split across pieces, a bare CR before text, a torn end.
+TEST(CsvRecordReader, ReadsTextInPiecesAsWhole) {
+  const std::string text = "a,\"b\"\"c\"\r\n\"x\r\ny\",2\r3,4\n5,\"open";
+  std::size_t at = 0;
+  CsvRecordReader reader([&]() {
+    return at < text.size() ? std::string_view(text).substr(at++, 1) : std::string_view();
+  });
+  const CsvText whole = split_csv(text);
+  ASSERT_EQ(whole.records.size(), 3u);
+  EXPECT_EQ(whole.records[0].fields, (std::vector<std::string>{"a", "b\"c"}));
+  EXPECT_EQ(whole.records[1].fields, (std::vector<std::string>{"x\r\ny", "2"}));
+  EXPECT_EQ(whole.records[2].line, 4);
+  CsvRecord record;
+  for (const CsvRecord& r : whole.records) {
+    ASSERT_TRUE(reader.next(record));
+    EXPECT_EQ(record.fields, r.fields);
+    EXPECT_EQ(record.line, r.line);
+    EXPECT_EQ(record.end, r.end);
+  }
+  EXPECT_FALSE(reader.next(record));
+  ASSERT_TRUE(reader.torn() && whole.torn);
+  EXPECT_EQ(reader.torn()->fields, whole.torn->fields);
+  EXPECT_EQ(reader.torn()->line, 5);
+  EXPECT_EQ(reader.open_quote_line(), 5);
+  EXPECT_EQ(whole.open_quote_line, 5);
+}
+
+TEST_F(MergeFiles, ByteOrderMarkIsDropped) {
+  const auto plain = file("plain.csv", Row::columns(), {row("4", "a", "10")});
+  std::ifstream in(plain, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string marked = (dir_ / "marked.csv").string();
+  std::ofstream(marked, std::ios::binary) << "\xEF\xBB\xBF" << text;
+  const Merged m = merge({marked, plain});
+  ASSERT_EQ(m.rows.size(), 1u);
+  EXPECT_EQ(m.result.duplicates, 1);
 }
 
 TEST_F(MergeFiles, UnknownColumnIsRefusedNamingFileLineAndColumn) {
@@ -146,7 +233,7 @@ TEST_F(MergeFiles, MissingV3ColumnIsRefusedForAV3RowOnly) {
   EXPECT_NE(m.find("nostat.csv:1: missing column 'statistic', which schema v3 requires"),
             std::string::npos)
       << m;
-  EXPECT_NO_THROW(merge_csv_files({file("v2rows.csv", cols, {row("2", "a", "10")})}));
+  EXPECT_NO_THROW(merge({file("v2rows.csv", cols, {row("2", "a", "10")})}));
 }
 
 TEST_F(MergeFiles, MissingRequiredColumnIsRefused) {
@@ -158,7 +245,7 @@ TEST_F(MergeFiles, MissingRequiredColumnIsRefused) {
             std::string::npos)
       << m;
   // The same columns are fine for a v1 row.
-  EXPECT_NO_THROW(merge_csv_files({file("v1rows.csv", cols, {row("1", "a", "10")})}));
+  EXPECT_NO_THROW(merge({file("v1rows.csv", cols, {row("1", "a", "10")})}));
 }
 
 TEST_F(MergeFiles, TornRowsAreRefused) {
