@@ -107,13 +107,13 @@ inline SmRate sm_rate(const std::vector<WarpSpan>& spans, long ops_per_warp) {
 // Latency of one group alone (a block, a cluster): `run(1)` launches one and returns the warps'
 // spans; the figure is the first warp's clock span per repetition, by the clock technique.
 template <typename Run>
-std::vector<Measurement> lone_latency(const RunContext& ctx, const Run& run, double sm_clock_hz,
-                                      long reps) {
+std::vector<Measurement> lone_latency(const RunContext& ctx, const Run& run,
+                                      const SmClock& clock, long reps) {
   auto sample = [&] {
     const WarpSpan w = run(1).front();
     return static_cast<double>(w.t1 - w.t0) / reps;
   };
-  return clock_technique(ctx, sample, sm_clock_hz, reps);
+  return clock_technique(ctx, sample, clock, reps);
 }
 
 // How a throughput is reported: the units of its two Measurements, how many time units a second
@@ -126,10 +126,10 @@ struct RateUnits {
 
 // Samples `sample` until the adaptive criterion stops, like clock_technique. Two Measurements:
 // "throughput_cycles" (units.per_cycle) and "throughput" (units.per_time, with the SM clock
-// measured at run time); the note gives active_warps_per_sm after units.note_prefix.
+// chosen at run time, `clock`); the note gives active_warps_per_sm after units.note_prefix.
 inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
                                                 const std::function<SmRate()>& sample,
-                                                double sm_clock_hz, long reps,
+                                                const SmClock& clock, long reps,
                                                 const RateUnits& units) {
   sample();  // warm-up
   std::vector<double> per_cycle;
@@ -147,7 +147,8 @@ inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
   c.statistic = "median";
   c.stats = summarize(per_cycle);
   c.value = c.stats.median;
-  c.sm_clock_hz = sm_clock_hz;
+  c.sm_clock_hz = clock.hz;
+  c.sm_clock_source = sm_clock_source_name(clock.source);
   c.reps_hi = reps;
   c.stop = stop.reason();
   c.samples = std::move(per_cycle);
@@ -156,14 +157,14 @@ inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
 
   std::vector<double> per_time(c.samples.size());
   for (std::size_t i = 0; i < per_time.size(); ++i)
-    per_time[i] = c.samples[i] * sm_clock_hz / units.per_second;
+    per_time[i] = c.samples[i] * clock.hz / units.per_second;
   Measurement t = c;
   t.metric = "throughput";
   t.unit = units.per_time;
   t.stats = summarize(per_time);
   t.value = t.stats.median;
   t.samples = std::move(per_time);
-  t.note += "; SM clock " + std::to_string(static_cast<long>(sm_clock_hz / 1e6)) + " MHz measured";
+  t.note += "; " + sm_clock_note(clock);
   return {c, t};
 }
 
@@ -171,9 +172,9 @@ inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
 // "throughput" in <ops>/ns/SM.
 inline std::vector<Measurement> sm_throughput(const RunContext& ctx,
                                               const std::function<SmRate()>& sample,
-                                              double sm_clock_hz, long reps,
+                                              const SmClock& clock, long reps,
                                               const std::string& ops) {
-  return rate_throughput(ctx, sample, sm_clock_hz, reps,
+  return rate_throughput(ctx, sample, clock, reps,
                          {ops + "/cycle/SM", ops + "/ns/SM", 1e9, ""});
 }
 

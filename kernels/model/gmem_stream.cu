@@ -102,9 +102,9 @@ class GmemStream final : public StreamMethod {
     const int blocks =
         state.point().at("grid") ? per_sm * multiprocessor_count(ctx.gpus.front()) : 1;
     Arrays& a = state.resource<Arrays>(blocks);
-    const double hz = measure_sm_clock_hz(ctx.gpus.front());
+    const SmClock clock = measure_sm_clock(ctx.gpus.front());
     std::vector<Measurement> latency = clock_technique(
-        ctx, [&] { return a.chase(); }, hz, kChain);
+        ctx, [&] { return a.chase(); }, clock, kChain);
     const CachePolicy& cache = cache_policy(state, {ctx.gpus.front()});
     const Samples s = event_samples(
         ctx, 0, [&] { stream_kernel<<<blocks, kThreads>>>(a.data.get(), kWords, a.sink.get()); },

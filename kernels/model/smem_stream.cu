@@ -90,16 +90,16 @@ class SmemStream final : public StreamMethod {
     RunContext& ctx = state.ctx();
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const int threads = static_cast<int>(state.point().at("threads_per_block"));
-    const double hz = measure_sm_clock_hz(ctx.gpus.front());
+    const SmClock clock = measure_sm_clock(ctx.gpus.front());
     Buffers& b = state.resource<Buffers>();
     // About 6 K loads per thread for one thread, 6 x 64 at 1024.
     const int passes = std::clamp(threads / 16, 1, 64);
     const double bytes = static_cast<double>(kSharedWords) * sizeof(double) * passes;
     std::vector<Measurement> rows = bandwidth_rows(
         adaptive_samples(ctx, [&] { return bytes / b.run(smem_kernel<double>, threads, passes); }),
-        hz, passes);
+        clock, passes);
     std::vector<Measurement> latency = clock_technique(
-        ctx, [&] { return b.run(smem_kernel<unsigned long long>, threads, kSharedChain) / kSharedChain; }, hz,
+        ctx, [&] { return b.run(smem_kernel<unsigned long long>, threads, kSharedChain) / kSharedChain; }, clock,
         kSharedChain);
     const std::string c = concurrency_note(latency.front().value, rows.front().value, "cycles");
     for (Measurement& m : rows) m.note = c;

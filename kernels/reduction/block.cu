@@ -66,7 +66,7 @@ class BlockReduction final : public SingleReduction {
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
     Input& in = input(state);
-    const double hz = measure_sm_clock_hz(ctx.gpus.front());
+    const SmClock clock = measure_sm_clock(ctx.gpus.front());
     Cycles& c = state.resource<Cycles>();
     const CachePolicy& cache = cache_of(state);
     auto sample = [&] {
@@ -76,11 +76,12 @@ class BlockReduction final : public SingleReduction {
       GB_CUDA_CHECK(cudaDeviceSynchronize());
       return static_cast<double>(c.span.to_host()[0]);
     };
-    std::vector<Measurement> rows = clock_technique(ctx, sample, hz, 1);
+    std::vector<Measurement> rows = clock_technique(ctx, sample, clock, 1);
     const Measurement& ns = rows.back();  // latency (ns)
     rows.push_back(bandwidth_of(ns.samples, static_cast<double>(in.n) * sizeof(double), "bandwidth",
                                 "GB/s", "clock", ns.stop));
-    rows.back().sm_clock_hz = hz;
+    rows.back().sm_clock_hz = clock.hz;
+    rows.back().sm_clock_source = sm_clock_source_name(clock.source);
     rows.back().reps_hi = 1;
     for (Measurement& m : rows)
       m.note = join_notes(join_notes(error_note(in.error), m.note), cache.note());

@@ -10,28 +10,28 @@
 namespace gb::selfcheck {
 namespace {
 
-double prepare_device(int device) {
+SmClock prepare_device(int device) {
   GB_CUDA_CHECK(cudaSetDevice(device));
   // The host spins while it waits: the default policy may switch to yielding for kernels of some
   // microseconds, which makes host-timed kernel latency non-linear in the work.
   GB_CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleSpin));
-  return measure_sm_clock_hz(device);
+  return measure_sm_clock(device);
 }
 
 }  // namespace
 
-AddFigures::AddFigures(const RunContext& ctx) : ctx_(ctx), hz_(prepare_device(ctx.gpus.front())) {}
+AddFigures::AddFigures(const RunContext& ctx) : ctx_(ctx), clock_(prepare_device(ctx.gpus.front())) {}
 
 Measurement AddFigures::loop_clock(long adds) {
   // The cycles figure; clock_technique's second, in ns, is not needed here.
   return clock_technique(
-             ctx_, [&] { return chain_.run_loop(adds).cycles / adds; }, hz_, adds)
+             ctx_, [&] { return chain_.run_loop(adds).cycles / adds; }, clock_, adds)
       .front();
 }
 
 Measurement AddFigures::unrolled_clock(long adds) {
   return clock_technique(
-             ctx_, [&] { return chain_.run(adds).cycles / adds; }, hz_, adds)
+             ctx_, [&] { return chain_.run(adds).cycles / adds; }, clock_, adds)
       .front();
 }
 
@@ -51,13 +51,13 @@ LoopPair AddFigures::loop_differential(long adds_lo, long adds_hi) {
     ns += s.ns;
     return s;
   });
-  const double hz = ns > 0 ? cycles / ns * 1e9 : hz_;
+  const double hz = ns > 0 ? cycles / ns * 1e9 : clock_.hz;
   return {ns_to_cycles(m, hz), hz};
 }
 
 Measurement AddFigures::unrolled_differential(long adds_lo, long adds_hi) {
   return ns_to_cycles(
-      differential_between(adds_lo, adds_hi, [&](long adds) { return chain_.run(adds); }), hz_);
+      differential_between(adds_lo, adds_hi, [&](long adds) { return chain_.run(adds); }), clock_.hz);
 }
 
 }  // namespace gb::selfcheck

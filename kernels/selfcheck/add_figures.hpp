@@ -6,6 +6,7 @@
 
 #include "core/method.hpp"
 #include "core/run_context.hpp"
+#include "core/sm_clock_choice.hpp"
 #include "selfcheck/add_chain.hpp"
 
 namespace gb::selfcheck {
@@ -20,7 +21,7 @@ class AddFigures {
  public:
   // Makes ctx.gpus.front() current, lets the host spin while it waits and measures the SM clock.
   explicit AddFigures(const RunContext& ctx);
-  double sm_clock_hz() const { return hz_; }
+  double sm_clock_hz() const { return clock_.hz; }
 
   Measurement loop_clock(long adds);
   // R_lo = adds_lo, R_hi = adds_hi; their ns become cycles at the clock inside the pair's own
@@ -36,8 +37,8 @@ class AddFigures {
   Measurement differential_between(long adds_lo, long adds_hi,
                                    const std::function<ChainSample(long)>& run);
   RunContext ctx_;
-  double hz_;
-  AddChain chain_;  // after hz_: allocated on the device made current for it
+  SmClock clock_;
+  AddChain chain_;  // after clock_: allocated on the device made current for it
 };
 
 }  // namespace gb::selfcheck

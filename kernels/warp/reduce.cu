@@ -111,9 +111,9 @@ class WarpReduce final : public Method {
   std::vector<Measurement> measure(State& state) override {
     Buffers& b = buffers(state);
     const Variant v = variant(state.point().at("variant"));
-    const double hz = measure_sm_clock_hz(state.ctx().gpus.front());
+    const SmClock clock = measure_sm_clock(state.ctx().gpus.front());
     std::vector<Measurement> rows = clock_technique(
-        state.ctx(), [&] { return record(b, v); }, hz, 1);
+        state.ctx(), [&] { return record(b, v); }, clock, 1);
     for (Measurement& m : rows)
       m.note = std::string(v.name) + "; worst " + reduction::error_note(b.worst) + " over " +
                std::to_string(b.runs) + " runs" + (m.note.empty() ? "" : "; " + m.note);

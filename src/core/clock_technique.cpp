@@ -3,23 +3,24 @@
 namespace gb {
 
 std::vector<Measurement> clock_technique(const RunContext& ctx,
-                                         const std::function<double()>& sample, double sm_clock_hz,
-                                         long reps) {
+                                         const std::function<double()>& sample,
+                                         const SmClock& clock, long reps) {
   Samples cycles = adaptive_samples(ctx, sample);
   Measurement c =
       median_figure(std::move(cycles.values), "latency_cycles", "cycles", "clock", cycles.stop);
-  c.sm_clock_hz = sm_clock_hz;
+  c.sm_clock_hz = clock.hz;
+  c.sm_clock_source = sm_clock_source_name(clock.source);
   c.reps_hi = reps;
 
   std::vector<double> ns(c.samples.size());
-  for (std::size_t i = 0; i < ns.size(); ++i) ns[i] = c.samples[i] / sm_clock_hz * 1e9;
+  for (std::size_t i = 0; i < ns.size(); ++i) ns[i] = c.samples[i] / clock.hz * 1e9;
   Measurement t = c;
   t.metric = "latency";
   t.unit = "ns";
   t.stats = summarize(ns);
   t.value = t.stats.median;
   t.samples = std::move(ns);
-  t.note = "SM clock " + std::to_string(static_cast<long>(sm_clock_hz / 1e6)) + " MHz measured";
+  t.note = sm_clock_note(clock);
   return {c, t};
 }
 

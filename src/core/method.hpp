@@ -149,6 +149,9 @@ struct Measurement {
   // seed 001 Eq. 7 on the means), "eq6" (fusion: Eq. 6 on the means); results/SCHEMA.md.
   std::string statistic;
   double sm_clock_hz = 0;  // the SM clock the figure ran at, where measured; 0: not measured
+  // Where sm_clock_hz came from: "estimate", "nvml" or "max" (core/sm_clock_choice.hpp); "" where
+  // no SM clock was measured.
+  std::string sm_clock_source;
   // The per-sample values (in `unit`) the statistics come from: the samples for clock and
   // host-loop, the per-pair estimates for differential and fusion (`--raw`).
   std::vector<double> samples;
@@ -188,7 +191,7 @@ class Method {
 
   // The physical bounds of the method's figures, applied by the runner to every measured row.
   // The default: every time-like figure (latency, loop_latency, latency_cycles, launch_interval,
-  // launch_overhead, one_way_latency) is positive. Override to add bounds, calling the base.
+  // launch_overhead, one_way_latency, interval, loop_interval) is positive. Override to add bounds, calling the base.
   virtual std::vector<Bound> bounds() const;
 };
 

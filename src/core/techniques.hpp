@@ -8,6 +8,7 @@
 
 #include "core/method.hpp"
 #include "core/run_context.hpp"
+#include "core/sm_clock_choice.hpp"
 
 namespace gb {
 
@@ -52,9 +53,10 @@ Measurement median_figure(std::vector<double> values, std::string metric, std::s
 
 // clock (Wong; seed 001 section 9.3): `sample()` runs one kernel and returns the cycles per
 // operation read from clock64() inside it. Two Measurements: "latency_cycles" (cycles) and
-// "latency" (ns, converted with the SM clock measured at run time, `sm_clock_hz`).
+// "latency" (ns, converted with the SM clock chosen at run time, `clock`); both carry the clock
+// and its source, the ns figure its note.
 std::vector<Measurement> clock_technique(const RunContext& ctx,
-                                         const std::function<double()>& sample, double sm_clock_hz,
-                                         long reps);
+                                         const std::function<double()>& sample,
+                                         const SmClock& clock, long reps);
 
 }  // namespace gb

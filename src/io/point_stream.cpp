@@ -62,6 +62,7 @@ json measurement_json(const Measurement& m) {
           {"gpus", m.gpus},
           {"statistic", m.statistic},
           {"sm_clock_hz", m.sm_clock_hz},
+          {"sm_clock_source", m.sm_clock_source},
           {"samples", m.samples}};
 }
 
@@ -80,6 +81,7 @@ Measurement measurement_from(const json& j) {
   m.gpus = j.at("gpus").get<std::vector<int>>();
   m.statistic = j.at("statistic");
   m.sm_clock_hz = number(j.at("sm_clock_hz"));
+  m.sm_clock_source = j.at("sm_clock_source");
   for (const json& v : j.at("samples")) m.samples.push_back(number(v));
   return m;
 }

@@ -130,6 +130,7 @@ constexpr Column kColumns[] = {
     {"sm_clock_mhz", true, 3},
     {"statistic", false, 3},
     {"mpi_thread_level", false, 4},
+    {"sm_clock_source", false, 5},
 };
 
 }  // namespace
@@ -199,6 +200,7 @@ Row to_row(const Record& r) {
   set(row, "cv", fmt(m.stats.cv));
   set(row, "stop", m.stop);
   set(row, "sm_clock_mhz", m.sm_clock_hz > 0 ? fmt(m.sm_clock_hz / 1e6) : "");
+  set(row, "sm_clock_source", m.sm_clock_hz > 0 ? m.sm_clock_source : "");
   set(row, "statistic", m.statistic);
   return row;
 }

@@ -11,7 +11,7 @@
 
 namespace gb {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 struct Row {
   std::vector<std::string> fields;  // in the order of columns()

@@ -62,7 +62,8 @@ def case_run_writes_csv():
         rows = read_csv(out)
         expect(len(rows) == 2, "two rows for one configuration: loop_latency, latency", p)
         for r in rows:
-            expect(r["schema_version"] == "4", "schema version")
+            expect(r["schema_version"] == "5", "schema version")
+            expect(r["sm_clock_source"] == "", "no SM clock source on a host row")
             expect(r["mpi_thread_level"] == "", "no MPI thread level outside mpirun")
             expect(r["method"] == "host.omp.barrier" and r["status"] == "ok", f"row ok: {r}")
             expect(r["unit"] == "ns" and r["technique"] == "host-loop", "unit and technique")

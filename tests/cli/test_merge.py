@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier merge` of the real executable: joins v1, v2, v3 and v4 files (older rows gain the
+"""`gpubarrier merge` of the real executable: joins v1, v2, v3 and v5 files (older rows gain the
 newer columns, empty), drops exact duplicates, writes atomically, prints its summary (one line per
 distinct figure, with launcher, ranks, nodes and GPUs, and how many rows print the same); refuses
 what it cannot reconcile with file, line and column.
@@ -35,13 +35,14 @@ def without_column(text, name):
 V3_COLUMNS = ["gpubarrier_version", "git_sha", "nvidia_driver", "gpu_uuids", "sm_clock_mhz",
               "statistic"]
 V4_COLUMNS = ["mpi_thread_level"]
+V5_COLUMNS = ["sm_clock_source"]
 
 
 def as_version(text, version):
-    """A v4 file as gpubarrier wrote it at `version` (2 or 3): the newer columns gone."""
-    for name in V4_COLUMNS + (V3_COLUMNS if version < 3 else []):
+    """A v5 file as gpubarrier wrote it at `version` (2 or 3): the newer columns gone."""
+    for name in V5_COLUMNS + V4_COLUMNS + (V3_COLUMNS if version < 3 else []):
         text = without_column(text, name)
-    return text.replace("\r\n4,", f"\r\n{version},")
+    return text.replace("\r\n5,", f"\r\n{version},")
 
 
 SUMMARY_COLUMNS = ["method", "metric", "config", "launcher", "ranks", "nodes", "gpu_ids", "value",
@@ -64,19 +65,19 @@ def rows(path):
 
 
 with tempfile.TemporaryDirectory() as d:
-    v4 = os.path.join(d, "v4.csv")
+    v5 = os.path.join(d, "v5.csv")
     p = gpubarrier("run", "--methods", "host.omp.barrier,gpu.block.syncthreads", "--axis",
-                   "group_size=2", "--out", v4, "--samples", "5", "--time-budget", "0.1",
+                   "group_size=2", "--out", v5, "--samples", "5", "--time-budget", "0.1",
                    env={"SLURM_JOB_ID": "4242", "SLURMD_NODENAME": "node-a"})
-    expect(p.returncode == 0, "a v4 run", p)
-    mine = rows(v4)
+    expect(p.returncode == 0, "a v5 run", p)
+    mine = rows(v5)
     expect(all(r["node"] == "node-a" and r["slurm_job_id"] == "4242" for r in mine),
            f"rows carry the node and the Slurm job id: {mine}")
     expect(all(r["git_sha"] and r["gpubarrier_version"] for r in mine),
            f"rows carry the build: {mine}")
     v2, v3 = os.path.join(d, "v2.csv"), os.path.join(d, "v3.csv")
     run_id = mine[0]["run_id"]
-    with open(v4, newline="") as f:
+    with open(v5, newline="") as f:
         text = f.read()
     with open(v2, "w", newline="") as g:  # another job's figures
         g.write(as_version(text, 2).replace("node-a", "node-b").replace(run_id, run_id + "0"))
@@ -85,30 +86,31 @@ with tempfile.TemporaryDirectory() as d:
     old = rows(V1)
     out = os.path.join(d, "all", "merged.csv")
     os.makedirs(os.path.dirname(out))
-    p = gpubarrier("merge", V1, v2, v3, v4, v4, "--out", out, "--summary")
+    p = gpubarrier("merge", V1, v2, v3, v5, v5, "--out", out, "--summary")
     expect(p.returncode == 0, "merge exits 0", p)
     merged = rows(out)
     expect(len(merged) == len(old) + 3 * len(mine), "every row once (the repeated file dropped)",
            p)
-    expect(list(merged[0].keys())[-8:] == ["slurm_step_id"] + V3_COLUMNS + V4_COLUMNS,
-           "v4 header")
+    expect(list(merged[0].keys())[-9:] == ["slurm_step_id"] + V3_COLUMNS + V4_COLUMNS + V5_COLUMNS,
+           "v5 header")
     expect(all(r["node"] == "" and r["schema_version"] == "1" for r in merged[:len(old)]),
-           "v1 rows gain empty v2, v3 and v4 columns and keep their version")
+           "v1 rows gain empty v2-v5 columns and keep their version")
     expect([r["value"] for r in merged[:len(old)]] == [r["value"] for r in old], "v1 values kept")
     from_v2 = merged[len(old):len(old) + len(mine)]
     expect(all(r["schema_version"] == "2" and r["node"] == "node-b" and r["git_sha"] == "" and
                r["statistic"] == "" for r in from_v2), "v2 rows gain empty v3 columns")
     from_v3 = merged[len(old) + len(mine):len(old) + 2 * len(mine)]
     expect(all(r["schema_version"] == "3" and r["node"] == "node-c" and r["git_sha"] and
-               r["mpi_thread_level"] == "" for r in from_v3), "v3 rows gain an empty v4 column")
-    expect(merged[len(old) + 2 * len(mine):] == mine, "v4 rows as they were")
+               r["mpi_thread_level"] == "" and r["sm_clock_source"] == "" for r in from_v3),
+           "v3 rows gain empty v4 and v5 columns")
+    expect(merged[len(old) + 2 * len(mine):] == mine, "v5 rows as they were")
     summary = p.stdout.strip().splitlines()
     expect(summary[-1].startswith(f"merged 5 files, {len(merged)} rows (") and
            f"{len(mine)} duplicates dropped" in summary[-1] and
            f"{len(old) + 2 * len(mine)} upgraded" in summary[-1], "one-line summary", p)
     table = summary_table(summary[:-1])
     expect(table and list(table[0]) == SUMMARY_COLUMNS, f"the --summary header: {summary[0]}", p)
-    # v2, v3 and v4 hold the same figures (other nodes, other runs): one line each, 3 rows.
+    # v2, v3 and v5 hold the same figures (other nodes, other runs): one line each, 3 rows.
     for r in mine:
         shown = ("method", "metric", "config", "launcher", "ranks", "nodes")
         got = [t for t in table if [t[c] for c in shown] == [r[c] or "-" for c in shown]]
@@ -151,10 +153,10 @@ with tempfile.TemporaryDirectory() as d:
             (without_column(text, "slurm_job_id"), "bad.csv:1: missing column 'slurm_job_id'"),
             (text + "2,x,2026", f"bad.csv:{len(mine) + 2}: the last row is torn"),
             (without_column(text, "statistic"), "bad.csv:1: missing column 'statistic'"),
-            (text.replace("\r\n4,", "\r\n7,", 1), "bad.csv:2: column schema_version: '7'")]:
+            (text.replace("\r\n5,", "\r\n7,", 1), "bad.csv:2: column schema_version: '7'")]:
         with open(bad, "w", newline="") as f:
             f.write(broken)
-        p = gpubarrier("merge", v4, bad, "--out", out)
+        p = gpubarrier("merge", v5, bad, "--out", out)
         expect(p.returncode == 2 and message in p.stderr, f"refused with '{message}'", p)
         expect(open(out).read() == before, "a refused merge leaves --out as it was")
 print("ok")

@@ -168,7 +168,7 @@ def case_torn_and_unfinished():
                "the rows of points without a completion line are reported", p)
         rows = read_rows(out)
         expect(figures(rows) == want, f"same figures once each: {figures(rows)}", p)
-        expect(all(r["schema_version"] == "4" for r in rows), "every row complete")
+        expect(all(r["schema_version"] == "5" for r in rows), "every row complete")
 
 
 def case_refusals():

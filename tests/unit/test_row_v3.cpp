@@ -49,17 +49,18 @@ Measurement figure(const std::string& statistic) {
 }  // namespace
 
 TEST(RowV3, ProvenanceColumnsFollowSlurmStepId) {
-  EXPECT_EQ(kSchemaVersion, 4);
+  EXPECT_EQ(kSchemaVersion, 5);
   const auto& cols = Row::columns();
-  ASSERT_EQ(cols.size(), 51u);
-  const std::vector<std::string> tail(cols.end() - 8, cols.end());
+  ASSERT_EQ(cols.size(), 52u);
+  const std::vector<std::string> tail(cols.end() - 9, cols.end());
   EXPECT_EQ(tail, (std::vector<std::string>{"slurm_step_id", "gpubarrier_version", "git_sha",
                                             "nvidia_driver", "gpu_uuids", "sm_clock_mhz",
-                                            "statistic", "mpi_thread_level"}));
-  EXPECT_EQ(Row::columns_of_version(4), cols);
-  EXPECT_EQ(Row::columns_of_version(3), std::vector<std::string>(cols.begin(), cols.end() - 1));
-  EXPECT_TRUE(Row::columns_of_version(5).empty());
-  EXPECT_TRUE(Row::numeric()[cols.size() - 3]);  // sm_clock_mhz
+                                            "statistic", "mpi_thread_level", "sm_clock_source"}));
+  EXPECT_EQ(Row::columns_of_version(5), cols);
+  EXPECT_EQ(Row::columns_of_version(4), std::vector<std::string>(cols.begin(), cols.end() - 1));
+  EXPECT_EQ(Row::columns_of_version(3), std::vector<std::string>(cols.begin(), cols.end() - 2));
+  EXPECT_TRUE(Row::columns_of_version(6).empty());
+  EXPECT_TRUE(Row::numeric()[cols.size() - 4]);  // sm_clock_mhz
 }
 
 // v4: the MPI thread level the launch got, on every row of the process; empty outside MPI.
@@ -126,14 +127,17 @@ TEST(RowV3, StatisticAndSmClockComeFromTheFigure) {
   const RunContext ctx = two_gpus();
   Measurement m = figure("median");
   m.sm_clock_hz = 1980e6;
+  m.sm_clock_source = "nvml";
   const Row clock =
       to_row(with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), m));
   EXPECT_EQ(clock.get("statistic"), "median");
   EXPECT_EQ(clock.get("sm_clock_mhz"), "1980");
+  EXPECT_EQ(clock.get("sm_clock_source"), "nvml");  // v5
   const Row diff =
       to_row(with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), figure("eq7")));
   EXPECT_EQ(diff.get("statistic"), "eq7");
   EXPECT_EQ(diff.get("sm_clock_mhz"), "");  // not measured
+  EXPECT_EQ(diff.get("sm_clock_source"), "");
   const Row skipped = to_row(make_record(ctx, "r", kGridCg, Point{}, "", Status::skipped, "no"));
   EXPECT_EQ(skipped.get("statistic"), "");
 }
@@ -151,14 +155,17 @@ TEST(RowV3, TechniquesNameTheirStatisticAndKeepTheirSamples) {
   const Measurement fused = fusion(
       ctx, [](long launches, long units) { return 1e-6 * launches + 1e-7 * units; }, 4, 2);
   EXPECT_EQ(fused.statistic, "eq6");
+  // An estimate above the GPU's maximum is converted at NVML's reading, and says so.
   const auto clock = clock_technique(
-      ctx, [] { return 100.0; }, 2e9, 8);
+      ctx, [] { return 100.0; }, choose_sm_clock(2.01e9, 2e9, 2e9), 8);
   ASSERT_EQ(clock.size(), 2u);
   for (const Measurement& c : clock) {
     EXPECT_EQ(c.statistic, "median");
     EXPECT_EQ(c.sm_clock_hz, 2e9);
+    EXPECT_EQ(c.sm_clock_source, "nvml");
     ASSERT_FALSE(c.samples.empty());
   }
+  EXPECT_EQ(clock[1].note.rfind("SM clock 2000 MHz from NVML", 0), 0u) << clock[1].note;
   EXPECT_EQ(clock[0].samples.front(), 100.0);  // cycles
   EXPECT_EQ(clock[1].samples.front(), 50.0);   // ns at 2 GHz
 }
@@ -167,12 +174,14 @@ TEST(RowV3, RecordsKeepProvenanceAndSamplesThroughThePipe) {
   RunContext ctx = two_gpus();
   Measurement m = figure("eq6");
   m.sm_clock_hz = 1755.5e6;
+  m.sm_clock_source = "max";
   m.samples = {1.0 / 3.0, 2.5, std::nan("")};
   const Record r = with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), m);
   const Record back = decode_point_message(encode_record(r)).record;
   EXPECT_EQ(to_row(back).fields, to_row(r).fields);
   EXPECT_EQ(back.gpus, r.gpus);
   EXPECT_EQ(back.figure.sm_clock_hz, m.sm_clock_hz);
+  EXPECT_EQ(back.figure.sm_clock_source, "max");
   ASSERT_EQ(back.figure.samples.size(), 3u);
   EXPECT_EQ(back.figure.samples[0], 1.0 / 3.0);
   EXPECT_TRUE(std::isnan(back.figure.samples[2]));

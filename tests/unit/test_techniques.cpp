@@ -80,8 +80,10 @@ TEST(HostLoop, TimesEachStep) {
 TEST(ClockTechnique, ConvertsCyclesWithMeasuredClock) {
   RunContext ctx = quick_context();
   const auto ms = clock_technique(
-      ctx, [] { return 20.0; }, 2.0e9, 4096);
+      ctx, [] { return 20.0; }, choose_sm_clock(2.0e9, 0, 0), 4096);
   ASSERT_EQ(ms.size(), 2u);
+  EXPECT_EQ(ms[0].sm_clock_source, "estimate");
+  EXPECT_EQ(ms[1].note, "SM clock 2000 MHz measured");
   EXPECT_EQ(ms[0].metric, "latency_cycles");
   EXPECT_DOUBLE_EQ(ms[0].value, 20.0);
   EXPECT_EQ(ms[1].unit, "ns");

@@ -114,7 +114,7 @@ class BlockBarrierMethod final : public Method {
     const int device = ctx.gpus.front();
     const int threads = static_cast<int>(p.at("threads_per_block"));
     const int per_sm = static_cast<int>(p.at("blocks_per_sm"));
-    const double hz = measure_sm_clock_hz(device);
+    const SmClock clock = measure_sm_clock(device);
     const int blocks = per_sm * multiprocessor_count(device);
     DeviceBuffer<WarpSpan> spans(static_cast<std::size_t>(blocks) * warps_per_block(threads));
     auto run = [&](int grid) {
@@ -124,9 +124,9 @@ class BlockBarrierMethod final : public Method {
       return spans.to_host();
     };
     std::vector<Measurement> rows;
-    if (per_sm == 1) rows = lone_latency(ctx, run, hz, kReps);
+    if (per_sm == 1) rows = lone_latency(ctx, run, clock, kReps);
     auto rate = [&] { return sm_rate(run(blocks), kReps); };
-    for (Measurement& m : sm_throughput(ctx, rate, hz, kReps, "warp-syncs"))
+    for (Measurement& m : sm_throughput(ctx, rate, clock, kReps, "warp-syncs"))
       rows.push_back(std::move(m));
     return rows;
   }

@@ -214,7 +214,7 @@ class ClusterBarrierMethod final : public Method {
     const int size = static_cast<int>(p.at("cluster_size"));
     const int threads = static_cast<int>(p.at("threads_per_block"));
     const int per_sm = static_cast<int>(p.at("blocks_per_sm"));
-    const double hz = measure_sm_clock_hz(device);
+    const SmClock clock = measure_sm_clock(device);
     const int sms = multiprocessor_count(device);
     const int clusters = per_sm * sms / size;
     const int warps = warps_per_block(threads);
@@ -228,13 +228,13 @@ class ClusterBarrierMethod final : public Method {
       return spans.to_host();
     };
     std::vector<Measurement> rows;
-    if (per_sm == 1) rows = lone_latency(ctx, run, hz, kReps);
+    if (per_sm == 1) rows = lone_latency(ctx, run, clock, kReps);
     const int most = placement(cluster_barrier_timed<B>, size, threads, 0).clusters;
     const std::string shape = "active_clusters=" + std::to_string(clusters) + " (blocks_per_sm x " +
                               std::to_string(sms) + " SMs / cluster_size; at most " +
                               std::to_string(most) + " co-resident)";
     auto rate = [&] { return gpu_rate(run(clusters), kReps, size * warps); };
-    for (Measurement& m : gpu_throughput(ctx, rate, hz, kReps, shape)) rows.push_back(std::move(m));
+    for (Measurement& m : gpu_throughput(ctx, rate, clock, kReps, shape)) rows.push_back(std::move(m));
     return rows;
   }
 

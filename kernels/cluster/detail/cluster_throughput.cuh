@@ -37,9 +37,9 @@ inline SmRate gpu_rate(const std::vector<WarpSpan>& spans, long reps_per_warp,
 // `shape` (the caller's active-cluster count) and adds active_warps_per_sm.
 inline std::vector<Measurement> gpu_throughput(const RunContext& ctx,
                                                const std::function<SmRate()>& sample,
-                                               double sm_clock_hz, long reps,
+                                               const SmClock& clock, long reps,
                                                const std::string& shape) {
-  return rate_throughput(ctx, sample, sm_clock_hz, reps,
+  return rate_throughput(ctx, sample, clock, reps,
                          {"cluster-barriers/cycle", "cluster-barriers/us", 1e6, shape + "; "});
 }
 

@@ -28,14 +28,16 @@ class StreamMethod : public Method {
 };
 
 // bandwidth_cycles (B/cycle) and bandwidth (B/ns) from samples of bytes per cycle.
-inline std::vector<Measurement> bandwidth_rows(const Samples& per_cycle, double hz, long reps) {
+inline std::vector<Measurement> bandwidth_rows(const Samples& per_cycle, const SmClock& clock,
+                                               long reps) {
   std::vector<double> per_ns(per_cycle.values.size());
-  for (std::size_t i = 0; i < per_ns.size(); ++i) per_ns[i] = per_cycle.values[i] * hz / 1e9;
+  for (std::size_t i = 0; i < per_ns.size(); ++i) per_ns[i] = per_cycle.values[i] * clock.hz / 1e9;
   std::vector<Measurement> rows{
       median_figure(per_cycle.values, "bandwidth_cycles", "B/cycle", "clock", per_cycle.stop),
       median_figure(std::move(per_ns), "bandwidth", "B/ns", "clock", per_cycle.stop)};
   for (Measurement& m : rows) {
-    m.sm_clock_hz = hz;
+    m.sm_clock_hz = clock.hz;
+    m.sm_clock_source = sm_clock_source_name(clock.source);
     m.reps_hi = reps;
   }
   return rows;

@@ -166,7 +166,7 @@ class WarpMethod final : public Method {
     const int device = ctx.gpus.front();
     const int k = static_cast<int>(p.at("group_size"));
     const auto timed = select_kernels<G, A>(k).timed;
-    const double hz = measure_sm_clock_hz(device);
+    const SmClock clock = measure_sm_clock(device);
 
     DeviceBuffer<WarpSpan> one(1);
     auto latency = [&] {
@@ -176,7 +176,7 @@ class WarpMethod final : public Method {
       const WarpSpan w = one.to_host()[0];
       return static_cast<double>(w.t1 - w.t0) / kLatencyReps;
     };
-    std::vector<Measurement> rows = clock_technique(ctx, latency, hz, kLatencyReps);
+    std::vector<Measurement> rows = clock_technique(ctx, latency, clock, kLatencyReps);
 
     const int sms = multiprocessor_count(device);
     const std::vector<Shape> shapes = resident_shapes(timed);
@@ -206,7 +206,7 @@ class WarpMethod final : public Method {
     }
     const std::string ops(A::ops);
     for (Measurement& m : sm_throughput(
-             ctx, [&] { return rate_at(best); }, hz, kThroughputReps, ops)) {
+             ctx, [&] { return rate_at(best); }, clock, kThroughputReps, ops)) {
       m.note += "; best of " + std::to_string(shapes.size()) +
                 " shapes at blocks_per_sm=" + std::to_string(best.blocks_per_sm) +
                 " threads_per_block=" + std::to_string(best.threads_per_block);
