@@ -16,8 +16,11 @@ and GPU count does, and are alternatives, marked, beside verified ones; rows of 
 flagged, and a method's figure is its fastest verified row that is not noisy where it has one.
 Figures are `latency` (ns; host methods' `loop_latency` where the point has one) and
 `latency_cycles` (cycles), which count only where the point has no ns row: in ns with the row's
-sm_clock_mhz, else kept apart in cycles. Levels are the CSV's `level`, except host-initiated
-methods (host.*) of the multi-gpu level, which are "multi-GPU host-side".
+sm_clock_mhz, else kept apart in cycles; never `interval` or `loop_interval` (calls issued back to
+back, such as NCCL's blocking=back-to-back: no barrier's latency). Levels are the CSV's `level`,
+except host-initiated methods (host.*) of the multi-gpu level, which are "multi-GPU host-side".
+A multi-GPU or multi-node method on one GPU is a barrier of one member, no comparison between
+GPUs: its GPUs cell reads "1 (the gather alone)" and a line under the table says what that is.
 The floor (tools/floor.py): a multi-GPU device barrier's cheapest
 verified grid barrier at its shape + one-way signal of the same run, the ratio naming the grid
 barrier; other levels have none.
@@ -47,6 +50,12 @@ HEADER = ["level", "GPUs", "fastest verified", "latency", "latency / floor",
 # The header of a table where some answer is not verified.
 HEADER_UNVERIFIED = HEADER[:2] + ["fastest (verified first)"] + HEADER[3:]
 NOT_VERIFIED = "not verified: "
+# Levels whose barrier is between GPUs: at one GPU, one member (GATHER_ALONE).
+BETWEEN_GPUS = ("multi-gpu", "multi-gpu-host", "multi-node")
+GATHER_ALONE = "the gather alone"
+GATHER_ALONE_LEGEND = (f"1 ({GATHER_ALONE}): a barrier between GPUs run on one GPU has one member, "
+                       "so its figure is that member's own gather (its GPU's blocks, or its host's "
+                       "wait for its stream), not a barrier between GPUs; no comparison.")
 
 
 def header(found):
@@ -240,8 +249,15 @@ def cells(a, markup=lambda s: s):
     alts = ", ".join(f"{markup(lb)} {val / a['value']:.2f}×" + marks(ok, nz)
                      for lb, val, nz, ok in a["alternatives"]) or "none measured"
     gpus = str(a["gpus"]) if a["gpus"] else "none"
+    if one_member(a):
+        gpus += f" ({GATHER_ALONE})"
     return [LEVEL_NAME.get(a["level"], a["level"]), gpus, markup(a["method"]) + flag,
             fmt_latency(a["value"], a["unit"]), ratio, alts]
+
+
+def one_member(a):
+    """Whether an answer is of a barrier between GPUs measured on one GPU."""
+    return a["gpus"] == 1 and a["level"] in BETWEEN_GPUS
 
 
 def legend(found, markup=lambda s: s):
@@ -314,6 +330,8 @@ def markdown(rows):
         lines.append("")
         if legend(found):
             lines += [legend(found, code), ""]
+        if any(one_member(a) for a in found):
+            lines += [GATHER_ALONE_LEGEND, ""]
     return "\n".join(lines)
 
 

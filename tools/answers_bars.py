@@ -5,7 +5,8 @@ composed floor of a multi-GPU device-side group as a dashed line across its bars
 is not verified hatched, a noisy one with a dotted edge. tools/answers.py's chart_png draws it."""
 import io
 
-from answers import LEVEL_NAME, fmt_latency  # answers imports this module lazily
+# answers imports this module lazily
+from answers import GATHER_ALONE, LEVEL_NAME, fmt_latency, one_member
 
 
 def groups(found):
@@ -16,7 +17,8 @@ def groups(found):
             continue
         n = a["gpus"]
         name = LEVEL_NAME.get(a["level"], a["level"]) + \
-            (f", {n} GPU{'s' if n != 1 else ''}" if n else "")
+            (f", {n} GPU{'s' if n != 1 else ''}" if n else "") + \
+            (f" ({GATHER_ALONE})" if one_member(a) else "")
         bars = [(a["method"], a["value"], a["verified"], a["noisy"])] + \
             [(lb, v, ok, nz) for lb, v, nz, ok in a["alternatives"]]
         out.append((name, a["level"], n, bars))

@@ -38,7 +38,7 @@ import math
 
 # Metrics that time something: a figure of them at or below zero is impossible.
 TIME_METRICS = ("latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead",
-                "one_way_latency")
+                "one_way_latency", "interval", "loop_interval")
 
 POSITIVE_WHY = "a time is above zero"
 

@@ -109,7 +109,8 @@ BY_CHOICES = ("system", "gpu_model", "topology", "gpu_count", "launcher", "file"
 ALPHA = 0.01
 DEFAULT_K = 3.0
 FLOOR_PERCENTILE = 95
-LOWER_IS_FASTER = ("latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead")
+LOWER_IS_FASTER = ("latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead",
+                   "interval", "loop_interval")
 HIGHER_IS_FASTER = ("throughput", "throughput_cycles")
 RAW_COLUMNS = ("run_id", "method", "config", "gpu_ids", "launcher", "metric", "unit", "statistic",
                "sample", "value")

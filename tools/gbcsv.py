@@ -23,6 +23,10 @@ A row outside a physical bound of its figure (tools/bounds.py) is read as `unver
 bound at the start of its note; an unresolved one (an Eq. 6/7 interval that includes zero) as
 `unverified` with a note part "unresolved: ...". figure_excluded(row) says why a row's figure
 must not be a verdict's figure (None when it may be).
+A figure of calls issued back to back (`host.nccl.allreduce blocking=back-to-back`) is an interval,
+not a barrier's latency: files written before its metrics were named `interval` and
+`loop_interval` (results/SCHEMA.md, "Metrics") called it `latency` and `loop_latency`, and such
+rows read by the new names, so that no reader takes them for a barrier.
 """
 import collections.abc
 import contextlib
@@ -181,6 +185,17 @@ _LAYOUT = _SHARED + _OWN + ADDED
 _INDEX = {name: i for i, name in enumerate(_LAYOUT)}
 _KEYS = NAMES + ADDED
 _I_METHOD, _I_CONFIG, _I_WRITTEN = _INDEX["method"], _INDEX["config"], _INDEX["_config_written"]
+_I_METRIC = _INDEX["metric"]
+# Back-to-back figures (method, axis, code): their barrier-named metrics as older files wrote them,
+# and the names they read by (src/core/back_to_back.hpp).
+BACK_TO_BACK = {("host.nccl.allreduce", "blocking", "0")}
+BACK_TO_BACK_METRICS = {"latency": "interval", "loop_latency": "loop_interval"}
+
+
+def back_to_back(method, config):
+    """Whether a row of `method` at `config` (codes) times calls issued back to back."""
+    axes = dict(_pairs(config))
+    return any(method == m and axes.get(axis) == code for m, axis, code in BACK_TO_BACK)
 
 
 class Row(collections.abc.MutableMapping):
@@ -321,7 +336,7 @@ def load_file(path, statuses=None):
     # An ok row may end up unverified (outside a bound): kept until the bounds are applied.
     keep = None if statuses is None else set(statuses) | ({"ok"} if "unverified" in statuses
                                                            else set())
-    shared, configs, rows, layout = {}, {}, [], None
+    shared, configs, b2b, rows, layout = {}, {}, {}, [], None
     intern = shared.setdefault
     for line, fields in user_files.csv_rows(path, EXPECTED, CsvError):
         if layout is None:
@@ -341,7 +356,10 @@ def load_file(path, statuses=None):
         if key not in configs:
             codes = config_codes(*key)
             configs[key] = intern(codes, codes)
+            b2b[key] = back_to_back(key[0], codes)
         values[_I_WRITTEN], values[_I_CONFIG] = written, configs[key]
+        if b2b[key] and values[_I_METRIC] in BACK_TO_BACK_METRICS:
+            values[_I_METRIC] = BACK_TO_BACK_METRICS[values[_I_METRIC]]
         rows.append(Row(tuple(values)))
     if layout is None:
         _check_header(name, None)

@@ -20,7 +20,8 @@ median; figures in us):
                release; on one node the leaders' MPI_Barrier has one rank and costs nothing
   host(g)      host.mpi.gpu-barrier host_wait=0 at g ranks, loop_latency: a kernel per step and
                MPI_Barrier among the node's g ranks
-  nccl(g)      host.nccl.allreduce blocking=0 at g GPUs, loop_latency (back to back, on the GPU)
+  nccl(g)      host.nccl.allreduce blocking=0 at g GPUs, loop_interval (back to back, on the GPU;
+               files that named it loop_latency read so too)
   device(g)    optional: multinode.hierarchical network=1 at g GPUs (the same selection): the
                node's gather and release around a leader GPU that signals with NVSHMEM; on one
                node it has no other leader to signal. Where the CSVs have it, a column predicts
@@ -131,7 +132,7 @@ def measured(rows, g, shape):
                   lambda n: dict(ranks=n)),
         "host": ("host.mpi.gpu-barrier", "loop_latency", dict(host_wait=0),
                  lambda n: dict(ranks=n)),
-        "nccl": ("host.nccl.allreduce", "loop_latency", dict(blocking=0, host_wait=0),
+        "nccl": ("host.nccl.allreduce", "loop_interval", dict(blocking=0, host_wait=0),
                  lambda n: dict(gpu_count=n)),
     }
     specs["device"] = ("multinode.hierarchical", "latency", dict(specs["local"][2], network=1),

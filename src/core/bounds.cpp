@@ -16,7 +16,7 @@ std::string number(double v) {
 std::vector<Bound> time_bounds() {
   std::vector<Bound> b;
   for (const char* metric : {"latency", "loop_latency", "latency_cycles", "launch_interval",
-                             "launch_overhead", "one_way_latency"})
+                             "launch_overhead", "one_way_latency", "interval", "loop_interval"})
     b.push_back({metric, 0.0, std::nullopt, "a time is above zero", true});
   return b;
 }

@@ -10,7 +10,7 @@
 namespace gb {
 
 // Every time-like metric (latency, loop_latency, latency_cycles, launch_interval,
-// launch_overhead, one_way_latency) must be > 0: Method::bounds()'s default.
+// launch_overhead, one_way_latency, interval, loop_interval) must be > 0: Method::bounds()'s default.
 std::vector<Bound> time_bounds();
 
 // The first bound of `bounds` that `m` lies outside of, as the note's words

@@ -23,7 +23,7 @@ from cli_common import expect, run_gpubarrier  # noqa: E402
 EXE, CASE = sys.argv[1], sys.argv[2]
 HELPER_TIMED = {"reduction.multi.multi-grid"}
 TIMES = ["latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead",
-         "one_way_latency"]
+         "one_way_latency", "interval", "loop_interval"]
 
 
 def listed():

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """CSV plumbing for scripts/reference-check (stdlib only).
 
-  rows.py loop CSV METHOD [AXIS=V ...]   the ok `loop_latency` row of METHOD whose config has
+  rows.py loop CSV METHOD [AXIS=V ...]   the ok loop row (`loop_latency`, or `loop_interval` of
+                                         calls issued back to back) of METHOD whose config has
                                          every AXIS=V: prints value, steps (reps_hi), loops
                                          (samples), statistic and note, tab-separated; exit 1
                                          naming the row's status and note when there is none
@@ -15,6 +16,8 @@ import csv
 import os
 import sys
 
+# The reference tools' loop mean: of a barrier, and of calls issued back to back (results/SCHEMA.md).
+LOOP_METRICS = ("loop_latency", "loop_interval")
 COLUMNS = ["method", "config", "convention", "source", "round", "value_ns", "steps", "loops",
            "host", "note"]
 
@@ -27,12 +30,12 @@ def loop(path, method, *filters):
         axes = dict(item.split("=", 1) for item in r["config"].split() if "=" in item)
         if any(axes.get(k) != v for k, v in want.items()):
             continue
-        if r["metric"] == "loop_latency" and r["status"] == "ok":
+        if r["metric"] in LOOP_METRICS and r["status"] == "ok":
             note = r["note"].replace("\t", " ").replace("\n", " ")
             print("\t".join([r["value"], r["reps_hi"], r["samples"], r["statistic"], note]))
             return 0
     seen = "; ".join(f"{r['metric'] or '-'} {r['status']}: {r['note'][:200]}" for r in rows)
-    print(f"rows.py: no ok loop_latency row of {method} {want} in {path} ({seen or 'no rows'})",
+    print(f"rows.py: no ok loop row ({', '.join(LOOP_METRICS)}) of {method} {want} in {path} ({seen or 'no rows'})",
           file=sys.stderr)
     return 1
 

@@ -95,6 +95,12 @@ def table(header, rows):
 
 # Host methods' headline figure: the reference tools' convention where the point has it.
 HEADLINE_HOST = "loop_latency"
+# Figures of calls issued back to back (NCCL's blocking=back-to-back; results/SCHEMA.md): shown
+# beside barriers' figures, always named, the loop mean where the point has it.
+INTERVAL, LOOP_INTERVAL = "interval", "loop_interval"
+# What a table of host and multi-GPU figures shows.
+TABLE_METRICS = ("latency", HEADLINE_HOST, INTERVAL, LOOP_INTERVAL)
+_LOOP_OF = {"latency": HEADLINE_HOST, INTERVAL: LOOP_INTERVAL}
 
 
 def point_of(r):
@@ -104,16 +110,20 @@ def point_of(r):
 
 def host_headline(rows):
     """Rows with a point's `latency` row dropped where the point has a `loop_latency` row
-    (schema v3 host methods write both; results/SCHEMA.md); every other row as it is."""
-    loops = {point_of(r) for r in rows if r["metric"] == HEADLINE_HOST}
-    return [r for r in rows if r["metric"] != "latency" or point_of(r) not in loops]
+    (schema v3 host methods write both; results/SCHEMA.md), and its `interval` row where it has
+    a `loop_interval` row; every other row as it is."""
+    loops = {(point_of(r), r["metric"]) for r in rows if r["metric"] in _LOOP_OF.values()}
+    return [r for r in rows
+            if r["metric"] not in _LOOP_OF or (point_of(r), _LOOP_OF[r["metric"]]) not in loops]
 
 
 def headline_label(variant, r):
-    """The variant text, with `loop_latency` named when the row is one."""
-    if r["metric"] != HEADLINE_HOST:
+    """The variant text, with the metric named when the row is a `loop_latency`, `interval` or
+    `loop_interval` one."""
+    m = r["metric"]
+    if m not in (HEADLINE_HOST, INTERVAL, LOOP_INTERVAL):
         return variant
-    return f"`{HEADLINE_HOST}`" if variant == "-" else f"{variant}, `{HEADLINE_HOST}`"
+    return f"`{m}`" if variant == "-" else f"{variant}, `{m}`"
 
 
 option = gbcsv.take_option

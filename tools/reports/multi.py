@@ -3,7 +3,7 @@ by launcher), and host-side barriers by host_wait; the row keys scaling shares."
 import collections
 
 from reports.common import (
-    HEADLINE_HOST, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
+    TABLE_METRICS, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
     option, table)
 
 
@@ -40,6 +40,18 @@ def multi_key(r):
     return (r["method"], host_variant(r, c) + variant_suffix(c), "-")
 
 
+def fold_skipped(tab):
+    """A skipped point has no metric to name: its cells join the line of the same method, variant
+    and shape whose label names one (`variant, `loop_latency``), where there is exactly one."""
+    for key in [k for k, v in tab.items() if set(v.values()) == {"skipped"}]:
+        method, variant, shape = key
+        named = [k for k in tab if k[0] == method and k[2] == shape and
+                 k[1].startswith(("`" if variant == "-" else variant + ", `"))]
+        if len(named) == 1:
+            for col, cell in tab.pop(key).items():
+                tab[named[0]].setdefault(col, cell)
+
+
 MULTI_HEADER = ["method", "ordering / variant", "blocks/SM x threads", "1 GPU (threads)",
                 "2 GPUs threads", "2 GPUs mpi"]
 
@@ -57,7 +69,7 @@ def multi(argv):
         tab = collections.OrderedDict()
         for r in rows:
             c = cfg(r)
-            if r["metric"] not in ("latency", HEADLINE_HOST, "") or \
+            if r["metric"] not in TABLE_METRICS + ("",) or \
                     c.get("host_wait", "0") != "0":
                 continue
             if "blocks_per_sm" in c and (shape_of(c) not in shapes or
@@ -70,6 +82,7 @@ def multi(argv):
             n = r["gpu_count"] if r["gpu_count"] != "0" else "2"
             method, variant, shape = multi_key(r)
             tab.setdefault((method, headline_label(variant, r), shape), {})[(launcher, n)] = cell
+        fold_skipped(tab)
 
         def order(item):
             (method, variant, shape), v = item
@@ -92,7 +105,7 @@ def hostwait(argv):
     tab = collections.OrderedDict()
     for r in rows:
         c = cfg(r)
-        if "host_wait" not in c or r["metric"] not in ("latency", HEADLINE_HOST) or \
+        if "host_wait" not in c or r["metric"] not in TABLE_METRICS or \
                 c.get("blocking", "0") != "0":
             continue
         n = int(r["gpu_count"]) if r["gpu_count"] != "0" else int(r["ranks"] or 0)

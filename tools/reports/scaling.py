@@ -2,7 +2,7 @@
 import collections
 
 from reports.common import (
-    HEADLINE_HOST, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
+    TABLE_METRICS, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
     option)
 from reports.multi import multi_key, shape_of
 
@@ -26,7 +26,7 @@ def scaling_cells(rows, methods, shapes, orderings):
     """scaling's (header, lines) from the rows of one machine (no lines without rows)."""
     tab = collections.OrderedDict()
     for r in rows:
-        if r["metric"] not in ("latency", HEADLINE_HOST) or r["gpu_count"] in ("0", ""):
+        if r["metric"] not in TABLE_METRICS or r["gpu_count"] in ("0", ""):
             continue
         if methods and r["method"] not in methods.split(","):
             continue

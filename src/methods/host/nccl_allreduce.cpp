@@ -1,14 +1,17 @@
 // host.nccl.allreduce: ncclAllReduce of one float as the barrier between GPUs (count 0 would be
 // a no-op in NCCL). blocking=1 waits for the stream after every step, as PyTorch's barrier does
 // (host-loop); blocking=0 enqueues the allreduces back to back in the stream (differential).
-// Both first give loop_latency, nccl-tests' convention (core/host_loop_reference.hpp): each
-// member times a loop of allreduces (blocking=0: enqueued back to back, then one stream wait,
-// as nccl-tests by default; blocking=1: a stream wait after each, like `-z 1` without its host
-// barrier between operations), divides by the count, and the members' figures are averaged
-// (nccl-tests' default `-a 1`).
+// Both first give nccl-tests' loop figure (core/host_loop_reference.hpp): each member times a
+// loop of allreduces (blocking=0: enqueued back to back, then one stream wait inside the timed
+// span, as nccl-tests by default; blocking=1: a stream wait after each, like `-z 1` without its
+// host barrier between operations), divides by the count, and the members' figures are averaged
+// (nccl-tests' default `-a 1`). blocking=1's figures are a barrier's (loop_latency, latency);
+// blocking=0's are intervals between overlapping calls, each batch timed to the completion of its
+// last (loop_interval, interval: core/back_to_back.hpp), which answer no barrier question.
 #include <chrono>
 #include <memory>
 
+#include "core/back_to_back.hpp"
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
@@ -28,7 +31,8 @@ class NcclAllReduce final : public Method {
   Level level() const override { return Level::multi_gpu; }
   std::string_view description() const override {
     return "ncclAllReduce of 1 float as a barrier; blocking 1 = stream sync each step "
-           "(host-loop, max over members), 0 = back-to-back in the stream (differential); "
+           "(host-loop, max over members), 0 = back-to-back in the stream (differential; "
+           "intervals between calls, not a barrier's latency); "
            "gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, 2 = blocking sync";
   }
   std::vector<Axis> axes() const override {
@@ -74,6 +78,12 @@ class NcclAllReduce final : public Method {
         });
     if (blocking)
       return {loop, mg::team_host_loop(ctx, team, [&](int l) { s.step(team, l, true); })};
+    // One rank's in-place allreduce enqueues no device work (NCCL's one-rank path): the
+    // intervals are then the call's host cost alone.
+    const std::string alone =
+        team.size() == 1 ? "; one GPU: NCCL enqueues nothing for an in-place allreduce of one "
+                           "rank, so this is the call's host cost"
+                         : "";
     auto run = [&](long reps) {
       const auto t0 = std::chrono::steady_clock::now();
       team.parallel([&](int l) {
@@ -82,7 +92,10 @@ class NcclAllReduce final : public Method {
       });
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     };
-    return {loop, differential(ctx, run)};
+    Measurement d = differential(ctx, run);
+    loop.note += alone;
+    d.note += alone;
+    return {as_back_to_back(std::move(loop)), as_back_to_back(std::move(d))};
   }
 
  private:
