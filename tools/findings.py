@@ -926,9 +926,10 @@ def short(uuid):
     return uuid[:12]
 
 
-def evaluate(rows, fn, gpu):
+def evaluate(rows, fn, gpu, unplaced=()):
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
-    the text saying why there is none."""
+    the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
+    GPU UUIDs, hold the figures)."""
     missing, split = (0, ""), ""
     for _, rs in scopes(rows, gpu):
         try:
@@ -941,7 +942,21 @@ def evaluate(rows, fn, gpu):
             split = split or reason
             continue
         return out
-    return split or (f"no rows: {missing[1]}" if missing[1] else "no rows")
+    if split:
+        return split
+    mine = [r for r in unplaced if gpu in r["gpu_model"]]
+    try:
+        out = fn(Scope(mine)) if mine else None
+    except Missing:
+        out = None
+    if out is not None:
+        files = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
+                        os.path.basename(r["_file"]) for r in [f.row for f in out.figs] +
+                        list(out.sources)})
+        return ("not measured on one machine: only rows without GPU UUIDs hold these figures ("
+                + ", ".join(f"`{f}`" for f in files[:3]) + (", ..." if len(files) > 3 else "")
+                + ")")
+    return f"no rows: {missing[1]}" if missing[1] else "no rows"
 
 
 def gpus_of(out):
@@ -975,12 +990,13 @@ def page(paths, base):
     csvs, _ = gbcsv.expand(paths)
     loaded = gbcsv.load(csvs, statuses={"ok", "timeout", "unverified"})
     rows = [r for r in loaded if machines_mod.uuids_of(r)]
+    unplaced = [r for r in loaded if not machines_mod.uuids_of(r)]
     lines = ["| finding (the study's section) | the study (V100 / P100) | GPU | Hopper | verdict "
              "| why | CSV |", "|---|---|---|---|---|---|---|"]
     counts = collections.Counter()
     for key, section, claim, quote, study, fn in FINDINGS:
         for i, (gpu, label) in enumerate(GPUS):
-            got = evaluate(rows, fn, gpu)
+            got = evaluate(rows, fn, gpu, unplaced)
             if isinstance(got, Outcome):
                 v, why = verdict(got)
                 cells = [f"{label} ({gpus_of(got)})", got.figures, f"**{v}**", why,
