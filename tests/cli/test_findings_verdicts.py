@@ -11,6 +11,8 @@
   typed_refs    `report foundation` reads its reference figures from a committed CSV: a sweep
                 that is that CSV deviates by +0.0% in every row; compare's default noise floors
                 are what --measure-floor computes from the committed repeat runs;
+  newest        --newest DIR reads, per machine kind folder, only its newest one-run folder (named
+                by its date, holding machine.txt); a folder named is read exactly;
   rows          the page has a row (a verdict or "not measured: why") for each conclusion of the
                 study that FINDINGS lists, and quotes the study for each.
 
@@ -135,6 +137,26 @@ elif CASE == "typed_refs":
     expect(floors == measured, f"default floors {floors} != measured {measured}")
     with open(os.path.join(ROOT, "tools", "compare.py"), encoding="utf-8") as f:
         expect("0.167" not in f.read(), "compare.py holds no typed-in floor")
+elif CASE == "newest":
+    with tempfile.TemporaryDirectory() as d:
+        for sub, value in (("2026-01-01", 3000), ("2026-02-01", 900), ("", 5000)):
+            folder = os.path.join(d, "h200", sub)
+            os.makedirs(folder, exist_ok=True)
+            if sub:
+                with open(os.path.join(folder, "machine.txt"), "w") as f:
+                    f.write("commit abc\n")
+            write_rows(os.path.join(folder, "a.csv"), gbcsv.NAMES,
+                       [launch(H200, "GPU-cccc3333", "r" + sub, 1000),
+                        grid(H200, "GPU-cccc3333", "r" + sub, value)])
+        rep = run_gpubarrier(EXE, "report", "findings", "--newest", d)
+        expect(rep.returncode == 0, "report findings --newest exits 0", rep)
+        _, v, why = verdict(rep, GRID_CLAIM, "H200")
+        expect(v == "refuted" and "h200/2026-02-01/a.csv" in rep.stdout and
+               "2026-01-01" not in rep.stdout and "`h200/a.csv`" not in rep.stdout,
+               f"--newest reads only the newest dated run folder: {v} ({why})", rep)
+        rep = run_gpubarrier(EXE, "report", "findings", os.path.join(d, "h200", "2026-01-01"))
+        _, v, why = verdict(rep, GRID_CLAIM, "H200")
+        expect(v == "confirmed", f"a run folder named: exactly its rows ({v}, {why})", rep)
 elif CASE == "rows":
     rep = page([launch(H200, "GPU-cccc3333", "r4", 1000)])
     for claim in ("null kernel", "multi-device launch's overhead", "CPU-side barrier's overhead "
