@@ -1041,14 +1041,17 @@ def main(argv):
         a = argv.pop(0)
         if a == "--newest":
             if not argv or not os.path.isdir(argv[0]):
-                raise gbcsv.CsvError("findings: --newest needs a folder of machine kind folders")
+                got = f"'{argv[0]}' is not a folder" if argv else "no folder after it"
+                raise gbcsv.CsvError(f"findings: --newest: {got}; expected a folder of machine "
+                                     f"kind folders (h100, h200x2, ...)")
             top = argv.pop(0)
             base = base or top
             paths += newest_runs(top)
         else:
             paths.append(a)
     if not paths:
-        raise gbcsv.CsvError("findings: --newest found no run folder or CSV")
+        raise gbcsv.CsvError("findings: --newest found no machine kind folder; expected "
+                             "folders such as h100/ or h200x2/ inside it")
     if base is None:
         base = paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else os.getcwd()
     print("\n".join(page(paths, base)))
