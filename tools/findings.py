@@ -48,6 +48,10 @@ class Missing(Exception):
     """A figure the claim needs is not in the rows."""
 
 
+class NotTimed(Missing):
+    """No method times what the claim needs (the message says why): not a matter of rows."""
+
+
 class Fig:
     """One figure: its row, value and spread."""
 
@@ -278,11 +282,11 @@ CPU_OVERHEAD_MISSING = ("the CPU-side barrier's overhead by Eq. 6 (the study's q
 
 
 def cpu_vs_multi_grid(s):
-    raise Missing(CPU_OVERHEAD_MISSING)
+    raise NotTimed(CPU_OVERHEAD_MISSING)
 
 
 def cpu_overhead_flat(s):
-    raise Missing(CPU_OVERHEAD_MISSING)
+    raise NotTimed(CPU_OVERHEAD_MISSING)
 
 
 def _predictions(s, in_block):
@@ -543,7 +547,7 @@ def warp_throughput_group(s):
 
 
 def programming_guide(s):
-    raise Missing("the programming guide's shuffle and __syncthreads throughput for compute "
+    raise NotTimed("the programming guide's shuffle and __syncthreads throughput for compute "
                   "capability 9.0 is in no committed reference to compare with")
 
 
@@ -690,12 +694,12 @@ def eq7_against_clock(s):
 
 
 def warp_repeat_count(s):
-    raise Missing("warp sync latency over the repeat count: the clock rows time one chain "
+    raise NotTimed("warp sync latency over the repeat count: the clock rows time one chain "
                   "length (no axis sweeps it)")
 
 
 def partial_multi_grid(s):
-    raise Missing("no method skips a multi-grid sync on part of the group "
+    raise NotTimed("no method skips a multi-grid sync on part of the group "
                   "(pitfall.grid.partial-sync is a software grid barrier on one GPU)")
 
 
@@ -930,12 +934,13 @@ def evaluate(rows, fn, gpu, unplaced=()):
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
     GPU UUIDs, hold the figures)."""
-    missing, split = (0, ""), ""
-    for _, rs in scopes(rows, gpu):
+    missing, split = "", ""
+    for kind, rs in scopes(rows, gpu):
         try:
             out = fn(Scope(rs))
-        except Missing as e:  # what the largest scope lacked says most
-            missing = max(missing, (len(rs), str(e)), key=lambda m: m[0])
+        except Missing as e:  # what the newest machine as a whole lacks
+            if kind == "machine" and not missing:
+                missing = str(e) if isinstance(e, NotTimed) else f"no rows: {e}"
             continue
         reason = split_reason(out)
         if reason:
@@ -956,7 +961,7 @@ def evaluate(rows, fn, gpu, unplaced=()):
         return ("not measured on one machine: only rows without GPU UUIDs hold these figures ("
                 + ", ".join(f"`{f}`" for f in files[:3]) + (", ..." if len(files) > 3 else "")
                 + ")")
-    return f"no rows: {missing[1]}" if missing[1] else "no rows"
+    return missing or "no rows"
 
 
 def gpus_of(out):
