@@ -1,5 +1,6 @@
-// gpu.block.syncthreads: __syncthreads() (seed 001 section 5.2, seed 002 Table 5). Latency with
-// one block and throughput over blocks/SM, clock technique; kernels in detail/block_barrier.cuh.
+// gpu.block.syncthreads: __syncthreads() (the study (Zhang, Wahib, Zhang, Matsuoka), section 5.2,
+// the workshop version's Table 5). Latency with one block and throughput over blocks/SM, clock
+// technique; kernels in detail/block_barrier.cuh.
 #include "block/detail/block_barrier.cuh"
 #include "core/registry.hpp"
 

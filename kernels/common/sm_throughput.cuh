@@ -1,6 +1,7 @@
-// Throughput of an operation that stays inside one SM (warp and block barriers; seed 001 section
-// 5.1, seed 002 Table 5). Many warps per SM run the same dependent chain as the latency kernel
-// and each records its clock span and SM id. On each SM the rate is
+// Throughput of an operation that stays inside one SM (warp and block barriers; the study (Zhang,
+// Wahib, Zhang, Matsuoka), section 5.1, the workshop version's Table 5). Many warps per SM run the
+// same dependent chain as the latency kernel and each records its clock span and SM id. On each SM
+// the rate is
 //   warps on that SM x operations per warp / (last warp's end - first warp's start),
 // both ends read from that SM's clock; the figure is the mean over the SMs. Counting is per warp:
 // a warp crossing a barrier (or doing one shuffle) counts once whatever the group size, so a
@@ -52,7 +53,7 @@ __device__ __forceinline__ void record_span(WarpSpan* spans, long long t0, long 
 template <int Unroll, class Barrier>
 __device__ __forceinline__ void timed_chain(long trips, WarpSpan* spans, Barrier barrier) {
   // A branch on the parameter before the first clock read: ptxas would otherwise load it after
-  // the read, inside the timed region (seed 004). Never taken.
+  // the read, inside the timed region (cuobjdump -sass shows it). Never taken.
   if (trips < 1) return;
   const long long t0 = sm_clock();
   for (long r = 0; r < trips; ++r) {

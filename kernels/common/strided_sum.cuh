@@ -1,6 +1,6 @@
-// Seed 001 Fig. 10, the loop its model is built on (section 7.2) and every reduction's first
-// phase (Fig. 12 `summing`): `while (i < n) { sum += data[i]; i += groupsize; }`, the two adds
-// imitating a reduction's work.
+// The loop of the study's Fig. 10 (Zhang, Wahib, Zhang, Matsuoka), which its model is built on
+// (section 7.2), and every reduction's first phase (Fig. 12 `summing`):
+// `while (i < n) { sum += data[i]; i += groupsize; }`, the two adds imitating a reduction's work.
 #pragma once
 
 #include <cstdint>

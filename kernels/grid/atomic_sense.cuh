@@ -1,7 +1,8 @@
-// gpu.grid.atomic-sense: a software grid barrier after Xiao and Feng's simple one (seed 001
-// ref. [5]): one atomic arrival counter, made reusable by sense reversal so that no block has to
-// reset it before the next round can start. Block leaders arrive; the last one resets the
-// counter and flips the shared sense word, which the others poll (with the watchdog).
+// gpu.grid.atomic-sense: a software grid barrier after Xiao and Feng's simple one (S. Xiao, W.
+// Feng, "Inter-block GPU communication via fast barrier synchronization", IPDPS 2010): one atomic
+// arrival counter, made reusable by sense reversal so that no block has to reset it before the next
+// round can start. Block leaders arrive; the last one resets the counter and flips the shared sense
+// word, which the others poll (with the watchdog).
 #pragma once
 
 #include <cuda/atomic>

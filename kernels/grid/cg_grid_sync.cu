@@ -1,6 +1,7 @@
-// gpu.grid.cg: cooperative launch + cg::this_grid().sync(), differential technique (seed 001
-// sections 5.3 and 9.4; the heat map of seed 002 Fig. 8 over blocks/SM x threads/block).
-// grid.sync() spins inside CUDA where no watchdog reaches: it only runs with the whole grid.
+// gpu.grid.cg: cooperative launch + cg::this_grid().sync(), differential technique (the study's
+// sections 5.3 and 9.4; the heat map of the study's workshop version (Zhang, Wahib, Zhang,
+// Matsuoka), Fig. 8 over blocks/SM x threads/block). grid.sync() spins inside CUDA where no
+// watchdog reaches: it only runs with the whole grid.
 #include "grid/cg_policy.cuh"
 
 namespace gb::grid {

@@ -1,5 +1,6 @@
 // gpu.grid.flag-epoch: a software grid barrier with one arrival flag and one release flag per
-// block (after Xiao and Feng's lock-free barrier, seed 001 ref. [5]), counted in epochs so that
+// block (after Xiao and Feng's lock-free barrier, S. Xiao, W. Feng, "Inter-block GPU
+// communication via fast barrier synchronization", IPDPS 2010), counted in epochs so that
 // no flag is ever reset. Each block leader writes its epoch to its arrival flag; the threads of
 // block 0 gather all arrival flags in parallel, then write the epoch to every release flag, which
 // each leader polls. No atomic read-modify-write at all: the comparison with atomic-sense shows

@@ -1,6 +1,7 @@
-// The frame shared by the grid-level barrier methods (seed 001 sections 5.3 and 9.4, the heat
-// map of seed 002 Fig. 8): one timed kernel and one stamp check per barrier, a cooperative launch,
-// occupancy-based feasibility and the differential technique. A barrier is a policy:
+// The frame shared by the grid-level barrier methods (the study (Zhang, Wahib, Zhang, Matsuoka),
+// sections 5.3 and 9.4, the heat map of the workshop version's Fig. 8): one timed kernel and one
+// stamp check per barrier, a cooperative launch, occupancy-based feasibility and the differential
+// technique. A barrier is a policy:
 //
 //   struct Barrier {
 //     static constexpr std::string_view kName, kDescription;
@@ -73,7 +74,7 @@ __global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int ski
 }
 
 // Block leaders publish the round before the barrier; after it every block must see every other
-// block's stamp of this round, or of the next when that block has already left (seed 001 section
+// block's stamp of this round, or of the next when that block has already left (the study's section
 // 8). Two rounds on would mean that block passed the next barrier before this one arrived.
 // In every round one block, drawn from `seed`, publishes late (common/stamp_check.cuh): without
 // the barrier the first blocks to start read its stamp long before it is written, whatever the

@@ -1,14 +1,14 @@
 // kernel.fusion: the launch overhead that remains when kernels run back to back and the host
-// launches ahead of the GPU (seed 001 sections 4.1 and 9.2, Eq. 6): fusion_i launches of kernels
-// made of fusion_j __nanosleep units against fusion_j launches of fusion_i units. Every kernel
-// must last longer than the host needs to launch the next (the study: about 5 us on one GPU), or
-// the figure measures the host instead of the hidden overhead: a point whose shorter kernels,
-// min(fusion_i, fusion_j) units, last less than kFusionMinKernelNs is refused (core/fusion.hpp).
-// A figure whose 95% interval includes zero is written unresolved (core/resolution.hpp).
-// The sleep duration of a unit is only approximate, but both series run the same number of
-// units, so whatever a unit really lasts cancels.
+// launches ahead of the GPU (the study (Zhang, Wahib, Zhang, Matsuoka), sections 4.1 and 9.2, Eq.
+// 6): fusion_i launches of kernels made of fusion_j __nanosleep units against fusion_j launches of
+// fusion_i units. Every kernel must last longer than the host needs to launch the next (the study:
+// about 5 us on one GPU), or the figure measures the host instead of the hidden overhead: a point
+// whose shorter kernels, min(fusion_i, fusion_j) units, last less than kFusionMinKernelNs is
+// refused (core/fusion.hpp). A figure whose 95% interval includes zero is written unresolved
+// (core/resolution.hpp). The sleep duration of a unit is only approximate, but both series run the
+// same number of units, so whatever a unit really lasts cancels.
 // Axis launch: 0 = <<<>>> (the study's "traditional"), 1 = cudaLaunchCooperativeKernel (its
-// "cooperative"; seed 001 Table 1); the third type, cooperative multi-device, is
+// "cooperative"; the study's Table 1); the third type, cooperative multi-device, is
 // kernel.fusion.multi-device (the legacy helper).
 #include <chrono>
 

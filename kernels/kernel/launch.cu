@@ -1,12 +1,12 @@
 // kernel.launch.{triple-chevron,cooperative,ex,graph}: the kernel boundary as an implicit grid
-// barrier (seed 001 sections 4 and 9.2). One method template, one type and one registration per
-// launch kind: kernel<<<>>>, cudaLaunchCooperativeKernel, cudaLaunchKernelEx, and a CUDA graph
-// captured from <<<>>> launches (a CUDA 10+ path the study could not measure). Two figures per
-// configuration: launch+sync latency (one empty kernel, then a stream synchronise; what a host
-// loop that uses kernel boundaries as barriers pays per step) and the launch interval (empty
-// kernels back to back in one stream, total time / count: what the GPU pays per boundary when
-// the host keeps ahead). Both on the grid the boundary replaces, so they sit beside the grid
-// barriers' rows.
+// barrier (the study (Zhang, Wahib, Zhang, Matsuoka), sections 4 and 9.2). One method template, one
+// type and one registration per launch kind: kernel<<<>>>, cudaLaunchCooperativeKernel,
+// cudaLaunchKernelEx, and a CUDA graph captured from <<<>>> launches (a CUDA 10+ path the study
+// could not measure). Two figures per configuration: launch+sync latency (one empty kernel, then a
+// stream synchronise; what a host loop that uses kernel boundaries as barriers pays per step) and
+// the launch interval (empty kernels back to back in one stream, total time / count: what the GPU
+// pays per boundary when the host keeps ahead). Both on the grid the boundary replaces, so they sit
+// beside the grid barriers' rows.
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -1,12 +1,12 @@
 // kernel.fusion.multi-device: the launch overhead of cudaLaunchCooperativeKernelMultiDevice that
-// stays hidden while kernels run back to back (seed 001 section 9.2, Eq. 6; its Table 1 has it
-// beside the traditional and cooperative launches): fusion_i multi-device launches of kernels of
-// fusion_j __nanosleep units against fusion_j launches of fusion_i units, on every GPU given.
-// CUDA 13 removed the launch API, so the gpubarrier-legacy helper (CUDA 11.x/12.x) launches and
-// times; the technique is gpubarrier's (core/fusion.hpp). Default flags: each launch waits for
-// earlier work on every GPU's stream, as the API does unless told otherwise. Every kernel must
-// outlast the host's time to issue the next launch, which grows with the GPU count: hence longer
-// units than kernel.fusion's.
+// stays hidden while kernels run back to back (the study (Zhang, Wahib, Zhang, Matsuoka), section
+// 9.2, Eq. 6; its Table 1 has it beside the traditional and cooperative launches): fusion_i
+// multi-device launches of kernels of fusion_j __nanosleep units against fusion_j launches of
+// fusion_i units, on every GPU given. CUDA 13 removed the launch API, so the gpubarrier-legacy
+// helper (CUDA 11.x/12.x) launches and times; the technique is gpubarrier's (core/fusion.hpp).
+// Default flags: each launch waits for earlier work on every GPU's stream, as the API does unless
+// told otherwise. Every kernel must outlast the host's time to issue the next launch, which grows
+// with the GPU count: hence longer units than kernel.fusion's.
 #include "core/fusion.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"

@@ -1,10 +1,10 @@
 // model.gmem.stream: the model's global-memory inputs for "1 block vs the grid" and "1 GPU vs N
-// GPUs" (issue 17). Axis grid: 0 = one block of 1024 threads, 1 = the resident grid of them
-// (every SM). bandwidth (B/ns): the Fig. 10 loop grid-strided over 256 MiB, event technique.
-// latency (ns): thread 0 of every block follows a chain of dependent loads 64 KiB apart through
-// another 256 MiB (each sample on lines no earlier sample touched, so they come from DRAM),
-// clock technique. The note of the bandwidth row gives C = T x Thr. Axis cache (the bandwidth):
-// 0 = cold, the default, L2 evicted before every sample (common/l2_evict.hpp); 1 = warm.
+// GPUs" (the study's section 7.1). Axis grid: 0 = one block of 1024 threads, 1 = the resident grid
+// of them (every SM). bandwidth (B/ns): the Fig. 10 loop grid-strided over 256 MiB, event
+// technique. latency (ns): thread 0 of every block follows a chain of dependent loads 64 KiB apart
+// through another 256 MiB (each sample on lines no earlier sample touched, so they come from DRAM),
+// clock technique. The note of the bandwidth row gives C = T x Thr. Axis cache (the bandwidth): 0 =
+// cold, the default, L2 evicted before every sample (common/l2_evict.hpp); 1 = warm.
 #include <cstdint>
 
 #include "common/device_buffer.hpp"

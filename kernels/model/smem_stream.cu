@@ -1,9 +1,10 @@
-// model.smem.stream: the inputs of the study's model for the in-block pairs (seed 001 section
-// 7.2, Table 3): one block of threads_per_block threads (1 | 32 | 1024) over 48 KiB of shared
-// memory. bandwidth_cycles: the Fig. 10 loop (`sum += s[i]; i += T`) over the array, B/cycle of
-// the whole block; latency_cycles: a chain of dependent 8-byte loads, every thread its own chain
-// at once (so at 1024 threads the latency under that load). Clock technique, the block's span
-// read by thread 0 between two barriers. The note of the bandwidth rows gives C = T x Thr.
+// model.smem.stream: the inputs of the study's model for the in-block pairs (the study (Zhang,
+// Wahib, Zhang, Matsuoka), section 7.2, Table 3): one block of threads_per_block threads (1 | 32 |
+// 1024) over 48 KiB of shared memory. bandwidth_cycles: the Fig. 10 loop (`sum += s[i]; i += T`)
+// over the array, B/cycle of the whole block; latency_cycles: a chain of dependent 8-byte loads,
+// every thread its own chain at once (so at 1024 threads the latency under that load). Clock
+// technique, the block's span read by thread 0 between two barriers. The note of the bandwidth rows
+// gives C = T x Thr.
 #include <algorithm>
 #include <type_traits>
 #include <utility>

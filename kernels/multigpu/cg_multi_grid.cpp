@@ -1,9 +1,10 @@
 // multigpu.cg.multi-grid: cooperative_groups::this_multi_grid().sync() in a kernel launched with
-// cudaLaunchCooperativeKernelMultiDevice (seed 002 section 4.3.2). CUDA 13 removed both from the
-// toolkit, but driver 580 still runs binaries built with an older one: the kernel lives in the
-// gpubarrier-legacy helper (legacy/multi_grid.cu, CUDA 11.x/12.x), which this method runs as a
-// child process; the figures are gpubarrier's (src/methods/legacy/figures.hpp). Without the
-// helper, or under mpirun (one process drives every GPU), the rows are skipped with the reason.
+// cudaLaunchCooperativeKernelMultiDevice (the study's workshop version (Zhang, Wahib, Zhang,
+// Matsuoka), section 4.3.2). CUDA 13 removed both from the toolkit, but driver 580 still runs
+// binaries built with an older one: the kernel lives in the gpubarrier-legacy helper
+// (legacy/multi_grid.cu, CUDA 11.x/12.x), which this method runs as a child process; the figures
+// are gpubarrier's (src/methods/legacy/figures.hpp). Without the helper, or under mpirun (one
+// process drives every GPU), the rows are skipped with the reason.
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "methods/legacy/figures.hpp"

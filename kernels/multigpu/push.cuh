@@ -8,21 +8,20 @@
 // N GPUs the N-1 signals (each with its own system-scope release) and polls are in flight
 // together, not one after the other.
 //
-// Axis `part` (issue 16's phase experiment; 0 in every other use): 0 = the whole barrier;
-// 1 = the gather alone (every block waits for its GPU's count; nothing crosses NVLink); 2 = the
-// gather and the sends (the completing block still signals every peer; nobody waits for a
-// peer); 3 = the exchange alone (block 0 of every GPU signals every peer and waits for every
-// peer's signal; no count, the other blocks pass). Parts 1-3 are not barriers across GPUs: their
-// rows are timed, not checked, and say so. Whole - part 2 is what waiting for the peers adds
-// after this GPU has sent; part 1 + part 3 against the whole shows how much of the gather and
-// the exchange overlap, or add up.
+// Axis `part` (the phase experiment of configs/sweeps/push-phases.yaml; 0 in every other use): 0 =
+// the whole barrier; 1 = the gather alone (every block waits for its GPU's count; nothing crosses
+// NVLink); 2 = the gather and the sends (the completing block still signals every peer; nobody
+// waits for a peer); 3 = the exchange alone (block 0 of every GPU signals every peer and waits for
+// every peer's signal; no count, the other blocks pass). Parts 1-3 are not barriers across GPUs:
+// their rows are timed, not checked, and say so. Whole - part 2 is what waiting for the peers adds
+// after this GPU has sent; part 1 + part 3 against the whole shows how much of the gather and the
+// exchange overlap, or add up.
 //
-// Axis `count_poll` (issue 16): how every block waits for its GPU's count: 0 = an acquire load
-// at every poll; 1 = relaxed polls and one device-scope acquire fence once complete, as CUDA's
-// grid.sync waits. Tried because push's gather alone took 0.24 us longer than gpu.grid.cg on
-// 4 x H100; 1 made it slower instead (results/README.md, "Where push's time goes"), so 0 stays.
-// Those rows paid a full fence.acq_rel.gpu (MEMBAR) for the acquire; since then the fence is
-// fence.acquire.gpu where the toolchain has it (frame/signals.cuh, acquire_fence).
+// Axis `count_poll`: how every block waits for its GPU's count: 0 (the default) = an acquire
+// load at every poll; 1 = relaxed polls and one device-scope acquire fence once complete, as
+// CUDA's grid.sync waits (fence.acquire.gpu where the toolchain has it, else fence.acq_rel.gpu:
+// frame/signals.cuh, acquire_fence). 1 is kept to compare the two waits; 0 is the default because
+// 1 was not faster (results/README.md, "Where push's time goes").
 #pragma once
 
 #include <string>
@@ -86,7 +85,7 @@ struct Push {
   // The whole barrier with the count polled by acquire loads (every use but the experiments)
   // takes a path compiled for it alone, with no branch on `part` or `count_poll` left in it: on
   // one H200 those branches, like the ordering's (runtime/barrier_args.cuh, OrderedArgs), showed
-  // in the crossing's time (results/journal.md, "The ordering fixed at compile time").
+  // in the crossing's time.
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args& x, Word e) {
     if (x.part == PushPart::whole && !x.count_fence) return cross_as<true>(a, x, e);

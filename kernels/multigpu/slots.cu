@@ -3,8 +3,8 @@
 // of what the block wrote, and then the block's threads poll all members x blocks slots of their
 // own GPU. The NVLink latency of each block's signal overlaps the arrival of the others, where
 // `push` first completes the GPU's count and only then signals. The price is polling: every
-// waiting block reads members x blocks words (its threads share them). With scan=0 a measured
-// negative result, kept for what it shows (results/README.md); scan=1 is not yet measured.
+// waiting block reads members x blocks words (its threads share them); `gpubarrier report floor`
+// on a run of configs/sweeps/floor.yaml sets what that costs beside push (docs/techniques.md).
 //
 // Axis `scan`, how the threads wait for the slots: 0 = each thread waits for its slots one
 // after the other with an acquire load at every poll (an L1 invalidation each); 1 = each thread

@@ -1,4 +1,4 @@
-// multinode.hierarchical (issue 18): a device-side barrier inside each node (the push algorithm
+// multinode.hierarchical: a device-side barrier inside each node (the push algorithm
 // over the node's GPUs), one leader GPU per node crossing the network, then the leader releases
 // its node. The network hop: network=0, the leader GPU's host proxy (MPI on the node leaders'
 // communicator, on the main thread; detail/node_session.cuh); network=1, NVSHMEM signals that

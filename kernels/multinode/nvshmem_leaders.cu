@@ -1,4 +1,4 @@
-// multinode.hierarchical's network=1 (issue 18): one configuration with the node leaders' GPUs
+// multinode.hierarchical's network=1: one configuration with the node leaders' GPUs
 // crossing through NVSHMEM signals from the device (detail/nvshmem_net.cuh). Provided to the
 // method (hierarchical.cu) through device_network() when gpubarrier is built with NVSHMEM
 // (cmake/Nvshmem.cmake). Every rank is a PE (src/runtime/nvshmem_runtime.hpp); the GPUs of a

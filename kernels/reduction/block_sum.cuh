@@ -1,6 +1,7 @@
-// The device building blocks of every reduction (seed 001 Fig. 12): a grid-strided partial sum
-// and a sum over one block (warp shuffles, one barrier, warp 0 again). Public: the multi-GPU
-// reduction over a device barrier (kernels/reduction/multi_device_barrier.cu) uses them too.
+// The device building blocks of every reduction (the study (Zhang, Wahib, Zhang, Matsuoka), Fig.
+// 12): a grid-strided partial sum and a sum over one block (warp shuffles, one barrier, warp 0
+// again). Public: the multi-GPU reduction over a device barrier
+// (kernels/reduction/multi_device_barrier.cu) uses them too.
 #pragma once
 
 #include <cstdint>

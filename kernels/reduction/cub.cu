@@ -1,5 +1,6 @@
-// reduction.single.cub: cub::DeviceReduce::Sum from the toolkit's CCCL (seed 001 Table 6's
-// "CUB"), its temporary storage allocated once per point, outside the timed span.
+// reduction.single.cub: cub::DeviceReduce::Sum from the toolkit's CCCL (the study (Zhang, Wahib,
+// Zhang, Matsuoka), Table 6's "CUB"), its temporary storage allocated once per point, outside the
+// timed span.
 #include <cub/device/device_reduce.cuh>
 
 #include "core/registry.hpp"

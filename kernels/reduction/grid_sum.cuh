@@ -1,7 +1,8 @@
-// One GPU's sum in one cooperative kernel (seed 001 Fig. 13, one GPU): every block leaves its
-// partial sum, grid.sync(), block 0 sums the partials into *out. reduction.single.grid-sync is
-// this kernel alone; each GPU of a multi-GPU reduction runs it on its share, with *out a slot in
-// GPU 0's memory (over peer access) or its own. Public for kernels/multigpu/ as well.
+// One GPU's sum in one cooperative kernel (the study (Zhang, Wahib, Zhang, Matsuoka), Fig. 13, one
+// GPU): every block leaves its partial sum, grid.sync(), block 0 sums the partials into *out.
+// reduction.single.grid-sync is this kernel alone; each GPU of a multi-GPU reduction runs it on its
+// share, with *out a slot in GPU 0's memory (over peer access) or its own. Public for
+// kernels/multigpu/ as well.
 #pragma once
 
 #include <cooperative_groups.h>

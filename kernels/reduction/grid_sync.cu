@@ -1,4 +1,4 @@
-// reduction.single.grid-sync: one cooperative kernel, grid.sync() as the barrier (seed 001
+// reduction.single.grid-sync: one cooperative kernel, grid.sync() as the barrier (the study's
 // Fig. 13, single GPU): every block leaves its partial sum, the grid synchronises, block 0 sums
 // the partials. Axis grid: 0 = one block (no other block to wait for), 1 = the resident grid;
 // tools/model.py reads the crossing of the two as the measured "1 block vs the grid".

@@ -1,4 +1,4 @@
-// One GPU's share of a reduction's input (issue 17): elements [first, first + n) of the data set
+// One GPU's share of a reduction's input: elements [first, first + n) of the data set
 // on the current device, the result slot and the share's exact sum; and what sizes a launch over
 // it. Public: the single-GPU reductions (detail/reduction_method.cuh) and the multi-GPU ones
 // (multi_reduction.cuh, kernels/reduction/multi_device_barrier.cu) share it.

@@ -1,12 +1,12 @@
-// What every multi-GPU reduction shares (issue 17, seed 001 Fig. 16): one double array of
-// `bytes` bytes in all (the axis is the whole array, so that gpu_count 1 and N of one size sum
-// the same data and tools/model.py's crossing compares like with like), split into contiguous
-// shares, one per GPU of the team (bytes / gpu_count each); the exact sum of the whole array;
-// the check of member 0's result against it; and the figures: latency of one whole reduction
-// (host-loop: a step is one reduction on every member, the slowest member's time) and the
+// What every multi-GPU reduction shares (the study (Zhang, Wahib, Zhang, Matsuoka), Fig.
+// 16): one double array of `bytes` bytes in all (the axis is the whole array, so that gpu_count 1
+// and N of one size sum the same data and tools/model.py's crossing compares like with like), split
+// into contiguous shares, one per GPU of the team (bytes / gpu_count each); the exact sum of the
+// whole array; the check of member 0's result against it; and the figures: latency of one whole
+// reduction (host-loop: a step is one reduction on every member, the slowest member's time) and the
 // bandwidth of the whole array. Axis cache: 0 (cold, the default) evicts every GPU's L2 before
-// every step, outside the timed span (common/l2_evict.hpp); 1 (warm) does not. A method brings
-// a Session (built once per point, collectively):
+// every step, outside the timed span (common/l2_evict.hpp); 1 (warm) does not. A method brings a
+// Session (built once per point, collectively):
 //   Session(const RunContext&, const mg::Team&, Shares&, const Point&);
 //   void reduce(int local);  one whole reduction as local member `local`, inside the team's
 //                            parallel region: the share's sum, the meeting, member 0's total into

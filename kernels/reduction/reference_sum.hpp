@@ -1,4 +1,4 @@
-// The reductions' input and its exact sum (issue 17). Element i is 0.5 + h(i) * 2^-32 with h a
+// The reductions' input and its exact sum. Element i is 0.5 + h(i) * 2^-32 with h a
 // 32-bit hash (core/check_draw.hpp): exactly representable, never zero, the same on host and
 // device. The sum is then n/2 + (sum of h) * 2^-32, computed in integers: an exact reference,
 // better than a long double or Kahan sum of the same values (and checked against one in
@@ -16,7 +16,7 @@
 
 namespace gb::reduction {
 
-// Above this many errors in 10^10 a sum is wrong: rows say `unverified` (issue 17).
+// Above this many errors in 10^10 a sum is wrong: rows say `unverified`.
 constexpr double kMaxRelativeError = 1e-10;
 
 // The exact sum of elements [first, first + count), in long double (exact up to 2^32 elements:

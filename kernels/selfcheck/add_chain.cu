@@ -29,9 +29,10 @@ __device__ __forceinline__ void chain(float& p, float& q) {
   }
 }
 
-// Both kernels branch on their inputs before the first clock read: ptxas would otherwise load
-// the kernel parameters after it, inside the timed region (seed 004). FMUL, not FADD: an add
-// there would be shared with the chain's first one. tests/gpu/test_sass.py checks the result.
+// Both kernels branch on their inputs before the first clock read: ptxas would otherwise load the
+// kernel parameters after it, inside the timed region (cuobjdump -sass shows it). FMUL, not FADD:
+// an add there would be shared with the chain's first one. tests/gpu/test_sass.py checks the
+// result.
 
 template <long Adds>
 __global__ void add_chain(float p, float q, float* out, long long* cycles) {
@@ -82,8 +83,9 @@ constexpr std::array<Kernel, sizeof...(I)> kernels(std::index_sequence<I...>) {
 
 constexpr auto kKernels = kernels(std::make_index_sequence<kLengths.size()>());
 
-// Launch, wait, and read the kernel's clock figure back; the host time covers the launch and
-// the synchronisation, as the differential technique expects (seed 001 Eq. 7).
+// Launch, wait, and read the kernel's clock figure back; the host time covers the launch and the
+// synchronisation, as the differential technique expects (the study (Zhang, Wahib, Zhang,
+// Matsuoka), Eq. 7).
 template <typename Launch>
 ChainSample timed(const Launch& launch, const DeviceBuffer<long long>& cycles) {
   const auto t0 = std::chrono::steady_clock::now();

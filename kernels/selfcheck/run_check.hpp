@@ -1,7 +1,7 @@
-// `gpubarrier selfcheck`'s sequence (seed 001 section 9.4): the loop kernel by the clock and the
-// differential technique at every repeat difference, then the unrolled chains' instruction-cache
-// scan. Each figure goes to the sinks as a record the moment it is judged; the outcome goes to
-// the printers (src/io/selfcheck_*).
+// `gpubarrier selfcheck`'s sequence (the study (Zhang, Wahib, Zhang, Matsuoka), section 9.4): the
+// loop kernel by the clock and the differential technique at every repeat difference, then the
+// unrolled chains' instruction-cache scan. Each figure goes to the sinks as a record the moment it
+// is judged; the outcome goes to the printers (src/io/selfcheck_*).
 #pragma once
 
 #include <vector>

@@ -1,6 +1,6 @@
 // gpu.warp.coalesced-shuffle: a dependent chain of shuffles through the coalesced group of
-// group_size lanes (seed 001 section 5.1, Table 2). Latency with one warp, throughput at the best
-// resident shape.
+// group_size lanes (the study (Zhang, Wahib, Zhang, Matsuoka), section 5.1, Table 2). Latency with
+// one warp, throughput at the best resident shape.
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 

@@ -1,5 +1,6 @@
 // gpu.warp.coalesced-sync: cg::coalesced_threads().sync() in a branch taken by group_size lanes
-// (seed 001 section 5.1, Table 2). Latency with one warp, throughput at the best resident shape.
+// (the study (Zhang, Wahib, Zhang, Matsuoka), section 5.1, Table 2). Latency with one warp,
+// throughput at the best resident shape.
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 

@@ -1,7 +1,8 @@
-// gpu.warp.reduce: cycles for one warp to sum 32 doubles (seed 001 Table 5), by variant:
-// 0 serial, 1 no sync (wrong on purpose: its rows are `unverified` with the error), 2 tile sync,
-// 3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle (warp/detail/warp_reduce.cuh). Every
-// run's sum is checked against the exact one (reduction/reference_sum.hpp).
+// gpu.warp.reduce: cycles for one warp to sum 32 doubles (the study (Zhang, Wahib, Zhang,
+// Matsuoka), Table 5), by variant: 0 serial, 1 no sync (wrong on purpose: its rows are `unverified`
+// with the error), 2 tile sync, 3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle
+// (warp/detail/warp_reduce.cuh). Every run's sum is checked against the exact one
+// (reduction/reference_sum.hpp).
 #include <algorithm>
 
 #include "common/device_buffer.hpp"

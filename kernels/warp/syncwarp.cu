@@ -1,5 +1,6 @@
-// gpu.warp.syncwarp: __syncwarp(mask) with group_size lanes in the mask (seed 001 section 5.1,
-// Table 2). Latency with one warp, throughput at the best resident shape.
+// gpu.warp.syncwarp: __syncwarp(mask) with group_size lanes in the mask (the study (Zhang, Wahib,
+// Zhang, Matsuoka), section 5.1, Table 2). Latency with one warp, throughput at the best resident
+// shape.
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 

@@ -1,5 +1,6 @@
-// gpu.warp.tile-sync: cg::tiled_partition<N>(block).sync() for tiles of N = group_size threads
-// (seed 001 section 5.1, Table 2). Latency with one warp, throughput at the best resident shape.
+// gpu.warp.tile-sync: cg::tiled_partition<N>(block).sync() for tiles of N = group_size threads (the
+// study (Zhang, Wahib, Zhang, Matsuoka), section 5.1, Table 2). Latency with one warp, throughput
+// at the best resident shape.
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
 

@@ -1,6 +1,7 @@
-// Block-level barriers (seed 001 section 5.2, seed 002 Table 5 and Figs. 6-7): the kernels and
-// the Method shared by every barrier across one thread block. A barrier is one type in its own
-// file under kernels/block/ (syncthreads.cu, cg_sync.cu):
+// Block-level barriers (the study (Zhang, Wahib, Zhang, Matsuoka), section 5.2, the workshop
+// version's Table 5 and Figs. 6-7): the kernels and the Method shared by every barrier across one
+// thread block. A barrier is one type in its own file under kernels/block/ (syncthreads.cu,
+// cg_sync.cu):
 //
 //   struct MyBarrier {
 //     static constexpr std::string_view name;         // "gpu.block.<...>"
@@ -73,7 +74,7 @@ __global__ void block_barrier_check(int rounds, StampRecord* records, int broken
 
 // Latency: one block alone on the GPU, reported at blocks_per_sm = 1 only. Throughput at every
 // blocks_per_sm: that many blocks on each SM, counted in warp-syncs (a barrier crossed by a
-// block of W warps counts W), with active_warps_per_sm in the note (seed 002 Fig. 7).
+// block of W warps counts W), with active_warps_per_sm in the note (the workshop version's Fig. 7).
 template <BlockBarrier B>
 class BlockBarrierMethod final : public Method {
  public:

@@ -1,12 +1,13 @@
-// Throughput of a cluster barrier over the whole GPU: the block level's throughput (seed 002
-// Table 5, common/sm_throughput.cuh) one level up. Many co-resident clusters run the latency
-// kernel's chain at once and every warp records its clock span and SM id. Clocks are per SM and
-// not comparable across SMs, while a cluster spans several SMs, so the count is made per SM as
-// for blocks: an SM's rate is warps on it x barriers per warp / (its last warp's end - its first
-// warp's start), both read from that SM's clock. The GPU's rate is the sum of these over the SMs
-// used, divided by the warp crossings that make up one cluster barrier (cluster size x warps per
-// block). The sum is sound because every cluster is resident at once (feasible() keeps the count
-// within cudaOccupancyMaxActiveClusters), so the SMs' windows overlap.
+// Throughput of a cluster barrier over the whole GPU: the block level's throughput (the study's
+// workshop version (Zhang, Wahib, Zhang, Matsuoka), Table 5, common/sm_throughput.cuh) one
+// level up. Many co-resident clusters run the latency kernel's chain at once and every warp records
+// its clock span and SM id. Clocks are per SM and not comparable across SMs, while a cluster spans
+// several SMs, so the count is made per SM as for blocks: an SM's rate is warps on it x barriers
+// per warp / (its last warp's end - its first warp's start), both read from that SM's clock. The
+// GPU's rate is the sum of these over the SMs used, divided by the warp crossings that make up one
+// cluster barrier (cluster size x warps per block). The sum is sound because every cluster is
+// resident at once (feasible() keeps the count within cudaOccupancyMaxActiveClusters), so the SMs'
+// windows overlap.
 #pragma once
 
 #include <functional>

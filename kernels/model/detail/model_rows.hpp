@@ -43,7 +43,7 @@ inline std::vector<Measurement> bandwidth_rows(const Samples& per_cycle, const S
   return rows;
 }
 
-// Little's law (seed 001 Eq. 1) for the note: C = T x Thr.
+// Little's law (the study (Zhang, Wahib, Zhang, Matsuoka), Eq. 1) for the note: C = T x Thr.
 inline std::string concurrency_note(double latency, double bandwidth, const char* units) {
   char buf[96];
   std::snprintf(buf, sizeof buf, "concurrency C = T x Thr = %.4g B (T, Thr in %s)",

@@ -96,8 +96,7 @@ class BarrierSession {
  private:
   // One launch of the one-crossing kernel on local member l's stream (being captured): one
   // block; a cooperative launch only for an algorithm that crosses with grid.sync (hook
-  // GridSync), since in a graph a cooperative launch costs more per launch than a plain one
-  // (results/journal.md, "launch=graph: the cooperative launch ...").
+  // GridSync), since in a graph a cooperative launch costs more per launch than a plain one.
   void launch_step(int l, Word* epoch) {
     BarrierArgs a = mem_.args(l);
     void* params[] = {&a, &args_[l], &epoch};

@@ -1,7 +1,8 @@
-// The multi-GPU reductions over a host barrier (seed 001 Fig. 14): each GPU sums its share in one
-// cooperative kernel into its slot in GPU 0's memory (over peer access, CUDA IPC in mpi mode),
-// its host thread or rank waits for the stream and meets the others at the host barrier `Meet`
-// (Meet::wait(team, local), which must not throw), then member 0 sums the slots on GPU 0.
+// The multi-GPU reductions over a host barrier (the study (Zhang, Wahib, Zhang, Matsuoka), Fig.
+// 14): each GPU sums its share in one cooperative kernel into its slot in GPU 0's memory (over peer
+// access, CUDA IPC in mpi mode), its host thread or rank waits for the stream and meets the others
+// at the host barrier `Meet` (Meet::wait(team, local), which must not throw), then member 0 sums
+// the slots on GPU 0.
 #pragma once
 
 #include <string>

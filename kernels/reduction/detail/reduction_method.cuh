@@ -1,7 +1,8 @@
-// What every single-GPU reduction shares (issue 17, seed 001 section 7.4): the `bytes` and
-// `cache` axes, the input on the device with its exact sum, the check against it and the
-// event-timed figures, L2 evicted before every sample when cold (common/l2_evict.hpp).
-// A reduction supplies `run`, which enqueues one whole reduction whose result lands in `out`.
+// What every single-GPU reduction shares (the study (Zhang, Wahib, Zhang, Matsuoka),
+// section 7.4): the `bytes` and `cache` axes, the input on the device with its exact sum, the check
+// against it and the event-timed figures, L2 evicted before every sample when cold
+// (common/l2_evict.hpp). A reduction supplies `run`, which enqueues one whole reduction whose
+// result lands in `out`.
 #pragma once
 
 #include <cuda_runtime.h>

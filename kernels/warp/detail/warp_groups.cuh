@@ -1,4 +1,4 @@
-// The kinds of warp-level group a warp method or a wait-check variant synchronises (seed 001
+// The kinds of warp-level group a warp method or a wait-check variant synchronises (the study's
 // section 5.1, Table 2), each one type:
 //
 //   struct Kind {

@@ -1,10 +1,10 @@
-// Warp-level reduction (seed 001 section 7.3, Fig. 11, Table 5): the sum of 32 doubles by one
-// warp, each variant a small type. The tree variants halve the active lanes each step
-// (`if (lane < step) sm[lane] += sm[lane + step]`; the study's `tid + step < 32` lets a lane read
-// a slot another lane rewrites in the same step) and synchronise between steps by their group;
-// the shuffle variants keep the values in registers. `NoSync` is the tree without a barrier:
-// nothing orders one lane's store before another lane's load, so its result is wrong (ptxas
-// hoists the loads; tests/gpu checks the row is unverified).
+// Warp-level reduction (the study (Zhang, Wahib, Zhang, Matsuoka), section 7.3, Fig. 11, Table 5):
+// the sum of 32 doubles by one warp, each variant a small type. The tree variants halve the active
+// lanes each step (`if (lane < step) sm[lane] += sm[lane + step]`; the study's `tid + step < 32`
+// lets a lane read a slot another lane rewrites in the same step) and synchronise between steps by
+// their group; the shuffle variants keep the values in registers. `NoSync` is the tree without a
+// barrier: nothing orders one lane's store before another lane's load, so its result is wrong
+// (ptxas hoists the loads; tests/gpu checks the row is unverified).
 #pragma once
 
 #include <cooperative_groups.h>

@@ -1,6 +1,7 @@
-// Warp-level synchronisation (seed 001 section 5.1 and Table 2): one timed kernel and one check
-// kernel for every kind of group and action, and the Method that drives them. A warp method is
-// one type in its own file under kernels/warp/ (tile_sync.cu, syncwarp.cu, ...):
+// Warp-level synchronisation (the study (Zhang, Wahib, Zhang, Matsuoka), section 5.1 and Table 2):
+// one timed kernel and one check kernel for every kind of group and action, and the Method that
+// drives them. A warp method is one type in its own file under kernels/warp/ (tile_sync.cu,
+// syncwarp.cu, ...):
 //
 //   struct MyWarpSync {
 //     static constexpr std::string_view name;         // "gpu.warp.<...>"
@@ -71,8 +72,8 @@ __global__ void warp_timed(int group_size, long trips, WarpSpan* spans) {
   if (G::member(lane, group_size)) {
     auto g = G::template make<Tile>(group_size);
     const unsigned next = (g.thread_rank() + 1) % g.size();
-    // A branch on what the chain uses, before the first clock read: ptxas would otherwise load
-    // and compute it after the read, inside the timed region (seed 004). Never taken.
+    // A branch on what the chain uses, before the first clock read: ptxas would otherwise load and
+    // compute it after the read, inside the timed region (cuobjdump -sass shows it). Never taken.
     if (trips < 1 || next >= 32) return;
     t0 = dev::sm_clock();
     for (long r = 0; r < trips; ++r) {
@@ -84,7 +85,7 @@ __global__ void warp_timed(int group_size, long trips, WarpSpan* spans) {
   dev::record_span(spans, t0, t1, v);
 }
 
-// Seed 001 section 8.1 (Fig. 17) plus stamp visibility, for one warp: records[round][lane],
+// The study's section 8.1 (Fig. 17) plus stamp visibility, for one warp: records[round][lane],
 // the rounds as the action checks them (warp_actions.cuh).
 template <WarpGroupKind G, WarpAction A, int Tile>
 __global__ void warp_check(int group_size, int rounds, StampRecord* records) {
@@ -158,7 +159,7 @@ class WarpMethod final : public Method {
   }
 
   // Latency: one warp alone on the GPU. Throughput: the best over resident blocks/SM x
-  // threads/block (seed 001 section 5.1), picked by a short pilot run of every shape and then
+  // threads/block (the study's section 5.1), picked by a short pilot run of every shape and then
   // measured like any other figure; the note names the shape.
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
