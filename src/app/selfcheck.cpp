@@ -1,10 +1,11 @@
-// `gpubarrier selfcheck`: do the two techniques that every in-SM and inter-SM figure rests on
-// agree on this GPU? Seed 001 section 9.4 checked its differential technique (Eqs. 7-8) against
-// Wong's clock technique on the FP32 add; this repeats that at repeat differences 2048..51200.
+// `gpubarrier selfcheck`: do the two techniques that every in-SM and inter-SM figure rests on agree
+// on this GPU? The study (Zhang, Wahib, Zhang, Matsuoka), section 9.4 checked its differential
+// technique (Eqs. 7-8) against Wong's clock technique on the FP32 add; this repeats that at repeat
+// differences 2048..51200.
 //
 // The check runs on the loop kernel (kernels/selfcheck/add_chain.hpp): R_lo and R_hi execute
 // the same function and differ only in trips, so the differential technique's assumption that
-// more repetitions add no launch cost holds. The unrolled chains of seed 001 break it: the hi
+// more repetitions add no launch cost holds. The study's unrolled chains break it: the hi
 // and lo kernels differ in code size and hence in launch cost, a constant that dominates at
 // small repeat differences. They are kept for what they are good for, finding where the chain
 // stops fitting the instruction cache, judged by the clock technique alone; their differential

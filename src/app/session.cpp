@@ -350,8 +350,7 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
                  "Under mpirun/srun: the thread support asked of MPI_Init_thread (single, "
                  "funneled, serialized, multiple). gpubarrier calls MPI from its main thread "
                  "only; OSU measures at single. Open MPI 4.1 takes locks in every call above "
-                 "single, which MPI_Barrier's figure shows (results/journal.md, MPI thread "
-                 "level). Written in the mpi_thread_level column")
+                 "single, which MPI_Barrier's figure shows. Written in the mpi_thread_level column")
       ->envname("GPUBARRIER_MPI_THREAD_LEVEL")
       ->check(CLI::IsMember(mpi_thread_level_names()))
       ->capture_default_str();

@@ -1,4 +1,4 @@
-// No hang, no silent mix-up (issue 13): when one member of a point fails (a rank under mpirun, a
+// No hang, no silent mix-up: when one member of a point fails (a rank under mpirun, a
 // thread of a team), every member must end the point with the same `failed` row and meet the
 // others again at the next point, never in a different collective. Two rules make that hold:
 // - Agreement before collectives. Outside timed loops, a stretch of work that may throw ends at

@@ -1,6 +1,7 @@
-// The fusion technique (seed 001 section 9.2, Eq. 6): the launch overhead that stays hidden while
-// kernels run back to back. Kernels are made of fixed sleep units; i launches of j units and j
-// launches of i units do the same work, so their difference is (i - j) extra launches:
+// The fusion technique (the study (Zhang, Wahib, Zhang, Matsuoka), section 9.2, Eq. 6): the launch
+// overhead that stays hidden while kernels run back to back. Kernels are made of fixed sleep units;
+// i launches of j units and j launches of i units do the same work, so their difference is (i - j)
+// extra launches:
 //   O = (L_ij - L_ji) / (i - j)        (the seed prints the denominator as i - i)
 //   sigma = sqrt(s_ij^2 + s_ji^2) / |i - j|   (the same argument as Eq. 8)
 #pragma once

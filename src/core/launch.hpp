@@ -10,7 +10,7 @@
 
 namespace gb {
 
-// Which ranks share a node (issue 18; runtime/node_layout.hpp makes it from a key per rank).
+// Which ranks share a node (runtime/node_layout.hpp makes it from a key per rank).
 struct NodeLayout {
   std::vector<int> node;       // node index of every rank; nodes numbered in order of lowest rank
   std::vector<int> local;      // every rank's index inside its node (in rank order)

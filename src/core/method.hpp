@@ -74,7 +74,7 @@ struct Requirements {
   int min_gpus = 0;  // 0: a host-only method
   int max_gpus = INT_MAX;
   bool mpi_launch = false;  // must be started by mpirun/srun
-  // Multi-GPU launch modes (issue 5): `threads` = one process, one OpenMP thread per GPU;
+  // Multi-GPU launch modes: `threads` = one process, one OpenMP thread per GPU;
   // `mpi` = one rank per GPU under mpirun/srun. How gpubarrier was started picks the mode.
   bool threads_mode = false;
   bool mpi_mode = false;
@@ -146,7 +146,7 @@ struct Measurement {
   Summary stats;
   double value = 0;  // the headline figure (the technique decides: median or Eq. 7)
   // What `value` is, set by the technique: "median" (clock, host-loop), "eq7" (differential:
-  // seed 001 Eq. 7 on the means), "eq6" (fusion: Eq. 6 on the means); results/SCHEMA.md.
+  // the study's Eq. 7 on the means), "eq6" (fusion: Eq. 6 on the means); results/SCHEMA.md.
   std::string statistic;
   double sm_clock_hz = 0;  // the SM clock the figure ran at, where measured; 0: not measured
   // Where sm_clock_hz came from: "estimate", "nvml" or "max" (core/sm_clock_choice.hpp); "" where

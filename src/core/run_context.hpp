@@ -18,7 +18,7 @@ struct RunOptions {
   int samples = 20;            // minimum samples per configuration
   double time_budget_s = 2.0;  // per configuration; adaptive stopping gives up after it
   double rse_target = 0.01;    // stop once the relative standard error is below this
-  long reps_lo = 512;          // differential technique, seed 001 Eqs. 7-8
+  long reps_lo = 512;          // differential technique, the study's Eqs. 7-8
   long reps_hi = 5632;
   double watchdog_s = 2.0;  // device spin loops give up (timeout row) after this
 };

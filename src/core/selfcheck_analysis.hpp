@@ -1,6 +1,7 @@
-// The judgements of `gpubarrier selfcheck` (seed 001 section 9.4), as pure functions on figures
-// so that they can be checked with made-up numbers: do the clock and the differential technique
-// agree on the FP32 add, and does an unrolled add chain still fit the instruction cache?
+// The judgements of `gpubarrier selfcheck` (the study (Zhang, Wahib, Zhang, Matsuoka), section
+// 9.4), as pure functions on figures so that they can be checked with made-up numbers: do the clock
+// and the differential technique agree on the FP32 add, and does an unrolled add chain still fit
+// the instruction cache?
 #pragma once
 
 #include <cstddef>

@@ -1,6 +1,7 @@
-// The barrier correctness check of seed 001 section 8, evaluated on the host from what the
-// participants recorded on the GPU. Kept free of CUDA so that the verdicts are unit-tested on
-// machines without a GPU; kernels/common/stamp_check.cuh is the device half.
+// The barrier correctness check of the study (Zhang, Wahib, Zhang, Matsuoka), section 8, evaluated
+// on the host from what the participants recorded on the GPU. Kept free of CUDA so that the
+// verdicts are unit-tested on machines without a GPU; kernels/common/stamp_check.cuh is the device
+// half.
 //
 // Protocol, per round r = 1, 2, ...: every participant publishes the stamp r, reads its clock,
 // crosses the barrier, reads its clock again and then reads the stamps of its peers. A barrier
@@ -8,7 +9,7 @@
 //  - visibility: every peer stamp read after the barrier is r or r + 1 (r + 1 when the peer has
 //    already left and published the next round; r + 2 would mean it passed the next barrier
 //    before this participant reached it);
-//  - order (seed 001 Fig. 17): within a group sharing one clock, every "after" reading is later
+//  - order (the study's Fig. 17): within a group sharing one clock, every "after" reading is later
 //    than every "before" reading, i.e. nobody left before everybody had arrived.
 // So that a barrier that does not wait is seen by construction, not when warps happen to drift
 // apart, one participant of every round (a warp of a block or cluster, a block of a grid, in turn

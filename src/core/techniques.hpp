@@ -26,10 +26,10 @@ Measurement host_loop_result(const std::vector<double>& samples_ns, const std::s
 void append_slowest(std::vector<double>& samples_ns,
                     const std::vector<std::vector<double>>& per_member, int steps);
 
-// differential (seed 001 Eqs. 7-8): `run(reps)` executes `reps` barrier crossings inside one
-// kernel (or step) and returns the elapsed seconds including launch and synchronisation.
-// T = (mean L_hi - mean L_lo) / (R_hi - R_lo), sigma = sqrt(s_hi^2 + s_lo^2) / (R_hi - R_lo).
-// One Measurement: metric "latency", unit "ns", value = T; stddev = sigma.
+// differential (the study (Zhang, Wahib, Zhang, Matsuoka), Eqs. 7-8): `run(reps)` executes `reps`
+// barrier crossings inside one kernel (or step) and returns the elapsed seconds including launch
+// and synchronisation. T = (mean L_hi - mean L_lo) / (R_hi - R_lo), sigma = sqrt(s_hi^2 + s_lo^2) /
+// (R_hi - R_lo). One Measurement: metric "latency", unit "ns", value = T; stddev = sigma.
 Measurement differential(const RunContext& ctx, const std::function<double(long reps)>& run);
 
 // The sampling behind differential and fusion: `run_a` and `run_b` (seconds each) interleaved
@@ -51,7 +51,7 @@ Samples adaptive_samples(const RunContext& ctx, const std::function<double()>& s
 Measurement median_figure(std::vector<double> values, std::string metric, std::string unit,
                           std::string technique, std::string stop);
 
-// clock (Wong; seed 001 section 9.3): `sample()` runs one kernel and returns the cycles per
+// clock (Wong; the study's section 9.3): `sample()` runs one kernel and returns the cycles per
 // operation read from clock64() inside it. Two Measurements: "latency_cycles" (cycles) and
 // "latency" (ns, converted with the SM clock chosen at run time, `clock`); both carry the clock
 // and its source, the ns figure its note.

@@ -1,7 +1,7 @@
-// The watchdog that keeps device spin loops from hanging the tool (README.md, "Methods"; seed 001
-// section 8.2: a barrier that part of the group never reaches waits forever). Every spin loop of
-// our own barriers gives up once its budget of %globaltimer time is spent, or as soon as any
-// other spinner has given up, and raises a flag in device memory; the host turns the flag into
+// The watchdog that keeps device spin loops from hanging the tool (README.md, "Methods"; the
+// study's section 8.2: a barrier that part of the group never reaches waits forever). Every spin
+// loop of our own barriers gives up once its budget of %globaltimer time is spent, or as soon as
+// any other spinner has given up, and raises a flag in device memory; the host turns the flag into
 // a `timeout` row instead of a hung process.
 //
 // A watchdog in our spin loops, not a host-side timeout that resets the context: a reset destroys

@@ -29,7 +29,7 @@ struct alignas(128) Control {
 // 1 = relaxed signals, ordered by sequentially consistent fences (fence.sc: MEMBAR.SC) at the
 // points where a block arrives and leaves; 2 = the same relaxed signals and fence points with
 // acquire-release fences (fence.acq_rel: MEMBAR.ALL), which message passing needs and no more
-// (the experiment of issue 16: whether the fence's strength is what ordering 1 pays for).
+// (to tell whether the fence's strength is what ordering 1 pays for).
 // unordered: relaxed signals and no fences, the fault=3 test hook
 // (kernels/multigpu/frame/crossing.cuh); every algorithm treats what is neither acquire_release
 // nor fenced(o) as no ordering at all.
@@ -81,12 +81,11 @@ struct BarrierArgs {
 };
 
 // BarrierArgs with its ordering fixed when the kernel is compiled: what the frame's persistent
-// kernel hands an algorithm's cross (kernels/multigpu/frame/crossing.cuh), one kernel per
-// ordering. `a.ordering` is then a constant, and every branch an algorithm takes on it (which
-// fence, which load, which atomic) is resolved by the compiler instead of at every crossing: on
-// one H200 push's crossing on one GPU lost a quarter of its time (results/journal.md, "The
-// ordering fixed at compile time"). The same bytes as BarrierArgs, so the host launches it with
-// a BarrierArgs.
+// kernel hands an algorithm's cross (kernels/multigpu/frame/crossing.cuh), one kernel per ordering.
+// `a.ordering` is then a constant, and every branch an algorithm takes on it (which fence, which
+// load, which atomic) is resolved by the compiler instead of at every crossing: on one H200 push's
+// crossing on one GPU lost a quarter of its time to those branches. The same bytes as BarrierArgs,
+// so the host launches it with a BarrierArgs.
 template <Ordering O>
 struct OrderedArgs : BarrierArgs {
   static constexpr Ordering ordering = O;

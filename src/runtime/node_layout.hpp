@@ -1,4 +1,4 @@
-// Which ranks share a node, as a pure function of a key per rank (issue 18): node-aware methods
+// Which ranks share a node, as a pure function of a key per rank: node-aware methods
 // gather the GPUs of a node over NVLink/PCIe and let one leader per node cross the network. The
 // key says what "one node" means: the session makes it from the node's name and its shared-memory
 // domain (MPI_COMM_TYPE_SHARED), or from the test-only simulated grouping (core/faults.hpp,

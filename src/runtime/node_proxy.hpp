@@ -1,4 +1,4 @@
-// The host proxy of a node-aware device barrier (multinode.hierarchical, issue 18): the node's
+// The host proxy of a node-aware device barrier (multinode.hierarchical): the node's
 // leader GPU publishes each epoch it gathered to a host-mapped word; the leader rank's main
 // thread sees it, crosses the network with the other nodes' leaders (MPI on the leaders'
 // communicator) and publishes the epoch back, which the GPU waits for. It runs on the main

@@ -1,4 +1,4 @@
-// NVSHMEM for this process (issues 16 and 18): one PE per rank on the rank's GPU, shared by every
+// NVSHMEM for this process: one PE per rank on the rank's GPU, shared by every
 // method that uses NVSHMEM (multigpu.nvshmem.barrier, multinode.hierarchical network=1). Part of
 // the NVSHMEM target (cmake/Nvshmem.cmake): compiled only in a build with NVSHMEM.
 #pragma once

@@ -54,7 +54,7 @@ class Team {
   // Index of each member's GPU in ctx.topology (matched by PCI bus id); -1 when unknown.
   const std::vector<int>& topology_index() const { return topology_index_; }
 
-  // Nodes (issue 18). mpi mode: the session's layout (runtime/node_layout.hpp: by node name and
+  // Nodes. mpi mode: the session's layout (runtime/node_layout.hpp: by node name and
   // shared-memory domain, or the test-only simulated grouping); threads mode, or no layout
   // gathered: one node, the whole team. Members are ranks in mpi mode, so a member's node is
   // layout().node[member].

@@ -1,5 +1,5 @@
 // Device clocks. Inline asm with a memory clobber keeps the compiler from moving the reads
-// across the code they bracket (seed 004); the SASS check in tests/gpu confirms it.
+// across the code they bracket; the SASS check in tests/gpu confirms it.
 #pragma once
 
 #include <cstdint>

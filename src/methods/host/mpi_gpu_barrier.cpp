@@ -1,7 +1,7 @@
-// host.mpi.gpu-barrier: one rank per GPU launches an empty kernel, waits for its stream and
-// enters MPI_Barrier (the one-process-per-GPU form of seed 001 section 4.2.2). The figure of a
-// step is the slowest rank's. The first row, loop_latency, is each rank's loop mean averaged
-// over ranks, as osu_barrier reports (core/host_loop_reference.hpp).
+// host.mpi.gpu-barrier: one rank per GPU launches an empty kernel, waits for its stream and enters
+// MPI_Barrier (the one-process-per-GPU form of the study (Zhang, Wahib, Zhang, Matsuoka), section
+// 4.2.2). The figure of a step is the slowest rank's. The first row, loop_latency, is each rank's
+// loop mean averaged over ranks, as osu_barrier reports (core/host_loop_reference.hpp).
 #include "core/cuda_check.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"

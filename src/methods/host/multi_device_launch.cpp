@@ -1,8 +1,8 @@
 // kernel.multi-device-launch: the implicit barrier of launching a cooperative kernel on every GPU
-// from one host thread and waiting for all of them (seed 001 section 4.2.1). Axis `impl`:
-// 0 (emulated, first, so that earlier CSVs keep their meaning): CUDA 13 removed
-// cudaLaunchCooperativeKernelMultiDevice, so one cudaLaunchCooperativeKernel per GPU stands in;
-// 1 (real): that API, run by the gpubarrier-legacy helper built with CUDA 11.x/12.x
+// from one host thread and waiting for all of them (the study (Zhang, Wahib, Zhang, Matsuoka),
+// section 4.2.1). Axis `impl`: 0 (emulated, first, so that earlier CSVs keep their meaning): CUDA
+// 13 removed cudaLaunchCooperativeKernelMultiDevice, so one cudaLaunchCooperativeKernel per GPU
+// stands in; 1 (real): that API, run by the gpubarrier-legacy helper built with CUDA 11.x/12.x
 // (src/methods/legacy/figures.hpp), skipped with the reason where the helper is absent. The row's
 // note says which ran.
 #include <cuda_runtime.h>

@@ -1,7 +1,8 @@
 // host.omp.barrier: `#pragma omp barrier` among T threads of one process, no GPU. The CPU-side
-// floor under every host-driven multi-GPU barrier (seed 001 section 6). Two rows: loop_latency,
-// EPCC syncbench's convention (loop mean, the slowest thread's; core/host_loop_reference.hpp),
-// then latency, the per-step distribution (each step's figure the slowest thread's).
+// floor under every host-driven multi-GPU barrier (the study (Zhang, Wahib, Zhang, Matsuoka),
+// section 6). Two rows: loop_latency, EPCC syncbench's convention (loop mean, the slowest thread's;
+// core/host_loop_reference.hpp), then latency, the per-step distribution (each step's figure the
+// slowest thread's).
 #include <omp.h>
 
 #include <chrono>

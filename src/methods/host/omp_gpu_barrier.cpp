@@ -1,8 +1,8 @@
 // host.omp.gpu-barrier: one OpenMP thread per GPU launches an empty kernel, waits for its stream
-// and meets the others at `#pragma omp barrier` (seed 001 section 4.2.2, Fig. 4). The figure of
-// a step is the slowest thread's; OMP_WAIT_POLICY (spinning or sleeping threads) is recorded.
-// The first row, loop_latency, is the loop mean of the slowest thread, as EPCC syncbench times
-// an OpenMP barrier (core/host_loop_reference.hpp).
+// and meets the others at `#pragma omp barrier` (the study (Zhang, Wahib, Zhang, Matsuoka), section
+// 4.2.2, Fig. 4). The figure of a step is the slowest thread's; OMP_WAIT_POLICY (spinning or
+// sleeping threads) is recorded. The first row, loop_latency, is the loop mean of the slowest
+// thread, as EPCC syncbench times an OpenMP barrier (core/host_loop_reference.hpp).
 #include <cstdlib>
 
 #include "core/cuda_check.hpp"

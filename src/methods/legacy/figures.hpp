@@ -14,7 +14,7 @@
 namespace gb::legacy {
 
 // multigpu.cg.multi-grid: 64 checked syncs (one block of one GPU late at each), then the
-// differential technique (seed 001 Eqs. 7-8) over `sync <reps>`.
+// differential technique (the study (Zhang, Wahib, Zhang, Matsuoka), Eqs. 7-8) over `sync <reps>`.
 Verification verify_multi_grid(State& state, const Shape& shape);
 std::vector<Measurement> measure_multi_grid(State& state, const Shape& shape);
 
@@ -34,7 +34,7 @@ Verification verify_reduction(
 // note names the sync and the helper's versions), or a timeout row.
 std::vector<Measurement> measure_reduction(State& state, const Shape& shape, long bytes);
 
-// kernel.fusion.multi-device: launch overhead by the fusion technique (seed 001 Eq. 6), i
+// kernel.fusion.multi-device: launch overhead by the fusion technique (the study's Eq. 6), i
 // multi-device launches of j sleep units against j launches of i units.
 std::vector<Measurement> measure_multi_device_fusion(State& state, const Shape& shape, long i,
                                                      long j);

@@ -1,5 +1,5 @@
 // Where gpubarrier finds gpubarrier-legacy, and what the legacy methods say where it is absent or
-// cannot be used (README.md, "GPU machine"; issue 15).
+// cannot be used (README.md, "GPU machine").
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The line protocol between gpubarrier and gpubarrier-legacy (issue 15), shared by both sides.
+// The line protocol between gpubarrier and gpubarrier-legacy, shared by both sides.
 // The helper is built by an older toolkit (nvcc 11.8 compiles C++17 at most) and never includes
 // the main project's C++20 headers: this header uses C++17 and the standard library only.
 //
@@ -25,7 +25,7 @@
 //       the host counts stamps that are not yet there.
 //   fuse <launches> <units>  fuse launches=<l> units=<u> seconds=<s>
 //       <launches> multi-device launches of kernels of <units> __nanosleep units (U ns each),
-//       back to back, then the wait: the runs behind the fusion technique (seed 001 Eq. 6).
+//       back to back, then the wait: the runs behind the fusion technique (the study's Eq. 6).
 //   reduce-check <bytes>     reduce-check bytes=<b> blocks=<g> sum=<s>
 //       one whole multi-GPU reduction of the reductions' data set (<bytes> = the whole array,
 //       split over the GPUs; kernels/reduction/data_set.hpp), from zeroed partial sums: GPU 0's
