@@ -1,4 +1,4 @@
-# The legacy helper (issue 15): gpubarrier-legacy, built by legacy/CMakeLists.txt with an older
+# The legacy helper: gpubarrier-legacy, built by legacy/CMakeLists.txt with an older
 # CUDA toolkit than the main project's (CUDA 13 removed this_multi_grid() and
 # cudaLaunchCooperativeKernelMultiDevice). One CMake project cannot use two CUDA toolkits, so it
 # is an ExternalProject, and only when asked for:

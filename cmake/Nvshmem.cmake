@@ -1,5 +1,5 @@
-# NVSHMEM for multigpu.nvshmem.barrier (issue 16; kernels/multigpu/nvshmem_barrier.cu) and for
-# multinode.hierarchical's network=1 (issue 18): the process's runtime
+# NVSHMEM for multigpu.nvshmem.barrier (kernels/multigpu/nvshmem_barrier.cu) and for
+# multinode.hierarchical's network=1: the process's runtime
 # (src/runtime/nvshmem_runtime.*) and the node leaders' device-initiated signals
 # (kernels/multinode/nvshmem_leaders.cu) exist only in a build with NVSHMEM.
 # GPUBARRIER_NVSHMEM_ROOT: a prefix with include/, lib/libnvshmem_device.a and

@@ -59,7 +59,7 @@ def launch(rows, table):
 
 
 def multigrid(rows, table):
-    """Seed 002 Table 9 beside our multi-grid rows at 2 GPUs, in us."""
+    """The workshop version's Table 9 beside our multi-grid rows at 2 GPUs, in us."""
     mine = []
     for r in rows:
         c = cfg(r)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Markdown tables and figures for the results pages (results/README.md, FINDINGS.md, journal.md,
+"""Markdown tables and figures for the results pages (results/*.md and
 each folder's README.md), computed from gpubarrier CSVs (never typed in).
 
 Tables:

@@ -1,4 +1,4 @@
-"""Published reference figures that the results pages (results/FINDINGS.md, results/journal.md) set beside our measurements.
+"""Published reference figures that the results pages (results/FINDINGS.md and the others) set beside our measurements.
 
 These are NOT our measurements: they are copied from the study, each with its source;
 tools/report.py prints them in the study columns of `single`. The one exception is
@@ -11,9 +11,10 @@ from a committed reference run.
 """
 import os
 
-# The study's Table 2 (warp synchronization, latency in cycles; revises the workshop version's Table 4).
-# The study's Table 1 (launch overhead by Eq. 6 and null-kernel total latency, ns; the table does
-# not say which GPU). Seed 002 Tables 5, 7, 8 (block latency/throughput, grid sync latency).
+# The study's Table 2 (warp synchronization, latency in cycles; revises the workshop version's Table
+# 4). The study's Table 1 (launch overhead by Eq. 6 and null-kernel total latency, ns; the table
+# does not say which GPU). The workshop version's Tables 5,
+# 7, 8 (block latency/throughput, grid sync latency).
 STUDY = {
     # case key: (V100, P100, source)
     "warp.tile-sync": ("14 (every group size)", "1 (every group size)", "001 T2"),
@@ -103,9 +104,9 @@ STUDY_REDUCTION = {
 STUDY_LAUNCH_TYPES = [("traditional", 1081, 8888), ("cooperative", 1063, 10248),
                       ("cooperative multi-device", 1258, 10874)]
 
-# Seed 002 Table 9: the multi-grid sync on 2 GPUs of a DGX-1, latency (us) by region of the heat
-# map: (case as printed, blocks/SM and warps/SM predicate, min, max). warps/SM = blocks/SM x
-# threads/block / 32.
+# The workshop version's Table 9: the multi-grid sync on 2 GPUs of a DGX-1, latency (us) by region
+# of the heat map: (case as printed, blocks/SM and warps/SM predicate, min, max). warps/SM =
+# blocks/SM x threads/block / 32.
 STUDY_MULTI_GRID_2GPU = {
     "V100": [("block/sm <= 4 and warp/sm <= 16", lambda b, w: b <= 4 and w <= 16, 6.02, 9.12),
              ("block/sm >= 16 or warp/sm = 64", lambda b, w: b >= 16 or w == 64, 22.00, 58.32)],

@@ -30,10 +30,10 @@
 #include <string.h>
 
 /* About `length` dependent float adds, kept by a use of the result that never prints, as EPCC's
- * delay() does (common.c). Until session 8 this program stored the result into one shared
- * volatile variable instead, so every thread wrote the same cache line between every two
- * barriers, a cost EPCC's loop does not have; --shared-store 1 keeps that variant, so that one
- * run can show what it cost (scripts/reference-check's `threads=T shared-store` rows). */
+ * delay() does (common.c). --shared-store 1 stores the result into one shared volatile
+ * variable instead, so every thread writes the same cache line between every two barriers, a
+ * cost EPCC's loop does not have: the variant exists so that one run can show what it costs
+ * (scripts/reference-check's `threads=T shared-store` rows). */
 static int shared_store = 0;
 static volatile float delay_sink;
 
