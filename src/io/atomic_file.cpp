@@ -36,8 +36,10 @@ StagedFile::StagedFile(const std::string& path) : path_(path) {
     made_ = p;
   std::filesystem::create_directories(folder_, ec);
   // Same folder: rename(2) is atomic only within one file system.
-  temp_ =
-      (folder_ / ("." + target.filename().string() + ".tmp." + std::to_string(getpid()))).string();
+  std::string name = ".";
+  name += target.filename().string();
+  name += ".tmp." + std::to_string(getpid());
+  temp_ = (folder_ / name).string();
   fd_ = open(temp_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) {
     const int err = errno;

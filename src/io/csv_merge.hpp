@@ -5,7 +5,7 @@
 // twice, a part merged again) is kept once.
 //
 // The inputs are read record by record and each row kept is written out as it is read: what
-// merge holds is one record and, per row kept, where it is in the output (about 60 bytes), so
+// merge holds is one record and, per row kept, where it is in the output (about 65 bytes), so
 // files of many times the memory merge in a fraction of their size.
 #pragma once
 

@@ -84,6 +84,24 @@ void CsvRecordReader::too_long(int line, int quote_line) const {
                    ": expected a gpubarrier CSV, whose rows are far shorter");
 }
 
+void CsvRecordReader::take_run(std::string& field, bool quoted, std::size_t& bytes, int line,
+                               int quote_line) {
+  // The bytes that only join the field: in quotes all but '"' and LF (which counts a line),
+  // outside them all but the separators, the line ends and '"'.
+  std::size_t end = at_;
+  if (quoted)
+    while (end < piece_.size() && piece_[end] != '"' && piece_[end] != '\n') ++end;
+  else
+    while (end < piece_.size() && piece_[end] != ',' && piece_[end] != '"' && piece_[end] != '\r' &&
+           piece_[end] != '\n')
+      ++end;
+  const std::size_t n = end - at_;
+  if ((bytes += n) > limit_) too_long(line, quote_line);
+  field.append(piece_.data() + at_, n);
+  at_ = end;
+  offset_ += n;
+}
+
 bool CsvRecordReader::next(CsvRecord& record) {
   std::size_t n = 0, bytes = 0;
   bool quoted = false, field_started = false;
@@ -104,6 +122,7 @@ bool CsvRecordReader::next(CsvRecord& record) {
       } else {
         if (c == '\n') ++line_;
         *field += c;
+        take_run(*field, true, bytes, record.line, quote_line);
       }
       continue;
     }
@@ -127,6 +146,7 @@ bool CsvRecordReader::next(CsvRecord& record) {
     } else if (c != '\r') {
       *field += c;
       field_started = true;
+      take_run(*field, false, bytes, record.line, 0);
     }
   }
   if (bytes > 0) {

@@ -50,6 +50,8 @@ class CsvRecordReader {
 
  private:
   int peek();  // the next byte without taking it, or -1 at the end of the text
+  // Appends to `field` the bytes of this piece that cannot end it or change its state.
+  void take_run(std::string& field, bool quoted, std::size_t& bytes, int line, int quote_line);
   [[noreturn]] void too_long(int line, int quote_line) const;
 
   Source source_;
