@@ -94,8 +94,8 @@ class StagedOutput : public MergeOutput {
  public:
   explicit StagedOutput(std::unique_ptr<StagedFile> file) : file_(std::move(file)) {}
   void append(std::string_view text) override { file_->write(text); }
-  std::string read(std::uint64_t offset, std::size_t size) override {
-    return file_->read(offset, size);
+  void read(std::uint64_t offset, std::size_t size, std::string& text) override {
+    file_->read(offset, size, text);
   }
   void commit() { file_->commit(); }
 

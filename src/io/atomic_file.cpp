@@ -89,9 +89,9 @@ void StagedFile::flush() {
   pending_.clear();
 }
 
-std::string StagedFile::read(std::uint64_t offset, std::size_t size) {
+void StagedFile::read(std::uint64_t offset, std::size_t size, std::string& text) {
   flush();
-  std::string text(size, '\0');
+  text.resize(size);
   std::size_t done = 0;
   while (done < size) {
     const ssize_t n =
@@ -100,7 +100,6 @@ std::string StagedFile::read(std::uint64_t offset, std::size_t size) {
     if (n <= 0) fail("cannot read back", temp_.empty() ? "a scratch file" : temp_);
     done += static_cast<std::size_t>(n);
   }
-  return text;
 }
 
 void StagedFile::commit() {

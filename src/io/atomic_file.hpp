@@ -28,8 +28,8 @@ class StagedFile {
   StagedFile& operator=(const StagedFile&) = delete;
 
   void write(std::string_view text);
-  // `size` bytes from `offset` of what write() wrote.
-  std::string read(std::uint64_t offset, std::size_t size);
+  // `size` bytes from `offset` of what write() wrote, into `text` (its room reused).
+  void read(std::uint64_t offset, std::size_t size, std::string& text);
   void commit();
 
  private:

@@ -167,13 +167,13 @@ class Merger {
     const std::size_t h = hash_ ? hash_(figure_) : std::hash<std::string>{}(figure_);
     for (auto [it, last] = kept_.equal_range(h); it != last; ++it) {
       const KeptFigure& k = it->second;
-      const std::string earlier = out_.read(k.offset, k.size);
-      if (earlier == line_) {
+      out_.read(k.offset, k.size, earlier_);
+      if (earlier_ == line_) {
         ++result_.duplicates;
         return;
       }
       // Other contents: of this figure, or of another whose figure hashes alike.
-      CsvText text = split_csv(earlier);
+      CsvText text = split_csv(earlier_);
       figure_of(text.records.at(0).fields, earlier_figure_);
       if (earlier_figure_ == figure_)
         throw UsageError("merge: " + where(file, line) + " and " + where(k.file, k.line) +
@@ -204,7 +204,7 @@ class Merger {
   std::uint64_t offset_ = 0;  // of the next line in the output
   // The row being merged, its line and figure (their strings reused from row to row).
   std::vector<std::string> row_;
-  std::string line_, figure_, earlier_figure_;
+  std::string line_, figure_, earlier_, earlier_figure_;
 };
 
 }  // namespace
@@ -219,7 +219,11 @@ MergeResult merge_csv_files(const std::vector<std::string>& paths, MergeOutput& 
 void append_csv_line(std::string& text, const std::vector<std::string>& fields) {
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i) text += ',';
-    text += csv_quote(fields[i]);
+    // A field that needs no quotes as it is: no string made per field.
+    if (fields[i].find_first_of(",\"\r\n") == std::string::npos)
+      text += fields[i];
+    else
+      text += csv_quote(fields[i]);
   }
   text += "\r\n";
 }

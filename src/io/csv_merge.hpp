@@ -25,8 +25,8 @@ class MergeOutput {
  public:
   virtual ~MergeOutput() = default;
   virtual void append(std::string_view text) = 0;
-  // `size` bytes from `offset` of what append wrote.
-  virtual std::string read(std::uint64_t offset, std::size_t size) = 0;
+  // `size` bytes from `offset` of what append wrote, into `text` (its room reused).
+  virtual void read(std::uint64_t offset, std::size_t size, std::string& text) = 0;
 };
 
 struct MergeResult {

@@ -20,8 +20,8 @@ namespace {
 class TextOutput : public MergeOutput {
  public:
   void append(std::string_view text) override { text_ += text; }
-  std::string read(std::uint64_t offset, std::size_t size) override {
-    return text_.substr(offset, size);
+  void read(std::uint64_t offset, std::size_t size, std::string& text) override {
+    text = text_.substr(offset, size);
   }
   const std::string& text() const { return text_; }
 
