@@ -115,11 +115,15 @@ TEST_F(MergeFiles, OlderRowsAreUpgradedKeepingTheirVersion) {
   const auto v3 = file("v3.csv", Row::columns_of_version(3), {v3row});
   auto v4row = row("4", "d", "13");
   v4row["mpi_thread_level"] = "funneled";
-  const auto v4 = file("v4.csv", Row::columns(), {v4row});
-  const Merged m = merge({v1, v2, v3, v4});
-  ASSERT_EQ(m.rows.size(), 4u);
-  EXPECT_EQ(m.result.files, 4);
-  EXPECT_EQ(m.result.upgraded, 3);
+  const auto v4 = file("v4.csv", Row::columns_of_version(4), {v4row});
+  auto v5row = row("5", "e", "14");
+  v5row["sm_clock_mhz"] = "1980";
+  v5row["sm_clock_source"] = "nvml";
+  const auto v5 = file("v5.csv", Row::columns(), {v5row});
+  const Merged m = merge({v1, v2, v3, v4, v5});
+  ASSERT_EQ(m.rows.size(), 5u);
+  EXPECT_EQ(m.result.files, 5);
+  EXPECT_EQ(m.result.upgraded, 4);
   for (const auto& r : m.rows) EXPECT_EQ(r.size(), Row::columns().size());
   EXPECT_EQ(get(m.rows[0], "schema_version"), "1");
   EXPECT_EQ(get(m.rows[0], "node"), "");
@@ -135,7 +139,10 @@ TEST_F(MergeFiles, OlderRowsAreUpgradedKeepingTheirVersion) {
   EXPECT_EQ(get(m.rows[2], "mpi_thread_level"), "");
   EXPECT_EQ(get(m.rows[3], "schema_version"), "4");
   EXPECT_EQ(get(m.rows[3], "mpi_thread_level"), "funneled");
-  EXPECT_EQ(m.result.by_status.at("ok"), 4);
+  EXPECT_EQ(get(m.rows[3], "sm_clock_source"), "");
+  EXPECT_EQ(get(m.rows[4], "schema_version"), "5");
+  EXPECT_EQ(get(m.rows[4], "sm_clock_source"), "nvml");
+  EXPECT_EQ(m.result.by_status.at("ok"), 5);
 }
 
 TEST_F(MergeFiles, ColumnsAreMatchedByName) {
@@ -223,7 +230,7 @@ TEST_F(MergeFiles, UnknownColumnIsRefusedNamingFileLineAndColumn) {
   cols.push_back("colour");
   const auto path = file("odd.csv", cols, {row("2", "a", "10")});
   const std::string m = refusal({path});
-  EXPECT_NE(m.find("odd.csv:1: column 52 'colour' is not a column"), std::string::npos) << m;
+  EXPECT_NE(m.find("odd.csv:1: column 53 'colour' is not a column"), std::string::npos) << m;
 }
 
 TEST_F(MergeFiles, MissingV3ColumnIsRefusedForAV3RowOnly) {
@@ -253,7 +260,7 @@ TEST_F(MergeFiles, TornRowsAreRefused) {
   const std::string m = refusal({torn});
   EXPECT_NE(m.find("torn.csv:3: the last row is torn"), std::string::npos) << m;
   const auto short_row = file("fields.csv", Row::columns(), {row("2", "a", "10")}, "2,b\r\n");
-  EXPECT_NE(refusal({short_row}).find("fields.csv:3: 2 fields, the header has 51"),
+  EXPECT_NE(refusal({short_row}).find("fields.csv:3: 2 fields, the header has 52"),
             std::string::npos);
 }
 
@@ -267,7 +274,8 @@ TEST_F(MergeFiles, FormatsTheCurrentHeaderFirst) {
   const std::string text = format_csv({});
   EXPECT_EQ(text.substr(0, 15), "schema_version,");
   EXPECT_NE(text.find(",note,node,slurm_job_id,slurm_step_id,gpubarrier_version,git_sha,"
-                      "nvidia_driver,gpu_uuids,sm_clock_mhz,statistic,mpi_thread_level\r\n"),
+                      "nvidia_driver,gpu_uuids,sm_clock_mhz,statistic,mpi_thread_level,"
+                      "sm_clock_source\r\n"),
             std::string::npos);
 }
 

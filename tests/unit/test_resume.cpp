@@ -246,7 +246,7 @@ TEST_F(ResumeFiles, DifferentHeaderIsRefusedNamingTheColumn) {
 TEST_F(ResumeFiles, RowOfAnotherVersionIsRefusedNamingLineAndColumn) {
   write_run(0);
   std::string text = slurp(csv_);
-  text.replace(text.find("\r\n4,") + 2, 1, "1");
+  text.replace(text.find("\r\n5,") + 2, 1, "1");
   std::ofstream(csv_, std::ios::binary) << text;
   std::vector<std::string> notes;
   try {
