@@ -43,7 +43,8 @@ SmClock measure_sm_clock(int device) {
   double max_hz = nvml.max_hz;
   if (max_hz <= 0) {
     int khz = 0;
-    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess) max_hz = khz * 1e3;
+    if (cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device) == cudaSuccess)
+      max_hz = khz * 1e3;
   }
   return choose_sm_clock(estimate, nvml.current_hz, max_hz);
 }

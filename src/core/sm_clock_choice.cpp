@@ -52,9 +52,9 @@ std::string sm_clock_note(const SmClock& c) {
   // The estimate keeps the note the tools read back ("SM clock N MHz measured").
   if (c.source == SmClockSource::estimate)
     return "SM clock " + std::to_string(static_cast<long>(c.hz / 1e6)) + " MHz measured";
-  const std::string estimate =
-      c.estimate_hz > 0 ? "the clock64/%globaltimer estimate " + mhz(c.estimate_hz)
-                        : "no clock64/%globaltimer estimate";
+  const std::string estimate = c.estimate_hz > 0
+                                   ? "the clock64/%globaltimer estimate " + mhz(c.estimate_hz)
+                                   : "no clock64/%globaltimer estimate";
   if (c.source == SmClockSource::nvml)
     return "SM clock " + mhz(c.hz) + " from NVML (" + estimate +
            (c.estimate_hz > 0 ? " is above the GPU's maximum " + mhz(c.max_hz) : "") + ")";

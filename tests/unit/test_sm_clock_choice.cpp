@@ -43,8 +43,7 @@ TEST(SmClockChoice, WithoutNvmlTheMaximumIsTaken) {
             "SM clock 1980 MHz, the GPU's maximum (the clock64/%globaltimer estimate 1994 MHz "
             "is above it; no NVML reading)");
   // An NVML reading above the maximum is no better than the estimate.
-  EXPECT_EQ(choose_sm_clock(1994 * kMHz, 1990 * kMHz, 1980 * kMHz).source,
-            SmClockSource::maximum);
+  EXPECT_EQ(choose_sm_clock(1994 * kMHz, 1990 * kMHz, 1980 * kMHz).source, SmClockSource::maximum);
 }
 
 TEST(SmClockChoice, UnknownMaximumKeepsTheEstimate) {
