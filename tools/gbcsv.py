@@ -41,6 +41,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tool_main  # noqa: E402
 import bounds  # noqa: E402
+import timed_regions  # noqa: E402
 import user_files  # noqa: E402
 
 # The CSV schema as the executable states it: `gpubarrier --json schema`, committed beside this
@@ -423,12 +424,20 @@ def figure_excluded(row):
     "not timed:" (for an unresolved row, what it does establish: "... below 24.4 ns"), else the
     same rule on the row's figures for a row not read through load (an eq6/eq7 interval that
     includes zero), else for a row that is not ok its status and the reason its note starts
-    with ("unverified: outside physical bound: ..."). A noisy row is not excluded here
-    (noisy_reason says it is noisy)."""
+    with ("unverified: outside physical bound: ..."). A clock figure written before the
+    executable noted its timed region (its note has no "not timed:" part where the table of
+    src/core/timed_regions.cpp says the region lacks the instruction on the row's GPU) is
+    excluded with the executable's part and "(the table of the executable; the row predates
+    its note)". A noisy row is not excluded here (noisy_reason says it is noisy)."""
     parts = [p.strip() for p in (row.get("note") or "").split("; ")]
     for part in parts:
         if part.startswith(EXCLUDING_PARTS):
             return part
+    if row.get("technique") == "clock" and row.get("method") and "config" in row:
+        absent = timed_regions.absent_note(row["method"], config_axes(row),
+                                           row.get("gpu_model", ""))
+        if absent:
+            return absent + " (the table of the executable; the row predates its note)"
     status = row.get("status", "")
     if status == "ok":
         why = bounds.unresolved_reason(row)
