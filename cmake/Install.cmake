@@ -25,7 +25,7 @@ if(GB_NVSHMEM_TARGET)
 endif()
 
 install(DIRECTORY tools/ DESTINATION ${GB_INSTALL_DATA}/tools
-  FILES_MATCHING PATTERN "*.py" PATTERN "schema.json"
+  FILES_MATCHING PATTERN "*.py" PATTERN "schema.json" PATTERN "noise_floors.json"
   PATTERN "__pycache__" EXCLUDE PATTERN "reference" EXCLUDE)
 install(DIRECTORY configs/ DESTINATION ${GB_INSTALL_DATA}/configs)
 install(DIRECTORY jobs/templates/ DESTINATION ${GB_INSTALL_DATA}/jobs/templates)

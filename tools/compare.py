@@ -55,8 +55,11 @@ THE FLOOR is the run-to-run variation that no within-run statistic sees: for eve
 across separate runs of one build on one machine, the relative range (max - min) / median of its
 values; the default floor of a technique is the 95th percentile of those ranges over the committed
 repeat runs, rounded up to 0.1% (and, as "other", that of every repeated key pooled, for a
-technique without repeats), computed from those runs whenever a default floor is needed
-(--help prints them: FLOORS_NOW), from
+technique without repeats). compare reads them from tools/noise_floors.json, installed beside it
+(an installed prefix holds no repeat runs), which holds each technique's floor and the CSVs it
+came from and is written from the committed runs by
+    tools/compare.py --measure-floor --json > tools/noise_floors.json
+(now: FLOORS_NOW). The repeat runs are
 results/h200/foundation-repeats.csv, results/h200/repeats-grid-block.csv,
 results/h100/grid-repeats.csv, results/h200x2/architecture/ab-{before,after}-*.csv,
 layout-{before,after,wordsfirst}-*.csv, the two runs each of the quick suite before and after the
@@ -850,14 +853,44 @@ def measure_floor(groups=None):
 
 
 _DEFAULT_FLOORS = {}
+# The default floors, measured from the committed repeat runs (FLOOR_SETS) and kept beside this
+# file so that an installed prefix, which has no results/, compares with the same floors.
+FLOORS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "noise_floors.json")
+FLOORS_COMMAND = "tools/compare.py --measure-floor --json > tools/noise_floors.json"
+
+
+def floors_document(groups=None):
+    """The content of FLOORS_FILE for `groups` (FLOOR_SETS by default): per technique its floor
+    and the CSVs (relative to the checkout where inside it) whose repeated keys gave it."""
+    floors, _, spreads = measure_floor(groups)
+    shown = lambda f: os.path.relpath(f, ROOT) if f.startswith(ROOT + os.sep) else f  # noqa: E731
+    csvs = {}
+    for t, _, _, _, files in spreads:
+        for name in (t, "other"):
+            csvs.setdefault(name, set()).update(shown(f) for f in files)
+    return {"about": f"run-to-run noise floor per technique: p{FLOOR_PERCENTILE} of the relative "
+                     "range (max - min) / median of every key repeated across runs, rounded up "
+                     "to 0.1%; 'other' pools every key",
+            "command": FLOORS_COMMAND,
+            "floors": {t: {"floor": v, "csvs": sorted(csvs[t])} for t, v in floors.items()}}
 
 
 def default_floors():
-    """{technique: floor fraction, ..., "other": pooled}: measure_floor() of the committed repeat
-    runs (FLOOR_SETS, under the repository), computed once per process."""
+    """{technique: floor fraction, ..., "other": pooled}: FLOORS_FILE's floors, read once per
+    process. A missing or broken file is one line naming it and the command that writes it."""
     if not _DEFAULT_FLOORS:
-        _DEFAULT_FLOORS.update(measure_floor([[os.path.join(ROOT, p) for p in g]
-                                              for g in FLOOR_SETS])[0])
+        try:
+            with open(FLOORS_FILE, encoding="utf-8") as f:
+                doc = json.load(f)
+            floors = {str(t): float(e["floor"]) for t, e in doc["floors"].items()}
+            if "other" not in floors:
+                raise KeyError("other")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
+            raise CompareError(f"cannot read the noise floors {FLOORS_FILE} ({why}): give "
+                               f"--floor PCT, or restore the file from the checkout "
+                               f"(`{FLOORS_COMMAND}` writes it)") from None
+        _DEFAULT_FLOORS.update(floors)
     return dict(_DEFAULT_FLOORS)
 
 
@@ -886,9 +919,9 @@ def print_floor(groups):
 
 def _help_floors():
     try:
-        return _floor_text(None)
-    except CompareError as e:  # outside a checkout: no committed repeat runs
-        return f"not computed here: {e}"
+        return f"{_floor_text(None)}, read from {FLOORS_FILE}"
+    except CompareError as e:  # the tools folder lacks the file: say so, --help still works
+        return f"not readable here: {e}"
 
 
 def main(argv=None):
@@ -919,12 +952,22 @@ def main(argv=None):
     p.add_argument("--measure-floor", nargs="*", metavar="GROUP",
                    help="print the run-to-run floor measured from groups of repeat runs (default: "
                         "the committed repeat CSVs) and exit")
+    p.add_argument("--json", action="store_true",
+                   help="with --measure-floor: print the floors file's content (each technique's "
+                        "floor and its CSVs) instead of the table")
     args = p.parse_args(argv)
     # Errors are raised: CsvError and CompareError are bad input (exit 2), a scipy that cannot
     # be imported for --raw is named with its fix (tools/tool_main.py).
     if args.measure_floor is not None:
-        print_floor([[g] for g in args.measure_floor] or None)
+        groups = [[g] for g in args.measure_floor] or None
+        if args.json:
+            sys.stdout.write(json.dumps(floors_document(groups), indent=1) + "\n")
+        else:
+            print_floor(groups)
         return 0
+    if args.json:
+        raise CompareError("--json goes with --measure-floor (for compare's own JSON give "
+                           "--format json)")
     if not args.csv:
         p.error("give at least one CSV (two, or --by a column that splits one)")
     if args.floor is not None and not 0 <= args.floor < 100:

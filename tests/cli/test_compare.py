@@ -215,19 +215,42 @@ def case_committed():
 
 
 def case_floor_reproducible():
+    # tools/noise_floors.json (what compare reads, installed with it) is current: what
+    # --measure-floor --json computes from the committed repeat runs, byte for byte.
+    p = compare("--measure-floor", "--json")
+    committed = open(os.path.join(ROOT, "tools", "noise_floors.json"), encoding="utf-8").read()
+    expect(p.stdout == committed, "tools/noise_floors.json differs from what the committed repeat "
+           "runs give; regenerate it with\n  tools/compare.py --measure-floor --json > "
+           "tools/noise_floors.json\nand commit it")
+    measured = {t: e["floor"] for t, e in json.loads(committed)["floors"].items()}
+    expect(all(e["csvs"] for e in json.loads(committed)["floors"].values()),
+           "every floor names the CSVs it came from", committed)
     p = compare("--measure-floor")
     line = [x for x in p.stdout.splitlines() if x.startswith("floors: ")]
-    expect(line, "--measure-floor prints the floors", p.stdout)
-    measured = json.loads(line[0][len("floors: "):])
+    expect(line and json.loads(line[0][len("floors: "):]) == measured,
+           "--measure-floor's table gives the file's floors", p.stdout)
     q = subprocess.run([PY, "-c", "import json, sys; sys.path.insert(0, 'tools'); import compare; "
                         "print(json.dumps(compare.default_floors()))"],
                        capture_output=True, text=True, cwd=ROOT)
     defaults = json.loads(q.stdout)
-    expect(measured == defaults, f"default_floors() {defaults} != measured {measured}")
+    expect(measured == defaults, f"default_floors() {defaults} != the file's {measured}")
     help_text = compare("--help").stdout
     for t, v in measured.items():
         expect(f"{t} {v * 100:g}%" in help_text, f"--help states the {t} floor {v * 100:g}%",
                help_text)
+    expect("noise_floors.json" in help_text, "--help names the floors' file", help_text)
+    # Without the file (a tools folder copied without it): one line, exit 2, naming the fix.
+    tools = os.path.join(TMP, "tools-nofloors")
+    import shutil  # noqa: PLC0415
+    shutil.copytree(os.path.join(ROOT, "tools"), tools,
+                    ignore=shutil.ignore_patterns("__pycache__", "noise_floors.json"))
+    a = write("nf-a.csv", [row()])
+    b = write("nf-b.csv", [row(value="1001", run_id="r2")])
+    p = subprocess.run([PY, os.path.join(tools, "compare.py"), a, b], capture_output=True,
+                       text=True, timeout=300)
+    lines = p.stderr.strip().splitlines()
+    expect(p.returncode == 2 and len(lines) == 1 and "noise_floors.json" in lines[0] and
+           "--floor" in lines[0], "compare without its floors file: exit 2, one line", p.stderr)
 
 
 def case_api():

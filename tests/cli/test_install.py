@@ -6,9 +6,9 @@ of each command's own (`unshare -m`; the files stay where they are for everyone 
 From the prefix: --version names <prefix>/share/gpubarrier; list; run --methods
 host.omp.barrier; sweep of a shipped sweep by name; jobs --scheduler none; compare; report multi
 and report --html; the installed ReFrame suite's HostOmpBarrier (system local, no scheduler).
-The prefix copied whole to another folder (`cp -a`), the original hidden too: --version, list
-and run from the copy, whose run path names nothing of the source tree, the build folder or the
-original prefix. An executable copied away from its prefix says where its data files should be,
+The prefix copied whole to another folder (`cp -a`), the original hidden too: --version, list,
+run and compare (without --floor, its --help stating the floors) from the copy, whose run path
+names nothing of the source tree, the build folder or the original prefix. An executable copied away from its prefix says where its data files should be,
 and a Python tool it cannot find fails (exit 1) in one line naming that place.
 
 Usage: test_install.py GPUBARRIER
@@ -85,6 +85,15 @@ def moved_prefix(prefix, work, env):
             "--out", "moved.csv")
     expect(p.returncode == 0 and ok_rows(os.path.join(work, "moved.csv")),
            "run --methods host.omp.barrier from the moved prefix writes ok rows", p)
+    # compare without --floor takes each technique's noise floor from the installed
+    # tools/noise_floors.json (the committed repeat runs are not installed), and --help states them.
+    p = run(exe, "compare", "moved.csv", "omp.csv")
+    expect(p.returncode == 0 and "host.omp.barrier" in p.stdout and "verdict: same when" in p.stdout,
+           "compare without --floor from the moved prefix", p)
+    p = run(exe, "compare", "--help")
+    expect(p.returncode == 0 and "noise_floors.json" in p.stdout and "not computed" not in
+           p.stdout and re.search(r"clock \d[\d.]*%", p.stdout),
+           "compare --help from the moved prefix states the floors and their file", p)
 
 
 def sanitizer_env(env, work):
