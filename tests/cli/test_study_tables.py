@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """configs/sweeps/study-tables.yaml (the study's throughput tables at its shapes) without a GPU:
-`config check` accepts it as a sweep of 7 runs over 8 methods, and where no GPU is visible
+`config check` accepts it as a sweep of 9 runs over 11 methods (the converged warp syncs and their
+diverged variants among them), and where no GPU is visible
 `sweep` runs it to the end with exit 0, one skipped row per method that says why (on a GPU
 machine that part is left out: it would measure for minutes).
 
@@ -21,12 +22,13 @@ SWEEP = os.path.join(os.path.dirname(os.path.dirname(HERE)), "configs", "sweeps"
                      "study-tables.yaml")
 METHODS = {"gpu.warp.tile-sync", "gpu.warp.tile-shuffle", "gpu.warp.coalesced-sync",
            "gpu.warp.coalesced-shuffle", "gpu.warp.syncwarp", "gpu.block.syncthreads",
-           "gpu.block.cg-sync", "multigpu.cg.multi-grid"}
+           "gpu.block.cg-sync", "multigpu.cg.multi-grid", "gpu.warp.tile-sync-diverged",
+           "gpu.warp.coalesced-sync-diverged", "gpu.warp.syncwarp-diverged"}
 
 p = run_gpubarrier(EXE, "config", "check", SWEEP)
 expect(p.returncode == 0 and
-       p.stdout.strip() == f"ok: {SWEEP}: sweep study-tables, 7 run(s), 8 method(s)",
-       "config check accepts the sweep: 7 runs, 8 methods", p)
+       p.stdout.strip() == f"ok: {SWEEP}: sweep study-tables, 9 run(s), 11 method(s)",
+       "config check accepts the sweep: 9 runs, 11 methods", p)
 
 p = run_gpubarrier(EXE, "--json", "list")
 expect(p.returncode == 0, "list works", p)
