@@ -1,7 +1,10 @@
 // A run context for techniques on synthetic runs: few samples, a short budget.
 #pragma once
 
+#include <vector>
+
 #include "core/run_context.hpp"
+#include "core/runner.hpp"
 
 namespace gb::test {
 
@@ -23,6 +26,19 @@ inline RunContext helper_context() {
   ctx.options.reps_hi = 36;
   ctx.options.watchdog_s = 0.5;
   return ctx;
+}
+
+// The records that run_plan writes for one method on `ctx` (a plan of that method alone).
+inline std::vector<Record> run_one(RunContext ctx, Method& method) {
+  struct Collect final : ResultSink {
+    std::vector<Record> records;
+    void write(const Record& r) override { records.push_back(r); }
+  } sink;
+  RunPlan plan;
+  plan.methods = {&method};
+  plan.run_id = "r";
+  run_plan(ctx, plan, {&sink});
+  return sink.records;
 }
 
 }  // namespace gb::test

@@ -136,20 +136,10 @@ class Fixed final : public Method {
   double latency_;
 };
 
-struct Collect final : ResultSink {
-  std::vector<Record> records;
-  void write(const Record& r) override { records.push_back(r); }
-};
-
 std::vector<Record> run_fixed(double latency) {
   RunContext ctx = test::quick_context();
   Fixed method(latency);
-  Collect sink;
-  RunPlan plan;
-  plan.methods = {&method};
-  plan.run_id = "r";
-  run_plan(ctx, plan, {&sink});
-  return sink.records;
+  return test::run_one(ctx, method);
 }
 
 }  // namespace

@@ -45,21 +45,11 @@ class TimedRegionFake final : public Method {
   std::string name_;
 };
 
-struct TimedRegionSink final : ResultSink {
-  std::vector<Record> records;
-  void write(const Record& r) override { records.push_back(r); }
-};
-
 std::vector<Record> timed_region_rows(const std::string& method, int cc) {
   RunContext ctx = test::quick_context();
   ctx.compute_capability = cc;
   TimedRegionFake fake(method);
-  TimedRegionSink sink;
-  RunPlan plan;
-  plan.methods = {&fake};
-  plan.run_id = "r";
-  run_plan(ctx, plan, {&sink});
-  return sink.records;
+  return test::run_one(ctx, fake);
 }
 
 Point variant_point(long v) {
