@@ -24,10 +24,18 @@ if(GPUBARRIER_SANITIZE)
   add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${GB_SANITIZE_FLAGS}>")
   add_link_options("$<$<LINK_LANGUAGE:CXX>:${GB_SANITIZE_FLAGS}>")
   set(GB_SANITIZER_DIR ${CMAKE_CURRENT_SOURCE_DIR}/tests/sanitizers)
+  # LeakSanitizer's options but the unwinder (env.cmake.in chooses it per test).
+  set(GB_LSAN_OPTIONS "suppressions=${GB_SANITIZER_DIR}/lsan.supp:print_suppressions=0:exitcode=86:intercept_tls_get_addr=0")
   configure_file(${GB_SANITIZER_DIR}/env.cmake.in ${CMAKE_BINARY_DIR}/sanitizer_env.cmake @ONLY)
   # Read by ctest before any test (and before test_unit lists its tests): the environment of
   # every test of this build.
   set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_BINARY_DIR}/sanitizer_env.cmake)
+  # No library is unloaded in a sanitized executable (tests/sanitizers/keep_modules.cpp says
+  # why): its dlclose, linked into every executable defined after this and exported, replaces
+  # the C library's.
+  add_library(gb_keep_modules OBJECT ${GB_SANITIZER_DIR}/keep_modules.cpp)
+  link_libraries(gb_keep_modules)
+  add_link_options("LINKER:--export-dynamic-symbol=dlclose")
 endif()
 
 # Host C++ compiled in batches of eight files a target (CMake's unity build; the .cu files have

@@ -97,6 +97,15 @@ def environment(exe):
     return env
 
 
+def block_env(env, body):
+    """The environment of one block: in a sanitized build, a block that starts OpenMPI runs with
+    the leak checker's options for OpenMPI (tests/sanitizers/env.cmake.in says why)."""
+    mpi_options = env.get("GB_LSAN_OPTIONS_MPI")
+    if mpi_options and any(re.search(r"\bmpirun\b", line) for line in body):
+        return dict(env, LSAN_OPTIONS=mpi_options)
+    return env
+
+
 def status():
     return subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=all"],
                           capture_output=True, text=True, check=True).stdout
@@ -143,7 +152,7 @@ def run_files(files, exe, tmp):
             # Every block in a fresh copy: no block depends on what another wrote.
             cwd = os.path.join(tmp, f"b{len(ran)}")
             copy_checkout(cwd, exe)
-            failure, took = run_block(where, body, cwd, env)
+            failure, took = run_block(where, body, cwd, block_env(env, body))
             ran.append(f"{where}: {took:.1f} s{'  FAILED' if failure else ''}")
             if failure:
                 failures.append(failure)
