@@ -1,6 +1,6 @@
 """Reading gpubarrier CSVs of every schema version (results/SCHEMA.md), for the Python tools.
 
-    import gbcsv
+    from . import gbcsv
     rows = gbcsv.load(["a.csv", "b.csv"])            # every row: a Row, a mapping of every column
                                                      # of the latest version, as a dict would be
     rows = gbcsv.load(paths, statuses={"ok"})        # only ok rows
@@ -38,11 +38,10 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tool_main  # noqa: E402
-import bounds  # noqa: E402
-import timed_regions  # noqa: E402
-import user_files  # noqa: E402
+from . import tool_main
+from . import bounds
+from . import timed_regions
+from . import user_files
 
 # The CSV schema as the executable states it: `gpubarrier --json schema`, committed beside this
 # file (tools/schema.json; test cli.docs_schema_current keeps the two equal), so that the tools

@@ -14,7 +14,7 @@ import collections
 import fnmatch
 import statistics
 
-import gbcsv
+from . import gbcsv
 
 cfg = gbcsv.config_axes
 SHAPE_AXES = ("blocks_per_sm", "threads_per_block")

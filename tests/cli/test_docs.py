@@ -19,8 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, run_gpubarrier  # noqa: E402
+from cli_common import clean_env, expect, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")
@@ -45,7 +44,7 @@ def quick_start_commands(text):
 def case_methods(exe):
     listed = run_gpubarrier(exe, "list", "--json", timeout=120)
     expect(listed.returncode == 0, "gpubarrier list --json failed", listed)
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "methods_doc.py"), "-",
+    done = subprocess.run([sys.executable, "-m", "tools.methods_doc", "-",
                            "--check", os.path.join(ROOT, "docs", "methods.md")],
                           input=listed.stdout, capture_output=True, text=True, timeout=60)
     expect(done.returncode == 0, "docs/methods.md is not current", done)

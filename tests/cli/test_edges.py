@@ -24,8 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, read_csv, run_gpubarrier, write_text  # noqa: E402
+from cli_common import clean_env, expect, read_csv, run_gpubarrier, write_text
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 OMP = ["--methods", "host.omp.barrier", "--axis", "group_size=1", "--samples", "2",

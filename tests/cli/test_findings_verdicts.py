@@ -27,10 +27,8 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import gbcsv  # noqa: E402
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows  # noqa: E402
+from tools import gbcsv
+from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
@@ -103,8 +101,8 @@ elif CASE == "no_uuids":
     expect("without GPU UUIDs" in rep.stdout, "the page says rows without UUIDs were left out",
            rep)
 elif CASE == "study_rule":
-    import findings
-    import study_reference
+    from tools import findings
+    from tools import study_reference
     implicit, grid_sync = study_reference.STUDY_REDUCTION["V100"][:2]
 
     def fig(value):
@@ -117,18 +115,18 @@ elif CASE == "study_rule":
     expect("865.4" in rep.stdout and "855.59" in rep.stdout,
            "the page says how the study's own Table 6 figures fare under the rule", rep)
 elif CASE == "typed_refs":
-    import study_reference
+    from tools import study_reference
     for entry in study_reference.DESIGN_REFERENCE:
         expect(isinstance(entry[-1], str) and not isinstance(entry[-2], str),
                f"DESIGN_REFERENCE entry {entry[0]!r} holds a typed-in figure after its unit")
     ref = study_reference.design_reference_csv()
     expect(os.path.isfile(ref), f"the foundation reference {ref} is a committed CSV")
-    rep = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "report.py"), "foundation",
+    rep = subprocess.run([sys.executable, "-m", "tools.report", "foundation",
                           ref], capture_output=True, text=True, timeout=120)
     rows = [ln for ln in rep.stdout.split("\n") if ln.startswith("| `")]
     expect(rep.returncode == 0 and rows and all("(+0.0%)" in ln for ln in rows),
            "the reference run against itself: +0.0% in every row", rep)
-    code = ("import sys, json; sys.path.insert(0, 'tools'); import compare; "
+    code = ("import json; from tools import compare; "
             "print(json.dumps([compare.default_floors(), compare.measure_floor()[0]]))")
     got = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120)

@@ -17,8 +17,7 @@ import os
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+from cli_common import expect, run_gpubarrier
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 HELPER_TIMED = {"reduction.multi.multi-grid"}

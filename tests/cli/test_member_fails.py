@@ -15,8 +15,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import expect, read_csv, run_gpubarrier
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 TIMEOUT_S = 120  # a hang fails the test here instead of blocking CI for ctest's 600 s

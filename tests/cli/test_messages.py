@@ -15,8 +15,7 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, one_line, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import expect, one_line, read_csv, run_gpubarrier
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 

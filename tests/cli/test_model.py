@@ -22,11 +22,9 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-from cli_common import expect, synthetic_row, write_rows  # noqa: E402
-from model_eq import Side, crossing, eq5, switch_point  # noqa: E402
+from tools import gbcsv
+from cli_common import expect, synthetic_row, write_rows
+from tools.model_eq import Side, crossing, eq5, switch_point
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 # Table 3 prints its inputs to 3 significant figures (0.43 B/cycle is 0.425-0.435) and Table 4 its

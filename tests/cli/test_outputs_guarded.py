@@ -22,8 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, one_line, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import clean_env, expect, one_line, read_csv, run_gpubarrier
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 H = ["--methods", "host.omp.barrier", "--axis", "group_size=2", "--samples", "2",

@@ -17,10 +17,8 @@ import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bounded_run import run_bounded  # noqa: E402
-from cli_common import clean_env, expect, read_csv, synthetic_row, write_rows  # noqa: E402
+from bounded_run import run_bounded
+from cli_common import clean_env, expect, read_csv, synthetic_row, write_rows
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 QUICK = ["--samples", "2", "--time-budget", "0.2"]
@@ -99,8 +97,7 @@ def case_mpi_bound():
 def case_compare():
     import subprocess
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    sys.path.insert(0, os.path.join(root, "tools"))
-    import gbcsv
+    from tools import gbcsv
     quiet = dict(method="host.mpi.barrier", level="host", launcher="mpi", ranks="2",
                  technique="host-loop", metric="loop_latency", unit="ns", stddev="10",
                  samples="20", statistic="loop-mean-avg-ranks", cv="0.05")
@@ -111,7 +108,7 @@ def case_compare():
         a, b = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
         write_rows(a, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, value="170", **quiet)])
         write_rows(b, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **noisy)])
-        p = subprocess.run([sys.executable, os.path.join(root, "tools", "compare.py"), a, b],
+        p = subprocess.run([sys.executable, "-m", "tools.compare", a, b],
                            capture_output=True, text=True, timeout=300, cwd=root)
         expect(p.returncode == 0, "compare.py runs", p)
         expect("slower" not in p.stdout.replace("0 slower", ""), "no slower/faster verdict", p)

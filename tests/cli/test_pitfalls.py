@@ -9,8 +9,7 @@ import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+from cli_common import expect, run_gpubarrier
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 

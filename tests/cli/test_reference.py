@@ -18,20 +18,17 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPORT = os.path.join(ROOT, "tools", "report.py")
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "reference"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-import rows as reference_rows  # noqa: E402
-from cli_common import expect, read_csv  # noqa: E402
+REPORT = ["-m", "tools.report"]
+from tools import gbcsv
+from tools.reference import rows as reference_rows
+from cli_common import expect, read_csv
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="test_reference.")
 
 
 def report(*args):
-    return subprocess.run([sys.executable, REPORT, *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, *REPORT, *args], capture_output=True, text=True,
                           timeout=120, cwd=TMP)
 
 

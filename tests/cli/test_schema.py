@@ -18,8 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+from cli_common import expect, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
@@ -95,8 +94,7 @@ def case_command(exe):
 def case_readers(exe):
     with open(SCHEMA, encoding="utf-8") as f:
         schema = json.load(f)
-    sys.path.insert(0, TOOLS)
-    import gbcsv  # noqa: PLC0415
+    from tools import gbcsv  # noqa: PLC0415
     expect(gbcsv.COLUMNS == [(c["name"], c["since"]) for c in schema["columns"]],
            "gbcsv.COLUMNS is the file's")
     expect(gbcsv.NAMES == [c["name"] for c in schema["columns"]], "gbcsv.NAMES")
@@ -118,9 +116,9 @@ def case_readers(exe):
             if content is not None:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(content)
-            p = subprocess.run([sys.executable, os.path.join(tools, "report.py"), "count",
+            p = subprocess.run([sys.executable, "-m", "tools.report", "count",
                                 os.path.join(d, "x.csv")], capture_output=True, text=True,
-                               timeout=60)
+                               timeout=60, cwd=d)
             expect(p.returncode == 2 and len(p.stderr.strip().split("\n")) == 1 and
                    path in p.stderr and "gpubarrier --json schema" in p.stderr and
                    "Traceback" not in p.stderr,

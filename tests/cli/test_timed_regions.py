@@ -17,10 +17,8 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import gbcsv  # noqa: E402
-from cli_common import committed_files, expect  # noqa: E402
+from tools import gbcsv
+from cli_common import committed_files, expect
 
 STUDY_1X = "results/h100/2026-11-28/study-tables.csv"
 CPP = "src/core/timed_regions.cpp"
@@ -49,7 +47,7 @@ def case_old_row():
 
 
 def case_table():
-    import timed_regions
+    from tools import timed_regions
     lines = [line for line in open(os.path.join(ROOT, CPP)).read().splitlines()
              if line.strip().startswith("TimedRegion{")]
     expect(lines, f"{CPP}: TimedRegion rows")

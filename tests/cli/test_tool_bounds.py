@@ -32,8 +32,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, one_line  # noqa: E402
+from cli_common import expect, one_line
 
 EXE, CASE = os.path.abspath(sys.argv[1]), sys.argv[2]
 REDUCTION = os.path.join(ROOT, "results", "h100x2", "reduction.csv")  # the model's inputs too
@@ -74,7 +73,7 @@ def tool(script, *args, python=None):
     build reserves more address space than that)."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
-    return subprocess.run([python or sys.executable, os.path.join(TOOLS, script), *args],
+    return subprocess.run([python or sys.executable, "-m", "tools." + script.removesuffix(".py"), *args],
                           capture_output=True, text=True, env=env(), timeout=300,
                           preexec_fn=limit)
 

@@ -36,10 +36,8 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, TOOLS)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-from cli_common import committed_copy, expect, one_line, synthetic_row, write_rows  # noqa: E402
+from tools import gbcsv
+from cli_common import committed_copy, expect, one_line, synthetic_row, write_rows
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 SYSTEM_PYTHON = "/usr/bin/python3"
@@ -179,7 +177,7 @@ def case_missing_module():
         for want in ("No plots", "matplotlib", "GPUBARRIER_PYTHON", "python3-matplotlib"):
             expect(want in note, f"the page's plots note names {want!r}: {note}")
         # Straight from tools/ too (python3 tools/plot.py).
-        p = subprocess.run([py, os.path.join(TOOLS, "plot.py"), csv_path, "--out", d],
+        p = subprocess.run([py, "-m", "tools.plot", csv_path, "--out", d], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
         one_line(p, 2, "matplotlib", "GPUBARRIER_PYTHON")
     print("PASS missing_module")
@@ -207,9 +205,9 @@ def case_bad_input():
 
 
 def case_internal_error():
-    code = ("import sys; sys.path.insert(0, {tools!r}); import tool_main\n"
-            "def main(argv):\n    return {{}}['no such key']\n"
-            "tool_main.run(main)\n").format(tools=TOOLS)
+    code = ("from tools import tool_main\n"
+            "def main(argv):\n    return {}['no such key']\n"
+            "tool_main.run(main)\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        env={k: v for k, v in os.environ.items() if k != "GPUBARRIER_DEBUG"})
     line = one_line(p, 1, "bug", "KeyError")
@@ -218,6 +216,11 @@ def case_internal_error():
                        env=dict(os.environ, GPUBARRIER_DEBUG="1"))
     expect(p.returncode == 1 and "Traceback" in p.stderr, "GPUBARRIER_DEBUG=1: the traceback", p)
     print("PASS internal_error")
+
+
+def probe(call):
+    """Whether a logged call asked the interpreter what it can import (not ran a tool)."""
+    return call.startswith("-c import ") and "runpy" not in call
 
 
 FAKE_TOOL = """import os, sys
@@ -230,6 +233,7 @@ def case_interpreter_search():
     with tempfile.TemporaryDirectory() as d:
         tools = os.path.join(d, "tools")
         os.mkdir(tools)
+        open(os.path.join(tools, "__init__.py"), "w").close()
         for name in ("compare", "plot", "model", "report"):
             with open(os.path.join(tools, f"{name}.py"), "w") as f:
                 f.write(FAKE_TOOL)
@@ -255,24 +259,24 @@ def case_interpreter_search():
         for name in ("plot", "report"):
             out, calls = tool(name, lacks)
             expect(out == f"python={SYSTEM_PYTHON} mark=none", f"{name}: {SYSTEM_PYTHON}: {out}")
-            expect(calls and all(c.startswith("-c ") for c in calls),
+            expect(calls and all(probe(c) for c in calls),
                    f"{name}: the PATH python3 was asked, not run: {calls}")
         for name in ("compare", "model"):
             out, calls = tool(name, lacks)
             expect(out.endswith("mark=lacks"), f"{name}: the PATH python3: {out}")
-            expect(not any(c.startswith("-c ") for c in calls), f"{name}: nothing probed: {calls}")
+            expect(not any(probe(c) for c in calls), f"{name}: nothing probed: {calls}")
         # python3 first on PATH has matplotlib: chosen for every tool.
         for name in ("plot", "report", "compare"):
             out, calls = tool(name, has)
             expect(out.endswith("mark=has"), f"{name}: the PATH python3 that has it: {out}")
-            expect(any(os.path.join(tools, f"{name}.py") in c for c in calls),
+            expect(any(f"{d} tools.{name} " in c for c in calls),
                    f"{name}: run by the PATH python3: {calls}")
         # GPUBARRIER_PYTHON wins, asked nothing, even without matplotlib.
         other = os.path.join(d, "other")
         os.mkdir(other)
         chosen = hiding_python(other, name="py", log=log, mark="chosen")
         out, calls = tool("plot", has, {"GPUBARRIER_PYTHON": chosen})
-        expect(out.endswith("mark=chosen") and not any(c.startswith("-c ") for c in calls),
+        expect(out.endswith("mark=chosen") and not any(probe(c) for c in calls),
                f"GPUBARRIER_PYTHON is used as it is: {out} {calls}")
     print("PASS interpreter_search")
 

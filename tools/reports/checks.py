@@ -1,8 +1,8 @@
 """report faults and report sanitize: what the device barriers' check caught under the fault test
 hooks, and scripts/gpu-sanitize's summary per tool."""
-import tool_main
-import user_files
-from reports.common import cfg, load, need, table
+from .. import tool_main
+from .. import user_files
+from .common import cfg, load, need, table
 
 
 def faults(argv):

@@ -1,12 +1,12 @@
 """report floor and report push-phases: multi-GPU barriers over their composed floor
 (tools/floor.py) and where push's time goes (tools/push_phases.py)."""
-from reports.common import load, need, table
+from .common import load, need, table
 
 
 def push_phases(argv):
     """Where push's time goes: its phases alone (part axis), its floor, orderings 1 and 2
     (tools/push_phases.py; configs/sweeps/push-phases.yaml)."""
-    import push_phases as phases_of
+    from .. import push_phases as phases_of
     cells = phases_of.phases_table(load(argv))
     need(cells, "push phase rows", argv,
          "`report push-phases` reads what configs/sweeps/push-phases.yaml measures")
@@ -17,7 +17,7 @@ def floor(argv):
     """Each multi-GPU barrier beside its composed floor measured in the same run (tools/floor.py:
     the cheapest verified grid barrier at the shape, named, + the one-way signal at the
     barrier's ordering), as a ratio."""
-    import floor as floor_of
+    from .. import floor as floor_of
     items = floor_of.floors(load(argv))
     cells, missing = floor_of.floor_table(items)
     need(cells or missing, "multi-GPU barrier rows", argv,

@@ -1,13 +1,13 @@
 """report reference: gpubarrier's host figures against the reference tools' conventions (the CSV
 of scripts/reference-check; tools/reference_ratios.py computes the ratios)."""
-from reports.common import fmt, table
+from .common import fmt, table
 
 
 def reference(argv):
     """The CSV of scripts/reference-check (tools/reference/rows.py COLUMNS): per method and
     config, every round's gpubarrier and reference figure (ns), the ratio of their means (and
     the range of the per-round ratios) and whether it is within 10% (tools/reference_ratios.py)."""
-    import reference_ratios as rr  # noqa: PLC0415
+    from .. import reference_ratios as rr  # noqa: PLC0415
     if len(argv) != 1:
         raise ValueError("reference: CHECK.csv (written by scripts/reference-check)")
     rows = rr.read(argv[0])

@@ -3,7 +3,7 @@ labelled series (the A/B tables)."""
 import glob
 import statistics
 
-from reports.common import load, option
+from .common import load, option
 
 
 def run_values(paths):
