@@ -828,12 +828,12 @@ def repeat_spreads(groups):
 
 
 def percentile(values, q):
-    """The q-th percentile (linear interpolation, numpy's default)."""
-    s = sorted(values)
-    pos = (len(s) - 1) * q / 100
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+    """The q-th percentile (q a whole number, 1 to 99), interpolated linearly between the sorted
+    values (numpy's default; the standard library's inclusive quantiles); one value is its own."""
+    values = list(values)
+    if len(values) < 2:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def measure_floor(groups=None):

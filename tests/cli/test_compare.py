@@ -15,6 +15,7 @@ import sys
 
 import pytest
 
+from tools import compare as compare_tool
 from tools import gbcsv
 from tool_python import python_with
 
@@ -297,3 +298,9 @@ def test_where():
     expect("colour" in bad.stderr and "threads_per_block" in bad.stderr,
            "an axis with no close name lists the axes there are", bad.stderr)
 
+
+@pytest.mark.parametrize("values, q, want", [([1, 2, 3, 4], 50, 2.5), ([10, 0], 95, 9.5),
+                                             ([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95, 9.5),
+                                             ([7], 95, 7)])
+def test_percentile_interpolates(values, q, want):
+    assert compare_tool.percentile(values, q) == pytest.approx(want)
