@@ -1,7 +1,7 @@
 """What the Python tests share under pytest (pyproject.toml configures it; ctest runs it on each
 test file, tests/CMakeLists.txt):
 
-  gpubarrier   fixture: the executable under test, `--gpubarrier PATH` (ctest passes the one it
+  gpubarrier   fixture (also `exe`): the executable under test, `--gpubarrier PATH` (ctest passes the one it
                built), else build/gpubarrier of this checkout; a test that needs it fails when
                there is none. Also in GPUBARRIER_EXE, which cli_common.executable() reads for
                the modules' own helpers
@@ -36,6 +36,12 @@ def gpubarrier(request):
         pytest.fail(f"no gpubarrier executable at {path} (build it: scripts/setup; or give "
                     f"--gpubarrier PATH)")
     return path
+
+
+@pytest.fixture(scope="session")
+def exe(gpubarrier):
+    """The same executable, under the name of the modules whose own helpers say `gpubarrier`."""
+    return gpubarrier
 
 
 def pytest_sessionfinish(session, exitstatus):

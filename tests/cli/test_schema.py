@@ -2,7 +2,7 @@
 """`gpubarrier schema`: the CSV schema as the executable states it, and tools/schema.json, the
 copy of it that the Python tools read (tools/gbcsv.py). Plain python3 (stdlib only).
 
-Usage: test_schema.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_schema.py [--gpubarrier PATH]
   current  tools/schema.json is byte for byte what `GPUBARRIER --json schema` prints
   command  `schema --json` and `--json schema` agree; the table names every column with its
            version, the noisy thresholds, the statuses and the named axis values; the JSON's
@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 from cli_common import expect, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -31,7 +33,7 @@ def stated(exe):
     return p
 
 
-def case_current(exe):
+def test_current(exe):
     p = stated(exe)
     with open(SCHEMA, encoding="utf-8") as f:
         committed = f.read()
@@ -41,7 +43,7 @@ def case_current(exe):
            "  build/gpubarrier --json schema > tools/schema.json\nand commit it")
 
 
-def case_command(exe):
+def test_command(exe):
     schema = json.loads(stated(exe).stdout)
     sub = run_gpubarrier(exe, "schema", "--json", timeout=60)
     expect(sub.returncode == 0 and json.loads(sub.stdout) == schema,
@@ -91,7 +93,7 @@ def case_command(exe):
     expect("schema" in top.stdout, "gpubarrier --help lists schema", top)
 
 
-def case_readers(exe):
+def test_readers(exe):
     with open(SCHEMA, encoding="utf-8") as f:
         schema = json.load(f)
     from tools import gbcsv  # noqa: PLC0415
@@ -124,12 +126,3 @@ def case_readers(exe):
                    "Traceback" not in p.stderr,
                    f"schema.json {'missing' if content is None else repr(content)}: one line, "
                    f"exit 2", p)
-
-
-CASES = {"current": case_current, "command": case_command, "readers": case_readers}
-
-if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
-        sys.exit(__doc__)
-    CASES[sys.argv[2]](sys.argv[1])
-    print(f"PASS {sys.argv[2]}")

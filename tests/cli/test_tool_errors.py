@@ -24,7 +24,7 @@ Cases:
   parse_errors        argparse's own errors: one line `gpubarrier TOOL: error: ...` with the
                       closest names, exit 2; --help still prints the whole help
 
-Usage: test_tool_errors.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_tool_errors.py [--gpubarrier PATH]
 """
 import csv
 import os
@@ -33,13 +33,15 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
 from tools import gbcsv
-from cli_common import committed_copy, expect, one_line, synthetic_row, write_rows
+from cli_common import committed_copy, executable, expect, one_line, synthetic_row, write_rows
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+EXE = executable()
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
@@ -125,13 +127,12 @@ def script_python(d, name="python3", log=None, mark="has", prefix=""):
 def need_system_matplotlib():
     if not os.path.exists(SYSTEM_PYTHON) or subprocess.run(
             [SYSTEM_PYTHON, "-c", "import matplotlib"], capture_output=True).returncode != 0:
-        print(f"SKIP: {SYSTEM_PYTHON} cannot import matplotlib (scripts/setup installs it)")
-        sys.exit(77)
+        pytest.skip(f"{SYSTEM_PYTHON} cannot import matplotlib (scripts/setup installs it)")
 
 
 # ---------------------------------------------------------------------------------------------
 
-def case_single_host_only():
+def test_single_host_only():
     with tempfile.TemporaryDirectory() as d:
         omp = os.path.join(d, "omp.csv")
         write_rows(omp, gbcsv.NAMES, host_rows())
@@ -157,7 +158,7 @@ def case_single_host_only():
     print("PASS single_host_only")
 
 
-def case_missing_module():
+def test_missing_module():
     need_system_matplotlib()
     with tempfile.TemporaryDirectory() as d:
         py = hiding_python(d)
@@ -183,7 +184,7 @@ def case_missing_module():
     print("PASS missing_module")
 
 
-def case_bad_input():
+def test_bad_input():
     with tempfile.TemporaryDirectory() as d:
         missing = os.path.join(d, "missing.csv")
         ref = other_kinds(d)["reference-check.csv"]
@@ -204,7 +205,7 @@ def case_bad_input():
     print("PASS bad_input")
 
 
-def case_internal_error():
+def test_internal_error():
     code = ("from tools import tool_main\n"
             "def main(argv):\n    return {}['no such key']\n"
             "tool_main.run(main)\n")
@@ -228,7 +229,7 @@ print("python=" + sys.executable + " mark=" + os.environ.get("GB_FAKE_PYTHON", "
 """
 
 
-def case_interpreter_search():
+def test_interpreter_search():
     need_system_matplotlib()
     with tempfile.TemporaryDirectory() as d:
         tools = os.path.join(d, "tools")
@@ -281,7 +282,7 @@ def case_interpreter_search():
     print("PASS interpreter_search")
 
 
-def case_folders():
+def test_folders():
     with tempfile.TemporaryDirectory() as d:
         folder = os.path.join(d, "machine")
         os.makedirs(os.path.join(folder, "sub"))
@@ -323,7 +324,8 @@ def case_folders():
     print("PASS folders")
 
 
-def case_committed_folders():
+@pytest.mark.plain  # the plain build only (tests/CMakeLists.txt)
+def test_committed_folders():
     # A copy of what git tracks: a user's own runs (results/local/, or a CSV added to a folder)
     # are theirs, and need not report as the committed folders do.
     scratch = tempfile.TemporaryDirectory()
@@ -346,7 +348,7 @@ def case_committed_folders():
     print("PASS committed_folders")
 
 
-def case_overwrite():
+def test_overwrite():
     with tempfile.TemporaryDirectory() as d:
         omp = os.path.join(d, "omp.csv")
         write_rows(omp, gbcsv.NAMES, host_rows())
@@ -381,7 +383,7 @@ def case_overwrite():
     print("PASS overwrite")
 
 
-def case_bad_values():
+def test_bad_values():
     with tempfile.TemporaryDirectory() as d:
         good = os.path.join(d, "good.csv")
         write_rows(good, gbcsv.NAMES, host_rows())
@@ -434,7 +436,7 @@ def case_bad_values():
     print("PASS bad_values")
 
 
-def case_parse_errors():
+def test_parse_errors():
     need_system_matplotlib()
     with tempfile.TemporaryDirectory() as d:
         csv_path = os.path.join(d, "omp.csv")
@@ -458,9 +460,3 @@ def case_parse_errors():
             expect(p.returncode == 0 and len(p.stdout.splitlines()) > 10 and p.stderr == "",
                    f"{tool} --help prints the help", p)
     print("PASS parse_errors")
-
-
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-if CASE not in CASES:
-    sys.exit(f"unknown case {CASE}: one of {', '.join(CASES)}")
-CASES[CASE]()
