@@ -11,11 +11,13 @@ text's SHA-256 counts with "png" in their place, and theirs is compared only whe
 version is the one the manifest was written with.
 
 Usage:
-  report_outputs.py (GPUBARRIER | --tools DIR) --write MANIFEST [--save DIR]
-  report_outputs.py (GPUBARRIER | --tools DIR) --check MANIFEST [--save DIR]
-GPUBARRIER: runs `GPUBARRIER report ...` (the user's command); --tools DIR runs `python
-DIR/report.py` (the tools of an older tree, when they were a folder of scripts: `git archive REV
-tools configs results | tar -x -C DIR/..`, as the tools read configs/ and results/ beside them).
+  report_outputs.py (GPUBARRIER | --fork | --tools DIR) --write MANIFEST [--save DIR]
+  report_outputs.py (GPUBARRIER | --fork | --tools DIR) --check MANIFEST [--save DIR]
+GPUBARRIER: runs `GPUBARRIER report ...` (the user's command); --fork: this checkout's tools
+package, imported once, each command in a forked child (the same outputs, a fraction of the
+time: what ctest runs); --tools DIR runs `python DIR/report.py` (the tools of an older tree, when
+they were a folder of scripts: `git archive REV tools configs results | tar -x -C DIR/..`, as the
+tools read configs/ and results/ beside them).
 The manifest (tests/cli/report_outputs.json) is rewritten with --write where an output is meant
 to change, or when results/ gains a folder.
 --save writes each command's normalised output into DIR (one file per command), to diff two trees'
@@ -92,7 +94,12 @@ def run_one(base, work, python, argv):
     env.pop("GPUBARRIER_DEBUG", None)
     p = subprocess.run(base + argv, capture_output=True, text=True, cwd=work, env=env,
                        timeout=600)
-    out = f"exit {p.returncode}\n--- stdout\n{p.stdout}--- stderr\n{p.stderr}"
+    return output(work, argv, p.returncode, p.stdout, p.stderr)
+
+
+def output(work, argv, status, stdout, stderr):
+    """The normalised output of one command (normalise); a page it wrote is read and removed."""
+    out = f"exit {status}\n--- stdout\n{stdout}--- stderr\n{stderr}"
     if "--html" in argv:
         page = os.path.join(work, argv[argv.index("--html") + 1])
         if os.path.exists(page):
@@ -102,21 +109,81 @@ def run_one(base, work, python, argv):
     return normalise(out)
 
 
+def run_forked(work, cmds, jobs):
+    """Each command as `gpubarrier report` runs it (tools.report's main under tool_main.run, its
+    standard output and error to files, GPUBARRIER_COMMAND naming the command), in a child forked
+    from this process, which imported the package and matplotlib once: the same outputs as
+    separate interpreters, without an interpreter's start and imports for each of 439 commands.
+    At most `jobs` children at a time; the outputs in the order of `cmds`."""
+    import matplotlib  # noqa: PLC0415 (before the fork: each child shares it)
+    matplotlib.use("Agg")
+    import matplotlib.pyplot  # noqa: F401,PLC0415
+    from tools import report, tool_main  # noqa: PLC0415
+    os.environ["GPUBARRIER_COMMAND"] = "gpubarrier report"
+    os.environ.pop("GPUBARRIER_DEBUG", None)
+    results, running, todo = {}, {}, list(enumerate(cmds))
+    with tempfile.TemporaryDirectory() as logs:
+        def reap():
+            pid, status = os.wait()
+            i = running.pop(pid)
+            texts = []
+            for stream in ("out", "err"):
+                with open(os.path.join(logs, f"{i}.{stream}"), encoding="utf-8") as f:
+                    texts.append(f.read())
+            results[i] = output(work, cmds[i][1], os.waitstatus_to_exitcode(status), *texts)
+        while todo or running:
+            if todo and len(running) < jobs:
+                i, (_, argv) = todo.pop(0)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                pid = os.fork()
+                if pid == 0:
+                    code = 1
+                    try:
+                        os.chdir(work)
+                        for fd, stream in ((1, "out"), (2, "err")):
+                            f = os.open(os.path.join(logs, f"{i}.{stream}"),
+                                        os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+                            os.dup2(f, fd)
+                            os.close(f)
+                        sys.argv = [report.__file__, *argv]
+                        tool_main.run(report.main, argv)
+                        code = 0
+                    except SystemExit as e:
+                        if isinstance(e.code, str):
+                            print(e.code, file=sys.stderr)
+                        code = e.code if isinstance(e.code, int) else 0 if e.code is None else 1
+                    finally:
+                        for stream in (sys.stdout, sys.stderr):
+                            try:
+                                stream.flush()
+                            except Exception:  # noqa: BLE001 (a full output: the child ends)
+                                pass
+                        os._exit(code)
+                running[pid] = i
+            else:
+                reap()
+    return [results[i] for i in range(len(cmds))]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("exe", nargs="?")
     ap.add_argument("--tools")
+    ap.add_argument("--fork", action="store_true")
     what = ap.add_mutually_exclusive_group(required=True)
     what.add_argument("--write")
     what.add_argument("--check")
     ap.add_argument("--save")
     ap.add_argument("--jobs", type=int, default=2)
     a = ap.parse_args()
-    if (a.exe is None) == (a.tools is None):
-        ap.error("give the gpubarrier executable or --tools DIR")
+    if (a.exe is None) == (a.tools is None) and not a.fork:
+        ap.error("give the gpubarrier executable, --tools DIR or --fork")
     python = python_with("matplotlib")
     if python is None:
         sys.exit("FAIL: no python3 with matplotlib (scripts/setup installs python3-matplotlib)")
+    if a.fork and python != sys.executable:  # the children draw the pages' charts
+        os.execv(python, [python, os.path.abspath(__file__), *sys.argv[1:]])
     mpl_version = subprocess.run([python, "-c", "import matplotlib; print(matplotlib.__version__)"],
                                  capture_output=True, text=True).stdout.strip()
     want = {}
@@ -124,13 +191,16 @@ def main():
         with open(a.check, encoding="utf-8") as f:
             want = json.load(f)
     mpl = mpl_version if not a.check or want.get("matplotlib") == mpl_version else None
-    base = [os.path.abspath(a.exe), "report"] if a.exe else \
-        [python, os.path.join(os.path.abspath(a.tools), "report.py")]
     cmds = commands()
     with tempfile.TemporaryDirectory() as scratch:
         committed_copy(ROOT, "results", scratch)
-        with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-            outs = list(pool.map(lambda c: run_one(base, scratch, python, c[1]), cmds))
+        if a.fork:
+            outs = run_forked(scratch, cmds, a.jobs)
+        else:
+            base = [os.path.abspath(a.exe), "report"] if a.exe else \
+                [python, os.path.join(os.path.abspath(a.tools), "report.py")]
+            with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+                outs = list(pool.map(lambda c: run_one(base, scratch, python, c[1]), cmds))
     got = {name: {"text": sha(text), **({"png": sha(" ".join(pngs))} if pngs else {})}
            for (name, _), (text, pngs) in zip(cmds, outs)}
     if a.save:
