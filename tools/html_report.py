@@ -23,19 +23,17 @@ which tests read from headless Chromium's DOM.
 import argparse
 import base64
 import collections
-import contextlib
 import datetime
 import glob
 import html
-import io
 import os
-import re
 import sys
 import tempfile
 
 from . import gbcsv
 from . import tool_main
 from . import user_files
+from . import render
 from .reports.checks import sanitize
 from .reports.reference import reference
 
@@ -107,42 +105,13 @@ def find_inputs(args):
     return csvs, topo, skipped
 
 
-# CSVs of other kinds with a table of their own on the page: tools/report.py's table of them.
+# CSVs of other kinds with a table of their own on the page: the report of them (tools/reports/),
+# its tables rendered as HTML (tools/render.py).
 OTHER_TABLES = {"reference-check": ("reference", "Reference check (scripts/reference-check): "
                                     "gpubarrier's host figures against the reference tools' "
                                     "conventions"),
                 "sanitize": ("sanitize", "Sanitizer summary (scripts/gpu-sanitize)")}
 OTHER_TABLE_MODES = {"reference": reference, "sanitize": sanitize}
-
-
-def _inline(text):
-    out = esc(text)
-    out = re.sub(r"`([^`]*)`", r"<code>\1</code>", out)
-    return re.sub(r"\*\*([^*]*)\*\*", r"<strong>\1</strong>", out)
-
-
-def markdown_to_html(text):
-    """tools/report.py's output (Markdown tables and lines of text) as HTML."""
-    parts, rows = [], []
-
-    def flush():
-        if rows:
-            head = "".join(f"<th>{_inline(c)}</th>" for c in rows[0])
-            body = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>"
-                           for r in rows[1:])
-            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-            rows.clear()
-    for line in text.splitlines():
-        if line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not all(set(c) <= set("-: ") for c in cells):
-                rows.append(cells)
-            continue
-        flush()
-        if line.strip():
-            parts.append(f'<p class="note">{_inline(line)}</p>')
-    flush()
-    return "\n".join(parts)
 
 
 def other_tables(skipped):
@@ -154,16 +123,14 @@ def other_tables(skipped):
             left.append((path, why))
             continue
         mode, title = OTHER_TABLES[kind]
-        buf = io.StringIO()
         try:
-            with contextlib.redirect_stdout(buf):
-                OTHER_TABLE_MODES[mode]([path])
+            items = OTHER_TABLE_MODES[mode]([path])
         except Exception as e:  # noqa: BLE001 (the file is skipped, saying why)
             left.append((path, f"{why}; its table could not be made ({type(e).__name__}: "
                                f"{tool_main.one_line(e)})"))
             continue
         parts.append(f"<h3>{esc(path)}</h3><p class=\"note\">{esc(title)}.</p>"
-                     + markdown_to_html(buf.getvalue()))
+                     + render.html(items))
     return "\n".join(parts), left
 
 

@@ -88,6 +88,7 @@ from . import answers as answers_of
 from . import gbcsv
 from . import legacy_study
 from . import multinode_model
+from . import render
 from . import report_grids
 from . import tool_main
 from .reports.checks import faults, sanitize
@@ -104,6 +105,15 @@ from .reports.single import single
 from .reports.value import count, pairs, ratio, rows_table, runs, value
 
 
+def rendered(report):
+    """The mode of a report that returns its tables and lines (tools/tables.py): it prints them
+    as Markdown (tools/render.py). `.report` is the report itself."""
+    def mode(argv):
+        render.print_markdown(report(argv))
+    mode.report = report
+    return mode
+
+
 def _module(name):
     """A module of this package imported when its mode runs (findings and study-tables read
     much; the other modes need not)."""
@@ -111,12 +121,12 @@ def _module(name):
 
 
 MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": scaling,
-         "hostwait": hostwait, "reference": reference, "selfcheck": selfcheck,
+         "hostwait": hostwait, "reference": rendered(reference), "selfcheck": selfcheck,
          "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
          "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
          "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
          "floor": floor, "push-phases": push_phases, "reduction-tables": reduction_tables,
-         "sanitize": sanitize,
+         "sanitize": rendered(sanitize),
          "answers": lambda argv: answers_of.main(argv, load),
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table),
@@ -140,7 +150,7 @@ def dispatch(args):
         if not csvs and checks:
             for path in checks:
                 print(f"## {path}\n")
-                reference([path])
+                render.print_markdown(reference([path]))
                 print()
             return 0
         args.insert(0, "answers")

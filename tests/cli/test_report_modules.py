@@ -64,7 +64,7 @@ from tools import report
 
 loaded = {n.split(".", 2)[2] for n in sys.modules if n.startswith("tools.reports.")}
 expect(set(modules) <= loaded, f"report.py does not import {sorted(set(modules) - loaded)}")
-used = {getattr(f, "__module__", "") for f in report.MODES.values()}
+used = {getattr(getattr(f, "report", f), "__module__", "") for f in report.MODES.values()}
 expect({f"tools.reports.{m}" for m in modules if m != "common"} <= used,
        f"modules no table of MODES comes from: "
        f"{sorted({m for m in modules if m != 'common'} - {u.split('.')[-1] for u in used})}")

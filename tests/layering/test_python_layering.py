@@ -3,7 +3,7 @@ importing only its own and the layers below it, and no import cycle among the mo
 depth (an import inside a function counts as much as one at the top).
 
   data       reading and checking the CSVs and the files beside them, the study's figures, how a
-             tool fails: what every report stands on
+             tool fails, and what a report returns (tools/tables.py): what every report stands on
   tables     the reports: figures computed from the rows (answers, compare, the model, the
              tables of tools/reports/, ...)
   renderers  what draws the tables and figures: the HTML page, the charts and plots
@@ -21,13 +21,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 LAYERS = [
     ("commands", ["tools", "report", "readme_blocks", "methods_doc"]),
-    ("renderers", ["html_report", "answers_chart", "answers_bars", "plot", "plot_compare",
-                   "plot_reduction"]),
+    ("renderers", ["render", "html_report", "answers_chart", "answers_bars", "plot",
+                   "plot_compare", "plot_reduction"]),
     ("tables", ["answers", "compare", "model", "findings", "legacy_study", "multinode_model",
                 "push_phases", "reduction_tables", "reference_ratios", "report_grids",
                 "results_index", "same_rows", "study_tables", "reports", "reports.*"]),
-    ("data", ["tool_main", "user_files", "bounds", "timed_regions", "gbcsv", "machines", "floor",
-              "study_reference", "model_eq"]),
+    ("data", ["tables", "tool_main", "user_files", "bounds", "timed_regions", "gbcsv", "machines",
+              "floor", "study_reference", "model_eq"]),
 ]
 
 

@@ -2,6 +2,7 @@
 hooks, and scripts/gpu-sanitize's summary per tool."""
 from .. import tool_main
 from .. import user_files
+from ..tables import Table
 from .common import cfg, load, need, table
 
 
@@ -27,7 +28,7 @@ def faults(argv):
 
 def sanitize(argv):
     """scripts/gpu-sanitize's summary CSV: per tool, methods clean, with errors, incomplete,
-    skipped (the methods named for all but clean)."""
+    skipped (the methods named for all but clean): the table (tools/tables.py)."""
     if len(argv) != 1:
         raise ValueError("sanitize: SUMMARY.csv (written by scripts/gpu-sanitize)")
     header, records = user_files.csv_dicts(argv[0], "a summary of scripts/gpu-sanitize")
@@ -39,7 +40,7 @@ def sanitize(argv):
     for _, r in records:
         by_tool.setdefault(r["tool"], {}).setdefault(r["result"], []).append(r["method"])
     names = lambda ms: ", ".join(f"`{m}`" for m in sorted(ms)) or "-"  # noqa: E731
-    table(["tool", "clean", "errors", "incomplete (killed at the time limit)", "skipped"],
-          [[t, str(len(v.get("clean", []))), names(v.get("errors", [])),
-            names(v.get("incomplete", [])), names(v.get("skipped", []))]
-           for t, v in sorted(by_tool.items())])
+    return [Table(["tool", "clean", "errors", "incomplete (killed at the time limit)", "skipped"],
+                  [[t, str(len(v.get("clean", []))), names(v.get("errors", [])),
+                    names(v.get("incomplete", [])), names(v.get("skipped", []))]
+                   for t, v in sorted(by_tool.items())])]
