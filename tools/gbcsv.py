@@ -331,7 +331,13 @@ def load_file(path, statuses=None):
     """The rows (Row) of one gpubarrier CSV whose status, after the physical bounds
     (bounds.apply), is in `statuses` (None: every row). Read as a stream within
     user_files' bounds, keeping only the rows that can be asked for: memory is a small multiple
-    of those rows' own text. Raises CsvError naming the file, the line and what was wrong."""
+    of those rows' own text. Raises CsvError naming the file, the line and what was wrong.
+
+    The tools read CSVs here, never with pandas.read_csv, which the tables that group rows use
+    afterwards: a run killed while writing leaves a torn last row, which this reader names by its
+    file and line (exit 2, "a torn or hand-edited row?") where read_csv would pad it with NaN or
+    fail without a line; it also maps every schema version onto the latest's columns, applies the
+    physical bounds and reads within user_files' bounds, row by row."""
     name = tool_main.shown(path)
     # An ok row may end up unverified (outside a bound): kept until the bounds are applied.
     keep = None if statuses is None else set(statuses) | ({"ok"} if "unverified" in statuses
