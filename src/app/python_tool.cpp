@@ -66,7 +66,7 @@ constexpr Tool kTools[] = {
      "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"
      "(tools/report.py; its options pass through).\n"
      "Example: gpubarrier report results/h200x2 --html page.html",
-     "matplotlib"},
+     "matplotlib,pandas"},
 };
 
 std::string env_or_empty(const char* name) {
@@ -74,19 +74,15 @@ std::string env_or_empty(const char* name) {
   return v && *v ? v : "";
 }
 
-// The modules the tool needs for these arguments: its own, scipy for compare's --raw (the
-// Mann-Whitney test) and pandas for report spans (its grouping).
+// The modules the tool needs for these arguments: its own, and scipy for compare's --raw (the
+// Mann-Whitney test).
 std::string needed_modules(const Tool& tool, const std::vector<std::string>& args) {
   std::string modules = tool.modules;
-  const auto add = [&modules](const char* m) {
-    modules += std::string(modules.empty() ? "" : ",") + m;
-  };
   const bool raw = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "--raw" || a.rfind("--raw=", 0) == 0;
   });
-  if (std::string_view(tool.command) == "compare" && raw) add("scipy.stats");
-  if (std::string_view(tool.command) == "report" && !args.empty() && args[0] == "spans")
-    add("pandas");
+  if (std::string_view(tool.command) == "compare" && raw)
+    modules += std::string(modules.empty() ? "" : ",") + "scipy.stats";
   return modules;
 }
 

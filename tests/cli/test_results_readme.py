@@ -19,9 +19,14 @@ import sys
 import tempfile
 
 from cli_common import committed_copy
+from tool_python import python_with
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPORT = ["-m", "tools.report"]
+# The pages hold `report spans` tables, which group with pandas.
+PYTHON = python_with("pandas")
+if PYTHON is None:
+    sys.exit("FAIL: no python3 with pandas (scripts/setup installs python3-pandas)")
 SCRATCH = tempfile.TemporaryDirectory()
 RESULTS = committed_copy(ROOT, "results", SCRATCH.name)
 PAGES = [os.path.join(RESULTS, p) for p in ("README.md", "FINDINGS.md", "journal.md")] + \
@@ -31,7 +36,7 @@ README = os.path.join(RESULTS, "journal.md")
 
 
 def check(path, flag="--check"):
-    return subprocess.run([sys.executable, *REPORT, "readme", path, flag],
+    return subprocess.run([PYTHON, *REPORT, "readme", path, flag],
                           capture_output=True, text=True, timeout=120)
 
 

@@ -3,13 +3,13 @@ hooks, and scripts/gpu-sanitize's summary per tool."""
 from .. import tool_main
 from .. import user_files
 from ..tables import Table
-from .common import cfg, load, need, table
+from .common import cfg, load, need
 
 
 def faults(argv):
     """What the device barriers' check caught under the `fault` test hooks (configs/sweeps/
     check-faults.yaml): per method and shape, stale stamps and payload words per 10^6
-    crossings, and the row's status."""
+    crossings, and the row's status: the table (tools/tables.py)."""
     caught = {}
     for r in load(argv, statuses=("ok", "unverified")):
         if not r["metric"].startswith("check_stale_"):
@@ -19,11 +19,12 @@ def faults(argv):
         caught.setdefault(key, {"status": r["status"]})[r["metric"]] = float(r["value"])
     need(caught, "check_stale_* rows", argv,
          "`report faults` reads what configs/sweeps/check-faults.yaml measures")
-    table(["method", "GPUs", "fault", "blocks/SM x threads", "stale stamps / 10^6 crossings",
-           "stale payload words / 10^6 crossings", "status"],
-          [[f"`{m}`", g, f, shape, f'{v.get("check_stale_stamps", 0):.3g}',
-            f'{v.get("check_stale_payload", 0):.3g}', v["status"]]
-           for (m, g, f, shape), v in sorted(caught.items())])
+    return [Table(["method", "GPUs", "fault", "blocks/SM x threads",
+                   "stale stamps / 10^6 crossings", "stale payload words / 10^6 crossings",
+                   "status"],
+                  [[f"`{m}`", g, f, shape, f'{v.get("check_stale_stamps", 0):.3g}',
+                    f'{v.get("check_stale_payload", 0):.3g}', v["status"]]
+                   for (m, g, f, shape), v in sorted(caught.items())])]
 
 
 def sanitize(argv):
