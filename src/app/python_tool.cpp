@@ -66,7 +66,7 @@ constexpr Tool kTools[] = {
      "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"
      "(tools/report.py; its options pass through).\n"
      "Example: gpubarrier report results/h200x2 --html page.html",
-     "matplotlib,pandas"},
+     "matplotlib"},
 };
 
 std::string env_or_empty(const char* name) {
@@ -74,15 +74,23 @@ std::string env_or_empty(const char* name) {
   return v && *v ? v : "";
 }
 
-// The modules the tool needs for these arguments: its own, and scipy for compare's --raw (the
-// Mann-Whitney test).
+// The modules the tool needs for these arguments: its own, scipy for compare's --raw (the
+// Mann-Whitney test), and pandas for report spans and the results pages (report readme or
+// --check, which hold spans tables). Only there: asking every report's interpreter for pandas
+// would cost each report its import.
 std::string needed_modules(const Tool& tool, const std::vector<std::string>& args) {
   std::string modules = tool.modules;
+  const auto add = [&modules](const char* m) {
+    modules += std::string(modules.empty() ? "" : ",") + m;
+  };
+  const std::string_view command = tool.command;
   const bool raw = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "--raw" || a.rfind("--raw=", 0) == 0;
   });
-  if (std::string_view(tool.command) == "compare" && raw)
-    modules += std::string(modules.empty() ? "" : ",") + "scipy.stats";
+  if (command == "compare" && raw) add("scipy.stats");
+  if (command == "report" && !args.empty() &&
+      (args[0] == "spans" || args[0] == "readme" || args[0] == "--check"))
+    add("pandas");
   return modules;
 }
 
