@@ -2,7 +2,8 @@
 barrier (where none of the level is verified, the fastest ok one, marked "not verified"), its
 latency, its ratio to the same run's composed floor, and every alternative's ratio to it.
 `gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` print it; the HTML page
-(tools/html_report.py) opens with it, then a chart of what the rows can show (chart_png).
+(tools/html_report.py) opens with it, then a chart of what the rows can show
+(tools/answers_chart.py).
 A machine with nothing to answer with gets one line that says why (the rows' statuses and
 notes); every CSV gpubarrier wrote reports, exit 0.
 
@@ -30,11 +31,10 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-import floor as floor_of  # noqa: E402
+from . import gbcsv
+from . import floor as floor_of
 # machines(rows): [(label, rows)]; tools/html_report.py reads it as answers.machines too.
-from machines import machines  # noqa: E402,F401
+from .machines import machines  # noqa: F401
 
 # Level keys in the order the table shows them, with their names.
 LEVELS = [("warp", "warp"), ("block", "block"), ("cluster", "cluster"), ("grid", "grid"),
@@ -373,66 +373,6 @@ def floor_line(rows):
     for n in [n for n in floor if n < 0]:
         floor[-n] = floor.pop(n)
     return floor
-
-
-def chart_kind(rows):
-    """What one machine's chart draws: "lines" (latency against GPU count) where its multi-GPU
-    device barriers span two GPU counts or more; else "bars" (tools/answers_bars.py: each
-    method's figure of the answers table) where the table holds two figures or more; else None
-    (one figure: the table says it all)."""
-    lines, _ = chart_points(rows)
-    if len({n for pts in lines.values() for n in pts}) >= 2:
-        return "lines"
-    import answers_bars  # noqa: PLC0415
-    return "bars" if answers_bars.count(answers(rows)) >= 2 else None
-
-
-def chart_png(rows, title=""):
-    """PNG bytes of the machine's chart (chart_kind): latency against GPU count (one line per
-    method, the floor dashed) or the answers as bars; None where chart_kind is None. Needs
-    matplotlib."""
-    kind = chart_kind(rows)
-    if kind == "bars":
-        import answers_bars  # noqa: PLC0415
-        line = floor_line(rows)
-        label = "floor: " + floor_of.floor_terms(g for _, g in line.values()) if line else ""
-        return answers_bars.png(answers(rows), {n: v for n, (v, _) in line.items()}, label,
-                                title)
-    if kind is None:
-        return None
-    lines, floor = chart_points(rows)
-    import io
-    import matplotlib  # noqa: PLC0415
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-    fig, ax = plt.subplots(figsize=(11, 5), dpi=90)
-    cmap = plt.get_cmap("tab20")
-    for i, (label, pts) in enumerate(sorted(lines.items())):
-        xs = sorted(pts)
-        ax.plot(xs, [pts[x] / 1000 for x in xs], marker="o", ms=4, lw=1.3,
-                color=cmap(i % 20), ls="-" if "[mpi]" not in label else ":", label=label)
-    if floor:
-        xs = sorted(floor)
-        ax.plot(xs, [floor[x] / 1000 for x in xs], "k--", lw=2, marker="s", ms=5,
-                label="floor: " + floor_of.floor_terms(g for _, g in floor_line(rows).values()))
-    counts = sorted({x for pts in lines.values() for x in pts} | set(floor))
-    ax.set_xticks(counts)
-    ax.set_yscale("log")
-    from matplotlib.ticker import FuncFormatter  # noqa: PLC0415
-    plain = FuncFormatter(lambda v, _: f"{v:g}")
-    ax.yaxis.set_major_formatter(plain)
-    ax.yaxis.set_minor_formatter(plain)
-    ax.tick_params(axis="y", which="minor", labelsize=7)
-    ax.set_xlabel("GPUs")
-    ax.set_ylabel("latency (µs), best verified configuration")
-    ax.set_title(title, fontsize=9)
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
-    fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    plt.close(fig)
-    return buf.getvalue()
 
 
 def main(argv, load):

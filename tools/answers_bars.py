@@ -2,11 +2,11 @@
 show (one GPU count, a single-GPU or a host-only run): one bar per method and group (level and
 GPU count, as the table has them), each the method's figure in the table, fastest first; the
 composed floor of a multi-GPU device-side group as a dashed line across its bars; a method that
-is not verified hatched, a noisy one with a dotted edge. tools/answers.py's chart_png draws it."""
+is not verified hatched, a noisy one with a dotted edge. tools/answers_chart.py's chart_png draws
+it."""
 import io
 
-# answers imports this module lazily
-from answers import GATHER_ALONE, LEVEL_NAME, fmt_latency, one_member
+from .answers import GATHER_ALONE, LEVEL_NAME, fmt_latency, one_member
 
 
 def groups(found):

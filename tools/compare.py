@@ -58,7 +58,7 @@ repeat runs, rounded up to 0.1% (and, as "other", that of every repeated key poo
 technique without repeats). compare reads them from tools/noise_floors.json, installed beside it
 (an installed prefix holds no repeat runs), which holds each technique's floor and the CSVs it
 came from and is written from the committed runs by
-    tools/compare.py --measure-floor --json > tools/noise_floors.json
+    gpubarrier compare --measure-floor --json > tools/noise_floors.json
 (now: FLOORS_NOW). The repeat runs are
 results/h200/foundation-repeats.csv, results/h200/repeats-grid-block.csv,
 results/h100/grid-repeats.csv, results/h200x2/architecture/ab-{before,after}-*.csv,
@@ -69,8 +69,8 @@ Device-side figures (clock, differential) repeat to a few tenths of a percent on
 timed loops (launches, MPI/OpenMP/NCCL barriers) move 5-20% between runs. The floor is per
 technique (a pair of different techniques takes the larger); `--floor PCT` sets one floor for
 all. Print them, with each technique's keys, median and p95:
-    tools/compare.py --measure-floor              # the committed repeat sets above
-    tools/compare.py --measure-floor 'a-*.csv' b.csv,c.csv   # each argument one group of repeats
+    gpubarrier compare --measure-floor              # the committed repeat sets above
+    gpubarrier compare --measure-floor 'a-*.csv' b.csv,c.csv   # each argument one group of repeats
 A group is one file with several run_ids, or several files (comma-separated, globs allowed) of
 the same build. Differences between two machines or two boards are real differences, not noise:
 the floor covers repeats only.
@@ -102,10 +102,9 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-import tool_main  # noqa: E402
-import user_files  # noqa: E402
+from . import gbcsv
+from . import tool_main
+from . import user_files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BY_CHOICES = ("system", "gpu_model", "topology", "gpu_count", "launcher", "file")
@@ -639,7 +638,7 @@ def _floor_rows(res):
     verified grid barrier at the shape + the one-way signal, from the same run of that side),
     each ratio with the grid barrier it was built on: (header, body), or None where no side has
     a barrier with its floor's parts (e.g. --level multi-gpu leaves out the grid barriers)."""
-    import floor  # noqa: PLC0415
+    from . import floor  # noqa: PLC0415
     per_side = []
     for s in res["sides"]:
         rows = [r for rs in s.groups.values() for r in rs]
@@ -829,12 +828,12 @@ def repeat_spreads(groups):
 
 
 def percentile(values, q):
-    """The q-th percentile (linear interpolation, numpy's default)."""
-    s = sorted(values)
-    pos = (len(s) - 1) * q / 100
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(s) - 1)
-    return s[lo] + (s[hi] - s[lo]) * (pos - lo)
+    """The q-th percentile (q a whole number, 1 to 99), interpolated linearly between the sorted
+    values (numpy's default; the standard library's inclusive quantiles); one value is its own."""
+    values = list(values)
+    if len(values) < 2:
+        return values[0]
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def measure_floor(groups=None):
@@ -856,7 +855,7 @@ _DEFAULT_FLOORS = {}
 # The default floors, measured from the committed repeat runs (FLOOR_SETS) and kept beside this
 # file so that an installed prefix, which has no results/, compares with the same floors.
 FLOORS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "noise_floors.json")
-FLOORS_COMMAND = "tools/compare.py --measure-floor --json > tools/noise_floors.json"
+FLOORS_COMMAND = "gpubarrier compare --measure-floor --json > tools/noise_floors.json"
 
 
 def floors_document(groups=None):

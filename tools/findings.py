@@ -34,12 +34,11 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import answers  # noqa: E402
-import gbcsv  # noqa: E402
-import machines as machines_mod  # noqa: E402
-import study_reference  # noqa: E402
-from reports import common  # noqa: E402
+from . import answers
+from . import gbcsv
+from . import machines as machines_mod
+from . import study_reference
+from .reports import common
 
 GPUS = [("H100", "H100"), ("H200", "H200")]
 
@@ -128,7 +127,7 @@ class Outcome:
 def floor_of(f):
     """The run-to-run floor (a fraction) of the figure's technique: what two runs of one build on
     one machine differ by (tools/compare.py, measured from the committed repeat runs)."""
-    import compare
+    from . import compare
     floors = compare.default_floors()
     return floors.get(f.row.get("technique", ""), floors["other"])
 
@@ -292,7 +291,7 @@ def cpu_overhead_flat(s):
 def _predictions(s, in_block):
     """The model's predictions with a measured switch point: inside a block (in_block), or of one
     GPU against N GPUs (not one block against the grid: that is no GPU count)."""
-    import model
+    from . import model
     preds = [p for p in model.predictions(s.rows) if "missing" not in p and
              p.get("measured") is not None and not p.get("measured_bound") and
              (p["units"] == "B, cycles") == in_block and
@@ -987,7 +986,7 @@ def study_under_rule():
         word = {True: "confirmed", False: "refuted", None: "inconclusive"}[ok]
         out.append(f"{gpu} {implicit} against {grid_sync} GB/s "
                    f"({100 * (implicit / grid_sync - 1):.1f}% apart, no spread given): {word}")
-    import compare
+    from . import compare
     which = "its own floor" if "event" in compare.default_floors() else \
         "the floor pooled over every technique, `event` having no repeats of its own"
     return ("The study's own Table 6 figures under this rule (the reduction rows' technique, "

@@ -28,8 +28,7 @@ barrier alone. configs/sweeps/floor.yaml measures all three in one run.
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
+from . import gbcsv
 
 GRID_PREFIX, SIGNAL = "gpu.grid.", "multigpu.floor.signal"
 GRID_WANTED = f"a verified grid barrier ({GRID_PREFIX}*)"

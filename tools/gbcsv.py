@@ -1,6 +1,6 @@
 """Reading gpubarrier CSVs of every schema version (results/SCHEMA.md), for the Python tools.
 
-    import gbcsv
+    from . import gbcsv
     rows = gbcsv.load(["a.csv", "b.csv"])            # every row: a Row, a mapping of every column
                                                      # of the latest version, as a dict would be
     rows = gbcsv.load(paths, statuses={"ok"})        # only ok rows
@@ -38,11 +38,10 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tool_main  # noqa: E402
-import bounds  # noqa: E402
-import timed_regions  # noqa: E402
-import user_files  # noqa: E402
+from . import tool_main
+from . import bounds
+from . import timed_regions
+from . import user_files
 
 # The CSV schema as the executable states it: `gpubarrier --json schema`, committed beside this
 # file (tools/schema.json; test cli.docs_schema_current keeps the two equal), so that the tools
@@ -332,7 +331,13 @@ def load_file(path, statuses=None):
     """The rows (Row) of one gpubarrier CSV whose status, after the physical bounds
     (bounds.apply), is in `statuses` (None: every row). Read as a stream within
     user_files' bounds, keeping only the rows that can be asked for: memory is a small multiple
-    of those rows' own text. Raises CsvError naming the file, the line and what was wrong."""
+    of those rows' own text. Raises CsvError naming the file, the line and what was wrong.
+
+    The tools read CSVs here, never with pandas.read_csv, which the tables that group rows use
+    afterwards: a run killed while writing leaves a torn last row, which this reader names by its
+    file and line (exit 2, "a torn or hand-edited row?") where read_csv would pad it with NaN or
+    fail without a line; it also maps every schema version onto the latest's columns, applies the
+    physical bounds and reads within user_files' bounds, row by row."""
     name = tool_main.shown(path)
     # An ok row may end up unverified (outside a bound): kept until the bounds are applied.
     keep = None if statuses is None else set(statuses) | ({"ok"} if "unverified" in statuses

@@ -5,7 +5,7 @@ verified method, its ratio to the floor, the alternatives' ratios to it), the ch
 against GPU count, the topology, the provenance; then, folded, the floor table, the plots and
 the tables per input and level. A comparison of inputs only with --baseline LABEL.
 
-  tools/html_report.py results/h200x2 --html h200x2.html
+  python3 -m tools.html_report results/h200x2 --html h200x2.html
   gpubarrier report results/h100 results/h200 --html h100-vs-h200.html
 
 Arguments are CSV files or directories; a directory is searched (recursively) for *.csv and for
@@ -23,20 +23,19 @@ which tests read from headless Chromium's DOM.
 import argparse
 import base64
 import collections
-import contextlib
 import datetime
 import glob
 import html
-import io
 import os
-import re
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-import tool_main  # noqa: E402
-import user_files  # noqa: E402
+from . import gbcsv
+from . import tool_main
+from . import user_files
+from . import render
+from .reports.checks import sanitize
+from .reports.reference import reference
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
@@ -106,41 +105,13 @@ def find_inputs(args):
     return csvs, topo, skipped
 
 
-# CSVs of other kinds with a table of their own on the page: tools/report.py's table of them.
+# CSVs of other kinds with a table of their own on the page: the report of them (tools/reports/),
+# its tables rendered as HTML (tools/render.py).
 OTHER_TABLES = {"reference-check": ("reference", "Reference check (scripts/reference-check): "
                                     "gpubarrier's host figures against the reference tools' "
                                     "conventions"),
                 "sanitize": ("sanitize", "Sanitizer summary (scripts/gpu-sanitize)")}
-
-
-def _inline(text):
-    out = esc(text)
-    out = re.sub(r"`([^`]*)`", r"<code>\1</code>", out)
-    return re.sub(r"\*\*([^*]*)\*\*", r"<strong>\1</strong>", out)
-
-
-def markdown_to_html(text):
-    """tools/report.py's output (Markdown tables and lines of text) as HTML."""
-    parts, rows = [], []
-
-    def flush():
-        if rows:
-            head = "".join(f"<th>{_inline(c)}</th>" for c in rows[0])
-            body = "".join("<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in r) + "</tr>"
-                           for r in rows[1:])
-            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
-            rows.clear()
-    for line in text.splitlines():
-        if line.startswith("|"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            if not all(set(c) <= set("-: ") for c in cells):
-                rows.append(cells)
-            continue
-        flush()
-        if line.strip():
-            parts.append(f'<p class="note">{_inline(line)}</p>')
-    flush()
-    return "\n".join(parts)
+OTHER_TABLE_MODES = {"reference": reference, "sanitize": sanitize}
 
 
 def other_tables(skipped):
@@ -152,17 +123,14 @@ def other_tables(skipped):
             left.append((path, why))
             continue
         mode, title = OTHER_TABLES[kind]
-        buf = io.StringIO()
         try:
-            import report  # noqa: PLC0415 (report.py's tables; it imports this module lazily)
-            with contextlib.redirect_stdout(buf):
-                report.dispatch([mode, path])
+            items = OTHER_TABLE_MODES[mode]([path])
         except Exception as e:  # noqa: BLE001 (the file is skipped, saying why)
             left.append((path, f"{why}; its table could not be made ({type(e).__name__}: "
                                f"{tool_main.one_line(e)})"))
             continue
         parts.append(f"<h3>{esc(path)}</h3><p class=\"note\">{esc(title)}.</p>"
-                     + markdown_to_html(buf.getvalue()))
+                     + render.html(items))
     return "\n".join(parts), left
 
 
@@ -346,7 +314,7 @@ def level_tables(rows, path):
 
 def floor_section(rows):
     """The floor table (tools/floor.py) as HTML; empty where no barrier has its floor's parts."""
-    import floor  # noqa: PLC0415
+    from . import floor  # noqa: PLC0415
     cells, _ = floor.floor_table(floor.floors([r for r in rows if r["status"] == "ok"]))
     if not cells:
         return ""
@@ -358,7 +326,7 @@ def floor_section(rows):
 def comparison_section(csvs):
     """compare.compare_text of the inputs (tools/compare.py), or a note why there is none."""
     try:
-        import compare  # noqa: PLC0415 (lazy: another tool, optional here)
+        from . import compare  # noqa: PLC0415 (lazy: another tool, optional here)
         fn = compare.compare_text
     except Exception as e:  # noqa: BLE001
         return (f'<p class="note">The comparison table is not available: tools/compare.py '
@@ -396,7 +364,7 @@ CAPTIONS = {
 def plots_section(csvs, baseline=None):
     """The plots of tools/plot.py as base64 PNG <img>, or a note why there are none."""
     try:
-        import plot  # noqa: PLC0415 (needs matplotlib)
+        from . import plot  # noqa: PLC0415 (needs matplotlib)
     except ModuleNotFoundError as e:
         name = (e.name or "matplotlib").split(".")[0]
         return (f'<p class="note">No plots: tools/plot.py needs the Python module '
@@ -492,7 +460,7 @@ def code_html(text):
 
 def answers_table(found, table_id):
     """The answers (tools/answers.py) of one machine as an HTML table."""
-    import answers  # noqa: PLC0415
+    from . import answers  # noqa: PLC0415
     head = "".join(f"<th>{esc(h)}</th>" for h in answers.header(found))
     body = []
     for a in found:
@@ -509,7 +477,8 @@ def answers_table(found, table_id):
 def machine_section(index, label, mrows, files, topo_files, topo_left):
     """One machine: its answers, its chart of latency against GPU count, its topology, its
     provenance."""
-    import answers  # noqa: PLC0415
+    from . import answers  # noqa: PLC0415
+    from . import answers_chart  # noqa: PLC0415
     anchor = "answers" if index == 0 else f"answers-{index + 1}"
     parts = [f"<h2>{esc(label)}</h2>"]
     found = answers.answers(mrows)
@@ -529,8 +498,8 @@ def machine_section(index, label, mrows, files, topo_files, topo_left):
         parts.append(f'<p class="note" id="{anchor}">'
                      f"{code_html(answers.nothing(mrows, code_mark))}</p>")
     try:
-        kind = answers.chart_kind(mrows)
-        png = answers.chart_png(mrows, label)
+        kind = answers_chart.chart_kind(mrows)
+        png = answers_chart.chart_png(mrows, label)
     except ModuleNotFoundError as e:
         png = None
         parts.append(f'<p class="note">No chart: the Python module <code>{esc(e.name)}</code> '
@@ -570,7 +539,7 @@ NO_TOPOLOGY = ('<p class="note">Topology not recorded: run <code>gpubarrier topo
 def pick_baseline(csvs, rows, baseline):
     """The inputs reordered so that those of --baseline LABEL (a part of a file's path or of a
     machine's label) come first; InputError when LABEL matches none."""
-    import answers  # noqa: PLC0415
+    from . import answers  # noqa: PLC0415
     files = [p for p in csvs if baseline in p]
     if not files:
         for label, rs in answers.machines(rows):
@@ -591,7 +560,7 @@ def build(paths, title=None, baseline=None):
     title = title or "gpubarrier results: " + ", ".join(paths)
     if not csvs:
         return only_others(title, topo, others, left)
-    import answers  # noqa: PLC0415
+    from . import answers  # noqa: PLC0415
     per_file = collections.OrderedDict((p, gbcsv.load_file(p)) for p in csvs)
     rows = [r for rs in per_file.values() for r in rs]
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

@@ -11,8 +11,8 @@ Our figures are medians of the ok rows of a point (one row per GPU for single-GP
 """
 import statistics
 
-import gbcsv
-from study_reference import STUDY_LAUNCH_TYPES, STUDY_MULTI_GRID_2GPU
+from . import gbcsv
+from .study_reference import STUDY_LAUNCH_TYPES, STUDY_MULTI_GRID_2GPU
 
 cfg = gbcsv.config_axes
 

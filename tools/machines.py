@@ -14,7 +14,7 @@ The rule, from the rows alone (no folder layout is assumed):
     stay apart: one group per host and GPU model, or per host ("host-only rows") without a GPU
     model.
 
-    import machines
+    from . import machines
     for label, rows_of_one in machines.machines(rows): ...   # most rows first
     label = machines.index(rows)[id(row)]                     # one row's machine
 """

@@ -43,11 +43,10 @@ import statistics
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-import tool_main  # noqa: E402
-from model_eq import Side, crossing, eq5, switch_point  # noqa: E402
-from study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS  # noqa: E402
+from . import gbcsv
+from . import tool_main
+from .model_eq import Side, crossing, eq5, switch_point
+from .study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS
 
 SMEM, GMEM = "model.smem.stream", "model.gmem.stream"
 # A multi-GPU barrier, the reduction that uses it, and the reduction's rows that do (NCCL's

@@ -65,10 +65,10 @@ import os
 import statistics
 import sys
 
-import gbcsv
-import machines as machines_of
-import tool_main
-import user_files
+from . import gbcsv
+from . import machines as machines_of
+from . import tool_main
+from . import user_files
 
 NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
 DEFAULT_NETWORK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),

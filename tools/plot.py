@@ -35,8 +35,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tool_main  # noqa: E402
+from . import tool_main
 
 # Run as a program, a Python without matplotlib is one line naming it and the fix; imported
 # (html_report.py), the ImportError is the importer's.
@@ -46,10 +45,10 @@ with tool_main.imports(__name__):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    import floor
-    import gbcsv
-    import plot_compare
-    import plot_reduction
+    from . import floor
+    from . import gbcsv
+    from . import plot_compare
+    from . import plot_reduction
 
 # Reproducible files: no creation date in SVG/PNG metadata, fixed SVG ids.
 plt.rcParams["svg.hashsalt"] = "gpubarrier"

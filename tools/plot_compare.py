@@ -27,7 +27,7 @@ from matplotlib import colors as mcolors
 from matplotlib import patches as mpatches
 from matplotlib import ticker
 
-import gbcsv
+from . import gbcsv
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 PREFERRED = {"blocks_per_sm": "1", "threads_per_block": "128", "group_size": "32",

@@ -16,9 +16,9 @@ import statistics
 
 import matplotlib.pyplot as plt
 
-import gbcsv
-import model
-from plot_compare import safe
+from . import gbcsv
+from . import model
+from .plot_compare import safe
 
 COPY = "reduction.copy"
 READ = "model.gmem.stream"  # grid=1 bandwidth: the read ceiling

@@ -13,9 +13,8 @@ and push at orderings 1 (relaxed + seq_cst fences) and 2 (relaxed + acq_rel fenc
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import floor  # noqa: E402
-import gbcsv  # noqa: E402
+from . import floor
+from . import gbcsv
 
 PUSH = "multigpu.device.push"
 HEADER = ["GPUs", "blocks/SM x threads", "floor (us)", "push (us)", "push / floor",

@@ -38,7 +38,7 @@ import re
 import shlex
 import sys
 
-import user_files
+from . import user_files
 
 MARKDOWN = "a Markdown file with generated parts (<!-- report: ... -->)"
 BLOCK_OPEN = re.compile(r"^<!-- report: (.*?) -->\s*$")

@@ -22,10 +22,10 @@ brackets. Each function returns markdown lines.
 import os
 import statistics
 
-import bounds
-import gbcsv
-import machines as machines_of
-import study_reference as study
+from . import bounds
+from . import gbcsv
+from . import machines as machines_of
+from . import study_reference as study
 
 STUDY_GPUS = ("V100", "P100")
 WARP_VARIANTS = ("serial", "no sync", "tile sync", "coalesced sync", "tile shuffle",

@@ -15,10 +15,9 @@ import os
 import statistics
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-import tool_main  # noqa: E402
-import user_files  # noqa: E402
+from . import gbcsv
+from . import tool_main
+from . import user_files
 
 TOLERANCE = 0.10  # within 10% of the reference tools' conventions
 WANTED = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}

@@ -80,46 +80,63 @@ Host methods of schema v3 write two rows per point: `loop_latency` (the referenc
 convention) and `latency` (the per-step median). multi, hostwait and scaling show the
 `loop_latency` row where a point has one and label it so; older files keep their `latency` rows.
 """
+import importlib
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import answers as answers_of  # noqa: E402
-import gbcsv  # noqa: E402
-import legacy_study  # noqa: E402
-import multinode_model  # noqa: E402
-import report_grids  # noqa: E402
-import tool_main  # noqa: E402
-from reports.checks import faults, sanitize  # noqa: E402
-from reports.common import load, table  # noqa: E402
-from reports.delegated import compare_table, model_table, reduction_tables, samerows  # noqa: E402
-from reports.floor_tables import floor, push_phases  # noqa: E402
-from reports.foundation import foundation  # noqa: E402
-from reports.multi import hostwait, multi  # noqa: E402
-from reports.reference import reference  # noqa: E402
-from reports.repeats import repeats, series  # noqa: E402
-from reports.scaling import scaling  # noqa: E402
-from reports.selfcheck import selfcheck, selfcheck_log  # noqa: E402
-from reports.single import single  # noqa: E402
-from reports.value import count, pairs, ratio, rows_table, runs, value  # noqa: E402
+from . import answers as answers_of
+from . import gbcsv
+from . import legacy_study
+from . import multinode_model
+from . import render
+from . import report_grids
+from . import tool_main
+from .reports.checks import faults, sanitize
+from .reports.common import load, table
+from .reports.delegated import compare_table, model_table, reduction_tables, samerows
+from .reports.floor_tables import floor, push_phases
+from .reports.foundation import foundation
+from .reports.multi import hostwait, multi
+from .reports.reference import reference
+from .reports.repeats import repeats, series
+from .reports.scaling import scaling
+from .reports.selfcheck import selfcheck, selfcheck_log
+from .reports.single import single
+from .reports.value import count, pairs, ratio, rows_table, runs, value
+
+
+def rendered(report):
+    """The mode of a report that returns its tables and lines (tools/tables.py): it prints them
+    as Markdown (tools/render.py). `.report` is the report itself."""
+    def mode(argv):
+        render.print_markdown(report(argv))
+    mode.report = report
+    return mode
+
+
+def _module(name):
+    """A module of this package imported when its mode runs (findings and study-tables read
+    much; the other modes need not)."""
+    return importlib.import_module("." + name, __package__)
 
 
 MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": scaling,
-         "hostwait": hostwait, "reference": reference, "selfcheck": selfcheck,
-         "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
-         "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
-         "samerows": samerows, "compare": compare_table, "model": model_table, "faults": faults,
-         "floor": floor, "push-phases": push_phases, "reduction-tables": reduction_tables,
-         "sanitize": sanitize,
+         "hostwait": hostwait, "reference": rendered(reference), "selfcheck": selfcheck,
+         "selfcheck-log": selfcheck_log, "repeats": rendered(repeats),
+         "series": rendered(series), "value": value, "ratio": ratio, "pairs": pairs,
+         "count": count, "runs": runs, "rows": rows_table, "samerows": samerows,
+         "compare": compare_table, "model": model_table, "faults": rendered(faults),
+         "floor": rendered(floor), "push-phases": rendered(push_phases),
+         "reduction-tables": reduction_tables, "sanitize": rendered(sanitize),
          "answers": lambda argv: answers_of.main(argv, load),
          "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
          "spans": lambda argv: report_grids.spans(argv, load, table),
          "legacy-study": lambda argv: legacy_study.main(argv, load, table),
          "multinode-model": lambda argv: multinode_model.main(argv, load, table),
-         "findings": lambda argv: __import__("findings").main(argv),
-         "folders": lambda argv: __import__("results_index").folders(argv),
-         "study-tables": lambda argv: __import__("study_tables").main(argv),
-         "reference-summary": lambda argv: __import__("reference_ratios").summary(argv)}
+         "findings": lambda argv: _module("findings").main(argv),
+         "folders": lambda argv: _module("results_index").folders(argv),
+         "study-tables": lambda argv: _module("study_tables").main(argv),
+         "reference-summary": lambda argv: _module("reference_ratios").summary(argv)}
 
 
 def dispatch(args):
@@ -134,7 +151,7 @@ def dispatch(args):
         if not csvs and checks:
             for path in checks:
                 print(f"## {path}\n")
-                reference([path])
+                render.print_markdown(reference([path]))
                 print()
             return 0
         args.insert(0, "answers")
@@ -156,7 +173,7 @@ DEFAULT_README = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__
 def main(argv):
     if "--html" in argv:
         try:
-            import html_report
+            from . import html_report
         except ImportError as e:
             print(f"report.py --html: tools/html_report.py is not available ({e})", file=sys.stderr)
             return 2
@@ -164,7 +181,7 @@ def main(argv):
     if argv[:1] in (["readme"], ["--check"]):
         # `report.py readme [FILE.md] [--check]`, also spelt `report.py --check [FILE.md]`;
         # FILE.md defaults to this tree's results/README.md, so it works from any folder.
-        import readme_blocks
+        from . import readme_blocks
         rest = [a for a in argv if a != "readme"]
         if all(a == "--check" for a in rest):
             rest.append(DEFAULT_README)

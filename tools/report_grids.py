@@ -14,7 +14,7 @@ import collections
 import fnmatch
 import statistics
 
-import gbcsv
+from . import gbcsv
 
 cfg = gbcsv.config_axes
 SHAPE_AXES = ("blocks_per_sm", "threads_per_block")
@@ -82,7 +82,10 @@ def spans(argv, load, table):
     want = _filters(argv)
     if not argv:
         raise ValueError("spans: CSV... [--metric M] [--scale S] [COL=V ...]")
-    groups = collections.OrderedDict()
+    # Imported here, not with the module: every report.py command imports this one, and only
+    # spans groups with pandas.
+    import pandas as pd  # noqa: PLC0415
+    points = []
     for r in load(argv):
         if metric and r["metric"] != metric:
             continue
@@ -91,11 +94,14 @@ def spans(argv, load, table):
                    for k, v in want.items()):
             continue
         config = " ".join(f"{k}={v}" for k, v in c.items() if k not in ("gpu_count", "fault"))
-        key = (r["method"], config, r["metric"], r["gpu_count"], _launcher(r))
-        groups.setdefault(key, []).append(float(r["value"]) * scale)
+        points.append((r["method"], config, r["metric"], r["gpu_count"], _launcher(r),
+                       float(r["value"]) * scale))
+    keys = ["method", "config", "metric", "gpus", "launcher"]
+    frame = pd.DataFrame(points, columns=keys + ["value"])
     out = []
-    for (method, config, m, gpus, launcher), v in sorted(groups.items()):
-        lo, hi = min(v), max(v)
-        out.append([f"`{method}`", config or "-", m, gpus, launcher, _fmt(statistics.median(v)),
+    # One line per point, in the order of its key (groupby sorts by it).
+    for (method, config, m, gpus, launcher), v in frame.groupby(keys, sort=True)["value"]:
+        lo, hi = v.min(), v.max()
+        out.append([f"`{method}`", config or "-", m, gpus, launcher, _fmt(v.median()),
                     _fmt(lo) if _fmt(lo) == _fmt(hi) else f"{_fmt(lo)}-{_fmt(hi)}", str(len(v))])
     table(["method", "config", "metric", "GPUs", "launcher", "median", "range", "rows"], out)

@@ -10,9 +10,8 @@ import os
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import answers  # noqa: E402
-import gbcsv  # noqa: E402
+from . import answers
+from . import gbcsv
 
 
 def _ignored(path):

@@ -17,10 +17,9 @@ import math
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tool_main import InputError, run, shown  # noqa: E402
-import gbcsv  # noqa: E402
-import user_files  # noqa: E402
+from .tool_main import InputError, run, shown
+from . import gbcsv
+from . import user_files
 
 KEY = ("method", "config", "metric", "launcher", "gpu_count", "gpu_ids")
 NEEDED = KEY + ("value", "stddev", "samples", "status")

@@ -14,9 +14,8 @@ study's V100/P100 figures beside them (tools/study_reference.py).
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import findings  # noqa: E402
-import gbcsv  # noqa: E402
+from . import findings
+from . import gbcsv
 
 # (label, method, group sizes: "all" | "partial" | "32", the study's V100 / P100 latency, the
 # study's V100 / P100 throughput (sync/cycle))

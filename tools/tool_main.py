@@ -1,6 +1,6 @@
 """How every tool of tools/ ends: one line on stderr and an exit status, never a Python traceback.
 
-    import tool_main
+    from . import tool_main
     with tool_main.imports(__name__):     # only where a module outside the standard library is
         import matplotlib                 # imported at the top (plot.py)
     ...

@@ -1,6 +1,6 @@
 """How every tool of tools/ reads a file a user names: bounded, as UTF-8 text, a BOM dropped.
 
-    import user_files
+    from . import user_files
     with user_files.Lines(path, "a gpubarrier CSV") as lines:   # str lines, newline kept
         for fields in csv.reader(lines): ...                     # lines.line: the line number
     for line, fields in user_files.csv_rows(path, "a raw sample file"): ...
@@ -23,8 +23,7 @@ import os
 import stat
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import tool_main  # noqa: E402
+from . import tool_main
 
 MAX_CSV_BYTES = 1 << 30   # 1 GiB
 MAX_TEXT_BYTES = 64 << 20  # 64 MiB

@@ -18,10 +18,10 @@ import os
 import sys
 
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TOOLS = os.path.join(os.path.dirname(SUITE), 'tools')
-sys.path.insert(0, TOOLS)
-import floor  # noqa: E402
-import gbcsv  # noqa: E402
+# The folder holding the tools package (the source root, or share/gpubarrier in an install):
+# ReFrame loads this suite by its path, so the package is put on the path here.
+sys.path.insert(0, os.path.dirname(SUITE))
+from tools import floor, gbcsv  # noqa: E402
 
 BAD = ('failed', 'timeout', 'unverified')
 CsvError = gbcsv.CsvError

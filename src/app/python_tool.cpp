@@ -1,5 +1,7 @@
 // `gpubarrier compare|plot|model|report ARGS...`: the Python tools of tools/ (compare.py, plot.py,
-// report.py), run as a child process with a Python that has their libraries. ARGS pass through
+// report.py), run as a child process with a Python that has their libraries. tools/ is a Python
+// package (tools/__init__.py): each tool runs as its module, `python3 -m tools.report ARGS...`,
+// with the folder above tools/ where a script's own folder would be on the path. ARGS pass through
 // untouched, stdout and stderr are the tool's own, and gpubarrier exits with the tool's status.
 #include <fcntl.h>
 #include <spawn.h>
@@ -7,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -71,15 +74,23 @@ std::string env_or_empty(const char* name) {
   return v && *v ? v : "";
 }
 
-// The modules the tool needs for these arguments: its own, and scipy for compare's --raw (the
-// Mann-Whitney test).
+// The modules the tool needs for these arguments: its own, scipy for compare's --raw (the
+// Mann-Whitney test), and pandas for report spans and the results pages (report readme or
+// --check, which hold spans tables). Only there: asking every report's interpreter for pandas
+// would cost each report its import.
 std::string needed_modules(const Tool& tool, const std::vector<std::string>& args) {
   std::string modules = tool.modules;
+  const auto add = [&modules](const char* m) {
+    modules += std::string(modules.empty() ? "" : ",") + m;
+  };
+  const std::string_view command = tool.command;
   const bool raw = std::any_of(args.begin(), args.end(), [](const std::string& a) {
     return a == "--raw" || a.rfind("--raw=", 0) == 0;
   });
-  if (std::string_view(tool.command) == "compare" && raw)
-    modules += std::string(modules.empty() ? "" : ",") + "scipy.stats";
+  if (command == "compare" && raw) add("scipy.stats");
+  if (command == "report" && !args.empty() &&
+      (args[0] == "spans" || args[0] == "readme" || args[0] == "--check"))
+    add("pandas");
   return modules;
 }
 
@@ -140,14 +151,40 @@ std::string python_interpreter(const std::string& modules) {
   return found.front();
 }
 
+// Runs the module named by argv[2] of the package folder argv[1] as `python3 -m` would: the folder
+// above the package first on the path instead of the working directory (which `-m` puts there,
+// where a folder of the user's could hide the package), sys.argv[0] the module's file.
+constexpr const char* kRunModule =
+    "import runpy, sys; top = sys.argv.pop(1); "
+    "sys.path[:1] = [top] if sys.path[:1] == [''] else [top] + sys.path[:1]; "
+    "runpy.run_module(sys.argv.pop(1), run_name='__main__', alter_sys=True)";
+
+// Whether `name` can be a Python package's name (ASCII letters, digits, _; no digit first).
+bool python_identifier(const std::string& name) {
+  return !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+         std::all_of(name.begin(), name.end(), [](char c) {
+           return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+         });
+}
+
 // The tool's exit status; 128 + the signal when a signal ended it.
 int run_tool(const Tool& tool, const std::vector<std::string>& args) {
-  const fs::path script = paths::tools_dir() / tool.script;
+  fs::path package = fs::absolute(paths::tools_dir()).lexically_normal();
+  if (package.filename().empty()) package = package.parent_path();  // a trailing separator
+  const fs::path script = package / tool.script;
   if (std::error_code ec; !fs::is_regular_file(script, ec))
     throw Error("gpubarrier " + std::string(tool.command) + " runs " + script.string() +
                 ", which does not exist (set GPUBARRIER_TOOLS to the directory holding " +
                 tool.script + ")");
-  std::vector<std::string> argv{python_interpreter(needed_modules(tool, args)), script.string()};
+  const std::string name = package.filename().string();
+  if (!python_identifier(name))
+    throw Error("gpubarrier " + std::string(tool.command) + " runs the Python package " +
+                package.string() + ", whose folder name '" + name +
+                "' is no Python name (letters, digits and _; set GPUBARRIER_TOOLS to a folder "
+                "named tools)");
+  const std::string module = name + "." + fs::path(tool.script).stem().string();
+  std::vector<std::string> argv{python_interpreter(needed_modules(tool, args)), "-c", kRunModule,
+                                package.parent_path().string(), module};
   argv.insert(argv.end(), args.begin(), args.end());
   std::fflush(stdout);
   std::fflush(stderr);

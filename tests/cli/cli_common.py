@@ -22,13 +22,19 @@ def run_gpubarrier(exe, *args, env=None, drop=(), timeout=300, cwd=None):
                           env=clean_env(env, drop), timeout=timeout, cwd=cwd)
 
 
+def executable():
+    """The gpubarrier executable under test: what pytest was given (--gpubarrier, which
+    tests/conftest.py puts in GPUBARRIER_EXE), else the first argument of a test run as a script."""
+    return os.environ.get("GPUBARRIER_EXE") or sys.argv[1]
+
+
 def expect(cond, what, proc=None, tail=None):
     """Fails the test with `what` and, given a finished process, its output (stdout's last `tail`
     characters when set)."""
     if not cond:
         out = proc.stdout[-tail:] if proc and tail else proc.stdout if proc else ""
         detail = f"\nstdout:\n{out}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
+        raise AssertionError(f"FAIL: {what}{detail}")
 
 
 def one_line(p, code, *words, prefix="", absent=()):

@@ -4,10 +4,8 @@ single-GPU reductions with the copy ceiling, measured on two GPUs of one machine
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "tools"))
-import gbcsv  # noqa: E402
-from cli_common import synthetic_row, write_rows  # noqa: E402
+from tools import gbcsv
+from cli_common import synthetic_row, write_rows
 
 GPU = "NVIDIA H100 80GB HBM3"
 SIZES = (65536, 1 << 20, 16 << 20)

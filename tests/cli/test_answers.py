@@ -12,10 +12,8 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import gbcsv  # noqa: E402
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows  # noqa: E402
+from tools import gbcsv
+from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = sys.argv[1]
 A = "GPU-aaaaaaaa-0000,GPU-aaaaaaaa-0001"

@@ -21,11 +21,9 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import gbcsv  # noqa: E402
-import answers  # noqa: E402
-from cli_common import committed_files, expect  # noqa: E402
+from tools import gbcsv
+from tools import answers
+from cli_common import committed_files, expect
 
 SCALING = "results/h200x4/multi-gpu-scaling.csv"
 LEGACY = "results/h100x4/legacy-host.csv"

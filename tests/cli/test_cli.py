@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CLI behaviour of the real gpubarrier executable: output files, errors, exit codes.
 
-Usage: test_cli.py GPUBARRIER CASE
+Run by pytest: pytest test_cli.py [--gpubarrier PATH]
 """
 import csv
 import ctypes
@@ -11,14 +11,13 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tool_python import python_with_matplotlib  # noqa: E402
+import pytest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+from tool_python import python_with_matplotlib
 
-EXE = sys.argv[1]
-CASE = sys.argv[2]
+from cli_common import executable, expect, read_csv, run_gpubarrier
+
+EXE = executable()
 # Keep runs short: these tests check behaviour, not figures.
 QUICK = ["--samples", "5", "--time-budget", "0.2"]
 
@@ -43,7 +42,7 @@ def driver_library_loads():
         return False
 
 
-def case_list_shows_methods():
+def test_list_shows_methods():
     p = gpubarrier("list")
     expect(p.returncode == 0, "list exits 0", p)
     for name in ("host.omp.barrier", "host.mpi.barrier", "gpu.block.syncthreads", "gpu.grid.cg"):
@@ -54,7 +53,7 @@ def case_list_shows_methods():
     expect(methods["host.mpi.barrier"]["usable"] is False, "mpi method not usable outside mpirun", p)
 
 
-def case_run_writes_csv():
+def test_run_writes_csv():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "sub", "r.csv")
         p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2", "--out", out, *QUICK)
@@ -87,7 +86,7 @@ def case_run_writes_csv():
             expect(f.readline().startswith("schema_version,run_id,timestamp,"), "header first")
 
 
-def case_json_output():
+def test_json_output():
     p = gpubarrier("--json", "run", "--methods", "host.omp.barrier", "--axis", "group_size=2",
                    "--out", "none", *QUICK)
     expect(p.returncode == 0, "exit 0", p)
@@ -96,37 +95,37 @@ def case_json_output():
     expect([r["metric"] for r in rows] == ["loop_latency", "latency"], "loop_latency first", p)
 
 
-def case_unknown_method():
+def test_unknown_method():
     p = gpubarrier("run", "--methods", "gpu.grid.gc", "--out", "none")
     expect(p.returncode == 2, "exit code 2", p)
     expect("no method matches 'gpu.grid.gc'" in p.stderr and "gpu.grid.cg" in p.stderr,
            "names the glob and close names", p)
 
 
-def case_malformed_axis():
+def test_malformed_axis():
     p = gpubarrier("run", "--methods", "gpu.grid.cg", "--axis", "blocks_per_sm=1:x", "--out", "none")
     expect(p.returncode == 2 and "malformed --axis 'blocks_per_sm=1:x'" in p.stderr, "axis error", p)
     expect("expected name=v1,v2" in p.stderr, "says what is expected", p)
 
 
-def case_unknown_axis():
+def test_unknown_axis():
     p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "warps=1", "--out", "none")
     expect(p.returncode == 2 and "no selected method has this axis" in p.stderr, "unknown axis", p)
     expect("group_size" in p.stderr, "lists the axes", p)
 
 
-def case_unwritable_out():
+def test_unwritable_out():
     p = gpubarrier("run", "--methods", "host.omp.barrier", "--out", "/proc/nope/x.csv", *QUICK)
     expect(p.returncode == 2 and "cannot write output file '/proc/nope/x.csv'" in p.stderr, "out error", p)
     expect("host.omp.barrier" not in p.stdout, "fails before measuring", p)
 
 
-def case_bad_gpu():
+def test_bad_gpu():
     p = gpubarrier("run", "--methods", "gpu.grid.cg", "--gpus", "99", "--out", "none")
     expect(p.returncode == 2 and "--gpus names GPU 99" in p.stderr, "bad gpu", p)
 
 
-def case_mpi_outside_mpirun():
+def test_mpi_outside_mpirun():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "m.csv")
         p = gpubarrier("run", "--methods", "host.mpi.barrier", "--out", out)
@@ -135,9 +134,9 @@ def case_mpi_outside_mpirun():
         expect(r["status"] == "skipped" and "mpirun -np 2" in r["note"], f"skipped with how-to: {r}")
 
 
-def case_gpu_methods_without_gpu():
+def test_gpu_methods_without_gpu():
     if has_gpu():
-        sys.exit(77)
+        pytest.skip("a GPU is visible: the GPU methods run (tests/gpu)")
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "g.csv")
         p = gpubarrier("run", "--methods", "gpu.*", "--out", out)
@@ -161,7 +160,7 @@ def case_gpu_methods_without_gpu():
     expect(p.returncode == 2 and no_driver in p.stderr, "--gpus 0 without a driver says so", p)
 
 
-def case_nvshmem_refusals():
+def test_nvshmem_refusals():
     """multigpu.nvshmem.barrier outside mpirun: one skipped row that says why, whether this build
     has NVSHMEM (then: mpi mode only, one PE per process) or not (then: built without it)."""
     with tempfile.TemporaryDirectory() as d:
@@ -179,7 +178,7 @@ def case_nvshmem_refusals():
                "listed with its variants", p)
 
 
-def case_sweep_file():
+def test_sweep_file():
     with tempfile.TemporaryDirectory() as d:
         sweep = os.path.join(d, "s.yaml")
         with open(sweep, "w") as f:
@@ -198,7 +197,7 @@ def case_sweep_file():
         expect(p.returncode == 2 and "s.yaml:3:" in p.stderr, "bad sweep names file and line", p)
 
 
-def case_axis_value_names():
+def test_axis_value_names():
     """`--axis ordering=release-acquire`: a categorical value by name (or its old integer),
     resolved per method; the row's config carries the name; an unknown name is exit 2 and one
     line naming the axis, the value and the valid names."""
@@ -250,7 +249,7 @@ def case_axis_value_names():
                "release-acquire" in p.stderr, "a sweep file's unknown name: exit 2", p)
 
 
-def case_version():
+def test_version():
     p = gpubarrier("--version")
     expect(p.returncode == 0 and "gpubarrier 0." in p.stdout and "CUDA runtime" in p.stdout, "version", p)
     expect("NCCL" in p.stdout and "MPI" in p.stdout and "git" in p.stdout, "versions", p)
@@ -266,7 +265,7 @@ def case_version():
                "(a build after the last commit or edit)", p)
 
 
-def case_version_outside_checkout():
+def test_version_outside_checkout():
     # A copy of the tree inside another repository (the GPU machine's copy of this one, say) must
     # not report the enclosing repository's commit: `unknown`, or what GPUBARRIER_GIT_SHA says.
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -285,7 +284,7 @@ def case_version_outside_checkout():
                    f"a nested copy with GPUBARRIER_GIT_SHA={env_sha!r} reports {want}", p)
 
 
-def case_help():
+def test_help():
     p = gpubarrier("run", "--help")
     expect(p.returncode == 0 and "--axis" in p.stdout and "Examples" in p.stdout, "run --help teaches", p)
     p = gpubarrier()
@@ -333,7 +332,7 @@ def selfcheck_rows(header):
     ]
 
 
-def case_selfcheck():
+def test_selfcheck():
     # Bad flags fail before anything else, GPU or not.
     p = gpubarrier("selfcheck", "--tolerance", "2", "--out", "none")
     expect(p.returncode == 2 and "--tolerance must be within (0, 1)" in p.stderr, "tolerance", p)
@@ -362,10 +361,8 @@ def case_selfcheck():
             w = csv.DictWriter(f, fieldnames=header, lineterminator="\r\n")
             w.writeheader()
             w.writerows(selfcheck_rows(header))
-        tools = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__)))), "tools")
-        p = subprocess.run([sys.executable, os.path.join(tools, "report.py"), "selfcheck",
-                            synthetic], capture_output=True, text=True)
+        p = subprocess.run([sys.executable, "-m", "tools.report", "selfcheck", synthetic],
+                           capture_output=True, text=True)
         expect(p.returncode == 0, "report.py selfcheck exits 0", p)
         for line in ("| 20 | 2048 | 4.038 | 4.588 ± 0.046 | +13.6% | **no** |",
                      "| 20 | 5120 | 4.038 | 4.050 ± 0.040 | +0.3% | within 5% |",
@@ -373,8 +370,8 @@ def case_selfcheck():
                      "| 10752 | 168 KiB | 5.005 | overflows | 5.054 ± 0.051 | -16 ± 518 |"):
             expect(line in p.stdout, f"report shows {line}", p)
         plots = os.path.join(d, "plots")
-        p = subprocess.run([python_with_matplotlib(), os.path.join(tools, "plot.py"), synthetic,
-                            "--out", plots], capture_output=True, text=True, timeout=300)
+        p = subprocess.run([python_with_matplotlib(), "-m", "tools.plot", synthetic, "--out",
+                            plots], capture_output=True, text=True, timeout=300)
         expect(p.returncode == 0, "plot.py takes selfcheck rows beside latency rows", p)
         expect({"selfcheck.png", "summary.png"} <= set(os.listdir(plots)), "both plots", p)
         only = os.path.join(d, "only.csv")
@@ -382,7 +379,7 @@ def case_selfcheck():
             w = csv.DictWriter(f, fieldnames=header, lineterminator="\r\n")
             w.writeheader()
             w.writerows(selfcheck_rows(header)[:-1])
-        p = subprocess.run([python_with_matplotlib(), os.path.join(tools, "plot.py"), only,
+        p = subprocess.run([python_with_matplotlib(), "-m", "tools.plot", only,
                             "--out", os.path.join(d, "only")], capture_output=True, text=True,
                            timeout=300)
         expect(p.returncode == 0 and
@@ -390,5 +387,3 @@ def case_selfcheck():
                "a selfcheck-only CSV gives selfcheck.png (and .svg) alone", p)
 
 
-globals()["case_" + CASE]()
-print(f"PASS {CASE}")

@@ -1,28 +1,28 @@
 #!/usr/bin/env python3
 """tools/compare.py (`gpubarrier compare`): verdicts on small CSVs written here, and on committed ones.
 
-Usage: test_compare.py GPUBARRIER (unused) [CASE ...] — runs compare.py with an interpreter that
-has scipy (the Mann-Whitney case needs it; scripts/setup installs python3-scipy).
+Run by pytest (`pytest tests/cli/test_compare.py`); compare.py runs with an interpreter that has
+scipy where there is one (the Mann-Whitney test needs it, and is skipped without: scripts/setup
+installs python3-scipy).
 """
 import csv
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
-import tempfile
+
+import pytest
+
+from tools import compare as compare_tool
+from tools import gbcsv
+from tool_python import python_with
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(ROOT, "tools", "compare.py")
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import gbcsv  # noqa: E402
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tool_python import python_with  # noqa: E402
-
-
-# Without scipy every case but mann_whitney runs, then the test reports skipped (77).
+TOOL = ["-m", "tools.compare"]
+# Without scipy every test but the Mann-Whitney one runs.
 PY = python_with("scipy.stats") or sys.executable
-TMP = tempfile.mkdtemp(prefix="test_compare.")
 
 
 def row(**kw):
@@ -37,21 +37,25 @@ def row(**kw):
     return r
 
 
-def write(name, rows):
-    path = os.path.join(TMP, name)
-    with open(path, "w", newline="") as f:
-        w = csv.writer(f, lineterminator="\r\n")
-        w.writerow(gbcsv.NAMES)
-        for r in rows:
-            w.writerow([r[n] for n in gbcsv.NAMES])
-    return path
+@pytest.fixture
+def write(tmp_path):
+    """write(name, rows): a gpubarrier CSV of `rows` in the test's folder; its path."""
+    def write(name, rows):
+        path = str(tmp_path / name)
+        with open(path, "w", newline="") as f:
+            w = csv.writer(f, lineterminator="\r\n")
+            w.writerow(gbcsv.NAMES)
+            for r in rows:
+                w.writerow([r[n] for n in gbcsv.NAMES])
+        return path
+    return write
 
 
 def compare(*args, ok=(0,)):
-    p = subprocess.run([PY, TOOL, *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    p = subprocess.run([PY, *TOOL, *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
     if p.returncode not in ok:
-        sys.exit(f"FAIL: compare.py {' '.join(args)}: exit {p.returncode}, expected {ok}\n"
-                 f"{p.stdout}\n{p.stderr}")
+        pytest.fail(f"compare.py {' '.join(args)}: exit {p.returncode}, expected {ok}\n"
+                    f"{p.stdout}\n{p.stderr}")
     return p
 
 
@@ -61,7 +65,7 @@ def as_json(*args):
 
 def expect(cond, what, out=""):
     if not cond:
-        sys.exit(f"FAIL: {what}\n{out}")
+        pytest.fail(f"{what}\n{out}")
 
 
 def one_verdict(res):
@@ -69,7 +73,7 @@ def one_verdict(res):
     return res["joined"][0]["comparisons"][0]
 
 
-def case_same_within_floor():
+def test_same_within_floor(write):
     a = write("same-a.csv", [row(value="1000")])
     b = write("same-b.csv", [row(value="1000.5", run_id="r2")])   # 0.05% < clock floor 0.1%
     c = one_verdict(as_json(a, b))
@@ -79,7 +83,7 @@ def case_same_within_floor():
     expect(c["verdict"] == "0.05% slower", f"--floor 0: {c}")
 
 
-def case_faster_beyond():
+def test_faster_beyond(write):
     a = write("fast-a.csv", [row(value="1000")])
     b = write("fast-b.csv", [row(value="800", run_id="r2")])
     c = one_verdict(as_json(a, b))
@@ -97,7 +101,7 @@ def case_faster_beyond():
            "table summary", out)
 
 
-def case_only_in_one():
+def test_only_in_one(write):
     a = write("only-a.csv", [row(value="1000")])
     b = write("only-b.csv", [row(value="1000", run_id="r2"),
                              row(method="gpu.grid.atomic-sense", value="1400", run_id="r2")])
@@ -109,7 +113,7 @@ def case_only_in_one():
     expect("**only in only-b.csv**" in md and "| gpu.grid.atomic-sense |" in md, "markdown", md)
 
 
-def case_unit_mismatch():
+def test_unit_mismatch(write):
     a = write("unit-a.csv", [row(unit="ns")])
     b = write("unit-b.csv", [row(unit="us", value="1", run_id="r2")])
     p = compare(a, b, ok=(2,))
@@ -117,14 +121,14 @@ def case_unit_mismatch():
            and "'us'" in p.stderr, "unit mismatch names both files and units", p.stderr)
 
 
-def case_statistic_mismatch():
+def test_statistic_mismatch(write, tmp_path):
     a = write("stat-a.csv", [row(statistic="median")])
     b = write("stat-b.csv", [row(statistic="mean", value="800", run_id="r2")])
     c = one_verdict(as_json(a, b))
     expect(c["verdict"] == "not comparable: median vs mean", f"statistic mismatch: {c}")
     # a v1 row says nothing: clock infers median, differential eq7
     v1 = row(schema_version="1", technique="differential", statistic="")
-    p = os.path.join(TMP, "stat-v1.csv")
+    p = str(tmp_path / "stat-v1.csv")
     with open(p, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\r\n")
         names = gbcsv.columns_of(1)
@@ -134,7 +138,7 @@ def case_statistic_mismatch():
     expect(c["verdict"] == "not comparable: median vs eq7", f"v1 differential: {c}")
 
 
-def case_unreadable():
+def test_unreadable(write, tmp_path):
     a = write("bad-a.csv", [row()])
     b = write("bad-b.csv", [row(), row(value="fast", run_id="r2")])
     p = compare(a, b, ok=(2,))
@@ -142,11 +146,11 @@ def case_unreadable():
            "one line", p.stderr)
     expect("bad-b.csv:3" in p.stderr and "column 'value'" in p.stderr,
            "unreadable file names file, line and column", p.stderr)
-    p = compare(a, os.path.join(TMP, "missing.csv"), ok=(2,))
+    p = compare(a, str(tmp_path / "missing.csv"), ok=(2,))
     expect("missing.csv" in p.stderr and "cannot open" in p.stderr, "missing file", p.stderr)
 
 
-def case_repeats_median():
+def test_repeats_median(write):
     vals = [1000, 1003, 999, 1001, 1200]
     a = write("rep-a.csv", [row(value=v, run_id=f"r{i}") for i, v in enumerate(vals)])
     b = write("rep-b.csv", [row(value="1001", run_id="b")])
@@ -159,12 +163,14 @@ def case_repeats_median():
     expect(v["se"] > 30, f"SE from the spread between repeats: {v}")
 
 
-def case_mann_whitney():
+@pytest.mark.skipif(python_with("scipy.stats") is None,
+                    reason="no python3 with scipy (scripts/setup installs python3-scipy)")
+def test_mann_whitney(write, tmp_path):
     rng = random.Random(7)
     a = write("mwu-a.csv", [row(value="1000", run_id="ra", samples="50", stddev="5")])
     b = write("mwu-b.csv", [row(value="1100", run_id="rb", samples="50", stddev="5")])
     c = write("mwu-c.csv", [row(value="1001", run_id="rc", samples="50", stddev="5")])
-    raw = os.path.join(TMP, "raw.csv")
+    raw = str(tmp_path / "raw.csv")
     with open(raw, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["run_id", "method", "config", "gpu_ids", "launcher", "metric", "unit",
@@ -184,7 +190,7 @@ def case_mann_whitney():
     expect(one_verdict(as_json(a, b))["test"] == "se+floor", "no raw: se+floor")
 
 
-def case_committed():
+def test_committed():
     h100 = "results/h100/single-gpu.csv"
     h200 = "results/h200/single-gpu.csv"
     res = as_json(h100, h200, "--methods", "gpu.cluster.sync,gpu.block.syncthreads")
@@ -195,7 +201,7 @@ def case_committed():
         for r in res["joined"]:
             if r["method"] == method and r["config"] == config and r["metric"] == metric:
                 return r["comparisons"][0]
-        sys.exit(f"FAIL: no joined row {method} {config} {metric}")
+        pytest.fail(f"no joined row {method} {config} {metric}")
     # README: cluster.sync 710 cycles on H100, 350 on H200; __syncthreads identical
     c = find("gpu.cluster.sync", "cluster_size=1 threads_per_block=128", "latency_cycles")
     expect(c["verdict"] == "2.05x faster", f"H200 cluster.sync vs H100: {c}")
@@ -214,13 +220,13 @@ def case_committed():
            and res["summary"]["slower"] == 48, f"push scaling: {res['summary']}")
 
 
-def case_floor_reproducible():
+def test_floor_reproducible(write, tmp_path):
     # tools/noise_floors.json (what compare reads, installed with it) is current: what
     # --measure-floor --json computes from the committed repeat runs, byte for byte.
     p = compare("--measure-floor", "--json")
     committed = open(os.path.join(ROOT, "tools", "noise_floors.json"), encoding="utf-8").read()
     expect(p.stdout == committed, "tools/noise_floors.json differs from what the committed repeat "
-           "runs give; regenerate it with\n  tools/compare.py --measure-floor --json > "
+           "runs give; regenerate it with\n  gpubarrier compare --measure-floor --json > "
            "tools/noise_floors.json\nand commit it")
     measured = {t: e["floor"] for t, e in json.loads(committed)["floors"].items()}
     expect(all(e["csvs"] for e in json.loads(committed)["floors"].values()),
@@ -229,7 +235,7 @@ def case_floor_reproducible():
     line = [x for x in p.stdout.splitlines() if x.startswith("floors: ")]
     expect(line and json.loads(line[0][len("floors: "):]) == measured,
            "--measure-floor's table gives the file's floors", p.stdout)
-    q = subprocess.run([PY, "-c", "import json, sys; sys.path.insert(0, 'tools'); import compare; "
+    q = subprocess.run([PY, "-c", "import json; from tools import compare; "
                         "print(json.dumps(compare.default_floors()))"],
                        capture_output=True, text=True, cwd=ROOT)
     defaults = json.loads(q.stdout)
@@ -240,21 +246,20 @@ def case_floor_reproducible():
                help_text)
     expect("noise_floors.json" in help_text, "--help names the floors' file", help_text)
     # Without the file (a tools folder copied without it): one line, exit 2, naming the fix.
-    tools = os.path.join(TMP, "tools-nofloors")
-    import shutil  # noqa: PLC0415
+    tools = str(tmp_path / "nofloors" / "tools")
     shutil.copytree(os.path.join(ROOT, "tools"), tools,
                     ignore=shutil.ignore_patterns("__pycache__", "noise_floors.json"))
     a = write("nf-a.csv", [row()])
     b = write("nf-b.csv", [row(value="1001", run_id="r2")])
-    p = subprocess.run([PY, os.path.join(tools, "compare.py"), a, b], capture_output=True,
-                       text=True, timeout=300)
+    p = subprocess.run([PY, "-m", "tools.compare", a, b], capture_output=True, text=True,
+                       timeout=300, cwd=os.path.dirname(tools))
     lines = p.stderr.strip().splitlines()
     expect(p.returncode == 2 and len(lines) == 1 and "noise_floors.json" in lines[0] and
            "--floor" in lines[0], "compare without its floors file: exit 2, one line", p.stderr)
 
 
-def case_api():
-    code = ("import sys; sys.path.insert(0, 'tools'); import compare; "
+def test_api():
+    code = ("from tools import compare; "
             "print(compare.compare_text(['results/h100/grid-repeats.csv', "
             "'results/h200/foundation-repeats.csv'], level='grid'))")
     p = subprocess.run([PY, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -272,7 +277,7 @@ def case_api():
            and "|" not in page.split("<table>")[1].split("</table>")[0], "html format", page)
 
 
-def case_where():
+def test_where():
     out = compare("results/h100/single-gpu.csv", "results/h200/single-gpu.csv", "--level", "grid",
                   "--where", "blocks_per_sm=2,threads_per_block=64", "--format", "csv").stdout
     rows = list(csv.DictReader(out.splitlines()))
@@ -294,19 +299,8 @@ def case_where():
            "an axis with no close name lists the axes there are", bad.stderr)
 
 
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-
-if __name__ == "__main__":
-    wanted = sys.argv[2:] or list(CASES)
-    skipped = []
-    for name in wanted:
-        if name == "mann_whitney" and python_with("scipy.stats") is None:
-            skipped.append(name)
-            continue
-        CASES[name]()
-        print(f"ok {name}")
-    if skipped:
-        print(f"SKIP {', '.join(skipped)}: no python3 with scipy (scripts/setup installs "
-              f"python3-scipy)")
-        sys.exit(77)
-    print("PASS compare")
+@pytest.mark.parametrize("values, q, want", [([1, 2, 3, 4], 50, 2.5), ([10, 0], 95, 9.5),
+                                             ([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 95, 9.5),
+                                             ([7], 95, 7)])
+def test_percentile_interpolates(values, q, want):
+    assert compare_tool.percentile(values, q) == pytest.approx(want)

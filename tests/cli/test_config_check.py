@@ -12,7 +12,7 @@ huge_file        a 120 MB file: refused by its size before any of it is parsed, 
 second_document  a second YAML document after `---`: refused, not ignored
 point_limit      a sweep of 65,536 points: refused by config check as sweep refuses it
 
-Usage: test_config_check.py GPUBARRIER CASE
+Run by pytest: pytest test_config_check.py [--gpubarrier PATH]
 """
 import glob
 import os
@@ -20,7 +20,11 @@ import subprocess
 import sys
 import tempfile
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+import pytest
+
+from cli_common import executable
+
+EXE = executable()
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -32,7 +36,7 @@ def check(*files):
 def expect(cond, what, proc=None):
     if not cond:
         detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
+        pytest.fail(f"{what}{detail}")
 
 
 def write(folder, name, text):
@@ -43,7 +47,7 @@ def write(folder, name, text):
     return path
 
 
-def case_shipped_files():
+def test_shipped_files():
     files = sorted(glob.glob(os.path.join(ROOT, "configs", "systems", "*.yaml")) +
                    glob.glob(os.path.join(ROOT, "configs", "sweeps", "*.yaml")))
     p = check(*files)
@@ -63,7 +67,7 @@ def expect_mistake(path, where, *parts):
         expect(part in p.stderr, f"{path}: says {part!r}", p)
 
 
-def case_system_mistakes():
+def test_system_mistakes():
     with open(os.path.join(ROOT, "configs", "systems", "dgx-h100.yaml")) as f:
         good = f.read()
     with tempfile.TemporaryDirectory() as d:
@@ -79,7 +83,7 @@ def case_system_mistakes():
         expect_mistake(wiring, f"{line}:5", "wiring.pcie: expected a list of 9 PCIe positions")
 
 
-def case_sweep_mistakes():
+def test_sweep_mistakes():
     with tempfile.TemporaryDirectory() as d:
         expect_mistake(write(d, "sweeps/a.yaml", "name: a\nrun:\n  - methods: host.*\n"), "2:1",
                        "run: unknown key 'run'", "did you mean 'runs'?")
@@ -112,7 +116,7 @@ def case_sweep_mistakes():
                        "group_size=0: outside the axis' range 1..")
 
 
-def case_several_files():
+def test_several_files():
     with tempfile.TemporaryDirectory() as d:
         good = os.path.join(ROOT, "configs", "sweeps", "quick.yaml")
         bad = write(d, "sweeps/bad.yaml", "runs:\n  - methods: nothing.like.this\n")
@@ -139,7 +143,7 @@ def alias_bomb(levels=19, fan=9):
     return "\n".join(lines) + "\nruns:\n  - methods: host.omp.barrier\n"
 
 
-def case_alias_bomb():
+def test_alias_bomb():
     says = "YAML aliases (*name) and anchors (&name) are not accepted"
     with tempfile.TemporaryDirectory() as d:
         text = alias_bomb()
@@ -156,7 +160,7 @@ def case_alias_bomb():
         one_line_refusal(check(one), one, "2:", says)
 
 
-def case_huge_file():
+def test_huge_file():
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "sweeps", "huge.yaml")
         os.makedirs(os.path.dirname(path))
@@ -190,7 +194,7 @@ def check_with_peak(path):
     return usage.ru_maxrss * 1024, p
 
 
-def case_second_document():
+def test_second_document():
     with tempfile.TemporaryDirectory() as d:
         path = write(d, "sweeps/two.yaml", "runs:\n  - methods: host.omp.barrier\n---\n"
                      "runs:\n  - methods: nothing.like.this\n")
@@ -201,7 +205,7 @@ def case_second_document():
         one_line_refusal(p, path, "3:", says)
 
 
-def case_point_limit():
+def test_point_limit():
     with tempfile.TemporaryDirectory() as d:
         path = write(d, "sweeps/big.yaml",
                      "runs:\n  - methods: multinode.hierarchical\n"
@@ -214,5 +218,3 @@ def case_point_limit():
         one_line_refusal(p, path, " this run asks for 65536 points", "over --point-limit 20000")
 
 
-globals()["case_" + CASE]()
-print(f"PASS {CASE}")

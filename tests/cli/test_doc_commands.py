@@ -30,8 +30,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect  # noqa: E402
+from cli_common import clean_env, expect
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHELL_TAGS = ("", "sh", "bash", "shell")

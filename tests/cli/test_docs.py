@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The documents against the gpubarrier they describe. Plain python3 (stdlib only).
 
-Usage: test_docs.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_docs.py [--gpubarrier PATH]
   methods      docs/methods.md is what tools/methods_doc.py writes from `GPUBARRIER list --json`
   quick_start  README.md's quick start (the ```sh block whose first line is `# quick start`) runs
                as written, every command exiting 0, in an empty folder whose build/ holds
@@ -19,8 +19,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, run_gpubarrier  # noqa: E402
+import pytest
+
+from cli_common import clean_env, expect, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 README = os.path.join(ROOT, "README.md")
@@ -42,16 +43,16 @@ def quick_start_commands(text):
             not line.lstrip().startswith("#")]
 
 
-def case_methods(exe):
+def test_methods(exe):
     listed = run_gpubarrier(exe, "list", "--json", timeout=120)
     expect(listed.returncode == 0, "gpubarrier list --json failed", listed)
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "methods_doc.py"), "-",
+    done = subprocess.run([sys.executable, "-m", "tools.methods_doc", "-",
                            "--check", os.path.join(ROOT, "docs", "methods.md")],
                           input=listed.stdout, capture_output=True, text=True, timeout=60)
     expect(done.returncode == 0, "docs/methods.md is not current", done)
 
 
-def case_quick_start(exe):
+def test_quick_start(exe):
     text = read(README)
     lines = text.count("\n")
     expect(lines <= MAX_README_LINES, f"README.md has {lines} lines, at most {MAX_README_LINES}")
@@ -203,7 +204,7 @@ SUBCOMMANDS = ["", "list", "topo", "run", "sweep", "selfcheck", "jobs", "config"
                "lost-point", "schema", "compare", "plot", "model", "report"]
 
 
-def case_no_history(exe):
+def test_no_history(exe):
     files = [README] + sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
     expect(len(files) > 1, "no docs/*.md")
     texts = [(os.path.relpath(path, ROOT), read(path)) for path in files]
@@ -228,12 +229,3 @@ def case_no_history(exe):
                 bad.append(f"{where}: {what}: {comment.strip()}")
     expect(not bad, f"the documents and comments speak of the project's history ({len(bad)}):\n"
            + "\n".join(bad))
-
-
-CASES = {"methods": case_methods, "quick_start": case_quick_start, "no_history": case_no_history}
-
-if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
-        sys.exit(__doc__)
-    CASES[sys.argv[2]](sys.argv[1])
-    print(f"PASS {sys.argv[2]}")

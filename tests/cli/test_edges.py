@@ -14,7 +14,7 @@ sweep_narrow    sweep FILE --methods/--axis (and GPUBARRIER_AXIS) narrow the fil
 progress        on a terminal: the running point, the count, the time left, rows never glued;
                 nothing of it when stderr is not a terminal
 
-Usage: test_edges.py GPUBARRIER CASE
+Run by pytest: pytest tests/.../test_edges.py [--gpubarrier PATH]
 """
 import os
 import pty
@@ -24,10 +24,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, read_csv, run_gpubarrier, write_text  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import clean_env, executable, expect, read_csv, run_gpubarrier, write_text
+
+EXE = executable()
 OMP = ["--methods", "host.omp.barrier", "--axis", "group_size=1", "--samples", "2",
        "--time-budget", "0.05"]
 
@@ -55,7 +56,7 @@ def snapshot(*paths):
     return out
 
 
-def case_overwrite():
+def test_overwrite():
     with tempfile.TemporaryDirectory() as d:
         out, raw = os.path.join(d, "o.csv"), os.path.join(d, "o.raw.csv")
         p = gpubarrier("run", *OMP, "--out", out, "--raw", raw)
@@ -99,7 +100,8 @@ def case_overwrite():
         one_error_line(gpubarrier("selfcheck", "--out", out), out, "--force")
 
 
-def case_overwrite_mpi():
+@pytest.mark.mpi
+def test_overwrite_mpi():
     """Under mpirun rank 0 decides for every rank: all exit 2, nothing changed, no rank hangs."""
     import shutil
     mpirun = shutil.which("mpirun")
@@ -121,7 +123,7 @@ def case_overwrite_mpi():
         expect(p.returncode == 0, "--force under mpirun", p)
 
 
-def case_topology():
+def test_topology():
     """The machine's wiring beside every CSV (`gpubarrier topo --json`); kept by --resume."""
     import json
     with tempfile.TemporaryDirectory() as d:
@@ -142,7 +144,7 @@ def case_topology():
                f"--out none writes nothing: {os.listdir(d)}", p)
 
 
-def case_no_trace():
+def test_no_trace():
     with tempfile.TemporaryDirectory() as d:
         foreign = os.path.join(d, "notes.csv")
         with open(foreign, "w") as f:
@@ -157,7 +159,7 @@ def case_no_trace():
             expect(not os.path.exists(d.rstrip("/") + ".done"), f"--out DIR {extra}: no DIR.done")
 
 
-def case_axis_values():
+def test_axis_values():
     for axis, words in (("group_size=-5", ["group_size", "-5", "1.."]),
                         ("group_size=0", ["group_size", "0", "1.."]),
                         ("threads_per_block=2048", ["threads_per_block", "1..1024"])):
@@ -182,7 +184,7 @@ def case_axis_values():
                "config check names the file, line and axis", p)
 
 
-def case_parse_errors():
+def test_parse_errors():
     one_error_line(gpubarrier("run", "--bogus"), "--bogus", "gpubarrier run --help")
     one_error_line(gpubarrier("run", "--sampels", "3"), "--sampels", "--samples")
     one_error_line(gpubarrier("run", "--samples", "abc"), "--samples", "abc")
@@ -211,7 +213,7 @@ def sweep_file(d):
     return write_text(d, "s.yaml", SWEEP)
 
 
-def case_sweep_narrow():
+def test_sweep_narrow():
     import json
     with tempfile.TemporaryDirectory() as d:
         path = sweep_file(d)
@@ -279,7 +281,7 @@ def screen_lines(text):
 PROGRESS = re.compile(r"\[(\d+)/(\d+) \d+[smh]")
 
 
-def case_progress():
+def test_progress():
     with tempfile.TemporaryDirectory() as d:
         args = ["run", "--methods", "host.omp.barrier", "--axis", "group_size=1,2,1",
                 "--samples", "2", "--time-budget", "0.2", "--out", os.path.join(d, "o.csv")]
@@ -300,10 +302,3 @@ def case_progress():
         p = gpubarrier(*args[:-1], os.path.join(d, "p.csv"))
         expect(p.returncode == 0 and not PROGRESS.search(p.stderr) and "\x1b" not in p.stderr,
                "nothing of it when stderr is not a terminal", p)
-
-
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-if CASE not in CASES:
-    sys.exit(f"unknown case {CASE}; expected one of {', '.join(CASES)}")
-CASES[CASE]()
-print("ok")

@@ -16,7 +16,7 @@
   rows          the page has a row (a verdict or "not measured: why") for each conclusion of the
                 study that FINDINGS lists, and quotes the study for each.
 
-Usage: test_findings_verdicts.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_findings_verdicts.py [--gpubarrier PATH]
 """
 import json
 import os
@@ -27,12 +27,10 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import gbcsv  # noqa: E402
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows  # noqa: E402
+from tools import gbcsv
+from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+EXE = executable()
 H100, H200 = "NVIDIA H100 80GB HBM3", "NVIDIA H200"
 GRID_CLAIM = "A grid sync costs more than a kernel boundary"
 BLOCK_CLAIM = "Block sync costs more with more warps"
@@ -73,7 +71,7 @@ def verdict(rep, claim, gpu):
     expect(False, f"no {gpu} row for {claim!r}", rep)
 
 
-if CASE == "one_gpu":
+def test_one_gpu():
     rows = [launch(H100, "GPU-aaaa1111", "r1", 1390),
             grid(H100, "GPU-bbbb2222", "r2", 1050),
             # one 2-GPU row makes the two GPUs one machine
@@ -90,7 +88,9 @@ if CASE == "one_gpu":
     expect(v == "confirmed" and "GPU-cccc3333" in gpu,
            f"H200 both sides on GPU-cccc3333: {v} ({why}) in column {gpu!r}, expected "
            f"confirmed and the GPU named", rep)
-elif CASE == "no_uuids":
+
+
+def test_no_uuids():
     rows = [dict(row(H100, "", "r1", method="gpu.block.syncthreads", metric="latency_cycles",
                      unit="cycles", config=f"blocks_per_sm=1 threads_per_block={t}", value=v),
                  schema_version="2") for t, v in ((32, 14.2), (1024, 76.1))]
@@ -102,9 +102,11 @@ elif CASE == "no_uuids":
            f"saying that only rows without UUIDs hold the figures", rep)
     expect("without GPU UUIDs" in rep.stdout, "the page says rows without UUIDs were left out",
            rep)
-elif CASE == "study_rule":
-    import findings
-    import study_reference
+
+
+def test_study_rule():
+    from tools import findings
+    from tools import study_reference
     implicit, grid_sync = study_reference.STUDY_REDUCTION["V100"][:2]
 
     def fig(value):
@@ -116,19 +118,21 @@ elif CASE == "study_rule":
     rep = page([launch(H200, "GPU-cccc3333", "r4", 1000)])
     expect("865.4" in rep.stdout and "855.59" in rep.stdout,
            "the page says how the study's own Table 6 figures fare under the rule", rep)
-elif CASE == "typed_refs":
-    import study_reference
+
+
+def test_typed_refs():
+    from tools import study_reference
     for entry in study_reference.DESIGN_REFERENCE:
         expect(isinstance(entry[-1], str) and not isinstance(entry[-2], str),
                f"DESIGN_REFERENCE entry {entry[0]!r} holds a typed-in figure after its unit")
     ref = study_reference.design_reference_csv()
     expect(os.path.isfile(ref), f"the foundation reference {ref} is a committed CSV")
-    rep = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "report.py"), "foundation",
+    rep = subprocess.run([sys.executable, "-m", "tools.report", "foundation",
                           ref], capture_output=True, text=True, timeout=120)
     rows = [ln for ln in rep.stdout.split("\n") if ln.startswith("| `")]
     expect(rep.returncode == 0 and rows and all("(+0.0%)" in ln for ln in rows),
            "the reference run against itself: +0.0% in every row", rep)
-    code = ("import sys, json; sys.path.insert(0, 'tools'); import compare; "
+    code = ("import json; from tools import compare; "
             "print(json.dumps([compare.default_floors(), compare.measure_floor()[0]]))")
     got = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
@@ -137,7 +141,9 @@ elif CASE == "typed_refs":
     expect(floors == measured, f"default floors {floors} != measured {measured}")
     with open(os.path.join(ROOT, "tools", "compare.py"), encoding="utf-8") as f:
         expect("0.167" not in f.read(), "compare.py holds no typed-in floor")
-elif CASE == "newest":
+
+
+def test_newest():
     with tempfile.TemporaryDirectory() as d:
         for sub, value in (("2026-01-01", 3000), ("2026-02-01", 900), ("", 5000)):
             folder = os.path.join(d, "h200", sub)
@@ -157,7 +163,9 @@ elif CASE == "newest":
         rep = run_gpubarrier(EXE, "report", "findings", os.path.join(d, "h200", "2026-01-01"))
         _, v, why = verdict(rep, GRID_CLAIM, "H200")
         expect(v == "confirmed", f"a run folder named: exactly its rows ({v}, {why})", rep)
-elif CASE == "rows":
+
+
+def test_rows():
     rep = page([launch(H200, "GPU-cccc3333", "r4", 1000)])
     for claim in ("null kernel", "multi-device launch's overhead", "CPU-side barrier's overhead "
                   "stays flat", "kernel execution", "tile and coalesced", "programming guide",
@@ -169,6 +177,3 @@ elif CASE == "rows":
                if ln.startswith("| ") and claim in ln.split("|")[1]]
         expect(hit, f"a row for the study's conclusion {claim!r}", rep)
         expect('"' in hit[0], f"the row for {claim!r} quotes the study", rep)
-else:
-    sys.exit(f"unknown case {CASE}")
-print("ok")

@@ -12,10 +12,8 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import gbcsv  # noqa: E402
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows  # noqa: E402
+from tools import gbcsv
+from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = sys.argv[1]
 
@@ -87,7 +85,7 @@ with tempfile.TemporaryDirectory() as d:
            "what is missing is named", p)
     # The scaling plot draws the composed floor by GPU count (tools/plot.py, floor_by_count),
     # named by its grid barrier.
-    import floor  # noqa: E402
+    from tools import floor
     by_count = floor.floor_by_count(gbcsv.load([path], statuses={"ok"}))
     expect(by_count == {1: (0.98, "gpu.grid.cg"), 2: (2.25, "gpu.grid.cg")},
            f"the plot's floor by GPU count: {by_count}")

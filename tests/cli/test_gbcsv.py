@@ -12,8 +12,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import gbcsv  # noqa: E402
+from tools import gbcsv
 
 failures = []
 
@@ -142,7 +141,7 @@ with tempfile.TemporaryDirectory() as d:
 
 # The reports' COL=V filters (value markers, rows, findings) take a value's name as well as its
 # code: ordering=release-acquire selects push's rows of ordering 0.
-from reports import common  # noqa: E402
+from tools.reports import common
 row = {"method": "multigpu.device.push", "config": "ordering=0 part=0", "metric": "latency"}
 expect(common.matches(row, ordering="release-acquire"), "a name matches its code")
 expect(common.matches(row, ordering="0"), "the code itself matches")

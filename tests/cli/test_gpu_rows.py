@@ -9,8 +9,7 @@ Usage: test_gpu_rows.py GPUBARRIER
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import codes  # noqa: E402
+from gpu_rows import codes
 
 
 def expect(row, want):

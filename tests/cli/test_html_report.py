@@ -20,14 +20,12 @@ import tempfile
 import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import gbcsv  # noqa: E402
-from cli_common import synthetic_row, write_rows  # noqa: E402
-from tool_python import python_with_matplotlib  # noqa: E402
+from tools import gbcsv
+from cli_common import synthetic_row, write_rows
+from tool_python import python_with_matplotlib
 
-TOOL = os.path.join(ROOT, "tools", "html_report.py")
+TOOL = ["-m", "tools.html_report"]
 DIR = os.path.join(ROOT, "results", "h200x2")
 # A known figure of that folder: its text must appear in the rendered table.
 KNOWN = ("multigpu.device.push", "gpu_count=2 blocks_per_sm=1 threads_per_block=128 ordering=0 "
@@ -47,7 +45,7 @@ def browser():
 
 
 def report(*args):
-    return subprocess.run([python_with_matplotlib(), TOOL, *args], capture_output=True,
+    return subprocess.run([python_with_matplotlib(), *TOOL, *args], capture_output=True,
                           text=True, timeout=300)
 
 

@@ -24,9 +24,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect  # noqa: E402
-from reframe_runner import cases, find_reframe  # noqa: E402
+from cli_common import clean_env, expect
+from reframe_runner import cases, find_reframe
 
 EXE = os.path.realpath(sys.argv[1])
 BUILD = os.path.dirname(EXE)

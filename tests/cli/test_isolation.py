@@ -15,8 +15,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier, write_text  # noqa: E402
+from cli_common import expect, run_gpubarrier, write_text
 
 EXE = sys.argv[1]
 CASE = sys.argv[2]

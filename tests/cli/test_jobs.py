@@ -15,7 +15,7 @@ new_or_empty_folder  a new folder or an empty one is written, with the marker th
 scripts_lint  every system x shipped sweep x layout: shellcheck clean, every #SBATCH key an
               sbatch option, no --gpu-bind/--gpus-per-task
 
-Usage: test_jobs.py GPUBARRIER CASE
+Run by pytest: pytest test_jobs.py [--gpubarrier PATH]
 """
 import concurrent.futures
 import gzip
@@ -27,12 +27,12 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect as cli_expect, run_gpubarrier  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import executable, expect as cli_expect, run_gpubarrier
+
+EXE = executable()
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SKIP = 77
 
 
 def gpubarrier(*args):
@@ -48,7 +48,7 @@ def names(kind):
     return sorted(f[:-5] for f in os.listdir(folder) if f.endswith(".yaml"))
 
 
-def case_generate():
+def test_generate():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
         p = gpubarrier("jobs", "--system", "local-slurm", "--sweep", "paper", "--out", out,
@@ -77,7 +77,7 @@ def case_generate():
         expect(p.returncode == 0, "the step sweeps pass config check", p)
 
 
-def case_dry_run():
+def test_dry_run():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
         p = gpubarrier("jobs", "--system", "dgx-h100", "--sweep", "paper", "--out", out,
@@ -90,7 +90,7 @@ def case_dry_run():
             expect(part in p.stdout, f"prints {part}", p)
 
 
-def case_multinode():
+def test_multinode():
     """--nodes 2 on a GPU system (issue 18): every two-node step of the paper sweep runs
     multinode.hierarchical beside the host barriers; the single-node device barriers stay out."""
     with tempfile.TemporaryDirectory() as d:
@@ -107,7 +107,7 @@ def case_multinode():
                    f"{name} runs multinode.hierarchical and host.mpi.barrier, no device barrier", p)
 
 
-def case_refusals():
+def test_refusals():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
         mpi_only = os.path.join(d, "mpi-only.yaml")
@@ -151,7 +151,7 @@ def snapshot(folder):
     return seen
 
 
-def case_regenerate():
+def test_regenerate():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")
         args = ["jobs", "--sweep", "paper", "--out", out, "--gpu-counts", "2"]
@@ -186,7 +186,7 @@ def jobs_into(out, *extra):
                       "--gpu-counts", "2", *extra)
 
 
-def case_foreign_folder():
+def test_foreign_folder():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "mine")
         os.makedirs(os.path.join(out, "results"))
@@ -223,7 +223,7 @@ def case_foreign_folder():
         expect(open(path).read() == "x\n", "the file is left as it was")
 
 
-def case_new_or_empty_folder():
+def test_new_or_empty_folder():
     with tempfile.TemporaryDirectory() as d:
         fresh = os.path.join(d, "a", "b", "jobs")
         p = jobs_into(fresh)
@@ -270,11 +270,11 @@ LAYOUTS = [[], ["--nodes", "2", "--bind", "none"], ["--subsets", "best,worst"],
 ACCEPTED_REFUSALS = ("nothing of", "has no GPU here")
 
 
-def case_scripts_lint():
+@pytest.mark.plain  # some 500 runs of the executable: the plain build only (tests/CMakeLists.txt)
+def test_scripts_lint():
     shellcheck = shutil.which("shellcheck")
     if not shellcheck:
-        print("SKIP: shellcheck is not installed (scripts/setup installs it)")
-        sys.exit(SKIP)
+        pytest.skip("shellcheck is not installed (scripts/setup installs it)")
     options = sbatch_options()
     scripts, generated, refused = [], 0, 0
     with tempfile.TemporaryDirectory() as d:
@@ -324,5 +324,3 @@ def case_scripts_lint():
           f"({len(unique)} distinct) shellcheck-clean, {how}")
 
 
-globals()["case_" + CASE]()
-print(f"PASS {CASE}")

@@ -10,17 +10,18 @@ Cases:
           open side: every time-like metric > 0 on every method; model.smem.stream's
           latency_cycles at least 1 and bandwidth_cycles at most 128 (B/cycle per SM).
 
-Usage: test_list_cache_bounds.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_list_cache_bounds.py [--gpubarrier PATH]
 """
 import json
 import os
 import sys
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from cli_common import executable, expect, run_gpubarrier
+
+EXE = executable()
 HELPER_TIMED = {"reduction.multi.multi-grid"}
 TIMES = ["latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead",
          "one_way_latency", "interval", "loop_interval"]
@@ -34,7 +35,7 @@ def listed():
     return {m["name"]: m for m in methods}
 
 
-def case_cache():
+def test_cache():
     methods = listed()
     cached = [n for n in methods if n.startswith("reduction.") and n not in HELPER_TIMED]
     cached.append("model.gmem.stream")
@@ -48,7 +49,7 @@ def case_cache():
     print("PASS cache axis on", len(cached), "methods")
 
 
-def case_bounds():
+def test_bounds():
     methods = listed()
     for name, m in methods.items():
         bounds = m.get("bounds")
@@ -69,6 +70,3 @@ def case_bounds():
     expect(len(bw) == 1 and bw[0]["max"] == 128 and bw[0]["min"] is None and
            "128 B per cycle" in bw[0]["why"], f"model.smem.stream: bandwidth_cycles <= 128: {smem}")
     print("PASS bounds of", len(methods), "methods")
-
-
-globals()["case_" + CASE]()

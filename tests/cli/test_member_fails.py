@@ -7,7 +7,7 @@ region terminates it), and the run must go on with the next point (group_size=4:
 skipped where fewer than 4 CPUs are allowed). The MPI side is tests/mpi/test_mpi.py
 member_throws.
 
-Usage: test_member_fails.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_member_fails.py [--gpubarrier PATH]
 """
 import os
 import subprocess
@@ -15,14 +15,15 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import executable, expect, read_csv, run_gpubarrier
+
+EXE = executable()
 TIMEOUT_S = 120  # a hang fails the test here instead of blocking CI for ctest's 600 s
 
 
-def case_omp_barrier_thread_throws():
+def test_omp_barrier_thread_throws():
     # The fault fires once per process, in the first point.
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "rows.csv")
@@ -33,7 +34,7 @@ def case_omp_barrier_thread_throws():
                                "--out", out, env={"GPUBARRIER_TEST_THROW": "measure:1"},
                                timeout=TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            sys.exit(f"FAIL: gpubarrier hung: no end within {TIMEOUT_S} s after thread 1 threw")
+            pytest.fail(f"gpubarrier hung: no end within {TIMEOUT_S} s after thread 1 threw")
         took = time.monotonic() - start
         expect(p.returncode == 0, f"exit {p.returncode}", p)
         rows = read_csv(out)
@@ -46,6 +47,3 @@ def case_omp_barrier_thread_throws():
            f"the run must go on with group_size=4 (ok, or skipped for lack of CPUs): {rest}", p)
     expect("thread 1 failed" in p.stderr, "the failure must be logged", p)
     print(f"PASS: thread 1's failure ended its point in {took:.1f} s; next point {next_point}")
-
-
-globals()["case_" + CASE]()

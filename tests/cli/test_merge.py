@@ -12,8 +12,7 @@ import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+from cli_common import expect, run_gpubarrier
 
 EXE = sys.argv[1]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -9,16 +9,17 @@ flags           --samples 1e3, an --axis range over the limit, `config check` wi
                 expectation, the real command name, one line
 bom             merge of a CSV saved with a byte-order mark: read as the same CSV
 
-Usage: test_messages.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_messages.py [--gpubarrier PATH]
 """
 import os
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, one_line, read_csv, run_gpubarrier  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import executable, expect, one_line, read_csv, run_gpubarrier
+
+EXE = executable()
 
 
 def gpubarrier(*args):
@@ -29,7 +30,7 @@ def one_error_line(p, *words, absent=()):
     return one_line(p, 2, *words, prefix="gpubarrier: error: ", absent=absent)
 
 
-def case_yaml_syntax():
+def test_yaml_syntax():
     with tempfile.TemporaryDirectory() as d:
         sweep = os.path.join(d, "s.yaml")
         for text, words in (
@@ -47,7 +48,7 @@ def case_yaml_syntax():
             one_error_line(p, *words, absent=["--axis", "name=v1"])
 
 
-def case_flags():
+def test_flags():
     p = gpubarrier("run", "--methods", "host.omp.barrier", "--samples", "1e3", "--out", "none")
     one_error_line(p, "--samples '1e3'", "expected an integer at least 2 and at most 1e+09",
                    absent=["Could not convert"])
@@ -62,7 +63,7 @@ def case_flags():
     one_error_line(p, "host.omp\\nbarrier")
 
 
-def case_bom():
+def test_bom():
     with tempfile.TemporaryDirectory() as d:
         good = os.path.join(d, "good.csv")
         p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2",
@@ -75,10 +76,3 @@ def case_bom():
         p = gpubarrier("merge", bom, "--out", merged)
         expect(p.returncode == 0 and read_csv(merged) == read_csv(good),
                "a CSV with a byte-order mark merges as the CSV itself", p)
-
-
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-if CASE not in CASES:
-    sys.exit(f"unknown case {CASE}; expected one of {', '.join(CASES)}")
-CASES[CASE]()
-print(f"PASS {CASE}")

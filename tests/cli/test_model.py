@@ -11,7 +11,7 @@ Cases:
   refusals   no computable prediction (exit 1, what it needs), a wrong unit (file:line), bad
              arguments.
 
-Usage: test_model.py GPUBARRIER CASE
+Run by pytest: pytest tests/.../test_model.py [--gpubarrier PATH]
 """
 import json
 import os
@@ -20,15 +20,15 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-from cli_common import expect, synthetic_row, write_rows  # noqa: E402
-from model_eq import Side, crossing, eq5, switch_point  # noqa: E402
+from tools import gbcsv
+from cli_common import executable, expect, synthetic_row, write_rows
+from tools.model_eq import Side, crossing, eq5, switch_point
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+EXE = executable()
 # Table 3 prints its inputs to 3 significant figures (0.43 B/cycle is 0.425-0.435) and Table 4 its
 # small switch points to 2 (70 B): 2% covers the rounding of both, and no more.
 STUDY_TOLERANCE = 0.02
@@ -39,7 +39,8 @@ def model(*args):
                           env=dict(os.environ, GPUBARRIER_TOOLS=os.path.join(ROOT, "tools")))
 
 
-def case_equations():
+@pytest.mark.unit
+def test_equations():
     rng = random.Random(17)
     for _ in range(2000):
         t_b, t_m = rng.uniform(1, 100), rng.uniform(1, 100)
@@ -77,7 +78,7 @@ def case_equations():
     print("PASS equations: 2000 random inputs against Eq. 2 by brute force")
 
 
-def case_study():
+def test_study():
     p = model("--study", "--format", "json")
     expect(p.returncode == 0, "model --study exits 0", p)
     preds = json.loads(p.stdout)
@@ -149,7 +150,7 @@ def inputs(gpu, scale=1.0):
     return out
 
 
-def case_from_csv():
+def test_from_csv():
     with tempfile.TemporaryDirectory() as d:
         a, b = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
         write(a, inputs("GPU A"))
@@ -181,7 +182,7 @@ def case_from_csv():
     print(p.stdout)
 
 
-def case_refusals():
+def test_refusals():
     with tempfile.TemporaryDirectory() as d:
         empty = os.path.join(d, "none.csv")
         write(empty, [row(method="gpu.block.syncthreads", metric="latency_cycles", unit="cycles",
@@ -203,6 +204,3 @@ def case_refusals():
             p = model(*args)
             expect(p.returncode == 2 and message in p.stderr, f"{args} refused: {message}", p)
     print("PASS refusals")
-
-
-globals()["case_" + CASE]()

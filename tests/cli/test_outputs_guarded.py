@@ -14,7 +14,7 @@ silent_choices  a repeated --axis, --resume with --force, --out "": refused, eac
 endless_inputs  merge of /dev/zero (refused at its longest row), a completion log or in-flight
                 mark that is /dev/zero: exit 2, one line naming the bound, memory bounded
 
-Usage: test_outputs_guarded.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_outputs_guarded.py [--gpubarrier PATH]
 """
 import os
 import stat
@@ -22,10 +22,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, one_line, read_csv, run_gpubarrier  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import clean_env, executable, expect, one_line, read_csv, run_gpubarrier
+
+EXE = executable()
 H = ["--methods", "host.omp.barrier", "--axis", "group_size=2", "--samples", "2",
      "--time-budget", "0.05"]
 
@@ -49,7 +50,7 @@ def good_csv(d):
     return out
 
 
-def case_special_files():
+def test_special_files():
     with tempfile.TemporaryDirectory() as d:
         good = good_csv(d)
         fifo = os.path.join(d, "fifo")
@@ -74,7 +75,7 @@ def case_special_files():
         expect(stat.S_ISCHR(os.stat("/dev/null").st_mode), "/dev/null is still a device")
 
 
-def case_same_file():
+def test_same_file():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "same.csv")
         for raw, words in ((out, ["--raw", "--out"]),
@@ -95,7 +96,7 @@ def case_same_file():
         expect(p.returncode == 0 and len(read_csv(out)) >= 1, "distinct files are written", p)
 
 
-def case_side_files():
+def test_side_files():
     with tempfile.TemporaryDirectory() as d:
         for side, words in ((".topology.json", ["topology record"]),
                             (".inflight", ["in flight"])):
@@ -121,7 +122,7 @@ def case_side_files():
                "--resume keeps the run's own topology record", p)
 
 
-def case_stdout_full():
+def test_stdout_full():
     with tempfile.TemporaryDirectory() as d:
         good = good_csv(d)
         for args in (["list"], ["topo"], ["--json", "run", *H, "--out", "none"],
@@ -138,7 +139,7 @@ def case_stdout_full():
                    "said once", p)
 
 
-def case_ranges():
+def test_ranges():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "r.csv")
         base = ["run", "--methods", "host.omp.barrier", "--axis", "group_size=2", "--out", out]
@@ -170,7 +171,7 @@ def case_ranges():
         one_error_line(p, "samples", "an integer at least 2 and at most 1e+09")
 
 
-def case_silent_choices():
+def test_silent_choices():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "c.csv")
         p = gpubarrier("run", *H, "--axis", "group_size=4", "--out", out)
@@ -187,7 +188,7 @@ def case_silent_choices():
         expect(not os.path.exists(os.path.join(d, "results")), "--out '' writes no results/")
 
 
-def case_endless_inputs():
+def test_endless_inputs():
     import resource
     with tempfile.TemporaryDirectory() as d:
         good = good_csv(d)
@@ -203,10 +204,3 @@ def case_endless_inputs():
         os.symlink("/dev/zero", good + ".done")
         p = gpubarrier("run", *H, "--out", good, "--resume")
         one_error_line(p, good + ".done", "symbolic link")
-
-
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-if CASE not in CASES:
-    sys.exit(f"unknown case {CASE}; expected one of {', '.join(CASES)}")
-CASES[CASE]()
-print(f"PASS {CASE}")

@@ -10,19 +10,19 @@ mpi_bound    mpirun -np 2 --bind-to core: a core each, no oversubscription claim
              CPUs are counted together, not each rank's one core)
 compare      tools/compare.py gives no verdict ("N.NNx slower") where a side's row is noisy
 
-Usage: test_oversubscribe.py GPUBARRIER CASE
+Run by pytest: pytest tests/.../test_oversubscribe.py [--gpubarrier PATH]
 """
 import os
 import shutil
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bounded_run import run_bounded  # noqa: E402
-from cli_common import clean_env, expect, read_csv, synthetic_row, write_rows  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from bounded_run import run_bounded
+from cli_common import clean_env, executable, expect, read_csv, synthetic_row, write_rows
+
+EXE = executable()
 QUICK = ["--samples", "2", "--time-budget", "0.2"]
 
 
@@ -30,8 +30,7 @@ def cpus(n):
     """`taskset -c` of this process's first n CPUs (the test needs n of them), as a prefix."""
     mine = sorted(os.sched_getaffinity(0))
     if len(mine) < n or not shutil.which("taskset"):
-        print(f"SKIP: needs {n} CPUs and taskset")
-        sys.exit(77)
+        pytest.skip(f"needs {n} CPUs and taskset")
     return ["taskset", "-c", ",".join(str(c) for c in mine[:n])]
 
 
@@ -64,13 +63,13 @@ def expect_not_oversubscribed(rows, p):
         expect("oversubscribed" not in r["note"], f"no oversubscription claimed: {r['note']}", p)
 
 
-def case_omp_team():
+def test_omp_team():
     n = min(2, len(os.sched_getaffinity(0)))
     rows, p = omp(n, 8)
     expect_oversubscribed(rows, p, f"8 spinning threads on {n} CPU")
 
 
-def case_omp_fits():
+def test_omp_fits():
     rows, p = omp(2, 2)
     expect_not_oversubscribed(rows, p)
 
@@ -86,21 +85,22 @@ def mpirun(n_cpus, np, *binding):
                         "run", "--methods", "host.mpi.barrier", *QUICK, "--out", out], out, env)
 
 
-def case_mpi_ranks():
+@pytest.mark.mpi
+def test_mpi_ranks():
     rows, p = mpirun(2, 3, "--bind-to", "none")
     expect_oversubscribed(rows, p, "3 spinning ranks on 2 CPUs")
 
 
-def case_mpi_bound():
+@pytest.mark.mpi
+def test_mpi_bound():
     rows, p = mpirun(2, 2, "--bind-to", "core")
     expect_not_oversubscribed(rows, p)
 
 
-def case_compare():
+def test_compare():
     import subprocess
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    sys.path.insert(0, os.path.join(root, "tools"))
-    import gbcsv
+    from tools import gbcsv
     quiet = dict(method="host.mpi.barrier", level="host", launcher="mpi", ranks="2",
                  technique="host-loop", metric="loop_latency", unit="ns", stddev="10",
                  samples="20", statistic="loop-mean-avg-ranks", cv="0.05")
@@ -111,16 +111,9 @@ def case_compare():
         a, b = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
         write_rows(a, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, value="170", **quiet)])
         write_rows(b, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **noisy)])
-        p = subprocess.run([sys.executable, os.path.join(root, "tools", "compare.py"), a, b],
+        p = subprocess.run([sys.executable, "-m", "tools.compare", a, b],
                            capture_output=True, text=True, timeout=300, cwd=root)
         expect(p.returncode == 0, "compare.py runs", p)
         expect("slower" not in p.stdout.replace("0 slower", ""), "no slower/faster verdict", p)
         expect("noisy, no verdict: loop_latency 16326x latency" in p.stdout,
                "the verdict names why there is none", p)
-
-
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-if CASE not in CASES:
-    sys.exit(f"FAIL: unknown case {CASE}; expected one of {', '.join(CASES)}")
-CASES[CASE]()
-print(f"PASS {CASE}")

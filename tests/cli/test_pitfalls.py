@@ -3,16 +3,17 @@
 methods, their levels, their axes with the default values and what the descriptions must say
 (the control, the timeout, why cg's grid sync is left out).
 
-Usage: test_pitfalls.py GPUBARRIER list_json
+Run by pytest: pytest tests/cli/test_pitfalls.py [--gpubarrier PATH]
 """
 import json
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import executable, expect, run_gpubarrier
+
+EXE = executable()
 
 EXPECTED = {
     "pitfall.warp.wait-check": ("warp", {"variant": [0, 1, 2, 3, 4, 5],
@@ -26,7 +27,7 @@ EXPECTED = {
 }
 
 
-def case_list_json():
+def test_list_json():
     p = run_gpubarrier(EXE, "list", "--json")
     expect(p.returncode == 0, "list --json exits 0", p)
     methods = {m["name"]: m for m in json.loads(p.stdout)}
@@ -41,6 +42,3 @@ def case_list_json():
         # A GPU method: usable here exactly when a GPU is, and otherwise says why not.
         expect(m["usable"] or m["reason"], f"{name}: not usable without a reason: {m}")
     print("PASS", ", ".join(EXPECTED))
-
-
-globals()["case_" + CASE]()

@@ -9,16 +9,15 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tool_python import python_with_matplotlib  # noqa: E402
+from tool_python import python_with_matplotlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CSV = os.path.join(ROOT, "results", "h200", "foundation-sweep.csv")
-PLOT = os.path.join(ROOT, "tools", "plot.py")
+PLOT = ["-m", "tools.plot"]
 
 
 def plot(*args):
-    return subprocess.run([python_with_matplotlib(), PLOT, *args], capture_output=True,
+    return subprocess.run([python_with_matplotlib(), *PLOT, *args], capture_output=True,
                           text=True, timeout=300)
 
 

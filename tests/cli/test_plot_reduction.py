@@ -13,10 +13,9 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reduction_rows  # noqa: E402
-from cli_common import expect, run_gpubarrier  # noqa: E402
-from tool_python import python_with_matplotlib  # noqa: E402
+import reduction_rows
+from cli_common import expect, run_gpubarrier
+from tool_python import python_with_matplotlib
 
 EXE = sys.argv[1]
 STEM = "reduction-NVIDIA_H100_80GB_HBM3"

@@ -10,8 +10,7 @@ import statistics
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+from cli_common import expect, run_gpubarrier
 
 EXE = sys.argv[1]
 QUICK = ["--samples", "5", "--time-budget", "0.2"]

@@ -13,10 +13,8 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import model  # noqa: E402
-from cli_common import expect  # noqa: E402
+from tools import model
+from cli_common import expect
 
 EXE = sys.argv[1]
 SWEEP = os.path.join(ROOT, "configs", "sweeps", "reduction.yaml")

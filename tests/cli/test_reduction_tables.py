@@ -10,9 +10,8 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import reduction_rows  # noqa: E402
-from cli_common import expect, run_gpubarrier  # noqa: E402
+import reduction_rows
+from cli_common import expect, run_gpubarrier
 
 EXE = sys.argv[1]
 

@@ -4,7 +4,7 @@ tables' preference for `loop_latency` (on CSVs written here), and scripts/refere
 real (one round of MPI and OpenMP against tools/reference/'s programs, NCCL skipped for want of
 GPUs behind a fake nvidia-smi).
 
-Usage: test_reference.py GPUBARRIER CASE
+Run by pytest: pytest tests/.../test_reference.py [--gpubarrier PATH]
   report     `report.py reference` on a small check CSV: ratios, verdicts, a skipped method
   headline   multi / hostwait / scaling show a v3 host point's loop_latency row, labelled, and a
              v1 point's latency row as before
@@ -17,21 +17,20 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPORT = os.path.join(ROOT, "tools", "report.py")
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, os.path.join(ROOT, "tools", "reference"))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-import rows as reference_rows  # noqa: E402
-from cli_common import expect, read_csv  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REPORT = ["-m", "tools.report"]
+from tools import gbcsv
+from tools.reference import rows as reference_rows
+from cli_common import executable, expect, read_csv
+
+EXE = executable()
 TMP = tempfile.mkdtemp(prefix="test_reference.")
 
 
 def report(*args):
-    return subprocess.run([sys.executable, REPORT, *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, *REPORT, *args], capture_output=True, text=True,
                           timeout=120, cwd=TMP)
 
 
@@ -49,7 +48,7 @@ def table_lines(text):
     return [line for line in text.splitlines() if line.startswith("| `")]
 
 
-def case_report():
+def test_report():
     check = []
     for rnd, gb, ref in (("1", 400, 380), ("2", 410, 390)):  # +5.2%: within 10%
         for source, v in (("gpubarrier", gb), ("reference", ref)):
@@ -97,7 +96,7 @@ def host_point(method, config, loop, step, **kw):
                    statistic="median", **kw)]
 
 
-def case_headline():
+def test_headline():
     v3 = host_point("host.nccl.allreduce", "gpu_count=2 blocking=0 host_wait=0", 6100, 9170)
     v3 += host_point("host.mpi.barrier", "", 350, 640, level="host", gpu_count="0", gpu_ids="",
                      launcher="mpi", ranks="2")
@@ -144,10 +143,11 @@ def fake_nvidia_smi():
     return d
 
 
-def case_script():
+@pytest.mark.mpi
+def test_script():
     for tool in ("mpirun", "mpicc", "cc"):
         if not shutil.which(tool):
-            sys.exit(f"FAIL: {tool} not found (scripts/setup installs openmpi-bin, g++)")
+            pytest.fail(f"{tool} not found (scripts/setup installs openmpi-bin, g++)")
     out = os.path.join(TMP, "out")
     env = dict(os.environ, OUT=out, BUILD_DIR=os.path.dirname(os.path.abspath(EXE)),
                PATH=fake_nvidia_smi() + os.pathsep + os.environ["PATH"],
@@ -187,6 +187,3 @@ def case_script():
            "the summary table on stdout and in reference-summary.md", p)
     print("PASS script")
     print(p.stdout)
-
-
-globals()["case_" + CASE]()

@@ -30,13 +30,11 @@ import tempfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from cli_common import expect  # noqa: E402
-from reframe_runner import ROOT, cases, require_reframe, run_reframe  # noqa: E402
+from cli_common import expect
+from reframe_runner import ROOT, cases, require_reframe, run_reframe
 
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-import floor  # noqa: E402
-import gbcsv  # noqa: E402
+from tools import floor
+from tools import gbcsv
 
 # Committed GPU results the stand-in replays (an H200 quick run, an H100 x4 floor run).
 QUICK = os.path.join(ROOT, "results", "h200", "v3", "quick.csv")

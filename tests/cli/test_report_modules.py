@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""tools/report.py and its tables in tools/reports/: every module imports on its own (with tools/
-on the path, as report.py puts it) and defines or imports every name it uses; report.py imports
+"""tools/report.py and its tables in tools/reports/: every module imports on its own (as
+tools.reports.NAME) and defines or imports every name it uses; report.py imports
 every one of them (none left over); every table of MODES is a function named in report.py --help
 and, run without arguments, says what it reads (exit 2) or exits 0, never with an
 internal error. Plain python3 (stdlib only).
@@ -29,8 +29,8 @@ modules = [os.path.basename(p)[:-3] for p in PATHS if not p.endswith("__init__.p
 expect(len(modules) >= 10, f"tools/reports/ holds the tables, found {modules}")
 for name in modules:
     # A fresh interpreter each: a module that leans on a name another module imported fails here.
-    p = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {TOOLS!r}); "
-                        f"import reports.{name}"], capture_output=True, text=True, timeout=60)
+    p = subprocess.run([sys.executable, "-c", f"import tools.reports.{name}"],
+                       capture_output=True, text=True, timeout=60)
     expect(p.returncode == 0 and not p.stderr, f"reports.{name} does not import on its own: "
                                                f"{p.stderr.strip()}")
 
@@ -60,13 +60,12 @@ for path in PATHS + [os.path.join(TOOLS, "report.py")]:
     expect(not missing, f"{os.path.relpath(path, ROOT)} uses names it does not define or "
                         f"import: {sorted(missing)}")
 
-sys.path.insert(0, TOOLS)
-import report  # noqa: E402
+from tools import report
 
-loaded = {n.split(".", 1)[1] for n in sys.modules if n.startswith("reports.")}
+loaded = {n.split(".", 2)[2] for n in sys.modules if n.startswith("tools.reports.")}
 expect(set(modules) <= loaded, f"report.py does not import {sorted(set(modules) - loaded)}")
-used = {getattr(f, "__module__", "") for f in report.MODES.values()}
-expect({f"reports.{m}" for m in modules if m != "common"} <= used,
+used = {getattr(getattr(f, "report", f), "__module__", "") for f in report.MODES.values()}
+expect({f"tools.reports.{m}" for m in modules if m != "common"} <= used,
        f"modules no table of MODES comes from: "
        f"{sorted({m for m in modules if m != 'common'} - {u.split('.')[-1] for u in used})}")
 for mode, fn in report.MODES.items():
@@ -77,7 +76,7 @@ for mode, fn in report.MODES.items():
 # Every table given no input says what it reads (exit 2) or has nothing to say (exit 0): never
 # an internal error (exit 1).
 for mode in report.MODES:
-    p = subprocess.run([sys.executable, os.path.join(TOOLS, "report.py"), mode], cwd=ROOT,
+    p = subprocess.run([sys.executable, "-m", "tools.report", mode], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
     expect(p.returncode in (0, 2) and "internal error" not in p.stderr and
            "Traceback" not in p.stderr,

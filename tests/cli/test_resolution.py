@@ -15,20 +15,20 @@
                DRAM peak (h100/2026-11-28/reduction.csv: CUB, the copy) are not ok; the pair 64 ->
                256 MiB, within the peak, stays ok
 
-Usage: test_resolution.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_resolution.py [--gpubarrier PATH]
 """
 import os
 import sys
 import tempfile
 
+import pytest
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import bounds  # noqa: E402
-import gbcsv  # noqa: E402
-from cli_common import committed_files, expect, synthetic_row, write_rows  # noqa: E402
+from tools import bounds
+from tools import gbcsv
+from cli_common import committed_files, expect, synthetic_row, write_rows
 
 LAUNCH_2X = "results/h100x2/launch-types.csv"
 LAUNCH_1X = "results/h100/2026-11-28/launch-types.csv"
@@ -42,7 +42,7 @@ def lines_of(path):
     return {r["_line"]: r for r in gbcsv.load([os.path.join(ROOT, path)])}
 
 
-def case_unresolved():
+def test_unresolved():
     for path, line in [(LAUNCH_2X, 2), (LAUNCH_2X, 3), (LAUNCH_2X, 6), (LAUNCH_1X, 3)]:
         r = lines_of(path)[line]
         why = gbcsv.figure_excluded(r)
@@ -69,7 +69,7 @@ def row(**kw):
     return synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **dict(base, **kw))
 
 
-def case_excluded():
+def test_excluded():
     not_timed = row(note="verified; not timed: ptxas removed the sync from the timed region")
     expect(gbcsv.figure_excluded(not_timed) ==
            "not timed: ptxas removed the sync from the timed region",
@@ -107,7 +107,7 @@ def case_excluded():
                                  "zero, below 24.3 ns", f"note {got[0]['note']!r}")
 
 
-def case_clock_twin():
+def test_clock_twin():
     rows = lines_of(REDUCTION_2X)
     twins = [r for r in rows.values() if r["method"] == "model.smem.stream" and
              r["metric"] == "latency"]
@@ -122,7 +122,7 @@ def case_clock_twin():
                    f"line {r['_line']}: figure_excluded {gbcsv.figure_excluded(r)!r}")
 
 
-def case_increments():
+def test_increments():
     rows = lines_of(REDUCTION_1X)
 
     def cold(method, nbytes, metric):
@@ -142,13 +142,3 @@ def case_increments():
             (r,) = cold(method, nbytes, "bandwidth")
             expect(r["status"] == "ok", f"{method} {nbytes}: within the peak, {r['note']}")
     expect(all(src for _, _, src in bounds.DRAM_PEAKS), "every DRAM peak names its source")
-
-
-CASES = {"unresolved": case_unresolved, "excluded": case_excluded,
-         "clock_twin": case_clock_twin, "increments": case_increments}
-
-if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
-        sys.exit(f"usage: {sys.argv[0]} GPUBARRIER {{{'|'.join(CASES)}}}")
-    CASES[sys.argv[2]]()
-    print("ok")

@@ -18,11 +18,15 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import committed_copy  # noqa: E402
+from cli_common import committed_copy
+from tool_python import python_with
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPORT = os.path.join(ROOT, "tools", "report.py")
+REPORT = ["-m", "tools.report"]
+# The pages hold `report spans` tables, which group with pandas.
+PYTHON = python_with("pandas")
+if PYTHON is None:
+    sys.exit("FAIL: no python3 with pandas (scripts/setup installs python3-pandas)")
 SCRATCH = tempfile.TemporaryDirectory()
 RESULTS = committed_copy(ROOT, "results", SCRATCH.name)
 PAGES = [os.path.join(RESULTS, p) for p in ("README.md", "FINDINGS.md", "journal.md")] + \
@@ -32,7 +36,7 @@ README = os.path.join(RESULTS, "journal.md")
 
 
 def check(path, flag="--check"):
-    return subprocess.run([sys.executable, REPORT, "readme", path, flag],
+    return subprocess.run([PYTHON, *REPORT, "readme", path, flag],
                           capture_output=True, text=True, timeout=120)
 
 
@@ -48,7 +52,7 @@ for page in PAGES:
     done = check(page)
     if done.returncode != 0:
         sys.exit(f"FAIL: {name} differs from what tools/report.py writes "
-                 f"(run: tools/report.py readme {name})\n{done.stderr}{done.stdout}")
+                 f"(run: gpubarrier report readme {name})\n{done.stderr}{done.stdout}")
 
 with open(README, encoding="utf-8") as f:
     lines = f.read().split("\n")

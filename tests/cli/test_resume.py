@@ -16,8 +16,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env, expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import clean_env, expect, read_csv, run_gpubarrier
 
 EXE = sys.argv[1]
 CASE = sys.argv[2]

@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = os.path.join(ROOT, "tools", "same_rows.py")
+TOOL = ["-m", "tools.same_rows"]
 COLUMNS = ["method", "config", "metric", "launcher", "gpu_count", "gpu_ids", "value", "stddev",
            "samples", "status"]
 
@@ -26,7 +26,7 @@ def write(path, rows):
 
 
 def run(before, after):
-    return subprocess.run([sys.executable, TOOL, before, after], capture_output=True, text=True)
+    return subprocess.run([sys.executable, *TOOL, before, after], capture_output=True, text=True)
 
 
 with tempfile.TemporaryDirectory() as d:

@@ -2,7 +2,7 @@
 """`gpubarrier schema`: the CSV schema as the executable states it, and tools/schema.json, the
 copy of it that the Python tools read (tools/gbcsv.py). Plain python3 (stdlib only).
 
-Usage: test_schema.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_schema.py [--gpubarrier PATH]
   current  tools/schema.json is byte for byte what `GPUBARRIER --json schema` prints
   command  `schema --json` and `--json schema` agree; the table names every column with its
            version, the noisy thresholds, the statuses and the named axis values; the JSON's
@@ -18,8 +18,9 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, run_gpubarrier  # noqa: E402
+import pytest
+
+from cli_common import expect, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
@@ -32,7 +33,7 @@ def stated(exe):
     return p
 
 
-def case_current(exe):
+def test_current(exe):
     p = stated(exe)
     with open(SCHEMA, encoding="utf-8") as f:
         committed = f.read()
@@ -42,7 +43,7 @@ def case_current(exe):
            "  build/gpubarrier --json schema > tools/schema.json\nand commit it")
 
 
-def case_command(exe):
+def test_command(exe):
     schema = json.loads(stated(exe).stdout)
     sub = run_gpubarrier(exe, "schema", "--json", timeout=60)
     expect(sub.returncode == 0 and json.loads(sub.stdout) == schema,
@@ -92,11 +93,10 @@ def case_command(exe):
     expect("schema" in top.stdout, "gpubarrier --help lists schema", top)
 
 
-def case_readers(exe):
+def test_readers(exe):
     with open(SCHEMA, encoding="utf-8") as f:
         schema = json.load(f)
-    sys.path.insert(0, TOOLS)
-    import gbcsv  # noqa: PLC0415
+    from tools import gbcsv  # noqa: PLC0415
     expect(gbcsv.COLUMNS == [(c["name"], c["since"]) for c in schema["columns"]],
            "gbcsv.COLUMNS is the file's")
     expect(gbcsv.NAMES == [c["name"] for c in schema["columns"]], "gbcsv.NAMES")
@@ -118,20 +118,11 @@ def case_readers(exe):
             if content is not None:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(content)
-            p = subprocess.run([sys.executable, os.path.join(tools, "report.py"), "count",
+            p = subprocess.run([sys.executable, "-m", "tools.report", "count",
                                 os.path.join(d, "x.csv")], capture_output=True, text=True,
-                               timeout=60)
+                               timeout=60, cwd=d)
             expect(p.returncode == 2 and len(p.stderr.strip().split("\n")) == 1 and
                    path in p.stderr and "gpubarrier --json schema" in p.stderr and
                    "Traceback" not in p.stderr,
                    f"schema.json {'missing' if content is None else repr(content)}: one line, "
                    f"exit 2", p)
-
-
-CASES = {"current": case_current, "command": case_command, "readers": case_readers}
-
-if __name__ == "__main__":
-    if len(sys.argv) != 3 or sys.argv[2] not in CASES:
-        sys.exit(__doc__)
-    CASES[sys.argv[2]](sys.argv[1])
-    print(f"PASS {sys.argv[2]}")

@@ -14,8 +14,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import expect, read_csv, run_gpubarrier
 
 EXE = sys.argv[1]
 SWEEP = os.path.join(os.path.dirname(os.path.dirname(HERE)), "configs", "sweeps",

@@ -8,19 +8,19 @@ instruction (src/core/timed_regions.cpp) are judged by the same table (tools/tim
             gpu.warp.tile-shuffle row of that file (SHFL, timed) is not excluded
   table     the Python table's absent rows are src/core/timed_regions.cpp's absent rows
 
-Usage: test_timed_regions.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_timed_regions.py [--gpubarrier PATH]
 """
 import os
 import re
 import sys
 
+import pytest
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "tools"))
-sys.path.insert(0, HERE)
-import gbcsv  # noqa: E402
-from cli_common import committed_files, expect  # noqa: E402
+from tools import gbcsv
+from cli_common import committed_files, expect
 
 STUDY_1X = "results/h100/2026-11-28/study-tables.csv"
 CPP = "src/core/timed_regions.cpp"
@@ -28,7 +28,7 @@ ROW = re.compile(r'^\s*TimedRegion\{"([^"]+)", "([^"]*)", (\d+), "([A-Z0-9_.]+)"
                  r'(timed|diverged|absent)\},$')
 
 
-def case_old_row():
+def test_old_row():
     expect(STUDY_1X in committed_files(ROOT, os.path.dirname(STUDY_1X)), f"{STUDY_1X} committed")
     rows = {r["_line"]: r for r in gbcsv.load([os.path.join(ROOT, STUDY_1X)])}
     row = rows[27]
@@ -48,8 +48,8 @@ def case_old_row():
     print("PASS old_row")
 
 
-def case_table():
-    import timed_regions
+def test_table():
+    from tools import timed_regions
     lines = [line for line in open(os.path.join(ROOT, CPP)).read().splitlines()
              if line.strip().startswith("TimedRegion{")]
     expect(lines, f"{CPP}: TimedRegion rows")
@@ -64,6 +64,3 @@ def case_table():
     expect(copy == absent, f"tools/timed_regions.py and {CPP} disagree: only in Python "
            f"{sorted(copy - absent)}, only in C++ {sorted(absent - copy)}")
     print("PASS table", len(absent), "absent rows")
-
-
-globals()["case_" + sys.argv[2]]()

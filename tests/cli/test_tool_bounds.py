@@ -20,7 +20,7 @@ Cases:
   merge_memory  `gpubarrier merge` of a CSV of 300 MB (more than --resume's 256 MiB) given
                 twice: the file itself out, byte for byte, in a fraction of its size of memory
 
-Usage: test_tool_bounds.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_tool_bounds.py [--gpubarrier PATH]
 """
 import os
 import resource
@@ -29,13 +29,14 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import expect, one_line  # noqa: E402
+from cli_common import executable, expect, one_line
 
-EXE, CASE = os.path.abspath(sys.argv[1]), sys.argv[2]
+EXE = executable()
 REDUCTION = os.path.join(ROOT, "results", "h100x2", "reduction.csv")  # the model's inputs too
 NETWORK = os.path.join(ROOT, "configs", "network", "ndr-published.csv")
 CHECK = os.path.join(ROOT, "results", "h100x4", "reference-check.csv")
@@ -74,7 +75,7 @@ def tool(script, *args, python=None):
     build reserves more address space than that)."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
-    return subprocess.run([python or sys.executable, os.path.join(TOOLS, script), *args],
+    return subprocess.run([python or sys.executable, "-m", "tools." + script.removesuffix(".py"), *args],
                           capture_output=True, text=True, env=env(), timeout=300,
                           preexec_fn=limit)
 
@@ -86,7 +87,7 @@ def readers(path):
             ("model.py", ["--from", path]), ("report.py", [path]), ("report.py", ["rows", path])]
 
 
-def case_endless():
+def test_endless():
     zero = "/dev/zero"
     for script, args in readers(zero) + [
             ("report.py", ["multinode-model", REDUCTION, "--network", zero]),
@@ -108,7 +109,7 @@ def after_header(d, name, finish):
     return path
 
 
-def case_oversize():
+def test_oversize():
     with tempfile.TemporaryDirectory() as d:
         # sparse: no disk space taken
         big = after_header(d, "big.csv", lambda f: f.truncate((1 << 30) + 1))
@@ -123,7 +124,7 @@ def case_oversize():
     print("PASS oversize")
 
 
-def case_long_line():
+def test_long_line():
     with tempfile.TemporaryDirectory() as d:
         long = after_header(d, "long.csv", lambda f: f.write(b"3," + b"x" * (2 << 20) + b"\r\n"))
         for args in (["compare", long, REDUCTION], ["model", "--from", long],
@@ -140,7 +141,7 @@ def with_bom(src, dest):
     return dest
 
 
-def case_bom():
+def test_bom():
     with tempfile.TemporaryDirectory() as d:
         # Folders of one name length: the tables' columns are as wide on both sides.
         for side in ("plain", "withb"):
@@ -170,7 +171,7 @@ def case_bom():
     print("PASS bom")
 
 
-def case_newline_path():
+def test_newline_path():
     with tempfile.TemporaryDirectory() as d:
         missing = os.path.join(d, "a\nb.csv")
         shown = repr(missing)[1:-1]  # the name as the line shows it: a\nb.csv
@@ -224,7 +225,7 @@ def peak(*args, stdout=os.devnull):
     return usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
 
 
-def case_memory():
+def test_memory():
     with tempfile.TemporaryDirectory() as d:
         big = os.path.join(d, "big.csv")
         size = write_rows(big, 50_000)
@@ -247,7 +248,8 @@ def case_memory():
     print("PASS memory")
 
 
-def case_merge_memory():
+@pytest.mark.plain  # the plain build only (tests/CMakeLists.txt)
+def test_merge_memory():
     with tempfile.TemporaryDirectory() as d:
         small = os.path.join(d, "small.csv")
         p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2:4",
@@ -300,9 +302,3 @@ def case_merge_memory():
                     break
         expect(same, "the merge of a current CSV with itself is that CSV, byte for byte")
     print("PASS merge_memory")
-
-
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-if CASE not in CASES:
-    sys.exit(f"unknown case {CASE}: one of {', '.join(CASES)}")
-CASES[CASE]()

@@ -24,7 +24,7 @@ Cases:
   parse_errors        argparse's own errors: one line `gpubarrier TOOL: error: ...` with the
                       closest names, exit 2; --help still prints the whole help
 
-Usage: test_tool_errors.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_tool_errors.py [--gpubarrier PATH]
 """
 import csv
 import os
@@ -33,15 +33,15 @@ import subprocess
 import sys
 import tempfile
 
+import pytest
+
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, TOOLS)
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbcsv  # noqa: E402
-from cli_common import committed_copy, expect, one_line, synthetic_row, write_rows  # noqa: E402
+from tools import gbcsv
+from cli_common import committed_copy, executable, expect, one_line, synthetic_row, write_rows
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+EXE = executable()
 SYSTEM_PYTHON = "/usr/bin/python3"
 
 
@@ -127,13 +127,12 @@ def script_python(d, name="python3", log=None, mark="has", prefix=""):
 def need_system_matplotlib():
     if not os.path.exists(SYSTEM_PYTHON) or subprocess.run(
             [SYSTEM_PYTHON, "-c", "import matplotlib"], capture_output=True).returncode != 0:
-        print(f"SKIP: {SYSTEM_PYTHON} cannot import matplotlib (scripts/setup installs it)")
-        sys.exit(77)
+        pytest.skip(f"{SYSTEM_PYTHON} cannot import matplotlib (scripts/setup installs it)")
 
 
 # ---------------------------------------------------------------------------------------------
 
-def case_single_host_only():
+def test_single_host_only():
     with tempfile.TemporaryDirectory() as d:
         omp = os.path.join(d, "omp.csv")
         write_rows(omp, gbcsv.NAMES, host_rows())
@@ -159,7 +158,7 @@ def case_single_host_only():
     print("PASS single_host_only")
 
 
-def case_missing_module():
+def test_missing_module():
     need_system_matplotlib()
     with tempfile.TemporaryDirectory() as d:
         py = hiding_python(d)
@@ -179,13 +178,13 @@ def case_missing_module():
         for want in ("No plots", "matplotlib", "GPUBARRIER_PYTHON", "python3-matplotlib"):
             expect(want in note, f"the page's plots note names {want!r}: {note}")
         # Straight from tools/ too (python3 tools/plot.py).
-        p = subprocess.run([py, os.path.join(TOOLS, "plot.py"), csv_path, "--out", d],
+        p = subprocess.run([py, "-m", "tools.plot", csv_path, "--out", d], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
         one_line(p, 2, "matplotlib", "GPUBARRIER_PYTHON")
     print("PASS missing_module")
 
 
-def case_bad_input():
+def test_bad_input():
     with tempfile.TemporaryDirectory() as d:
         missing = os.path.join(d, "missing.csv")
         ref = other_kinds(d)["reference-check.csv"]
@@ -206,10 +205,10 @@ def case_bad_input():
     print("PASS bad_input")
 
 
-def case_internal_error():
-    code = ("import sys; sys.path.insert(0, {tools!r}); import tool_main\n"
-            "def main(argv):\n    return {{}}['no such key']\n"
-            "tool_main.run(main)\n").format(tools=TOOLS)
+def test_internal_error():
+    code = ("from tools import tool_main\n"
+            "def main(argv):\n    return {}['no such key']\n"
+            "tool_main.run(main)\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                        env={k: v for k, v in os.environ.items() if k != "GPUBARRIER_DEBUG"})
     line = one_line(p, 1, "bug", "KeyError")
@@ -220,16 +219,22 @@ def case_internal_error():
     print("PASS internal_error")
 
 
+def probe(call):
+    """Whether a logged call asked the interpreter what it can import (not ran a tool)."""
+    return call.startswith("-c import ") and "runpy" not in call
+
+
 FAKE_TOOL = """import os, sys
 print("python=" + sys.executable + " mark=" + os.environ.get("GB_FAKE_PYTHON", "none"))
 """
 
 
-def case_interpreter_search():
+def test_interpreter_search():
     need_system_matplotlib()
     with tempfile.TemporaryDirectory() as d:
         tools = os.path.join(d, "tools")
         os.mkdir(tools)
+        open(os.path.join(tools, "__init__.py"), "w").close()
         for name in ("compare", "plot", "model", "report"):
             with open(os.path.join(tools, f"{name}.py"), "w") as f:
                 f.write(FAKE_TOOL)
@@ -255,29 +260,29 @@ def case_interpreter_search():
         for name in ("plot", "report"):
             out, calls = tool(name, lacks)
             expect(out == f"python={SYSTEM_PYTHON} mark=none", f"{name}: {SYSTEM_PYTHON}: {out}")
-            expect(calls and all(c.startswith("-c ") for c in calls),
+            expect(calls and all(probe(c) for c in calls),
                    f"{name}: the PATH python3 was asked, not run: {calls}")
         for name in ("compare", "model"):
             out, calls = tool(name, lacks)
             expect(out.endswith("mark=lacks"), f"{name}: the PATH python3: {out}")
-            expect(not any(c.startswith("-c ") for c in calls), f"{name}: nothing probed: {calls}")
+            expect(not any(probe(c) for c in calls), f"{name}: nothing probed: {calls}")
         # python3 first on PATH has matplotlib: chosen for every tool.
         for name in ("plot", "report", "compare"):
             out, calls = tool(name, has)
             expect(out.endswith("mark=has"), f"{name}: the PATH python3 that has it: {out}")
-            expect(any(os.path.join(tools, f"{name}.py") in c for c in calls),
+            expect(any(f"{d} tools.{name} " in c for c in calls),
                    f"{name}: run by the PATH python3: {calls}")
         # GPUBARRIER_PYTHON wins, asked nothing, even without matplotlib.
         other = os.path.join(d, "other")
         os.mkdir(other)
         chosen = hiding_python(other, name="py", log=log, mark="chosen")
         out, calls = tool("plot", has, {"GPUBARRIER_PYTHON": chosen})
-        expect(out.endswith("mark=chosen") and not any(c.startswith("-c ") for c in calls),
+        expect(out.endswith("mark=chosen") and not any(probe(c) for c in calls),
                f"GPUBARRIER_PYTHON is used as it is: {out} {calls}")
     print("PASS interpreter_search")
 
 
-def case_folders():
+def test_folders():
     with tempfile.TemporaryDirectory() as d:
         folder = os.path.join(d, "machine")
         os.makedirs(os.path.join(folder, "sub"))
@@ -319,7 +324,8 @@ def case_folders():
     print("PASS folders")
 
 
-def case_committed_folders():
+@pytest.mark.plain  # the plain build only (tests/CMakeLists.txt)
+def test_committed_folders():
     # A copy of what git tracks: a user's own runs (results/local/, or a CSV added to a folder)
     # are theirs, and need not report as the committed folders do.
     scratch = tempfile.TemporaryDirectory()
@@ -342,7 +348,7 @@ def case_committed_folders():
     print("PASS committed_folders")
 
 
-def case_overwrite():
+def test_overwrite():
     with tempfile.TemporaryDirectory() as d:
         omp = os.path.join(d, "omp.csv")
         write_rows(omp, gbcsv.NAMES, host_rows())
@@ -377,7 +383,7 @@ def case_overwrite():
     print("PASS overwrite")
 
 
-def case_bad_values():
+def test_bad_values():
     with tempfile.TemporaryDirectory() as d:
         good = os.path.join(d, "good.csv")
         write_rows(good, gbcsv.NAMES, host_rows())
@@ -430,7 +436,7 @@ def case_bad_values():
     print("PASS bad_values")
 
 
-def case_parse_errors():
+def test_parse_errors():
     need_system_matplotlib()
     with tempfile.TemporaryDirectory() as d:
         csv_path = os.path.join(d, "omp.csv")
@@ -454,9 +460,3 @@ def case_parse_errors():
             expect(p.returncode == 0 and len(p.stdout.splitlines()) > 10 and p.stderr == "",
                    f"{tool} --help prints the help", p)
     print("PASS parse_errors")
-
-
-CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
-if CASE not in CASES:
-    sys.exit(f"unknown case {CASE}: one of {', '.join(CASES)}")
-CASES[CASE]()

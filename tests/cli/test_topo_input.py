@@ -12,7 +12,7 @@ binary          NUL bytes, invalid UTF-8, control characters: file and line, no 
 Every run has a wide timeout that only catches a hang, and an address-space limit (2 GiB) so
 that a reader that grows fails fast instead of taking the machine.
 
-Usage: test_topo_input.py GPUBARRIER CASE
+Run by pytest: pytest test_topo_input.py [--gpubarrier PATH]
 """
 import os
 import random
@@ -21,10 +21,11 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cli_common import clean_env  # noqa: E402
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import clean_env, executable
+
+EXE = executable()
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLE = os.path.join(ROOT, "tests", "topology", "data", "crlf_ansi_tabs.txt")
 CAP = 1 << 20
@@ -50,7 +51,7 @@ def topo(*args, stdin=subprocess.DEVNULL):
 def fail(what, p=None):
     detail = f"\nexit {p.returncode}\nstdout: {p.stdout[-2000:]!r}\nstderr: {p.stderr[-2000:]!r}" \
         if p else ""
-    sys.exit(f"FAIL: {what}{detail}")
+    pytest.fail(f"{what}{detail}")
 
 
 def expect(cond, what, p=None):
@@ -78,11 +79,11 @@ def sample():
         return f.read()
 
 
-def case_dev_zero():
+def test_dev_zero():
     refused(topo("--smi-file", "/dev/zero"), "/dev/zero", "1 MiB")
 
 
-def case_large_text():
+def test_large_text():
     with tempfile.TemporaryDirectory() as d:
         big = os.path.join(d, "big.txt")
         line = b"GPU0 is not here, this is prose\n"
@@ -100,7 +101,7 @@ def case_large_text():
         expect(p.returncode == 0 and b"GPU1" in p.stdout, "1 MiB of real output parses", p)
 
 
-def case_stdin():
+def test_stdin():
     p = topo("--smi-file", "-", stdin=sample())
     expect(p.returncode == 0 and b"GPU1" in p.stdout, "a real output on standard input", p)
     refused(topo("--smi-file", "-", stdin=b"\n" * (CAP + 1)), "stdin", "1 MiB")
@@ -108,13 +109,13 @@ def case_stdin():
         refused(topo("--smi-file", "-", stdin=zero), "stdin", "1 MiB")
 
 
-def case_directory():
+def test_directory():
     with tempfile.TemporaryDirectory() as d:
         text = refused(topo("--smi-file", d), d + " is a directory")
         expect("Is a directory" not in text, "said once, in words", None)
 
 
-def case_binary():
+def test_binary():
     rng = random.Random(26)
     noise = bytes(rng.randrange(256) for _ in range(4096))
     head = sample().split(b"\n")
@@ -137,5 +138,3 @@ def case_binary():
         refused(topo("--smi-file", "-", stdin=b"\0" + noise), "<stdin>:1:")
 
 
-globals()["case_" + CASE]()
-print(f"PASS {CASE}")

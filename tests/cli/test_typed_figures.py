@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPORT = os.path.join(ROOT, "tools", "report.py")
+REPORT = ["-m", "tools.report"]
 CSV = ("schema_version,run_id,timestamp,host,system,gpu_model,gpu_count,gpu_ids,topology,driver,"
        "cuda_runtime,nccl,mpi,method,level,launcher,ranks,nodes,blocks_per_sm,threads_per_block,"
        "group_size,cluster_size,config,technique,reps_lo,reps_hi,samples,metric,unit,value,mean,"
@@ -26,7 +26,7 @@ failures = []
 
 
 def report(md, *flags):
-    return subprocess.run([sys.executable, REPORT, "readme", md, *flags], capture_output=True,
+    return subprocess.run([sys.executable, *REPORT, "readme", md, *flags], capture_output=True,
                           text=True, timeout=120)
 
 

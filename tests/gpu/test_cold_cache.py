@@ -18,12 +18,9 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import codes, fail, has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import codes, fail, has_gpu, rows_of, verified
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))), "tools"))
-import bounds  # noqa: E402
+from tools import bounds
 
 EXE = sys.argv[1]
 MIB = 1 << 20

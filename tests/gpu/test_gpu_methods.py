@@ -6,8 +6,7 @@ Usage: test_gpu_methods.py GPUBARRIER CASE
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import has_gpu, rows_of, verified
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 

@@ -12,8 +12,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import caught, codes, fail, has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import caught, codes, fail, has_gpu, rows_of, verified
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 GRID = ["gpu.grid.cg", "gpu.grid.cg-arrive-wait", "gpu.grid.atomic-sense", "gpu.grid.flag-epoch",

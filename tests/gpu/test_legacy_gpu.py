@@ -9,8 +9,7 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import codes, fail, gpu_count, rows_of, verified  # noqa: E402
+from gpu_rows import codes, fail, gpu_count, rows_of, verified
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi", "640"]

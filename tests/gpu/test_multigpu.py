@@ -7,8 +7,7 @@ Usage: test_multigpu.py GPUBARRIER CASE
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import (NCCL_LSA, codes, fail, gpu_count, rows_of, verified,  # noqa: E402
+from gpu_rows import (NCCL_LSA, codes, fail, gpu_count, rows_of, verified,
                       without_nccl_refusals)
 
 EXE, CASE = sys.argv[1], sys.argv[2]

@@ -25,8 +25,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import codes, fail, gpu_count, has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import codes, fail, gpu_count, has_gpu, rows_of, verified
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

@@ -9,8 +9,7 @@ import os
 import re
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from gpu_rows import caught, fail, has_gpu, rows_of, verified  # noqa: E402
+from gpu_rows import caught, fail, has_gpu, rows_of, verified
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 

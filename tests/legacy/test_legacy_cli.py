@@ -9,8 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "cli"))
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import expect, read_csv, run_gpubarrier
 
 EXE = sys.argv[1]
 METHODS = ["multigpu.cg.multi-grid", "kernel.fusion.multi-device"]

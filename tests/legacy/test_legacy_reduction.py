@@ -23,9 +23,7 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cli"))
-sys.path.insert(0, os.path.dirname(HERE))
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import expect, read_csv, run_gpubarrier
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 METHOD = "reduction.multi.multi-grid"
@@ -65,7 +63,7 @@ def case_helper_absent():
 
 
 def case_two_gpus():
-    from gpu_rows import fail, gpu_count, rows_of, verified  # noqa: E402
+    from gpu_rows import fail, gpu_count, rows_of, verified
     if gpu_count() < 2:
         print("SKIP: needs 2 GPUs")
         sys.exit(77)

@@ -11,8 +11,7 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from bounded_run import run_bounded  # noqa: E402
+from bounded_run import run_bounded
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 

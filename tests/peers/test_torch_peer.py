@@ -19,9 +19,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "cli"))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from cli_common import expect, read_csv, run_gpubarrier  # noqa: E402
+from cli_common import expect, read_csv, run_gpubarrier
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 METHOD = "multigpu.torch.symm-barrier"

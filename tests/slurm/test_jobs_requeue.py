@@ -21,8 +21,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import slurm_jobs  # noqa: E402
+import slurm_jobs
 
 EXE = sys.argv[1]
 JOBS = []  # the test's job ids, shown with a failure

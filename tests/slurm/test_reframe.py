@@ -22,10 +22,8 @@ import tempfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cli"))
-import slurm_jobs  # noqa: E402
-from reframe_runner import CONFIG, SUITE, cases, require_reframe, run_reframe  # noqa: E402
+import slurm_jobs
+from reframe_runner import CONFIG, SUITE, cases, require_reframe, run_reframe
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 

@@ -15,8 +15,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import slurm_jobs  # noqa: E402
+import slurm_jobs
 
 EXE, CASE = sys.argv[1], sys.argv[2]
 

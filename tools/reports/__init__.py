@@ -15,6 +15,8 @@ command line (its --help, MODES, dispatch, main) and imports them.
     checks        faults, sanitize: what the check and the sanitizers caught
     delegated     samerows, compare, model, reduction-tables: other tools' tables
 
-The modules import the other tools (gbcsv, machines, ...) by their names: report.py puts tools/
-on sys.path first.
+The modules import the other tools (gbcsv, machines, ...) of the package relatively. reference and
+sanitize return their tables and lines (tools/tables.py), which report.py prints as Markdown and
+the HTML page renders as HTML (tools/render.py); the other reports print their Markdown tables
+(common.table).
 """

@@ -5,9 +5,9 @@ import fnmatch
 import os
 import sys
 
-import gbcsv
-import machines as machines_of
-import tool_main
+from .. import gbcsv
+from .. import machines as machines_of
+from .. import tool_main
 
 _CACHE = {}
 _NOTED = set()  # skipped files already named on stderr

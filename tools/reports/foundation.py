@@ -5,10 +5,10 @@ the run; --reference CSV another), within 15% or not.
     report.py foundation SWEEP.csv [--reference CSV]"""
 import os
 
-import gbcsv
-import study_reference
+from .. import gbcsv
+from .. import study_reference
 
-from reports.common import load, pick, table, vals
+from .common import load, pick, table, vals
 
 
 def _one(rows, method, metric, axes, scale, where):

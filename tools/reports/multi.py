@@ -2,7 +2,7 @@
 by launcher), and host-side barriers by host_wait; the row keys scaling shares."""
 import collections
 
-from reports.common import (
+from .common import (
     TABLE_METRICS, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
     option, table)
 

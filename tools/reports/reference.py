@@ -1,13 +1,15 @@
 """report reference: gpubarrier's host figures against the reference tools' conventions (the CSV
 of scripts/reference-check; tools/reference_ratios.py computes the ratios)."""
-from reports.common import fmt, table
+from ..tables import Table
+from .common import fmt
 
 
 def reference(argv):
     """The CSV of scripts/reference-check (tools/reference/rows.py COLUMNS): per method and
     config, every round's gpubarrier and reference figure (ns), the ratio of their means (and
-    the range of the per-round ratios) and whether it is within 10% (tools/reference_ratios.py)."""
-    import reference_ratios as rr  # noqa: PLC0415
+    the range of the per-round ratios) and whether it is within 10% (tools/reference_ratios.py):
+    the table and a line on the rounds (tools/tables.py)."""
+    from .. import reference_ratios as rr  # noqa: PLC0415
     if len(argv) != 1:
         raise ValueError("reference: CHECK.csv (written by scripts/reference-check)")
     rows = rr.read(argv[0])
@@ -25,12 +27,11 @@ def reference(argv):
                     " / ".join(fmt(ref[k]) for k in rounds),
                     f"{q:.3f} ({min(per):.3f}-{max(per):.3f})",
                     f"yes ({(q - 1) * 100:+.1f}%)" if ok else f"**no** ({(q - 1) * 100:+.1f}%)"])
-    table(["method", "config", "convention", "gpubarrier (ns), by round",
-           "reference (ns), by round", "gpubarrier / reference (by round)",
-           f"within {rr.TOLERANCE:.0%}"], out)
     hosts = sorted({r["host"] for r in rows if r["host"]})
     n = len({r["round"] for r in rows if r["round"]})
-    print()
-    print(f"{n} round{'s' if n != 1 else ''} on {', '.join(hosts) or '-'}, each gpubarrier's "
-          "run first, then the reference program with the steps per loop and the number of loops "
-          "of gpubarrier's row of that round.")
+    return [Table(["method", "config", "convention", "gpubarrier (ns), by round",
+                   "reference (ns), by round", "gpubarrier / reference (by round)",
+                   f"within {rr.TOLERANCE:.0%}"], out), "",
+            f"{n} round{'s' if n != 1 else ''} on {', '.join(hosts) or '-'}, each gpubarrier's "
+            "run first, then the reference program with the steps per loop and the number of "
+            "loops of gpubarrier's row of that round."]

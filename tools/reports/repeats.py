@@ -3,7 +3,8 @@ labelled series (the A/B tables)."""
 import glob
 import statistics
 
-from reports.common import load, option
+from ..tables import Table
+from .common import load, option
 
 
 def run_values(paths):
@@ -15,25 +16,27 @@ def run_values(paths):
 
 
 def repeats(argv):
-    """Every run's value of two builds side by side, and the change of the means."""
+    """Every run's value of two builds side by side, and the change of the means: the table
+    (tools/tables.py)."""
     if "--before" not in argv or "--after" not in argv:
         raise ValueError("repeats: --before B.csv ... --after A.csv ...")
     i, j = argv.index("--before"), argv.index("--after")
     b_paths = argv[i + 1:j] if i < j else argv[i + 1:]
     a_paths = argv[j + 1:] if i < j else argv[j + 1:i]
     before, after = run_values(b_paths), run_values(a_paths)
-    print(f"| method | config | before ({len(b_paths)} runs) | after ({len(a_paths)} runs) "
-          "| change |")
-    print("|---|---|---|---|---|")
+    rows = []
     for key in sorted(before.keys() & after.keys()):
         b, a = before[key], after[key]
         change = (statistics.mean(a) - statistics.mean(b)) / statistics.mean(b) * 100
-        print(f"| {key[0]} | {key[1]} | {' / '.join(f'{x:.0f}' for x in b)} | "
-              f"{' / '.join(f'{x:.0f}' for x in a)} | {change:+.1f}% |")
+        rows.append([key[0], key[1], " / ".join(f"{x:.0f}" for x in b),
+                     " / ".join(f"{x:.0f}" for x in a), f"{change:+.1f}%"])
+    return [Table(["method", "config", f"before ({len(b_paths)} runs)",
+                   f"after ({len(a_paths)} runs)", "change"], rows)]
 
 
 def series(argv):
-    """The mean of every labelled series of runs, optionally relative to one of them."""
+    """The mean of every labelled series of runs, optionally relative to one of them: the table
+    (tools/tables.py)."""
     rel = option(argv, "--relative-to")
     series_ = []
     for s in argv:
@@ -52,8 +55,7 @@ def series(argv):
     if rel and rel not in labels:
         raise ValueError(f"series: --relative-to {rel}: no such series ({labels})")
     keys = sorted(set.intersection(*(set(m) for m in means.values())))
-    print("| method | config | " + " | ".join(labels) + " |")
-    print("|---|---|" + "---|" * len(labels))
+    rows = []
     for key in keys:
         ref = means[rel][key] if rel else None
         cells = []
@@ -63,4 +65,5 @@ def series(argv):
             if ref is not None and label != rel:
                 cell += f" ({(v - ref) / ref * 100:+.1f}%)"
             cells.append(cell)
-        print(f"| {key[0]} | {key[1]} | " + " | ".join(cells) + " |")
+        rows.append([key[0], key[1], *cells])
+    return [Table(["method", "config", *labels], rows)]

@@ -1,10 +1,10 @@
 """report scaling: multi-GPU barriers by GPU count, one table per machine."""
 import collections
 
-from reports.common import (
+from .common import (
     TABLE_METRICS, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
     option)
-from reports.multi import multi_key, shape_of
+from .multi import multi_key, shape_of
 
 
 def scaling(argv):

@@ -4,8 +4,8 @@ import collections
 import math
 import re
 
-import user_files
-from reports.common import cfg, load, need, table
+from .. import user_files
+from .common import cfg, load, need, table
 
 
 def selfcheck_pairs(rows, method):

@@ -2,9 +2,9 @@
 per GPU, the study's V100/P100 figures beside them (tools/study_reference.py)."""
 import os
 
-import study_reference
+from .. import study_reference
 
-from reports.common import cfg, csv_paths, fmt, load, need, pick, span, table, vals
+from .common import cfg, csv_paths, fmt, load, need, pick, span, table, vals
 
 
 def by_group(rows):

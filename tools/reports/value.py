@@ -4,9 +4,9 @@ import collections
 import os
 import statistics
 
-import gbcsv
+from .. import gbcsv
 
-from reports.common import cfg, fmt, load, matches, need, option, table, vals
+from .common import cfg, fmt, load, matches, need, option, table, vals
 
 
 def parse_spec(args):

@@ -1,0 +1,181 @@
+"""The layering of the tools package (tools/): every module in one layer of LAYERS, each layer
+importing only its own and the layers below it, and no import cycle among the modules, at any
+depth (an import inside a function counts as much as one at the top).
+
+  data       reading and checking the CSVs and the files beside them, the study's figures, how a
+             tool fails, and what a report returns (tools/tables.py): what every report stands on
+  tables     the reports: figures computed from the rows (answers, compare, the model, the
+             tables of tools/reports/, ...)
+  renderers  what draws the tables and figures: the HTML page, the charts and plots
+  commands   the command lines that pick a report and its renderer, and the package itself
+
+The imports are read from the source (ast), relative ones resolved against the package, so that
+the check needs none of the tools' libraries. The selftests feed it synthetic packages.
+"""
+import ast
+import os
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+LAYERS = [
+    ("commands", ["tools", "report", "readme_blocks", "methods_doc"]),
+    ("renderers", ["render", "html_report", "answers_chart", "answers_bars", "plot",
+                   "plot_compare", "plot_reduction"]),
+    ("tables", ["answers", "compare", "model", "findings", "legacy_study", "multinode_model",
+                "push_phases", "reduction_tables", "reference_ratios", "report_grids",
+                "results_index", "same_rows", "study_tables", "reports", "reports.*"]),
+    ("data", ["tables", "tool_main", "user_files", "bounds", "timed_regions", "gbcsv", "machines",
+              "floor", "study_reference", "model_eq"]),
+]
+
+
+def modules(package_dir):
+    """{module name relative to the package ("tools" for its __init__): path} of a package's
+    modules, subpackages included (tools/peers and tools/reference hold programs run on their
+    own, no module of the package)."""
+    out = {}
+    for folder, dirs, files in os.walk(package_dir):
+        rel = os.path.relpath(folder, package_dir)
+        if rel != "." and not os.path.isfile(os.path.join(folder, "__init__.py")):
+            dirs[:] = []
+            continue
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        prefix = "" if rel == "." else rel.replace(os.sep, ".") + "."
+        for f in sorted(files):
+            if f.endswith(".py"):
+                name = prefix + f[:-3]
+                name = name[:-len(".__init__")] if name.endswith(".__init__") else name
+                out["tools" if name == "__init__" else name] = os.path.join(folder, f)
+    return out
+
+
+def imports(name, path, known):
+    """The modules of `known` that module `name` imports."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    here = [] if name == "tools" else name.split(".")[:-1]
+    if os.path.basename(path) == "__init__.py" and name != "tools":
+        here = name.split(".")
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = here[:len(here) - (node.level - 1)] if node.level > 1 else here
+            target = base + (node.module.split(".") if node.module else [])
+            for alias in node.names:
+                for cand in (".".join(target + [alias.name]), ".".join(target)):
+                    if cand in known:
+                        found.add(cand)
+                        break
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""]
+            for n in names:
+                parts = n.split(".")
+                if parts[0] == "tools" and len(parts) > 1 and ".".join(parts[1:]) in known:
+                    found.add(".".join(parts[1:]))
+    found.discard(name)
+    return found
+
+
+def layer_of(name, layers):
+    for i, (_, members) in enumerate(layers):
+        for m in members:
+            if name == m or (m.endswith(".*") and name.startswith(m[:-1])):
+                return i
+    return None
+
+
+def cycles(graph):
+    """The import cycles of `graph` ({module: modules it imports}): strongly connected
+    components of more than one module, each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def violations(package_dir, layers=LAYERS):
+    """One line per broken rule: a module in no layer, an import upward, an import cycle."""
+    mods = modules(package_dir)
+    graph = {n: imports(n, p, mods) for n, p in mods.items()}
+    out = [f"{n}: in no layer of LAYERS" for n in sorted(mods) if layer_of(n, layers) is None]
+    for n in sorted(graph):
+        mine = layer_of(n, layers)
+        for m in sorted(graph[n]):
+            theirs = layer_of(m, layers)
+            if mine is not None and theirs is not None and theirs < mine:
+                out.append(f"{n} ({layers[mine][0]}) imports {m} ({layers[theirs][0]}), a layer "
+                           f"above it")
+    out += [f"import cycle: {' -> '.join(c)}" for c in cycles(graph)]
+    return out
+
+
+def test_tools_package_is_layered():
+    assert violations(os.path.join(ROOT, "tools")) == []
+
+
+def test_every_layer_member_exists():
+    mods = modules(os.path.join(ROOT, "tools"))
+    missing = [m for _, members in LAYERS for m in members
+               if not m.endswith(".*") and m not in mods]
+    assert missing == []
+
+
+def make_package(root, files):
+    pkg = root / "tools"
+    for name, text in {"__init__.py": "", **files}.items():
+        (pkg / name).parent.mkdir(parents=True, exist_ok=True)
+        (pkg / name).write_text(text)
+    return str(pkg)
+
+
+SMALL = [("commands", ["tools", "report"]), ("renderers", ["html_report"]),
+         ("tables", ["answers", "reports", "reports.*"]), ("data", ["gbcsv"])]
+
+
+@pytest.mark.parametrize("files, want", [
+    # a clean package, imports relative and absolute, at the top and in functions
+    ({"report.py": "from . import html_report\nfrom .reports.common import table\n",
+      "html_report.py": "def f():\n    from . import answers\n",
+      "answers.py": "import tools.gbcsv\n", "gbcsv.py": "import os\n",
+      "reports/__init__.py": "", "reports/common.py": "from .. import gbcsv\n"}, []),
+    # the data layer importing a table, inside a function
+    ({"gbcsv.py": "def f():\n    from . import answers\n", "answers.py": ""},
+     ["gbcsv (data) imports answers (tables), a layer above it"]),
+    # a table importing the command line
+    ({"reports/__init__.py": "", "reports/common.py": "from ..report import MODES\n",
+      "report.py": ""},
+     ["reports.common (tables) imports report (commands), a layer above it"]),
+    # a cycle within one layer
+    ({"answers.py": "from .reports import common\n", "reports/__init__.py": "",
+      "reports/common.py": "from ..answers import answers\n"},
+     ["import cycle: answers -> reports.common"]),
+    # a module no layer names
+    ({"stray.py": ""}, ["stray: in no layer of LAYERS"]),
+])
+def test_checker_catches(tmp_path, files, want):
+    assert violations(make_package(tmp_path, files), SMALL) == want

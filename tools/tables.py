@@ -1,0 +1,17 @@
+"""What a report returns: its tables and lines of text, in order, as data. The renderers
+(tools/render.py) print them: as Markdown for the terminal and the results pages, as HTML for the
+page of `report --html`. A report builds these and never prints; the command line renders them.
+
+    items = [Table(["method", "ns"], [["`gpu.grid.cg`", "1234"]]), "", "A line of text."]
+"""
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Table:
+    """One table: its column names, its rows (each a list of cells, as text, one per column), a
+    caption shown above it and notes shown under it (lines of text; none by default)."""
+    header: list
+    rows: list
+    caption: str = ""
+    notes: list = field(default_factory=list)
