@@ -106,12 +106,13 @@ def other_kinds(d):
 
 
 def hiding_python(d, name="python3", log=None, mark="lacks"):
-    """A `python3` script that runs /usr/bin/python3 with matplotlib hidden (its import raises
-    ModuleNotFoundError, as in a venv without it), logging every call to `log`."""
+    """A `python3` script that runs /usr/bin/python3 with matplotlib hidden, as in a venv without
+    it (neither found nor imported: a None in sys.modules, set by a sitecustomize), logging every
+    call to `log`."""
     hide = os.path.join(d, "hide")
-    os.makedirs(os.path.join(hide, "matplotlib"), exist_ok=True)
-    with open(os.path.join(hide, "matplotlib", "__init__.py"), "w") as f:
-        f.write("raise ModuleNotFoundError(\"No module named 'matplotlib'\", name='matplotlib')\n")
+    os.makedirs(hide, exist_ok=True)
+    with open(os.path.join(hide, "sitecustomize.py"), "w") as f:
+        f.write("import sys\nsys.modules['matplotlib'] = None\n")
     return script_python(d, name, log, mark, f'PYTHONPATH="{hide}" ')
 
 
