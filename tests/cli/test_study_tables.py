@@ -2,8 +2,8 @@
 """configs/sweeps/study-tables.yaml (the study's throughput tables at its shapes) without a GPU:
 `config check` accepts it as a sweep of 10 runs over 12 methods (the converged warp syncs and
 their diverged variants among them, and a warp sync's latency over the repeat count), and where
-no GPU is visible `sweep` runs it to the end with exit 0, one skipped row per method that says why (on a GPU
-machine that part is left out: it would measure for minutes).
+no GPU is visible `sweep` runs it to the end with exit 0, one skipped row per method that says
+why (on a GPU machine that part is left out: it would measure for minutes).
 
 Usage: test_study_tables.py GPUBARRIER
 """
