@@ -4,8 +4,9 @@
         markdown: one row per conclusion of the study (Zhang, Wahib, Zhang, Matsuoka) and GPU
         model. Input: exactly the folders and CSVs named; --newest DIR adds, for each machine
         kind folder of DIR (h100, h100x2, h200, ...), its newest one-run folder (a folder named
-        by its date, YYYY-MM-DD, holding machine.txt), or the whole kind folder where it has
-        none; no argument: --newest on the repository's results folder.
+        by its date, YYYY-MM-DD, holding machine.txt) with the earlier run folders its
+        machine.txt says it adds to (a line `adds to: YYYY-MM-DD`), or the whole kind folder
+        where it has none; no argument: --newest on the repository's results folder.
 
 Each row: the study's claim, the study's own sentence or table (quoted from its text) and its
 V100/P100 figure, the Hopper figures computed here from the CSVs, the verdict per GPU model, the
@@ -1211,11 +1212,28 @@ def page(paths, base):
 
 
 DATED = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# A line of a run's machine.txt naming the earlier run (folder) of the same kind that it adds to:
+# a run that measured only what the earlier one lacked, read together with it.
+ADDS_TO = re.compile(r"^adds to: (\d{4}-\d{2}-\d{2})\s*$", re.M)
+
+
+def added_runs(kind_dir, run, runs):
+    """`run` and the runs it adds to (its machine.txt's `adds to: DATE`, followed on), newest
+    first; a name that is no run folder of the kind, or one seen already, ends the chain."""
+    chain = [run]
+    while True:
+        with open(os.path.join(kind_dir, chain[-1], "machine.txt"), encoding="utf-8",
+                  errors="replace") as f:
+            m = ADDS_TO.search(f.read())
+        if not m or m.group(1) not in runs or m.group(1) in chain:
+            return chain
+        chain.append(m.group(1))
 
 
 def newest_runs(results):
     """Per machine kind folder of `results` (h100, h100x2, h200, ...): its newest one-run folder
-    (named by its date, holding machine.txt), or the whole kind folder where it has none."""
+    (named by its date, holding machine.txt) with the runs it adds to, or the whole kind folder
+    where it has none."""
     out = []
     for kind in sorted(os.listdir(results)):
         d = os.path.join(results, kind)
@@ -1223,7 +1241,7 @@ def newest_runs(results):
             continue
         runs = sorted(x for x in os.listdir(d)
                       if DATED.match(x) and os.path.isfile(os.path.join(d, x, "machine.txt")))
-        out.append(os.path.join(d, runs[-1]) if runs else d)
+        out += ([os.path.join(d, r) for r in added_runs(d, runs[-1], runs)] if runs else [d])
     return out
 
 

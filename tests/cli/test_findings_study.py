@@ -17,7 +17,10 @@
   block_units    block-sync throughput rows are warp syncs per ns already (not to be multiplied by
                  the warps of a block): a best figure below the maximum warps per SM refutes the
                  saturation claim;
-  runs_read      the page names the run folders it read and the GPUs (UUIDs) of each.
+  runs_read      the page names the run folders it read and the GPUs (UUIDs) of each;
+  adds_to        --newest reads a kind's newest run folder with the earlier ones its machine.txt
+                 says it adds to (`adds to: DATE`), and no other: a run that measured only what
+                 the earlier one lacked keeps the earlier one's figures on the page.
 
 Usage: test_findings_study.py GPUBARRIER CASE
 """
@@ -191,6 +194,28 @@ elif CASE == "runs_read":
     expect("`h200/2026-12-05`: H200 `GPU-b1d2`" in line and
            "`h100x2`: H100 `GPU-a1`, `GPU-a2`" in line,
            f"the page names each run folder and its GPUs: {line!r}", rep)
+elif CASE == "adds_to":
+    with tempfile.TemporaryDirectory() as d:
+        runs = {"2026-01-01": ("", [cpu_step(H200, "GPU-b1", 9999)]),
+                "2026-02-01": ("", [row(H200, "GPU-b1", method="gpu.grid.cg",
+                                        technique="differential", value=v,
+                                        config=f"blocks_per_sm={b} threads_per_block={t}")
+                                    for b, t, v in ((1, 1024, 1000), (8, 128, 2200))]),
+                "2026-03-01": ("adds to: 2026-02-01\n", [cpu_step(H200, "GPU-b1", 6800)])}
+        for run, (extra, rows) in runs.items():
+            folder = os.path.join(d, "h200", run)
+            os.makedirs(folder)
+            with open(os.path.join(folder, "machine.txt"), "w") as f:
+                f.write("commit abc\n" + extra)
+            write_rows(os.path.join(folder, "a.csv"), gbcsv.NAMES, rows)
+        rep = run_gpubarrier(EXE, "report", "findings", "--newest", d)
+    expect(rep.returncode == 0, "report findings --newest exits 0", rep)
+    line = next((ln for ln in rep.stdout.split("\n") if ln.startswith("Runs read")), "")
+    expect("2026-03-01" in line and "2026-02-01" in line and "2026-01-01" not in line,
+           f"the newest run and the one it adds to, not the older one: {line!r}", rep)
+    _, _, v, why = verdict(rep, CPU_VS_MG, "H200")
+    expect("6.8 µs" in why and "10 µs" not in why, f"the newest run's figure: {why}", rep)
+    expect("h200/2026-02-01/a.csv" in rep.stdout, "the earlier run's rows are read", rep)
 else:
     sys.exit(f"unknown case {CASE}")
 print("ok")
