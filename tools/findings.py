@@ -1169,6 +1169,7 @@ def runs_read(loaded, base):
         label = next((lb for g, lb in GPUS if g in r["gpu_model"]), r["gpu_model"] or "no GPU")
         uuids = gpus.setdefault(label, set())
         uuids.update(machines_mod.uuids_of(r) or ["no UUIDs"])
+
     def named(uuids):
         known = sorted(u for u in uuids if u != "no UUIDs")
         text = (", ".join(f"`{short(u)}`" for u in known) if len(known) <= 4 else
