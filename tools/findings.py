@@ -99,12 +99,14 @@ class Scope:
     def __init__(self, rows):
         self.all_rows = rows
         self.rows = [r for r in rows if r["status"] == "ok"]
+        self.found = 0  # figures found so far: how far a claim got before a figure was missing
 
     def fig(self, method, metric, **axes):
         hits = [r for r in self.rows if _matches(r, method, metric, axes)]
         if not hits:
             want = " ".join(f"{k}={v}" for k, v in axes.items())
             raise Missing(f"{method} {metric} {want}".strip())
+        self.found += 1
         return Fig(max(hits, key=lambda r: (r["timestamp"], r["_line"])))
 
     def values(self, method, metric, axis, **axes):
@@ -113,6 +115,7 @@ class Scope:
         for r in self.rows:
             if _matches(r, method, metric, axes) and axis in gbcsv.config_axes(r):
                 out.setdefault(gbcsv.config_axes(r)[axis], []).append(r)
+        self.found += bool(out)
         return {k: Fig(max(v, key=lambda r: (r["timestamp"], r["_line"])))
                 for k, v in out.items()}
 
@@ -557,6 +560,7 @@ def fusion_kernel_length(s):
             length = int(c["unit_ns"]) * min(int(c["fusion_i"]), int(c["fusion_j"]))
             if length not in by or r["timestamp"] > by[length].row["timestamp"]:
                 by[length] = Fig(r)
+    s.found += len(by)
     long_ = [by[n] for n in sorted(by) if n >= FUSION_SETTLED_NS]
     short_ = [by[n] for n in sorted(by) if n < FUSION_SETTLED_NS]
     if not long_ or not short_:
@@ -619,10 +623,10 @@ def guide_syncthreads(s):
     figures = "; ".join(f"{cc}: {n}" for cc, n in
                         study_reference.GUIDE_SYNCTHREADS_PER_CLOCK.items())
     measured = ""
-    got = [Fig(r) for r in s.rows if r["method"] == "gpu.block.syncthreads" and
-           r["metric"] == "throughput_cycles"]
+    got = s.values("gpu.block.syncthreads", "throughput_cycles", "threads_per_block")
     if got:
-        best = max(got, key=lambda f: f.value)
+        best = max((Fig(r) for r in s.rows if r["method"] == "gpu.block.syncthreads" and
+                    r["metric"] == "throughput_cycles"), key=lambda f: f.value)
         measured = (f"; measured here: up to {best.value * THREADS_PER_WARP:.3g} thread syncs a "
                     f"clock per SM ({best.value:.3g} warp syncs a cycle, "
                     f"{gbcsv.config_axes(best.row).get('threads_per_block')} threads x "
@@ -1085,13 +1089,16 @@ def evaluate(rows, fn, gpu, unplaced=()):
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
     GPU UUIDs, hold the figures)."""
-    missing, split = "", ""
+    missing, closest, split = "", -1, ""
     for kind, rs in scopes(rows, gpu):
+        scope = Scope(rs)
         try:
-            out = fn(Scope(rs))
-        except Missing as e:  # what the newest machine as a whole lacks
-            if kind == "machine" and not missing:
+            out = fn(scope)
+        except Missing as e:  # what a machine as a whole lacks, said of the machine that found
+            # the most of the claim's figures (the newest of those)
+            if kind == "machine" and scope.found > closest:
                 missing = str(e) if isinstance(e, NotTimed) else f"no rows: {e}"
+                closest = scope.found
             continue
         reason = split_reason(out)
         if reason:

@@ -18,6 +18,8 @@
                  the warps of a block): a best figure below the maximum warps per SM refutes the
                  saturation claim;
   runs_read      the page names the run folders it read and the GPUs (UUIDs) of each;
+  closest        a claim no machine holds says what is missing on the machine that found the most
+                 of its figures, not on a newer machine that measured something else;
   adds_to        --newest reads a kind's newest run folder with the earlier ones its machine.txt
                  says it adds to (`adds to: DATE`), and no other: a run that measured only what
                  the earlier one lacked keeps the earlier one's figures on the page.
@@ -194,6 +196,14 @@ elif CASE == "runs_read":
     expect("`h200/2026-12-05`: H200 `GPU-b1d2`" in line and
            "`h100x2`: H100 `GPU-a1`, `GPU-a2`" in line,
            f"the page names each run folder and its GPUs: {line!r}", rep)
+elif CASE == "closest":
+    newer = dict(cpu_step(H200, "GPU-new", 6800), timestamp="2026-12-05T00:00:00Z", run_id="r2")
+    older = row(H200, "GPU-old", method="kernel.fusion", metric="launch_overhead",
+                technique="fusion", config="launch=0", value=1000)
+    rep = page([newer, older])
+    _, _, v, why = verdict(rep, "A grid sync costs more than a kernel boundary", "H200")
+    expect(v == "not measured" and "gpu.grid.cg" in why,
+           f"the older machine has the launch overhead, only grid.sync is missing: {why}", rep)
 elif CASE == "adds_to":
     with tempfile.TemporaryDirectory() as d:
         runs = {"2026-01-01": ("", [cpu_step(H200, "GPU-b1", 9999)]),
