@@ -4,8 +4,9 @@
         markdown: one row per conclusion of the study (Zhang, Wahib, Zhang, Matsuoka) and GPU
         model. Input: exactly the folders and CSVs named; --newest DIR adds, for each machine
         kind folder of DIR (h100, h100x2, h200, ...), its newest one-run folder (a folder named
-        by its date, YYYY-MM-DD, holding machine.txt), or the whole kind folder where it has
-        none; no argument: --newest on the repository's results folder.
+        by its date, YYYY-MM-DD, holding machine.txt) with the earlier run folders its
+        machine.txt says it adds to (a line `adds to: YYYY-MM-DD`), or the whole kind folder
+        where it has none; no argument: --newest on the repository's results folder.
 
 Each row: the study's claim, the study's own sentence or table (quoted from its text) and its
 V100/P100 figure, the Hopper figures computed here from the CSVs, the verdict per GPU model, the
@@ -97,12 +98,14 @@ class Scope:
     def __init__(self, rows):
         self.all_rows = rows
         self.rows = [r for r in rows if r["status"] == "ok"]
+        self.found = 0  # figures found so far: how far a claim got before a figure was missing
 
     def fig(self, method, metric, **axes):
         hits = [r for r in self.rows if _matches(r, method, metric, axes)]
         if not hits:
             want = " ".join(f"{k}={v}" for k, v in axes.items())
             raise Missing(f"{method} {metric} {want}".strip())
+        self.found += 1
         return Fig(max(hits, key=lambda r: (r["timestamp"], r["_line"])))
 
     def values(self, method, metric, axis, **axes):
@@ -111,6 +114,7 @@ class Scope:
         for r in self.rows:
             if _matches(r, method, metric, axes) and axis in gbcsv.config_axes(r):
                 out.setdefault(gbcsv.config_axes(r)[axis], []).append(r)
+        self.found += bool(out)
         return {k: Fig(max(v, key=lambda r: (r["timestamp"], r["_line"])))
                 for k, v in out.items()}
 
@@ -275,17 +279,59 @@ def multi_grid_counts(s):
                    [flat(figs, 0.20, "about the same over GPU counts (20%)")], figs)
 
 
-CPU_OVERHEAD_MISSING = ("the CPU-side barrier's overhead by Eq. 6 (the study's quantity): no "
-                        "method times it; host.omp.gpu-barrier times the whole step (launch, "
-                        "stream sync and OpenMP barrier)")
+# The CPU-side barrier's overhead as the study measured it (section 4.2.2: "the same method used
+# for a single GPU", Eq. 6): steps of a kernel, a stream wait and an OpenMP barrier, the kernel's
+# run cancelled. host.omp.gpu-barrier's figure holds its empty kernel's run as well.
+CPU_STEP = ("kernel.fusion.omp-barrier", "launch_overhead")
+
+
+def _cpu_counts(s):
+    return gpu_counts(s, *CPU_STEP, host_wait=0)
+
+
+def _one_gpu_hint(s):
+    """What one GPU measured of the CPU-side step, for a claim about 2 or more GPUs."""
+    try:
+        one = s.fig(*CPU_STEP, host_wait=0, gpu_count=1)
+    except Missing:
+        return ""
+    return (f" (1 GPU only: {CPU_STEP[0]} {us(one)}, the launch and stream wait of a step; "
+            f"the study compares GPU counts of 2 to 8)")
 
 
 def cpu_vs_multi_grid(s):
-    raise NotTimed(CPU_OVERHEAD_MISSING)
+    try:
+        shape = _mg_shape(s, at_least=1)
+    except Missing:
+        shape = None
+    counts = [n for n in _cpu_counts(s) if n > 1 and shape and
+              n in gpu_counts(s, "multigpu.cg.multi-grid", "latency", **shape)]
+    if not counts:
+        raise Missing(f"{CPU_STEP[0]} {CPU_STEP[1]} and multigpu.cg.multi-grid latency (1 x 1024 "
+                      f"or 1 x 32) at one GPU count > 1" + _one_gpu_hint(s))
+    checks, figs, text = [], [], []
+    for n in counts:
+        cpu = s.fig(*CPU_STEP, host_wait=0, gpu_count=n)
+        mg = s.fig("multigpu.cg.multi-grid", "latency", gpu_count=n, **shape)
+        checks.append(less(cpu, mg, f"{n} GPUs: CPU-side below multi-grid"))
+        d, m = mg.value - 3 * cpu.value, margin(mg, cpu)
+        checks.append((True if d < -m else False if d > m else None,
+                       f"{n} GPUs: multi-grid at most 3x the CPU-side overhead"))
+        figs += [cpu, mg]
+        text.append(f"{n} GPUs: CPU-side step (Eq. 6) {us(cpu)}, multi-grid "
+                    f"{_shape_text(shape)} {us(mg)}")
+    return Outcome("; ".join(text), checks, figs)
 
 
 def cpu_overhead_flat(s):
-    raise NotTimed(CPU_OVERHEAD_MISSING)
+    counts = [n for n in _cpu_counts(s) if n > 1]
+    if len(counts) < 2:
+        raise Missing(f"{CPU_STEP[0]} {CPU_STEP[1]} at two or more GPU counts > 1" +
+                      _one_gpu_hint(s))
+    figs = [s.fig(*CPU_STEP, host_wait=0, gpu_count=n) for n in counts]
+    return Outcome("CPU-side step (Eq. 6): " +
+                   ", ".join(f"{n} GPUs {us(f)}" for n, f in zip(counts, figs)),
+                   [flat(figs, 0.25, "about the same over GPU counts (25%)")], figs)
 
 
 def _predictions(s, in_block):
@@ -513,6 +559,7 @@ def fusion_kernel_length(s):
             length = int(c["unit_ns"]) * min(int(c["fusion_i"]), int(c["fusion_j"]))
             if length not in by or r["timestamp"] > by[length].row["timestamp"]:
                 by[length] = Fig(r)
+    s.found += len(by)
     long_ = [by[n] for n in sorted(by) if n >= FUSION_SETTLED_NS]
     short_ = [by[n] for n in sorted(by) if n < FUSION_SETTLED_NS]
     if not long_ or not short_:
@@ -545,9 +592,47 @@ def warp_throughput_group(s):
                    tfigs + [part, coal["32"]])
 
 
-def programming_guide(s):
-    raise NotTimed("the programming guide's shuffle and __syncthreads throughput for compute "
-                  "capability 9.0 is in no committed reference to compare with")
+THREADS_PER_WARP = 32
+
+
+def _scaled(f, factor):
+    """The figure `f` times `factor` (its spread too), on the same row."""
+    g = Fig(f.row)
+    g.value, g.spread = f.value * factor, f.spread * factor
+    return g
+
+
+def guide_shuffle(s):
+    """The best tile-shuffle throughput (warp shuffles per cycle per SM, over group sizes and
+    shapes) in results per clock (x 32) against the guide's 32 for compute capability 9.0."""
+    by = s.values("gpu.warp.tile-shuffle", "throughput_cycles", "group_size")
+    if not by:
+        raise Missing("gpu.warp.tile-shuffle throughput_cycles")
+    best = max(by.values(), key=lambda f: f.value)
+    got = _scaled(best, THREADS_PER_WARP)
+    guide = _scaled(best, 0)
+    guide.value = study_reference.GUIDE_SHUFFLE_PER_CLOCK["9.0"]
+    return Outcome(f"tile shuffle up to {best.value:.3g} warp shuffles a cycle per SM = "
+                   f"{got.value:.3g} results a clock; {study_reference.GUIDE_SHUFFLE_SOURCE}: "
+                   f"{guide.value:g} for compute capability 9.0",
+                   [about(got, guide, 0.10, "within 10% of the guide's figure")], [best])
+
+
+def guide_syncthreads(s):
+    figures = "; ".join(f"{cc}: {n}" for cc, n in
+                        study_reference.GUIDE_SYNCTHREADS_PER_CLOCK.items())
+    measured = ""
+    got = s.values("gpu.block.syncthreads", "throughput_cycles", "threads_per_block")
+    if got:
+        best = max((Fig(r) for r in s.rows if r["method"] == "gpu.block.syncthreads" and
+                    r["metric"] == "throughput_cycles"), key=lambda f: f.value)
+        measured = (f"; measured here: up to {best.value * THREADS_PER_WARP:.3g} thread syncs a "
+                    f"clock per SM ({best.value:.3g} warp syncs a cycle, "
+                    f"{gbcsv.config_axes(best.row).get('threads_per_block')} threads x "
+                    f"{gbcsv.config_axes(best.row).get('blocks_per_sm')} blocks per SM)")
+    raise NotTimed(f"{study_reference.GUIDE_SYNCTHREADS_SOURCE} gives no __syncthreads "
+                   f"throughput for compute capability 9.0 (operations a clock per SM: {figures})"
+                   + measured)
 
 
 MAX_WARPS_PER_SM = 64  # resident warps per SM of compute capability 9.0 (the programming guide)
@@ -560,23 +645,20 @@ def block_throughput_saturates(s):
             c = gbcsv.config_axes(r)
             if "blocks_per_sm" in c and "threads_per_block" in c:
                 warps = int(c["blocks_per_sm"]) * int(c["threads_per_block"]) // 32
-                pts.append((warps, int(c["threads_per_block"]) / 32, Fig(r)))
+                pts.append((warps, Fig(r)))
     sat = [p for p in pts if p[0] >= MAX_WARPS_PER_SM]
     below = [p for p in pts if p[0] < MAX_WARPS_PER_SM]
     if not sat or not below:
         raise Missing(f"gpu.block.syncthreads throughput below and at {MAX_WARPS_PER_SM} warps/SM")
-
-    def per_warp(p):  # warp syncs: block syncs x warps per block, the study's Fig. 6 axis
-        f = p[2]
-        g = Fig(f.row)
-        g.value, g.spread = f.value * p[1], f.spread * p[1]
-        return g
-    best_sat = max((per_warp(p) for p in sat), key=lambda f: f.value)
-    best_below = max((per_warp(p) for p in below), key=lambda f: f.value)
-    return Outcome(f"warp syncs: best below {MAX_WARPS_PER_SM} warps/SM {best_below.value:.3g}, "
-                   f"at or above {best_sat.value:.3g} ({best_sat.row['unit']} x warps/block)",
-                   [less(best_below, best_sat, "highest once the SM holds its maximum warps")],
-                   [best_below, best_sat])
+    # The rows count warp syncs already (a block sync of w warps is w of them): the study's
+    # Fig. 6 axis as it is.
+    best_sat = max(sat, key=lambda p: p[1].value)
+    best_below = max(below, key=lambda p: p[1].value)
+    return Outcome(f"warp syncs: best below {MAX_WARPS_PER_SM} warps/SM {best_below[1].value:.3g} "
+                   f"(at {best_below[0]} warps/SM), at or above {best_sat[1].value:.3g} "
+                   f"({best_sat[1].row['unit']})",
+                   [less(best_below[1], best_sat[1], "highest once the SM holds its maximum "
+                         "warps")], [best_below[1], best_sat[1]])
 
 
 GRID_ACCEPTABLE_NS = 2500  # the study's section 5.3: "at most 2.5 us with two blocks/SM"
@@ -692,14 +774,78 @@ def eq7_against_clock(s):
                    f"{100 * min(devs):+.1f}% to {100 * max(devs):+.1f}%", checks, figs)
 
 
+REPEAT_BASE = 512  # the study's basic repeat count (the workshop version, its section 5)
+REPEAT_NAMES = {"1": "__syncwarp", "2": "tile sync", "3": "coalesced sync", "4": "tile shuffle",
+                "5": "coalesced shuffle"}
+
+
 def warp_repeat_count(s):
-    raise NotTimed("warp sync latency over the repeat count: the clock rows time one chain "
-                  "length (no axis sweeps it)")
+    """Per variant of gpu.warp.repeat-count, the latency over chains of REPEAT_BASE operations
+    and more (shorter ones carry the clock reads): a sync "jumps" when its figure rises above the
+    one at the shortest such chain by more than 10% and the margin; the tile shuffle stays flat."""
+    by = {}
+    for v in REPEAT_NAMES:
+        got = s.values("gpu.warp.repeat-count", "latency_cycles", "repeats", variant=v,
+                       group_size=32)
+        long_ = {int(k): f for k, f in got.items() if int(k) >= REPEAT_BASE}
+        if len(long_) >= 2:
+            by[v] = [long_[k] for k in sorted(long_)], sorted(long_)
+    syncs = [v for v in by if v in ("1", "2", "3")]
+    if "4" not in by or not syncs:
+        raise Missing(f"gpu.warp.repeat-count latency_cycles of the tile shuffle and a sync at "
+                      f"two or more chains of {REPEAT_BASE} operations or more")
+    checks, figs, text = [], [], []
+    jumped, steady = [], []
+    for v, (fs, reps) in sorted(by.items()):
+        first, top = fs[0], max(fs, key=lambda f: f.value)
+        rise = top.value - first.value
+        if v in syncs:
+            if rise > 0.10 * first.value and rise > margin(first, top):
+                jumped.append(REPEAT_NAMES[v])
+            elif rise <= 0.10 * first.value:
+                steady.append(REPEAT_NAMES[v])
+        figs += fs
+        text.append(f"{REPEAT_NAMES[v]} {min(f.value for f in fs):.3g}-"
+                    f"{max(f.value for f in fs):.3g}")
+    checks.append((True if jumped else False if len(steady) == len(syncs) else None,
+                   "a warp sync's latency rises with the repeat count" +
+                   (f" ({', '.join(jumped)})" if jumped else
+                    f": none of {', '.join(steady)} rises by 10%")))
+    checks.append(flat(by["4"][0], 0.10, "the tile shuffle flat within 10%"))
+    reps = sorted({r for _, rs in by.values() for r in rs})
+    return Outcome(f"{reps[0]}-{reps[-1]} operations: " + ", ".join(text) +
+                   " cycles (a loop of 32 unrolled: the code does not grow)", checks, figs)
+
+
+ABSENT = "2"  # the device barriers' fault=absent: the last GPU never arrives (core/faults.hpp)
 
 
 def partial_multi_grid(s):
-    raise NotTimed("no method skips a multi-grid sync on part of the group "
-                  "(pitfall.grid.partial-sync is a software grid barrier on one GPU)")
+    """The project's barrier across GPUs with its last GPU absent (pitfalls-multi-gpu.yaml): the
+    others end on the watchdog (`timeout`), the deadlock of a partial multi-grid group without a
+    hang; fault=none at the same GPU count is the control. CUDA's own multi-grid sync waits where
+    no watchdog reaches (as the grid row's software barrier stands in for grid.sync)."""
+    rows = [r for r in s.all_rows if r["method"].startswith("multigpu.device.") and
+            r["status"] in ("ok", "unverified", "timeout") and r["gpu_count"].isdigit() and
+            int(r["gpu_count"]) > 1]
+    part = [r for r in rows if gbcsv.config_axes(r).get("fault") == ABSENT]
+    if not part:
+        raise Missing("multigpu.device.* with fault=absent (the last GPU never arrives) at 2 or "
+                      "more GPUs (configs/sweeps/pitfalls-multi-gpu.yaml); a multi-grid group of "
+                      "one GPU has no GPU to leave out")
+    counts = {r["gpu_count"] for r in part}
+    whole = [r for r in rows if gbcsv.config_axes(r).get("fault", "0") == "0" and
+             r["gpu_count"] in counts and r["method"] in {p["method"] for p in part}]
+    stuck = [r for r in part if r["status"] == "timeout"]
+    done = [r for r in whole if r["status"] == "ok"]
+    methods = ", ".join(sorted({r["method"] for r in part}))
+    text = (f"{methods}, the last GPU absent: {len(stuck)} of {len(part)} points end as "
+            f"`timeout` (the watchdog, no hang) at {', '.join(sorted(counts, key=int))} GPUs; "
+            f"every GPU arriving: {len(done)} of {len(whole)} ok")
+    checks = [(len(stuck) == len(part), "a barrier that part of the GPUs never reach never "
+               "completes"),
+              (True if whole and len(done) == len(whole) else None, "the whole group completes")]
+    return Outcome(text, checks, [], part + whole)
 
 
 # The study's figures, written from study_reference's copies of its tables.
@@ -755,11 +901,20 @@ FINDINGS = [
      "The performance is the highest when all the threads inside a warp belong to a single "
      "coalesced group.", "V100 14 (32) vs 108 (1-31) cycles; P100 1 either way",
      coalesced_whole_warp),
-    ("programming-guide", "5.1-5.2, Table 2", "Shuffle and __syncthreads throughput is close to "
-     "the programming guide's figure",
-     "Apparently, the performance of V100 is closer to the theoretical result in the "
-     "programming guide.", "V100 shuffle 0.928 sync/cycle against 32 thread op/cycle",
-     programming_guide),
+    ("guide-shuffle", "5.1, Table 2", "Shuffle throughput is close to the programming guide's "
+     "figure (32 results a clock per SM)",
+     "We use the reference throughput of shuffle operation mentioned in CUDA programming guide "
+     "[1] in Table 2. Apparently, the performance of V100 is closer to the theoretical result "
+     "in the programming guide.",
+     "V100 0.928, P100 0.642 shuffles/cycle (Table 2) against 32 thread op/cycle",
+     guide_shuffle),
+    ("guide-syncthreads", "5.2, Table 2", "__syncthreads throughput is close to the programming "
+     "guide's figure",
+     "CUDA's programming guide [1] reports that the throughput for __syncthreads() (or block "
+     "level synchronization) is 16 operations per clock cycle for capability 7.x (V100) and 32 "
+     "for capability 6.0 (P100). The throughput of V100 is relatively close to 16 op/cycle.",
+     "V100 0.475, P100 0.091 warp syncs/cycle (Table 2, block (warp)) against 16 / 32",
+     guide_syncthreads),
     ("block-warps", "the workshop version 4.2, Table 5", "Block sync costs more with more warps "
      "in the block",
      "We observe a performance decrease both in V100 and P100 platform as block size "
@@ -933,13 +1088,16 @@ def evaluate(rows, fn, gpu, unplaced=()):
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
     GPU UUIDs, hold the figures)."""
-    missing, split = "", ""
+    missing, closest, split = "", -1, ""
     for kind, rs in scopes(rows, gpu):
+        scope = Scope(rs)
         try:
-            out = fn(Scope(rs))
-        except Missing as e:  # what the newest machine as a whole lacks
-            if kind == "machine" and not missing:
+            out = fn(scope)
+        except Missing as e:  # what a machine as a whole lacks, said of the machine that found
+            # the most of the claim's figures (the newest of those)
+            if kind == "machine" and scope.found > closest:
                 missing = str(e) if isinstance(e, NotTimed) else f"no rows: {e}"
+                closest = scope.found
             continue
         reason = split_reason(out)
         if reason:
@@ -993,6 +1151,42 @@ def study_under_rule():
             f"`event`: {which}, {100 * floor_of(fig(1)):.1f}%): " + "; ".join(out) + ".")
 
 
+# The claims that need 2 or more GPUs of one machine: where none of a GPU model's runs holds their
+# figures, the row says "not measured on one machine".
+MULTI_GPU = {"omp-vs-launch", "cpu-flat", "multi-grid-count", "multi-grid-shape",
+             "multi-grid-vs-launch", "cpu-vs-multi-grid", "model-gpus", "multi-reduction",
+             "partial-multi-grid"}
+
+
+def multi_gpu_reason(got, label):
+    """A multi-GPU claim's "no rows: ..." said as what it is: no run of several GPUs holds it."""
+    rest = got[len("no rows"):].lstrip(": ")
+    return (f"not measured on one machine: no run of 2 or more {label}s holds "
+            + (rest or "its figures"))
+
+
+def runs_read(loaded, base):
+    """"Runs read: `h200/2026-12-05`: H200 `GPU-d12b27ed`; ...": each folder of the CSVs read
+    (relative to `base`) and the GPUs (model and UUID) of its rows."""
+    folders = collections.OrderedDict()
+    for r in sorted(loaded, key=lambda r: r["_file"]):
+        folder = os.path.relpath(os.path.dirname(r["_file"]), base)
+        gpus = folders.setdefault(folder, collections.OrderedDict())
+        label = next((lb for g, lb in GPUS if g in r["gpu_model"]), r["gpu_model"] or "no GPU")
+        uuids = gpus.setdefault(label, set())
+        uuids.update(machines_mod.uuids_of(r) or ["no UUIDs"])
+
+    def named(uuids):
+        known = sorted(u for u in uuids if u != "no UUIDs")
+        text = (", ".join(f"`{short(u)}`" for u in known) if len(known) <= 4 else
+                f"{len(known)} GPUs")
+        return ", ".join(t for t in (text, "no UUIDs" if "no UUIDs" in uuids else "") if t)
+    parts = [f"`{folder}`: " + "; ".join(f"{label} {named(uuids)}"
+                                         for label, uuids in gpus.items())
+             for folder, gpus in folders.items()]
+    return "Runs read: " + " | ".join(parts) + "."
+
+
 def page(paths, base):
     csvs, _ = gbcsv.expand(paths)
     loaded = gbcsv.load(csvs, statuses={"ok", "timeout", "unverified"})
@@ -1010,6 +1204,8 @@ def page(paths, base):
                          files_of(got, base)]
             else:
                 v = "not measured"
+                if key in MULTI_GPU and got.startswith("no rows"):
+                    got = multi_gpu_reason(got, label)
                 cells = [label, "-", f"**{v}**", got, "-"]
             counts[v] += 1
             head = [f"{claim} ({section})", f"\"{quote}\" {study}"] if i == 0 else ["", ""]
@@ -1019,15 +1215,32 @@ def page(paths, base):
     left = len(loaded) - len(rows)
     return [f"{len(FINDINGS)} conclusions x {len(GPUS)} GPUs: {summary}. "
             f"{left} of {len(loaded)} rows without GPU UUIDs take part in no verdict. "
-            + study_under_rule(), ""] + lines
+            + study_under_rule(), "", runs_read(loaded, base), ""] + lines
 
 
 DATED = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+# A line of a run's machine.txt naming the earlier run (folder) of the same kind that it adds to:
+# a run that measured only what the earlier one lacked, read together with it.
+ADDS_TO = re.compile(r"^adds to: (\d{4}-\d{2}-\d{2})\s*$", re.M)
+
+
+def added_runs(kind_dir, run, runs):
+    """`run` and the runs it adds to (its machine.txt's `adds to: DATE`, followed on), newest
+    first; a name that is no run folder of the kind, or one seen already, ends the chain."""
+    chain = [run]
+    while True:
+        with open(os.path.join(kind_dir, chain[-1], "machine.txt"), encoding="utf-8",
+                  errors="replace") as f:
+            m = ADDS_TO.search(f.read())
+        if not m or m.group(1) not in runs or m.group(1) in chain:
+            return chain
+        chain.append(m.group(1))
 
 
 def newest_runs(results):
     """Per machine kind folder of `results` (h100, h100x2, h200, ...): its newest one-run folder
-    (named by its date, holding machine.txt), or the whole kind folder where it has none."""
+    (named by its date, holding machine.txt) with the runs it adds to, or the whole kind folder
+    where it has none."""
     out = []
     for kind in sorted(os.listdir(results)):
         d = os.path.join(results, kind)
@@ -1035,7 +1248,7 @@ def newest_runs(results):
             continue
         runs = sorted(x for x in os.listdir(d)
                       if DATED.match(x) and os.path.isfile(os.path.join(d, x, "machine.txt")))
-        out.append(os.path.join(d, runs[-1]) if runs else d)
+        out += ([os.path.join(d, r) for r in added_runs(d, runs[-1], runs)] if runs else [d])
     return out
 
 

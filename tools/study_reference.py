@@ -113,3 +113,23 @@ STUDY_MULTI_GRID_2GPU = {
     "P100": [("block/sm <= 2 and warp/sm <= 32", lambda b, w: b <= 2 and w <= 32, 7.26, 9.08),
              ("block/sm > 8", lambda b, w: b > 8, 33.18, 74.89)],
 }
+
+# NVIDIA's own throughput figures that the study sets beside its measurements (its section 5, the
+# "Reference [1] thread op/cycle" column of Table 2), as NVIDIA publishes them for compute
+# capability 9.0 (H100, H200). Results per clock cycle per multiprocessor, one result per thread:
+# a warp-wide instruction is 32 of them.
+#   shuffle: the CUDA C++ Programming Guide (CUDA 12.x), "Arithmetic Instructions", table
+#     "Throughput of Native Arithmetic Instructions (Number of Results per Clock Cycle per
+#     Multiprocessor)", row "warp shuffle": 32 for every compute capability it lists, 9.0 among them.
+#   __syncthreads: the CUDA C++ Best Practices Guide (CUDA 13.2), "Synchronization Instruction"
+#     (the Programming Guide's section of that name in CUDA 10, which the study cites): "Throughput
+#     for __syncthreads() is 32 operations per clock cycle for devices of compute capability 6.0,
+#     16 operations per clock cycle for devices of compute capability 7.x as well as 8.x and 64
+#     operations per clock cycle for devices of compute capability 5.x, 6.1 and 6.2." It gives
+#     none for 9.0.
+GUIDE_SHUFFLE_PER_CLOCK = {"9.0": 32}
+GUIDE_SHUFFLE_SOURCE = ("the CUDA C++ Programming Guide (CUDA 12.x), \"Throughput of Native "
+                        "Arithmetic Instructions\", warp shuffle")
+GUIDE_SYNCTHREADS_PER_CLOCK = {"5.x, 6.1, 6.2": 64, "6.0": 32, "7.x, 8.x": 16}
+GUIDE_SYNCTHREADS_SOURCE = ("the CUDA C++ Best Practices Guide (CUDA 13.2), \"Synchronization "
+                            "Instruction\"")

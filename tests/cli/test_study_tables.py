@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """configs/sweeps/study-tables.yaml (the study's throughput tables at its shapes) without a GPU:
-`config check` accepts it as a sweep of 9 runs over 11 methods (the converged warp syncs and their
-diverged variants among them), and where no GPU is visible
-`sweep` runs it to the end with exit 0, one skipped row per method that says why (on a GPU
-machine that part is left out: it would measure for minutes).
+`config check` accepts it as a sweep of 10 runs over 12 methods (the converged warp syncs and
+their diverged variants among them, and a warp sync's latency over the repeat count), and where
+no GPU is visible `sweep` runs it to the end with exit 0, one skipped row per method that says
+why (on a GPU machine that part is left out: it would measure for minutes).
 
 Usage: test_study_tables.py GPUBARRIER
 """
@@ -22,12 +22,13 @@ SWEEP = os.path.join(os.path.dirname(os.path.dirname(HERE)), "configs", "sweeps"
 METHODS = {"gpu.warp.tile-sync", "gpu.warp.tile-shuffle", "gpu.warp.coalesced-sync",
            "gpu.warp.coalesced-shuffle", "gpu.warp.syncwarp", "gpu.block.syncthreads",
            "gpu.block.cg-sync", "multigpu.cg.multi-grid", "gpu.warp.tile-sync-diverged",
-           "gpu.warp.coalesced-sync-diverged", "gpu.warp.syncwarp-diverged"}
+           "gpu.warp.coalesced-sync-diverged", "gpu.warp.syncwarp-diverged",
+           "gpu.warp.repeat-count"}
 
 p = run_gpubarrier(EXE, "config", "check", SWEEP)
 expect(p.returncode == 0 and
-       p.stdout.strip() == f"ok: {SWEEP}: sweep study-tables, 9 run(s), 11 method(s)",
-       "config check accepts the sweep: 9 runs, 11 methods", p)
+       p.stdout.strip() == f"ok: {SWEEP}: sweep study-tables, 10 run(s), 12 method(s)",
+       "config check accepts the sweep: 10 runs, 12 methods", p)
 
 p = run_gpubarrier(EXE, "--json", "list")
 expect(p.returncode == 0, "list works", p)

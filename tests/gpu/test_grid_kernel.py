@@ -123,6 +123,27 @@ def case_kernel_fusion():
         print("PASS kernel.fusion", r["config"], value, "ns")
 
 
+def case_kernel_fusion_omp_barrier():
+    # Eq. 6 over the CPU-side barrier's step (the study's section 4.2.2) on one GPU: the launch
+    # and stream wait that no running kernel hides, so more than kernel.fusion's hidden launch
+    # overhead and less than a whole launch + sync step of an empty kernel (host.omp.gpu-barrier).
+    rows = run_rows("--methods", "kernel.fusion.omp-barrier,kernel.fusion,host.omp.gpu-barrier",
+                    "--axis", "fusion_i=40", "--axis", "fusion_j=10", "--axis", "host_wait=0")
+    step = [r for r in rows if r["method"] == "kernel.fusion.omp-barrier"]
+    if len(step) != 1 or not verified(step[0]) or step[0]["technique"] != "fusion" or \
+            step[0]["metric"] != "launch_overhead" or "1 GPU" not in step[0]["note"]:
+        fail("one verified Eq. 6 row of the CPU-side step on 1 GPU", rows)
+    hidden = [r for r in rows if r["method"] == "kernel.fusion" and r["status"] == "ok"]
+    whole = [r for r in rows if r["method"] == "host.omp.gpu-barrier" and r["metric"] == "latency"]
+    value = float(step[0]["value"])
+    if not hidden or not whole or not float(hidden[0]["value"]) < value < 2 * float(
+            whole[0]["value"]):
+        fail(f"the step's overhead {value} ns: above the hidden launch overhead, below two whole "
+             "steps of an empty kernel", rows)
+    print("PASS kernel.fusion.omp-barrier", value, "ns; kernel.fusion", hidden[0]["value"],
+          "ns; host.omp.gpu-barrier", whole[0]["value"], "ns")
+
+
 def case_selfcheck():
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "selfcheck.csv")

@@ -421,6 +421,13 @@ TIMED_KERNELS = {
     ("gpu.warp.reduce", "variant=3"): r"warp_reduce_kernelINS0_13CoalescedSyncE",
     ("gpu.warp.reduce", "variant=4"): r"warp_reduce_kernelINS0_11TileShuffleE",
     ("gpu.warp.reduce", "variant=5"): r"warp_reduce_kernelINS0_16CoalescedShuffleE",
+    # the same kernels as the methods of each variant
+    ("gpu.warp.repeat-count", "variant=1"): r"warp_timedINS0_5SplitINS0_6MaskedEEENS0_4SyncE",
+    ("gpu.warp.repeat-count", "variant=2"): r"warp_timedINS0_5SplitINS0_5TilesEEENS0_4SyncE",
+    ("gpu.warp.repeat-count", "variant=3"):
+        r"warp_timedINS0_5SplitINS0_9CoalescedEEENS0_4SyncE",
+    ("gpu.warp.repeat-count", "variant=4"): r"warp_timedINS0_5TilesENS0_7ShuffleE",
+    ("gpu.warp.repeat-count", "variant=5"): r"warp_timedINS0_9CoalescedENS0_7ShuffleE",
     ("gpu.warp.syncwarp", ""): r"warp_timedINS0_6MaskedENS0_4SyncE",
     ("gpu.warp.syncwarp-diverged", ""): r"warp_timedINS0_5SplitINS0_6MaskedEEENS0_4SyncE",
     ("gpu.warp.tile-shuffle", ""): r"warp_timedINS0_5TilesENS0_7ShuffleE",

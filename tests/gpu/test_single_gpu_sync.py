@@ -111,6 +111,24 @@ def case_warp_diverged():
             fail(f"{method} group_size=1 must be a skipped row with the reason", one)
 
 
+def case_warp_repeat_count():
+    # The study's section 9.4 over the chain's length: every variant's figure verified and timed
+    # (the syncs reached from two branches, the shuffles converged) at a short and a long chain;
+    # a length that is no whole number of unrolled loop trips is a skipped row with the reason.
+    rows = run_rows("gpu.warp.repeat-count", "variant=1,2,3,4,5", "repeats=32,2048")
+    lat = expect_verified(rows, "latency_cycles", 10)
+    bad = [r for r in rows if timed_parts(r)]
+    if bad:
+        fail("every repeat-count figure must time its instruction", bad)
+    if any("operations between the clock reads" not in r["note"] for r in lat):
+        fail("the note names the chain's length", lat)
+    odd = run_rows("gpu.warp.repeat-count", "repeats=48")  # one row per variant
+    if len(odd) != 5 or any(r["status"] != "skipped" or "multiple of 32" not in r["note"]
+                            for r in odd):
+        fail("repeats=48 must be a skipped row with the reason for every variant", odd)
+    print("PASS", [(r["config"], r["value"]) for r in lat])
+
+
 def case_warp_bad_sizes_skipped():
     rows = run_rows("gpu.warp.tile-sync", "group_size=3,64")
     if len(rows) != 2 or any(r["status"] != "skipped" or not r["note"] for r in rows):

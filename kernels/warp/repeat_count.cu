@@ -1,0 +1,134 @@
+// gpu.warp.repeat-count: a warp sync's latency over the length of its timed chain (the study
+// (Zhang, Wahib, Zhang, Matsuoka), section 9.4: "the latency of the synchronization instruction
+// might increase suddenly when increasing repeat times"; all but the tile shuffle). One warp runs
+// `repeats` dependent operations between two clock reads (warp/detail/warp_sync.cuh, the same
+// kernels as the warp methods') and the figure is cycles per operation, for repeats from one
+// unrolled loop trip (kUnroll operations) to many. The syncs are those a diverged program pays,
+// every one reached from two branches (Split groups), since a converged chain's syncs compile to
+// nothing on sm_90; the shuffles are the converged chains of gpu.warp.tile-shuffle and
+// gpu.warp.coalesced-shuffle.
+// The chain is a loop of kUnroll unrolled operations, so its code does not grow with `repeats`:
+// the study's suspected cause, an instruction cache overflowing as an unrolled chain grows, cannot
+// occur here, and a change with `repeats` is the sync's own (or the clock reads', amortised over
+// fewer operations at the shortest chains).
+#include <string>
+#include <vector>
+
+#include "core/registry.hpp"
+#include "warp/detail/warp_sync.cuh"
+
+namespace gb::warp_detail {
+namespace {
+
+struct RepeatVariant {
+  long code;
+  std::string_view name;
+  WarpKernels (*kernels)(int group_size);
+  std::string (*misfit)(long group_size);
+  int (*clock_group)(int lane, int group_size);
+};
+
+template <WarpGroupKind G, WarpAction A>
+constexpr RepeatVariant repeat_variant(long code, std::string_view name) {
+  return {code, name, &select_kernels<G, A>, [](long k) { return G::misfit(k, 1); },
+          [](int lane, int k) { return G::clock_group(lane, k); }};
+}
+
+// The codes and names of pitfall.warp.wait-check's variant axis (core/axis_glossary.cpp).
+const RepeatVariant kRepeatVariants[] = {
+    repeat_variant<Split<Masked>, Sync>(1, "syncwarp-mask"),
+    repeat_variant<Split<Tiles>, Sync>(2, "tile-sync"),
+    repeat_variant<Split<Coalesced>, Sync>(3, "coalesced-sync"),
+    repeat_variant<Tiles, Shuffle>(4, "tile-shuffle"),
+    repeat_variant<Coalesced, Shuffle>(5, "coalesced-shuffle"),
+};
+
+const RepeatVariant* repeat_variant_of(long code) {
+  for (const RepeatVariant& v : kRepeatVariants)
+    if (v.code == code) return &v;
+  return nullptr;
+}
+
+class RepeatCount final : public Method {
+ public:
+  std::string_view name() const override { return "gpu.warp.repeat-count"; }
+  Level level() const override { return Level::warp; }
+  std::string_view description() const override {
+    return "one warp's sync or shuffle latency over the chain's length, `repeats` operations "
+           "between two clock reads (the study's section 9.4); variant 1 __syncwarp(mask), 2 "
+           "tile sync, 3 coalesced-group sync (each reached from two branches, odd and even "
+           "lanes), 4 tile shuffle, 5 coalesced shuffle (clock technique)";
+  }
+  std::vector<Axis> axes() const override {
+    std::vector<ValueName> names;
+    std::vector<long> codes;
+    for (const RepeatVariant& v : kRepeatVariants) {
+      codes.push_back(v.code);
+      names.push_back({v.code, v.name});
+    }
+    return {{"variant", codes, names},
+            {"group_size", {32}},
+            {"repeats", {32, 128, 512, 2048, 8192, 32768}}};
+  }
+  Requirements requirements() const override { return Requirements::single_gpu(); }
+  Usability feasible(const RunContext&, const Point& p) const override {
+    const RepeatVariant* v = repeat_variant_of(p.at("variant"));
+    if (!v) return Usability::no("variant is 1..5 (syncwarp-mask .. coalesced-shuffle)");
+    const long k = p.at("group_size");
+    if (k < 1 || k > 32) return Usability::no("group_size must be within 1..32 (one warp)");
+    if (std::string why = v->misfit(k); !why.empty()) return Usability::no(why);
+    const long r = p.at("repeats");
+    if (r < kUnroll || r % kUnroll != 0 || r > (1L << 30))
+      return Usability::no("repeats must be a multiple of " + std::to_string(kUnroll) +
+                           " (one unrolled loop trip) within " + std::to_string(kUnroll) +
+                           "..2^30");
+    return Usability::yes();
+  }
+
+  Verification verify(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
+    GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    const RepeatVariant& v = *repeat_variant_of(p.at("variant"));
+    const int k = static_cast<int>(p.at("group_size"));
+    DeviceBuffer<StampRecord> records(static_cast<std::size_t>(kCheckRounds) * 32);
+    v.kernels(k).check<<<1, 32>>>(k, kCheckRounds, records.get());
+    GB_CUDA_CHECK(cudaGetLastError());
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+    StampLayout layout{kCheckRounds, 32, std::vector<int>(32)};
+    for (int lane = 0; lane < 32; ++lane) layout.clock_group[lane] = v.clock_group(lane, k);
+    return check_stamps(records.to_host(), layout).verdict();
+  }
+
+  // One warp alone on the GPU, as the warp methods' latency.
+  std::vector<Measurement> measure(State& state) override {
+    RunContext& ctx = state.ctx();
+    const Point& p = state.point();
+    const int device = ctx.gpus.front();
+    GB_CUDA_CHECK(cudaSetDevice(device));
+    const RepeatVariant& v = *repeat_variant_of(p.at("variant"));
+    const int k = static_cast<int>(p.at("group_size"));
+    const long repeats = p.at("repeats");
+    const auto timed = v.kernels(k).timed;
+    const SmClock clock = measure_sm_clock(device);
+    DeviceBuffer<WarpSpan> one(1);
+    auto latency = [&] {
+      timed<<<1, 32>>>(k, repeats / kUnroll, one.get());
+      GB_CUDA_CHECK(cudaGetLastError());
+      GB_CUDA_CHECK(cudaDeviceSynchronize());
+      const WarpSpan w = one.to_host()[0];
+      return static_cast<double>(w.t1 - w.t0) / static_cast<double>(repeats);
+    };
+    std::vector<Measurement> rows = clock_technique(ctx, latency, clock, repeats);
+    for (Measurement& m : rows)
+      m.note += std::string(m.note.empty() ? "" : "; ") + std::to_string(repeats) +
+                " operations between the clock reads, a loop of " + std::to_string(kUnroll) +
+                " unrolled";
+    return rows;
+  }
+};
+
+}  // namespace
+}  // namespace gb::warp_detail
+
+GB_REGISTER_METHOD(gb::warp_detail::RepeatCount)
