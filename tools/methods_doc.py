@@ -7,7 +7,8 @@ Usage:
   methods_doc.py list.json --check [docs/methods.md] # exit 1 with a diff when the file differs
 
 Only what is the same on every machine goes in: each method's name, level, axes with their default
-values, and description. Whether a method can run here (`usable`, `reason`) depends on the machine
+values (a categorical axis' by name), and description, then every value name of a categorical axis
+with what it means. Whether a method can run here (`usable`, `reason`) depends on the machine
 and is left out: `gpubarrier list` shows it. Plain python3 (stdlib only).
 """
 import difflib
@@ -39,8 +40,10 @@ def user_text(text):
     return STUDY[0].sub(STUDY[1], text)
 
 
-def values(vals):
-    return ", ".join(str(v) for v in vals)
+def values(vals, names=()):
+    """The default values of one axis, a named code by its name."""
+    by_code = {n["code"]: n["name"] for n in names}
+    return ", ".join(str(by_code.get(v, v)) for v in vals)
 
 
 def render(methods):
@@ -74,11 +77,34 @@ def render(methods):
         out.append("| method | default axes | what it measures |")
         out.append("|---|---|---|")
         for m in sorted((m for m in methods if m["level"] == lvl), key=lambda m: m["name"]):
-            axes = "<br>".join(f"`{k}`: {values(v)}" for k, v in sorted(m.get("axes", {}).items()))
+            named = m.get("value_names", {})
+            axes = "<br>".join(f"`{k}`: {values(v, named.get(k, ()))}"
+                               for k, v in sorted(m.get("axes", {}).items()))
             desc = user_text(m.get("description", "")).replace("|", "\\|")
             out.append(f"| `{m['name']}` | {axes or '(none)'} | {desc} |")
         out.append("")
-    return "\n".join(out + bounds_section(methods))
+    return "\n".join(out + names_section(methods) + bounds_section(methods))
+
+
+def names_section(methods):
+    """Every value name of a categorical axis, with what it means: one meaning per name on every
+    method that has it (the methods state them; a unit test holds them to one meaning)."""
+    meanings = {}
+    for m in methods:
+        for axis, names in m.get("value_names", {}).items():
+            for n in names:
+                meanings.setdefault(axis, {}).setdefault(n["name"], n["meaning"])
+    if not meanings:
+        return []
+    out = ["## Named values", "",
+           "A categorical axis takes these names (or the method's integer code for one, which "
+           "`gpubarrier list --json` gives); the CSV's `config` column writes the name.", "",
+           "| axis | value | what it means |", "|---|---|---|"]
+    for axis in sorted(meanings):
+        for name, meaning in meanings[axis].items():
+            out.append(f"| `{axis}` | `{name}` | {meaning.replace('|', chr(92) + '|')} |")
+    out.append("")
+    return out
 
 
 def bound_text(b):

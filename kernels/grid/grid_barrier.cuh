@@ -60,7 +60,8 @@ concept GridBarrierBlock =
 template <class B>
 concept GridBarrier = GridBarrierMembers<B> && GridBarrierBlock<B>;
 
-// The partial-participation test (skip_block=1): the last block never arrives at any barrier.
+// The partial-participation test (skip_block=last): the last block never arrives at any barrier.
+enum class SkipBlock { none = 0, last = 1 };
 __device__ inline bool skips(int skip_block) {
   return skip_block && blockIdx.x == gridDim.x - 1;
 }
@@ -122,7 +123,12 @@ class GridBarrierMethod final : public Method {
     std::vector<Axis> a = {{"blocks_per_sm", {1, 2, 4, 8, 16, 32}},
                            {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
     // Only a barrier whose spin loops carry the watchdog may be left by a block on purpose.
-    if (Barrier::kInterruptible) a.push_back({"skip_block", {0}, {{0, "none"}, {1, "last"}}});
+    if (Barrier::kInterruptible)
+      a.push_back({"skip_block",
+                   {0},
+                   {{SkipBlock::none, "none", "every block arrives"},
+                    {SkipBlock::last, "last",
+                     "the last block never arrives (the barrier must give up, not hang)"}}});
     return a;
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
@@ -132,8 +138,6 @@ class GridBarrierMethod final : public Method {
     const long threads = p.at("threads_per_block");
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
-    const long skip = p.get("skip_block", 0);
-    if (skip != 0 && skip != 1) return Usability::no("skip_block is 0 or 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     return blocks_fit("occupancy", per_sm, static_cast<int>(threads), timed<Barrier>,
                       check<Barrier>);
@@ -192,7 +196,8 @@ class GridBarrierMethod final : public Method {
   };
   static Shape shape(const RunContext& ctx, const Point& p) {
     return {static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front()),
-            static_cast<int>(p.at("threads_per_block")), static_cast<int>(p.get("skip_block", 0))};
+            static_cast<int>(p.at("threads_per_block")),
+            p.choice("skip_block", SkipBlock::none) == SkipBlock::last};
   }
   static std::size_t state_words(const Shape& s) {
     return std::max<std::size_t>(1, Barrier::state_words(s.blocks));

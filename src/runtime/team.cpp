@@ -38,8 +38,8 @@ int topology_index_of(const topo::Topology* topology, int device) {
   return -1;
 }
 
-unsigned host_wait_flag(long value) {
-  switch (static_cast<HostWait>(value)) {
+unsigned host_wait_flag(HostWait wait) {
+  switch (wait) {
     case HostWait::spin:
       return cudaDeviceScheduleSpin;
     case HostWait::blocking:
@@ -91,7 +91,7 @@ Team::Team(const RunContext& ctx, const Point& point)
   for (int d : local_devices_) {
     GB_CUDA_CHECK(cudaSetDevice(d));
     if (wait) {
-      GB_CUDA_CHECK(cudaSetDeviceFlags(host_wait_flag(*wait)));
+      GB_CUDA_CHECK(cudaSetDeviceFlags(host_wait_flag(static_cast<HostWait>(*wait))));
       // Later configurations must not inherit this one's scheduling policy.
       releases_.add("the host_wait policy of GPU " + std::to_string(d), [d] {
         const std::string set = cuda_failure(cudaSetDevice(d));
@@ -208,8 +208,6 @@ Usability team_usable(const RunContext& ctx, const Requirements& req) {
 }
 
 Usability team_feasible(const RunContext& ctx, const Point& point) {
-  if (const auto w = point.find(kHostWaitAxis); w && (*w < 0 || *w > 2))
-    return Usability::no(std::string(kHostWaitHelp));
   const long asked = point.get(kGpuCountAxis, 0);
   if (ctx.launch.under_mpi) {
     if (asked != 0 && asked != ctx.launch.size)
