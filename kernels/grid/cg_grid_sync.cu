@@ -12,8 +12,8 @@ struct GridSync {
 };
 
 struct CgSync : CgGridPolicy<GridSync> {
-  static constexpr std::string_view kName = "gpu.grid.cg";
-  static constexpr std::string_view kDescription =
+  static constexpr std::string_view name = "gpu.grid.cg";
+  static constexpr std::string_view description =
       "cg::this_grid().sync() in a cooperative launch (differential technique)";
 };
 

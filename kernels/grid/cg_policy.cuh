@@ -13,7 +13,7 @@ namespace gb::grid {
 
 template <class Cross>
 struct CgGridPolicy {
-  static constexpr bool kInterruptible = false;
+  static constexpr bool interruptible = false;
   static std::size_t state_words(int) { return 0; }
 
   class Block {

@@ -4,8 +4,8 @@
 // technique. A barrier is a policy:
 //
 //   struct Barrier {
-//     static constexpr std::string_view kName, kDescription;
-//     static constexpr bool kInterruptible;           // its spin loops carry the watchdog
+//     static constexpr std::string_view name, description;
+//     static constexpr bool interruptible;            // its spin loops carry the watchdog
 //     static std::size_t state_words(int blocks);      // device words, zero before the first run
 //     class Block {                                    // one per block, made by all its threads
 //      public:
@@ -44,9 +44,9 @@ namespace grid {
 
 template <class B>
 concept GridBarrierMembers = requires(int blocks) {
-  { B::kName } -> std::convertible_to<std::string_view>;
-  { B::kDescription } -> std::convertible_to<std::string_view>;
-  { B::kInterruptible } -> std::convertible_to<bool>;
+  { B::name } -> std::convertible_to<std::string_view>;
+  { B::description } -> std::convertible_to<std::string_view>;
+  { B::interruptible } -> std::convertible_to<bool>;
   { B::state_words(blocks) } -> std::convertible_to<std::size_t>;
 };
 
@@ -116,14 +116,14 @@ inline void launch_cooperative(const void* kernel, int blocks, int threads, void
 template <GridBarrier Barrier>
 class GridBarrierMethod final : public Method {
  public:
-  std::string_view name() const override { return Barrier::kName; }
+  std::string_view name() const override { return Barrier::name; }
   Level level() const override { return Level::grid; }
-  std::string_view description() const override { return Barrier::kDescription; }
+  std::string_view description() const override { return Barrier::description; }
   std::vector<Axis> axes() const override {
     std::vector<Axis> a = {{"blocks_per_sm", {1, 2, 4, 8, 16, 32}},
                            {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
     // Only a barrier whose spin loops carry the watchdog may be left by a block on purpose.
-    if (Barrier::kInterruptible)
+    if (Barrier::interruptible)
       a.push_back({"skip_block",
                    {0},
                    {{SkipBlock::none, "none", "every block arrives"},
@@ -154,13 +154,13 @@ class GridBarrierMethod final : public Method {
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int skip = s.skip_block;
-    int broken = faults::break_check(Barrier::kName);
+    int broken = faults::break_check(Barrier::name);
     unsigned seed = check_seed();
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();
     void* args[] = {&st, &w, &rounds, &skip, &broken, &seed, &stamp_ptr, &fail_ptr};
     launch_cooperative(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, args);
-    if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::kName));
+    if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::name));
     return Verification::from_failures(failures.to_host()[0],
                                        "block stamps of the wrong round seen after the barrier");
   }
@@ -180,7 +180,7 @@ class GridBarrierMethod final : public Method {
       const auto t0 = std::chrono::steady_clock::now();
       launch_cooperative(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads, args);
       const auto t1 = std::chrono::steady_clock::now();
-      watchdog.throw_if_tripped(Barrier::kName);
+      watchdog.throw_if_tripped(Barrier::name);
       return std::chrono::duration<double>(t1 - t0).count();
     };
     try {

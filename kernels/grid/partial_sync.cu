@@ -147,7 +147,7 @@ class PartialSync final : public Method {
     const bool sense = p.choice<Which>("barrier") == Which::atomic_sense;
     const Outcome o = sense ? run_partial<AtomicSense>(ctx, blocks, threads, missing)
                             : run_partial<FlagEpoch>(ctx, blocks, threads, missing);
-    return {row(ctx, sense ? AtomicSense::kName : FlagEpoch::kName, o)};
+    return {row(ctx, sense ? AtomicSense::name : FlagEpoch::name, o)};
   }
 
  private:

@@ -28,14 +28,13 @@
 
 namespace gb::mg {
 
-struct Slots {
+struct Slots : Algorithm {
   static constexpr std::string_view name = "multigpu.device.slots";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "every block writes its epoch into its own slot on every GPU when it arrives and polls all "
       "slots of its GPU (no count before the NVLink signal).";
 
   // Its words: members x blocks per GPU; word m * blocks + b is block b of member m's.
-  using Hooks = HookList<hook::WordsBytes, hook::ExtraAxes, hook::Args>;
   static std::size_t words_bytes(int blocks, int members) {
     return sizeof(Word) * static_cast<std::size_t>(blocks) * static_cast<std::size_t>(members);
   }
@@ -43,7 +42,7 @@ struct Slots {
   struct Args {
     bool scan = false;  // scan=relaxed-then-fence
   };
-  static std::vector<Axis> extra_axes() {
+  static std::vector<Axis> axes() {
     return {{"scan",
              {0},
              {{Scan::acquire_per_poll, "acquire-per-poll",

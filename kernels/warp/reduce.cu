@@ -39,7 +39,7 @@ struct Variant {
 
 template <class V>
 Variant variant_of() {
-  return {warp_reduce_kernel<V>, V::kName};
+  return {warp_reduce_kernel<V>, V::label};
 }
 
 Variant variant(ReduceVariant v) {

@@ -1,5 +1,5 @@
-// The Method behind every device-side multi-GPU barrier algorithm (frame/crossing.cuh says what
-// an algorithm type holds, frame/algo_hooks.cuh its optional hooks and their check): the team,
+// The Method behind every device-side multi-GPU barrier algorithm (frame/algorithm.cuh says what
+// an algorithm type holds and checks it, frame/crossing.cuh runs its crossing): the team,
 // the memory, the stamp check and the differential timing are the same for all, so an algorithm
 // file holds only its type and one registration line:
 //   GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::Push>)
@@ -19,7 +19,7 @@
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 #include "core/watchdog.hpp"
-#include "multigpu/frame/algo_hooks.cuh"
+#include "multigpu/frame/algorithm.cuh"
 #include "multigpu/frame/orderings.hpp"
 #include "multigpu/frame/step_graphs.cuh"
 #include "runtime/barrier_memory.cuh"
@@ -66,12 +66,12 @@ class BarrierSession {
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(launch_mode(p) == LaunchMode::graph ? 1 : blocks_per_gpu(team, p)),
-        host_(host_bytes<A>() ? std::make_unique<HostShared>(team, host_bytes<A>()) : nullptr),
+        host_(A::host_bytes ? std::make_unique<HostShared>(team, A::host_bytes) : nullptr),
         mem_(ctx, team, p, blocks_, words_bytes<A>(blocks_, team.size())),
         steps_(launch_mode(p) == LaunchMode::graph ? std::make_unique<StepGraphs>(team) : nullptr) {
     const AlgoSetup setup{ctx, team, p, blocks_, host_.get()};
-    for (int l = 0; l < team.local_count(); ++l) args_.push_back(algo_args<A>(setup, l));
-    note_ = algo_note<A>(setup);
+    for (int l = 0; l < team.local_count(); ++l) args_.push_back(A::args(setup, l));
+    note_ = A::note(setup);
     if (steps_)
       note_ = "one launch per barrier: a CUDA graph of R launches of 1 block per GPU" +
               (note_.empty() ? "" : "; " + note_);
@@ -107,8 +107,8 @@ class BarrierSession {
 
  private:
   // One launch of the one-crossing kernel on local member l's stream (being captured): one
-  // block; a cooperative launch only for an algorithm that crosses with grid.sync (hook
-  // GridSync), since in a graph a cooperative launch costs more per launch than a plain one.
+  // block; a cooperative launch only for an algorithm that crosses with grid.sync (grid_sync),
+  // since in a graph a cooperative launch costs more per launch than a plain one.
   void launch_step(int l, Word* epoch) {
     BarrierArgs a = mem_.args(l);
     void* params[] = {&a, &args_[l], &epoch};
@@ -120,7 +120,7 @@ class BarrierSession {
     config.blockDim = dim3(static_cast<unsigned>(threads_));
     config.stream = team_.stream(l);
     config.attrs = &cooperative;
-    config.numAttrs = needs_grid_sync<A>() ? 1 : 0;
+    config.numAttrs = A::grid_sync ? 1 : 0;
     GB_CUDA_CHECK(cudaLaunchKernelExC(
         &config, reinterpret_cast<const void*>(barrier_step_kernel<A>), params));
   }
@@ -279,21 +279,22 @@ inline constexpr std::string_view kDeviceAxesHelp =
     "skip-wait and unordered (test hooks) report what the check caught per 10^6 crossings, not a "
     "latency";
 
-// The method of algorithm A: A::name, A::summary (a sentence), its hooks (frame/algo_hooks.cuh)
-// and the rest from above.
+// The method of algorithm A: A::name, A::description (a sentence), its optional members
+// (frame/algorithm.cuh) and the rest from above.
 template <DeviceAlgorithm A>
 class DeviceBarrier final : public DeviceMethodBase {
  public:
   std::string_view name() const override { return A::name; }
   std::string_view description() const override {
-    static const std::string text = std::string(A::summary) + " " + std::string(kDeviceAxesHelp);
+    static const std::string text =
+        std::string(A::description) + " " + std::string(kDeviceAxesHelp);
     return text;
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
     axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent_timing)});
     axes.push_back(launch_axis());
-    for (Axis& x : algo_axes<A>()) axes.push_back(std::move(x));
+    for (Axis& x : A::axes()) axes.push_back(std::move(x));
     return axes;
   }
 
@@ -302,7 +303,7 @@ class DeviceBarrier final : public DeviceMethodBase {
   }
 
   Verification verify(State& state) override {
-    if (std::string why = algo_unverified<A>(state.point()); !why.empty())
+    if (std::string why = A::unverified(state.point()); !why.empty())
       return Verification::not_verified(why);
     BarrierSession<A>& s = session(state);
     s.set_checking(true);
@@ -350,8 +351,8 @@ class DeviceBarrier final : public DeviceMethodBase {
       return Usability::no("fault=" + std::to_string(static_cast<int>(f)) +
                            " keeps the last GPU out of the barriers: it needs 2 or more "
                            "GPUs (with one, no barrier is left to miss)");
-    if (std::string why = algo_infeasible<A>(p); !why.empty()) return Usability::no(why);
-    if constexpr (needs_peer_atomics<A>())
+    if (std::string why = A::infeasible(p); !why.empty()) return Usability::no(why);
+    if constexpr (A::peer_atomics)
       if (std::string why = peer_atomics_problem(gpus); !why.empty()) return Usability::no(why);
     return Usability::yes();
   }
