@@ -31,7 +31,7 @@
 #include <vector>
 
 #include "core/method.hpp"
-#include "multigpu/frame/algo_hooks.cuh"
+#include "multigpu/frame/algorithm.cuh"
 #include "multigpu/frame/crossing.cuh"
 
 namespace gb::mg {
@@ -39,9 +39,9 @@ namespace gb::mg {
 enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
 enum class CountPoll { acquire_load = 0, relaxed_then_fence = 1 };
 
-struct Push {
+struct Push : Algorithm {
   static constexpr std::string_view name = "multigpu.device.push";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
       "its local inbox.";
 
@@ -54,8 +54,7 @@ struct Push {
     bool count_fence = false;  // count_poll=relaxed-then-fence
   };
 
-  using Hooks = HookList<hook::ExtraAxes, hook::Args, hook::Infeasible, hook::Unverified>;
-  static std::vector<Axis> extra_axes() {
+  static std::vector<Axis> axes() {
     return {
         {"part",
          {0},
