@@ -5,7 +5,7 @@
 // runs with the whole grid.
 #include <utility>
 
-#include "grid/cg_policy.cuh"
+#include "grid/detail/cg_policy.cuh"
 
 namespace gb::grid {
 namespace {

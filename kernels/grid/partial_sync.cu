@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "grid/atomic_sense.cuh"
+#include "grid/detail/grid_barrier.cuh"
 #include "grid/flag_epoch.cuh"
-#include "grid/grid_barrier.cuh"
 
 namespace gb::grid {
 namespace {

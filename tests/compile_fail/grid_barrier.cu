@@ -1,6 +1,6 @@
 // A grid barrier as a file under kernels/grid/ holds it (kernels/grid/flag_epoch.cuh + .cu), for
 // tests/compile_fail/run.py: as it stands it registers; each case below breaks it one way, and the
-// GridBarrier concept (grid/grid_barrier.cuh) must refuse it.
+// GridBarrier concept (grid/detail/grid_barrier.cuh) must refuse it.
 // CASE k_prefixed_name: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE missing_state_words: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE sync_returns_void: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
@@ -10,7 +10,7 @@
 
 #include "common/watchdog.cuh"
 #include "core/registry.hpp"
-#include "grid/grid_barrier.cuh"
+#include "grid/detail/grid_barrier.cuh"
 
 namespace gb::grid {
 

@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "grid/grid_barrier.cuh"
+#include "grid/detail/grid_barrier.cuh"
 
 namespace gb::grid {
 

@@ -54,8 +54,8 @@ template <class B>
 concept GridBarrierBlock =
     std::constructible_from<typename B::Block, unsigned*, const WatchdogArgs&> &&
     requires(typename B::Block& block) {
-      { block.sync() } -> std::same_as<bool>;
-    };
+  { block.sync() } -> std::same_as<bool>;
+};
 
 template <class B>
 concept GridBarrier = GridBarrierMembers<B> && GridBarrierBlock<B>;
