@@ -44,7 +44,7 @@ from . import timed_regions
 from . import user_files
 
 # The CSV schema as the executable states it: `gpubarrier --json schema`, committed beside this
-# file (tools/schema.json; test cli.docs_schema_current keeps the two equal), so that the tools
+# file (tools/schema.json; test cli.schema keeps the two equal), so that the tools
 # run without a built gpubarrier.
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
 

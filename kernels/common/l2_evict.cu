@@ -43,16 +43,8 @@ std::string mib(std::size_t bytes) {
 
 }  // namespace
 
-Usability cache_feasible(const Point& point) {
-  const long v = point.get(kCacheAxis, 0);
-  if (v != 0 && v != 1)
-    return Usability::no("cache must be 0 (cold: L2 evicted before every sample) or 1 (warm), got " +
-                         std::to_string(v));
-  return Usability::yes();
-}
-
 bool cache_cold(const Point& point) {
-  return point.get(kCacheAxis, 0) == 0;
+  return point.choice(kCacheAxis, Cache::cold) == Cache::cold;
 }
 
 std::size_t cache_memory(const Point& point, int device) {

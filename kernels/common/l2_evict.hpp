@@ -25,16 +25,18 @@
 namespace gb {
 
 inline constexpr const char* kCacheAxis = "cache";
+enum class Cache { cold = 0, warm = 1 };
 
 // The axis with its default (cold).
 inline Axis cache_axis() {
-  return {kCacheAxis, {0}, {{0, "cold"}, {1, "warm"}}};
+  return {
+      kCacheAxis,
+      {0},
+      {{Cache::cold, "cold", "every GPU of the point has its L2 evicted before every timed sample"},
+       {Cache::warm, "warm", "nothing evicted: data that fits in L2 is read from it again"}}};
 }
 
-// Refuses a value of `cache` other than 0 and 1 (a point without the axis is cold).
-Usability cache_feasible(const Point& point);
-
-// Whether the point evicts L2 before every sample (cache=0, or no such axis).
+// Whether the point evicts L2 before every sample (cache=cold, or no such axis).
 bool cache_cold(const Point& point);
 
 // The device memory a point of `point` needs on `device` for the eviction: 0 when warm.

@@ -15,10 +15,10 @@
 namespace gb::grid {
 
 struct AtomicSense {
-  static constexpr std::string_view kName = "gpu.grid.atomic-sense";
-  static constexpr std::string_view kDescription =
+  static constexpr std::string_view name = "gpu.grid.atomic-sense";
+  static constexpr std::string_view description =
       "software grid barrier: atomic counter with sense reversal (differential technique)";
-  static constexpr bool kInterruptible = true;
+  static constexpr bool interruptible = true;
   static std::size_t state_words(int) { return 2; }  // counter, sense
 
   class Block {

@@ -5,7 +5,7 @@
 // runs with the whole grid.
 #include <utility>
 
-#include "grid/cg_policy.cuh"
+#include "grid/detail/cg_policy.cuh"
 
 namespace gb::grid {
 namespace {
@@ -18,8 +18,8 @@ struct ArriveWait {
 };
 
 struct CgArriveWait : CgGridPolicy<ArriveWait> {
-  static constexpr std::string_view kName = "gpu.grid.cg-arrive-wait";
-  static constexpr std::string_view kDescription =
+  static constexpr std::string_view name = "gpu.grid.cg-arrive-wait";
+  static constexpr std::string_view description =
       "cg::this_grid().barrier_arrive() + barrier_wait() in a cooperative launch (differential)";
 };
 

@@ -2,7 +2,7 @@
 // sections 5.3 and 9.4; the heat map of the study's workshop version (Zhang, Wahib, Zhang,
 // Matsuoka), Fig. 8 over blocks/SM x threads/block). grid.sync() spins inside CUDA where no
 // watchdog reaches: it only runs with the whole grid.
-#include "grid/cg_policy.cuh"
+#include "grid/detail/cg_policy.cuh"
 
 namespace gb::grid {
 namespace {
@@ -12,8 +12,8 @@ struct GridSync {
 };
 
 struct CgSync : CgGridPolicy<GridSync> {
-  static constexpr std::string_view kName = "gpu.grid.cg";
-  static constexpr std::string_view kDescription =
+  static constexpr std::string_view name = "gpu.grid.cg";
+  static constexpr std::string_view description =
       "cg::this_grid().sync() in a cooperative launch (differential technique)";
 };
 

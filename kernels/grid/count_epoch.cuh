@@ -21,11 +21,11 @@
 namespace gb::grid {
 
 struct CountEpoch {
-  static constexpr std::string_view kName = "gpu.grid.count-epoch";
-  static constexpr std::string_view kDescription =
+  static constexpr std::string_view name = "gpu.grid.count-epoch";
+  static constexpr std::string_view description =
       "software grid barrier: one 64-bit counter that only grows, each block adds 1 and polls it "
       "until epoch x blocks; no reset (differential technique)";
-  static constexpr bool kInterruptible = true;
+  static constexpr bool interruptible = true;
   // The counter: two 32-bit state words (the state is 256-byte aligned).
   static std::size_t state_words(int) { return 2; }
 

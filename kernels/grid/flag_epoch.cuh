@@ -17,11 +17,11 @@
 namespace gb::grid {
 
 struct FlagEpoch {
-  static constexpr std::string_view kName = "gpu.grid.flag-epoch";
-  static constexpr std::string_view kDescription =
+  static constexpr std::string_view name = "gpu.grid.flag-epoch";
+  static constexpr std::string_view description =
       "software grid barrier: per-block arrival flags gathered by block 0, per-block release "
       "flags, epochs instead of resets (differential technique)";
-  static constexpr bool kInterruptible = true;
+  static constexpr bool interruptible = true;
   static std::size_t state_words(int blocks) { return 2 * static_cast<std::size_t>(blocks); }
 
   class Block {

@@ -3,7 +3,7 @@
 // Here some blocks of a cooperative launch skip a software grid barrier whose spin loops carry
 // the in-kernel watchdog (common/watchdog.cuh); the blocks that did arrive wait until the
 // watchdog gives up, the kernel ends, and the row is `timeout`, saying that part of the grid never
-// arrived: the deadlock reproduced, without a hang. Every block arriving (missing=0) is the
+// arrived: the deadlock reproduced, without a hang. Every block arriving (missing=none) is the
 // control: the same barrier then lets every block through.
 //
 // cg::this_grid().sync() is left out: it waits inside CUDA, where no watchdog reaches, so a
@@ -16,21 +16,25 @@
 #include <vector>
 
 #include "grid/atomic_sense.cuh"
+#include "grid/detail/grid_barrier.cuh"
 #include "grid/flag_epoch.cuh"
-#include "grid/grid_barrier.cuh"
 
 namespace gb::grid {
 namespace {
 
 constexpr int kRounds = 8;  // barriers per launch: the control crosses a few in a row
 
-// The blocks that never reach the barrier: `missing` 0 none, 1 the last block, 2 the upper half
-// of the grid (blocks gridDim.x / 2 and up).
-__host__ __device__ inline bool absent(int missing, unsigned block, unsigned blocks) {
-  return (missing == 1 && block == blocks - 1) || (missing == 2 && block >= blocks / 2);
+enum class Which { atomic_sense = 0, flag_epoch = 1 };
+enum class Missing { none = 0, last_block = 1, upper_half = 2 };
+
+// The blocks that never reach the barrier: none, the last block, or the upper half of the grid
+// (blocks gridDim.x / 2 and up).
+__host__ __device__ inline bool absent(Missing missing, unsigned block, unsigned blocks) {
+  return (missing == Missing::last_block && block == blocks - 1) ||
+         (missing == Missing::upper_half && block >= blocks / 2);
 }
 
-inline int absent_count(int missing, int blocks) {
+inline int absent_count(Missing missing, int blocks) {
   int n = 0;
   for (int b = 0; b < blocks; ++b) n += absent(missing, b, blocks);
   return n;
@@ -39,7 +43,7 @@ inline int absent_count(int missing, int blocks) {
 // counts[0]: blocks that reached the barrier; [1]: blocks that crossed all rounds; [2]: blocks
 // whose barrier gave up (the watchdog).
 template <GridBarrier Barrier>
-__global__ void partial_sync(unsigned* state, WatchdogArgs watchdog, int missing, int rounds,
+__global__ void partial_sync(unsigned* state, WatchdogArgs watchdog, Missing missing, int rounds,
                              unsigned* counts) {
   if (absent(missing, blockIdx.x, gridDim.x)) return;
   typename Barrier::Block bar(state, watchdog);
@@ -61,7 +65,7 @@ struct Outcome {
 };
 
 template <GridBarrier Barrier>
-Outcome run_partial(const RunContext& ctx, int blocks, int threads, int missing) {
+Outcome run_partial(const RunContext& ctx, int blocks, int threads, Missing missing) {
   DeviceBuffer<unsigned> words(std::max<std::size_t>(1, Barrier::state_words(blocks)));
   DeviceBuffer<unsigned> counts(3);
   DeviceWatchdog watchdog(ctx);
@@ -99,33 +103,35 @@ class PartialSync final : public Method {
   std::string_view name() const override { return "pitfall.grid.partial-sync"; }
   Level level() const override { return Level::grid; }
   std::string_view description() const override {
-    return "the study's section 8.2: a software grid barrier (barrier 0 atomic-sense, 1 "
-           "flag-epoch) that part of the grid never reaches (missing 0 none: the control, 1 the "
-           "last block, 2 half the grid); the watchdog ends the wait and the row is timeout, the "
-           "deadlock reproduced without a hang; blocks that never arrived (check technique). "
+    return "the study's section 8.2: a software grid barrier that part of the grid never "
+           "reaches; the watchdog ends the wait and the row is timeout, the deadlock reproduced "
+           "without a hang; blocks that never arrived (check technique). "
            "cg::this_grid().sync() is left out: it waits where no watchdog reaches";
   }
   std::vector<Axis> axes() const override {
-    return {{"barrier", {0, 1}, {{0, "atomic-sense"}, {1, "flag-epoch"}}},
-            {"missing", {0, 1, 2}, {{0, "none"}, {1, "last-block"}, {2, "upper-half"}}},
+    return {{"barrier",
+             {0, 1},
+             {{Which::atomic_sense, "atomic-sense", "gpu.grid.atomic-sense's barrier"},
+              {Which::flag_epoch, "flag-epoch", "gpu.grid.flag-epoch's barrier"}}},
+            {"missing",
+             {0, 1, 2},
+             {{Missing::none, "none", "every block arrives (the control)"},
+              {Missing::last_block, "last-block", "the last block never reaches the barrier"},
+              {Missing::upper_half, "upper-half",
+               "the upper half of the blocks never reaches the barrier"}}},
             {"blocks_per_sm", {1}},
             {"threads_per_block", {128}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
-    const long barrier = p.at("barrier");
-    const long missing = p.at("missing");
+    const Missing missing = p.choice<Missing>("missing");
     const long per_sm = p.at("blocks_per_sm");
     const long threads = p.at("threads_per_block");
-    if (barrier != 0 && barrier != 1)
-      return Usability::no("barrier is 0 (atomic-sense) or 1 (flag-epoch)");
-    if (missing < 0 || missing > 2)
-      return Usability::no("missing is 0 (none), 1 (the last block) or 2 (half the grid)");
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-    if (missing != 0 && per_sm * sm_count(ctx.gpus.front()) < 2)
+    if (missing != Missing::none && per_sm * sm_count(ctx.gpus.front()) < 2)
       return Usability::no("a grid of one block cannot be reached by part of it");
     return blocks_fit("occupancy", per_sm, static_cast<int>(threads), partial_sync<AtomicSense>,
                       partial_sync<FlagEpoch>);
@@ -137,11 +143,11 @@ class PartialSync final : public Method {
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const int blocks = static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front());
     const int threads = static_cast<int>(p.at("threads_per_block"));
-    const int missing = static_cast<int>(p.at("missing"));
-    const bool sense = p.at("barrier") == 0;
+    const Missing missing = p.choice<Missing>("missing");
+    const bool sense = p.choice<Which>("barrier") == Which::atomic_sense;
     const Outcome o = sense ? run_partial<AtomicSense>(ctx, blocks, threads, missing)
                             : run_partial<FlagEpoch>(ctx, blocks, threads, missing);
-    return {row(ctx, sense ? AtomicSense::kName : FlagEpoch::kName, o)};
+    return {row(ctx, sense ? AtomicSense::name : FlagEpoch::name, o)};
   }
 
  private:

@@ -7,9 +7,9 @@
 // refused (core/fusion.hpp). A figure whose 95% interval includes zero is written unresolved
 // (core/resolution.hpp). The sleep duration of a unit is only approximate, but both series run the
 // same number of units, so whatever a unit really lasts cancels.
-// Axis launch: 0 = <<<>>> (the study's "traditional"), 1 = cudaLaunchCooperativeKernel (its
-// "cooperative"; the study's Table 1); the third type, cooperative multi-device, is
-// kernel.fusion.multi-device (the legacy helper).
+// Axis launch: triple-chevron = <<<>>> (the study's "traditional"), cooperative =
+// cudaLaunchCooperativeKernel (its "cooperative"; the study's Table 1); the third type, cooperative
+// multi-device, is kernel.fusion.multi-device (the legacy helper).
 #include <chrono>
 
 #include "common/device_buffer.hpp"
@@ -20,6 +20,8 @@
 namespace gb {
 namespace {
 
+enum class FusionLaunch { triple_chevron = 0, cooperative = 1 };
+
 __global__ void sleep_units(long units, unsigned unit_ns) {
   for (long u = 0; u < units; ++u) __nanosleep(unit_ns);
 }
@@ -29,8 +31,7 @@ class KernelFusion final : public Method {
   std::string_view name() const override { return "kernel.fusion"; }
   Level level() const override { return Level::kernel; }
   std::string_view description() const override {
-    return "launch overhead hidden behind running kernels of __nanosleep units, launched by "
-           "<<<>>> (launch=0) or cudaLaunchCooperativeKernel (launch=1) (fusion technique, "
+    return "launch overhead hidden behind running kernels of __nanosleep units (fusion technique, "
            "the study's Eq. 6)";
   }
   std::vector<Axis> axes() const override {
@@ -39,13 +40,15 @@ class KernelFusion final : public Method {
             {"fusion_i", {100}},
             {"fusion_j", {10}},
             {"unit_ns", {1000}},
-            {"launch", {0}, {{0, "triple-chevron"}, {1, "cooperative"}}}};
+            {"launch",
+             {0},
+             {{FusionLaunch::triple_chevron, "triple-chevron", "kernels launched with <<<>>>"},
+              {FusionLaunch::cooperative, "cooperative",
+               "kernels launched with cudaLaunchCooperativeKernel"}}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext&, const Point& p) const override {
-    if (const long l = p.at("launch"); l != 0 && l != 1)
-      return Usability::no("launch: 0 = <<<>>>, 1 = cudaLaunchCooperativeKernel");
     return fusion_point_usable(p);
   }
 
@@ -59,7 +62,7 @@ class KernelFusion final : public Method {
     const dim3 grid(static_cast<unsigned>(p.at("blocks_per_sm") * sms));
     const dim3 block(static_cast<unsigned>(p.at("threads_per_block")));
     const auto unit = static_cast<unsigned>(p.at("unit_ns"));
-    const bool cooperative = p.at("launch") == 1;
+    const bool cooperative = p.choice<FusionLaunch>("launch") == FusionLaunch::cooperative;
     auto run = [&](long launches, long units) {
       void* args[] = {&units, const_cast<unsigned*>(&unit)};
       const auto t0 = std::chrono::steady_clock::now();

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "common/device_buffer.hpp"
+#include "common/grid_axis.hpp"
 #include "common/l2_evict.hpp"
 #include "common/sm_clock.hpp"
 #include "common/sm_throughput.cuh"
@@ -84,14 +85,9 @@ class GmemStream final : public StreamMethod {
   Level level() const override { return Level::grid; }
   std::string_view description() const override {
     return "the model's global-memory inputs: Fig. 10 loop bandwidth (B/ns, event technique) and "
-           "dependent-load latency (ns, clock technique); grid=0 one block, 1 every SM; cache=0 "
-           "evicts L2 before every bandwidth sample, 1 does not";
+           "dependent-load latency (ns, clock technique)";
   }
-  std::vector<Axis> axes() const override { return {{"grid", {0, 1}, {{0, "one-block"}, {1, "full-grid"}}}, cache_axis()}; }
-  Usability feasible(const RunContext& ctx, const Point& p) const override {
-    if (Usability u = StreamMethod::feasible(ctx, p); !u.ok) return u;
-    return cache_feasible(p);
-  }
+  std::vector<Axis> axes() const override { return {grid_axis(), cache_axis()}; }
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
@@ -100,7 +96,7 @@ class GmemStream final : public StreamMethod {
     GB_CUDA_CHECK(
         cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, stream_kernel, kThreads, 0));
     const int blocks =
-        state.point().at("grid") ? per_sm * multiprocessor_count(ctx.gpus.front()) : 1;
+        full_grid(state.point()) ? per_sm * multiprocessor_count(ctx.gpus.front()) : 1;
     Arrays& a = state.resource<Arrays>(blocks);
     const SmClock clock = measure_sm_clock(ctx.gpus.front());
     std::vector<Measurement> latency = clock_technique(

@@ -6,9 +6,9 @@
 
 namespace gb::mg {
 
-struct AllCount {
+struct AllCount : Algorithm {
   static constexpr std::string_view name = "multigpu.device.all-count";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "every block adds its arrival to every GPU's counter and waits on its own GPU's counter "
       "(no leader).";
 
@@ -16,9 +16,7 @@ struct AllCount {
     Word counter;  // every block of every GPU
   };
   // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
-  using Hooks = HookList<hook::PeerAtomics>;
   static constexpr bool peer_atomics = true;
-  struct Args {};
 
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args&, Word e) {

@@ -7,9 +7,9 @@
 
 namespace gb::mg {
 
-struct Central {
+struct Central : Algorithm {
   static constexpr std::string_view name = "multigpu.device.central";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "grid.sync, one leader per GPU does a system-scope fetch_add on a counter in GPU 0's "
       "memory and spins on it, grid.sync (the baseline).";
 
@@ -18,10 +18,8 @@ struct Central {
   };
   // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics. Its
   // blocks meet with grid.sync, so a launch=graph kernel of it is a cooperative launch.
-  using Hooks = HookList<hook::PeerAtomics, hook::GridSync>;
   static constexpr bool peer_atomics = true;
   static constexpr bool grid_sync = true;
-  struct Args {};
 
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args&, Word e) {

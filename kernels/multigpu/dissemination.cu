@@ -6,9 +6,9 @@
 
 namespace gb::mg {
 
-struct Dissemination {
+struct Dissemination : Algorithm {
   static constexpr std::string_view name = "multigpu.device.dissemination";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "ceil(log2 N) rounds of pairwise signals: round k signals GPU i+2^k, waits for GPU i-2^k.";
 
   static constexpr int kMaxRounds = 6;  // ceil(log2(kMaxMembers))
@@ -16,7 +16,6 @@ struct Dissemination {
     GpuGather gather;
     Word round[kMaxRounds];  // round k's signal from member - 2^k
   };
-  struct Args {};
 
   // After the rounds every member has heard, directly or transitively, from every other.
   template <class Bar>

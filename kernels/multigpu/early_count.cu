@@ -30,9 +30,9 @@
 
 namespace gb::mg {
 
-struct EarlyCount {
+struct EarlyCount : Algorithm {
   static constexpr std::string_view name = "multigpu.device.early-count";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "every block releases its own writes at system scope before it arrives, in parallel with "
       "the others, then adds its arrival (relaxed, no answer awaited) to its GPU's counter on "
       "every GPU and waits for every GPU's counter in its own memory: no release after a "
@@ -45,9 +45,7 @@ struct EarlyCount {
     Line from[kMaxMembers];  // from[m]: member m's blocks, added by them over NVLink
   };
   // Adds with atomics on peer memory: skipped where the GPUs lack native peer atomics.
-  using Hooks = HookList<hook::PeerAtomics>;
   static constexpr bool peer_atomics = true;
-  struct Args {};
 
   // The release before the arrival: fence.sc under ordering 1, fence.acq_rel under 0 and 2.
   __device__ static void release(Ordering o) {

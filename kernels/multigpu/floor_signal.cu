@@ -34,6 +34,7 @@
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "multigpu/frame/orderings.hpp"
 #include "runtime/peer_memory.hpp"
 #include "runtime/team.hpp"
 
@@ -95,6 +96,7 @@ __device__ Word observe(Word* p, Ordering o) {
 }
 
 enum class Poll { budget = 0, bare = 1 };
+enum class Timing { differential = 0, globaltimer = 1 };
 constexpr int kBarePolls = 64;  // polls between two watchdog checks in Poll::bare
 
 // Waits until observe(p) >= want; false once the watchdog expired (or another spinner gave up).
@@ -121,7 +123,7 @@ struct PingArgs {
   void* peer;  // the peer's flag, written by this GPU
   long reps;
   unsigned long long base;
-  int ordering;
+  Ordering ordering;
   bool initiator;
   WatchdogArgs watchdog;
   unsigned long long* elapsed_ns;  // timing=1: the initiator's %globaltimer span of its reps
@@ -130,7 +132,7 @@ struct PingArgs {
 // One thread. The initiator sends odd values and waits for the even answer; the other answers.
 template <class Word, Poll P>
 __global__ void ping_pong(const PingArgs x) {
-  const auto o = static_cast<Ordering>(x.ordering);
+  const Ordering o = x.ordering;
   Word* mine = static_cast<Word*>(x.mine);
   Word* peer = static_cast<Word*>(x.peer);
   const std::uint64_t t0 = dev::global_ns();
@@ -150,12 +152,12 @@ template <class Word, Poll P>
 void launch_ping_pong(const PingArgs& x, cudaStream_t s) {
   ping_pong<Word, P><<<1, 1, 0, s>>>(x);
 }
-Launcher launcher(long word_bits, long poll) {
+Launcher launcher(long word_bits, Poll poll) {
   if (word_bits == 32)
-    return poll == 1 ? launch_ping_pong<unsigned, Poll::bare>
-                     : launch_ping_pong<unsigned, Poll::budget>;
-  return poll == 1 ? launch_ping_pong<unsigned long long, Poll::bare>
-                   : launch_ping_pong<unsigned long long, Poll::budget>;
+    return poll == Poll::bare ? launch_ping_pong<unsigned, Poll::bare>
+                              : launch_ping_pong<unsigned, Poll::budget>;
+  return poll == Poll::bare ? launch_ping_pong<unsigned long long, Poll::bare>
+                            : launch_ping_pong<unsigned long long, Poll::budget>;
 }
 
 class FloorSignal final : public Method {
@@ -164,27 +166,36 @@ class FloorSignal final : public Method {
   Level level() const override { return Level::multi_gpu; }
   std::string_view description() const override {
     return "one-way NVLink/PCIe flag latency (ping-pong / 2, one thread per GPU) between every "
-           "pair of the given GPUs, one row per pair; ordering 0 = relaxed, 1 = volatile, "
-           "2 = volatile + __threadfence_system before each store, 3 = release/acquire "
-           "(system scope), 4 = relaxed + acq_rel fence before each store; word = the flag's "
-           "bits (64, 32); poll 0 = the spin budget's loop, 1 = 64 bare polls between watchdog "
-           "checks; timing 0 = differential, 1 = the initiator's %globaltimer; place = which "
-           "128-byte line holds the flags (0..63)";
+           "pair of the given GPUs, one row per pair; word = the flag's bits (64, 32); place = "
+           "which 128-byte line holds the flags (0..63)";
   }
   std::vector<Axis> axes() const override {
     // Named as the device barriers' orderings where a barrier's ordering has this signal as
     // its floor (release-acquire, seq-cst-fence, acq-rel-fence: tools/floor.py pairs them).
-    return {{"ordering",
-             {0, 1, 2, 3, 4},
-             {{0, "relaxed"},
-              {1, "volatile"},
-              {2, "seq-cst-fence"},
-              {3, "release-acquire"},
-              {4, "acq-rel-fence"}}},
-            {"word", {64}},
-            {"poll", {0}, {{0, "spin-budget"}, {1, "bare-polls"}}},
-            {"place", {0}},
-            {"timing", {0}, {{0, "differential"}, {1, "globaltimer"}}}};
+    return {
+        {"ordering",
+         {0, 1, 2, 3, 4},
+         {{Ordering::relaxed, "relaxed", "signals are relaxed system-scope atomics with no fence"},
+          {Ordering::volatile_plain, "volatile",
+           "signals are volatile stores and loads with no fence"},
+          {Ordering::volatile_fenced, mg::orderings::seq_cst_fence},
+          {Ordering::release_acquire, mg::orderings::release_acquire},
+          {Ordering::relaxed_acq_rel_fenced, mg::orderings::acq_rel_fence}}},
+        {"word", {64}},
+        {"poll",
+         {0},
+         {{Poll::budget, "spin-budget",
+           "the project's spin budget: every poll counted, the clock read every 64 polls"},
+          {Poll::bare, "bare-polls",
+           "64 bare polls (a load and a compare) between two watchdog checks"}}},
+        {"place", {0}},
+        {"timing",
+         {0},
+         {{Timing::differential, "differential",
+           "the host's clock around two launches of different lengths, their difference per "
+           "crossing"},
+          {Timing::globaltimer, "globaltimer",
+           "the initiating GPU's %globaltimer around its round trips"}}}};
   }
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, false);
@@ -197,20 +208,12 @@ class FloorSignal final : public Method {
     return mg::team_usable(ctx, requirements());
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
-    if (const long o = p.at("ordering"); o < 0 || o > 4)
-      return Usability::no(
-          "ordering: 0 = relaxed, 1 = volatile, 2 = volatile + fence, 3 = release/acquire, 4 = "
-          "relaxed + acq_rel fence");
     if (const long w = p.get("word", 64); w != 32 && w != 64)
       return Usability::no("word: the flag's bits, 32 or 64");
     if (const long place = p.get("place", 0); place < 0 || place >= kPlaces)
       return Usability::no("place: which of " + std::to_string(kPlaces) +
                            " 128-byte lines of each GPU's allocation holds the flags, 0.." +
                            std::to_string(kPlaces - 1));
-    if (const long t = p.get("timing", 0); t != 0 && t != 1)
-      return Usability::no("timing: 0 = differential (host), 1 = %globaltimer on the initiator");
-    if (const long poll = p.get("poll", 0); poll != 0 && poll != 1)
-      return Usability::no("poll: 0 = the spin budget's loop, 1 = bare polls between checks");
     if (std::string why = mg::peer_access_problem(ctx.gpus); !why.empty())
       return Usability::no(why);
     return Usability::yes();
@@ -228,8 +231,9 @@ class FloorSignal final : public Method {
       return static_cast<void*>(static_cast<char*>(flags.at(seen_by_local, owner)) +
                                 kLine * (first + static_cast<std::size_t>(from)));
     };
-    const Variant v{static_cast<int>(p.at("ordering")), p.get("word", 64), p.get("poll", 0),
-                    p.get("place", 0), p.get("timing", 0)};
+    const Variant v{p.choice<Ordering>("ordering"), p.get("word", 64),
+                    p.choice("poll", Poll::budget), p.get("place", 0),
+                    p.choice("timing", Timing::differential)};
     std::vector<Measurement> rows;
     for (int a = 0; a < n; ++a)
       for (int b = a + 1; b < n; ++b)
@@ -240,8 +244,11 @@ class FloorSignal final : public Method {
 
  private:
   struct Variant {
-    int ordering;
-    long word, poll, place, timing;
+    Ordering ordering;
+    long word;
+    Poll poll;
+    long place;
+    Timing timing;
   };
   // The pair's flags: a's flag from b as a and b see it (a_mine, b_peer), and b's from a.
   struct Flags {
@@ -280,7 +287,7 @@ class FloorSignal final : public Method {
     const long hi = ctx.options.reps_hi;
     Measurement m;
     try {
-      if (v.timing == 1) {
+      if (v.timing == Timing::globaltimer) {
         // The device's own clock around reps_hi round trips on the initiator: no launch, no host
         // wait inside the span, so it needs no differential.
         GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
@@ -298,13 +305,14 @@ class FloorSignal final : public Method {
       }
     } catch (const WatchdogTimeout& e) {
       m = timeout_measurement("one_way_latency", "ns",
-                              v.timing == 1 ? "globaltimer" : "differential", e.what());
+                              v.timing == Timing::globaltimer ? "globaltimer" : "differential",
+                              e.what());
     }
     m.gpus = {team.device(a), team.device(b)};
-    m.note += (m.note.empty() ? "" : "; ") + std::string(kOrderingNames[v.ordering]) +
-              (v.word == 32 ? ", 32-bit flag" : "") + (v.poll == 1 ? ", bare polls" : "") +
-              (v.place ? ", place " + std::to_string(v.place) : "") +
-              ", GPUs " +
+    m.note += (m.note.empty() ? "" : "; ") +
+              std::string(kOrderingNames[static_cast<int>(v.ordering)]) +
+              (v.word == 32 ? ", 32-bit flag" : "") + (v.poll == Poll::bare ? ", bare polls" : "") +
+              (v.place ? ", place " + std::to_string(v.place) : "") + ", GPUs " +
               std::to_string(team.device(a)) + " <-> " + std::to_string(team.device(b));
     return m;
   }

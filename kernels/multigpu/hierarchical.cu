@@ -11,9 +11,9 @@
 
 namespace gb::mg {
 
-struct Hierarchical {
+struct Hierarchical : Algorithm {
   static constexpr std::string_view name = "multigpu.device.hierarchical";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "topology-aware: gather inside each NVLink group, exchange between group leaders, release "
       "the groups.";
 
@@ -30,7 +30,6 @@ struct Hierarchical {
     int leader_count = 1;
   };
 
-  using Hooks = HookList<hook::Args, hook::Note>;
   static std::vector<int> groups(const AlgoSetup& s) {
     std::vector<std::vector<int>> nvlink;
     if (s.ctx.topology) nvlink = topo::nvlink_groups(*s.ctx.topology);

@@ -6,9 +6,9 @@
 
 namespace gb::mg {
 
-struct Hostflags {
+struct Hostflags : Algorithm {
   static constexpr std::string_view name = "multigpu.device.hostflags";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
       "cuda-samples PeerGroup::sync pattern).";
 
@@ -20,7 +20,6 @@ struct Hostflags {
     Word arrive[kMaxMembers];
     Word release;
   };
-  using Hooks = HookList<hook::HostBytes, hook::Args>;
   static constexpr std::size_t host_bytes = sizeof(HostFlags);
   struct Args {
     HostFlags* host = nullptr;  // as this GPU addresses it

@@ -113,9 +113,7 @@ class NcclLsaBarrier final : public mg::DeviceMethodBase {
   std::string_view description() const override {
     return "NCCL's device-side barrier (NCCL >= 2.28 device API): grid.sync, then every block's "
            "ncclLsaBarrierSession::sync (LSA team, barrier index = block, multimem off); no "
-           "watchdog inside NCCL's spin, a host-side deadline instead. gpu_count 0 = all given; "
-           "ordering 0 = acq_rel, 1 = relaxed + seq_cst system-scope fences, 2 = relaxed + "
-           "acq_rel system-scope fences";
+           "watchdog inside NCCL's spin, a host-side deadline instead. gpu_count 0 = all given";
   }
   std::vector<Axis> axes() const override { return common_axes(); }
   Requirements requirements() const override {

@@ -1,15 +1,13 @@
-// multigpu.nvshmem.barrier: NVSHMEM's device-side barrier as a peer of the project's own (issue
-// 16), composed as multigpu.nccl.lsa is: in a persistent cooperative kernel on every GPU, one
+// multigpu.nvshmem.barrier: NVSHMEM's device-side barrier as a peer of the project's own,
+// composed as multigpu.nccl.lsa is: in a persistent cooperative kernel on every GPU, one
 // crossing is grid.sync(), then NVSHMEM's barrier across PEs in block 0 (axis `variant`), then
 // grid.sync() again, so that the whole of every GPU waits. Memory, stamp and payload check and
 // timing are those of the multigpu.device.* methods (frame/device_barrier.cuh); the host waits
 // under a deadline (runtime/deadline_run.cuh), since no watchdog reaches inside NVSHMEM's spin.
 //
-// variant 0 = nvshmemx_barrier_all_block (block 0's threads), 1 = nvshmemx_sync_all_block (a
-// barrier that promises no memory ordering of its own), 2 = nvshmem_barrier_all (thread 0 of
-// block 0). ordering 0 = NVSHMEM's own ordering only, 1 = a system-scope fence (seq_cst; 2:
-// acq_rel) in every thread before and after as well (what sync_all needs before the check may
-// pass).
+// Axis `variant`: which NVSHMEM call block 0 makes (Variant below). Axis `ordering`: library =
+// NVSHMEM's own ordering only; seq-cst-fence and acq-rel-fence add a system-scope fence in every
+// thread before and after (what sync_all needs before the check may pass).
 //
 // NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs>). It is initialised once per
 // process (src/runtime/nvshmem_runtime.hpp) and finalised at exit. It is a target of its own with
@@ -38,20 +36,18 @@ namespace gb {
 // of internal linkage would warn about in this -rdc target.
 namespace nvshmem_barrier {
 
-#ifdef GPUBARRIER_HAVE_NVSHMEM
-constexpr const char* kVariantHelp =
-    "variant: 0 = nvshmemx_barrier_all_block, 1 = nvshmemx_sync_all_block, 2 = "
-    "nvshmem_barrier_all (one thread)";
+enum class Variant { barrier_all_block = 0, sync_all_block = 1, barrier_all = 2 };
 
-__global__ void nvshmem_barrier_kernel(const __grid_constant__ mg::BarrierArgs a, int variant) {
+#ifdef GPUBARRIER_HAVE_NVSHMEM
+__global__ void nvshmem_barrier_kernel(const __grid_constant__ mg::BarrierArgs a, Variant variant) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   mg::crossings(a, [&](mg::Word) {
     mg::fence_if_relaxed(a.ordering);
     grid.sync();
     if (blockIdx.x == 0) {
-      if (variant == 0) {
+      if (variant == Variant::barrier_all_block) {
         nvshmemx_barrier_all_block();
-      } else if (variant == 1) {
+      } else if (variant == Variant::sync_all_block) {
         nvshmemx_sync_all_block();
       } else {
         if (threadIdx.x == 0) nvshmem_barrier_all();
@@ -72,7 +68,7 @@ class NvshmemSession {
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(mg::blocks_per_gpu(team, p)),
-        variant_(static_cast<int>(p.at("variant"))),
+        variant_(p.choice<Variant>("variant")),
         mem_(std::make_unique<mg::BarrierMemory>(ctx, team, p, blocks_, 0)),
         deadline_(ctx, team, *mem_, "NVSHMEM's barrier") {}
 
@@ -105,7 +101,7 @@ class NvshmemSession {
   const mg::Team& team_;
   int threads_;
   int blocks_;
-  int variant_;
+  Variant variant_;
   std::unique_ptr<mg::BarrierMemory> mem_;
   mg::DeadlineRun deadline_;
 };
@@ -136,18 +132,24 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
   std::string_view description() const override {
     return "NVSHMEM's device-side barrier (mpi mode, one PE per rank): grid.sync, block 0 in "
            "NVSHMEM's barrier, grid.sync; no watchdog inside NVSHMEM's spin, a host-side "
-           "deadline instead. variant 0 = nvshmemx_barrier_all_block, 1 = "
-           "nvshmemx_sync_all_block, 2 = nvshmem_barrier_all (one thread); ordering 0 = "
-           "NVSHMEM's own, 1 = + seq_cst system-scope fences, 2 = + acq_rel ones";
+           "deadline instead";
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
     // Ordering 0 adds no fence: what NVSHMEM's call promises (sync_all: nothing) is all there is.
     for (Axis& a : axes)
-      if (a.name == "ordering") a.names.front().name = "library";
-    axes.push_back({"variant",
-                    {0, 1, 2},
-                    {{0, "barrier-all-block"}, {1, "sync-all-block"}, {2, "barrier-all"}}});
+      if (a.name == "ordering")
+        a.names.front() = {mg::Ordering::acquire_release, "library",
+                           "no fence of gpubarrier's own: whatever ordering the library's "
+                           "barrier promises"};
+    axes.push_back(
+        {"variant",
+         {0, 1, 2},
+         {{Variant::barrier_all_block, "barrier-all-block",
+           "nvshmemx_barrier_all_block by every thread of block 0"},
+          {Variant::sync_all_block, "sync-all-block",
+           "nvshmemx_sync_all_block by every thread of block 0 (no memory ordering promised)"},
+          {Variant::barrier_all, "barrier-all", "nvshmem_barrier_all by thread 0 of block 0"}}});
     return axes;
   }
   Requirements requirements() const override {
@@ -165,7 +167,6 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
 
 #ifdef GPUBARRIER_HAVE_NVSHMEM
   Usability feasible(const RunContext& ctx, const Point& p) const override {
-    if (const long v = p.at("variant"); v < 0 || v > 2) return Usability::no(kVariantHelp);
     if (std::string why = mg::stuck_problem({ctx.gpus.front()}); !why.empty())
       return mg::agree(ctx, Usability::no(why));
     return mg::agree(ctx,

@@ -8,20 +8,22 @@
 // N GPUs the N-1 signals (each with its own system-scope release) and polls are in flight
 // together, not one after the other.
 //
-// Axis `part` (the phase experiment of configs/sweeps/push-phases.yaml; 0 in every other use): 0 =
-// the whole barrier; 1 = the gather alone (every block waits for its GPU's count; nothing crosses
-// NVLink); 2 = the gather and the sends (the completing block still signals every peer; nobody
-// waits for a peer); 3 = the exchange alone (block 0 of every GPU signals every peer and waits for
-// every peer's signal; no count, the other blocks pass). Parts 1-3 are not barriers across GPUs:
-// their rows are timed, not checked, and say so. Whole - part 2 is what waiting for the peers adds
+// Axis `part` (the phase experiment of configs/sweeps/push-phases.yaml; whole in every other use):
+// whole = the whole barrier; gather = the gather alone (every block waits for its GPU's count;
+// nothing crosses NVLink); gather-send = the gather and the sends (the completing block still
+// signals every peer; nobody waits for a peer); exchange = the exchange alone (block 0 of every
+// GPU signals every peer and waits for every peer's signal; no count, the other blocks pass). The
+// parts other than the whole are not barriers across GPUs: their rows are timed, not checked, and
+// say so. Whole - part 2 is what waiting for the peers adds
 // after this GPU has sent; part 1 + part 3 against the whole shows how much of the gather and the
 // exchange overlap, or add up.
 //
-// Axis `count_poll`: how every block waits for its GPU's count: 0 (the default) = an acquire
-// load at every poll; 1 = relaxed polls and one device-scope acquire fence once complete, as
-// CUDA's grid.sync waits (fence.acquire.gpu where the toolchain has it, else fence.acq_rel.gpu:
-// frame/signals.cuh, acquire_fence). 1 is kept to compare the two waits; 0 is the default because
-// 1 was not faster (results/README.md, "Where push's time goes").
+// Axis `count_poll`: how every block waits for its GPU's count: acquire-load (the default) = an
+// acquire load at every poll; relaxed-then-fence = relaxed polls and one device-scope acquire
+// fence once complete, as CUDA's grid.sync waits (fence.acquire.gpu where the toolchain has it,
+// else fence.acq_rel.gpu: frame/signals.cuh, acquire_fence). The second is kept to compare the
+// two waits; the first is the default because the second was not faster (results/README.md,
+// "Where push's time goes").
 #pragma once
 
 #include <string>
@@ -29,16 +31,17 @@
 #include <vector>
 
 #include "core/method.hpp"
-#include "multigpu/frame/algo_hooks.cuh"
+#include "multigpu/frame/algorithm.cuh"
 #include "multigpu/frame/crossing.cuh"
 
 namespace gb::mg {
 
 enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
+enum class CountPoll { acquire_load = 0, relaxed_then_fence = 1 };
 
-struct Push {
+struct Push : Algorithm {
   static constexpr std::string_view name = "multigpu.device.push";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
       "its local inbox.";
 
@@ -48,38 +51,48 @@ struct Push {
   };
   struct Args {
     PushPart part = PushPart::whole;
-    bool count_fence = false;  // count_poll=1
+    bool count_fence = false;  // count_poll=relaxed-then-fence
   };
 
-  using Hooks = HookList<hook::ExtraAxes, hook::Args, hook::Infeasible, hook::Unverified>;
-  static std::vector<Axis> extra_axes() {
-    return {{"part", {0}, {{0, "whole"}, {1, "gather"}, {2, "gather-send"}, {3, "exchange"}}},
-            {"count_poll", {0}, {{0, "acquire-load"}, {1, "relaxed-then-fence"}}}};
+  static std::vector<Axis> axes() {
+    return {
+        {"part",
+         {0},
+         {{PushPart::whole, "whole", "the whole barrier"},
+          {PushPart::gather, "gather", "the gather alone: every block waits for its GPU's count"},
+          {PushPart::gather_send, "gather-send",
+           "the gather and the sends: nobody waits for a peer"},
+          {PushPart::exchange, "exchange",
+           "the exchange alone: block 0 of every GPU signals and waits for peers"}}},
+        {"count_poll",
+         {0},
+         {{CountPoll::acquire_load, "acquire-load",
+           "every block polls its GPU's count with an acquire load"},
+          {CountPoll::relaxed_then_fence, "relaxed-then-fence",
+           "relaxed polls, then one device-scope acquire fence (as CUDA's grid.sync waits)"}}}};
   }
   template <class P>
   static Args args(const P& setup, int) {
-    return {static_cast<PushPart>(setup.point.get("part", 0)),
-            setup.point.get("count_poll", 0) == 1};
+    return {
+        setup.point.choice("part", PushPart::whole),
+        setup.point.choice("count_poll", CountPoll::acquire_load) == CountPoll::relaxed_then_fence};
   }
   template <class Pt>
   static std::string infeasible(const Pt& p) {
-    const long part = p.get("part", 0);
-    if (part < 0 || part > 3)
-      return "part: 0 = the whole barrier, 1 = the gather alone, 2 = gather + sends, 3 = the "
-             "exchange alone";
-    if (part != 0 && p.get("fault", 0) != 0) return "part 1-3 time a phase: fault must be 0";
-    if (const long c = p.get("count_poll", 0); c != 0 && c != 1)
-      return "count_poll: 0 = an acquire load per poll, 1 = relaxed polls + one acquire fence";
+    if (p.choice("part", PushPart::whole) != PushPart::whole && p.get("fault", 0) != 0)
+      return "part 1-3 time a phase: fault must be 0";
     return {};
   }
   template <class Pt>
   static std::string unverified(const Pt& p) {
     static constexpr const char* kParts[] = {"", "the gather alone", "the gather and the sends",
                                              "the exchange alone"};
-    const long part = p.get("part", 0);
-    if (part < 1 || part > 3) return {};
-    return "part=" + std::to_string(part) + " times " + kParts[part] +
-           " of push, not a barrier across GPUs (the phase experiment of configs/sweeps/push-phases.yaml)";
+    const PushPart part = p.choice("part", PushPart::whole);
+    if (part == PushPart::whole) return {};
+    const int k = static_cast<int>(part);
+    return "part=" + std::to_string(k) + " times " + kParts[k] +
+           " of push, not a barrier across GPUs (the phase experiment of "
+           "configs/sweeps/push-phases.yaml)";
   }
 
   // The whole barrier with the count polled by acquire loads (every use but the experiments)

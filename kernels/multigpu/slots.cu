@@ -6,15 +6,16 @@
 // waiting block reads members x blocks words (its threads share them); `gpubarrier report floor`
 // on a run of configs/sweeps/floor.yaml sets what that costs beside push (docs/techniques.md).
 //
-// Axis `scan`, how the threads wait for the slots: 0 = each thread waits for its slots one
-// after the other with an acquire load at every poll (an L1 invalidation each); 1 = each thread
-// polls all of its slots not yet seen complete with relaxed loads, all in flight at once, and
-// acquires once with a fence when all are complete (frame/signals.cuh, block_wait_all).
+// Axis `scan`, how the threads wait for the slots: acquire-per-poll = each thread waits for its
+// slots one after the other with an acquire load at every poll (an L1 invalidation each);
+// relaxed-then-fence = each thread polls all of its slots not yet seen complete with relaxed
+// loads, all in flight at once, and acquires once with a fence when all are complete
+// (frame/signals.cuh, block_wait_all).
 //
-// Why scan=1 is correct under the PTX memory model (ordering 0, release-acquire): writer block W
-// on GPU A: its threads' writes P, then __syncthreads (bar.sync: P precedes thread j's next
-// operations in causality order), then thread j's st.release.sys of epoch e into W's slot on GPU
-// j: a release pattern at system scope. Reader thread t on GPU B reads that slot with
+// Why relaxed-then-fence is correct under the PTX memory model (ordering 0, release-acquire):
+// writer block W on GPU A: its threads' writes P, then __syncthreads (bar.sync: P precedes thread
+// j's next operations in causality order), then thread j's st.release.sys of epoch e into W's slot
+// on GPU j: a release pattern at system scope. Reader thread t on GPU B reads that slot with
 // ld.relaxed.sys until it holds e or later (a later epoch is W's own later release store, whose
 // release covers P as well), then executes fence.acquire.sys (fence.acq_rel.sys before CUDA
 // 12.8): a strong read followed by an acquire fence, an acquire pattern. Both at system scope,
@@ -27,32 +28,33 @@
 
 namespace gb::mg {
 
-struct Slots {
+struct Slots : Algorithm {
   static constexpr std::string_view name = "multigpu.device.slots";
-  static constexpr std::string_view summary =
+  static constexpr std::string_view description =
       "every block writes its epoch into its own slot on every GPU when it arrives and polls all "
       "slots of its GPU (no count before the NVLink signal).";
 
   // Its words: members x blocks per GPU; word m * blocks + b is block b of member m's.
-  using Hooks = HookList<hook::WordsBytes, hook::ExtraAxes, hook::Args, hook::Infeasible>;
   static std::size_t words_bytes(int blocks, int members) {
     return sizeof(Word) * static_cast<std::size_t>(blocks) * static_cast<std::size_t>(members);
   }
+  enum class Scan { acquire_per_poll = 0, relaxed_then_fence = 1 };
   struct Args {
-    bool scan = false;  // scan=1
+    bool scan = false;  // scan=relaxed-then-fence
   };
-  static std::vector<Axis> extra_axes() {
-    return {{"scan", {0}, {{0, "acquire-per-poll"}, {1, "relaxed-then-fence"}}}};
+  static std::vector<Axis> axes() {
+    return {{"scan",
+             {0},
+             {{Scan::acquire_per_poll, "acquire-per-poll",
+               "every thread waits for its slots one after the other, an acquire load at every "
+               "poll"},
+              {Scan::relaxed_then_fence, "relaxed-then-fence",
+               "every thread polls all its unfinished slots with relaxed loads at once, then one "
+               "acquire fence"}}}};
   }
   template <class P>
   static Args args(const P& setup, int) {
-    return {setup.point.get("scan", 0) == 1};
-  }
-  template <class Pt>
-  static std::string infeasible(const Pt& p) {
-    if (const long s = p.get("scan", 0); s != 0 && s != 1)
-      return "scan: 0 = an acquire load per poll, 1 = relaxed polls + one acquire fence";
-    return {};
+    return {setup.point.choice("scan", Scan::acquire_per_poll) == Scan::relaxed_then_fence};
   }
 
   template <class Bar>

@@ -20,7 +20,7 @@ namespace {
 class NodeCrossingsHolder {
  public:
   NodeCrossingsHolder(const RunContext& ctx, const Team& team, const Point& p)
-      : session_(p.get("network", 0) == static_cast<long>(Network::device_initiated)
+      : session_(p.choice("network", Network::host_proxy) == Network::device_initiated
                      ? device_network()->open(ctx, team, p)
                      : std::make_unique<NodeSession>(ctx, team, p)) {}
   NodeCrossings& get() const { return *session_; }
@@ -35,14 +35,10 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   Level level() const override { return Level::multi_node; }
   std::string_view description() const override {
     return "the GPUs of each node gather as multigpu.device.push does, the node's leader GPU "
-           "crosses the network, then releases its node. network 0 = host proxy (host-mapped "
-           "words, MPI_Barrier among the node leaders), 1 = device-initiated: the leader GPUs "
-           "signal each other with NVSHMEM (dissemination, nvshmemx_signal_op; built with "
-           "NVSHMEM only; over InfiniBand with IBGDA or NVSHMEM's proxy, over NVLink between "
-           "simulated nodes); ordering 0 = "
-           "release/acquire per signal, 1 = relaxed + seq_cst fences, 2 = relaxed + acq_rel "
-           "fences; fault (test hook) 0 = none, 1 = skip the wait, 2 = last rank absent. mpi "
-           "mode only; GPUBARRIER_TEST_RANKS_AS_NODES=k makes every k ranks a node on one "
+           "crosses the network, then releases its node. network=device-initiated uses NVSHMEM "
+           "(dissemination, nvshmemx_signal_op; built with NVSHMEM only; over InfiniBand with "
+           "IBGDA or NVSHMEM's proxy, over NVLink between simulated nodes). mpi mode only; "
+           "GPUBARRIER_TEST_RANKS_AS_NODES=k makes every k ranks a node on one "
            "machine (test only)";
   }
   Requirements requirements() const override {
@@ -52,7 +48,14 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
-    axes.push_back({"network", {0, 1}, {{0, "host-proxy"}, {1, "device-initiated"}}});
+    axes.push_back(
+        {"network",
+         {0, 1},
+         {{Network::host_proxy, "host-proxy",
+           "the node leaders' host threads cross the network (MPI_Barrier over host-mapped "
+           "words)"},
+          {Network::device_initiated, "device-initiated",
+           "the leader GPUs signal each other with NVSHMEM"}}});
     axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent)});
     return axes;
   }
@@ -85,9 +88,10 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   std::vector<Measurement> measure(State& state) override {
     NodeCrossings* s = session(state);
     if (!s) return {};
-    if (const long f = state.point().get("fault", 0); f == static_cast<long>(Fault::skip_wait)) {
+    if (state.point().choice("fault", Fault::none) == Fault::skip_wait) {
       const std::vector<double> bad = s->problems();
-      std::vector<Measurement> rows = caught_rows(bad, kVerifyRounds, f);
+      std::vector<Measurement> rows =
+          caught_rows(bad, kVerifyRounds, static_cast<long>(Fault::skip_wait));
       Measurement early = rows.front();
       early.metric = "check_early_release";
       early.value = bad[NodeCrossings::kEarly] * 1e6 / static_cast<double>(kVerifyRounds);
@@ -126,20 +130,14 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   }
 
   static Usability check(const RunContext& ctx, const Point& p) {
-    const long network = p.get("network", 0);
-    if (network != static_cast<long>(Network::host_proxy) &&
-        network != static_cast<long>(Network::device_initiated))
-      return Usability::no("network: 0 = host proxy (MPI), 1 = device-initiated (NVSHMEM)");
-    const long f = p.get("fault", 0);
-    if (!faults::device_fault_known(f, Fault::absent))
-      return Usability::no("fault: " + faults::device_fault_values(Fault::absent, "rank"));
-    if (f == 2 && ctx.launch.size < 2)
+    const Network network = p.choice("network", Network::host_proxy);
+    if (p.choice("fault", Fault::none) == Fault::absent && ctx.launch.size < 2)
       return Usability::no(
           "fault=2 keeps the last rank out of the barriers: it needs 2 or more "
           "ranks (with one, no barrier is left to miss)");
     if (std::string why = fabric_refusal(ctx); !why.empty()) return Usability::no(why);
     const void* kernel = reinterpret_cast<const void*>(barrier_kernel<NodeHierarchical>);
-    if (network == static_cast<long>(Network::device_initiated)) {
+    if (network == Network::device_initiated) {
       const DeviceNetwork* net = device_network();
       if (!net) return Usability::no(without_device_network());
       if (std::string why = net->problem(ctx, p); !why.empty()) return Usability::no(why);

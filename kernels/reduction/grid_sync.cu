@@ -2,6 +2,7 @@
 // Fig. 13, single GPU): every block leaves its partial sum, the grid synchronises, block 0 sums
 // the partials. Axis grid: 0 = one block (no other block to wait for), 1 = the resident grid;
 // tools/model.py reads the crossing of the two as the measured "1 block vs the grid".
+#include "common/grid_axis.hpp"
 #include "core/registry.hpp"
 #include "reduction/detail/reduction_method.cuh"
 #include "reduction/grid_sum.cuh"
@@ -21,17 +22,14 @@ class GridSyncReduction final : public SingleReduction {
   Level level() const override { return Level::grid; }
   std::string_view description() const override {
     return "sum of a double array in one cooperative kernel: partial sums, grid.sync(), block 0 "
-           "sums them; grid=0 one block, 1 the resident grid (event technique; the study's Fig. 13)";
+           "sums them (event technique; the study's Fig. 13)";
   }
 
  protected:
-  std::vector<Axis> extra_axes() const override {
-    return {{"grid", {0, 1}, {{0, "one-block"}, {1, "full-grid"}}}};
-  }
+  std::vector<Axis> extra_axes() const override { return {grid_axis()}; }
   void run(State& state, Input& in) override {
-    const long grid = state.point().at("grid");
-    Partials& p =
-        state.resource<Partials>(grid ? resident_blocks(grid_sum_kernel<double>, kThreads) : 1);
+    Partials& p = state.resource<Partials>(
+        full_grid(state.point()) ? resident_blocks(grid_sum_kernel<double>, kThreads) : 1);
     launch_grid_sum(in.data.get(), in.n, p.sums.get(), in.out.get(), p.blocks, kThreads, 0);
   }
   std::string figure_note(State& state, const Input& in) const override {

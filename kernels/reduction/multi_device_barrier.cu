@@ -44,7 +44,7 @@ int grid_of(const Team& team, const reduction::Shares& shares, int l) {
 
 template <class A>
 class BarrierReduction {
-  static_assert(host_bytes<A>() == 0, "the reduction gives its barrier no host memory");
+  static_assert(A::host_bytes == 0, "the reduction gives its barrier no host memory");
 
  public:
   BarrierReduction(const RunContext& ctx, const Team& team, reduction::Shares& shares, const Point&)
@@ -58,7 +58,7 @@ class BarrierReduction {
         epochs_(static_cast<std::size_t>(team.local_count()), 0) {
     const Point shape = barrier_shape();
     const AlgoSetup setup{ctx, team, shape, blocks_.front(), nullptr};
-    for (int l = 0; l < team.local_count(); ++l) args_.push_back(algo_args<A>(setup, l));
+    for (int l = 0; l < team.local_count(); ++l) args_.push_back(A::args(setup, l));
   }
 
   void reduce(int l) {

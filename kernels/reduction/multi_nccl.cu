@@ -22,7 +22,7 @@ class NcclSession {
   NcclSession(const RunContext&, const mg::Team& team, Shares& shares, const Point& p)
       : team_(team),
         shares_(shares),
-        collective_(static_cast<Collective>(p.at("variant")))
+        collective_(p.choice<Collective>("variant"))
 #ifdef GPUBARRIER_HAVE_NCCL
         ,
         comms_(team)
@@ -70,8 +70,9 @@ class NcclReduction final : public MultiReduction<NcclSession> {
   std::string_view name() const override { return "reduction.multi.nccl"; }
   std::string_view description() const override {
     return "sum of a double array spread over the GPUs (bytes = the whole array): each GPU sums "
-           "its share (cooperative kernel), NCCL reduces the partial sums; variant 0 = "
-           "ncclAllReduce, 1 = ncclReduce to GPU 0 (host-loop); gpu_count 0 = all given";
+           "its share (cooperative kernel), NCCL reduces the partial sums (host-loop); gpu_count 0 "
+           "= "
+           "all given";
   }
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, true);
@@ -81,12 +82,10 @@ class NcclReduction final : public MultiReduction<NcclSession> {
 
  protected:
   std::vector<Axis> extra_axes() const override {
-    return {{"variant", {0, 1}, {{0, "allreduce"}, {1, "reduce"}}}};
-  }
-  Usability point_feasible(const RunContext&, const Point& p) const override {
-    if (const long v = p.at("variant"); v != 0 && v != 1)
-      return Usability::no("variant: 0 = ncclAllReduce, 1 = ncclReduce to GPU 0");
-    return Usability::yes();
+    return {{"variant",
+             {0, 1},
+             {{Collective::allreduce, "allreduce", "ncclAllReduce: every GPU gets the total"},
+              {Collective::reduce, "reduce", "ncclReduce: GPU 0 gets the total"}}}};
   }
 };
 

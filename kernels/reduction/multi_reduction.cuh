@@ -196,7 +196,6 @@ class MultiReduction : public Method {
     if (Usability u = mg::team_feasible(ctx, p); !u.ok) return u;
     const long bytes = p.at("bytes");
     if (const char* why = bytes_refusal(bytes)) return Usability::no(why);
-    if (Usability u = cache_feasible(p); !u.ok) return u;
     const long members =
         ctx.launch.under_mpi ? ctx.launch.size : static_cast<long>(ctx.gpus.size());
     if (bytes / 8 < members)

@@ -1,6 +1,6 @@
 // gpu.warp.reduce: cycles for one warp to sum 32 doubles (the study (Zhang, Wahib, Zhang,
-// Matsuoka), Table 5), by variant: 0 serial, 1 no sync (wrong on purpose: its rows are `unverified`
-// with the error), 2 tile sync, 3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle
+// Matsuoka), Table 5), by variant: serial, no sync (wrong on purpose: its rows are `unverified`
+// with the error), tile sync, coalesced sync, tile shuffle, coalesced shuffle
 // (warp/detail/warp_reduce.cuh). Every run's sum is checked against the exact one
 // (reduction/reference_sum.hpp).
 #include <algorithm>
@@ -13,6 +13,7 @@
 #include "reduction/reference_sum.hpp"
 #include "runtime/timers.cuh"
 #include "warp/detail/warp_reduce.cuh"
+#include "warp/detail/warp_variants.hpp"
 
 namespace gb {
 namespace {
@@ -21,6 +22,16 @@ using namespace warp_detail;
 
 constexpr int kRounds = 4;
 
+// The `variant` axis' codes.
+enum class ReduceVariant {
+  serial = 0,
+  no_sync = 1,
+  tile_sync = 2,
+  coalesced_sync = 3,
+  tile_shuffle = 4,
+  coalesced_shuffle = 5
+};
+
 struct Variant {
   void (*kernel)(const double*, int, double*, long long*);
   const char* name;
@@ -28,24 +39,25 @@ struct Variant {
 
 template <class V>
 Variant variant_of() {
-  return {warp_reduce_kernel<V>, V::kName};
+  return {warp_reduce_kernel<V>, V::label};
 }
 
-Variant variant(long v) {
+Variant variant(ReduceVariant v) {
   switch (v) {
-    case 0:
+    case ReduceVariant::serial:
       return variant_of<Serial>();
-    case 1:
+    case ReduceVariant::no_sync:
       return variant_of<NoSync>();
-    case 2:
+    case ReduceVariant::tile_sync:
       return variant_of<TileSync>();
-    case 3:
+    case ReduceVariant::coalesced_sync:
       return variant_of<CoalescedSync>();
-    case 4:
+    case ReduceVariant::tile_shuffle:
       return variant_of<TileShuffle>();
-    default:
-      return variant_of<CoalescedShuffle>();
+    case ReduceVariant::coalesced_shuffle:
+      break;
   }
+  return variant_of<CoalescedShuffle>();
 }
 
 // The 32 values, the result and the cycles of one point.
@@ -74,36 +86,30 @@ class WarpReduce final : public Method {
   std::string_view name() const override { return "gpu.warp.reduce"; }
   Level level() const override { return Level::warp; }
   std::string_view description() const override {
-    return "one warp sums 32 doubles: variant 0 serial, 1 no sync (wrong), 2 tile sync, "
-           "3 coalesced sync, 4 tile shuffle, 5 coalesced shuffle (clock technique)";
+    return "one warp sums 32 doubles; variant no-sync is wrong on purpose (clock technique)";
   }
   std::vector<Axis> axes() const override {
     return {{"variant",
              {0, 1, 2, 3, 4, 5},
-             {{0, "serial"},
-              {1, "no-sync"},
-              {2, "tile-sync"},
-              {3, "coalesced-sync"},
-              {4, "tile-shuffle"},
-              {5, "coalesced-shuffle"}}}};
+             {{ReduceVariant::serial, variants::serial},
+              {ReduceVariant::no_sync, variants::no_sync},
+              {ReduceVariant::tile_sync, variants::tile_sync},
+              {ReduceVariant::coalesced_sync, variants::coalesced_sync},
+              {ReduceVariant::tile_shuffle, variants::tile_shuffle},
+              {ReduceVariant::coalesced_shuffle, variants::coalesced_shuffle}}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
-  Usability feasible(const RunContext&, const Point& p) const override {
-    const long v = p.at("variant");
-    if (v < 0 || v > 5) return Usability::no("variant must be 0..5");
-    return Usability::yes();
-  }
 
   // The check runs 32 times (a race may come out right in one run and wrong in the next). The
   // sync-free variant is never `verified`: right every time, it is still right by chance.
   Verification verify(State& state) override {
     Buffers& b = buffers(state);
-    const long which = state.point().at("variant");
+    const auto which = state.point().choice<ReduceVariant>("variant");
     for (int i = 0; i < 32; ++i) record(b, variant(which));
     if (b.worst > reduction::kMaxRelativeError)
       return Verification::failed("the sum of 32 doubles is wrong: worst " +
                                   reduction::error_note(b.worst) + " > 1e-10");
-    if (which == 1)
+    if (which == ReduceVariant::no_sync)
       return Verification::not_verified(
           "no synchronisation between the steps: the sum came out right in 32 runs, by chance");
     return Verification::passed();
@@ -111,7 +117,7 @@ class WarpReduce final : public Method {
 
   std::vector<Measurement> measure(State& state) override {
     Buffers& b = buffers(state);
-    const Variant v = variant(state.point().at("variant"));
+    const Variant v = variant(state.point().choice<ReduceVariant>("variant"));
     const SmClock clock = measure_sm_clock(state.ctx().gpus.front());
     std::vector<Measurement> rows = clock_technique(
         state.ctx(), [&] { return record(b, v); }, clock, 1);

@@ -16,31 +16,33 @@
 
 #include "core/registry.hpp"
 #include "warp/detail/warp_sync.cuh"
+#include "warp/detail/warp_variants.hpp"
 
 namespace gb::warp_detail {
 namespace {
 
 struct RepeatVariant {
   long code;
-  std::string_view name;
+  NamedValue value;
   WarpKernels (*kernels)(int group_size);
   std::string (*misfit)(long group_size);
   int (*clock_group)(int lane, int group_size);
 };
 
 template <WarpGroupKind G, WarpAction A>
-constexpr RepeatVariant repeat_variant(long code, std::string_view name) {
-  return {code, name, &select_kernels<G, A>, [](long k) { return G::misfit(k, 1); },
+constexpr RepeatVariant repeat_variant(long code, NamedValue value) {
+  return {code, value, &select_kernels<G, A>, [](long k) { return G::misfit(k, 1); },
           [](int lane, int k) { return G::clock_group(lane, k); }};
 }
 
-// The codes and names of pitfall.warp.wait-check's variant axis (core/axis_glossary.cpp).
+// The codes and names of the variant axis (the warp variants' names,
+// warp/detail/warp_variants.hpp).
 const RepeatVariant kRepeatVariants[] = {
-    repeat_variant<Split<Masked>, Sync>(1, "syncwarp-mask"),
-    repeat_variant<Split<Tiles>, Sync>(2, "tile-sync"),
-    repeat_variant<Split<Coalesced>, Sync>(3, "coalesced-sync"),
-    repeat_variant<Tiles, Shuffle>(4, "tile-shuffle"),
-    repeat_variant<Coalesced, Shuffle>(5, "coalesced-shuffle"),
+    repeat_variant<Split<Masked>, Sync>(1, variants::syncwarp_mask),
+    repeat_variant<Split<Tiles>, Sync>(2, variants::tile_sync),
+    repeat_variant<Split<Coalesced>, Sync>(3, variants::coalesced_sync),
+    repeat_variant<Tiles, Shuffle>(4, variants::tile_shuffle),
+    repeat_variant<Coalesced, Shuffle>(5, variants::coalesced_shuffle),
 };
 
 const RepeatVariant* repeat_variant_of(long code) {
@@ -64,7 +66,7 @@ class RepeatCount final : public Method {
     std::vector<long> codes;
     for (const RepeatVariant& v : kRepeatVariants) {
       codes.push_back(v.code);
-      names.push_back({v.code, v.name});
+      names.push_back({v.code, v.value});
     }
     return {{"variant", codes, names},
             {"group_size", {32}},

@@ -2,8 +2,8 @@
 // every thread of a group arrives at a different time, reads its clock, crosses a warp-level
 // sync and reads its clock again (warp/detail/wait_trials.cuh); the sync made everybody wait iff
 // min(after) >= max(before) over the group. The study saw this hold on V100 (each thread has its
-// own program counter) and fail on P100. WaitVariant 0 crosses nothing: the negative control, which
-// must show such trials, or the check could not catch a sync that does not wait.
+// own program counter) and fail on P100. Variant no-sync crosses nothing: the negative control,
+// which must show such trials, or the check could not catch a sync that does not wait.
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -14,13 +14,15 @@
 #include "core/stamp_check.hpp"
 #include "core/state.hpp"
 #include "warp/detail/wait_trials.cuh"
+#include "warp/detail/warp_variants.hpp"
 
 namespace gb {
 namespace {
 
-// One variant: its name in the notes, the kernel for a group size, and its group kind's view
-// of the lanes (warp/detail/warp_groups.cuh).
+// One variant: its value name, its name in the notes, the kernel for a group size, and its group
+// kind's view of the lanes (warp/detail/warp_groups.cuh).
 struct WaitVariant {
+  NamedValue value;
   const char* name;
   warp_detail::WaitKernel (*kernel)(int group_size);
   int (*clock_group)(int lane, int group_size);
@@ -28,21 +30,22 @@ struct WaitVariant {
 };
 
 template <warp_detail::WarpGroupKind G, warp_detail::WarpCrossing C>
-constexpr WaitVariant variant(const char* name) {
-  return {name, warp_detail::wait_kernel<G, C>, G::clock_group, G::misfit};
+constexpr WaitVariant variant(NamedValue value, const char* name) {
+  return {value, name, warp_detail::wait_kernel<G, C>, G::clock_group, G::misfit};
 }
 
-// The `variant` axis. 2-5 are numbered as in gpu.warp.reduce.
+// The `variant` axis: its codes are the indices. 2-5 are numbered as in gpu.warp.reduce.
+namespace variants = warp_detail::variants;
 using warp_detail::Coalesced;
 using warp_detail::Masked;
 using warp_detail::Tiles;
 constexpr WaitVariant kVariants[] = {
-    variant<Masked, warp_detail::NoCrossing>("no sync (the control)"),
-    variant<Masked, warp_detail::Sync>("__syncwarp(mask)"),
-    variant<Tiles, warp_detail::Sync>("tile sync"),
-    variant<Coalesced, warp_detail::Sync>("coalesced-group sync"),
-    variant<Tiles, warp_detail::Shuffle>("tile shuffle"),
-    variant<Coalesced, warp_detail::Shuffle>("coalesced shuffle"),
+    variant<Masked, warp_detail::NoCrossing>(variants::no_sync, "no sync (the control)"),
+    variant<Masked, warp_detail::Sync>(variants::syncwarp_mask, "__syncwarp(mask)"),
+    variant<Tiles, warp_detail::Sync>(variants::tile_sync, "tile sync"),
+    variant<Coalesced, warp_detail::Sync>(variants::coalesced_sync, "coalesced-group sync"),
+    variant<Tiles, warp_detail::Shuffle>(variants::tile_shuffle, "tile shuffle"),
+    variant<Coalesced, warp_detail::Shuffle>(variants::coalesced_shuffle, "coalesced shuffle"),
 };
 constexpr long kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr long kControl = 0;
@@ -70,28 +73,23 @@ class WaitCheck final : public Method {
   Level level() const override { return Level::warp; }
   std::string_view description() const override {
     return "the study's section 8.1 (Fig. 17): threads of a group arrive spread out, read the "
-           "clock, cross and read it again; a trial fails when one left before another arrived. "
-           "variant 0 no sync (the negative control: must fail), 1 __syncwarp(mask), 2 tile "
-           "sync, 3 coalesced-group sync, 4 tile shuffle, 5 coalesced shuffle; failed trials "
-           "per 10^6 (check technique)";
+           "clock, cross and read it again; a trial fails when one left before another arrived "
+           "(variant no-sync is the negative control: it must fail); failed trials per 10^6 "
+           "(check technique)";
   }
   std::vector<Axis> axes() const override {
-    return {{"variant",
-             {0, 1, 2, 3, 4, 5},
-             {{0, "no-sync"},
-              {1, "syncwarp-mask"},
-              {2, "tile-sync"},
-              {3, "coalesced-sync"},
-              {4, "tile-shuffle"},
-              {5, "coalesced-shuffle"}}},
-            {"group_size", {2, 4, 8, 16, 32}}};
+    Axis axis{"variant", {}};
+    for (long v = 0; v < kVariantCount; ++v) {
+      axis.values.push_back(v);
+      axis.names.emplace_back(v, kVariants[v].value);
+    }
+    return {axis, {"group_size", {2, 4, 8, 16, 32}}};
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext&, const Point& p) const override {
     const long v = p.at("variant");
     const long k = p.at("group_size");
-    if (v < 0 || v >= kVariantCount) return Usability::no("variant is 0..5");
     if (k < 2 || k > 32)
       return Usability::no("group_size must be within 2..32: a group of one waits for nobody");
     if (std::string why = kVariants[v].misfit(k, 2); !why.empty()) return Usability::no(why);

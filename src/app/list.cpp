@@ -7,7 +7,6 @@
 
 #include "app/commands.hpp"
 #include "app/context.hpp"
-#include "core/axis_glossary.hpp"
 #include "core/registry.hpp"
 #include "runtime/launcher.hpp"
 
@@ -32,9 +31,7 @@ nlohmann::json value_names_json(const std::vector<Axis>& axes) {
   nlohmann::json out = nlohmann::json::object();
   for (const Axis& a : axes)
     for (const ValueName& n : a.names)
-      out[a.name].push_back({{"code", n.code},
-                             {"name", n.name},
-                             {"meaning", glossary_meaning(a.name, n.name)}});
+      out[a.name].push_back({{"code", n.code}, {"name", n.name}, {"meaning", n.meaning}});
   return out;
 }
 

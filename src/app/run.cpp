@@ -21,9 +21,11 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_option("--methods", spec->methods, "Comma-separated globs of method names (see `list`)")
       ->envname("GPUBARRIER_METHODS")
       ->capture_default_str();
-  cmd->add_option("--axis", spec->axes,
-                  "Replace an axis' values: name=v1,v2 | name=first:last:step | "
-                  "name=first:last:*factor (repeatable; in GPUBARRIER_AXIS separate them with ';')")
+  cmd->add_option(
+         "--axis", spec->axes,
+         "Replace an axis' values: name=v1,v2 | name=first:last:step | "
+         "name=first:last:*factor (repeatable; in GPUBARRIER_AXIS separate them with ';')" +
+             std::string(". ") + categorical_axes_help())
       ->envname("GPUBARRIER_AXIS")
       ->delimiter(';');
   add_session_options(*cmd, *session);

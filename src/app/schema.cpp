@@ -1,9 +1,9 @@
 // `gpubarrier schema`: the CSV schema as this executable writes it: the columns in order with the
 // version that added each (io/row.hpp), the noisy-figure thresholds (core/noisy.hpp) and the
 // statuses (core/method.hpp), and the names of categorical axis values: what each means
-// (core/axis_glossary.hpp) and which code each method reads for it, so that the tools read a
-// config of names and one of the integers written before names alike. Its --json is what the
-// Python tools read (tools/schema.json).
+// (core/axis_glossary.hpp, from the methods) and which code each method reads for it, so that the
+// tools read a config of names and one of the integers written before names alike. Its --json is
+// what the Python tools read (tools/schema.json).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -32,7 +32,7 @@ std::vector<std::string> statuses() {
   }
 }
 
-// {axis: {name: meaning}}, in the glossary's order.
+// {axis: {name: meaning}}, in the glossary's order (the axes by name).
 nlohmann::ordered_json glossary_json() {
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   for (const GlossaryEntry& e : glossary())

@@ -12,6 +12,7 @@
 #include "app/outputs.hpp"
 #include "app/topology_record.hpp"
 #include "core/axis.hpp"
+#include "core/axis_glossary.hpp"
 #include "core/glob.hpp"
 #include "core/progress.hpp"
 #include "core/registry.hpp"
@@ -72,16 +73,17 @@ std::vector<DoneEntry> named_history(std::vector<DoneEntry> done,
   return done;
 }
 
-// One --axis text: parsed, of an axis one of `methods` has, with values the axis can mean and
-// names that every one of them that has the axis knows.
+// One --axis text: parsed, of an axis one of `methods` has, with values that every one of them
+// that has the axis names (a categorical axis: its names and their codes) and values the axis can
+// mean.
 AxisOverride checked_override(const std::string& text, const std::vector<Method*>& methods) {
   AxisOverride o = parse_axis(text);
   const auto known = axis_names(methods);
   if (std::find(known.begin(), known.end(), o.name) == known.end()) no_such_axis(o.name, known);
-  check_axis_values(o);
   for (const Method* m : methods)
     for (const Axis& a : m->axes())
-      if (a.name == o.name) check_value_names(o, a, m->name());
+      if (a.name == o.name && a.categorical()) check_value_names(o, a, m->name());
+  check_axis_values(o);
   return o;
 }
 
@@ -178,6 +180,19 @@ void check_range(const SettingRange& range, double value) {
 }
 
 }  // namespace
+
+std::string categorical_axes_help() {
+  std::string text =
+      "A categorical axis takes a name or its code (`gpubarrier schema` says what "
+      "each name means):";
+  std::string axis;
+  for (const GlossaryEntry& e : glossary()) {
+    text += e.axis == axis ? "|" : (axis.empty() ? " " : "; ") + e.axis + ": ";
+    text += e.name;
+    axis = e.axis;
+  }
+  return text;
+}
 
 void validate_options(const RunOptions& o) {
   check_range(kSamplesRange, o.samples);

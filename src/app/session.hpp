@@ -52,6 +52,11 @@ CLI::Validator out_path_check();
 // --mpi-thread-level.
 void add_session_options(CLI::App& cmd, SessionArgs& args);
 
+// The part of --axis' help that names the categorical axes and their value names, from the
+// registered methods (core/axis_glossary.hpp): "A categorical axis takes a name or its code:
+// blocking: back-to-back|sync-each-step; ...".
+std::string categorical_axes_help();
+
 // Refuses (gb::UsageError) sampling settings outside the ranges that sweep files apply too
 // (core/setting_ranges.hpp), naming the flag; `selfcheck` checks its own with it.
 void validate_options(const RunOptions& options);

@@ -46,7 +46,8 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
       ->envname("GPUBARRIER_METHODS");
   cmd->add_option("--axis", cli->axes,
                   "Replace an axis' values in every entry of the file that has it: name=v1,v2 | "
-                  "name=first:last:step | name=first:last:*factor (repeatable)")
+                  "name=first:last:step | name=first:last:*factor (repeatable)" +
+                      std::string(". ") + categorical_axes_help())
       ->envname("GPUBARRIER_AXIS")
       ->delimiter(';');
   add_session_options(*cmd, *session);

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <optional>
 
+#include <fmt/format.h>
+
 #include "core/axis_glossary.hpp"
 #include "core/glob.hpp"
 #include "errors/errors.hpp"
@@ -60,8 +62,9 @@ struct NamedRange {
   AxisRange range;
 };
 
-// One meaning per axis name across methods; categorical axes (ordering, variant, fault, ...)
-// are checked by the methods that have them and only need to be non-negative here.
+// One meaning per axis name across methods; a categorical axis (ordering, variant, fault, ...)
+// takes the codes its methods name (core/axis_glossary.hpp) and only needs to be non-negative
+// here.
 constexpr NamedRange kRanges[] = {
     {"threads_per_block", {1, 1024}},  // CUDA's limit on every GPU so far
     {"blocks_per_sm", {1, 1024}},
@@ -85,24 +88,24 @@ AxisRange axis_range(std::string_view name) {
 
 void check_axis_values(const AxisOverride& axis) {
   const AxisRange r = axis_range(axis.name);
+  const bool categorical = categorical_axis(axis.name);
   for (const std::string& text : axis.values) {
-    if (as_integer(text)) continue;
-    if (!categorical_axis(axis.name))
-      throw UsageError("axis " + axis.name + "=" + text + ": " + axis.name +
-                       " takes integers only (its values have no names)");
-    if (glossary_meaning(axis.name, text).empty()) {
-      std::string names;
-      for (const GlossaryEntry& e : glossary())
-        if (e.axis == axis.name) names += (names.empty() ? "" : ", ") + std::string(e.name);
-      throw UsageError("axis " + axis.name + "=" + text + ": no " + axis.name + " is named '" +
-                       text + "'; the names: " + names);
-    }
+    const std::optional<long> code = as_integer(text);
+    if (!code && !categorical)
+      throw UsageError(fmt::format("axis {}={}: {} takes integers only (its values have no names)",
+                                   axis.name, text, axis.name));
+    if (!code && glossary_meaning(axis.name, text).empty())
+      throw UsageError(fmt::format("axis {}={}: no {} is named '{}'; the names: {}", axis.name,
+                                   text, axis.name, text, value_names_text(axis.name)));
+    if (code && categorical && !named_code(axis.name, *code))
+      throw UsageError(fmt::format("axis {}={}: no method has a {} of code {}; the names: {}",
+                                   axis.name, text, axis.name, *code, value_names_text(axis.name)));
   }
   for (const std::string& text : axis.values)
     if (const auto v = as_integer(text); v && (*v < r.lo || *v > r.hi))
-      throw UsageError("axis " + axis.name + "=" + text + ": outside the axis' range " +
-                       std::to_string(r.lo) + ".." + std::to_string(r.hi) +
-                       " (no method can run it)");
+      throw UsageError(
+          fmt::format("axis {}={}: outside the axis' range {}..{} (no method can run it)",
+                      axis.name, text, r.lo, r.hi));
 }
 
 AxisOverride parse_axis(std::string_view text) {
@@ -134,15 +137,19 @@ bool value_name_form(std::string_view text) {
 }
 
 long resolve_value(const Axis& axis, std::string_view value, std::string_view method) {
-  if (const auto v = as_integer(value)) return *v;
+  const std::optional<long> integer = as_integer(value);
+  if (integer && (!axis.categorical() || !axis.name_of(*integer).empty())) return *integer;
   if (const auto code = axis.code_of(value)) return *code;
-  std::string valid;
-  for (const ValueName& n : axis.names) valid += (valid.empty() ? "" : ", ") + std::string(n.name);
+  std::string names, codes;
+  for (const ValueName& n : axis.names) {
+    names += fmt::format("{}{}", names.empty() ? "" : ", ", n.name);
+    codes += fmt::format("{}{}", codes.empty() ? "" : ", ", n.code);
+  }
   const std::string of = method.empty() ? "" : " of " + std::string(method);
-  throw UsageError("axis " + axis.name + "=" + std::string(value) + ": no such " + axis.name + of +
-                   "; " +
-                   (valid.empty() ? "it takes integers only"
-                                  : "expected one of " + valid + " (or its integer code)"));
+  throw UsageError(fmt::format(
+      "axis {}={}: no such {}{}; {}", axis.name, value, axis.name, of,
+      names.empty() ? "it takes integers only"
+                    : fmt::format("expected one of {} (or their codes {})", names, codes)));
 }
 
 void check_value_names(const AxisOverride& override, const Axis& axis, std::string_view method) {

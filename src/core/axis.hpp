@@ -1,6 +1,9 @@
 // `--axis name=v1,v2|a:b:step` overrides and the cartesian expansion of a method's axes. A value
 // of a categorical axis is a name (`ordering=release-acquire`, core/axis_glossary.hpp) or the
-// method's own code; each method resolves a name to its code when its points are expanded.
+// method's own code for it; each method resolves a name to its code when its points are expanded.
+// Where the command line or a sweep file is read, a value that no method (check_axis_values) or
+// not every selected method (check_value_names) names is refused, so a method only ever reads
+// codes its axis names (Point::choice).
 #pragma once
 
 #include <string>
@@ -26,8 +29,9 @@ AxisOverride parse_axis(std::string_view text);
 // digits and '-'.
 bool value_name_form(std::string_view text);
 
-// The code of one given value on `axis`: an integer as it is, a name through the axis' names.
-// Throws gb::UsageError naming the axis, the value, `method` (when given) and the valid names.
+// The code of one given value on `axis`: an integer as it is on a numeric axis, a name or a named
+// code on a categorical one. Throws gb::UsageError naming the axis, the value, `method` (when
+// given) and the valid names with their codes.
 long resolve_value(const Axis& axis, std::string_view value, std::string_view method = {});
 
 // Every name of `override` resolved on `axis` of `method` (resolve_value), so that a name the
@@ -42,7 +46,7 @@ struct AxisRange {
 };
 AxisRange axis_range(std::string_view name);
 // Throws gb::UsageError naming the axis, the value and the range when a value is outside it, and
-// for a name that no method gives a value of the axis (core/axis_glossary.hpp).
+// for a name or a code that no method gives a value of the axis (core/axis_glossary.hpp).
 void check_axis_values(const AxisOverride& axis);
 
 // A point's config text ("ordering=0 word=64") as this version writes it: each integer value of

@@ -75,18 +75,18 @@ bool point_matches(std::string_view setting, std::string_view method, std::strin
 std::atomic<const char*> g_phase{""};
 std::atomic<bool> g_thrown{false};
 
-struct DeviceFaultLabel {
-  DeviceFault fault;
-  std::string_view name;           // the axis value's name (core/axis_glossary.cpp)
-  std::string_view before, after;  // around the absent member's name, if any
-};
-constexpr std::array kDeviceFaults{
-    DeviceFaultLabel{DeviceFault::none, "none", "none", ""},
-    DeviceFaultLabel{DeviceFault::skip_wait, "skip-wait", "skip the wait", ""},
-    DeviceFaultLabel{DeviceFault::absent, "absent", "last ", " absent"},
-    DeviceFaultLabel{DeviceFault::unordered, "unordered", "no release, acquire or fence", ""},
-    DeviceFaultLabel{DeviceFault::absent_timing, "absent-timing", "last ", " absent while timing"},
-};
+// The device faults' names and meanings, in the enum's order.
+constexpr std::array<NamedValue, 5> kDeviceFaults{{
+    {"none", "no fault: the barrier as it is"},
+    {"skip-wait", "every member signals but never waits (the check must catch it)"},
+    {"absent", "the last member never arrives (the others must end on the watchdog, not hang)"},
+    {"unordered",
+     "every release, acquire and fence dropped (relaxed signals): only the memory check can "
+     "notice"},
+    {"absent-timing",
+     "the last member is absent only while timing (the check passes, the timing ends as a "
+     "timeout)"},
+}};
 
 }  // namespace
 
@@ -187,26 +187,11 @@ int ranks_per_node() {
   return k;
 }
 
-bool device_fault_known(long value, DeviceFault last) {
-  return value >= 0 && value <= static_cast<long>(last);
-}
-
 std::vector<ValueName> device_fault_names(DeviceFault last) {
   std::vector<ValueName> names;
-  for (const DeviceFaultLabel& f : kDeviceFaults)
-    if (f.fault <= last) names.push_back({static_cast<long>(f.fault), f.name});
+  for (long f = 0; f <= static_cast<long>(last); ++f)
+    names.emplace_back(f, kDeviceFaults[static_cast<std::size_t>(f)]);
   return names;
-}
-
-std::string device_fault_values(DeviceFault last, std::string_view member) {
-  std::string text;
-  for (const DeviceFaultLabel& f : kDeviceFaults) {
-    if (f.fault > last) break;
-    if (!text.empty()) text += ", ";
-    text += std::to_string(static_cast<int>(f.fault)) + " = " + std::string(f.before);
-    if (!f.after.empty()) text += std::string(member) + std::string(f.after);
-  }
-  return text;
 }
 
 }  // namespace gb::faults

@@ -114,12 +114,8 @@ std::optional<int> parse_ranks_per_node(const char* value);
 //                  must end as a timeout row).
 enum class DeviceFault { none = 0, skip_wait = 1, absent = 2, unordered = 3, absent_timing = 4 };
 
-// Whether `value` names a DeviceFault up to `last` (a method offers a prefix of them).
-bool device_fault_known(long value, DeviceFault last);
-// The names of the values up to `last`, for the axis (core/axis_glossary.cpp says what they mean).
+// The names of the values up to `last`, with what each means, for the axis (a method offers a
+// prefix of them).
 std::vector<ValueName> device_fault_names(DeviceFault last);
-// The values up to `last` for a help text or a refusal, the absent member called `member`:
-// "0 = none, 1 = skip the wait, 2 = last GPU absent".
-std::string device_fault_values(DeviceFault last, std::string_view member);
 
 }  // namespace gb::faults

@@ -1,5 +1,7 @@
 #include "core/method.hpp"
 
+#include <fmt/format.h>
+
 #include "core/run_context.hpp"
 #include "errors/errors.hpp"
 
@@ -93,14 +95,12 @@ Usability Method::usable(const RunContext& ctx) const {
   if (req.min_gpus > 0 && ctx.visible_gpus == 0)
     return Usability::no("no CUDA GPU visible: " + ctx.no_gpu_reason);
   if (req.min_gpus > 0 && static_cast<int>(ctx.gpus.size()) < req.min_gpus)
-    return Usability::no("needs at least " + std::to_string(req.min_gpus) + " GPUs, have " +
-                         std::to_string(ctx.gpus.size()));
+    return Usability::no(
+        fmt::format("needs at least {} GPUs, have {}", req.min_gpus, ctx.gpus.size()));
   if (req.min_compute_capability > 0 && ctx.compute_capability < req.min_compute_capability)
-    return Usability::no("needs compute capability " +
-                         std::to_string(req.min_compute_capability / 10) + "." +
-                         std::to_string(req.min_compute_capability % 10) + ", GPU has " +
-                         std::to_string(ctx.compute_capability / 10) + "." +
-                         std::to_string(ctx.compute_capability % 10));
+    return Usability::no(fmt::format(
+        "needs compute capability {}.{}, GPU has {}.{}", req.min_compute_capability / 10,
+        req.min_compute_capability % 10, ctx.compute_capability / 10, ctx.compute_capability % 10));
   if (req.nccl && ctx.env.nccl.empty())
     return Usability::no(
         "gpubarrier was built without NCCL (GPUBARRIER_WITH_NCCL=OFF or not found)");

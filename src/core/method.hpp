@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -22,22 +23,48 @@ std::string_view to_string(Level level);
 enum class Status { ok, skipped, failed, timeout, unverified };
 std::string_view to_string(Status status);
 
-// One value of a categorical axis (ordering, variant, fault, ...): the code the method reads and
-// the name users write and the CSV's config shows. A name means one thing on every method that
-// has it: core/axis_glossary.hpp says what (a unit test holds every method to it).
+// The enum a method reads a categorical axis as: its values are the axis' codes.
+template <class E>
+concept AxisEnum = std::is_enum_v<E>;
+
+// A value name and what it means, one sentence: a vocabulary that several methods share, each
+// with a code of its own (the orderings of the multi-GPU signals, the device faults, ...).
+struct NamedValue {
+  std::string_view name;
+  std::string_view meaning;
+};
+
+// One value of a categorical axis (ordering, variant, fault, ...): the code the method reads, the
+// name users write and the CSV's config shows, and what it means. The method that owns the axis
+// states all three; a name means one thing on every method that has it (the unit test
+// ValueNames.* holds every registered method to that, core/axis_glossary.hpp collects them).
 struct ValueName {
   long code;
   std::string_view name;
+  std::string_view meaning;
+
+  ValueName(long code, std::string_view name, std::string_view meaning)
+      : code(code), name(name), meaning(meaning) {}
+  ValueName(long code, NamedValue value) : ValueName(code, value.name, value.meaning) {}
+  // The code of a method's enum.
+  template <AxisEnum E>
+  ValueName(E code, std::string_view name, std::string_view meaning)
+      : ValueName(static_cast<long>(code), name, meaning) {}
+  template <AxisEnum E>
+  ValueName(E code, NamedValue value) : ValueName(static_cast<long>(code), value) {}
 };
 
 // A named axis with the values swept by default; `--axis name=...` replaces them. A categorical
-// axis names its values (every code the method accepts); a numeric one leaves `names` empty.
+// axis names its values: every code the method accepts, and no other (a value it does not name
+// is refused where the command line or the sweep file is read, core/axis.hpp); a numeric one
+// leaves `names` empty.
 struct Axis {
   std::string name;
   std::vector<long> values;
   std::vector<ValueName> names = {};
   std::string_view name_of(long code) const;  // "" for a code without a name
   std::optional<long> code_of(std::string_view value_name) const;
+  bool categorical() const { return !names.empty(); }
 };
 
 // One configuration: a value per axis, in the method's axis order, and the name of each value of
@@ -51,6 +78,16 @@ class Point {
   std::optional<long> find(std::string_view name) const;
   long at(std::string_view name) const;  // throws gb::Error when the axis is missing
   long get(std::string_view name, long fallback) const { return find(name).value_or(fallback); }
+  // The value of the categorical axis `name` as the method's enum E, whose codes are the axis'
+  // (a value the axis does not name never reaches a point: core/axis.hpp refuses it).
+  template <AxisEnum E>
+  E choice(std::string_view name) const {
+    return static_cast<E>(at(name));
+  }
+  template <AxisEnum E>
+  E choice(std::string_view name, E fallback) const {
+    return static_cast<E>(get(name, static_cast<long>(fallback)));
+  }
   const std::vector<std::pair<std::string, long>>& values() const { return values_; }
   const Names& names() const { return names_; }
   std::string_view name_of(std::string_view axis) const;  // "" for a value without a name

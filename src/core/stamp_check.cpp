@@ -4,6 +4,8 @@
 #include <climits>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "errors/errors.hpp"
 
 namespace gb {
@@ -47,13 +49,12 @@ Verification StampFindings::verdict() const {
 StampFindings check_stamps(std::span<const StampRecord> records, const StampLayout& layout) {
   if (layout.rounds < 0 || layout.participants < 0 ||
       records.size() != static_cast<std::size_t>(layout.rounds) * layout.participants)
-    throw Error("stamp check: " + std::to_string(records.size()) + " records for " +
-                std::to_string(layout.rounds) + " rounds of " +
-                std::to_string(layout.participants) + " participants");
+    throw Error(fmt::format("stamp check: {} records for {} rounds of {} participants",
+                            records.size(), layout.rounds, layout.participants));
   if (!layout.clock_group.empty() &&
       layout.clock_group.size() != static_cast<std::size_t>(layout.participants))
-    throw Error("stamp check: clock_group has " + std::to_string(layout.clock_group.size()) +
-                " entries for " + std::to_string(layout.participants) + " participants");
+    throw Error(fmt::format("stamp check: clock_group has {} entries for {} participants",
+                            layout.clock_group.size(), layout.participants));
 
   int groups = 0;
   const std::vector<int> group = dense_groups(layout, groups);
@@ -73,8 +74,8 @@ StampFindings check_stamps(std::span<const StampRecord> records, const StampLayo
       const StampRecord& s = records[static_cast<std::size_t>(r) * layout.participants + i];
       ++f.records;
       auto read = [&](unsigned stamp) {
-        note("round " + std::to_string(round) + ", participant " + std::to_string(i) +
-             " read stamp " + std::to_string(stamp) + " after the barrier");
+        note(fmt::format("round {}, participant {} read stamp {} after the barrier", round, i,
+                         stamp));
       };
       if (s.seen_min < round) {
         ++f.stale;
@@ -90,10 +91,9 @@ StampFindings check_stamps(std::span<const StampRecord> records, const StampLayo
     for (int g = 0; g < groups; ++g) {
       if (first_out[g].who < 0 || first_out[g].clock >= last_in[g].clock) continue;
       ++f.out_of_order;
-      note("round " + std::to_string(round) + ": participant " +
-           std::to_string(first_out[g].who) + " left at clock " +
-           std::to_string(first_out[g].clock) + " before participant " +
-           std::to_string(last_in[g].who) + " arrived at " + std::to_string(last_in[g].clock));
+      note(fmt::format(
+          "round {}: participant {} left at clock {} before participant {} arrived at {}", round,
+          first_out[g].who, first_out[g].clock, last_in[g].who, last_in[g].clock));
     }
   }
   return f;

@@ -39,9 +39,8 @@ inline int blocks_per_gpu(const Team& team, const Point& p) {
 
 // The ordering a point's barriers use: its `ordering` axis, or none under the unordered fault.
 inline Ordering point_ordering(const Point& p) {
-  return static_cast<Fault>(p.get("fault", 0)) == Fault::unordered
-             ? Ordering::unordered
-             : static_cast<Ordering>(p.at("ordering"));
+  return p.choice("fault", Fault::none) == Fault::unordered ? Ordering::unordered
+                                                            : p.choice<Ordering>("ordering");
 }
 
 class BarrierMemory {
@@ -75,7 +74,7 @@ class BarrierMemory {
       a.members = members;
       a.rank = team.member(l);
       a.ranks = team.size();
-      a.fault = static_cast<Fault>(p.get("fault", 0));
+      a.fault = p.choice("fault", Fault::none);
       a.ordering = point_ordering(p);
       a.watchdog_ns = static_cast<std::uint64_t>(ctx.options.watchdog_s * 1e9);
       a.seed = check_seed();

@@ -8,6 +8,8 @@
 #include <exception>
 #include <mutex>
 
+#include <fmt/format.h>
+
 #include "core/cuda_check.hpp"
 #include "core/faults.hpp"
 #include "core/teardown.hpp"
@@ -38,8 +40,8 @@ int topology_index_of(const topo::Topology* topology, int device) {
   return -1;
 }
 
-unsigned host_wait_flag(long value) {
-  switch (static_cast<HostWait>(value)) {
+unsigned host_wait_flag(HostWait wait) {
+  switch (wait) {
     case HostWait::spin:
       return cudaDeviceScheduleSpin;
     case HostWait::blocking:
@@ -91,7 +93,7 @@ Team::Team(const RunContext& ctx, const Point& point)
   for (int d : local_devices_) {
     GB_CUDA_CHECK(cudaSetDevice(d));
     if (wait) {
-      GB_CUDA_CHECK(cudaSetDeviceFlags(host_wait_flag(*wait)));
+      GB_CUDA_CHECK(cudaSetDeviceFlags(host_wait_flag(static_cast<HostWait>(*wait))));
       // Later configurations must not inherit this one's scheduling policy.
       releases_.add("the host_wait policy of GPU " + std::to_string(d), [d] {
         const std::string set = cuda_failure(cudaSetDevice(d));
@@ -201,25 +203,24 @@ Usability team_usable(const RunContext& ctx, const Requirements& req) {
   if (const std::string why = mode_problem(ctx.launch, req); !why.empty())
     return Usability::no(why);
   if (ctx.launch.under_mpi && ctx.launch.local_size > ctx.visible_gpus)
-    return Usability::no(std::to_string(ctx.launch.local_size) + " ranks on this node share " +
-                         std::to_string(ctx.visible_gpus) +
-                         " GPUs: mpi mode needs one GPU per rank");
+    return Usability::no(
+        fmt::format("{} ranks on this node share {} GPUs: mpi mode needs one GPU "
+                    "per rank",
+                    ctx.launch.local_size, ctx.visible_gpus));
   return Usability::yes();
 }
 
 Usability team_feasible(const RunContext& ctx, const Point& point) {
-  if (const auto w = point.find(kHostWaitAxis); w && (*w < 0 || *w > 2))
-    return Usability::no(std::string(kHostWaitHelp));
   const long asked = point.get(kGpuCountAxis, 0);
   if (ctx.launch.under_mpi) {
     if (asked != 0 && asked != ctx.launch.size)
-      return Usability::no("mpi mode runs one GPU per rank: gpu_count=" + std::to_string(asked) +
-                           " needs `mpirun -np " + std::to_string(asked) + "`");
+      return Usability::no(fmt::format(
+          "mpi mode runs one GPU per rank: gpu_count={0} needs `mpirun -np {0}`", asked));
     return Usability::yes();
   }
   if (asked < 0 || asked > static_cast<long>(ctx.gpus.size()))
-    return Usability::no("gpu_count=" + std::to_string(asked) + " but " +
-                         std::to_string(ctx.gpus.size()) + " GPUs are given (--gpus)");
+    return Usability::no(
+        fmt::format("gpu_count={} but {} GPUs are given (--gpus)", asked, ctx.gpus.size()));
   return Usability::yes();
 }
 

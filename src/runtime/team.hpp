@@ -24,13 +24,15 @@ namespace gb::mg {
 // The `host_wait` axis: how a host thread waits for its GPU (cudaSetDeviceFlags).
 enum class HostWait { automatic = 0, spin = 1, blocking = 2 };
 inline constexpr const char* kHostWaitAxis = "host_wait";
-// The axis with the values given, its codes named (core/axis_glossary.cpp).
+// The axis with the values given, its codes named.
 inline Axis host_wait_axis(std::vector<long> values) {
-  return {kHostWaitAxis, std::move(values), {{0, "auto"}, {1, "spin"}, {2, "blocking-sync"}}};
+  return {kHostWaitAxis,
+          std::move(values),
+          {{HostWait::automatic, "auto", "cudaDeviceScheduleAuto: the driver chooses"},
+           {HostWait::spin, "spin", "cudaDeviceScheduleSpin: the host thread spins"},
+           {HostWait::blocking, "blocking-sync",
+            "cudaDeviceScheduleBlockingSync: the host thread sleeps"}}};
 }
-inline constexpr const char* kHostWaitHelp =
-    "host_wait: 0 = cudaDeviceScheduleAuto, 1 = cudaDeviceScheduleSpin, "
-    "2 = cudaDeviceScheduleBlockingSync";
 
 // Which members a piece of shared memory spans: the whole team (single-node device barriers) or
 // the members of this process's node (node-aware methods: runtime/peer_memory.hpp).

@@ -198,9 +198,9 @@ def test_sweep_file():
 
 
 def test_axis_value_names():
-    """`--axis ordering=release-acquire`: a categorical value by name (or its old integer),
-    resolved per method; the row's config carries the name; an unknown name is exit 2 and one
-    line naming the axis, the value and the valid names."""
+    """`--axis ordering=release-acquire`: a categorical value by name (or its integer code),
+    resolved per method; the row's config carries the name; an unknown name or code is exit 2 and
+    one line naming the axis, the value and the valid names."""
     p = gpubarrier("run", "--methods", "multigpu.device.push", "--axis", "ordering=relaxed",
                    "--out", "none")
     err = p.stderr.strip()
@@ -208,6 +208,15 @@ def test_axis_value_names():
     for part in ("ordering=relaxed", "multigpu.device.push", "release-acquire, seq-cst-fence, "
                  "acq-rel-fence"):
         expect(part in err, f"the line names {part!r}", p)
+    # An integer is a code of the axis: one the method does not name is refused in the same way,
+    # before anything runs, instead of becoming a skipped row.
+    for axis, names in (("part=7", "whole, gather, gather-send, exchange"),
+                        ("ordering=3", "release-acquire, seq-cst-fence, acq-rel-fence")):
+        p = gpubarrier("run", "--methods", "multigpu.device.push", "--axis", axis, "--out",
+                       "none")
+        err = p.stderr.strip()
+        expect(p.returncode == 2 and len(err.split("\n")) == 1 and axis in err and names in err
+               and "multigpu.device.push" in err, f"an unknown code {axis}: exit 2, one line", p)
     # One name resolved per method: floor.signal has `relaxed`, so naming both is refused.
     p = gpubarrier("run", "--methods", "multigpu.floor.signal,multigpu.device.push", "--axis",
                    "ordering=relaxed", "--out", "none")
@@ -247,6 +256,12 @@ def test_axis_value_names():
         p = gpubarrier("sweep", sweep, "--out", "none")
         expect(p.returncode == 2 and "n.yaml:3:" in p.stderr and "release-aquire" in p.stderr and
                "release-acquire" in p.stderr, "a sweep file's unknown name: exit 2", p)
+        with open(sweep, "w") as f:
+            f.write("runs:\n  - methods: multigpu.device.push\n"
+                    "    axes: {part: [0, 9]}\n")
+        p = gpubarrier("sweep", sweep, "--out", "none")
+        expect(p.returncode == 2 and "n.yaml:3:" in p.stderr and "part=9" in p.stderr and
+               "gather-send" in p.stderr, "a sweep file's unknown code: exit 2 with its line", p)
 
 
 def test_version():

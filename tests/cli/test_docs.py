@@ -49,7 +49,8 @@ def test_methods(exe):
     done = subprocess.run([sys.executable, "-m", "tools.methods_doc", "-",
                            "--check", os.path.join(ROOT, "docs", "methods.md")],
                           input=listed.stdout, capture_output=True, text=True, timeout=60)
-    expect(done.returncode == 0, "docs/methods.md is not current", done)
+    expect(done.returncode == 0, "docs/methods.md is not current: run scripts/regenerate-docs",
+           done)
 
 
 def test_quick_start(exe):

@@ -39,8 +39,8 @@ def test_current(exe):
         committed = f.read()
     expect(committed == p.stdout,
            "tools/schema.json differs from what `gpubarrier --json schema` prints (a column, a "
-           "noisy threshold or a status changed in the executable); regenerate it with\n"
-           "  build/gpubarrier --json schema > tools/schema.json\nand commit it")
+           "noisy threshold, a status or a value name changed in the executable); regenerate it "
+           "with\n  scripts/regenerate-docs\nand commit it")
 
 
 def test_command(exe):

@@ -1,12 +1,11 @@
 // A device-side multi-GPU barrier algorithm as a file under kernels/multigpu/ holds it
-// (kernels/multigpu/hierarchical.cu lists the same hook), for tests/compile_fail/run.py: as it
-// stands it registers; each case below gets its optional hook `note` wrong one way, which the
-// checks of multigpu/frame/algo_hooks.cuh must refuse instead of reading the default.
-// CASE misspelt_hook: "lists a hook" "H=gb::mg::hook::Note]"
-// CASE unlisted_hook: "leaves out" "H=gb::mg::hook::Note]"
-// CASE wrong_signature: "has not the signature" "H=gb::mg::hook::Note]"
-// CASE not_a_hook: "holds something that is none of the hook:: tags"
-// "A=gb::mg::CompileFailBarrier]"
+// (kernels/multigpu/hierarchical.cu has the same optional member), for tests/compile_fail/run.py:
+// as it stands it registers; each case below gets it wrong one way, which the concept
+// DeviceAlgorithm (multigpu/frame/algorithm.cuh) must refuse instead of reading a default.
+// CASE wrong_signature: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
+// CASE summary_for_description: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
+// CASE without_defaults: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
+// CASE args_not_made: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
 #include <string>
 
 #include "core/registry.hpp"
@@ -14,24 +13,29 @@
 
 namespace gb::mg {
 
+#if defined(GB_CASE_WITHOUT_DEFAULTS)
 struct CompileFailBarrier {
+#else
+struct CompileFailBarrier : Algorithm {
+#endif
   static constexpr std::string_view name = "test.multigpu.compile-fail";
+#if defined(GB_CASE_SUMMARY_FOR_DESCRIPTION)
   static constexpr std::string_view summary = "no barrier: a compile-time test.";
+#else
+  static constexpr std::string_view description = "no barrier: a compile-time test.";
+#endif
   struct Words {
     Word arrive;
   };
+#if defined(GB_CASE_WITHOUT_DEFAULTS)
   struct Args {};
-#if defined(GB_CASE_NOT_A_HOOK)
-  using Hooks = HookList<hook::Note, Words>;
-#elif !defined(GB_CASE_UNLISTED_HOOK)
-  using Hooks = HookList<hook::Note>;
+#elif defined(GB_CASE_ARGS_NOT_MADE)
+  struct Args {
+    int rounds = 0;
+  };
 #endif
 
-#if defined(GB_CASE_MISSPELT_HOOK)
-  static std::string nte(const AlgoSetup&) {
-    return "noted";
-  }
-#elif defined(GB_CASE_WRONG_SIGNATURE)
+#if defined(GB_CASE_WRONG_SIGNATURE)
   static std::string note(const Point&) {
     return "noted";
   }

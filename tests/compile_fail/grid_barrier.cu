@@ -1,7 +1,7 @@
 // A grid barrier as a file under kernels/grid/ holds it (kernels/grid/flag_epoch.cuh + .cu), for
 // tests/compile_fail/run.py: as it stands it registers; each case below breaks it one way, and the
-// GridBarrier concept (grid/grid_barrier.cuh) must refuse it.
-// CASE misspelt_name: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
+// GridBarrier concept (grid/detail/grid_barrier.cuh) must refuse it.
+// CASE k_prefixed_name: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE missing_state_words: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE sync_returns_void: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
 // CASE block_without_watchdog: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
@@ -10,19 +10,19 @@
 
 #include "common/watchdog.cuh"
 #include "core/registry.hpp"
-#include "grid/grid_barrier.cuh"
+#include "grid/detail/grid_barrier.cuh"
 
 namespace gb::grid {
 
 // No barrier at all (every block passes at once): only the members are under test.
 struct CompileFailGrid {
-#if defined(GB_CASE_MISSPELT_NAME)
-  static constexpr std::string_view kNmae = "test.grid.compile-fail";
-#else
+#if defined(GB_CASE_K_PREFIXED_NAME)
   static constexpr std::string_view kName = "test.grid.compile-fail";
+#else
+  static constexpr std::string_view name = "test.grid.compile-fail";
 #endif
-  static constexpr std::string_view kDescription = "no barrier: a compile-time test";
-  static constexpr bool kInterruptible = false;
+  static constexpr std::string_view description = "no barrier: a compile-time test";
+  static constexpr bool interruptible = false;
 #if !defined(GB_CASE_MISSING_STATE_WORDS)
   static std::size_t state_words(int) { return 0; }
 #endif

@@ -42,7 +42,8 @@ TEST(Axis, ExpandsCartesianWithOverrides) {
 
 // A categorical axis: names and integers alike, each resolved to the method's code; the point
 // keeps the name, and its text (the CSV's config) shows it.
-const Axis kOrdering{"ordering", {0, 1}, {{0, "release-acquire"}, {1, "seq-cst-fence"}}};
+const Axis kOrdering{
+    "ordering", {0, 1}, {{0, "release-acquire", "one"}, {1, "seq-cst-fence", "two"}}};
 
 TEST(Axis, ParsesValueNames) {
   const auto o = parse_axis("ordering=release-acquire,1,seq-cst-fence");
@@ -57,7 +58,7 @@ TEST(Axis, ParsesValueNames) {
 TEST(Axis, ResolvesNamesPerMethod) {
   EXPECT_EQ(resolve_value(kOrdering, "seq-cst-fence"), 1);
   EXPECT_EQ(resolve_value(kOrdering, "0"), 0);
-  EXPECT_EQ(resolve_value(kOrdering, "7"), 7);  // a code: the method's feasible() judges it
+  EXPECT_EQ(resolve_value({"threads_per_block", {32}}, "7"), 7);  // a numeric axis: any integer
   try {
     resolve_value(kOrdering, "relaxed", "multigpu.device.push");
     ADD_FAILURE() << "accepted an unknown name";
@@ -69,6 +70,7 @@ TEST(Axis, ResolvesNamesPerMethod) {
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
   EXPECT_THROW(resolve_value({"threads_per_block", {32}}, "warm"), UsageError);
+  EXPECT_THROW(check_value_names(parse_axis("ordering=0,2"), kOrdering, "m"), UsageError);
   EXPECT_THROW(check_value_names(parse_axis("ordering=0,nope"), kOrdering, "m"), UsageError);
   EXPECT_NO_THROW(check_value_names(parse_axis("ordering=0,seq-cst-fence"), kOrdering, "m"));
 }
@@ -78,13 +80,46 @@ TEST(Axis, PointsCarryNames) {
   const auto defaults = expand_points(axes, {});
   ASSERT_EQ(defaults.size(), 2u);
   EXPECT_EQ(defaults[0].to_string(), "blocks_per_sm=1 ordering=release-acquire");
-  const auto pts = expand_points(axes, {parse_axis("ordering=seq-cst-fence,0,5")});
+  const auto pts = expand_points(axes, {parse_axis("ordering=seq-cst-fence,0,1")});
   ASSERT_EQ(pts.size(), 3u);
   EXPECT_EQ(pts[0].at("ordering"), 1);
   EXPECT_EQ(pts[0].name_of("ordering"), "seq-cst-fence");
   EXPECT_EQ(pts[1].to_string(), "blocks_per_sm=1 ordering=release-acquire");
-  EXPECT_EQ(pts[2].to_string(), "blocks_per_sm=1 ordering=5");  // a code without a name
+  EXPECT_EQ(pts[2].to_string(), "blocks_per_sm=1 ordering=seq-cst-fence");  // a code, named
   EXPECT_THROW(expand_points(axes, {parse_axis("ordering=relaxed")}), UsageError);
+  EXPECT_THROW(expand_points(axes, {parse_axis("ordering=5")}), UsageError);
+}
+
+// A categorical value is checked once, where the command line or the sweep file is read: an
+// integer that no method names for the axis is refused there, naming the axis' names, so that a
+// method reads only codes it names (Point::choice) and checks no range of its own.
+TEST(Axis, CategoricalIntegersAreNamedCodes) {
+  try {
+    resolve_value(kOrdering, "7", "multigpu.device.push");
+    ADD_FAILURE() << "accepted a code the axis does not name";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    for (const char* part :
+         {"ordering=7", "multigpu.device.push", "release-acquire, seq-cst-fence", "codes 0, 1"})
+      EXPECT_NE(what.find(part), std::string::npos) << what;
+  }
+  EXPECT_THROW(resolve_value(kOrdering, "-1"), UsageError);
+  // Against every registered method: push's part has codes 0..3 only, slots' scan 0 and 1.
+  EXPECT_NO_THROW(check_axis_values(parse_axis("part=0,3")));
+  for (const char* text : {"part=4", "scan=2", "ordering=9", "fault=-1"}) {
+    try {
+      check_axis_values(parse_axis(text));
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(text), std::string::npos) << what;
+      EXPECT_NE(what.find("the names:"), std::string::npos) << what;
+    }
+  }
+  const Point p({{"ordering", 1}});
+  enum class Ordering { release_acquire = 0, seq_cst_fence = 1 };
+  EXPECT_EQ(p.choice<Ordering>("ordering"), Ordering::seq_cst_fence);
+  EXPECT_EQ(p.choice("missing", Ordering::release_acquire), Ordering::release_acquire);
 }
 
 TEST(Axis, RangeChecksIntegersOnly) {
@@ -96,8 +131,9 @@ TEST(Axis, RangeChecksIntegersOnly) {
 }
 
 TEST(Axis, NamedConfigRewritesOldIntegerConfigs) {
-  const std::vector<Axis> axes = {{"ordering", {0}, {{0, "release-acquire"}, {1, "seq-cst-fence"}}},
-                                  {"gpu_count", {2}}};
+  const std::vector<Axis> axes = {
+      {"ordering", {0}, {{0, "release-acquire", "one"}, {1, "seq-cst-fence", "two"}}},
+      {"gpu_count", {2}}};
   // An integer of a named axis becomes its name; numeric axes, names and unknown axes stay.
   EXPECT_EQ(named_config("gpu_count=2 ordering=1", axes), "gpu_count=2 ordering=seq-cst-fence");
   EXPECT_EQ(named_config("ordering=release-acquire", axes), "ordering=release-acquire");

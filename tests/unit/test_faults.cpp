@@ -173,19 +173,17 @@ TEST(FaultsDeathTest, CrashAbortsTheMatchingPoint) {
       "aborting");
 }
 
-TEST(Faults, DeviceFaultValuesNameEachFault) {
+TEST(Faults, DeviceFaultNamesArePrefixesOfTheEnum) {
   using faults::DeviceFault;
-  EXPECT_EQ(faults::device_fault_values(DeviceFault::absent, "rank"),
-            "0 = none, 1 = skip the wait, 2 = last rank absent");
-  EXPECT_EQ(faults::device_fault_values(DeviceFault::absent_timing, "GPU"),
-            "0 = none, 1 = skip the wait, 2 = last GPU absent, 3 = no release, acquire or fence, "
-            "4 = last GPU absent while timing");
-  EXPECT_TRUE(faults::device_fault_known(0, DeviceFault::absent));
-  EXPECT_TRUE(faults::device_fault_known(2, DeviceFault::absent));
-  EXPECT_FALSE(faults::device_fault_known(3, DeviceFault::absent));
-  EXPECT_FALSE(faults::device_fault_known(-1, DeviceFault::absent_timing));
-  EXPECT_TRUE(faults::device_fault_known(4, DeviceFault::absent_timing));
-  EXPECT_FALSE(faults::device_fault_known(5, DeviceFault::absent_timing));
+  const std::vector<ValueName> some = faults::device_fault_names(DeviceFault::absent);
+  ASSERT_EQ(some.size(), 3u);
+  EXPECT_EQ(some[1].code, static_cast<long>(DeviceFault::skip_wait));
+  EXPECT_EQ(some[1].name, "skip-wait");
+  const std::vector<ValueName> all = faults::device_fault_names(DeviceFault::absent_timing);
+  ASSERT_EQ(all.size(), 5u);
+  EXPECT_EQ(all[3].name, "unordered");
+  EXPECT_EQ(all[4].code, static_cast<long>(DeviceFault::absent_timing));
+  for (const ValueName& n : all) EXPECT_FALSE(n.meaning.empty()) << n.name;
 }
 
 }  // namespace

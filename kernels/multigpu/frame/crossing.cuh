@@ -1,18 +1,13 @@
 // The persistent cooperative kernel of every device-side multi-GPU barrier, generic over the
-// algorithm, and its one-crossing-per-launch twin (launch=1, barrier_step_kernel). An algorithm
-// is a type in its own file (kernels/multigpu/push.cu, ...) that holds
-//   static constexpr std::string_view name, summary;  its method's name and a sentence
-//   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them)
-//   struct Args;   its own kernel arguments (empty for most)
+// algorithm, and its one-crossing-per-launch twin (launch=graph, barrier_step_kernel). An
+// algorithm is a type in its own file (kernels/multigpu/push.cu, ...) that frame/algorithm.cuh
+// states and checks: its name and description, its signal words (one set per GPU, in that GPU's
+// memory, which peers write), its kernel arguments and
 //   template <class Bar> __device__ static bool cross(const Bar&, const Args&, Word epoch);
 //     (Bar: BarrierArgs, or OrderedArgs<O> whose `ordering` is a constant; a cross that takes
 //     `const BarrierArgs&` also works, with the ordering read at every crossing)
-// and the optional hooks it lists in `using Hooks = HookList<...>` (frame/algo_hooks.cuh: its
-// kernel arguments made on the host, words that grow with the grid, host-mapped memory, notes,
-// axes of its own, native peer atomics); the concept DeviceAlgorithm checks them, so that a
-// missing, misspelt or unlisted hook does not compile. `cross` is called by every thread of
-// every block once per barrier crossing and returns false once a watchdog expired; the kernel
-// around it stamps and checks while verifying.
+// `cross` is called by every thread of every block once per barrier crossing and returns false
+// once a watchdog expired; the kernel around it stamps and checks while verifying.
 #pragma once
 
 #include <cstddef>

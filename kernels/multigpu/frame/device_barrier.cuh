@@ -1,5 +1,5 @@
-// The Method behind every device-side multi-GPU barrier algorithm (frame/crossing.cuh says what
-// an algorithm type holds, frame/algo_hooks.cuh its optional hooks and their check): the team,
+// The Method behind every device-side multi-GPU barrier algorithm (frame/algorithm.cuh says what
+// an algorithm type holds and checks it, frame/crossing.cuh runs its crossing): the team,
 // the memory, the stamp check and the differential timing are the same for all, so an algorithm
 // file holds only its type and one registration line:
 //   GB_REGISTER_METHOD(gb::mg::DeviceBarrier<gb::mg::Push>)
@@ -19,7 +19,8 @@
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 #include "core/watchdog.hpp"
-#include "multigpu/frame/algo_hooks.cuh"
+#include "multigpu/frame/algorithm.cuh"
+#include "multigpu/frame/orderings.hpp"
 #include "multigpu/frame/step_graphs.cuh"
 #include "runtime/barrier_memory.cuh"
 #include "runtime/host_shared.hpp"
@@ -41,7 +42,18 @@ inline constexpr std::string_view kLaunchAxis = "launch";
 enum class LaunchMode { persistent = 0, graph = 1 };
 
 inline LaunchMode launch_mode(const Point& p) {
-  return static_cast<LaunchMode>(p.get(kLaunchAxis, 0));
+  return p.choice(kLaunchAxis, LaunchMode::persistent);
+}
+
+// The axis, its default persistent.
+inline Axis launch_axis() {
+  return {std::string(kLaunchAxis),
+          {static_cast<long>(LaunchMode::persistent)},
+          {{LaunchMode::persistent, "persistent",
+            "one persistent cooperative kernel per GPU crosses every barrier of a run"},
+           {LaunchMode::graph, "graph",
+            "one launch per barrier crossing, a run's launches captured once into a CUDA graph "
+            "and replayed"}}};
 }
 
 // One configuration of algorithm A on this process's GPUs: its memory and kernel arguments.
@@ -54,12 +66,12 @@ class BarrierSession {
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(launch_mode(p) == LaunchMode::graph ? 1 : blocks_per_gpu(team, p)),
-        host_(host_bytes<A>() ? std::make_unique<HostShared>(team, host_bytes<A>()) : nullptr),
+        host_(A::host_bytes ? std::make_unique<HostShared>(team, A::host_bytes) : nullptr),
         mem_(ctx, team, p, blocks_, words_bytes<A>(blocks_, team.size())),
         steps_(launch_mode(p) == LaunchMode::graph ? std::make_unique<StepGraphs>(team) : nullptr) {
     const AlgoSetup setup{ctx, team, p, blocks_, host_.get()};
-    for (int l = 0; l < team.local_count(); ++l) args_.push_back(algo_args<A>(setup, l));
-    note_ = algo_note<A>(setup);
+    for (int l = 0; l < team.local_count(); ++l) args_.push_back(A::args(setup, l));
+    note_ = A::note(setup);
     if (steps_)
       note_ = "one launch per barrier: a CUDA graph of R launches of 1 block per GPU" +
               (note_.empty() ? "" : "; " + note_);
@@ -95,8 +107,8 @@ class BarrierSession {
 
  private:
   // One launch of the one-crossing kernel on local member l's stream (being captured): one
-  // block; a cooperative launch only for an algorithm that crosses with grid.sync (hook
-  // GridSync), since in a graph a cooperative launch costs more per launch than a plain one.
+  // block; a cooperative launch only for an algorithm that crosses with grid.sync (grid_sync),
+  // since in a graph a cooperative launch costs more per launch than a plain one.
   void launch_step(int l, Word* epoch) {
     BarrierArgs a = mem_.args(l);
     void* params[] = {&a, &args_[l], &epoch};
@@ -108,7 +120,7 @@ class BarrierSession {
     config.blockDim = dim3(static_cast<unsigned>(threads_));
     config.stream = team_.stream(l);
     config.attrs = &cooperative;
-    config.numAttrs = needs_grid_sync<A>() ? 1 : 0;
+    config.numAttrs = A::grid_sync ? 1 : 0;
     GB_CUDA_CHECK(cudaLaunchKernelExC(
         &config, reinterpret_cast<const void*>(barrier_step_kernel<A>), params));
   }
@@ -220,12 +232,14 @@ class DeviceMethodBase : public Method {
             {"ordering", {0, 1}, ordering_names()}};
   }
 
-  // The names of the ordering axis' codes (frame/signals.cuh's Ordering).
+  // The names of the ordering axis' codes (runtime/barrier_args.cuh's Ordering).
   static std::vector<ValueName> ordering_names() {
-    return {{0, "release-acquire"}, {1, "seq-cst-fence"}, {2, "acq-rel-fence"}};
+    return {{Ordering::acquire_release, orderings::release_acquire},
+            {Ordering::relaxed_fenced, orderings::seq_cst_fence},
+            {Ordering::relaxed_acq_rel, orderings::acq_rel_fence}};
   }
 
-  // Whether `kernel` can run one configuration: gpu_count, the block shape, ordering, the team's
+  // Whether `kernel` can run one configuration: gpu_count, the block shape, the team's
   // size, peer access, and every block co-resident on every local GPU (cooperative launch).
   // `span`: whose GPUs share the barrier's words (Span::node: the largest node's count at most
   // kMaxMembers; multinode.hierarchical).
@@ -235,10 +249,6 @@ class DeviceMethodBase : public Method {
     const long per_sm = p.at("blocks_per_sm"), threads = p.at("threads_per_block");
     if (per_sm < 1 || threads < 32 || threads > 1024)
       return Usability::no("needs blocks_per_sm >= 1 and 32..1024 threads_per_block");
-    if (const long o = p.at("ordering"); o < 0 || o > 2)
-      return Usability::no(
-          "ordering: 0 = release/acquire per signal, 1 = relaxed + seq_cst fences, 2 = relaxed + "
-          "acq_rel fences");
     int members = ctx.launch.under_mpi ? ctx.launch.size : static_cast<int>(ctx.gpus.size());
     if (span == Span::node && !ctx.launch.layout.empty())
       members =
@@ -262,35 +272,29 @@ class DeviceMethodBase : public Method {
   }
 };
 
-// The axes' meaning, for every device method's description.
-inline std::string device_axes_help() {
-  return "gpu_count 0 = all given; ordering 0 = release/acquire per signal, 1 = relaxed + seq_cst "
-         "fences, 2 = relaxed + acq_rel fences; launch 0 = one persistent cooperative kernel of "
-         "blocks_per_sm x SMs blocks per GPU crosses every barrier of a run, 1 = one block per GPU "
-         "(blocks_per_sm 1) and one launch per barrier, a run's launches captured once into a "
-         "CUDA graph and replayed; fault (test hook) " +
-         faults::device_fault_values(Fault::absent_timing, "GPU") +
-         " (1 and 3 report what the check caught per 10^6 crossings, not a latency)";
-}
+// What the numeric axes and the test hooks mean, for every device method's description (the
+// categorical axes' values state their own meanings).
+inline constexpr std::string_view kDeviceAxesHelp =
+    "gpu_count 0 = all given; launch=graph runs one block per GPU (blocks_per_sm 1); the faults "
+    "skip-wait and unordered (test hooks) report what the check caught per 10^6 crossings, not a "
+    "latency";
 
-// The method of algorithm A: A::name, A::summary (a sentence), its hooks (frame/algo_hooks.cuh)
-// and the rest from above.
+// The method of algorithm A: A::name, A::description (a sentence), its optional members
+// (frame/algorithm.cuh) and the rest from above.
 template <DeviceAlgorithm A>
 class DeviceBarrier final : public DeviceMethodBase {
  public:
   std::string_view name() const override { return A::name; }
   std::string_view description() const override {
-    static const std::string text = std::string(A::summary) + " " + device_axes_help();
+    static const std::string text =
+        std::string(A::description) + " " + std::string(kDeviceAxesHelp);
     return text;
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = common_axes();
     axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent_timing)});
-    axes.push_back({std::string(kLaunchAxis),
-                    {static_cast<long>(LaunchMode::persistent)},
-                    {{static_cast<long>(LaunchMode::persistent), "persistent"},
-                     {static_cast<long>(LaunchMode::graph), "graph"}}});
-    for (Axis& x : algo_axes<A>()) axes.push_back(std::move(x));
+    axes.push_back(launch_axis());
+    for (Axis& x : A::axes()) axes.push_back(std::move(x));
     return axes;
   }
 
@@ -299,7 +303,7 @@ class DeviceBarrier final : public DeviceMethodBase {
   }
 
   Verification verify(State& state) override {
-    if (std::string why = algo_unverified<A>(state.point()); !why.empty())
+    if (std::string why = A::unverified(state.point()); !why.empty())
       return Verification::not_verified(why);
     BarrierSession<A>& s = session(state);
     s.set_checking(true);
@@ -308,8 +312,8 @@ class DeviceBarrier final : public DeviceMethodBase {
 
   std::vector<Measurement> measure(State& state) override {
     BarrierSession<A>& s = session(state);
-    if (const long f = state.point().get("fault", 0); counted(f))
-      return caught_rows(s.problems(), rounds(state.point()), f);
+    if (const Fault f = state.point().choice("fault", Fault::none); counted(f))
+      return caught_rows(s.problems(), rounds(state.point()), static_cast<long>(f));
     s.set_checking(false);
     Measurement m = measure_crossings(state.ctx(), team_of(state), s);
     if (!s.note().empty()) m.note += "; " + s.note();
@@ -318,23 +322,17 @@ class DeviceBarrier final : public DeviceMethodBase {
 
  private:
   // The faults whose rows are the check's counts instead of a latency.
-  static bool counted(long fault) {
-    return fault == static_cast<long>(Fault::skip_wait) ||
-           fault == static_cast<long>(Fault::unordered);
+  static bool counted(Fault fault) {
+    return fault == Fault::skip_wait || fault == Fault::unordered;
   }
   static long rounds(const Point& p) {
-    return p.get("fault", 0) == static_cast<long>(Fault::unordered) ? kUnorderedRounds
-                                                                    : kVerifyRounds;
+    return p.choice("fault", Fault::none) == Fault::unordered ? kUnorderedRounds : kVerifyRounds;
   }
   static BarrierSession<A>& session(State& state) {
     return state.resource<BarrierSession<A>>(state.ctx(), team_of(state), state.point());
   }
   static Usability check(const RunContext& ctx, const Point& p) {
-    const long launch = p.get(kLaunchAxis, 0);
-    if (launch != 0 && launch != 1)
-      return Usability::no(
-          "launch: 0 = one persistent kernel per GPU, 1 = one launch per barrier in a CUDA graph");
-    const bool graph = launch == 1;
+    const bool graph = launch_mode(p) == LaunchMode::graph;
     if (graph && p.at("blocks_per_sm") != 1)
       return Usability::no(
           "launch=1 runs one block per GPU: give blocks_per_sm 1 (it is not used), so that its "
@@ -342,21 +340,19 @@ class DeviceBarrier final : public DeviceMethodBase {
     const void* kernel = graph ? reinterpret_cast<const void*>(barrier_step_kernel<A>)
                                : ordered_barrier_kernel<A>(point_ordering(p));
     if (Usability u = launchable(ctx, p, kernel); !u.ok) return u;
-    const long f = p.get("fault", 0);
-    if (!faults::device_fault_known(f, Fault::absent_timing))
-      return Usability::no("fault: " + faults::device_fault_values(Fault::absent_timing, "GPU"));
-    if (graph && f == static_cast<long>(Fault::unordered))
+    const Fault f = p.choice("fault", Fault::none);
+    if (graph && f == Fault::unordered)
       return Usability::no(
           "fault=3 with launch=1: its 2^17 checked crossings would be one CUDA graph of 2^17 "
           "launches; use launch=0");
     const std::vector<int> gpus = point_gpus(ctx, p);
     // With one GPU the absent member is the only one: empty launches, "verified" over nothing.
-    if ((f == 2 || f == 4) && gpus.size() < 2)
-      return Usability::no("fault=" + std::to_string(f) +
+    if ((f == Fault::absent || f == Fault::absent_timing) && gpus.size() < 2)
+      return Usability::no("fault=" + std::to_string(static_cast<int>(f)) +
                            " keeps the last GPU out of the barriers: it needs 2 or more "
                            "GPUs (with one, no barrier is left to miss)");
-    if (std::string why = algo_infeasible<A>(p); !why.empty()) return Usability::no(why);
-    if constexpr (needs_peer_atomics<A>())
+    if (std::string why = A::infeasible(p); !why.empty()) return Usability::no(why);
+    if constexpr (A::peer_atomics)
       if (std::string why = peer_atomics_problem(gpus); !why.empty()) return Usability::no(why);
     return Usability::yes();
   }

@@ -30,7 +30,6 @@ class SingleReduction : public Method {
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long bytes = p.at("bytes");
     if (const char* why = bytes_refusal(bytes)) return Usability::no(why);
-    if (Usability u = cache_feasible(p); !u.ok) return u;
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const auto evict = static_cast<long>(cache_memory(p, ctx.gpus.front()));
     return fits_in_memory(bytes * copies() + evict, 1);

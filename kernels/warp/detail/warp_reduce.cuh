@@ -17,7 +17,7 @@ namespace cg = cooperative_groups;
 
 // Each variant: the sum of sm[0..32) (lane i's value also in `v`), valid in lane 0.
 struct Serial {
-  static constexpr const char* kName = "serial (lane 0 adds all 32)";
+  static constexpr const char* label = "serial (lane 0 adds all 32)";
   __device__ static double sum(double, double* sm, unsigned lane) {
     double s = 0;
     if (lane == 0)
@@ -37,14 +37,14 @@ __device__ __forceinline__ double tree_sum(double* sm, unsigned lane, Sync sync)
 }
 
 struct NoSync {
-  static constexpr const char* kName = "tree in shared memory without synchronisation";
+  static constexpr const char* label = "tree in shared memory without synchronisation";
   __device__ static double sum(double, double* sm, unsigned lane) {
     return tree_sum(sm, lane, [] {});
   }
 };
 
 struct TileSync {
-  static constexpr const char* kName = "tree in shared memory, tiled_partition<32>.sync()";
+  static constexpr const char* label = "tree in shared memory, tiled_partition<32>.sync()";
   __device__ static double sum(double, double* sm, unsigned lane) {
     const auto tile = cg::tiled_partition<32>(cg::this_thread_block());
     return tree_sum(sm, lane, [&] { tile.sync(); });
@@ -52,7 +52,7 @@ struct TileSync {
 };
 
 struct CoalescedSync {
-  static constexpr const char* kName = "tree in shared memory, coalesced_threads().sync()";
+  static constexpr const char* label = "tree in shared memory, coalesced_threads().sync()";
   __device__ static double sum(double, double* sm, unsigned lane) {
     const auto group = cg::coalesced_threads();
     return tree_sum(sm, lane, [&] { group.sync(); });
@@ -67,14 +67,14 @@ __device__ __forceinline__ double shuffle_sum(double v, const Group& g) {
 }
 
 struct TileShuffle {
-  static constexpr const char* kName = "tiled_partition<32>.shfl_down()";
+  static constexpr const char* label = "tiled_partition<32>.shfl_down()";
   __device__ static double sum(double v, double*, unsigned) {
     return shuffle_sum(v, cg::tiled_partition<32>(cg::this_thread_block()));
   }
 };
 
 struct CoalescedShuffle {
-  static constexpr const char* kName = "coalesced_threads().shfl_down()";
+  static constexpr const char* label = "coalesced_threads().shfl_down()";
   __device__ static double sum(double v, double*, unsigned) {
     return shuffle_sum(v, cg::coalesced_threads());
   }

@@ -17,7 +17,7 @@ class MpiGpuBarrier final : public Method {
   Level level() const override { return Level::multi_gpu; }
   std::string_view description() const override {
     return "empty kernel + stream sync + MPI_Barrier, one rank per GPU (mpi mode, host-loop, "
-           "max over ranks); host_wait 0 = auto, 1 = spin, 2 = blocking sync";
+           "max over ranks)";
   }
   std::vector<Axis> axes() const override { return {mg::host_wait_axis({0, 1, 2})}; }
   Requirements requirements() const override {

@@ -21,26 +21,31 @@
 namespace gb {
 namespace {
 
+enum class Impl { emulated = 0, real = 1 };
+
 class MultiDeviceLaunch final : public mg::ThreadsTeamMethod {
  public:
   std::string_view name() const override { return "kernel.multi-device-launch"; }
   Level level() const override { return Level::kernel; }
   std::string_view description() const override {
     return "cooperative launch of an empty kernel (1 block/SM) on every GPU, then wait for all "
-           "(threads mode, host-loop); gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, "
-           "2 = blocking sync; impl 0 = emulated (one cooperative launch per GPU), 1 = real "
-           "(cudaLaunchCooperativeKernelMultiDevice by the gpubarrier-legacy helper)";
+           "(threads mode, host-loop); gpu_count 0 = all given; impl=real needs the "
+           "gpubarrier-legacy helper";
   }
   std::vector<Axis> axes() const override {
     std::vector<Axis> axes = ThreadsTeamMethod::axes();
-    axes.push_back({"impl", {0, 1}, {{0, "emulated"}, {1, "real"}}});
+    axes.push_back(
+        {"impl",
+         {0, 1},
+         {{Impl::emulated, "emulated",
+           "one cudaLaunchCooperativeKernel per GPU stands in for the removed multi-device launch"},
+          {Impl::real, "real",
+           "cudaLaunchCooperativeKernelMultiDevice, run by the helper built with an older CUDA"}}});
     return axes;
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     if (Usability u = ThreadsTeamMethod::feasible(ctx, p); !u.ok) return u;
-    const long impl = p.at("impl");
-    if (impl != 0 && impl != 1) return Usability::no("impl: 0 = emulated, 1 = real");
-    return impl == 1 ? legacy::usable(ctx, Usability::yes()) : Usability::yes();
+    return real(p) ? legacy::usable(ctx, Usability::yes()) : Usability::yes();
   }
 
   Verification verify(State& state) override {
@@ -70,7 +75,12 @@ class MultiDeviceLaunch final : public mg::ThreadsTeamMethod {
   }
 
  private:
-  static bool real(const State& state) { return state.point().at("impl") == 1; }
+  static bool real(const Point& p) {
+    return p.choice<Impl>("impl") == Impl::real;
+  }
+  static bool real(const State& state) {
+    return real(state.point());
+  }
   static legacy::Shape helper_shape(const State& state) {
     legacy::Shape s;  // the helper's launch steps are 1 block/SM x 128 threads, as below
     s.host_wait = state.point().get(mg::kHostWaitAxis, 0);

@@ -25,19 +25,24 @@
 namespace gb {
 namespace {
 
+enum class Blocking { back_to_back = 0, sync_each_step = 1 };
+
 class NcclAllReduce final : public Method {
  public:
   std::string_view name() const override { return "host.nccl.allreduce"; }
   Level level() const override { return Level::multi_gpu; }
   std::string_view description() const override {
-    return "ncclAllReduce of 1 float as a barrier; blocking 1 = stream sync each step "
-           "(host-loop, max over members), 0 = back-to-back in the stream (differential; "
-           "intervals between calls, not a barrier's latency); "
-           "gpu_count 0 = all given; host_wait 0 = auto, 1 = spin, 2 = blocking sync";
+    return "ncclAllReduce of 1 float as a barrier; blocking=back-to-back gives intervals "
+           "between calls, not a barrier's latency; gpu_count 0 = all given";
   }
   std::vector<Axis> axes() const override {
     return {{kGpuCountAxis, {0}},
-            {"blocking", {1, 0}, {{0, "back-to-back"}, {1, "sync-each-step"}}},
+            {"blocking",
+             {1, 0},
+             {{Blocking::back_to_back, "back-to-back",
+               "the steps are enqueued back to back, then one stream wait (differential)"},
+              {Blocking::sync_each_step, "sync-each-step",
+               "a stream wait after every step (host loop)"}}},
             mg::host_wait_axis({0})};
   }
   Requirements requirements() const override {
@@ -50,8 +55,6 @@ class NcclAllReduce final : public Method {
     return mg::team_usable(ctx, requirements());
   }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
-    if (const long b = p.at("blocking"); b != 0 && b != 1)
-      return mg::agree(ctx, Usability::no("blocking: 1 = stream sync each step, 0 = back-to-back"));
     return mg::agree(ctx, mg::team_feasible(ctx, p));
   }
 
@@ -61,7 +64,7 @@ class NcclAllReduce final : public Method {
     const Point& p = state.point();
     const mg::Team& team = mg::team_of(state);
     const Session& s = state.resource<Session>(team);
-    const bool blocking = p.at("blocking") != 0;
+    const bool blocking = p.choice<Blocking>("blocking") == Blocking::sync_each_step;
     return mg::verify_host_barrier(ctx, team, [&](int l) { s.step(team, l, blocking); });
   }
 
@@ -70,7 +73,7 @@ class NcclAllReduce final : public Method {
     const Point& p = state.point();
     const mg::Team& team = mg::team_of(state);
     const Session& s = state.resource<Session>(team);
-    const bool blocking = p.at("blocking") != 0;
+    const bool blocking = p.choice<Blocking>("blocking") == Blocking::sync_each_step;
     Measurement loop = mg::team_loop_latency(
         ctx, team, osu_convention(), [&](int l) { s.step(team, l, blocking); },
         [&](int l) {

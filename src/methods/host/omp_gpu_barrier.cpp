@@ -20,8 +20,7 @@ class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
   Level level() const override { return Level::multi_gpu; }
   std::string_view description() const override {
     return "empty kernel + stream sync + omp barrier, one thread per GPU (threads mode, "
-           "host-loop, max over threads); gpu_count 0 = all given; host_wait 0 = auto, "
-           "1 = spin, 2 = blocking sync";
+           "host-loop, max over threads); gpu_count 0 = all given";
   }
 
   Verification verify(State& state) override {

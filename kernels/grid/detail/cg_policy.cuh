@@ -7,13 +7,13 @@
 
 #include <cstddef>
 
-#include "grid/grid_barrier.cuh"
+#include "grid/detail/grid_barrier.cuh"
 
 namespace gb::grid {
 
 template <class Cross>
 struct CgGridPolicy {
-  static constexpr bool kInterruptible = false;
+  static constexpr bool interruptible = false;
   static std::size_t state_words(int) { return 0; }
 
   class Block {

@@ -1,15 +1,24 @@
-// kernel.launch.{triple-chevron,cooperative,ex,graph}: the kernel boundary as an implicit grid
-// barrier (the study (Zhang, Wahib, Zhang, Matsuoka), sections 4 and 9.2). One method template, one
-// type and one registration per launch kind: kernel<<<>>>, cudaLaunchCooperativeKernel,
-// cudaLaunchKernelEx, and a CUDA graph captured from <<<>>> launches (a CUDA 10+ path the study
-// could not measure). Two figures per configuration: launch+sync latency (one empty kernel, then a
-// stream synchronise; what a host loop that uses kernel boundaries as barriers pays per step) and
-// the launch interval (empty kernels back to back in one stream, total time / count: what the GPU
-// pays per boundary when the host keeps ahead). Both on the grid the boundary replaces, so they sit
-// beside the grid barriers' rows.
+// The frame of the kernel-launch methods (kernel.launch.*): the kernel boundary as an implicit
+// grid barrier (the study (Zhang, Wahib, Zhang, Matsuoka), sections 4 and 9.2). One method template
+// and, in a file of its own beside the others (kernels/kernel/launch_*.cu), one type and one
+// registration per launch kind. Two figures per configuration: launch+sync latency (one empty
+// kernel, then a stream synchronise; what a host loop that uses kernel boundaries as barriers pays
+// per step) and the launch interval (empty kernels back to back in one stream, total time / count:
+// what the GPU pays per boundary when the host keeps ahead). Both on the grid the boundary
+// replaces, so they sit beside the grid barriers' rows.
+//
+// A launch kind is one type:
+//   static constexpr std::string_view name, description;
+//   static constexpr bool captured;  // submitted as a CUDA graph captured from its launches
+//   template <class... Args>         // one launch of `kernel` on the shape, in the stream
+//   static void launch(const Shape&, cudaStream_t, void (*kernel)(Args...), Args... args);
+//   static Usability fits(const RunContext&, long blocks_per_sm, int threads_per_block);
+// The concept LaunchKind states these members: a type that lacks or misspells one does not
+// register.
+#pragma once
+
 #include <cuda_runtime.h>
 
-#include <algorithm>
 #include <concepts>
 #include <functional>
 #include <string>
@@ -23,20 +32,24 @@
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 
-namespace gb {
-namespace {
+namespace gb::kernel_detail {
 
 constexpr int kBatch = 256;  // kernels per launch-interval sample
 
+// The kernels are templates only so that every launch kind's file may include them: one
+// instantiation, the same in every file.
+template <int = 0>
 __global__ void empty_kernel() {}
 
 // The verification pair: a later kernel must see every block's stamp of the earlier one. The
 // sleep keeps the stamping blocks busy long enough for an overlapping successor to show.
+template <int = 0>
 __global__ void stamp_kernel(unsigned* stamps, unsigned round) {
   __nanosleep(2000);
   if (threadIdx.x == 0) static_cast<volatile unsigned*>(stamps)[blockIdx.x] = round;
 }
 
+template <int = 0>
 __global__ void check_kernel(const unsigned* stamps, unsigned round, unsigned* failures) {
   const volatile unsigned* s = stamps;
   unsigned bad = 0;
@@ -99,86 +112,28 @@ class Batch {
 };
 
 // A cooperative launch refuses grids whose blocks cannot all be resident at once.
-Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads) {
+inline Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads) {
   GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-  return blocks_fit("cooperative launch", per_sm, threads, empty_kernel, stamp_kernel);
+  return blocks_fit("cooperative launch", per_sm, threads, empty_kernel<>, stamp_kernel<>);
 }
 
-// A launch kind is one type:
-//   static constexpr std::string_view name, description;
-//   static constexpr bool captured;  // submitted as a CUDA graph captured from its launches
-//   template <class... Args>         // one launch of `kernel` on the shape, in the stream
-//   static void launch(const Shape&, cudaStream_t, void (*kernel)(Args...), Args... args);
-//   static Usability fits(const RunContext&, long blocks_per_sm, int threads_per_block);
-// The concept LaunchKind states these members: a type that lacks or misspells one does not
-// register.
 template <class K>
 concept LaunchKind = requires(const Shape& s, cudaStream_t stream, const RunContext& ctx,
                               unsigned* stamps, unsigned round) {
   { K::name } -> std::convertible_to<std::string_view>;
   { K::description } -> std::convertible_to<std::string_view>;
   typename std::bool_constant<K::captured>;
-  { K::launch(s, stream, empty_kernel) } -> std::same_as<void>;
-  { K::launch(s, stream, stamp_kernel, stamps, round) } -> std::same_as<void>;
+  { K::launch(s, stream, empty_kernel<>) } -> std::same_as<void>;
+  { K::launch(s, stream, stamp_kernel<>, stamps, round) } -> std::same_as<void>;
   { K::fits(ctx, 1L, 1) } -> std::same_as<Usability>;
 };
 
-struct TripleChevron {
-  static constexpr std::string_view name = "kernel.launch.triple-chevron";
-  static constexpr std::string_view description =
-      "empty kernel<<<>>>: launch+sync latency, launch interval";
-  static constexpr bool captured = false;
-  template <class... Args>
-  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
-    kernel<<<s.grid, s.block, 0, stream>>>(args...);
-  }
-  static Usability fits(const RunContext&, long, int) { return Usability::yes(); }
-};
-
-struct Cooperative {
-  static constexpr std::string_view name = "kernel.launch.cooperative";
-  static constexpr std::string_view description =
-      "empty cudaLaunchCooperativeKernel: launch+sync latency, launch interval";
-  static constexpr bool captured = false;
-  template <class... Args>
-  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
-    void* params[] = {&args..., nullptr};
-    GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(kernel), s.grid,
-                                              s.block, params, 0, stream));
-  }
-  static Usability fits(const RunContext& ctx, long per_sm, int threads) {
-    return cooperative_fit(ctx, per_sm, threads);
-  }
-};
-
-struct Ex {
-  static constexpr std::string_view name = "kernel.launch.ex";
-  static constexpr std::string_view description =
-      "empty cudaLaunchKernelEx: launch+sync latency, launch interval";
-  static constexpr bool captured = false;
-  template <class... Args>
-  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
-    cudaLaunchConfig_t config{};
-    config.gridDim = s.grid;
-    config.blockDim = s.block;
-    config.stream = stream;
-    GB_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
-  }
-  static Usability fits(const RunContext&, long, int) { return Usability::yes(); }
-};
-
-// Graphs are captured from ordinary launches.
-struct Graph {
-  static constexpr std::string_view name = "kernel.launch.graph";
-  static constexpr std::string_view description =
-      "CUDA graph of empty <<<>>> kernels: launch+sync latency, launch interval";
-  static constexpr bool captured = true;
-  template <class... Args>
-  static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
-    TripleChevron::launch(s, stream, kernel, args...);
-  }
-  static Usability fits(const RunContext&, long, int) { return Usability::yes(); }
-};
+// One <<<>>> launch of `kernel` on the shape, in the stream (the study's "traditional" launch;
+// a CUDA graph is captured from such launches).
+template <class... Args>
+void chevron_launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {
+  kernel<<<s.grid, s.block, 0, stream>>>(args...);
+}
 
 template <LaunchKind Kind>
 class KernelLaunch final : public Method {
@@ -211,8 +166,8 @@ class KernelLaunch final : public Method {
     unsigned* fail = failures.get();
     const Batch rounds(Kind::captured, stream, [&] {
       for (unsigned r = 1; r <= kRounds; ++r) {
-        Kind::launch(s, stream.get(), stamp_kernel, st, r);
-        Kind::launch(s, stream.get(), check_kernel, static_cast<const unsigned*>(st), r, fail);
+        Kind::launch(s, stream.get(), stamp_kernel<>, st, r);
+        Kind::launch(s, stream.get(), check_kernel<>, static_cast<const unsigned*>(st), r, fail);
       }
     });
     rounds.submit();
@@ -227,9 +182,9 @@ class KernelLaunch final : public Method {
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     const Shape s = shape(ctx, p);
     Stream stream;
-    const Batch one(Kind::captured, stream, [&] { Kind::launch(s, stream.get(), empty_kernel); });
+    const Batch one(Kind::captured, stream, [&] { Kind::launch(s, stream.get(), empty_kernel<>); });
     const Batch many(Kind::captured, stream, [&] {
-      for (int i = 0; i < kBatch; ++i) Kind::launch(s, stream.get(), empty_kernel);
+      for (int i = 0; i < kBatch; ++i) Kind::launch(s, stream.get(), empty_kernel<>);
     });
 
     Measurement latency = host_loop(ctx, [&] {
@@ -258,10 +213,4 @@ class KernelLaunch final : public Method {
   }
 };
 
-}  // namespace
-}  // namespace gb
-
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::TripleChevron>)
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::Cooperative>)
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::Ex>)
-GB_REGISTER_METHOD(gb::KernelLaunch<gb::Graph>)
+}  // namespace gb::kernel_detail

@@ -4,8 +4,8 @@
 // technique. A barrier is a policy:
 //
 //   struct Barrier {
-//     static constexpr std::string_view kName, kDescription;
-//     static constexpr bool kInterruptible;           // its spin loops carry the watchdog
+//     static constexpr std::string_view name, description;
+//     static constexpr bool interruptible;            // its spin loops carry the watchdog
 //     static std::size_t state_words(int blocks);      // device words, zero before the first run
 //     class Block {                                    // one per block, made by all its threads
 //      public:
@@ -44,9 +44,9 @@ namespace grid {
 
 template <class B>
 concept GridBarrierMembers = requires(int blocks) {
-  { B::kName } -> std::convertible_to<std::string_view>;
-  { B::kDescription } -> std::convertible_to<std::string_view>;
-  { B::kInterruptible } -> std::convertible_to<bool>;
+  { B::name } -> std::convertible_to<std::string_view>;
+  { B::description } -> std::convertible_to<std::string_view>;
+  { B::interruptible } -> std::convertible_to<bool>;
   { B::state_words(blocks) } -> std::convertible_to<std::size_t>;
 };
 
@@ -54,13 +54,14 @@ template <class B>
 concept GridBarrierBlock =
     std::constructible_from<typename B::Block, unsigned*, const WatchdogArgs&> &&
     requires(typename B::Block& block) {
-      { block.sync() } -> std::same_as<bool>;
-    };
+  { block.sync() } -> std::same_as<bool>;
+};
 
 template <class B>
 concept GridBarrier = GridBarrierMembers<B> && GridBarrierBlock<B>;
 
-// The partial-participation test (skip_block=1): the last block never arrives at any barrier.
+// The partial-participation test (skip_block=last): the last block never arrives at any barrier.
+enum class SkipBlock { none = 0, last = 1 };
 __device__ inline bool skips(int skip_block) {
   return skip_block && blockIdx.x == gridDim.x - 1;
 }
@@ -115,14 +116,19 @@ inline void launch_cooperative(const void* kernel, int blocks, int threads, void
 template <GridBarrier Barrier>
 class GridBarrierMethod final : public Method {
  public:
-  std::string_view name() const override { return Barrier::kName; }
+  std::string_view name() const override { return Barrier::name; }
   Level level() const override { return Level::grid; }
-  std::string_view description() const override { return Barrier::kDescription; }
+  std::string_view description() const override { return Barrier::description; }
   std::vector<Axis> axes() const override {
     std::vector<Axis> a = {{"blocks_per_sm", {1, 2, 4, 8, 16, 32}},
                            {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
     // Only a barrier whose spin loops carry the watchdog may be left by a block on purpose.
-    if (Barrier::kInterruptible) a.push_back({"skip_block", {0}, {{0, "none"}, {1, "last"}}});
+    if (Barrier::interruptible)
+      a.push_back({"skip_block",
+                   {0},
+                   {{SkipBlock::none, "none", "every block arrives"},
+                    {SkipBlock::last, "last",
+                     "the last block never arrives (the barrier must give up, not hang)"}}});
     return a;
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
@@ -132,8 +138,6 @@ class GridBarrierMethod final : public Method {
     const long threads = p.at("threads_per_block");
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
-    const long skip = p.get("skip_block", 0);
-    if (skip != 0 && skip != 1) return Usability::no("skip_block is 0 or 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     return blocks_fit("occupancy", per_sm, static_cast<int>(threads), timed<Barrier>,
                       check<Barrier>);
@@ -150,13 +154,13 @@ class GridBarrierMethod final : public Method {
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int skip = s.skip_block;
-    int broken = faults::break_check(Barrier::kName);
+    int broken = faults::break_check(Barrier::name);
     unsigned seed = check_seed();
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();
     void* args[] = {&st, &w, &rounds, &skip, &broken, &seed, &stamp_ptr, &fail_ptr};
     launch_cooperative(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, args);
-    if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::kName));
+    if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::name));
     return Verification::from_failures(failures.to_host()[0],
                                        "block stamps of the wrong round seen after the barrier");
   }
@@ -176,7 +180,7 @@ class GridBarrierMethod final : public Method {
       const auto t0 = std::chrono::steady_clock::now();
       launch_cooperative(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads, args);
       const auto t1 = std::chrono::steady_clock::now();
-      watchdog.throw_if_tripped(Barrier::kName);
+      watchdog.throw_if_tripped(Barrier::name);
       return std::chrono::duration<double>(t1 - t0).count();
     };
     try {
@@ -192,7 +196,8 @@ class GridBarrierMethod final : public Method {
   };
   static Shape shape(const RunContext& ctx, const Point& p) {
     return {static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front()),
-            static_cast<int>(p.at("threads_per_block")), static_cast<int>(p.get("skip_block", 0))};
+            static_cast<int>(p.at("threads_per_block")),
+            p.choice("skip_block", SkipBlock::none) == SkipBlock::last};
   }
   static std::size_t state_words(const Shape& s) {
     return std::max<std::size_t>(1, Barrier::state_words(s.blocks));
