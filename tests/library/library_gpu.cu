@@ -24,14 +24,13 @@ constexpr int kRounds = 64;
 constexpr unsigned kLateNs = 20000;
 constexpr unsigned long long kWatchdogNs = 2'000'000'000ull;
 
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    const cudaError_t e_ = (call);                                                           \
-    if (e_ != cudaSuccess) {                                                                 \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call,                    \
-                   cudaGetErrorString(e_));                                                  \
-      std::exit(1);                                                                          \
-    }                                                                                        \
+#define CHECK(call)                                                                               \
+  do {                                                                                            \
+    const cudaError_t e_ = (call);                                                                \
+    if (e_ != cudaSuccess) {                                                                      \
+      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                               \
+    }                                                                                             \
   } while (0)
 
 // Every member's payload words (blocks x threads each) as this GPU addresses them.
@@ -93,7 +92,9 @@ __global__ void device_absent(const __grid_constant__ gpubarrier::DeviceBarrierS
   if (bar.sync() && threadIdx.x == 0) atomicAdd(passed, 1u);
 }
 
-__global__ void mark(unsigned* ran) { *ran = 1; }
+__global__ void mark(unsigned* ran) {
+  *ran = 1;
+}
 
 int gpus() {
   int n = 0;
@@ -220,8 +221,8 @@ int grid_watchdog() {
   p.of[0] = zeroed(blocks * kThreads);
   p.members = 1;
   unsigned* failures = zeroed(1);
-  CHECK(gpubarrier::launch_cooperative(grid_check, blocks, kThreads, 0, nullptr, s, p, failures,
-                                       1));
+  CHECK(
+      gpubarrier::launch_cooperative(grid_check, blocks, kThreads, 0, nullptr, s, p, failures, 1));
   CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
   bad |= expect(!timed_out && read_word(failures) == 0, "after reset_grid_barrier it works again");
   CHECK(gpubarrier::free_grid_barrier(&s, nullptr));
@@ -237,10 +238,10 @@ int residency_refusal() {
   int bad = expect(too_many == cudaErrorCooperativeLaunchTooLarge && read_word(ran) == 0,
                    "one block more than can be resident: refused (" +
                        std::string(cudaGetErrorName(too_many)) + "), nothing launched");
-  bad |= expect(gpubarrier::check_residency(mark, fit, 1024, 0) == cudaSuccess &&
-                    gpubarrier::check_residency(mark, fit + 1, 1024, 0) ==
-                        cudaErrorCooperativeLaunchTooLarge,
-                "check_residency accepts " + std::to_string(fit) + " blocks, refuses one more");
+  bad |= expect(
+      gpubarrier::check_residency(mark, fit, 1024, 0) == cudaSuccess &&
+          gpubarrier::check_residency(mark, fit + 1, 1024, 0) == cudaErrorCooperativeLaunchTooLarge,
+      "check_residency accepts " + std::to_string(fit) + " blocks, refuses one more");
   CHECK(cudaFree(ran));
   return bad;
 }
