@@ -52,6 +52,26 @@
 #include "gpubarrier/watchdog.cuh"
 
 namespace gpubarrier {
+namespace detail {
+
+// The count's two operations, at GPU scope on global memory: an add that releases (a red: no
+// value comes back, so the poll that follows it leaves at once) and an acquire load.
+__device__ __forceinline__ void add_release(unsigned long long* count) {
+  asm volatile("red.release.gpu.global.add.u64 [%0], %1;" ::"l"(__cvta_generic_to_global(count)),
+               "l"(1ull)
+               : "memory");
+}
+
+__device__ __forceinline__ unsigned long long load_acquire(const unsigned long long* count) {
+  unsigned long long v;
+  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];"
+               : "=l"(v)
+               : "l"(__cvta_generic_to_global(count))
+               : "memory");
+  return v;
+}
+
+}  // namespace detail
 
 // What a kernel gets by value: the counter and the watchdog. Trivially copyable.
 struct GridBarrierState {

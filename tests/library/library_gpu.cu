@@ -1,6 +1,7 @@
 // GPU tests of the public barrier headers (include/gpubarrier/), compiled as C++17 against them
 // alone: each barrier's contract by message passing, with a variant without the barrier that the
-// same check must catch; the watchdog; the residency refusal.
+// same check must catch; the watchdog; the residency refusal. The cluster grid barrier's cases
+// run where clusters exist (sm_90 and newer) and skip with the reason elsewhere.
 //
 // Message passing: in every round every thread of every block writes the round into its payload
 // word with a plain store, crosses the barrier, and then reads, with plain loads, the payload of
@@ -9,11 +10,14 @@
 // early blocks read the late block's words before it wrote them.
 //
 //   test_library_gpu <case>     exit 0 pass, 1 fail, 77 skip (no GPU, too few GPUs: the reason)
+#include <gpubarrier/cluster_grid_barrier.cuh>
 #include <gpubarrier/grid_barrier.cuh>
 #include <gpubarrier/peer_device_barrier.cuh>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -68,6 +72,15 @@ __global__ void grid_check(gpubarrier::GridBarrierState s, Payloads p, unsigned*
     message_passing(p, failures, [] { return true; });
 }
 
+__global__ void cluster_grid_check(gpubarrier::GridBarrierState s, Payloads p, unsigned* failures,
+                                   int with_barrier) {
+  gpubarrier::ClusterGridBarrier bar(s);
+  if (with_barrier)
+    message_passing(p, failures, [&] { return bar.sync(); });
+  else
+    message_passing(p, failures, [] { return true; });
+}
+
 __global__ void device_check(const __grid_constant__ gpubarrier::DeviceBarrierState s, Payloads p,
                              unsigned* failures, int with_barrier) {
   gpubarrier::DeviceBarrier bar(s);
@@ -82,6 +95,13 @@ __global__ void device_check(const __grid_constant__ gpubarrier::DeviceBarrierSt
 __global__ void grid_absent(gpubarrier::GridBarrierState s, unsigned* passed) {
   gpubarrier::GridBarrier bar(s);
   if (blockIdx.x == gridDim.x - 1) return;
+  if (bar.sync() && threadIdx.x == 0) atomicAdd(passed, 1u);
+}
+
+// The last cluster never arrives (its blocks leave at once).
+__global__ void cluster_grid_absent(gpubarrier::GridBarrierState s, unsigned* passed) {
+  if (blockIdx.x >= gridDim.x - gpubarrier::detail::cluster_blocks()) return;
+  gpubarrier::ClusterGridBarrier bar(s);
   if (bar.sync() && threadIdx.x == 0) atomicAdd(passed, 1u);
 }
 
@@ -135,6 +155,39 @@ unsigned grid_failures(bool with_barrier) {
   for (int launch = 0; launch < 2; ++launch) {
     CHECK(gpubarrier::launch_cooperative(grid_check, blocks, kThreads, 0, nullptr, s, p, failures,
                                          with_barrier ? 1 : 0));
+    CHECK(cudaMemset(p.of[0], 0, blocks * kThreads * sizeof(unsigned)));
+  }
+  CHECK(cudaDeviceSynchronize());
+  bool timed_out = false;
+  CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
+  const unsigned f = read_word(failures) + (timed_out ? 1000000u : 0u);
+  CHECK(gpubarrier::free_grid_barrier(&s, nullptr));
+  CHECK(cudaFree(p.of[0]));
+  CHECK(cudaFree(failures));
+  return f;
+}
+
+// Whether this GPU launches thread-block clusters; the reason on stdout when not.
+bool has_clusters() {
+  int can = 0;
+  CHECK(cudaDeviceGetAttribute(&can, cudaDevAttrClusterLaunch, 0));
+  if (!can) std::printf("SKIP: GPU 0 launches no thread-block clusters (sm_90 or newer needed)\n");
+  return can != 0;
+}
+
+// Failures of the message-passing check on one GPU with the cluster grid barrier (or without it),
+// in clusters of `cluster_size` blocks.
+unsigned cluster_grid_failures(unsigned cluster_size, bool with_barrier) {
+  const unsigned blocks = grid_blocks();
+  gpubarrier::GridBarrierState s;
+  CHECK(gpubarrier::make_grid_barrier(&s, nullptr, kWatchdogNs));
+  Payloads p{};
+  p.of[0] = zeroed(blocks * kThreads);
+  p.members = 1;
+  unsigned* failures = zeroed(1);
+  for (int launch = 0; launch < 2; ++launch) {
+    CHECK(gpubarrier::launch_clustered(cluster_grid_check, blocks, cluster_size, kThreads, 0,
+                                       nullptr, s, p, failures, with_barrier ? 1 : 0));
     CHECK(cudaMemset(p.of[0], 0, blocks * kThreads * sizeof(unsigned)));
   }
   CHECK(cudaDeviceSynchronize());
@@ -246,6 +299,79 @@ int residency_refusal() {
   return bad;
 }
 
+constexpr unsigned kClusterSizes[] = {2, 4, 8};
+
+int cluster_grid_contract() {
+  if (!has_clusters()) return kSkip;
+  int bad = 0;
+  for (const unsigned size : kClusterSizes) {
+    const unsigned f = cluster_grid_failures(size, true);
+    bad |= expect(f == 0, "cluster grid barrier, clusters of " + std::to_string(size) +
+                              ": every payload of the round seen after it (" + std::to_string(f) +
+                              " stale reads)");
+  }
+  return bad;
+}
+
+int cluster_grid_without_barrier() {
+  if (!has_clusters()) return kSkip;
+  const unsigned f = cluster_grid_failures(2, false);
+  return expect(f > 0, "without the cluster grid barrier the check sees stale payloads (" +
+                           std::to_string(f) + " stale reads)");
+}
+
+int cluster_grid_watchdog() {
+  if (!has_clusters()) return kSkip;
+  const unsigned blocks = grid_blocks(), size = 2;
+  gpubarrier::GridBarrierState s;
+  CHECK(gpubarrier::make_grid_barrier(&s, nullptr, 50'000'000ull));  // 50 ms
+  unsigned* passed = zeroed(1);
+  CHECK(gpubarrier::launch_clustered(cluster_grid_absent, blocks, size, kThreads, 0, nullptr, s,
+                                     passed));
+  CHECK(cudaDeviceSynchronize());
+  bool timed_out = false;
+  CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
+  int bad = expect(timed_out && read_word(passed) == 0,
+                   "a cluster that never arrives: the watchdog ends the wait, no block passes, "
+                   "grid_barrier_timed_out says so");
+  CHECK(gpubarrier::reset_grid_barrier(s, nullptr));
+  Payloads p{};
+  p.of[0] = zeroed(blocks * kThreads);
+  p.members = 1;
+  unsigned* failures = zeroed(1);
+  CHECK(gpubarrier::launch_clustered(cluster_grid_check, blocks, size, kThreads, 0, nullptr, s, p,
+                                     failures, 1));
+  CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
+  bad |= expect(!timed_out && read_word(failures) == 0, "after reset_grid_barrier it works again");
+  CHECK(gpubarrier::free_grid_barrier(&s, nullptr));
+  return bad;
+}
+
+int cluster_residency_refusal() {
+  if (!has_clusters()) return kSkip;
+  const unsigned size = 2, threads = 1024;
+  unsigned fit = 0;
+  CHECK(gpubarrier::max_resident_clusters(mark, size, threads, 0, &fit));
+  unsigned* ran = zeroed(1);
+  const cudaError_t too_many =
+      gpubarrier::launch_clustered(mark, (fit + 1) * size, size, threads, 0, nullptr, ran);
+  const cudaError_t uneven =
+      gpubarrier::launch_clustered(mark, size + 1, size, threads, 0, nullptr, ran);
+  CHECK(cudaDeviceSynchronize());
+  int bad = expect(too_many == cudaErrorCooperativeLaunchTooLarge &&
+                       uneven == cudaErrorInvalidValue && read_word(ran) == 0,
+                   "one cluster more than can be resident: refused (" +
+                       std::string(cudaGetErrorName(too_many)) +
+                       "); a grid that is no multiple of the cluster size: refused (" +
+                       cudaGetErrorName(uneven) + "); nothing launched");
+  bad |=
+      expect(gpubarrier::check_cluster_residency(mark, fit * size, size, threads, 0) == cudaSuccess,
+             "check_cluster_residency accepts " + std::to_string(fit) + " clusters of " +
+                 std::to_string(size));
+  CHECK(cudaFree(ran));
+  return bad;
+}
+
 int device_contract(int members) {
   if (gpus() < members) {
     std::printf("SKIP: needs %d GPUs, %d visible\n", members, gpus());
@@ -289,13 +415,16 @@ int device_watchdog() {
 
 int main(int argc, char** argv) {
   const std::string c = argc > 1 ? argv[1] : "";
-  if (c != "grid_contract" && c != "grid_without_barrier" && c != "grid_watchdog" &&
-      c != "residency_refusal" && c != "device_contract_1gpu" && c != "device_contract_2gpu" &&
-      c != "device_watchdog") {
-    std::fprintf(stderr,
-                 "usage: %s grid_contract|grid_without_barrier|grid_watchdog|residency_refusal|"
-                 "device_contract_1gpu|device_contract_2gpu|device_watchdog\n",
-                 argv[0]);
+  const char* const cases[] = {"grid_contract",         "grid_without_barrier",
+                               "grid_watchdog",         "residency_refusal",
+                               "cluster_grid_contract", "cluster_grid_without_barrier",
+                               "cluster_grid_watchdog", "cluster_residency_refusal",
+                               "device_contract_1gpu",  "device_contract_2gpu",
+                               "device_watchdog"};
+  if (std::find(std::begin(cases), std::end(cases), c) == std::end(cases)) {
+    std::fprintf(stderr, "usage: %s CASE; CASE is one of:", argv[0]);
+    for (const char* k : cases) std::fprintf(stderr, " %s", k);
+    std::fprintf(stderr, "\n");
     return 2;
   }
   if (gpus() == 0) {
@@ -306,6 +435,10 @@ int main(int argc, char** argv) {
   if (c == "grid_without_barrier") return grid_without_barrier();
   if (c == "grid_watchdog") return grid_watchdog();
   if (c == "residency_refusal") return residency_refusal();
+  if (c == "cluster_grid_contract") return cluster_grid_contract();
+  if (c == "cluster_grid_without_barrier") return cluster_grid_without_barrier();
+  if (c == "cluster_grid_watchdog") return cluster_grid_watchdog();
+  if (c == "cluster_residency_refusal") return cluster_residency_refusal();
   if (c == "device_contract_1gpu") return device_contract(1);
   if (c == "device_contract_2gpu") return device_contract(2);
   return device_watchdog();
