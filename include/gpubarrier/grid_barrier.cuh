@@ -52,26 +52,6 @@
 #include "gpubarrier/watchdog.cuh"
 
 namespace gpubarrier {
-namespace detail {
-
-// The count's two operations, at GPU scope on global memory: an add that releases (a red: no
-// value comes back, so the poll that follows it leaves at once) and an acquire load.
-__device__ __forceinline__ void add_release(unsigned long long* count) {
-  asm volatile("red.release.gpu.global.add.u64 [%0], %1;" ::"l"(__cvta_generic_to_global(count)),
-               "l"(1ull)
-               : "memory");
-}
-
-__device__ __forceinline__ unsigned long long load_acquire(const unsigned long long* count) {
-  unsigned long long v;
-  asm volatile("ld.acquire.gpu.global.u64 %0, [%1];"
-               : "=l"(v)
-               : "l"(__cvta_generic_to_global(count))
-               : "memory");
-  return v;
-}
-
-}  // namespace detail
 
 // What a kernel gets by value: the counter and the watchdog. Trivially copyable.
 struct GridBarrierState {
@@ -91,11 +71,8 @@ class BasicGridBarrier {
   // blocks arrived at the first barrier sees fewer than `blocks` more, because that barrier cannot
   // complete without this block.
   __device__ BasicGridBarrier(Word* count, const W& watchdog)
-      : count_(count),
-        watchdog_(watchdog),
-        blocks_(Word(gridDim.x) * gridDim.y * gridDim.z),
-        leader_(threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
-    if (leader_) epoch_ = Ref(*count_).load(cuda::memory_order_relaxed) / blocks_;
+      : count_(count), watchdog_(watchdog), blocks_(Word(gridDim.x) * gridDim.y * gridDim.z) {
+    if (leader()) epoch_ = Ref(*count_).load(cuda::memory_order_relaxed) / blocks_;
   }
 
   // Every thread of the block; true when every block of the grid has arrived at this barrier.
@@ -103,22 +80,36 @@ class BasicGridBarrier {
   __device__ bool sync() {
     __syncthreads();  // the whole block's writes precede its leader's release
     bool gave_up = false;
-    if (leader_) {
-      const Word complete = ++epoch_ * blocks_;
-      Ref count(*count_);
-      count.fetch_add(1, cuda::memory_order_acq_rel);
-      gave_up = !detail::spin_until(
-          watchdog_, [&] { return count.load(cuda::memory_order_acquire) >= complete; });
+    // The leader is thread (0, 0, 0). A 1-D block tests threadIdx.x alone: nvcc then issues the
+    // leader's add as one atomic, where under a test of three indices it first sums the adds of
+    // the warp's active lanes (vote, popc) on the barrier's critical path.
+    if (blockDim.y == 1 && blockDim.z == 1) {
+      if (threadIdx.x == 0) gave_up = !arrive_and_wait();
+    } else if (leader()) {
+      gave_up = !arrive_and_wait();
     }
     return !__syncthreads_or(gave_up);
   }
 
  private:
   using Ref = cuda::atomic_ref<Word, cuda::thread_scope_device>;
+
+  // The leader's part: this block's add, then the poll until every block added.
+  __device__ bool arrive_and_wait() {
+    const Word complete = ++epoch_ * blocks_;
+    Ref count(*count_);
+    count.fetch_add(1, cuda::memory_order_acq_rel);
+    return detail::spin_until(watchdog_,
+                              [&] { return count.load(cuda::memory_order_acquire) >= complete; });
+  }
+
+  __device__ static bool leader() {
+    return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+  }
+
   Word* count_;
   W watchdog_;
   Word blocks_;
-  bool leader_;
   Word epoch_ = 0;  // the leader's: the barriers this grid completed on the counter
 };
 

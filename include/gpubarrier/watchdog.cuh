@@ -22,7 +22,7 @@
 namespace gpubarrier {
 
 // Polls between two looks at the watchdog.
-inline constexpr unsigned kCheckEvery = 32;
+inline constexpr unsigned kCheckEvery = 64;
 
 // The default watchdog: a budget per spin loop and one flag word per launch (device memory,
 // zero before the launch). The first loop whose budget expires raises the flag; every other
@@ -59,10 +59,10 @@ namespace detail {
 template <class W, class Done>
 __device__ __forceinline__ bool spin_until(const W& watchdog, Done done) {
   std::uint64_t deadline = 0;
-  for (unsigned polls = 1;; ++polls) {
-    if (done()) return true;
-    if (polls % kCheckEvery == 0 && watchdog.give_up(deadline, polls)) return false;
-  }
+  unsigned polls = 0;
+  while (!done())
+    if (++polls % kCheckEvery == 0 && watchdog.give_up(deadline, polls)) return false;
+  return true;
 }
 
 }  // namespace detail

@@ -98,9 +98,10 @@ __global__ void grid_absent(gpubarrier::GridBarrierState s, unsigned* passed) {
   if (bar.sync() && threadIdx.x == 0) atomicAdd(passed, 1u);
 }
 
-// The last cluster never arrives (its blocks leave at once).
-__global__ void cluster_grid_absent(gpubarrier::GridBarrierState s, unsigned* passed) {
-  if (blockIdx.x >= gridDim.x - gpubarrier::detail::cluster_blocks()) return;
+// The last cluster (of `cluster_size` blocks) never arrives: its blocks leave at once.
+__global__ void cluster_grid_absent(gpubarrier::GridBarrierState s, unsigned cluster_size,
+                                    unsigned* passed) {
+  if (blockIdx.x >= gridDim.x - cluster_size) return;
   gpubarrier::ClusterGridBarrier bar(s);
   if (bar.sync() && threadIdx.x == 0) atomicAdd(passed, 1u);
 }
@@ -327,7 +328,7 @@ int cluster_grid_watchdog() {
   CHECK(gpubarrier::make_grid_barrier(&s, nullptr, 50'000'000ull));  // 50 ms
   unsigned* passed = zeroed(1);
   CHECK(gpubarrier::launch_clustered(cluster_grid_absent, blocks, size, kThreads, 0, nullptr, s,
-                                     passed));
+                                     size, passed));
   CHECK(cudaDeviceSynchronize());
   bool timed_out = false;
   CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
