@@ -44,7 +44,7 @@ if(GPUBARRIER_NVSHMEM_ROOT)
   target_compile_definitions(gpubarrier_nvshmem PRIVATE GPUBARRIER_HAVE_NVSHMEM)
   target_include_directories(gpubarrier_nvshmem PRIVATE ${_root}/include kernels)
   target_link_libraries(gpubarrier_nvshmem PUBLIC gpubarrier_runtime gpubarrier_core
-    PRIVATE gb_nvshmem_device gb_nvshmem_host)
+    PRIVATE gb_nvshmem_device gb_nvshmem_host gpubarrier_barriers)
   target_compile_options(gpubarrier_nvshmem PRIVATE
     $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -lineinfo>)
   set(GB_NVSHMEM_TARGET gpubarrier_nvshmem)

@@ -75,7 +75,7 @@ Outcome run_partial(const RunContext& ctx, int blocks, int threads, Missing miss
   unsigned* c = counts.get();
   void* args[] = {&st, &w, &missing, &rounds, &c};
   const auto t0 = std::chrono::steady_clock::now();
-  launch_cooperative(reinterpret_cast<const void*>(partial_sync<Barrier>), blocks, threads, args);
+  launch_grid(reinterpret_cast<const void*>(partial_sync<Barrier>), blocks, threads, 0, args);
   const auto t1 = std::chrono::steady_clock::now();
   const std::vector<unsigned> n = counts.to_host();
   Outcome o;

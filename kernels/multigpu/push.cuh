@@ -1,12 +1,13 @@
 // The push algorithm (multigpu.device.push, kernels/multigpu/push.cu; also the barrier of
-// reduction.multi.device-barrier): no release hop: every block waits for its own GPU's arrival
-// count to complete (as a grid barrier does) and for the peers' signals in its GPU's inbox; the
-// block that completes the count pushes the epoch into every peer's inbox, in the peer's own
-// memory. A crossing costs the arrival count, one NVLink write and the poll that sees it. The count
-// stays inside the GPU (device scope); only the words that cross to peers are system-scope signals.
-// The lanes of warp 0 share the peers: lane k sends to and polls peers k, k+32, ..., so that with
-// N GPUs the N-1 signals (each with its own system-scope release) and polls are in flight
-// together, not one after the other.
+// reduction.multi.device-barrier), run by the crossing of the public device barrier that users
+// include (include/gpubarrier/device_barrier.cuh, its contract there): no release hop: every block
+// waits for its own GPU's arrival count to complete (as a grid barrier does) and for the peers'
+// signals in its GPU's inbox; the block that completes the count pushes the epoch into every peer's
+// inbox, in the peer's own memory. A crossing costs the arrival count, one NVLink write and the
+// poll that sees it. The count stays inside the GPU (device scope); only the words that cross to
+// peers are system-scope signals. The lanes of warp 0 share the peers: lane k sends to and polls
+// peers k, k+32, ..., so that with N GPUs the N-1 signals (each with its own system-scope release)
+// and polls are in flight together, not one after the other.
 //
 // Axis `part` (the phase experiment of configs/sweeps/push-phases.yaml; whole in every other use):
 // whole = the whole barrier; gather = the gather alone (every block waits for its GPU's count;
@@ -26,15 +27,21 @@
 // "Where push's time goes").
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/method.hpp"
+#include "gpubarrier/push_crossing.cuh"
 #include "multigpu/frame/algorithm.cuh"
 #include "multigpu/frame/crossing.cuh"
 
 namespace gb::mg {
+
+static_assert(gpubarrier::kMaxGpus == kMaxMembers && std::is_same_v<gpubarrier::Epoch, Word>,
+              "push's words are the public device barrier's");
 
 enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
 enum class CountPoll { acquire_load = 0, relaxed_then_fence = 1 };
@@ -45,10 +52,8 @@ struct Push : Algorithm {
       "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
       "its local inbox.";
 
-  struct Words {
-    alignas(128) Word arrive[kMaxMembers];  // the inbox: from every member
-    alignas(128) Word arrived;              // blocks of this GPU that reached the barrier
-  };
+  // The inbox (from every member) and the count of this GPU's blocks that reached the barrier.
+  using Words = gpubarrier::DeviceBarrierWords;
   struct Args {
     PushPart part = PushPart::whole;
     bool count_fence = false;  // count_poll=relaxed-then-fence
@@ -95,77 +100,78 @@ struct Push : Algorithm {
            "configs/sweeps/push-phases.yaml)";
   }
 
-  // The whole barrier with the count polled by acquire loads (every use but the experiments)
-  // takes a path compiled for it alone, with no branch on `part` or `count_poll` left in it: on
-  // one H200 those branches, like the ordering's (runtime/barrier_args.cuh, OrderedArgs), showed
-  // in the crossing's time.
+  // The crossing is the public device barrier's (gpubarrier/push_crossing.cuh), the code
+  // users include: the whole barrier at release/acquire is its DeviceBarrier's operations
+  // (ReleaseAcquire), with the frame's watchdog; the other orderings, the count's other wait and
+  // the parts bring their own operations and steps (FrameOps). Each combination is compiled for
+  // itself, with no branch on `part` or `count_poll` left in the whole barrier's path: on one
+  // H200 those branches, like the ordering's (runtime/barrier_args.cuh, OrderedArgs), showed in
+  // the crossing's time.
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args& x, Word e) {
-    if (x.part == PushPart::whole && !x.count_fence) return cross_as<true>(a, x, e);
-    return cross_as<false>(a, x, e);
+    using gpubarrier::PushSteps;
+    const FrameWatch watch{a.self, a.watchdog_ns};
+    if (x.part == PushPart::whole && !x.count_fence) {
+      const PushSteps whole{true, true, true, a.waits(), false};
+      if (a.ordering == Ordering::acquire_release)
+        return crossing(a, gpubarrier::ReleaseAcquire<FrameWatch>{watch}, whole, e);
+      return crossing(a, FrameOps<false>{watch, a.ordering}, whole, e);
+    }
+    const PushSteps steps{
+        x.part != PushPart::exchange, x.part != PushPart::gather,
+        x.part == PushPart::whole || (x.part == PushPart::exchange && blockIdx.x == 0), a.waits(),
+        blockIdx.x == 0};
+    if (x.count_fence) return crossing(a, FrameOps<true>{watch, a.ordering}, steps, e);
+    return crossing(a, FrameOps<false>{watch, a.ordering}, steps, e);
   }
 
-  // `Whole`: `given` is the default Args, known to the compiler as such.
-  template <bool Whole, class Bar>
-  __device__ static bool cross_as(const Bar& a, const Args& given, Word e) {
-    constexpr auto gpu = cuda::thread_scope_device;
-    constexpr unsigned kWarp = 0xffffffffu;
-    const Args x = Whole ? Args{} : given;
-    const Ordering o = a.ordering;
-    const bool alone = a.members == 1;
-    const bool gathers = x.part != PushPart::exchange;
-    const bool sends = x.part != PushPart::gather;
-    const bool polls_peers = x.part == PushPart::whole ||
-                             (x.part == PushPart::exchange && blockIdx.x == 0);
-    const Word complete = e * gridDim.x;
-    Words* self = a.template own_words<Words>();
-    __shared__ bool ok;
-    __syncthreads();
-    if (threadIdx.x < 32) {
-      const int lane = static_cast<int>(threadIdx.x);
-      bool last = false;
-      if (lane == 0 && gathers) {
-        cuda::atomic_ref<Word, gpu> arrived(self->arrived);
-        fence_if_relaxed<gpu>(o);  // this block's writes, before its arrival
-        const Word before = o == Ordering::acquire_release
-                                ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
-                                : arrived.fetch_add(1, cuda::memory_order_relaxed);
-        last = before + 1 == complete && !alone;
-      } else if (lane == 0) {
-        last = blockIdx.x == 0 && !alone;  // part 3: block 0 speaks for its GPU
-      }
-      // The lanes that send publish, each with its own system-scope fence (relaxed) or release
-      // store, everything lane 0 observed through the count. The shuffle only moves the value;
-      // __syncwarp (bar.warp.sync) is what orders lane 0's acquire before every sending lane's
-      // fence or release store, so that lanes 1..31 publish what lane 0 acquired (3+ GPUs).
-      const bool send = __shfl_sync(kWarp, last, 0);
-      __syncwarp(kWarp);
-      if (send && sends) {
-        for (int k = lane; k < a.members - 1; k += 32) {
-          const int j = (a.member + 1 + k) % a.members;
-          fence_if_relaxed(o);
-          store_signal(&a.template words_of<Words>(j)->arrive[a.member], e, o);
-        }
-      }
-      bool good = true;
-      if (a.waits()) {
-        if (lane == 0 && gathers)
-          good = x.count_fence
-                     ? wait_then_acquire<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns)
-                     : wait_at_least<gpu>(&self->arrived, complete, o, a.self, a.watchdog_ns);
-        for (int k = lane; good && polls_peers && k < a.members - 1; k += 32)
-          good = wait_at_least(&self->arrive[(a.member + 1 + k) % a.members], e, o, a.self,
-                               a.watchdog_ns);
-      }
-      if (alone)
-        fence_if_relaxed<gpu>(o);
-      else if (lane == 0 || lane < a.members - 1)  // the lanes that polled
-        fence_if_relaxed(o);
-      good = __all_sync(kWarp, good);
-      if (lane == 0) ok = good;
+ private:
+  // The frame's watchdog (frame/signals.cuh, gave_up): the first spin to expire raises the GPU's
+  // abort word and counts a timeout, so that every block leaves the kernel.
+  struct FrameWatch {
+    Control* self;
+    std::uint64_t budget_ns;
+    __device__ bool give_up(std::uint64_t& deadline, unsigned polls) const {
+      if (polls == gpubarrier::kCheckEvery) deadline = dev::global_ns() + budget_ns;
+      return gave_up(self, deadline);
     }
-    __syncthreads();
-    return ok;
+  };
+
+  // The crossing's operations at the frame's orderings (runtime/barrier_args.cuh): relaxed
+  // signals with fences where a block arrives and leaves (1, 2), none (3), or release/acquire (0);
+  // CountFence (count_poll=1): the count polled relaxed, then one acquire fence.
+  template <bool CountFence>
+  struct FrameOps {
+    FrameWatch watch;
+    Ordering o;
+    __device__ Word arrive(Word* count) const {
+      fence_if_relaxed<cuda::thread_scope_device>(o);  // this block's writes, before its arrival
+      cuda::atomic_ref<Word, cuda::thread_scope_device> arrived(*count);
+      return o == Ordering::acquire_release ? arrived.fetch_add(1, cuda::memory_order_acq_rel)
+                                            : arrived.fetch_add(1, cuda::memory_order_relaxed);
+    }
+    __device__ void send(Word* inbox, Word e) const {
+      fence_if_relaxed(o);
+      store_signal(inbox, e, o);
+    }
+    __device__ bool wait_count(const Word* p, Word t) const {
+      constexpr auto gpu = cuda::thread_scope_device;
+      if (CountFence) return wait_then_acquire<gpu>(p, t, o, watch.self, watch.budget_ns);
+      return wait_at_least<gpu>(p, t, o, watch.self, watch.budget_ns);
+    }
+    __device__ bool wait_peer(const Word* p, Word t) const {
+      return wait_at_least(p, t, o, watch.self, watch.budget_ns);
+    }
+    __device__ void after_count() const { fence_if_relaxed<cuda::thread_scope_device>(o); }
+    __device__ void after_peers() const { fence_if_relaxed(o); }
+  };
+
+  template <class Bar, class Ops>
+  __device__ static bool crossing(const Bar& a, const Ops& ops, const gpubarrier::PushSteps& steps,
+                                  Word e) {
+    return gpubarrier::push_cross(
+        ops, a.template own_words<Words>(), [&](int j) { return a.template words_of<Words>(j); },
+        a.member, a.members, e, steps);
   }
 };
 

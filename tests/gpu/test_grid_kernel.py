@@ -46,6 +46,10 @@ def launch_kinds():
     return registered("kernel.launch.*")
 
 
+# The clustered barrier's one axis more: clusters of 2 blocks (every grid here is a multiple).
+CLUSTERS = ("--axis", "cluster_size=2")
+
+
 def run_rows(*args, env=None):
     return rows_of([EXE, "run", "--gpus", "0", "--samples", "5", "--time-budget", "0.5", *args],
                    env=env, timeout=600)
@@ -64,7 +68,8 @@ def expect_verified(rows, method, metric):
 def case_grid_all():
     methods = grid()
     rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=1,2",
-                    "--axis", "threads_per_block=128", "--reps-lo", "64", "--reps-hi", "640")
+                    "--axis", "threads_per_block=128", *CLUSTERS, "--reps-lo", "64",
+                    "--reps-hi", "640")
     for m in methods:
         got = expect_verified(rows, m, "latency")
         if len(got) != 2:
@@ -75,7 +80,7 @@ def case_grid_all():
 def case_grid_occupancy():
     methods = grid()
     rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=64",
-                    "--axis", "threads_per_block=1024")
+                    "--axis", "threads_per_block=1024", *CLUSTERS)
     for m in methods:
         got = [r for r in rows if r["method"] == m]
         if len(got) != 1 or got[0]["status"] != "skipped" or "occupancy" not in got[0]["note"]:
@@ -84,12 +89,13 @@ def case_grid_occupancy():
 
 
 def case_grid_timeout():
-    # One block never arrives at the software barriers: each run must end as a timeout row after
-    # the watchdog, and the configuration after it must still work (nothing is left wedged).
+    # One block (the clustered barrier: one cluster) never arrives at the software barriers: each
+    # run must end as a timeout row after the watchdog, and the configuration after it must still
+    # work (nothing is left wedged).
     methods = software()
     start = time.monotonic()
     rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=1",
-                    "--axis", "threads_per_block=128", "--axis", "skip_block=1,0",
+                    "--axis", "threads_per_block=128", "--axis", "skip_block=1,0", *CLUSTERS,
                     "--reps-lo", "64", "--reps-hi", "640")
     took = time.monotonic() - start
     for m in methods:
@@ -116,12 +122,16 @@ def case_grid_broken():
     rows = []
     for per_sm, threads in shapes:
         rows += run_rows("--methods", ",".join(methods), "--axis", per_sm, "--axis", threads,
-                         "--reps-lo", "64", "--reps-hi", "640",
+                         *CLUSTERS, "--reps-lo", "64", "--reps-hi", "640",
                          env=dict(os.environ, GPUBARRIER_TEST_BREAK="gpu.grid.*"))
     for m in methods:
         got = [r for r in rows if r["method"] == m]
-        if len(got) != 4 or not all(caught(r) and "stamps" in r["note"] for r in got):
-            fail(f"{m} without its barrier must give 4 unverified rows", got)
+        # 4224 blocks in clusters may be more clusters than are co-resident: a skipped row there.
+        got = [r for r in got if not (r["status"] == "skipped" and "occupancy" in r["note"]
+                                      and m == "gpu.grid.cluster-count-epoch")]
+        want = 3 if m == "gpu.grid.cluster-count-epoch" else 4
+        if len(got) < want or not all(caught(r) and "stamps" in r["note"] for r in got):
+            fail(f"{m} without its barrier must give {want} or more unverified rows", got)
     print("PASS", len(rows), "unverified grid rows")
 
 

@@ -237,6 +237,26 @@ def core_header_includes_io(w):
            absent=["must not"])
 
 
+def barriers_include_project(w):
+    # The public headers (include/gpubarrier/) are installed alone: a header of theirs that
+    # includes any part of the project, or their target linking one, is caught.
+    root = os.path.join(w.dir, "tree")
+    w.write("tree/include/gpubarrier/grid_barrier.cuh",
+            '#pragma once\n#include <cuda/atomic>\n#include "../../src/core/faults.hpp"\n')
+    w.write("tree/src/core/faults.hpp", "#pragma once\n")
+    w.write("tree/kernels/grid/count_epoch.cu", '#include "gpubarrier/grid_barrier.cuh"\n')
+    entries = {f"{METHODS}/kernels/grid/count_epoch.cu.o": [
+        f"{root}/kernels/grid/count_epoch.cu", f"{root}/include/gpubarrier/grid_barrier.cuh",
+        f"{root}/src/core/faults.hpp"]}
+    expect(w.includes(entries, root), 1, present=[
+        "include/gpubarrier/grid_barrier.cuh: includes src/core/faults.hpp (barriers must not "
+        "include core: the public headers include nothing of the project (they are installed "
+        "alone))"], absent=["count_epoch.cu:"])
+    graph = replace(intended_graph(), "gpubarrier_barriers", iface="CUDA::cudart;gpubarrier_core")
+    expect(w.links(graph), 1, present=[
+        "gpubarrier_barriers: links gpubarrier_core (barriers must not link core)"])
+
+
 def symlink_into_io(w):
     root = os.path.join(w.dir, "tree")
     w.write("tree/src/io/row.hpp", "#pragma once\n")
@@ -379,9 +399,10 @@ def intended_graph():
          "gpubarrier_core;OpenMP::OpenMP_CXX"),
         ("gpubarrier_legacy", "STATIC_LIBRARY", "gpubarrier_core;gpubarrier_paths",
          "gpubarrier_core;$<LINK_ONLY:gpubarrier_paths>"),
+        ("gpubarrier_barriers", "INTERFACE_LIBRARY", "", "CUDA::cudart"),
         ("gpubarrier_methods", "OBJECT_LIBRARY",
-         "::@(0x1);gpubarrier_runtime;gpubarrier_legacy;gpubarrier_core;::@",
-         "gpubarrier_runtime;gpubarrier_legacy;gpubarrier_core"),
+         "::@(0x1);gpubarrier_runtime;gpubarrier_legacy;gpubarrier_core;gpubarrier_barriers;::@",
+         "gpubarrier_runtime;gpubarrier_legacy;gpubarrier_core;gpubarrier_barriers"),
         ("gpubarrier_jobs", "STATIC_LIBRARY", "gpubarrier_io;gpubarrier_core;gpubarrier_paths",
          "gpubarrier_io;gpubarrier_core;$<LINK_ONLY:gpubarrier_paths>"),
         ("gpubarrier", "EXECUTABLE",
@@ -426,7 +447,7 @@ def runtime_links_methods(w):
 
 
 def clean_graph_passes(w):
-    expect(w.links(intended_graph()), 0, present=["layering ok (13 CMake targets checked)"])
+    expect(w.links(intended_graph()), 0, present=["layering ok (14 CMake targets checked)"])
 
 
 def unknown_project_library(w):
@@ -525,7 +546,8 @@ CASES = {f.__name__: f for f in [
     topology_includes_kernels_and_host, io_includes_app, core_header_includes_io, symlink_into_io,
     object_maps_to_source, clean_tree_passes, make_depfile, corrupt_deps_log,
     include_without_link, core_links_io_through_interface, runtime_links_methods,
-    clean_graph_passes, unknown_project_library, table_upward_use, real_tree_is_checked]}
+    clean_graph_passes, unknown_project_library, table_upward_use, real_tree_is_checked,
+    barriers_include_project]}
 
 
 def main():

@@ -20,7 +20,7 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LAYERS = [
-    ("commands", ["tools", "report", "readme_blocks", "methods_doc"]),
+    ("commands", ["tools", "report", "readme_blocks", "methods_doc", "library_doc"]),
     ("renderers", ["render", "html_report", "answers_chart", "answers_bars", "plot",
                    "plot_compare", "plot_reduction"]),
     ("tables", ["answers", "compare", "model", "findings", "legacy_study", "multinode_model",

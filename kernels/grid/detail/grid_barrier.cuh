@@ -6,6 +6,7 @@
 //   struct Barrier {
 //     static constexpr std::string_view name, description;
 //     static constexpr bool interruptible;            // its spin loops carry the watchdog
+//     static constexpr bool clustered;                // optional (false): meets in clusters
 //     static std::size_t state_words(int blocks);      // device words, zero before the first run
 //     class Block {                                    // one per block, made by all its threads
 //      public:
@@ -20,6 +21,12 @@
 //
 // Software barriers are launched cooperatively too: the launch then refuses a grid whose blocks
 // cannot all be resident at once, the precondition of any grid barrier, instead of deadlocking.
+// A clustered barrier (clustered) gets a cluster_size axis and sm_90: its grid, the same
+// blocks_per_sm x SMs blocks, is launched with cudaLaunchKernelEx and a cluster dimension, which
+// a cooperative launch does not take, so feasible() checks with cudaOccupancyMaxActiveClusters
+// that all its clusters are co-resident, and a grid that is no multiple of the cluster size is a
+// skipped row. Its skip_block=1 leaves out the last cluster: a cluster's hardware barrier counts
+// a block that has exited as arrived, so one absent block alone is no absent participant.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +45,7 @@
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
+#include "gpubarrier/residency.cuh"
 
 namespace gb {
 namespace grid {
@@ -60,15 +68,24 @@ concept GridBarrierBlock =
 template <class B>
 concept GridBarrier = GridBarrierMembers<B> && GridBarrierBlock<B>;
 
-// The partial-participation test (skip_block=last): the last block never arrives at any barrier.
+template <class B>
+constexpr bool clustered() {
+  if constexpr (requires { B::clustered; })
+    return B::clustered;
+  else
+    return false;
+}
+
+// The partial-participation test (skip_block=last): the last `absent` blocks (one block, or the
+// last cluster) never arrive at any barrier; absent = 0: every block arrives.
 enum class SkipBlock { none = 0, last = 1 };
-__device__ inline bool skips(int skip_block) {
-  return skip_block && blockIdx.x == gridDim.x - 1;
+__device__ inline bool skips(int absent) {
+  return blockIdx.x + static_cast<unsigned>(absent) >= gridDim.x;
 }
 
 template <GridBarrier Barrier>
-__global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int skip_block) {
-  if (skips(skip_block)) return;
+__global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int absent) {
+  if (skips(absent)) return;
   typename Barrier::Block bar(state, watchdog);
   for (long r = 0; r < reps; ++r)
     if (!bar.sync()) return;
@@ -81,9 +98,9 @@ __global__ void timed(unsigned* state, WatchdogArgs watchdog, long reps, int ski
 // the barrier the first blocks to start read its stamp long before it is written, whatever the
 // grid's shape. `broken` (test hook GPUBARRIER_TEST_BREAK, core/faults.hpp) leaves the barrier out.
 template <GridBarrier Barrier>
-__global__ void check(unsigned* state, WatchdogArgs watchdog, int rounds, int skip_block,
-                      int broken, unsigned seed, unsigned* stamps, unsigned* failures) {
-  if (skips(skip_block)) return;
+__global__ void check(unsigned* state, WatchdogArgs watchdog, int rounds, int absent, int broken,
+                      unsigned seed, unsigned* stamps, unsigned* failures) {
+  if (skips(absent)) return;
   typename Barrier::Block bar(state, watchdog);
   volatile unsigned* s = stamps;
   const dev::LateTurn late{0, 1, blockIdx.x, gridDim.x, seed};
@@ -108,8 +125,25 @@ inline int sm_count(int device) {
   return n;
 }
 
-inline void launch_cooperative(const void* kernel, int blocks, int threads, void** args) {
-  GB_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, blocks, threads, args, 0, nullptr));
+// cluster_size 0: a cooperative launch; otherwise cudaLaunchKernelEx with clusters of that many
+// blocks (feasible() has checked that they are all co-resident).
+inline void launch_grid(const void* kernel, int blocks, int threads, int cluster_size,
+                        void** args) {
+  if (cluster_size == 0) {
+    GB_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, blocks, threads, args, 0, nullptr));
+  } else {
+    cudaLaunchAttribute attr{};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = static_cast<unsigned>(cluster_size);
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(static_cast<unsigned>(blocks));
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    GB_CUDA_CHECK(cudaLaunchKernelExC(&config, kernel, args));
+  }
   GB_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -128,10 +162,14 @@ class GridBarrierMethod final : public Method {
                    {0},
                    {{SkipBlock::none, "none", "every block arrives"},
                     {SkipBlock::last, "last",
-                     "the last block never arrives (the barrier must give up, not hang)"}}});
+                     "the last block (the last cluster of a clustered barrier) never arrives "
+                     "(the barrier must give up, not hang)"}}});
+    if (clustered<Barrier>()) a.push_back({"cluster_size", {2, 4, 8}});
     return a;
   }
-  Requirements requirements() const override { return Requirements::single_gpu(); }
+  Requirements requirements() const override {
+    return Requirements::single_gpu(clustered<Barrier>() ? 90 : 0);
+  }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long per_sm = p.at("blocks_per_sm");
@@ -139,8 +177,11 @@ class GridBarrierMethod final : public Method {
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-    return blocks_fit("occupancy", per_sm, static_cast<int>(threads), timed<Barrier>,
-                      check<Barrier>);
+    if constexpr (clustered<Barrier>())
+      return clusters_fit(ctx, per_sm, static_cast<int>(threads), p.at("cluster_size"));
+    else
+      return blocks_fit("occupancy", per_sm, static_cast<int>(threads), timed<Barrier>,
+                        check<Barrier>);
   }
 
   Verification verify(State& state) override {
@@ -153,13 +194,14 @@ class GridBarrierMethod final : public Method {
     int rounds = 64;
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
-    int skip = s.skip_block;
+    int absent = s.absent;
     int broken = faults::break_check(Barrier::name);
     unsigned seed = check_seed();
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();
-    void* args[] = {&st, &w, &rounds, &skip, &broken, &seed, &stamp_ptr, &fail_ptr};
-    launch_cooperative(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, args);
+    void* args[] = {&st, &w, &rounds, &absent, &broken, &seed, &stamp_ptr, &fail_ptr};
+    launch_grid(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, s.cluster_size,
+                args);
     if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::name));
     return Verification::from_failures(failures.to_host()[0],
                                        "block stamps of the wrong round seen after the barrier");
@@ -174,11 +216,12 @@ class GridBarrierMethod final : public Method {
     DeviceWatchdog watchdog(ctx);
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
-    int skip = s.skip_block;
+    int absent = s.absent;
     auto run = [&](long reps) {
-      void* args[] = {&st, &w, &reps, &skip};
+      void* args[] = {&st, &w, &reps, &absent};
       const auto t0 = std::chrono::steady_clock::now();
-      launch_cooperative(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads, args);
+      launch_grid(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads,
+                  s.cluster_size, args);
       const auto t1 = std::chrono::steady_clock::now();
       watchdog.throw_if_tripped(Barrier::name);
       return std::chrono::duration<double>(t1 - t0).count();
@@ -192,12 +235,40 @@ class GridBarrierMethod final : public Method {
 
  private:
   struct Shape {
-    int blocks, threads, skip_block;
+    int blocks, threads;
+    int cluster_size;  // 0: not clustered
+    int absent;        // the trailing blocks that never arrive (skip_block=1)
   };
   static Shape shape(const RunContext& ctx, const Point& p) {
+    const int cluster = clustered<Barrier>() ? static_cast<int>(p.at("cluster_size")) : 0;
     return {static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front()),
-            static_cast<int>(p.at("threads_per_block")),
-            p.choice("skip_block", SkipBlock::none) == SkipBlock::last};
+            static_cast<int>(p.at("threads_per_block")), cluster,
+            p.choice("skip_block", SkipBlock::none) == SkipBlock::last ? std::max(cluster, 1) : 0};
+  }
+
+  // Every cluster of the grid co-resident, for the timed kernel and the check alike.
+  static Usability clusters_fit(const RunContext& ctx, long per_sm, int threads, long size) {
+    if (size < 1 || size > 16) return Usability::no("cluster_size is 1..16");
+    const long blocks = per_sm * sm_count(ctx.gpus.front());
+    if (blocks % size != 0)
+      return Usability::no("blocks_per_sm x SMs = " + std::to_string(blocks) +
+                           " blocks is no multiple of cluster_size " + std::to_string(size));
+    // The public headers' query (gpubarrier/residency.cuh); a size the GPU refuses fits none.
+    unsigned timed_fit = 0, check_fit = 0;
+    if (gpubarrier::max_resident_clusters(timed<Barrier>, static_cast<unsigned>(size),
+                                          static_cast<unsigned>(threads), 0,
+                                          &timed_fit) != cudaSuccess ||
+        gpubarrier::max_resident_clusters(check<Barrier>, static_cast<unsigned>(size),
+                                          static_cast<unsigned>(threads), 0,
+                                          &check_fit) != cudaSuccess)
+      cudaGetLastError();  // not sticky: later checks and launches go on
+    const long fit = std::min(timed_fit, check_fit);
+    if (blocks / size > fit)
+      return Usability::no("occupancy: at most " + std::to_string(fit) + " clusters of " +
+                           std::to_string(size) + " blocks x " + std::to_string(threads) +
+                           " threads are co-resident, the grid has " +
+                           std::to_string(blocks / size));
+    return Usability::yes();
   }
   static std::size_t state_words(const Shape& s) {
     return std::max<std::size_t>(1, Barrier::state_words(s.blocks));

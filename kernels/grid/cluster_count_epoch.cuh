@@ -1,0 +1,44 @@
+// gpu.grid.cluster-count-epoch: the cluster-first grid barrier that users include
+// (include/gpubarrier/cluster_grid_barrier.cuh, its contract and its reasoning under the PTX
+// memory model there), in the grid-barrier frame: the blocks of each thread-block cluster meet on
+// the cluster's hardware barrier first, and one block per cluster adds to the 64-bit count that
+// only grows, where gpu.grid.count-epoch's blocks all add, so the count sees a cluster_size-th of
+// the adds; every block polls it. The frame
+// launches it in clusters (the cluster_size axis) and checks it with the same stamps as every
+// grid barrier. Every spin loop carries the frame's watchdog, whose budget and flag are the public
+// barrier's.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+#include "common/watchdog.cuh"
+#include "gpubarrier/cluster_grid_barrier.cuh"
+
+namespace gb::grid {
+
+struct ClusterCountEpoch {
+  static constexpr std::string_view name = "gpu.grid.cluster-count-epoch";
+  static constexpr std::string_view description =
+      "software grid barrier, cluster first: the blocks of each thread-block cluster meet on its "
+      "hardware barrier, one block per cluster adds 1 to a 64-bit count that only grows, every "
+      "block polls it until epoch x clusters (sm_90; differential technique)";
+  static constexpr bool interruptible = true;
+  static constexpr bool clustered = true;
+  // The count: two 32-bit state words (the state is 256-byte aligned).
+  static std::size_t state_words(int) { return 2; }
+
+  class Block {
+   public:
+    __device__ Block(unsigned* state, const WatchdogArgs& watchdog)
+        : bar_(reinterpret_cast<unsigned long long*>(state),
+               gpubarrier::Watchdog{watchdog.budget_ns, watchdog.tripped}) {}
+
+    __device__ bool sync() { return bar_.sync(); }
+
+   private:
+    gpubarrier::BasicClusterGridBarrier<gpubarrier::Watchdog> bar_;
+  };
+};
+
+}  // namespace gb::grid
