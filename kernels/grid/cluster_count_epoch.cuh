@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <string_view>
 
-#include "common/watchdog.cuh"
 #include "gpubarrier/cluster_grid_barrier.cuh"
+#include "grid/detail/public_block.cuh"
 
 namespace gb::grid {
 
@@ -28,17 +28,7 @@ struct ClusterCountEpoch {
   // The count: two 32-bit state words (the state is 256-byte aligned).
   static std::size_t state_words(int) { return 2; }
 
-  class Block {
-   public:
-    __device__ Block(unsigned* state, const WatchdogArgs& watchdog)
-        : bar_(reinterpret_cast<unsigned long long*>(state),
-               gpubarrier::Watchdog{watchdog.budget_ns, watchdog.tripped}) {}
-
-    __device__ bool sync() { return bar_.sync(); }
-
-   private:
-    gpubarrier::BasicClusterGridBarrier<gpubarrier::Watchdog> bar_;
-  };
+  using Block = PublicBlock<gpubarrier::BasicClusterGridBarrier>;
 };
 
 }  // namespace gb::grid
