@@ -36,9 +36,14 @@ def test_list_json():
         m = methods[name]
         expect(m["level"] == level, f"{name}: level {m['level']}, expected {level}")
         expect(m["axes"] == axes, f"{name}: axes {m['axes']}, expected {axes}")
+        # What the method and its axis values say of themselves (the values' names and
+        # meanings live with the method: value_names in `list --json`).
+        said = " ".join([m["description"]] + [f"{v['name']} {v['meaning']}"
+                                              for values in m.get("value_names", {}).values()
+                                              for v in values])
         for w in words:
-            expect(w in m["description"], f"{name}: the description names '{w}': "
-                   f"{m['description']}")
+            expect(w in said, f"{name}: the description or a value's meaning names '{w}': "
+                   f"{said}")
         # A GPU method: usable here exactly when a GPU is, and otherwise says why not.
         expect(m["usable"] or m["reason"], f"{name}: not usable without a reason: {m}")
     print("PASS", ", ".join(EXPECTED))
