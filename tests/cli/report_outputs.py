@@ -121,7 +121,7 @@ def run_forked(work, cmds, jobs):
     from tools import report, tool_main  # noqa: PLC0415
     os.environ["GPUBARRIER_COMMAND"] = "gpubarrier report"
     os.environ.pop("GPUBARRIER_DEBUG", None)
-    results, running, todo = {}, {}, list(enumerate(cmds))
+    results, running, pending = {}, {}, list(enumerate(cmds))
     with tempfile.TemporaryDirectory() as logs:
         def reap():
             pid, status = os.wait()
@@ -131,9 +131,9 @@ def run_forked(work, cmds, jobs):
                 with open(os.path.join(logs, f"{i}.{stream}"), encoding="utf-8") as f:
                     texts.append(f.read())
             results[i] = output(work, cmds[i][1], os.waitstatus_to_exitcode(status), *texts)
-        while todo or running:
-            if todo and len(running) < jobs:
-                i, (_, argv) = todo.pop(0)
+        while pending or running:
+            if pending and len(running) < jobs:
+                i, (_, argv) = pending.pop(0)
                 sys.stdout.flush()
                 sys.stderr.flush()
                 pid = os.fork()
