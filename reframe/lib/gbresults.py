@@ -5,6 +5,7 @@ share/gpubarrier/tools in an install).
 sanity_problems()  why a run is not sane, one line each: a row that is failed, timeout or
                    unverified; a method the check needs with no ok row; an unreadable CSV
 latency()          a method's latency: the lowest of its ok `latency` rows (its best configuration)
+noisy_latencies()  the methods whose latency comes from a noisy row: no upper bound applies
 floor_ratio()      a multi-GPU barrier's latency over its composed floor (the cheapest verified
                    grid barrier + one-way signal, measured in the same run): the lowest over its
                    configurations
@@ -52,15 +53,28 @@ def sanity_problems(path, need_ok=()):
     return out
 
 
-def latencies(rs):
-    """{method: (lowest ok latency, unit)}."""
+def _lowest_latency_rows(rs):
+    """{method: its ok `latency` row of the lowest value}."""
     out = {}
     for r in rs:
         if r['status'] == 'ok' and r['metric'] == 'latency':
-            v = float(r['value'])
-            if r['method'] not in out or v < out[r['method']][0]:
-                out[r['method']] = (v, r['unit'])
+            if r['method'] not in out or float(r['value']) < float(out[r['method']]['value']):
+                out[r['method']] = r
     return out
+
+
+def latencies(rs):
+    """{method: (lowest ok latency, unit)}."""
+    return {m: (float(r['value']), r['unit']) for m, r in _lowest_latency_rows(rs).items()}
+
+
+def noisy_latencies(rs):
+    """{method: why} for each method whose latency() comes from a noisy row (results/SCHEMA.md,
+    "Noisy figures": its spread, or members that waited for CPUs). Such a figure is no verdict
+    that a barrier got slower, since noise only adds time; it still shows one that got faster
+    than a barrier can be (a lower bound holds, an upper bound does not)."""
+    return {m: why for m, r in _lowest_latency_rows(rs).items()
+            if (why := gbcsv.noisy_reason(r))}
 
 
 def latency(path, method):
