@@ -5,8 +5,8 @@ scripts/slurm-local, end to end: sbatch, srun, squeue, the CSV and the reference
 host_checks  `reframe --system local-slurm:cpu -r`: HostOmpBarrier (one process with the
              partition's CPUs) and HostMpiBarrier (one rank on each node, srun --mpi=pmix) pass;
              each reports its method's latency, equal to the lowest ok latency row of the CSV it
-             kept, within the references of reframe/references/local-slurm.json; the MPI CSV
-             says 2 ranks on 2 nodes of one Slurm job. Then a site's own system, added as
+             kept, within the references of reframe/references/local-slurm.json (its lower bound
+             only, where that row is noisy); the MPI CSV says 2 ranks on 2 nodes of one Slurm job. Then a site's own system, added as
              reframe/README.md says (a config file of its own after reframe/config.py): its GPU
              partition's jobs ask Slurm for the GPUs and run the quick and floor sweeps
              (--dry-run: the scripts are written, not submitted).
@@ -77,9 +77,12 @@ def case_host_checks():
             want, rows = lowest_latency(kept, method)
             key = f"local-slurm:cpu:{method}"
             value = c["perfvalues"].get(key)
+            reference = _reference(method)
+            if noisy_lowest(rows, method):
+                reference[2] = None  # a noisy figure is held to the lower bound only
             # [value, reference, lower, upper, unit, result]
             if want is None or not value or abs(value[0] - want) > 1e-6 * want or \
-                    value[1:5] != [*_reference(method), "ns"] or value[5] != "pass":
+                    value[1:5] != [*reference, "ns"] or value[5] != "pass":
                 fail(f"{test} reports {method} = the CSV's lowest ok latency {want} ns, against "
                      f"local-slurm's reference: {value}", p)
             if not all(r["slurm_job_id"] for r in rows):
@@ -96,6 +99,13 @@ def case_host_checks():
     print("PASS: ReFrame ran HostOmpBarrier and HostMpiBarrier through Slurm on gb-node1 and "
           "gb-node2 (latencies from the CSVs, within local-slurm's references); a site's GPU "
           "partition asks Slurm for its GPUs")
+
+
+def noisy_lowest(rows, method):
+    """Whether the method's lowest ok latency row is noisy (its note says why)."""
+    ok = [r for r in rows if r["method"] == method and r["metric"] == "latency" and
+          r["status"] == "ok"]
+    return bool(ok) and "noisy: " in min(ok, key=lambda r: float(r["value"]))["note"]
 
 
 def _reference(method):
