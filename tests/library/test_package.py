@@ -106,7 +106,7 @@ def test_examples_run(gpu_count, run, request):
                            timeout=300)
         print(p.stdout + p.stderr, end="")
         if p.returncode == SKIP:
-            skipped.append(f"{exe} {' '.join(argv)}: {p.stdout.strip()}")
+            skipped.append(f"{exe} {' '.join(argv)}: {(p.stdout + p.stderr).strip()}")
         elif p.returncode != 0:
             fail(f"{exe} {' '.join(argv)}", p)
     if skipped:
