@@ -5,6 +5,9 @@ test file, tests/CMakeLists.txt):
                built), else build/gpubarrier of this checkout; a test that needs it fails when
                there is none. Also in GPUBARRIER_EXE, which cli_common.executable() reads for
                the modules' own helpers
+  gpus         fixture: the number of GPUs visible (nvidia-smi -L), once per run; a test that
+               takes it is skipped ("no GPU visible") when there is none. A test that needs more
+               skips itself with its own reason (pytest.skip)
   PYTHONPATH   the source root first, so that a tool a test starts as `python3 -m tools.NAME`
                is this checkout's, whatever the working directory
   exit 77      when every test of the run was skipped (a GPU test on a machine without GPU),
@@ -42,6 +45,21 @@ def gpubarrier(request):
 def exe(gpubarrier):
     """The same executable, under the name of the modules whose own helpers say `gpubarrier`."""
     return gpubarrier
+
+
+@pytest.fixture(scope="session")
+def gpu_count():
+    """The GPUs nvidia-smi lists (0 without nvidia-smi)."""
+    from gpu_rows import gpu_count as count
+    return count()
+
+
+@pytest.fixture
+def gpus(gpu_count):
+    """The GPUs visible, for a test that needs one or more: skipped when there is none."""
+    if gpu_count == 0:
+        pytest.skip("no GPU visible")
+    return gpu_count
 
 
 def pytest_sessionfinish(session, exitstatus):

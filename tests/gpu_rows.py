@@ -1,6 +1,7 @@
-"""Helpers shared by the test scripts that drive the real executable on a GPU machine
-(tests/gpu/*.py, tests/mpi/test_mpi_gpu.py): GPU count, one run into a temporary CSV, the
-failure report, NCCL's refusals, a row's config with its named values as codes."""
+"""Helpers shared by the tests that drive the real executable on a GPU machine (tests/gpu/*.py,
+tests/mpi/test_mpi_gpu.py, ...): GPU count, one run into a temporary CSV, the failure report
+(an AssertionError, which pytest reports with its message), NCCL's refusals, a row's config with
+its named values as codes."""
 import csv
 import json
 import os
@@ -34,7 +35,7 @@ def rows_of(cmd, env=None, timeout=900):
         out = os.path.join(d, "rows.csv")
         p = run_bounded([*cmd, "--out", out], env=env, timeout=timeout)
         if p.returncode != 0:
-            sys.exit(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
+            raise AssertionError(f"FAIL: exit {p.returncode}\n{p.stdout}\n{p.stderr}")
         with open(out, newline="") as f:
             rows = list(csv.DictReader(f))
     check_provenance(rows)
@@ -47,12 +48,14 @@ _CODES = {}
 def codes(r):
     """The row's config as {axis: value}: a named value (ordering=release-acquire) as its
     method's integer code (0), from `gpubarrier list --json` of the executable under test
-    (sys.argv[1]); other numbers as int, anything else as written. So a test asks for impl=1
-    whichever way the CSV writes it."""
+    (GPUBARRIER_EXE, which tests/conftest.py sets from --gpubarrier; else the first argument of a
+    test run as a script); other numbers as int, anything else as written. So a test asks for
+    impl=1 whichever way the CSV writes it."""
     if not _CODES:
-        p = run_bounded([sys.argv[1], "list", "--json"], timeout=300)
+        p = run_bounded([os.environ.get("GPUBARRIER_EXE") or sys.argv[1], "list", "--json"],
+                        timeout=300)
         if p.returncode != 0:
-            sys.exit(f"FAIL: list --json: exit {p.returncode}\n{p.stderr}")
+            raise AssertionError(f"FAIL: list --json: exit {p.returncode}\n{p.stderr}")
         for m in json.loads(p.stdout):
             for axis, values in (m.get("value_names") or {}).items():
                 for v in values:
@@ -95,7 +98,7 @@ def caught(r):
 
 
 def fail(why, rows):
-    sys.exit("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
+    raise AssertionError("FAIL: " + why + "\n" + "\n".join(str(r) for r in rows))
 
 
 def without_nccl_refusals(rows):

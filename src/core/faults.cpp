@@ -22,7 +22,8 @@ constexpr std::array kHooks{
              "the check kernels of the matching block, cluster and grid methods skip their "
              "barrier; timed kernels never do",
              "kernels/block, kernels/cluster, kernels/grid (break_check)",
-             "gpu.sync.block_broken, gpu.sync.cluster_broken, gpu.grid_broken"},
+             "gpu.sync (test_block_broken, test_cluster_broken), "
+             "gpu.grid_kernel (test_grid_broken)"},
     HookInfo{Hook::crash, "GPUBARRIER_TEST_CRASH", "<glob>[@<rank>]",
              "a point whose \"<method> <point>\" or method matches aborts (with @<rank>: on that "
              "rank of an MPI launch alone)",
@@ -36,20 +37,20 @@ constexpr std::array kHooks{
              "that member (a rank under mpirun, else a thread) throws once per process where it "
              "starts its part of the phase",
              "the team's parallel sections and the host loops (throw_if_named)",
-             "mpi.member_throws, cli.member_throws_omp, gpu.multigpu_member_throws, "
-             "mpi.gpu_member_throws, unit TestThrow.*, ReferenceLoop.AThreadThatThrows*"},
+             "mpi.member_throws, cli.member_throws_omp, gpu.multigpu (test_member_throws), "
+             "mpi.gpu (test_member_throws), unit TestThrow.*, ReferenceLoop.AThreadThatThrows*"},
     HookInfo{Hook::ranks_as_nodes, "GPUBARRIER_TEST_RANKS_AS_NODES", "<k>",
              "every k consecutive ranks count as one node (multi-node methods on one machine; "
              "`<system>-simulated` in the system column); 0: off",
              "the launcher's node layout (ranks_per_node)",
-             "mpi.simulated_nodes, mpi.multinode_without_gpu, mpi.gpu_simulated_nodes, "
-             "mpi.gpu_multinode_simulated, mpi.gpu_multinode_two_by_two"},
+             "mpi.simulated_nodes, mpi.multinode_without_gpu, mpi.gpu (test_simulated_nodes, "
+             "test_multinode_simulated, test_multinode_two_by_two)"},
     HookInfo{Hook::legacy_hang, "GPUBARRIER_LEGACY_TEST_HANG", "1",
              "block 0 of the legacy helper's first GPU leaves the multi-grid sync at once, so "
              "the others spin until gpubarrier's deadline kills the helper",
              "legacy/multi_grid.cu: the gpubarrier-legacy helper, a program of its own built "
              "with another CUDA toolkit, which cannot link this module and reads it itself",
-             "gpu.legacy_deadline_kills_helper"},
+             "gpu.legacy (test_deadline_kills_helper)"},
 };
 
 // The rank of this process as the MPI launcher tells it (no MPI call: the hooks run before and

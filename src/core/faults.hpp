@@ -43,7 +43,7 @@ struct HookInfo {
   std::string_view value;     // what it holds
   std::string_view effect;    // what it breaks
   std::string_view asks;      // the code that asks for it
-  std::string_view tests;     // the tests that set it (ctest names)
+  std::string_view tests;     // the tests that set it (ctest names, with the pytest tests in them)
 };
 
 // Every environment hook, in the order of docs/reliability.md's table.

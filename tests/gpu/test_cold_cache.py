@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Cold L2 (the `cache` axis) on a real GPU; exit 77 (ctest skip) when none is visible.
+"""Cold L2 (the `cache` axis) on a real GPU; skipped when none is visible.
 
 One run of reduction.single.two-kernel at 16 and 32 MiB, cold (cache=0) and warm (cache=1), and
 model.gmem.stream (grid 0 and 1, cold and warm): every row ok; the reduction's rows verified; the
@@ -12,17 +12,14 @@ mean L2 served them (a physical bound, not a speed target; warm steps on a GPU w
 read about 8 TB/s). On H100 the cold step read 3158 B/ns, 1.18 x the stream loop, which is no
 ceiling (CUB reads faster than it).
 
-Usage: test_cold_cache.py GPUBARRIER
+Run by pytest (`pytest tests/gpu/test_cold_cache.py`; ctest: gpu.reduction_cold_cache).
 """
-import os
 import re
-import sys
 
-from gpu_rows import codes, fail, has_gpu, rows_of, verified
+from gpu_rows import codes, fail, rows_of, verified
 
 from tools import bounds
 
-EXE = sys.argv[1]
 MIB = 1 << 20
 REDUCTION, STREAM = "reduction.single.two-kernel", "model.gmem.stream"
 COLD = re.compile(r"cold: L2 \((\d+) MiB\) evicted before every sample by reading (\d+) MiB")
@@ -48,40 +45,37 @@ def check_note(r, cache):
         fail("a warm row says that L2 was not evicted", [r])
 
 
-if not has_gpu():
-    print("SKIP: no GPU")
-    sys.exit(77)
+def test_cold_cache(gpubarrier, gpus):
+    rows = rows_of([gpubarrier, "run", "--samples", "20", "--time-budget", "1", "--gpus", "0",
+                    "--methods", f"{REDUCTION},{STREAM}",
+                    "--axis", f"bytes={16 * MIB},{32 * MIB}", "--axis", "cache=0,1"], timeout=600)
+    for r in rows:
+        if r["status"] != "ok":
+            fail("every row ok", [r])
+        if r["method"] == REDUCTION and not verified(r):
+            fail("every reduction row verified", [r])
+    mine = [r for r in rows if r["method"] == REDUCTION]
+    if len(mine) != 8:  # 2 sizes x 2 caches x (latency, bandwidth)
+        fail(f"expected 8 {REDUCTION} rows, got {len(mine)}", rows)
+    for r in mine:
+        check_note(r, codes(r)["cache"])
+    for grid in (0, 1):
+        for cache in (0, 1):
+            check_note(pick(rows, STREAM, "bandwidth", grid=grid, cache=cache), cache)
 
-rows = rows_of([EXE, "run", "--samples", "20", "--time-budget", "1", "--gpus", "0", "--methods",
-                f"{REDUCTION},{STREAM}", "--axis", f"bytes={16 * MIB},{32 * MIB}", "--axis",
-                "cache=0,1"], timeout=600)
-for r in rows:
-    if r["status"] != "ok":
-        fail("every row ok", [r])
-    if r["method"] == REDUCTION and not verified(r):
-        fail("every reduction row verified", [r])
-mine = [r for r in rows if r["method"] == REDUCTION]
-if len(mine) != 8:  # 2 sizes x 2 caches x (latency, bandwidth)
-    fail(f"expected 8 {REDUCTION} rows, got {len(mine)}", rows)
-for r in mine:
-    check_note(r, codes(r)["cache"])
-for grid in (0, 1):
-    for cache in (0, 1):
-        check_note(pick(rows, STREAM, "bandwidth", grid=grid, cache=cache), cache)
-
-t = {(b, c): float(pick(rows, REDUCTION, "latency", bytes=b * MIB, cache=c)["value"])
-     for b in (16, 32) for c in (0, 1)}
-dram = float(pick(rows, STREAM, "bandwidth", grid=1, cache=0)["value"])  # B/ns
-step = t[(32, 0)] - t[(16, 0)]
-if step <= 0:
-    fail(f"cold: 32 MiB must take longer than 16 MiB: {t}", mine)
-increment = 16 * MIB / step  # B/ns
-warm_step = t[(32, 1)] - t[(16, 1)]
-print(f"cold 16->32 MiB: {increment:.0f} B/ns; model.gmem.stream grid=1: {dram:.0f} B/ns; warm "
-      f"16->32 MiB: {16 * MIB / warm_step if warm_step > 0 else float('inf'):.0f} B/ns")
-peak = bounds.dram_peak(mine[0]["gpu_model"])
-limit = 1.1 * peak if peak else 1.3 * dram
-if increment > limit:
-    fail(f"cold 16->32 MiB reads {increment:.0f} B/ns, above {limit:.0f} B/ns (the DRAM peak "
-         f"{peak} + 10%, or 1.3 x the stream's {dram:.0f}): L2 still served the array", mine)
-print("PASS")
+    t = {(b, c): float(pick(rows, REDUCTION, "latency", bytes=b * MIB, cache=c)["value"])
+         for b in (16, 32) for c in (0, 1)}
+    dram = float(pick(rows, STREAM, "bandwidth", grid=1, cache=0)["value"])  # B/ns
+    step = t[(32, 0)] - t[(16, 0)]
+    if step <= 0:
+        fail(f"cold: 32 MiB must take longer than 16 MiB: {t}", mine)
+    increment = 16 * MIB / step  # B/ns
+    warm_step = t[(32, 1)] - t[(16, 1)]
+    print(f"cold 16->32 MiB: {increment:.0f} B/ns; model.gmem.stream grid=1: {dram:.0f} B/ns; warm "
+          f"16->32 MiB: {16 * MIB / warm_step if warm_step > 0 else float('inf'):.0f} B/ns")
+    peak = bounds.dram_peak(mine[0]["gpu_model"])
+    limit = 1.1 * peak if peak else 1.3 * dram
+    if increment > limit:
+        fail(f"cold 16->32 MiB reads {increment:.0f} B/ns, above {limit:.0f} B/ns (the DRAM peak "
+             f"{peak} + 10%, or 1.3 x the stream's {dram:.0f}): L2 still served the array", mine)
+    print("PASS")

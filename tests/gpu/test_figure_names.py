@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Figures named for what they measure, on the GPU; exit 77 (ctest skip) without one.
+"""Figures named for what they measure, on the GPU; skipped without one.
 
   nccl_one_gpu  host.nccl.allreduce at one GPU: blocking=sync-each-step gives a barrier's
                 loop_latency and latency; blocking=back-to-back gives loop_interval and interval
@@ -9,25 +9,23 @@
                 (sm_clock_source estimate, nvml or max) and never one above the GPU's maximum
                 SM clock (nvidia-smi clocks.max.sm)
 
-Usage: test_figure_names.py GPUBARRIER CASE
+Run by pytest (`pytest tests/gpu/test_figure_names.py`; ctest: gpu.figure_names).
 """
 import os
 import subprocess
-import sys
 
-from gpu_rows import codes, fail, has_gpu, rows_of
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from gpu_rows import codes, fail, rows_of
 SMALL = ["--samples", "5", "--time-budget", "0.3"]
 
 
-def case_nccl_one_gpu():
-    rows = rows_of([EXE, "run", *SMALL, "--methods", "host.nccl.allreduce", "--axis",
+def test_nccl_one_gpu(gpubarrier, gpus):
+    rows = rows_of([gpubarrier, "run", *SMALL, "--methods", "host.nccl.allreduce", "--axis",
                     "gpu_count=1", "--axis", "blocking=0,1"],
                    env=dict(os.environ, NCCL_NVLS_ENABLE="0"))
     if any(r["status"] == "skipped" for r in rows):
-        print("SKIP: host.nccl.allreduce skipped:", rows[0]["note"])
-        sys.exit(77)
+        pytest.skip(f"host.nccl.allreduce skipped: {rows[0]['note']}")
     by = {b: [r["metric"] for r in rows if codes(r).get("blocking") == b] for b in (0, 1)}
     if by[1] != ["loop_latency", "latency"] or by[0] != ["loop_interval", "interval"]:
         fail(f"metrics by blocking {by}: expected sync-each-step loop_latency, latency and "
@@ -47,8 +45,8 @@ def max_sm_mhz():
         return None
 
 
-def case_sm_clock():
-    rows = rows_of([EXE, "run", *SMALL, "--gpus", "0", "--methods", "gpu.block.syncthreads",
+def test_sm_clock(gpubarrier, gpus):
+    rows = rows_of([gpubarrier, "run", *SMALL, "--gpus", "0", "--methods", "gpu.block.syncthreads",
                     "--axis", "threads_per_block=128", "--axis", "blocks_per_sm=1"])
     clocked = [r for r in rows if r["sm_clock_mhz"]]
     if not clocked or any(r["sm_clock_source"] not in ("estimate", "nvml", "max")
@@ -67,10 +65,3 @@ def case_sm_clock():
                 "estimate" not in r["note"]:
             fail("a refused estimate's note says so", [r])
     print("PASS", sorted({(r["sm_clock_mhz"], r["sm_clock_source"]) for r in clocked}), top)
-
-
-if __name__ == "__main__":
-    if not has_gpu():
-        print("SKIP: no GPU")
-        sys.exit(77)
-    {"nccl_one_gpu": case_nccl_one_gpu, "sm_clock": case_sm_clock}[CASE]()

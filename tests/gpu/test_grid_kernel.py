@@ -1,100 +1,98 @@
 #!/usr/bin/env python3
 """Grid barriers, kernel boundaries, the fusion technique, the watchdog and selfcheck on a real
-GPU at small sizes; exit 77 (ctest skip) when none is visible.
+GPU at small sizes; skipped when none is visible.
 
-Usage: test_grid_kernel.py GPUBARRIER CASE
+Run by pytest (`pytest tests/gpu/test_grid_kernel.py`; ctest: gpu.grid_kernel).
 """
 import csv
 import fnmatch
 import json
 import os
 import subprocess
-import sys
-import tempfile
 import time
 
-from gpu_rows import caught, codes, fail, has_gpu, rows_of, verified
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from gpu_rows import caught, codes, fail, rows_of, verified
 
 
-def registered(glob, axis=None):
+def registered(exe, glob, axis=None):
     """The registered methods whose name matches `glob` (and that have `axis`), from `list
     --json`: a grid barrier or a launch kind added in a file of its own is tested here as it is,
     with no list to extend."""
-    p = subprocess.run([EXE, "list", "--json"], capture_output=True, text=True, timeout=120)
+    p = subprocess.run([exe, "list", "--json"], capture_output=True, text=True, timeout=120)
     if p.returncode != 0:
-        sys.exit(f"FAIL: gpubarrier list --json (exit {p.returncode}): {p.stderr}")
+        pytest.fail(f"gpubarrier list --json (exit {p.returncode}): {p.stderr}")
     names = [m["name"] for m in json.loads(p.stdout)
              if fnmatch.fnmatchcase(m["name"], glob) and (axis is None or axis in m["axes"])]
     if not names:
-        sys.exit(f"FAIL: no registered method matches {glob}")
+        pytest.fail(f"no registered method matches {glob}")
     return names
 
 
-def grid():
+def grid(exe):
     """The grid barriers."""
-    return registered("gpu.grid.*")
+    return registered(exe, "gpu.grid.*")
 
 
-def software():
+def software(exe):
     """The grid barriers whose spin loops carry the watchdog: those with the skip_block axis."""
-    return registered("gpu.grid.*", "skip_block")
+    return registered(exe, "gpu.grid.*", "skip_block")
 
 
-def launch_kinds():
-    return registered("kernel.launch.*")
+def launch_kinds(exe):
+    return registered(exe, "kernel.launch.*")
 
 
 # The clustered barrier's one axis more: clusters of 2 blocks (every grid here is a multiple).
 CLUSTERS = ("--axis", "cluster_size=2")
 
 
-def run_rows(*args, env=None):
-    return rows_of([EXE, "run", "--gpus", "0", "--samples", "5", "--time-budget", "0.5", *args],
+def run_rows(exe, *args, env=None):
+    return rows_of([exe, "run", "--gpus", "0", "--samples", "5", "--time-budget", "0.5", *args],
                    env=env, timeout=600)
 
 
 def expect_verified(rows, method, metric):
     picked = [r for r in rows if r["method"] == method and r["metric"] == metric]
     if not picked:
-        sys.exit(f"FAIL: no {method} {metric} rows: {rows}")
+        pytest.fail(f"no {method} {metric} rows: {rows}")
     for r in picked:
         if not verified(r) or float(r["value"]) <= 0:
-            sys.exit(f"FAIL: {r}")
+            pytest.fail(f"{r}")
     return picked
 
 
-def case_grid_all():
-    methods = grid()
-    rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=1,2",
+def test_grid_all(gpubarrier, gpus):
+    methods = grid(gpubarrier)
+    rows = run_rows(gpubarrier, "--methods", ",".join(methods), "--axis", "blocks_per_sm=1,2",
                     "--axis", "threads_per_block=128", *CLUSTERS, "--reps-lo", "64",
                     "--reps-hi", "640")
     for m in methods:
         got = expect_verified(rows, m, "latency")
         if len(got) != 2:
-            sys.exit(f"FAIL: {m}: expected 2 configurations, got {got}")
+            pytest.fail(f"{m}: expected 2 configurations, got {got}")
         print("PASS", m, [(r["blocks_per_sm"], r["value"]) for r in got], "ns")
 
 
-def case_grid_occupancy():
-    methods = grid()
-    rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=64",
+def test_grid_occupancy(gpubarrier, gpus):
+    methods = grid(gpubarrier)
+    rows = run_rows(gpubarrier, "--methods", ",".join(methods), "--axis", "blocks_per_sm=64",
                     "--axis", "threads_per_block=1024", *CLUSTERS)
     for m in methods:
         got = [r for r in rows if r["method"] == m]
         if len(got) != 1 or got[0]["status"] != "skipped" or "occupancy" not in got[0]["note"]:
-            sys.exit(f"FAIL: {m}: 64 blocks/SM of 1024 threads must be skipped: {got}")
+            pytest.fail(f"{m}: 64 blocks/SM of 1024 threads must be skipped: {got}")
     print("PASS occupancy skips")
 
 
-def case_grid_timeout():
+def test_grid_timeout(gpubarrier, gpus):
     # One block (the clustered barrier: one cluster) never arrives at the software barriers: each
     # run must end as a timeout row after the watchdog, and the configuration after it must still
     # work (nothing is left wedged).
-    methods = software()
+    methods = software(gpubarrier)
     start = time.monotonic()
-    rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=1",
+    rows = run_rows(gpubarrier, "--methods", ",".join(methods), "--axis", "blocks_per_sm=1",
                     "--axis", "threads_per_block=128", "--axis", "skip_block=1,0", *CLUSTERS,
                     "--reps-lo", "64", "--reps-hi", "640")
     took = time.monotonic() - start
@@ -102,15 +100,15 @@ def case_grid_timeout():
         timed_out = [r for r in rows if r["method"] == m and codes(r).get("skip_block") == 1]
         if len(timed_out) != 1 or timed_out[0]["status"] != "timeout" or \
                 "watchdog" not in timed_out[0]["note"]:
-            sys.exit(f"FAIL: {m}: skip_block=1 must give one timeout row: {timed_out}")
+            pytest.fail(f"{m}: skip_block=1 must give one timeout row: {timed_out}")
         after = [r for r in rows if r["method"] == m and codes(r).get("skip_block") == 0]
         expect_verified(after, m, "latency")
     if took > 120:
-        sys.exit(f"FAIL: the timeouts took {took:.0f} s; the watchdog should end them in seconds")
+        pytest.fail(f"the timeouts took {took:.0f} s; the watchdog should end them in seconds")
     print(f"PASS timeouts in {took:.1f} s")
 
 
-def case_grid_broken():
+def test_grid_broken(gpubarrier, gpus):
     # GPUBARRIER_TEST_BREAK: the check kernel runs without its grid barrier. In every round one
     # block, drawn from the seed, publishes its stamp late, so every grid method's check must see
     # stale stamps (unverified) at every shape: from one block per SM to the most blocks (32 of
@@ -118,11 +116,11 @@ def case_grid_broken():
     shapes = [("blocks_per_sm=1,4", "threads_per_block=128"),
               ("blocks_per_sm=32", "threads_per_block=32"),
               ("blocks_per_sm=1", "threads_per_block=1024")]
-    methods = grid()
+    methods = grid(gpubarrier)
     rows = []
     for per_sm, threads in shapes:
-        rows += run_rows("--methods", ",".join(methods), "--axis", per_sm, "--axis", threads,
-                         *CLUSTERS, "--reps-lo", "64", "--reps-hi", "640",
+        rows += run_rows(gpubarrier, "--methods", ",".join(methods), "--axis", per_sm,
+                         "--axis", threads, *CLUSTERS, "--reps-lo", "64", "--reps-hi", "640",
                          env=dict(os.environ, GPUBARRIER_TEST_BREAK="gpu.grid.*"))
     for m in methods:
         got = [r for r in rows if r["method"] == m]
@@ -135,38 +133,39 @@ def case_grid_broken():
     print("PASS", len(rows), "unverified grid rows")
 
 
-def case_kernel_launch():
-    methods = launch_kinds()
-    rows = run_rows("--methods", ",".join(methods), "--axis", "blocks_per_sm=1")
+def test_kernel_launch(gpubarrier, gpus):
+    methods = launch_kinds(gpubarrier)
+    rows = run_rows(gpubarrier, "--methods", ",".join(methods), "--axis", "blocks_per_sm=1")
     for m in methods:
         latency = expect_verified(rows, m, "latency")[0]
         interval = expect_verified(rows, m, "launch_interval")[0]
         # Back to back, the host stays ahead of the GPU: never dearer than launch + sync.
         if float(interval["value"]) > float(latency["value"]):
-            sys.exit(f"FAIL: {m}: launch interval above launch+sync latency: {interval} {latency}")
+            pytest.fail(f"{m}: launch interval above launch+sync latency: {interval} {latency}")
         print("PASS", m, "latency", latency["value"], "ns, interval", interval["value"], "ns")
 
 
-def case_kernel_fusion():
+def test_kernel_fusion(gpubarrier, gpus):
     # Both of seed 001 Table 1's single-GPU launch types: <<<>>> and cooperative.
-    rows = run_rows("--methods", "kernel.fusion", "--axis", "fusion_i=40",
+    rows = run_rows(gpubarrier, "--methods", "kernel.fusion", "--axis", "fusion_i=40",
                     "--axis", "fusion_j=10", "--axis", "launch=0,1")
     got = [r for r in rows if r["metric"] == "launch_overhead"]
     if len(got) != 2 or any(r["status"] != "ok" or r["technique"] != "fusion" for r in got):
-        sys.exit(f"FAIL: {rows}")
+        pytest.fail(f"{rows}")
     for r in got:
         value = float(r["value"])
         # The study found about 1 us on V100; anything positive and well below a launch+sync.
         if not 0 < value < 20000:
-            sys.exit(f"FAIL: launch overhead {value} ns out of range: {r}")
+            pytest.fail(f"launch overhead {value} ns out of range: {r}")
         print("PASS kernel.fusion", r["config"], value, "ns")
 
 
-def case_kernel_fusion_omp_barrier():
+def test_kernel_fusion_omp_barrier(gpubarrier, gpus):
     # Eq. 6 over the CPU-side barrier's step (the study's section 4.2.2) on one GPU: the launch
     # and stream wait that no running kernel hides, so more than kernel.fusion's hidden launch
     # overhead and less than a whole launch + sync step of an empty kernel (host.omp.gpu-barrier).
-    rows = run_rows("--methods", "kernel.fusion.omp-barrier,kernel.fusion,host.omp.gpu-barrier",
+    rows = run_rows(gpubarrier,
+                    "--methods", "kernel.fusion.omp-barrier,kernel.fusion,host.omp.gpu-barrier",
                     "--axis", "fusion_i=40", "--axis", "fusion_j=10", "--axis", "host_wait=0")
     step = [r for r in rows if r["method"] == "kernel.fusion.omp-barrier"]
     if len(step) != 1 or not verified(step[0]) or step[0]["technique"] != "fusion" or \
@@ -183,21 +182,20 @@ def case_kernel_fusion_omp_barrier():
           "ns; host.omp.gpu-barrier", whole[0]["value"], "ns")
 
 
-def case_selfcheck():
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "selfcheck.csv")
-        p = subprocess.run([EXE, "selfcheck", "--json", "--time-budget", "1", "--out", out],
-                           capture_output=True, text=True, timeout=600)
-        try:
-            out_json = json.loads(p.stdout)
-        except json.JSONDecodeError:
-            sys.exit(f"FAIL: no JSON (exit {p.returncode}):\n{p.stdout}\n{p.stderr}")
-        with open(out, newline="") as f:
-            rows = list(csv.DictReader(f))
+def test_selfcheck(gpubarrier, gpus, tmp_path):
+    out = str(tmp_path / "selfcheck.csv")
+    p = subprocess.run([gpubarrier, "selfcheck", "--json", "--time-budget", "1", "--out", out],
+                       capture_output=True, text=True, timeout=600)
+    try:
+        out_json = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        pytest.fail(f"no JSON (exit {p.returncode}):\n{p.stdout}\n{p.stderr}")
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
     check_selfcheck_json(p, out_json)
     check_selfcheck_rows(rows, out_json)
     if not out_json["ok"]:
-        sys.exit(f"FAIL: clock and differential techniques disagree: "
+        pytest.fail(f"clock and differential techniques disagree: "
                  f"{json.dumps(out_json, indent=1)}")
     print("PASS selfcheck", [(r["repeat_difference"], round(r["differential_cycles"], 2),
                               r["agreement"]) for r in out_json["rows"]],
@@ -206,13 +204,13 @@ def case_selfcheck():
 
 def check_selfcheck_json(p, out):
     if len(out["rows"]) != 5 or len(out["icache"]) != 5 or out["reference_cycles"] <= 0:
-        sys.exit(f"FAIL: {out}")
+        pytest.fail(f"{out}")
     if p.returncode != (0 if out["ok"] else 1):
-        sys.exit(f"FAIL: exit {p.returncode} does not match ok={out['ok']}\n{p.stderr}")
+        pytest.fail(f"exit {p.returncode} does not match ok={out['ok']}\n{p.stderr}")
     for r in out["rows"]:
         # The loop kernel's figures carry their sample counts and standard errors.
         if r["differential"]["samples"] < 20 or not r["differential"]["se_cycles"] >= 0:
-            sys.exit(f"FAIL: no samples or standard error: {r}")
+            pytest.fail(f"no samples or standard error: {r}")
 
 
 def close(csv_value, figure):
@@ -259,8 +257,3 @@ def check_selfcheck_rows(rows, out):
                 or "launch difference" not in pair["note"]):
             fail(f"unrolled rows at {j['repeat_difference']} against {j}", [clock, pair])
 
-
-if not has_gpu():
-    print("SKIP: no GPU visible")
-    sys.exit(77)
-globals()["case_" + CASE]()

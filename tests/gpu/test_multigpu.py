@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
-"""Multi-GPU methods in threads mode on every visible GPU (1..N); exit 77 (ctest skip) without a
-GPU, or when a case needs more GPUs than are visible.
+"""Multi-GPU methods in threads mode on every visible GPU (1..N); skipped without a GPU, or when
+a test needs more GPUs than are visible.
 
-Usage: test_multigpu.py GPUBARRIER CASE
+Run by pytest (`pytest tests/gpu/test_multigpu.py`; ctest: gpu.multigpu).
 """
 import os
-import sys
 
-from gpu_rows import (NCCL_LSA, codes, fail, gpu_count, rows_of, verified,
-                      without_nccl_refusals)
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from gpu_rows import NCCL_LSA, codes, fail, rows_of, verified, without_nccl_refusals
 # The fault axis (broken_variant, partial_participation) belongs to these alone: multigpu.nccl.lsa
 # has none, since a GPU that skipped NCCL's barrier would leave its peers spinning inside NCCL,
 # where no watchdog reaches (the host-side deadline can only report such a kernel, not end it).
@@ -19,8 +17,8 @@ SMALL = ["--samples", "5", "--time-budget", "0.3", "--reps-lo", "64", "--reps-hi
 SHAPE = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
 
 
-def run_rows(*args, shape=True):
-    return rows_of([EXE, "run", *SMALL, *(SHAPE if shape else []), *args],
+def run_rows(exe, *args, shape=True):
+    return rows_of([exe, "run", *SMALL, *(SHAPE if shape else []), *args],
                    env=dict(os.environ, NCCL_NVLS_ENABLE="0"))
 
 
@@ -28,10 +26,10 @@ def counts(n):
     return "gpu_count=" + ",".join(str(i) for i in range(1, n + 1))
 
 
-def case_threads_all_methods():
-    rows = run_rows("--methods", DEVICE + "," + NCCL_LSA + ",host.omp.gpu-barrier,"
+def test_threads_all_methods(gpubarrier, gpus):
+    rows = run_rows(gpubarrier, "--methods", DEVICE + "," + NCCL_LSA + ",host.omp.gpu-barrier,"
                     "host.nccl.allreduce,kernel.multi-device-launch,multigpu.cg.multi-grid",
-                    "--axis", counts(N))
+                    "--axis", counts(gpus))
     # Multi-grid and the real multi-device launch (impl=1) run in the gpubarrier-legacy helper
     # (issue 15): without it, skipped saying so; with it, checked below like the others.
     legacy = [r for r in rows
@@ -49,14 +47,15 @@ def case_threads_all_methods():
         fail("rows not ok+verified in threads mode", bad)
     for method in {r["method"] for r in rows}:
         seen = sorted({int(r["gpu_count"]) for r in rows if r["method"] == method})
-        expected = [n for n in range(1, N + 1) if method != NCCL_LSA or n not in refused]
+        expected = [n for n in range(1, gpus + 1) if method != NCCL_LSA or n not in refused]
         if seen != expected:
             fail(f"{method}: gpu_count column {seen}, expected {expected}", rows)
     print("PASS", [(r["method"], r["gpu_count"], r["value"]) for r in rows])
 
 
-def case_host_wait():
-    rows = run_rows("--methods", "host.omp.gpu-barrier", "--axis", "host_wait=0,1,2", shape=False)
+def test_host_wait(gpubarrier, gpus):
+    rows = run_rows(gpubarrier, "--methods", "host.omp.gpu-barrier", "--axis", "host_wait=0,1,2",
+                    shape=False)
     # Each point: loop_latency (EPCC's loop mean, the headline) first, then the per-step latency.
     if [r["metric"] for r in rows] != ["loop_latency", "latency"] * 3 or any(
             r["status"] != "ok" or "OMP_WAIT_POLICY" not in r["note"] for r in rows):
@@ -75,10 +74,10 @@ def caught(rows, metric):
     return picked
 
 
-def case_broken_variant():
+def test_broken_variant(gpubarrier, gpus):
     # fault=1 signals but never waits: the stamp check must catch every algorithm, on 1 GPU too,
     # and say how often per 10^6 crossings (stamps; payload words too, where a peer was read).
-    rows = run_rows("--methods", DEVICE, "--axis", "fault=1", "--axis", "ordering=0")
+    rows = run_rows(gpubarrier, "--methods", DEVICE, "--axis", "fault=1", "--axis", "ordering=0")
     if not rows or any(r["status"] != "unverified" for r in rows):
         fail("a barrier that does not wait must give unverified rows", rows)
     stamps = caught(rows, "check_stale_stamps")
@@ -91,11 +90,11 @@ def case_broken_variant():
           [(r["method"].split(".")[-1], r["value"]) for r in stamps])
 
 
-def case_unordered_counts():
+def test_unordered_counts(gpubarrier, gpus):
     # fault=3 drops every release, acquire and fence: whether H100/H200 show it is what the
     # count says (reported, not asserted); the rows must exist, count and never hang.
-    rows = run_rows("--methods", DEVICE, "--axis", "fault=3", "--axis", "ordering=0",
-                    "--axis", "gpu_count=" + str(N))
+    rows = run_rows(gpubarrier, "--methods", DEVICE, "--axis", "fault=3", "--axis", "ordering=0",
+                    "--axis", "gpu_count=" + str(gpus))
     if not rows or any(r["status"] not in ("ok", "unverified") for r in rows):
         fail("fault=3 points give counted rows, ok or unverified", rows)
     for r in caught(rows, "check_stale_payload") + caught(rows, "check_stale_stamps"):
@@ -105,33 +104,31 @@ def case_unordered_counts():
     print("PASS", len(rows), "rows")
 
 
-def case_partial_participation():
-    if N < 2:
-        print("SKIP: partial participation needs 2 GPUs")
-        sys.exit(77)
+def test_partial_participation(gpubarrier, gpus):
+    if gpus < 2:
+        pytest.skip("partial participation needs 2 GPUs")
     # fault=2 keeps the last GPU out: the others must end on the watchdog, not hang.
-    rows = run_rows("--methods", DEVICE, "--axis", "fault=2", "--axis", "ordering=0")
+    rows = run_rows(gpubarrier, "--methods", DEVICE, "--axis", "fault=2", "--axis", "ordering=0")
     if not rows or any(r["status"] != "timeout" for r in rows):
         fail("one GPU skipping the barrier must give timeout rows", rows)
     print("PASS", len(rows), "timeout rows")
 
 
-def case_absent_while_timing():
-    if N < 2:
-        print("SKIP: a GPU absent while timing needs 2 GPUs")
-        sys.exit(77)
+def test_absent_while_timing(gpubarrier, gpus):
+    if gpus < 2:
+        pytest.skip("a GPU absent while timing needs 2 GPUs")
     # fault=4: every GPU takes part in the check, the last one stays out of the timing runs.
     # The watchdog then fires while timing: a timeout row that says so, not a failed row.
-    rows = run_rows("--methods", DEVICE, "--axis", "fault=4", "--axis", "ordering=0")
+    rows = run_rows(gpubarrier, "--methods", DEVICE, "--axis", "fault=4", "--axis", "ordering=0")
     if not rows or any(r["status"] != "timeout" or "while timing" not in r["note"]
                        for r in rows):
         fail("a GPU absent while timing must give timeout rows that say so", rows)
     print("PASS", len(rows), "timeout rows")
 
 
-def case_absent_alone():
+def test_absent_alone(gpubarrier, gpus):
     # fault=2 on one GPU would leave nobody to cross: empty launches that verify nothing. Refused.
-    rows = run_rows("--methods", DEVICE, "--axis", "fault=2", "--axis", "gpu_count=1",
+    rows = run_rows(gpubarrier, "--methods", DEVICE, "--axis", "fault=2", "--axis", "gpu_count=1",
                     "--axis", "ordering=0")
     if not rows or any(r["status"] != "skipped" or "needs 2 or more GPUs" not in r["note"]
                        for r in rows):
@@ -139,18 +136,19 @@ def case_absent_alone():
     print("PASS", len(rows), "skipped rows")
 
 
-def case_member_throws():
+def test_member_throws(gpubarrier, gpus):
     # The last GPU's thread throws (GPUBARRIER_TEST_THROW, test-only: core/faults.hpp; once
     # per process, so the second point runs clean): its point must be one failed row naming that
     # thread, in bounded time, and the next point ok. push throws in verify; host.omp.gpu-barrier
     # in measure, inside loops of omp barriers, where a thread that left would hang the others.
-    last = N - 1
+    last = gpus - 1
     env = dict(os.environ, NCCL_NVLS_ENABLE="0")
     cases = (("multigpu.device.push", "verify", [*SHAPE, "--axis", "ordering=0,1"]),
              ("host.omp.gpu-barrier", "measure", ["--axis", "host_wait=0,1"]))
     for method, phase, axes in cases:
         env["GPUBARRIER_TEST_THROW"] = f"{phase}:{last}"
-        rows = rows_of([EXE, "run", *SMALL, "--methods", method, *axes], env=env, timeout=300)
+        rows = rows_of([gpubarrier, "run", *SMALL, "--methods", method, *axes], env=env,
+                       timeout=300)
         first, rest = rows[0], rows[1:]
         if first["status"] != "failed" or f"thread {last} (GPU" not in first["note"] \
                 or "GPUBARRIER_TEST_THROW" not in first["note"]:
@@ -160,33 +158,33 @@ def case_member_throws():
         print("PASS", method, phase, first["note"], [(r["metric"], r["value"]) for r in rest])
 
 
-def case_acq_rel_and_parts():
+def test_acq_rel_and_parts(gpubarrier, gpus):
     # Issue 16's experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
     # verify like 0 and 1 on every algorithm, and so must push's count_poll=1 (relaxed polls of
     # the count, one acquire fence) and slots' scan=1 (relaxed polls of every slot, one acquire
     # fence; scan=0, an acquire load per poll, is the default the rows above use); push's
     # part=1..3 time one phase each and must say that they are not checked (status ok: readers
     # filter on it), while part=0 verifies.
-    if N < 2:
-        print("SKIP: needs 2 GPUs")
-        sys.exit(77)
-    rows = run_rows("--methods", DEVICE, "--axis", "ordering=2", "--axis", "gpu_count=2")
+    if gpus < 2:
+        pytest.skip("needs 2 GPUs")
+    rows = run_rows(gpubarrier, "--methods", DEVICE, "--axis", "ordering=2",
+                    "--axis", "gpu_count=2")
     bad = [r for r in rows if not verified(r)]
     if not rows or bad:
         fail("ordering=2 rows must be ok and verified", bad or rows)
-    rows = run_rows("--methods", "multigpu.device.push", "--axis", "count_poll=1",
+    rows = run_rows(gpubarrier, "--methods", "multigpu.device.push", "--axis", "count_poll=1",
                     "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
     if len(rows) != 3 or not all(verified(r) for r in rows):
         fail("count_poll=1 (relaxed polls, one acquire fence) must verify", rows)
-    rows = run_rows("--methods", "multigpu.device.slots", "--axis", "scan=1",
+    rows = run_rows(gpubarrier, "--methods", "multigpu.device.slots", "--axis", "scan=1",
                     "--axis", "ordering=0,1,2", "--axis", "gpu_count=2")
     if len(rows) != 3 or not all(verified(r) and codes(r)["scan"] == 1 for r in rows):
         fail("slots scan=1 (relaxed polls, one acquire fence) must verify", rows)
-    counted = run_rows("--methods", "multigpu.device.slots", "--axis", "scan=1",
+    counted = run_rows(gpubarrier, "--methods", "multigpu.device.slots", "--axis", "scan=1",
                        "--axis", "fault=3", "--axis", "ordering=0", "--axis", "gpu_count=2")
     if not counted or any(r["status"] not in ("ok", "unverified") for r in counted):
         fail("slots scan=1 with fault=3 gives counted rows, ok or unverified", counted)
-    rows = run_rows("--methods", "multigpu.device.push", "--axis", "part=0,1,2,3",
+    rows = run_rows(gpubarrier, "--methods", "multigpu.device.push", "--axis", "part=0,1,2,3",
                     "--axis", "ordering=0", "--axis", "gpu_count=2")
     parts = {str(codes(r)["part"]): r for r in rows}
     if sorted(parts) != ["0", "1", "2", "3"] or any(r["status"] != "ok" for r in rows):
@@ -196,15 +194,9 @@ def case_acq_rel_and_parts():
     for k in "123":
         if f"not verified: part={k} times" not in parts[k]["note"]:
             fail(f"part={k} must say it is not checked", rows)
-    refused = run_rows("--methods", "multigpu.device.push", "--axis", "part=1",
+    refused = run_rows(gpubarrier, "--methods", "multigpu.device.push", "--axis", "part=1",
                        "--axis", "fault=1", "--axis", "gpu_count=2")
     if any(r["status"] != "skipped" or "fault must be 0" not in r["note"] for r in refused):
         fail("part with a fault hook must be refused", refused)
     print("PASS", [(k, r["value"]) for k, r in sorted(parts.items())])
 
-
-N = gpu_count()
-if N == 0:
-    print("SKIP: no GPU visible")
-    sys.exit(77)
-globals()["case_" + CASE]()

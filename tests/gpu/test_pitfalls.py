@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""The study's synchronisation pitfalls (section 8) on a real GPU; exit 77 (ctest skip) when none
-is visible.
+"""The study's synchronisation pitfalls (section 8) on a real GPU; skipped when none is visible.
 
   warp_wait_check    pitfall.warp.wait-check: every sync and shuffle variant ok with 0 trials
                      where a thread left before another arrived, the negative control (variant 0,
@@ -11,16 +10,13 @@ is visible.
                      every block arriving is ok, also right after a timeout.
   sweep              configs/sweeps/pitfalls.yaml as shipped: the same outcomes for every row.
 
-Usage: test_pitfalls.py GPUBARRIER CASE
+Run by pytest (`pytest tests/gpu/test_pitfalls.py`; ctest: gpu.pitfalls).
 """
 import os
 import re
-import sys
 import time
 
-from gpu_rows import codes, fail, has_gpu, rows_of
-
-EXE, CASE = sys.argv[1], sys.argv[2]
+from gpu_rows import codes, fail, rows_of
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WARP, GRID = "pitfall.warp.wait-check", "pitfall.grid.partial-sync"
 TILES = ("2", "4")  # variants whose groups are tiles: powers of two only
@@ -58,8 +54,8 @@ def check_warp_row(r):
     return "verified"
 
 
-def case_warp_wait_check():
-    rows = rows_of([EXE, "run", "--gpus", "0", "--methods", WARP,
+def test_warp_wait_check(gpubarrier, gpus):
+    rows = rows_of([gpubarrier, "run", "--gpus", "0", "--methods", WARP,
                     "--axis", "variant=0:5", "--axis", "group_size=2,3,8,17,32"], timeout=600)
     if len(rows) != 30:
         fail(f"expected 30 rows (6 variants x 5 sizes), got {len(rows)}", rows)
@@ -98,17 +94,17 @@ def check_grid_row(r):
     return "timeout"
 
 
-def run_grid(*args):
+def run_grid(exe, *args):
     """Runs and returns (rows, seconds); a hang fails the test at the bound, not ctest's."""
     start = time.monotonic()
-    rows = rows_of([EXE, *args], timeout=240)
+    rows = rows_of([exe, *args], timeout=240)
     return rows, time.monotonic() - start
 
 
-def case_grid_partial_sync():
+def test_grid_partial_sync(gpubarrier, gpus):
     # barrier varies slowest: flag-epoch's control runs right after atomic-sense's timeouts,
     # which shows that the GPU is not left wedged by a barrier the watchdog ended.
-    rows, took = run_grid("run", "--gpus", "0", "--methods", GRID, "--watchdog", "1",
+    rows, took = run_grid(gpubarrier, "run", "--gpus", "0", "--methods", GRID, "--watchdog", "1",
                           "--axis", "barrier=0,1", "--axis", "missing=0,1,2")
     if len(rows) != 6:
         fail(f"expected 6 rows (2 barriers x 3), got {len(rows)}", rows)
@@ -121,9 +117,9 @@ def case_grid_partial_sync():
     print(f"PASS {outcomes} in {took:.1f} s;", rows[1]["note"][:160])
 
 
-def case_sweep():
-    rows, took = run_grid("sweep", os.path.join(ROOT, "configs", "sweeps", "pitfalls.yaml"),
-                          "--gpus", "0")
+def test_sweep(gpubarrier, gpus):
+    rows, took = run_grid(gpubarrier, "sweep",
+                          os.path.join(ROOT, "configs", "sweeps", "pitfalls.yaml"), "--gpus", "0")
     warp = [check_warp_row(r) for r in rows if r["method"] == WARP]
     grid = [check_grid_row(r) for r in rows if r["method"] == GRID]
     if len(warp) != 42 or warp.count("caught") != 8 or len(grid) != 12 or \
@@ -132,8 +128,3 @@ def case_sweep():
     print(f"PASS sweep in {took:.1f} s: warp {len(warp)} rows ({warp.count('caught')} controls "
           f"caught), grid {len(grid)} rows ({grid.count('timeout')} timeouts)")
 
-
-if not has_gpu():
-    print("SKIP: no GPU visible")
-    sys.exit(77)
-globals()["case_" + CASE]()

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Issue 17's GPU methods at small sizes on a real GPU; exit 77 (ctest skip) when none is visible.
+"""Issue 17's GPU methods at small sizes on a real GPU; skipped when none is visible.
 
-Cases:
+Tests:
   model_stream  model.smem.stream (1, 32, 1024 threads) and model.gmem.stream (grid 0, 1): ok rows
                 with positive bandwidth and latency in the units tools/model.py expects, and more
                 bandwidth with more threads.
@@ -10,30 +10,28 @@ Cases:
   reductions    reduction.block, reduction.single.{two-kernel,grid-sync,cub} and reduction.copy
                 at a few sizes: ok, verified, relative error in the note; a size that is no
                 multiple of 8 and a reduction.block array beyond shared memory are skipped rows.
-  multi         reduction.multi.{device-barrier,omp,nccl} in threads mode on GPUs 0 and 1 (exit 77
+  multi         reduction.multi.{device-barrier,omp,nccl} in threads mode on GPUs 0 and 1 (skipped
                 with fewer than 2 GPUs) at gpu_count 1 and 2: ok, verified, relative error in the
                 note, latency in ns and bandwidth in GB/s; bytes=8 leaves GPU 1 without a double
                 (skipped); reduction.multi.mpi is skipped with how to run it (mpirun).
   model_from    `gpubarrier model --from` on the CSV of a short run of configs/sweeps/reduction.yaml's
                 single-GPU inputs computes the in-block and the grid predictions.
 
-Usage: test_reduction.py GPUBARRIER CASE
+Run by pytest (`pytest tests/gpu/test_reduction.py`; ctest: gpu.reduction).
 """
 import csv
 import os
 import subprocess
-import sys
-import tempfile
 
-from gpu_rows import codes, fail, gpu_count, has_gpu, rows_of, verified
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from gpu_rows import codes, fail, rows_of, verified
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def run_rows(methods, *axes):
+def run_rows(exe, methods, *axes):
     args = [a for axis in axes for a in ("--axis", axis)]
-    return rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.3", "--methods", methods,
+    return rows_of([exe, "run", "--samples", "5", "--time-budget", "0.3", "--methods", methods,
                     "--gpus", "0", *args], timeout=600)
 
 
@@ -48,8 +46,8 @@ def figure(rows, method, metric, **axes):
     return r
 
 
-def case_model_stream():
-    rows = run_rows("model.smem.stream", "threads_per_block=1,32,1024")
+def test_model_stream(gpubarrier, gpus):
+    rows = run_rows(gpubarrier, "model.smem.stream", "threads_per_block=1,32,1024")
     bw = {}
     for t in (1, 32, 1024):
         r = figure(rows, "model.smem.stream", "bandwidth_cycles", threads_per_block=t)
@@ -61,7 +59,7 @@ def case_model_stream():
             fail("latency_cycles in cycles", rows)
     if not bw[1] < bw[32] < bw[1024]:
         fail(f"shared-memory bandwidth must grow with the threads: {bw}", rows)
-    rows = run_rows("model.gmem.stream", "grid=0,1")
+    rows = run_rows(gpubarrier, "model.gmem.stream", "grid=0,1")
     gbw = {g: float(figure(rows, "model.gmem.stream", "bandwidth", grid=g)["value"])
            for g in (0, 1)}
     for g in (0, 1):
@@ -72,8 +70,8 @@ def case_model_stream():
     print("PASS smem B/cycle", bw, "gmem B/ns", gbw)
 
 
-def case_warp_reduce():
-    rows = run_rows("gpu.warp.reduce", "variant=0:5")
+def test_warp_reduce(gpubarrier, gpus):
+    rows = run_rows(gpubarrier, "gpu.warp.reduce", "variant=0:5")
     for v in range(6):
         mine = [r for r in rows if codes(r).get("variant") == v]
         if len(mine) != 2:
@@ -88,13 +86,13 @@ def case_warp_reduce():
                    if r["metric"] == "latency_cycles"])
 
 
-def case_reductions():
+def test_reductions(gpubarrier, gpus):
     sizes = "bytes=8,1024,65536"
-    rows = run_rows("reduction.block", "threads_per_block=1,32,1024", sizes)
+    rows = run_rows(gpubarrier, "reduction.block", "threads_per_block=1,32,1024", sizes)
     big = "bytes=1024,1048576,16777216"
-    rows += run_rows("reduction.single.two-kernel,reduction.single.cub", big)
-    rows += run_rows("reduction.single.grid-sync", "grid=0,1", big)
-    rows += run_rows("reduction.copy", "bytes=1048576")
+    rows += run_rows(gpubarrier, "reduction.single.two-kernel,reduction.single.cub", big)
+    rows += run_rows(gpubarrier, "reduction.single.grid-sync", "grid=0,1", big)
+    rows += run_rows(gpubarrier, "reduction.copy", "bytes=1048576")
     for r in rows:
         if r["status"] != "ok" or float(r["value"]) <= 0:
             fail("every reduction row ok and positive", [r])
@@ -106,7 +104,8 @@ def case_reductions():
         if not any(r["method"] == m and r["metric"] == "bandwidth" and r["unit"] == "GB/s"
                    for r in rows):
             fail(f"{m}: no bandwidth row in GB/s", rows)
-    skipped = run_rows("reduction.block", "threads_per_block=32", "bytes=12,1073741824")
+    skipped = run_rows(gpubarrier, "reduction.block", "threads_per_block=32",
+                       "bytes=12,1073741824")
     if len(skipped) != 2 or any(r["status"] != "skipped" for r in skipped) or \
             "multiple of 8" not in skipped[0]["note"] or "shared memory" not in skipped[1]["note"]:
         fail("bytes=12 and an array beyond shared memory must be skipped with the reason", skipped)
@@ -129,11 +128,10 @@ def check_multi(rows, launcher):
             fail(f"{key}: latency (ns) and bandwidth (GB/s) rows", rows)
 
 
-def case_multi():
-    if gpu_count() < 2:
-        print("SKIP: the multi-GPU reductions need 2 GPUs")
-        sys.exit(77)
-    rows = rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.3", "--gpus", "0,1",
+def test_multi(gpubarrier, gpus):
+    if gpus < 2:
+        pytest.skip("the multi-GPU reductions need 2 GPUs")
+    rows = rows_of([gpubarrier, "run", "--samples", "5", "--time-budget", "0.3", "--gpus", "0,1",
                     "--methods", ",".join(MULTI + ["reduction.multi.mpi"]), "--axis",
                     "gpu_count=1,2", "--axis", "bytes=8,1024,1048576"], timeout=600)
     mpi = [r for r in rows if r["method"] == "reduction.multi.mpi"]
@@ -153,32 +151,25 @@ def case_multi():
     print("PASS", [(r["method"], r["config"], r["metric"], r["value"]) for r in measured])
 
 
-def case_model_from():
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "in.csv")
-        axes = [("model.smem.stream", "threads_per_block=1,32,1024"),
-                ("model.gmem.stream", "grid=0,1"), ("gpu.warp.tile-shuffle", "group_size=32"),
-                ("gpu.block.syncthreads", "threads_per_block=1024 blocks_per_sm=1"),
-                ("gpu.grid.cg", "blocks_per_sm=1 threads_per_block=1024")]
-        rows = []
-        for method, ax in axes:
-            rows += run_rows(method, *ax.split())
-        with open(out, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\r\n")
-            w.writeheader()
-            w.writerows(rows)
-        p = subprocess.run([EXE, "model", "--from", out], capture_output=True, text=True,
-                           timeout=120, env=dict(os.environ, GPUBARRIER_TOOLS=os.path.join(
-                               ROOT, "tools")))
-        if p.returncode != 0 or "not computed" in p.stdout:
-            fail(f"model --from: exit {p.returncode}\n{p.stdout}\n{p.stderr}", [])
-        for label in ("1 thread vs 1 warp", "32 vs 1024 threads", "1 block vs the grid"):
-            if f"| {label} |" not in p.stdout:
-                fail(f"model --from: no '{label}' prediction\n{p.stdout}", [])
-        print(p.stdout)
-
-
-if not has_gpu():
-    print("SKIP: no GPU")
-    sys.exit(77)
-globals()["case_" + CASE]()
+def test_model_from(gpubarrier, gpus, tmp_path):
+    out = str(tmp_path / "in.csv")
+    axes = [("model.smem.stream", "threads_per_block=1,32,1024"),
+            ("model.gmem.stream", "grid=0,1"), ("gpu.warp.tile-shuffle", "group_size=32"),
+            ("gpu.block.syncthreads", "threads_per_block=1024 blocks_per_sm=1"),
+            ("gpu.grid.cg", "blocks_per_sm=1 threads_per_block=1024")]
+    rows = []
+    for method, ax in axes:
+        rows += run_rows(gpubarrier, method, *ax.split())
+    with open(out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()), lineterminator="\r\n")
+        w.writeheader()
+        w.writerows(rows)
+    p = subprocess.run([gpubarrier, "model", "--from", out], capture_output=True, text=True,
+                       timeout=120, env=dict(os.environ, GPUBARRIER_TOOLS=os.path.join(
+                           ROOT, "tools")))
+    if p.returncode != 0 or "not computed" in p.stdout:
+        fail(f"model --from: exit {p.returncode}\n{p.stdout}\n{p.stderr}", [])
+    for label in ("1 thread vs 1 warp", "32 vs 1024 threads", "1 block vs the grid"):
+        if f"| {label} |" not in p.stdout:
+            fail(f"model --from: no '{label}' prediction\n{p.stdout}", [])
+    print(p.stdout)

@@ -9,9 +9,11 @@ kernel, that the intended instructions are there and nothing that touches memory
 Memory ordering (push_orders_sends): no test on H100/H200 has shown the reordering a missing
 fence allows, so the check is on the code: the PTX and the SASS of multigpu.device.push.
 
-Usage: test_sass.py GPUBARRIER_OR_OBJECT CASE
-Exit 77 (ctest skip) when no cuobjdump with its nvdisasm is found: /usr/local/cuda/bin, PATH,
-$CUOBJDUMP, or the PyPI packages nvidia-cuda-cuobjdump + nvidia-cuda-nvdisasm.
+Run by pytest on the executable under test (`pytest tests/gpu/test_sass.py [--gpubarrier PATH]`;
+ctest: sass.checks). Skipped when no cuobjdump with its nvdisasm is found: /usr/local/cuda/bin,
+PATH, $CUOBJDUMP, or the PyPI packages nvidia-cuda-cuobjdump + nvidia-cuda-nvdisasm (in this
+interpreter's site-packages or in those of the `python3` on PATH, which scripts/setup installs
+them for).
 """
 import csv
 import fcntl
@@ -25,7 +27,7 @@ import subprocess
 import sys
 from collections import Counter
 
-BINARY, CASE = sys.argv[1], sys.argv[2]
+import pytest
 
 # Loads, stores, atomics, fences, cache control, calls and other special-register reads: any of
 # them inside a clock bracket is timed along with the operation.
@@ -34,10 +36,23 @@ CLOCK_READ = re.compile(r"\bSR_CLOCKLO\b")
 INSTRUCTION = re.compile(r"/\*[0-9a-f]{4,}\*/\s+(@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)([^;]*);")
 
 
+def site_folders():
+    """This interpreter's site-packages, then those of the `python3` on PATH where that is
+    another interpreter (pytest may run under one that is not the tools')."""
+    folders = site.getsitepackages() + [site.getusersitepackages()]
+    python3 = shutil.which("python3")
+    if python3 and os.path.realpath(python3) != os.path.realpath(sys.executable):
+        p = subprocess.run([python3, "-c", "import site; print('\\n'.join(site.getsitepackages()"
+                            " + [site.getusersitepackages()]))"], capture_output=True, text=True,
+                           timeout=60)
+        folders += p.stdout.split("\n") if p.returncode == 0 else []
+    return [f for f in folders if f]
+
+
 def find_cuobjdump():
     candidates = [os.environ.get("CUOBJDUMP"), "/usr/local/cuda/bin/cuobjdump",
                   shutil.which("cuobjdump")]
-    for sp in site.getsitepackages() + [site.getusersitepackages()]:
+    for sp in site_folders():
         candidates += glob.glob(os.path.join(sp, "nvidia", "cu*", "bin", "cuobjdump"))
     for c in candidates:
         if c and os.access(c, os.X_OK):
@@ -51,55 +66,55 @@ def with_nvdisasm(cuobjdump):
                 os.environ.get("PATH", ""))
 
 
-def disassembly(cuobjdump):
+def disassembly(cuobjdump, binary):
     """`cuobjdump -sass BINARY`, once per build of the binary: the text is kept beside it
-    (BINARY.sass, with the binary's size and mtime in its first line) for the other cases, since
+    (BINARY.sass, with the binary's size and mtime in its first line) for later runs, since
     disassembling the whole executable takes about a minute on 2 cores."""
-    st = os.stat(BINARY)
-    stamp = f"# sass of {os.path.basename(BINARY)} size={st.st_size} mtime_ns={st.st_mtime_ns}\n"
-    cache = BINARY + ".sass"
-    # Cases that start together (ctest -j) take turns: the first disassembles, the others wait
-    # for its cache instead of disassembling the same binary beside it.
+    st = os.stat(binary)
+    stamp = f"# sass of {os.path.basename(binary)} size={st.st_size} mtime_ns={st.st_mtime_ns}\n"
+    cache = binary + ".sass"
+    # Runs that start together (the plain and the sanitized build's, or two pytest runs) take
+    # turns: the first disassembles, the others wait for its cache instead of disassembling the
+    # same binary beside it.
     try:
         lock = open(cache + ".lock", "a")
         fcntl.flock(lock, fcntl.LOCK_EX)
     except OSError:
-        lock = None  # an unwritable build folder: each case disassembles on its own
+        lock = None  # an unwritable build folder: each run disassembles on its own
     try:
-        return _disassemble(cuobjdump, cache, stamp)
+        return _disassemble(cuobjdump, binary, cache, stamp)
     finally:
         if lock:
             lock.close()
 
 
-def _disassemble(cuobjdump, cache, stamp):
+def _disassemble(cuobjdump, binary, cache, stamp):
     try:
         with open(cache) as f:
             if f.readline() == stamp:
                 return f.read()
     except OSError:
         pass
-    p = subprocess.run([cuobjdump, "-sass", BINARY], capture_output=True, text=True,
+    p = subprocess.run([cuobjdump, "-sass", binary], capture_output=True, text=True,
                        env=with_nvdisasm(cuobjdump))
     if p.returncode != 0:
         if "nvdisasm" in p.stderr:
-            print(f"SKIP: {cuobjdump} found no nvdisasm: {p.stderr.strip()}")
-            sys.exit(77)
-        sys.exit(f"FAIL: cuobjdump -sass {BINARY}: {p.stderr}")
-    try:  # written whole, then renamed: a case running beside this one reads all or nothing
+            pytest.skip(f"{cuobjdump} found no nvdisasm: {p.stderr.strip()}")
+        pytest.fail(f"cuobjdump -sass {binary}: {p.stderr}")
+    try:  # written whole, then renamed: a run beside this one reads all or nothing
         tmp = f"{cache}.{os.getpid()}"
         with open(tmp, "w") as f:
             f.write(stamp + p.stdout)
         os.replace(tmp, cache)
     except OSError:
-        pass  # an unwritable build folder: no cache, the next case disassembles again
+        pass  # an unwritable build folder: no cache, the next run disassembles again
     return p.stdout
 
 
-def sass_functions(cuobjdump):
+def sass_functions(cuobjdump, binary):
     functions = {}
     name = None
-    for line in disassembly(cuobjdump).splitlines():
+    for line in disassembly(cuobjdump, binary).splitlines():
         m = re.search(r"Function : (\S+)", line)
         if m:
             name = m.group(1)
@@ -115,22 +130,22 @@ def bracket(name, body):
     """The instructions strictly between the two clock reads of a timed kernel."""
     reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
     if len(reads) != 2:
-        sys.exit(f"FAIL: {name}: expected 2 clock reads, found {len(reads)}")
+        pytest.fail(f"{name}: expected 2 clock reads, found {len(reads)}")
     return body[reads[0] + 1:reads[1]]
 
 
 def check_clean(name, inside):
     bad = [text for op, text in inside if FORBIDDEN.match(op)]
     if bad:
-        sys.exit(f"FAIL: {name}: memory or special-register access inside the clock bracket "
+        pytest.fail(f"{name}: memory or special-register access inside the clock bracket "
                  f"(seed 004):\n  " + "\n  ".join(bad))
 
 
-def ptx_functions(cuobjdump):
+def ptx_functions(cuobjdump, binary):
     """The PTX embedded in the binary, by .entry name."""
-    p = subprocess.run([cuobjdump, "-ptx", BINARY], capture_output=True, text=True)
+    p = subprocess.run([cuobjdump, "-ptx", binary], capture_output=True, text=True)
     if p.returncode != 0:
-        sys.exit(f"FAIL: cuobjdump -ptx {BINARY}: {p.stderr}")
+        pytest.fail(f"cuobjdump -ptx {binary}: {p.stderr}")
     functions, name = {}, None
     for line in p.stdout.splitlines():
         m = re.search(r"\.entry (\S+?)\(", line)
@@ -145,7 +160,7 @@ def ptx_functions(cuobjdump):
 def kernels(functions, pattern):
     picked = {n: b for n, b in functions.items() if re.search(pattern, n)}
     if not picked:
-        sys.exit(f"FAIL: no kernel matching {pattern} in {BINARY}")
+        pytest.fail(f"no kernel matching {pattern} in the binary's SASS or PTX")
     return picked
 
 
@@ -157,7 +172,7 @@ def ordered_kernels(functions, algo):
             if "OrderingE3E" not in n}
 
 
-def case_block_barriers(functions):
+def test_block_barriers(functions):
     # gpu.block.syncthreads and gpu.block.cg share one timed kernel (kernels/block/detail): the
     # timed loop must hold unrolled barriers plus loop control, nothing else.
     loop_control = re.compile(r"^(U?IADD3|U?ISETP|U?LOP3|BRA|U?MOV|IMAD|VIADD|NOP|BSSY|BSYNC)")
@@ -167,15 +182,15 @@ def case_block_barriers(functions):
         ops = Counter(op for op, _ in inside)
         barriers = sum(n for op, n in ops.items() if op.startswith("BAR.SYNC"))
         if barriers < 32:
-            sys.exit(f"FAIL: {name}: {barriers} BAR.SYNC in the bracket, expected >= 32: {ops}")
+            pytest.fail(f"{name}: {barriers} BAR.SYNC in the bracket, expected >= 32: {ops}")
         other = {op: n for op, n in ops.items()
                  if not op.startswith("BAR.SYNC") and not loop_control.match(op)}
         if other:
-            sys.exit(f"FAIL: {name}: unexpected instructions in the bracket: {other}")
+            pytest.fail(f"{name}: unexpected instructions in the bracket: {other}")
         print("PASS", name, dict(ops))
 
 
-def case_selfcheck_add_chain(functions):
+def test_selfcheck_add_chain(functions):
     # The unrolled chains (instruction-cache scan): exactly their adds, nothing else.
     chains = kernels(functions, r"add_chainILl\d+E")
     for name, body in sorted(chains.items()):
@@ -184,10 +199,10 @@ def case_selfcheck_add_chain(functions):
         check_clean(name, inside)
         ops = Counter(op for op, _ in inside)
         if ops != Counter({"FADD": adds}):
-            sys.exit(f"FAIL: {name}: the bracket must hold exactly {adds} FADD, has {dict(ops)}")
+            pytest.fail(f"{name}: the bracket must hold exactly {adds} FADD, has {dict(ops)}")
         print("PASS", name, adds, "FADD")
     if len(chains) < 2:
-        sys.exit(f"FAIL: expected the base chain and its longer chains, found {list(chains)}")
+        pytest.fail(f"expected the base chain and its longer chains, found {list(chains)}")
     # The loop kernel (the technique check): one unrolled body of 512 FADD plus the loop's
     # counter, compare and back edge. More than a few of those would be timed per trip too, and
     # an unrolled or split loop would run different code at different trip counts.
@@ -199,27 +214,27 @@ def case_selfcheck_add_chain(functions):
         other = {op: n for op, n in ops.items() if op != "FADD"}
         unexpected = {op: n for op, n in other.items() if not loop_control.match(op)}
         if ops["FADD"] != 512 or unexpected or sum(other.values()) > 6:
-            sys.exit(f"FAIL: {name}: the bracket must hold 512 FADD and at most 6 loop-control "
+            pytest.fail(f"{name}: the bracket must hold 512 FADD and at most 6 loop-control "
                      f"instructions, has {dict(ops)}")
         if not any(op == "BRA" for op in other):
-            sys.exit(f"FAIL: {name}: no back edge in the bracket: {dict(ops)}")
+            pytest.fail(f"{name}: no back edge in the bracket: {dict(ops)}")
         print("PASS", name, dict(ops))
 
 
-def case_push_orders_sends(functions):
+def test_push_orders_sends(functions, cuobjdump, binary):
     # Lane 0 acquires the other blocks' writes through the arrival count; lanes 1..31 then send
     # the epoch to peers with their own system-scope release store or fence. A shuffle carries
     # lane 0's "last" to them but orders no memory (PTX ISA, shfl.sync); bar.warp.sync does. In
     # PTX: count atom, then bar.warp.sync, then the first system-scope signal store.
-    for name, body in ordered_kernels(ptx_functions(find_cuobjdump()), "4Push").items():
+    for name, body in ordered_kernels(ptx_functions(cuobjdump, binary), "4Push").items():
         count = next((i for i, t in enumerate(body) if re.match(r"atom\.add\.\w+\.gpu\.u64", t)),
                      None)
         first_send = next((i for i, t in enumerate(body)
                            if re.match(r"st\.(release|relaxed)\.sys\.b64", t)), None)
         if count is None or first_send is None or count > first_send:
-            sys.exit(f"FAIL: {name} PTX: no arrival count before the signal stores")
+            pytest.fail(f"{name} PTX: no arrival count before the signal stores")
         if not any(t.startswith("bar.warp.sync") for t in body[count:first_send]):
-            sys.exit(f"FAIL: {name} PTX: no bar.warp.sync between lane 0's count and the sends:"
+            pytest.fail(f"{name} PTX: no bar.warp.sync between lane 0's count and the sends:"
                      " the sending lanes are not ordered after lane 0's acquire")
         print("PASS", name, "PTX: atom.add, bar.warp.sync, then st.*.sys")
     # SASS: every system-scope signal store is preceded, on its path, by a system-scope MEMBAR
@@ -231,14 +246,14 @@ def case_push_orders_sends(functions):
         sends = [i for i, (op, _) in enumerate(body) if op.startswith("ST.E.64.STRONG.SYS")]
         counts = [i for i, (op, _) in enumerate(body) if op.startswith("ATOM.E.ADD.64")]
         if not sends or not counts:
-            sys.exit(f"FAIL: {name}: no signal store or arrival count in the SASS")
+            pytest.fail(f"{name}: no signal store or arrival count in the SASS")
         if not any(op.startswith("WARPSYNC") for op, _ in body[counts[0]:sends[0]]):
-            sys.exit(f"FAIL: {name}: no WARPSYNC between the count and the first send")
+            pytest.fail(f"{name}: no WARPSYNC between the count and the first send")
         each_after_system_membar(name, body, sends, "send")
         # The release-acquire kernel is compiled with its ordering fixed (OrderedArgs): no code
         # of another ordering, such as ordering 1's seq_cst fence (MEMBAR.SC), is left in it.
         if "OrderingE0E" in name and any(op.startswith("MEMBAR.SC") for op, _ in body):
-            sys.exit(f"FAIL: {name}: a MEMBAR.SC in the release-acquire kernel: its ordering is "
+            pytest.fail(f"{name}: a MEMBAR.SC in the release-acquire kernel: its ordering is "
                      "not fixed at compile time")
         print("PASS", name, len(sends), "sends, each after a system-scope MEMBAR; WARPSYNC after "
               "the count")
@@ -263,10 +278,10 @@ def each_after_system_membar(name, body, sites, what):
             j -= 1
         if j < 0 or not re.match(r"MEMBAR\.(SC|ALL)\.SYS", body[j][0]):
             got = body[j][1] if j >= 0 else "nothing"
-            sys.exit(f"FAIL: {name}: {what} {body[i][1]} follows {got}, not a system MEMBAR")
+            pytest.fail(f"{name}: {what} {body[i][1]} follows {got}, not a system MEMBAR")
 
 
-def case_early_count_releases(functions):
+def test_early_count_releases(functions):
     # multigpu.device.early-count: each block's arrival on every GPU's counter is a system-scope
     # atomic add that follows a system-scope MEMBAR (the block's own release: a release pattern),
     # and no arrival waits for an answer before the block polls (the add's result is unused).
@@ -274,17 +289,17 @@ def case_early_count_releases(functions):
         adds = [i for i, (op, text) in enumerate(body)
                 if re.match(r"(ATOM|RED)\.E\.ADD\.64\.STRONG\.SYS", op)]
         if not adds:
-            sys.exit(f"FAIL: {name}: no system-scope arrival add in the SASS")
+            pytest.fail(f"{name}: no system-scope arrival add in the SASS")
         returning = [body[i][1] for i in adds
                      if body[i][0].startswith("ATOM") and not re.search(r"\bRZ,", body[i][1])]
         if returning:
-            sys.exit(f"FAIL: {name}: an arrival add returns a value (waits for an answer): "
+            pytest.fail(f"{name}: an arrival add returns a value (waits for an answer): "
                      f"{returning}")
         each_after_system_membar(name, body, adds, "arrival")
         print("PASS", name, len(adds), "arrival adds, each after a system-scope MEMBAR")
 
 
-def case_model_loads_timed(functions):
+def test_model_loads_timed(functions):
     # model.smem.stream and model.gmem.stream time loads: each timed kernel must hold its loads
     # inside the clock bracket. The first H100 rows of the shared-memory chase timed an empty
     # region: ptxas had deleted loads whose value nothing stored.
@@ -294,15 +309,15 @@ def case_model_loads_timed(functions):
     for name, body in sorted(timed.items()):
         reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
         if len(reads) < 2:
-            sys.exit(f"FAIL: {name}: expected 2 clock reads, found {len(reads)}")
+            pytest.fail(f"{name}: expected 2 clock reads, found {len(reads)}")
         inside = body[reads[0] + 1:reads[-1]]
         loads = [op for op, _ in inside if re.match(r"^(LDS|LDG|LD\.|LDL)", op)]
         if not loads:
-            sys.exit(f"FAIL: {name}: no load between the clock reads: the timed region is empty")
+            pytest.fail(f"{name}: no load between the clock reads: the timed region is empty")
         print("PASS", name, len(loads), "loads inside the clock bracket")
 
 
-def case_warp_reduce_shuffles(functions):
+def test_warp_reduce_shuffles(functions):
     # gpu.warp.reduce's shuffle variants (seed 001 Table 5): each timed round must be the 5 steps
     # of the tree, a 64-bit SHFL.DOWN (two 32-bit halves) and a DADD per step, nothing else for
     # the tile; the coalesced group also computes each step's source lane (SHFL.IDX of its rank)
@@ -313,21 +328,21 @@ def case_warp_reduce_shuffles(functions):
         for name, body in kernels(functions, rf"warp_reduce_kernelINS0_{len(variant)}{variant}E").items():
             reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
             if not reads or len(reads) % 2:
-                sys.exit(f"FAIL: {name}: expected pairs of clock reads, found {len(reads)}")
+                pytest.fail(f"{name}: expected pairs of clock reads, found {len(reads)}")
             for start, end in zip(reads[::2], reads[1::2]):
                 inside = body[start + 1:end]
                 check_clean(name, inside)
                 ops = Counter(op for op, _ in inside)
                 got = {op: ops[op] for op in core}
                 if got != core:
-                    sys.exit(f"FAIL: {name}: the bracket must hold {core}, has {dict(ops)}")
+                    pytest.fail(f"{name}: the bracket must hold {core}, has {dict(ops)}")
                 extra = {op: n for op, n in ops.items() if op not in core}
                 if variant == "TileShuffle" and extra:
-                    sys.exit(f"FAIL: {name}: the tile's bracket holds more than the tree: {extra}")
+                    pytest.fail(f"{name}: the tile's bracket holds more than the tree: {extra}")
                 print("PASS", variant, dict(ops))
 
 
-def case_warp_wait_check_bracket(functions):
+def test_warp_wait_check_bracket(functions):
     # pitfall.warp.wait-check (kernels/warp/detail/wait_trials.cuh): a trial's clock reads are the
     # start, the spin's poll, "before" and "after". Between the last two lies exactly the
     # crossing: WARPSYNC for a sync; WARPSYNC, SHFL and the branch on its value for a shuffle;
@@ -343,7 +358,7 @@ def case_warp_wait_check_bracket(functions):
             re.search(r"\d(NoCrossing|Sync|Shuffle)E", name)[1]]
         reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
         if len(reads) != 4:
-            sys.exit(f"FAIL: {name}: expected 4 clock reads (start, poll, before, after), "
+            pytest.fail(f"{name}: expected 4 clock reads (start, poll, before, after), "
                      f"found {len(reads)}")
         _, poll, before, after = reads
         inside = body[before + 1:after]
@@ -351,7 +366,7 @@ def case_warp_wait_check_bracket(functions):
         ops = [op for op, _ in inside]
         spin = [text for op, text in body[poll + 1:before] if op.startswith(("BSYNC", "WARPSYNC"))]
         if spin:
-            sys.exit(f"FAIL: {name}: the warp reconverges between the spin and 'before':\n  "
+            pytest.fail(f"{name}: the warp reconverges between the spin and 'before':\n  "
                      + "\n  ".join(spin))
         shuffle = [i for i, op in enumerate(ops) if op.startswith("SHFL")]
         syncs = sum(op.startswith("WARPSYNC") for op in ops)
@@ -364,18 +379,18 @@ def case_warp_wait_check_bracket(functions):
         else:
             ok = syncs == 1 and len(shuffle) == 1 and any(op == "BRA" for op in ops[shuffle[0]:])
         if not ok:
-            sys.exit(f"FAIL: {name}: crossing {crossing} between the clock reads is {ops}")
+            pytest.fail(f"{name}: crossing {crossing} between the clock reads is {ops}")
         checked[crossing] += 1
         print("PASS", name, ops)
     # control + __syncwarp + coalesced sync + coalesced shuffle: 1 each; tiles of 2..32: 5 each.
     if checked != Counter({"0": 1, "1": 7, "2": 6}):
-        sys.exit(f"FAIL: expected 1 control, 7 sync and 6 shuffle kernels, found {dict(checked)}")
+        pytest.fail(f"expected 1 control, 7 sync and 6 shuffle kernels, found {dict(checked)}")
 
 
 SHARED_OPS = re.compile(r"^(LDS|STS|ATOMS|LDSM|STSM|REDS)")
 
 
-def case_warp_timed_no_shared(functions):
+def test_warp_timed_no_shared(functions, cuobjdump, binary):
     # scripts/gpu-sanitize leaves the warp methods' timed kernels out of racecheck (their
     # full-grid throughput pilot does not finish under it) on the ground that racecheck, which
     # sees shared memory only, has nothing to see in them: no static shared memory (they are
@@ -385,21 +400,20 @@ def case_warp_timed_no_shared(functions):
     for name, body in sorted(timed.items()):
         shared = [text for op, text in body if SHARED_OPS.match(op)]
         if shared:
-            sys.exit(f"FAIL: {name}: shared-memory instructions, so racecheck must check it "
+            pytest.fail(f"{name}: shared-memory instructions, so racecheck must check it "
                      "(scripts/gpu-sanitize, RACECHECK_EXCLUDE):\n  " + "\n  ".join(shared))
-    cuobjdump = find_cuobjdump()
-    p = subprocess.run([cuobjdump, "-res-usage", BINARY], capture_output=True, text=True,
+    p = subprocess.run([cuobjdump, "-res-usage", binary], capture_output=True, text=True,
                        env=with_nvdisasm(cuobjdump))
     if p.returncode != 0:
-        sys.exit(f"FAIL: cuobjdump -res-usage {BINARY}: {p.stderr}")
+        pytest.fail(f"cuobjdump -res-usage {binary}: {p.stderr}")
     usage = dict(re.findall(r"Function (\S+):\s*\n\s*REG:\d+ STACK:\d+ SHARED:(\d+)", p.stdout))
     for name in timed:
         if usage.get(name) != "0":
-            sys.exit(f"FAIL: {name}: static shared memory {usage.get(name, 'not listed')} bytes "
+            pytest.fail(f"{name}: static shared memory {usage.get(name, 'not listed')} bytes "
                      "(cuobjdump -res-usage), expected 0")
     checks = kernels(functions, r"warp_check")
     if not all(usage.get(n, "0") != "0" for n in checks):
-        sys.exit("FAIL: a warp_check kernel without shared memory: the stamps moved, and "
+        pytest.fail("a warp_check kernel without shared memory: the stamps moved, and "
                  "racecheck's coverage of the warp methods with them")
     print("PASS", len(timed), "warp_timed kernels without shared memory;", len(checks),
           "warp_check kernels with it")
@@ -449,28 +463,28 @@ def timed_region_table():
     try:
         text = open(path).read()
     except OSError as e:
-        sys.exit(f"FAIL: no table of timed instructions: {e}")
+        pytest.fail(f"no table of timed instructions: {e}")
     lines = [line for line in text.splitlines() if line.strip().startswith("TimedRegion{")]
     rows = {}
     for line in lines:
         m = TABLE_ROW.match(line)
         if not m:
-            sys.exit(f"FAIL: {path}: a row this check cannot read (one row a line): {line.strip()}")
+            pytest.fail(f"{path}: a row this check cannot read (one row a line): {line.strip()}")
         method, axis, value, instruction, where = m.groups()
         rows[(method, f"{axis}={value}" if axis else "")] = (instruction, where)
     if not rows:
-        sys.exit(f"FAIL: {path}: no TimedRegion rows")
+        pytest.fail(f"{path}: no TimedRegion rows")
     return rows
 
 
-def clock_methods():
+def clock_methods(binary):
     """Every clock-technique method: those `list --json` describes so, and those of the
     committed CSVs' rows of technique clock that the executable lists. `gpubarrier selfcheck`'s
     rows (selfcheck.fadd.*) are clock rows of no listed method: they do not go through the
-    runner that writes the note, and case selfcheck_add_chain checks their timed code."""
-    p = subprocess.run([os.path.abspath(BINARY), "list", "--json"], capture_output=True, text=True)
+    runner that writes the note, and test_selfcheck_add_chain checks their timed code."""
+    p = subprocess.run([os.path.abspath(binary), "list", "--json"], capture_output=True, text=True)
     if p.returncode != 0:
-        sys.exit(f"FAIL: {BINARY} list --json: {p.stderr}")
+        pytest.fail(f"{binary} list --json: {p.stderr}")
     listed = {m["name"] for m in json.loads(p.stdout)}
     described = {m["name"] for m in json.loads(p.stdout) if "clock technique" in m["description"]}
     root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
@@ -509,7 +523,7 @@ def branch_targets(body, region):
     return blocks
 
 
-def case_timed_instructions(functions):
+def test_timed_instructions(functions, binary):
     # The clock()/SASS post's check for every clock-technique method: the instruction its figure
     # claims to time is in the code between its clock reads (each pair of reads), where
     # src/core/timed_regions.cpp says; a row without it says so in its note ("not timed: ...").
@@ -518,22 +532,22 @@ def case_timed_instructions(functions):
     # operation's divergence branch (BRA.DIV), which the method's group takes at run time since
     # its members reach each operation from two branches (warp_groups.cuh, SplitGroup).
     table = timed_region_table()
-    listed, clock = clock_methods()
+    listed, clock = clock_methods(binary)
     untabled = sorted(clock - {method for method, _ in table})
     if untabled:
-        sys.exit(f"FAIL: clock-technique methods without a row in timed_regions.cpp: {untabled}")
+        pytest.fail(f"clock-technique methods without a row in timed_regions.cpp: {untabled}")
     unknown = sorted({method for method, _ in table} - listed)
     if unknown:
-        sys.exit(f"FAIL: timed_regions.cpp rows for methods the executable lacks: {unknown}")
+        pytest.fail(f"timed_regions.cpp rows for methods the executable lacks: {unknown}")
     if set(table) != set(TIMED_KERNELS):
-        sys.exit(f"FAIL: rows without kernels here: {sorted(set(table) - set(TIMED_KERNELS))}; "
+        pytest.fail(f"rows without kernels here: {sorted(set(table) - set(TIMED_KERNELS))}; "
                  f"kernels without rows: {sorted(set(TIMED_KERNELS) - set(table))}")
     for key, (instruction, where) in sorted(table.items()):
         has = lambda ops: any(op.startswith(instruction) for op, _ in ops)
         for name, body in sorted(kernels(functions, TIMED_KERNELS[key]).items()):
             reads = [i for i, (_, text) in enumerate(body) if CLOCK_READ.search(text)]
             if not reads or len(reads) % 2:
-                sys.exit(f"FAIL: {name}: expected pairs of clock reads, found {len(reads)}")
+                pytest.fail(f"{name}: expected pairs of clock reads, found {len(reads)}")
             for start, end in zip(reads[::2], reads[1::2]):
                 region = body[start + 1:end]
                 targets = branch_targets(body, region)
@@ -543,17 +557,31 @@ def case_timed_instructions(functions):
                 got = ("timed" if has(region) else
                        "diverged" if where == "diverged" and behind else "absent")
                 if got != where:
-                    sys.exit(f"FAIL: {key[0]} {key[1]} ({name}): timed_regions.cpp says "
+                    pytest.fail(f"{key[0]} {key[1]} ({name}): timed_regions.cpp says "
                              f"{instruction} is {where}, the SASS has it {got}: "
                              f"{dict(Counter(op for op, _ in region))}")
                 if where == "diverged" and len(targets) < 32:
-                    sys.exit(f"FAIL: {name}: {len(targets)} divergence branches between the "
+                    pytest.fail(f"{name}: {len(targets)} divergence branches between the "
                              "clock reads, expected one per sync of the unrolled chain (>= 32)")
             print("PASS", key[0], key[1], name[:60], instruction, where)
 
 
-tool = find_cuobjdump()
-if not tool:
-    print("SKIP: no cuobjdump (install the CUDA toolkit or nvidia-cuda-cuobjdump)")
-    sys.exit(77)
-globals()["case_" + CASE](sass_functions(tool))
+
+@pytest.fixture(scope="module")
+def binary(gpubarrier):
+    """The file whose device code is checked: the executable under test."""
+    return gpubarrier
+
+
+@pytest.fixture(scope="module")
+def cuobjdump():
+    tool = find_cuobjdump()
+    if not tool:
+        pytest.skip("no cuobjdump (install the CUDA toolkit or nvidia-cuda-cuobjdump)")
+    return tool
+
+
+@pytest.fixture(scope="module")
+def functions(cuobjdump, binary):
+    """The binary's SASS by function name: [(opcode, line)]."""
+    return sass_functions(cuobjdump, binary)

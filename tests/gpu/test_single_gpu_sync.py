@@ -1,29 +1,28 @@
 #!/usr/bin/env python3
-"""Warp, block and cluster synchronisation methods at small sizes on a real GPU; exit 77 (ctest
-skip) when none is visible. Every measured row must be ok and verified; configurations the GPU
-cannot run must be skipped rows with a reason, never failures.
+"""Warp, block and cluster synchronisation methods at small sizes on a real GPU; skipped when
+none is visible. Every measured row must be ok and verified; configurations the GPU cannot run
+must be skipped rows with a reason, never failures.
 
-Usage: test_single_gpu_sync.py GPUBARRIER CASE
+Run by pytest (`pytest tests/gpu/test_single_gpu_sync.py`; ctest: gpu.sync).
 """
 import os
 import re
-import sys
 
-from gpu_rows import caught, fail, has_gpu, rows_of, verified
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from gpu_rows import caught, fail, rows_of, verified
 
 
-def run_rows(method, *axes, env=None):
+def run_rows(exe, method, *axes, env=None):
     args = [a for axis in axes for a in ("--axis", axis)]
-    return rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.5", "--methods", method,
+    return rows_of([exe, "run", "--samples", "5", "--time-budget", "0.5", "--methods", method,
                     "--gpus", "0", *args], env=env, timeout=600)
 
 
-def expect_caught(method, *axes, points):
+def expect_caught(exe, method, *axes, points):
     """With GPUBARRIER_TEST_BREAK the check runs without the barrier: every row of each of the
     `points` configurations unverified (none skipped: the shapes are chosen to fit)."""
-    rows = run_rows(method, *axes, env=dict(os.environ, GPUBARRIER_TEST_BREAK=method))
+    rows = run_rows(exe, method, *axes, env=dict(os.environ, GPUBARRIER_TEST_BREAK=method))
     if len({r["config"] for r in rows}) != points or not all(caught(r) for r in rows):
         fail(f"{method} without its barrier must give unverified rows at {points} points", rows)
     print("PASS", method, "broken:", len(rows), "unverified rows;", rows[0]["note"][:120])
@@ -39,8 +38,8 @@ def expect_verified(rows, metric, count):
     return picked
 
 
-def warp_case(method, sizes):
-    rows = run_rows(method, "group_size=" + ",".join(map(str, sizes)))
+def warp_case(exe, method, sizes):
+    rows = run_rows(exe, method, "group_size=" + ",".join(map(str, sizes)))
     lat = expect_verified(rows, "latency_cycles", len(sizes))
     expect_verified(rows, "latency", len(sizes))
     thr = expect_verified(rows, "throughput", len(sizes))
@@ -52,24 +51,15 @@ def warp_case(method, sizes):
     return rows
 
 
-def case_warp_tile_sync():
-    warp_case("gpu.warp.tile-sync", [1, 4, 32])
-
-
-def case_warp_tile_shuffle():
-    warp_case("gpu.warp.tile-shuffle", [2, 32])
-
-
-def case_warp_coalesced_sync():
-    warp_case("gpu.warp.coalesced-sync", [1, 3, 31, 32])
-
-
-def case_warp_coalesced_shuffle():
-    warp_case("gpu.warp.coalesced-shuffle", [3, 32])
-
-
-def case_warp_syncwarp():
-    warp_case("gpu.warp.syncwarp", [5, 32])
+@pytest.mark.parametrize("method, sizes", [
+    ("gpu.warp.tile-sync", [1, 4, 32]),
+    ("gpu.warp.tile-shuffle", [2, 32]),
+    ("gpu.warp.coalesced-sync", [1, 3, 31, 32]),
+    ("gpu.warp.coalesced-shuffle", [3, 32]),
+    ("gpu.warp.syncwarp", [5, 32]),
+], ids=["tile_sync", "tile_shuffle", "coalesced_sync", "coalesced_shuffle", "syncwarp"])
+def test_warp(gpubarrier, gpus, method, sizes):
+    warp_case(gpubarrier, method, sizes)
 
 
 NO_WARPSYNC = "not timed: compiled to no WARPSYNC on sm_90"
@@ -80,11 +70,11 @@ def timed_parts(row):
     return [p for p in row["note"].split("; ") if p.startswith(("not timed:", "unresolved:"))]
 
 
-def case_warp_converged_not_timed():
+def test_warp_converged_not_timed(gpubarrier, gpus):
     # On sm_90 the syncs of a converged chain are NOPs: every figure says so in a part of its own,
     # after the verification (on another architecture: unresolved, nothing checked its SASS).
     for method, sizes in (("gpu.warp.tile-sync", [2, 32]), ("gpu.warp.syncwarp", [32])):
-        rows = run_rows(method, "group_size=" + ",".join(map(str, sizes)))
+        rows = run_rows(gpubarrier, method, "group_size=" + ",".join(map(str, sizes)))
         expect_verified(rows, "latency_cycles", len(sizes))
         for r in rows:
             parts = timed_parts(r)
@@ -96,48 +86,48 @@ def case_warp_converged_not_timed():
         print("PASS", method, rows[0]["note"])
 
 
-def case_warp_diverged():
+def test_warp_diverged(gpubarrier, gpus):
     # Members reach every sync from two branches: the diverged path's WARPSYNC is timed, so no
     # row says "not timed", and every row is verified (the stamp check runs split as well).
     for method, sizes in (("gpu.warp.tile-sync-diverged", [2, 32]),
                           ("gpu.warp.coalesced-sync-diverged", [3, 32]),
                           ("gpu.warp.syncwarp-diverged", [2, 17, 32])):
-        rows = warp_case(method, sizes)
+        rows = warp_case(gpubarrier, method, sizes)
         bad = [r for r in rows if any(p.startswith("not timed:") for p in timed_parts(r))]
         if bad:
             fail(f"{method} must time its WARPSYNC", bad)
-        one = run_rows(method, "group_size=1")
+        one = run_rows(gpubarrier, method, "group_size=1")
         if len(one) != 1 or one[0]["status"] != "skipped" or "two branches" not in one[0]["note"]:
             fail(f"{method} group_size=1 must be a skipped row with the reason", one)
 
 
-def case_warp_repeat_count():
+def test_warp_repeat_count(gpubarrier, gpus):
     # The study's section 9.4 over the chain's length: every variant's figure verified and timed
     # (the syncs reached from two branches, the shuffles converged) at a short and a long chain;
     # a length that is no whole number of unrolled loop trips is a skipped row with the reason.
-    rows = run_rows("gpu.warp.repeat-count", "variant=1,2,3,4,5", "repeats=32,2048")
+    rows = run_rows(gpubarrier, "gpu.warp.repeat-count", "variant=1,2,3,4,5", "repeats=32,2048")
     lat = expect_verified(rows, "latency_cycles", 10)
     bad = [r for r in rows if timed_parts(r)]
     if bad:
         fail("every repeat-count figure must time its instruction", bad)
     if any("operations between the clock reads" not in r["note"] for r in lat):
         fail("the note names the chain's length", lat)
-    odd = run_rows("gpu.warp.repeat-count", "repeats=48")  # one row per variant
+    odd = run_rows(gpubarrier, "gpu.warp.repeat-count", "repeats=48")  # one row per variant
     if len(odd) != 5 or any(r["status"] != "skipped" or "multiple of 32" not in r["note"]
                             for r in odd):
         fail("repeats=48 must be a skipped row with the reason for every variant", odd)
     print("PASS", [(r["config"], r["value"]) for r in lat])
 
 
-def case_warp_bad_sizes_skipped():
-    rows = run_rows("gpu.warp.tile-sync", "group_size=3,64")
+def test_warp_bad_sizes_skipped(gpubarrier, gpus):
+    rows = run_rows(gpubarrier, "gpu.warp.tile-sync", "group_size=3,64")
     if len(rows) != 2 or any(r["status"] != "skipped" or not r["note"] for r in rows):
         fail("tile sizes 3 and 64 must be skipped rows with a reason", rows)
     print("PASS", [r["note"] for r in rows])
 
 
-def block_case(method):
-    rows = run_rows(method, "threads_per_block=32,1024", "blocks_per_sm=1,2,4")
+def block_case(exe, method):
+    rows = run_rows(exe, method, "threads_per_block=32,1024", "blocks_per_sm=1,2,4")
     # Latency only with one block per SM (one block alone), throughput at every resident point.
     lat = expect_verified(rows, "latency_cycles", 2)
     if float(lat[1]["value"]) < float(lat[0]["value"]):
@@ -156,35 +146,34 @@ def block_case(method):
     print("PASS", [(r["threads_per_block"], r["blocks_per_sm"], r["value"]) for r in thr])
 
 
-def case_block_syncthreads():
-    block_case("gpu.block.syncthreads")
+@pytest.mark.parametrize("method", ["gpu.block.syncthreads", "gpu.block.cg-sync"],
+                         ids=["syncthreads", "cg_sync"])
+def test_block(gpubarrier, gpus, method):
+    block_case(gpubarrier, method)
 
 
-def case_block_cg_sync():
-    block_case("gpu.block.cg-sync")
-
-
-def case_block_broken():
+def test_block_broken(gpubarrier, gpus):
     # In every round of the check one warp arrives late, each in turn, so a block of two warps or
     # more must be caught at every size. A block of one warp (32 threads) is not asked: its lanes
     # have nobody to be late for and run the check in step, so it verifies without the barrier.
     for method in ("gpu.block.syncthreads", "gpu.block.cg-sync"):
-        expect_caught(method, "threads_per_block=64,256,1024", "blocks_per_sm=1,2", points=6)
+        expect_caught(gpubarrier, method, "threads_per_block=64,256,1024", "blocks_per_sm=1,2",
+                      points=6)
 
 
-def case_cluster_broken():
+def test_cluster_broken(gpubarrier, gpus):
     # One warp of one block arrives late in every round: the other blocks read its stamps whatever
     # the block size, and with several warps so does its own block (cluster_size=1 is then a
     # block barrier). Only a cluster of one block of one warp would have nobody to be late for.
     for method in ("gpu.cluster.sync", "gpu.cluster.arrive-wait"):
-        expect_caught(method, "cluster_size=2,4,8", "threads_per_block=32,128,1024",
+        expect_caught(gpubarrier, method, "cluster_size=2,4,8", "threads_per_block=32,128,1024",
                       "blocks_per_sm=1", points=9)
-        expect_caught(method, "cluster_size=1", "threads_per_block=128", "blocks_per_sm=1",
-                      points=1)
+        expect_caught(gpubarrier, method, "cluster_size=1", "threads_per_block=128",
+                      "blocks_per_sm=1", points=1)
 
 
-def cluster_case(method):
-    rows = run_rows(method, "cluster_size=1,2,8,16,32", "threads_per_block=128",
+def cluster_case(exe, method):
+    rows = run_rows(exe, method, "cluster_size=1,2,8,16,32", "threads_per_block=128",
                     "blocks_per_sm=1,4,32")
     if any(r["status"] in ("failed", "timeout", "unverified") for r in rows):
         fail("no cluster row may fail", rows)
@@ -230,15 +219,7 @@ def cluster_case(method):
                    for r in rows if r["metric"] in ("latency_cycles", "throughput", "")])
 
 
-def case_cluster_sync():
-    cluster_case("gpu.cluster.sync")
-
-
-def case_cluster_arrive_wait():
-    cluster_case("gpu.cluster.arrive-wait")
-
-
-if not has_gpu():
-    print("SKIP: no GPU visible")
-    sys.exit(77)
-globals()["case_" + CASE]()
+@pytest.mark.parametrize("method", ["gpu.cluster.sync", "gpu.cluster.arrive-wait"],
+                         ids=["sync", "arrive_wait"])
+def test_cluster(gpubarrier, gpus, method):
+    cluster_case(gpubarrier, method)

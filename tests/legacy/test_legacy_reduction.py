@@ -2,7 +2,7 @@
 """reduction.multi.multi-grid: the study's multi-GPU reduction with the multi-grid sync, run by the
 gpubarrier-legacy helper.
 
-Cases:
+Tests:
   listed         (cli) `list --json` lists it at level multi-gpu with the gpu_count and bytes axes
                  of reduction.multi.device-barrier, and says that the helper runs it.
   helper_absent  (cli) a gpubarrier with no helper beside it writes skipped rows that name the
@@ -10,27 +10,26 @@ Cases:
   two_gpus       (gpu) on GPUs 0 and 1 at gpu_count 1 and 2: every row ok, its sum verified
                  (relative error in the note), latency (ns) and bandwidth (GB/s) by host-loop from
                  the helper; bytes=8 on 2 GPUs is skipped (a GPU without a double), bytes=12 too
-                 (not whole doubles). Exit 77 (ctest skip) with fewer than 2 GPUs or without the
-                 helper.
+                 (not whole doubles). Skipped with fewer than 2 GPUs or without the helper;
+                 marked gpu.
 
-Usage: test_legacy_reduction.py GPUBARRIER CASE
+Run by pytest (`pytest tests/legacy/test_legacy_reduction.py`; ctest: cli.legacy_reduction with
+-m "not gpu", gpu.legacy_reduction with -m gpu).
 """
 import json
 import os
 import shutil
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-HERE = os.path.dirname(os.path.abspath(__file__))
+import pytest
+
 from cli_common import expect, read_csv, run_gpubarrier
+from gpu_rows import fail, rows_of, verified
 
-EXE, CASE = sys.argv[1], sys.argv[2]
 METHOD = "reduction.multi.multi-grid"
 
 
-def case_listed():
-    p = run_gpubarrier(EXE, "--json", "list")
+def test_listed(gpubarrier):
+    p = run_gpubarrier(gpubarrier, "--json", "list")
     expect(p.returncode == 0, "list works", p)
     methods = {m["name"]: m for m in json.loads(p.stdout)}
     expect(METHOD in methods, f"{METHOD} is listed", p)
@@ -44,36 +43,34 @@ def case_listed():
         expect(words in mine["description"], f"the description says {words!r}: {mine}")
 
 
-def case_helper_absent():
+def test_helper_absent(gpubarrier, tmp_path):
     # A copy of gpubarrier in a folder of its own: nothing is next to the copy.
-    with tempfile.TemporaryDirectory() as d:
-        exe = shutil.copy(EXE, os.path.join(d, "gpubarrier"))
-        out = os.path.join(d, "r.csv")
-        p = run_gpubarrier(exe, "run", "--methods", METHOD, "--axis", "bytes=1024,65536",
-                           "--out", out, drop=("GPUBARRIER_LEGACY_HELPER",))
-        expect(p.returncode == 0, "an absent helper is not an error", p)
-        rows = read_csv(out)
-        expect(len(rows) == 1 and rows[0]["method"] == METHOD,
-               f"one skipped row for the method: {rows}")
-        note = rows[0]["note"]
-        expect(rows[0]["status"] == "skipped", f"skipped: {rows[0]}")
-        for words in (f"gpubarrier-legacy is not next to gpubarrier ({d}/)", "CUDA 13 removed",
-                      "-DGPUBARRIER_LEGACY_CUDA="):
-            expect(words in note, f"the reason names {words!r}: {note}")
+    d = str(tmp_path)
+    exe = shutil.copy(gpubarrier, os.path.join(d, "gpubarrier"))
+    out = os.path.join(d, "r.csv")
+    p = run_gpubarrier(exe, "run", "--methods", METHOD, "--axis", "bytes=1024,65536",
+                       "--out", out, drop=("GPUBARRIER_LEGACY_HELPER",))
+    expect(p.returncode == 0, "an absent helper is not an error", p)
+    rows = read_csv(out)
+    expect(len(rows) == 1 and rows[0]["method"] == METHOD,
+           f"one skipped row for the method: {rows}")
+    note = rows[0]["note"]
+    expect(rows[0]["status"] == "skipped", f"skipped: {rows[0]}")
+    for words in (f"gpubarrier-legacy is not next to gpubarrier ({d}/)", "CUDA 13 removed",
+                  "-DGPUBARRIER_LEGACY_CUDA="):
+        expect(words in note, f"the reason names {words!r}: {note}")
 
 
-def case_two_gpus():
-    from gpu_rows import fail, gpu_count, rows_of, verified
-    if gpu_count() < 2:
-        print("SKIP: needs 2 GPUs")
-        sys.exit(77)
+@pytest.mark.gpu
+def test_two_gpus(gpubarrier, gpus):
+    if gpus < 2:
+        pytest.skip("needs 2 GPUs")
     helper = os.environ.get("GPUBARRIER_LEGACY_HELPER") or \
-        os.path.join(os.path.dirname(os.path.abspath(EXE)), "gpubarrier-legacy")
+        os.path.join(os.path.dirname(os.path.abspath(gpubarrier)), "gpubarrier-legacy")
     if not os.access(helper, os.X_OK):
-        print("SKIP: no gpubarrier-legacy next to gpubarrier (GPUBARRIER_LEGACY=1 scripts/setup "
-              "on a machine with a package registry, then carry it)")
-        sys.exit(77)
-    rows = rows_of([EXE, "run", "--samples", "5", "--time-budget", "0.3", "--gpus", "0,1",
+        pytest.skip("no gpubarrier-legacy next to gpubarrier (GPUBARRIER_LEGACY=1 scripts/setup "
+                    "on a machine with a package registry, then carry it)")
+    rows = rows_of([gpubarrier, "run", "--samples", "5", "--time-budget", "0.3", "--gpus", "0,1",
                     "--methods", METHOD, "--axis", "gpu_count=1,2",
                     "--axis", "bytes=8,12,1024,1048576,16777216"], timeout=600)
 
@@ -104,7 +101,3 @@ def case_two_gpus():
                 fail(f"gpu_count={n} bytes={size}: one latency (ns) and one bandwidth (GB/s) "
                      f"row, got {sorted(have)}", rows)
     print("PASS", [(r["gpu_count"], r["config"], r["metric"], r["value"]) for r in measured])
-
-
-if __name__ == "__main__":
-    globals()["case_" + CASE]()

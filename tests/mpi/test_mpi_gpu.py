@@ -1,17 +1,15 @@
 #!/usr/bin/env python3
-"""Multi-GPU methods in mpi mode: `mpirun -np N` with N = visible GPUs, one rank per GPU; exit 77
-(ctest skip) without a GPU, or when a case needs more GPUs than are visible.
+"""Multi-GPU methods in mpi mode: `mpirun -np N` with N = visible GPUs, one rank per GPU; skipped
+without a GPU, or when a test needs more GPUs than are visible.
 
-Usage: test_mpi_gpu.py GPUBARRIER CASE
+Run by pytest (`pytest tests/mpi/test_mpi_gpu.py`; ctest: mpi.gpu).
 """
 import os
 import shutil
-import sys
 
-from gpu_rows import (NCCL_LSA, codes, fail, gpu_count, rows_of, verified,
-                      without_nccl_refusals)
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from gpu_rows import NCCL_LSA, codes, fail, rows_of, verified, without_nccl_refusals
 # multigpu.nccl.lsa has no fault axis (a rank that skipped NCCL's barrier would leave the others
 # spinning inside NCCL, where no watchdog reaches): broken_variant and partial_participation keep
 # to multigpu.device.*.
@@ -22,18 +20,23 @@ STEADY = ["--samples", "5", "--time-budget", "1", "--reps-lo", "512", "--reps-hi
 SHAPE = ["--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128"]
 
 
-def mpirun_rows(*args, shape=True, extra_env=None, timeout=900, ranks=None, small=SMALL):
-    mpirun = shutil.which("mpirun")
-    if not mpirun:
-        sys.exit("FAIL: mpirun not found (scripts/setup installs openmpi-bin)")
-    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-               OMPI_MCA_btl="self,tcp", NCCL_NVLS_ENABLE="0", **(extra_env or {}))
-    forward = [a for var in ("NCCL_NVLS_ENABLE", *(extra_env or {})) for a in ("-x", var)]
-    return rows_of([mpirun, "-np", str(ranks or N), *forward, EXE, "run", *small,
-                    *(SHAPE if shape else []), *args], env=env, timeout=timeout)
+@pytest.fixture
+def mpirun_rows(gpubarrier, gpus):
+    """mpirun_rows(*args, ...): the rows of `gpubarrier run ARGS` under `mpirun -np N`, one rank
+    per visible GPU unless `ranks` says how many."""
+    def run(*args, shape=True, extra_env=None, timeout=900, ranks=None, small=SMALL):
+        mpirun = shutil.which("mpirun")
+        if not mpirun:
+            pytest.fail("mpirun not found (scripts/setup installs openmpi-bin)")
+        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+                   OMPI_MCA_btl="self,tcp", NCCL_NVLS_ENABLE="0", **(extra_env or {}))
+        forward = [a for var in ("NCCL_NVLS_ENABLE", *(extra_env or {})) for a in ("-x", var)]
+        return rows_of([mpirun, "-np", str(ranks or gpus), *forward, gpubarrier, "run", *small,
+                        *(SHAPE if shape else []), *args], env=env, timeout=timeout)
+    return run
 
 
-def case_all_methods():
+def test_all_methods(mpirun_rows, gpus):
     rows = mpirun_rows("--methods", "multigpu.device.*," + NCCL_LSA + ",host.mpi.gpu-barrier,"
                        "host.nccl.allreduce,host.omp.gpu-barrier")
     omp = [r for r in rows if r["method"] == "host.omp.gpu-barrier"]
@@ -41,25 +44,25 @@ def case_all_methods():
         fail("host.omp.gpu-barrier must be skipped under mpirun (threads mode only)", omp)
     rows = without_nccl_refusals([r for r in rows if r["method"] != "host.omp.gpu-barrier"])
     bad = [r for r in rows if not verified(r) or float(r["value"]) <= 0
-           or r["launcher"] != "mpi" or r["ranks"] != str(N)]
+           or r["launcher"] != "mpi" or r["ranks"] != str(gpus)]
     if bad or not rows:
         fail("rows not ok+verified with launcher=mpi and ranks=N", bad or rows)
     # Every rank's GPU is named, and the class is that of all of them, not of rank 0's alone.
-    everyone = ",".join(str(g) for g in range(N))
-    wrong = [r for r in rows if r["gpu_ids"] != everyone or r["gpu_count"] != str(N)
-             or (N > 1 and r["topology"] == "single")]
+    everyone = ",".join(str(g) for g in range(gpus))
+    wrong = [r for r in rows if r["gpu_ids"] != everyone or r["gpu_count"] != str(gpus)
+             or (gpus > 1 and r["topology"] == "single")]
     if wrong:
-        fail(f"rows must carry gpu_ids {everyone}, gpu_count {N} and the class of all GPUs", wrong)
+        fail(f"rows must carry gpu_ids {everyone}, gpu_count {gpus} and the class of all GPUs",
+             wrong)
     print("PASS", [(r["method"], r["value"]) for r in rows])
 
 
-def case_multi_reductions():
+def test_multi_reductions(mpirun_rows, gpus):
     """reduction.multi.* (issue 17) with one rank per GPU: device-barrier, mpi and nccl ok and
     verified (relative error in the note) with launcher=mpi, latency and bandwidth; omp and
     multi-grid (one process drives every GPU) skipped (threads mode only)."""
-    if N < 2:
-        print("SKIP: the multi-GPU reductions need 2 GPUs")
-        sys.exit(77)
+    if gpus < 2:
+        pytest.skip("the multi-GPU reductions need 2 GPUs")
     rows = mpirun_rows("--methods", "reduction.multi.*", "--axis", "bytes=1024,1048576",
                        shape=False)
     omp = [r for r in rows if r["method"] in ("reduction.multi.omp", "reduction.multi.multi-grid")]
@@ -69,7 +72,7 @@ def case_multi_reductions():
              "only)", omp)
     rows = [r for r in rows if r not in omp]
     bad = [r for r in rows if not verified(r) or "relative error" not in r["note"]
-           or float(r["value"]) <= 0 or r["launcher"] != "mpi" or r["gpu_count"] != str(N)]
+           or float(r["value"]) <= 0 or r["launcher"] != "mpi" or r["gpu_count"] != str(gpus)]
     methods = {r["method"] for r in rows}
     if bad or methods != {"reduction.multi.device-barrier", "reduction.multi.mpi",
                           "reduction.multi.nccl"}:
@@ -79,18 +82,16 @@ def case_multi_reductions():
     print("PASS", [(r["method"], r["config"], r["metric"], r["value"]) for r in rows])
 
 
-def case_nvshmem():
+def test_nvshmem(mpirun_rows, gpus):
     """NVSHMEM's barrier (issue 16) at every variant and ordering: verified, except that
     nvshmemx_sync_all_block without fences (variant 1, ordering 0) promises no ordering, so the
     payload check may catch it (unverified); never failed or timeout."""
-    if N < 2:
-        print("SKIP: NVSHMEM's barrier needs 2 GPUs")
-        sys.exit(77)
+    if gpus < 2:
+        pytest.skip("NVSHMEM's barrier needs 2 GPUs")
     rows = mpirun_rows("--methods", "multigpu.nvshmem.barrier", "--axis", "variant=0,1,2",
                        "--axis", "ordering=0,1", small=STEADY)
     if rows and all("built without NVSHMEM" in r["note"] for r in rows):
-        print("SKIP: built without NVSHMEM (scripts/setup, GPUBARRIER_WITH_NVSHMEM)")
-        sys.exit(77)
+        pytest.skip("built without NVSHMEM (scripts/setup, GPUBARRIER_WITH_NVSHMEM)")
     weak = [r for r in rows if codes(r).get("ordering") == 0 and codes(r).get("variant") == 1]
     strong = [r for r in rows if r not in weak]
     bad = [r for r in strong if not verified(r) or float(r["value"]) <= 0
@@ -101,20 +102,19 @@ def case_nvshmem():
     print("PASS", [(r["config"], r["status"], r["value"]) for r in rows])
 
 
-def case_simulated_nodes():
+def test_simulated_nodes(mpirun_rows, gpus):
     """2 ranks as 2 "nodes" (GPUBARRIER_TEST_RANKS_AS_NODES=1, issue 18), NCCL over sockets on
     loopback: host barriers and NCCL measure across the "nodes"; device barriers, which need
     peer memory inside one node, are refused with the reason."""
-    if N < 2:
-        print("SKIP: needs 2 GPUs")
-        sys.exit(77)
+    if gpus < 2:
+        pytest.skip("needs 2 GPUs")
     env = {"GPUBARRIER_TEST_RANKS_AS_NODES": "1", "NCCL_P2P_DISABLE": "1",
            "NCCL_SHM_DISABLE": "1", "NCCL_NET": "Socket", "NCCL_SOCKET_IFNAME": "lo"}
     rows = mpirun_rows("--methods", "host.mpi.gpu-barrier,host.nccl.allreduce,multigpu.device.push",
                        "--axis", "ordering=0", extra_env=env)
     across = [r for r in rows if r["method"] != "multigpu.device.push"]
     device = [r for r in rows if r["method"] == "multigpu.device.push"]
-    bad = [r for r in across if r["status"] != "ok" or r["nodes"] != str(N)
+    bad = [r for r in across if r["status"] != "ok" or r["nodes"] != str(gpus)
            or not r["system"].endswith("-simulated")]
     bad += [r for r in device if r["status"] != "skipped" or "one node only" not in r["note"]]
     if bad or not across or not device:
@@ -179,40 +179,37 @@ def check_multinode(rows, ranks, nodes, simulated):
           [(r["config"], r["value"]) for r in rows if codes(r).get("fault") == 0])
 
 
-def case_multinode_simulated():
+def test_multinode_simulated(mpirun_rows, gpus):
     """2 ranks as 2 "nodes" (one GPU each: the intra-node part is trivial, the network part is
     MPI over TCP, or NVSHMEM over NVLink, between the two leaders), then the same 2 GPUs as one
     node."""
-    if N < 2:
-        print("SKIP: needs 2 GPUs")
-        sys.exit(77)
+    if gpus < 2:
+        pytest.skip("needs 2 GPUs")
     check_multinode(mpirun_rows(*MULTINODE, ranks=2, extra_env=simulated_env(1)), 2, 2, True)
     check_multinode(mpirun_rows(*MULTINODE, ranks=2), 2, 1, False)
 
 
-def case_multinode_two_by_two():
+def test_multinode_two_by_two(mpirun_rows, gpus):
     """4 ranks as 2 "nodes" x 2 GPUs (GPUBARRIER_TEST_RANKS_AS_NODES=2): the GPUs of a node
     gather over NVLink/PCIe (CUDA IPC inside the node only), the two leaders cross over MPI or
     NVSHMEM."""
-    if N < 4:
-        print("SKIP: needs 4 GPUs")
-        sys.exit(77)
+    if gpus < 4:
+        pytest.skip("needs 4 GPUs")
     check_multinode(mpirun_rows(*MULTINODE, ranks=4, extra_env=simulated_env(2)), 4, 2, True)
 
 
-def case_gpu_list_by_local_rank():
+def test_gpu_list_by_local_rank(mpirun_rows, gpus):
     # --gpus under mpirun is indexed by local rank: the reversed list puts rank 0 on the last GPU.
-    if N < 2:
-        print("SKIP: needs 2 GPUs")
-        sys.exit(77)
-    order = ",".join(str(g) for g in reversed(range(N)))
+    if gpus < 2:
+        pytest.skip("needs 2 GPUs")
+    order = ",".join(str(g) for g in reversed(range(gpus)))
     rows = mpirun_rows("--methods", "multigpu.device.push", "--axis", "ordering=0", "--gpus", order)
     if not rows or any(r["status"] != "ok" or r["gpu_ids"] != order for r in rows):
         fail(f"rows must be ok on GPUs {order} in rank order", rows)
     print("PASS", [(r["gpu_ids"], r["value"]) for r in rows])
 
 
-def case_broken_variant():
+def test_broken_variant(mpirun_rows, gpus):
     rows = mpirun_rows("--methods", "multigpu.device.*", "--axis", "fault=1",
                        "--axis", "ordering=0")
     if not rows or any(r["status"] != "unverified" for r in rows):
@@ -220,10 +217,9 @@ def case_broken_variant():
     print("PASS", len(rows), "unverified rows")
 
 
-def case_partial_participation():
-    if N < 2:
-        print("SKIP: partial participation needs 2 GPUs")
-        sys.exit(77)
+def test_partial_participation(mpirun_rows, gpus):
+    if gpus < 2:
+        pytest.skip("partial participation needs 2 GPUs")
     rows = mpirun_rows("--methods", "multigpu.device.*", "--axis", "fault=2",
                        "--axis", "ordering=0")
     if not rows or any(r["status"] != "timeout" for r in rows):
@@ -231,13 +227,13 @@ def case_partial_participation():
     print("PASS", len(rows), "timeout rows")
 
 
-def case_member_throws():
+def test_member_throws(mpirun_rows, gpus):
     # The last rank throws (GPUBARRIER_TEST_THROW, test-only: core/faults.hpp; once per
     # process, so the second point runs clean): every rank must end its point as one failed row
     # naming that rank, in bounded time, and meet the others again in the next point, which
     # measures ok. Without the agreement the thrower would go on to a collective the others are
     # not in (its teardown's barrier against their maximum over ranks) and hang or mix them up.
-    last = N - 1
+    last = gpus - 1
     for method, phase, axis in (("multigpu.device.push", "verify", "ordering=0,1"),
                                 ("multigpu.device.push", "measure", "ordering=0,1"),
                                 ("host.mpi.gpu-barrier", "verify", "host_wait=0,1"),
@@ -253,9 +249,3 @@ def case_member_throws():
             fail(f"{method} ({phase}): the next point must measure ok", rows)
         print("PASS", method, phase, [(r["metric"], r["value"]) for r in rest])
 
-
-N = gpu_count()
-if N == 0:
-    print("SKIP: no GPU visible")
-    sys.exit(77)
-globals()["case_" + CASE]()
