@@ -5,7 +5,7 @@
 // CASE missing_state_words: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE sync_returns_void: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
 // CASE block_without_watchdog: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
-// CASE misspelt_clustered: "GridBarrier" "CompileFailGrid" "StatesClustered" "B::clustered"
+// CASE misspelt_clustered: "GridBarrier" "CompileFailGrid" "StatesClustered"
 #include <cstddef>
 #include <string_view>
 

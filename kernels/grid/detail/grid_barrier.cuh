@@ -67,7 +67,8 @@ concept GridBarrierBlock =
   { block.sync() } -> std::same_as<bool>;
 };
 
-// `clustered` on its own, so that the compiler's note on a barrier without it names it.
+// `clustered` in a concept of its own, whose name the compiler's note on a barrier without it
+// gives.
 template <class B>
 concept StatesClustered = requires {
   typename std::bool_constant<B::clustered>;
