@@ -19,6 +19,7 @@ struct AtomicSense {
   static constexpr std::string_view description =
       "software grid barrier: atomic counter with sense reversal (differential technique)";
   static constexpr bool interruptible = true;
+  static constexpr bool clustered = false;
   static std::size_t state_words(int) { return 2; }  // counter, sense
 
   class Block {

@@ -22,6 +22,7 @@ struct CountEpoch {
       "software grid barrier: one 64-bit counter that only grows, each block adds 1 and polls it "
       "until epoch x blocks; no reset (differential technique)";
   static constexpr bool interruptible = true;
+  static constexpr bool clustered = false;
   // The counter: two 32-bit state words (the state is 256-byte aligned).
   static std::size_t state_words(int) { return 2; }
 

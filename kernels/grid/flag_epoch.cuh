@@ -22,6 +22,7 @@ struct FlagEpoch {
       "software grid barrier: per-block arrival flags gathered by block 0, per-block release "
       "flags, epochs instead of resets (differential technique)";
   static constexpr bool interruptible = true;
+  static constexpr bool clustered = false;
   static std::size_t state_words(int blocks) { return 2 * static_cast<std::size_t>(blocks); }
 
   class Block {

@@ -6,7 +6,8 @@
 
 namespace gb::mg {
 
-struct AllCount : Algorithm {
+// Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
+struct AllCount : Algorithm<Needs{.peer_atomics = true}> {
   static constexpr std::string_view name = "multigpu.device.all-count";
   static constexpr std::string_view description =
       "every block adds its arrival to every GPU's counter and waits on its own GPU's counter "
@@ -15,8 +16,6 @@ struct AllCount : Algorithm {
   struct Words {
     Word counter;  // every block of every GPU
   };
-  // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
-  static constexpr bool peer_atomics = true;
 
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args&, Word e) {

@@ -7,7 +7,9 @@
 
 namespace gb::mg {
 
-struct Central : Algorithm {
+// Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics. Its blocks
+// meet with grid.sync, so a launch=graph kernel of it is a cooperative launch.
+struct Central : Algorithm<Needs{.peer_atomics = true, .grid_sync = true}> {
   static constexpr std::string_view name = "multigpu.device.central";
   static constexpr std::string_view description =
       "grid.sync, one leader per GPU does a system-scope fetch_add on a counter in GPU 0's "
@@ -16,11 +18,6 @@ struct Central : Algorithm {
   struct Words {
     Word counter;  // member 0's counts every GPU's arrival
   };
-  // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics. Its
-  // blocks meet with grid.sync, so a launch=graph kernel of it is a cooperative launch.
-  static constexpr bool peer_atomics = true;
-  static constexpr bool grid_sync = true;
-
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args&, Word e) {
     const Ordering o = a.ordering;

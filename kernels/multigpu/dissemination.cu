@@ -6,7 +6,7 @@
 
 namespace gb::mg {
 
-struct Dissemination : Algorithm {
+struct Dissemination : Algorithm<> {
   static constexpr std::string_view name = "multigpu.device.dissemination";
   static constexpr std::string_view description =
       "ceil(log2 N) rounds of pairwise signals: round k signals GPU i+2^k, waits for GPU i-2^k.";

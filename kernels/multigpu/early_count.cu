@@ -30,7 +30,8 @@
 
 namespace gb::mg {
 
-struct EarlyCount : Algorithm {
+// Adds with atomics on peer memory: skipped where the GPUs lack native peer atomics.
+struct EarlyCount : Algorithm<Needs{.peer_atomics = true}> {
   static constexpr std::string_view name = "multigpu.device.early-count";
   static constexpr std::string_view description =
       "every block releases its own writes at system scope before it arrives, in parallel with "
@@ -44,8 +45,6 @@ struct EarlyCount : Algorithm {
   struct Words {
     Line from[kMaxMembers];  // from[m]: member m's blocks, added by them over NVLink
   };
-  // Adds with atomics on peer memory: skipped where the GPUs lack native peer atomics.
-  static constexpr bool peer_atomics = true;
 
   // The release before the arrival: fence.sc under ordering 1, fence.acq_rel under 0 and 2.
   __device__ static void release(Ordering o) {

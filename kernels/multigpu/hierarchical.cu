@@ -11,7 +11,7 @@
 
 namespace gb::mg {
 
-struct Hierarchical : Algorithm {
+struct Hierarchical : Algorithm<> {
   static constexpr std::string_view name = "multigpu.device.hierarchical";
   static constexpr std::string_view description =
       "topology-aware: gather inside each NVLink group, exchange between group leaders, release "

@@ -6,7 +6,14 @@
 
 namespace gb::mg {
 
-struct Hostflags : Algorithm {
+// The PeerGroup::sync medium, in host-mapped memory: one single-writer word per member plus the
+// release.
+struct PeerGroupFlags {
+  Word arrive[kMaxMembers];
+  Word release;
+};
+
+struct Hostflags : Algorithm<Needs{.host_bytes = sizeof(PeerGroupFlags)}> {
   static constexpr std::string_view name = "multigpu.device.hostflags";
   static constexpr std::string_view description =
       "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
@@ -15,17 +22,11 @@ struct Hostflags : Algorithm {
   struct Words {
     GpuGather gather;
   };
-  // The PeerGroup::sync medium: one single-writer word per member plus the release.
-  struct HostFlags {
-    Word arrive[kMaxMembers];
-    Word release;
-  };
-  static constexpr std::size_t host_bytes = sizeof(HostFlags);
   struct Args {
-    HostFlags* host = nullptr;  // as this GPU addresses it
+    PeerGroupFlags* host = nullptr;  // as this GPU addresses it
   };
   static Args args(const AlgoSetup& s, int local) {
-    return {static_cast<HostFlags*>(s.host_view(local))};
+    return {static_cast<PeerGroupFlags*>(s.host_view(local))};
   }
 
   template <class Bar>

@@ -46,7 +46,7 @@ static_assert(gpubarrier::kMaxGpus == kMaxMembers && std::is_same_v<gpubarrier::
 enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
 enum class CountPoll { acquire_load = 0, relaxed_then_fence = 1 };
 
-struct Push : Algorithm {
+struct Push : Algorithm<> {
   static constexpr std::string_view name = "multigpu.device.push";
   static constexpr std::string_view description =
       "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "

@@ -28,7 +28,7 @@
 
 namespace gb::mg {
 
-struct Slots : Algorithm {
+struct Slots : Algorithm<> {
   static constexpr std::string_view name = "multigpu.device.slots";
   static constexpr std::string_view description =
       "every block writes its epoch into its own slot on every GPU when it arrives and polls all "

@@ -12,11 +12,15 @@
 //                            parallel region: the share's sum, the meeting, member 0's total into
 //                            shares.input(local).out. It meets the other members, so its own
 //                            fallible work goes through team.guard().
-//   optionally std::string expired() const (non-empty: a device-side wait gave up) and
-//   std::string note() const (for the rows).
+//   std::string expired() const;  non-empty: a device-side wait gave up (a session with no such
+//                            wait returns empty)
+//   std::string note() const;  for the rows
+// The concept ReductionSession states these members, every one required, so that a misspelt one
+// is a missing one and does not compile.
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -104,7 +108,16 @@ inline std::vector<Axis> multi_axes(std::vector<Axis> extra) {
   return a;
 }
 
-template <class Session>
+template <class S>
+concept ReductionSession =
+    std::constructible_from<S, const RunContext&, const mg::Team&, Shares&, const Point&> &&
+    requires(S& session, const S& done, int local) {
+  session.reduce(local);
+  { done.expired() } -> std::same_as<std::string>;
+  { done.note() } -> std::same_as<std::string>;
+};
+
+template <ReductionSession Session>
 class MultiReduction : public Method {
  public:
   Level level() const override { return Level::multi_gpu; }
@@ -137,7 +150,7 @@ class MultiReduction : public Method {
     });
     state.ctx().max_over_ranks(error);
     run.error = error[0];
-    if (const std::string why = expired(run.session); !why.empty())
+    if (const std::string why = run.session.expired(); !why.empty())
       return Verification::timed_out(why);
     return sum_verdict(run.error);
   }
@@ -153,7 +166,7 @@ class MultiReduction : public Method {
       evict = [&](int l) { team.guard(l, [&] { cache.evict(l, team.stream(l)); }); };
     Measurement lat = mg::team_host_loop(
         state.ctx(), team, [&](int l) { run.session.reduce(l); }, evict);
-    if (const std::string why = expired(run.session); !why.empty())
+    if (const std::string why = run.session.expired(); !why.empty())
       return {timeout_measurement("latency", "ns", "host-loop", why + " while timing")};
     Measurement bw =
         bandwidth_of(lat.samples, static_cast<double>(run.shares.total()) * sizeof(double),
@@ -161,7 +174,7 @@ class MultiReduction : public Method {
     std::string note = error_note(run.error) + "; " + std::to_string(team.size()) + " GPUs x " +
                        std::to_string(run.shares.blocks(0)) + " blocks of " +
                        std::to_string(kThreads) + " threads";
-    if constexpr (requires { run.session.note(); }) note += "; " + run.session.note();
+    note += "; " + run.session.note();
     note += "; " + cache.note(team.size());
     lat.note = bw.note = note;
     return {lat, bw};
@@ -184,12 +197,6 @@ class MultiReduction : public Method {
   };
   static Run& run(State& state) {
     return state.resource<Run>(state.ctx(), mg::team_of(state), state.point());
-  }
-  static std::string expired(const Session& s) {
-    if constexpr (requires { s.expired(); })
-      return s.expired();
-    else
-      return {};
   }
 
   Usability check(const RunContext& ctx, const Point& p) const {

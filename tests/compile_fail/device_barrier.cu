@@ -1,11 +1,18 @@
 // A device-side multi-GPU barrier algorithm as a file under kernels/multigpu/ holds it
-// (kernels/multigpu/hierarchical.cu has the same optional member), for tests/compile_fail/run.py:
-// as it stands it registers; each case below gets it wrong one way, which the concept
-// DeviceAlgorithm (multigpu/frame/algorithm.cuh) must refuse instead of reading a default.
+// (kernels/multigpu/hierarchical.cu has the same optional member, all_count.cu the same need),
+// for tests/compile_fail/run.py: as it stands it registers; each case below gets it wrong one way,
+// which the concept DeviceAlgorithm (multigpu/frame/algorithm.cuh) must refuse instead of reading
+// a default.
 // CASE wrong_signature: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
 // CASE summary_for_description: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
 // CASE without_defaults: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
 // CASE args_not_made: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
+// CASE misspelt_need: "Needs" "no field" "peer_atomic"
+// CASE need_as_member: "CompileFailBarrier" "'peer_atomics', which the frame never reads"
+// "Needs{.peer_atomics = true}" CASE misspelt_note: "CompileFailBarrier" "'notes', which the frame
+// never reads: it reads 'note'" CASE misspelt_template_member: "CompileFailBarrier" "'feasible',
+// which the frame never reads: it reads 'infeasible'" CASE final_type: "DeviceAlgorithm"
+// "CompileFailBarrier" "ReadsEveryMember"
 #include <string>
 
 #include "core/registry.hpp"
@@ -15,8 +22,15 @@ namespace gb::mg {
 
 #if defined(GB_CASE_WITHOUT_DEFAULTS)
 struct CompileFailBarrier {
+#elif defined(GB_CASE_MISSPELT_NEED)
+struct CompileFailBarrier : Algorithm<Needs{.peer_atomic = true}> {
+#elif defined(GB_CASE_NEED_AS_MEMBER)
+struct CompileFailBarrier : Algorithm<> {
+  static constexpr bool peer_atomics = true;
+#elif defined(GB_CASE_FINAL_TYPE)
+struct CompileFailBarrier final : Algorithm<Needs{.peer_atomics = true}> {
 #else
-struct CompileFailBarrier : Algorithm {
+struct CompileFailBarrier : Algorithm<Needs{.peer_atomics = true}> {
 #endif
   static constexpr std::string_view name = "test.multigpu.compile-fail";
 #if defined(GB_CASE_SUMMARY_FOR_DESCRIPTION)
@@ -39,9 +53,25 @@ struct CompileFailBarrier : Algorithm {
   static std::string note(const Point&) {
     return "noted";
   }
+#elif defined(GB_CASE_MISSPELT_NOTE)
+  static std::string notes(const AlgoSetup&) {
+    return "noted";
+  }
 #else
   static std::string note(const AlgoSetup&) {
     return "noted";
+  }
+#endif
+
+#if defined(GB_CASE_MISSPELT_TEMPLATE_MEMBER)
+  template <class Pt>
+  static std::string feasible(const Pt&) {
+    return "never";
+  }
+#else
+  template <class Pt>
+  static std::string infeasible(const Pt&) {
+    return "";
   }
 #endif
 

@@ -5,6 +5,7 @@
 // CASE missing_state_words: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE sync_returns_void: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
 // CASE block_without_watchdog: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
+// CASE misspelt_clustered: "GridBarrier" "CompileFailGrid" "StatesClustered"
 #include <cstddef>
 #include <string_view>
 
@@ -23,8 +24,15 @@ struct CompileFailGrid {
 #endif
   static constexpr std::string_view description = "no barrier: a compile-time test";
   static constexpr bool interruptible = false;
+#if defined(GB_CASE_MISSPELT_CLUSTERED)
+  static constexpr bool clusterd = false;
+#else
+  static constexpr bool clustered = false;
+#endif
 #if !defined(GB_CASE_MISSING_STATE_WORDS)
-  static std::size_t state_words(int) { return 0; }
+  static std::size_t state_words(int) {
+    return 0;
+  }
 #endif
 
   class Block {
@@ -37,7 +45,9 @@ struct CompileFailGrid {
 #if defined(GB_CASE_SYNC_RETURNS_VOID)
     __device__ void sync() {}
 #else
-    __device__ bool sync() { return true; }
+    __device__ bool sync() {
+      return true;
+    }
 #endif
   };
 };

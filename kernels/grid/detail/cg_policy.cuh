@@ -14,6 +14,7 @@ namespace gb::grid {
 template <class Cross>
 struct CgGridPolicy {
   static constexpr bool interruptible = false;
+  static constexpr bool clustered = false;
   static std::size_t state_words(int) { return 0; }
 
   class Block {

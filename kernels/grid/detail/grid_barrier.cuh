@@ -6,7 +6,7 @@
 //   struct Barrier {
 //     static constexpr std::string_view name, description;
 //     static constexpr bool interruptible;            // its spin loops carry the watchdog
-//     static constexpr bool clustered;                // optional (false): meets in clusters
+//     static constexpr bool clustered;                // meets in clusters
 //     static std::size_t state_words(int blocks);      // device words, zero before the first run
 //     class Block {                                    // one per block, made by all its threads
 //      public:
@@ -15,9 +15,10 @@
 //     };
 //   };
 //
-// The concept GridBarrier states these members: a type that lacks or misspells one, or whose
-// Block cannot be made from (state, watchdog) or has no `bool sync()`, is no grid barrier, and its
-// registration does not compile.
+// The concept GridBarrier states these members, every one required (a barrier that meets in no
+// clusters says `clustered = false`), so that a misspelt one is a missing one: a type that lacks
+// or misspells one, or whose Block cannot be made from (state, watchdog) or has no `bool sync()`,
+// is no grid barrier, and its registration does not compile.
 //
 // Software barriers are launched cooperatively too: the launch then refuses a grid whose blocks
 // cannot all be resident at once, the precondition of any grid barrier, instead of deadlocking.
@@ -35,6 +36,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "common/device_buffer.hpp"
@@ -65,16 +67,15 @@ concept GridBarrierBlock =
   { block.sync() } -> std::same_as<bool>;
 };
 
+// `clustered` in a concept of its own, whose name the compiler's note on a barrier without it
+// gives.
 template <class B>
-concept GridBarrier = GridBarrierMembers<B> && GridBarrierBlock<B>;
+concept StatesClustered = requires {
+  typename std::bool_constant<B::clustered>;
+};
 
 template <class B>
-constexpr bool clustered() {
-  if constexpr (requires { B::clustered; })
-    return B::clustered;
-  else
-    return false;
-}
+concept GridBarrier = GridBarrierMembers<B> && StatesClustered<B> && GridBarrierBlock<B>;
 
 // The partial-participation test (skip_block=last): the last `absent` blocks (one block, or the
 // last cluster) never arrive at any barrier; absent = 0: every block arrives.
@@ -164,11 +165,11 @@ class GridBarrierMethod final : public Method {
                     {SkipBlock::last, "last",
                      "the last block (the last cluster of a clustered barrier) never arrives "
                      "(the barrier must give up, not hang)"}}});
-    if (clustered<Barrier>()) a.push_back({"cluster_size", {2, 4, 8}});
+    if (Barrier::clustered) a.push_back({"cluster_size", {2, 4, 8}});
     return a;
   }
   Requirements requirements() const override {
-    return Requirements::single_gpu(clustered<Barrier>() ? 90 : 0);
+    return Requirements::single_gpu(Barrier::clustered ? 90 : 0);
   }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
@@ -177,7 +178,7 @@ class GridBarrierMethod final : public Method {
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-    if constexpr (clustered<Barrier>())
+    if constexpr (Barrier::clustered)
       return clusters_fit(ctx, per_sm, static_cast<int>(threads), p.at("cluster_size"));
     else
       return blocks_fit("occupancy", per_sm, static_cast<int>(threads), timed<Barrier>,
@@ -240,7 +241,7 @@ class GridBarrierMethod final : public Method {
     int absent;        // the trailing blocks that never arrive (skip_block=1)
   };
   static Shape shape(const RunContext& ctx, const Point& p) {
-    const int cluster = clustered<Barrier>() ? static_cast<int>(p.at("cluster_size")) : 0;
+    const int cluster = Barrier::clustered ? static_cast<int>(p.at("cluster_size")) : 0;
     return {static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front()),
             static_cast<int>(p.at("threads_per_block")), cluster,
             p.choice("skip_block", SkipBlock::none) == SkipBlock::last ? std::max(cluster, 1) : 0};

@@ -1,32 +1,44 @@
 // What a device-side multi-GPU barrier algorithm is (frame/crossing.cuh runs its crossing in the
 // persistent kernel; frame/device_barrier.cuh makes its Method), and the concept that checks it.
 //
-// An algorithm is a struct that derives from mg::Algorithm and holds
+// An algorithm is a struct that derives from mg::Algorithm<Needs{...}> (Algorithm<> where it needs
+// nothing) and holds
 //   static constexpr std::string_view name, description;  its method's name and a sentence
 //   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them), or
 //                  words_bytes below
 //   template <class Bar> __device__ static bool cross(const Bar&, const Args&, Word epoch);
+// What it needs of the frame it passes to its base by name, each need false or 0 unless named:
+//   Needs{.host_bytes = n}  host-mapped memory it needs
+//   Needs{.peer_atomics = true}  native atomics on peer memory (skipped where
+//                  cudaDevP2PAttrNativeAtomicSupported is 0)
+//   Needs{.grid_sync = true}  crosses with cooperative_groups' grid.sync, so its launch=graph
+//                  kernels must be cooperative launches (the others are plain launches, since a
+//                  cooperative one costs more per launch)
 // and, where Algorithm's default does not fit, a member of its own of the same name, which hides
 // the default:
 //   struct Args;  its kernel arguments (default: none), made on the host by
 //   static Args args(const AlgoSetup&, int local);  (required with Args of its own)
 //   static std::size_t words_bytes(int blocks, int members);  its words' bytes per member where
 //                  they grow with the grid, in place of Words
-//   static constexpr std::size_t host_bytes;  host-mapped memory it needs (default 0)
 //   static std::string note(const AlgoSetup&);  added to its rows' notes (default none)
 //   static std::vector<Axis> axes();  its own axes (default none)
 //   static std::string infeasible(const Point&);  empty, or why a point cannot run
 //   static std::string unverified(const Point&);  empty, or why a point of its axes is no barrier
 //                  that can be checked
-//   static constexpr bool peer_atomics;  needs native atomics on peer memory (skipped where
-//                  cudaDevP2PAttrNativeAtomicSupported is 0; default false)
-//   static constexpr bool grid_sync;  crosses with cooperative_groups' grid.sync, so its
-//                  launch=graph kernels must be cooperative launches (default false: the others
-//                  are plain launches, since a cooperative one costs more per launch)
-// Any of them may be a template (push.cuh's are). The concept DeviceAlgorithm checks every one of
-// them, the defaults included, with its signature: a member that lacks one, or has another (a
-// `note(const Point&)` hides the default and does not fit), does not compile. A member under
-// another name is one the frame never reads.
+// Any of them may be a template (push.cuh's are).
+//
+// Nothing an algorithm states may be lost to a default, so that what compiles is what runs:
+// - a need is a designated initializer of Needs, so a misspelt one does not compile ("class Needs
+//   has no field ...");
+// - the concept DeviceAlgorithm checks every member with its signature, the defaults included: a
+//   member that lacks one, or has another (a `note(const Point&)` hides the default and does not
+//   fit), does not compile;
+// - a member named close to an optional one (`notes`, `axis`, `feasible`, ...; the list is
+//   NamesNoneReads below) or named like a need (`static constexpr bool peer_atomics`) would
+//   compile and never be read, so it fails a static_assert (ReadsEveryMember, part of
+//   DeviceAlgorithm) that names it and the name the frame reads. C++20 cannot list a class's
+//   members, so this check knows the likely names only; an algorithm type must not be final,
+//   since the check derives from it to see its members.
 #pragma once
 
 #include <concepts>
@@ -50,29 +62,75 @@ struct AlgoSetup {
   const Team& team;
   const Point& point;
   int blocks = 0;
-  const HostShared* host = nullptr;  // the algorithm's host-mapped memory (host_bytes), if any
+  const HostShared* host = nullptr;  // the algorithm's host-mapped memory (Needs), if any
 
   void* host_view(int local) const { return host ? host->device_view(local) : nullptr; }
 };
 
+// What an algorithm needs of the frame, none unless it names it (see the opening comment).
+struct Needs {
+  std::size_t host_bytes = 0;
+  bool peer_atomics = false;
+  bool grid_sync = false;
+};
+
 // The defaults of every optional member of an algorithm.
-struct Algorithm {
+struct AlgorithmDefaults {
   struct Args {};
   static Args args(const AlgoSetup&, int) { return {}; }
-  static constexpr std::size_t host_bytes = 0;
   static std::string note(const AlgoSetup&) { return {}; }
   static std::vector<Axis> axes() { return {}; }
   static std::string infeasible(const Point&) { return {}; }
   static std::string unverified(const Point&) { return {}; }
-  static constexpr bool peer_atomics = false;
-  static constexpr bool grid_sync = false;
 };
 
-// Its name, its sentence, and the defaults of Algorithm to fall back on.
+// An algorithm's base: its needs, and the defaults to fall back on.
+template <Needs N = Needs{}>
+struct Algorithm : AlgorithmDefaults {
+  static constexpr Needs needs = N;
+};
+
+// A's members named like P's one member, whatever they are (functions, templates, types, values),
+// and P's own: naming that member through NameProbe<A, P> is ambiguous exactly when A declares it.
+template <class A, class P>
+struct NameProbe : A, P {};
+
+// GB_MG_NOT_READ(member, what the frame reads instead): a static_assert that A declares no such
+// member.
+#define GB_MG_NOT_READ(member, instead)                    \
+  struct Probe_##member {                                  \
+    int member;                                            \
+  };                                                       \
+  static_assert(                                           \
+      requires { &NameProbe<A, Probe_##member>::member; }, \
+      "the algorithm declares '" #member "', which the frame never reads: it reads " instead)
+
+// The names close to an optional member's that an algorithm may not declare (its plural or
+// singular, a variant of it, the Method's or another level's word for it), and the needs, which
+// are no members.
 template <class A>
-concept AlgorithmTraits = std::derived_from<A, Algorithm> && requires {
+struct NamesNoneReads {
+  GB_MG_NOT_READ(arg, "'args'");
+  GB_MG_NOT_READ(notes, "'note'");
+  GB_MG_NOT_READ(axis, "'axes'");
+  GB_MG_NOT_READ(extra_axes, "'axes'");
+  GB_MG_NOT_READ(feasible, "'infeasible' (empty, or why a point cannot run)");
+  GB_MG_NOT_READ(unverifiable, "'unverified'");
+  GB_MG_NOT_READ(word_bytes, "'words_bytes'");
+  GB_MG_NOT_READ(host_bytes, "Algorithm<Needs{.host_bytes = ...}>");
+  GB_MG_NOT_READ(peer_atomics, "Algorithm<Needs{.peer_atomics = true}>");
+  GB_MG_NOT_READ(grid_sync, "Algorithm<Needs{.grid_sync = true}>");
+  static constexpr bool ok = true;
+};
+
+#undef GB_MG_NOT_READ
+
+// Its name, its sentence, its needs and the defaults of Algorithm to fall back on.
+template <class A>
+concept AlgorithmTraits = std::derived_from<A, AlgorithmDefaults> && requires {
   { A::name } -> std::convertible_to<std::string_view>;
   { A::description } -> std::convertible_to<std::string_view>;
+  { A::needs } -> std::convertible_to<Needs>;
 };
 
 // Its crossing, on arguments whose ordering is a constant.
@@ -102,14 +160,15 @@ concept AlgorithmHostMembers = requires(const AlgoSetup& s, const Point& p, int 
   { A::axes() } -> std::same_as<std::vector<Axis>>;
   { A::infeasible(p) } -> std::same_as<std::string>;
   { A::unverified(p) } -> std::same_as<std::string>;
-  typename std::integral_constant<std::size_t, A::host_bytes>;
-  typename std::bool_constant<A::peer_atomics>;
-  typename std::bool_constant<A::grid_sync>;
 };
 
+// No member that would never be read (NamesNoneReads).
 template <class A>
-concept DeviceAlgorithm =
-    AlgorithmTraits<A> && AlgorithmCrossing<A> && SizesItsWords<A> && AlgorithmHostMembers<A>;
+concept ReadsEveryMember = !std::is_final_v<A> && NamesNoneReads<A>::ok;
+
+template <class A>
+concept DeviceAlgorithm = AlgorithmTraits<A> && AlgorithmCrossing<A> && SizesItsWords<A> &&
+    AlgorithmHostMembers<A> && ReadsEveryMember<A>;
 
 // The bytes of A's words per member: words_bytes where A sizes them, else sizeof(Words).
 template <DeviceAlgorithm A>

@@ -66,7 +66,8 @@ class BarrierSession {
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(launch_mode(p) == LaunchMode::graph ? 1 : blocks_per_gpu(team, p)),
-        host_(A::host_bytes ? std::make_unique<HostShared>(team, A::host_bytes) : nullptr),
+        host_(A::needs.host_bytes ? std::make_unique<HostShared>(team, A::needs.host_bytes)
+                                  : nullptr),
         mem_(ctx, team, p, blocks_, words_bytes<A>(blocks_, team.size())),
         steps_(launch_mode(p) == LaunchMode::graph ? std::make_unique<StepGraphs>(team) : nullptr) {
     const AlgoSetup setup{ctx, team, p, blocks_, host_.get()};
@@ -120,7 +121,7 @@ class BarrierSession {
     config.blockDim = dim3(static_cast<unsigned>(threads_));
     config.stream = team_.stream(l);
     config.attrs = &cooperative;
-    config.numAttrs = A::grid_sync ? 1 : 0;
+    config.numAttrs = A::needs.grid_sync ? 1 : 0;
     GB_CUDA_CHECK(cudaLaunchKernelExC(
         &config, reinterpret_cast<const void*>(barrier_step_kernel<A>), params));
   }
@@ -352,7 +353,7 @@ class DeviceBarrier final : public DeviceMethodBase {
                            " keeps the last GPU out of the barriers: it needs 2 or more "
                            "GPUs (with one, no barrier is left to miss)");
     if (std::string why = A::infeasible(p); !why.empty()) return Usability::no(why);
-    if constexpr (A::peer_atomics)
+    if constexpr (A::needs.peer_atomics)
       if (std::string why = peer_atomics_problem(gpus); !why.empty()) return Usability::no(why);
     return Usability::yes();
   }
