@@ -323,26 +323,36 @@ def floor_section(rows):
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
+def comparison_html(res):
+    """A comparison (tools/comparison.py parts) as an HTML fragment: its sides and its summary as
+    lists, its tables (tools/render.py) under their titles."""
+    from . import comparison  # noqa: PLC0415
+    p = comparison.parts(res)
+    out = ["<ul>" + "".join(f"<li>{esc(x)}</li>" for x in p["sides"]) + "</ul>"]
+    out.append(render.html_table(p["table"]) if p["table"] else
+               f"<p>{esc(comparison.NO_JOINED_KEY)}</p>")
+    for label, t in p["only"]:
+        out += [f"<p><b>only in {esc(label)}</b> ({len(t.rows)} keys, no verdict):</p>",
+                render.html_table(t)]
+    if p["floor"]:
+        out += [f"<p><b>{esc(comparison.FLOOR_TITLE)}</b>:</p>", render.html_table(p["floor"])]
+    out.append("<ul>" + "".join(f"<li>{esc(x)}</li>" for x in p["summary"]) + "</ul>")
+    return "\n".join(out) + "\n"
+
+
 def comparison_section(csvs):
-    """compare.compare_text of the inputs (tools/compare.py), or a note why there is none."""
+    """The comparison of the inputs (tools/comparison.py) as HTML, or a note why there is none."""
     try:
-        from . import compare  # noqa: PLC0415 (lazy: another tool, optional here)
-        fn = compare.compare_text
+        from . import comparison  # noqa: PLC0415 (lazy: another tool, optional here)
     except Exception as e:  # noqa: BLE001
         return (f'<p class="note">The comparison table is not available: tools/compare.py '
                 f'could not be used ({esc(type(e).__name__)}: {esc(e)}).</p>')
-    errors = []
-    for fmt in ("html", "markdown"):
-        try:
-            text = fn(csvs, fmt=fmt)
-        except Exception as e:  # noqa: BLE001
-            errors.append(f"{fmt}: {type(e).__name__}: {e}")
-            continue
-        if fmt == "html":
-            return f'<div class="compare">{text}</div>'
-        return f"<pre>{esc(text)}</pre>"
-    return ('<p class="note">tools/compare.py could not compare these inputs: '
-            + esc("; ".join(errors))[:2000] + "</p>")
+    try:
+        return f'<div class="compare">{comparison_html(comparison.compare(csvs))}</div>'
+    except Exception as e:  # noqa: BLE001 (the page says why, as each of its forms would)
+        why = f"{type(e).__name__}: {e}"
+        return ('<p class="note">tools/compare.py could not compare these inputs: '
+                + esc(f"html: {why}; markdown: {why}")[:2000] + "</p>")
 
 
 CAPTIONS = {

@@ -1,27 +1,47 @@
 """The renderers of what a report returns (tools/tables.py: Tables and lines of text, in order).
+No other module writes table syntax: a report returns data and the command line renders it.
 
-    markdown(items)   the Markdown text: a table as `| a | b |` lines under a `|---|---|` line, a
-                      line of text as it is ("" a blank line); what `gpubarrier report MODE` prints
+    markdown(items)   the Markdown text: a table as `| a | b |` lines under a `|---|---|` line (a
+                      `|` inside a cell escaped as `\\|`, so that it stays in its cell), a line of
+                      text as it is ("" a blank line); what `gpubarrier report MODE` prints
+    text(items)       the same for a terminal without Markdown: a table as columns padded with
+                      spaces under a line of dashes (`gpubarrier compare`'s default)
     html(items)       the same as HTML for the page: a table as <table> with a head and a body,
                       each line of text that is not blank as <p class="note">; `code` and **bold**
                       in cells and lines as <code> and <strong>, the rest escaped
 """
 import html as html_lib
+import itertools
 import re
 
 from .tables import Table
+
+
+def _md_cell(text):
+    return str(text).replace("|", "\\|")
+
+
+def markdown_table(table):
+    """A table's Markdown lines: its caption, the table, its notes."""
+    lines = [table.caption] if table.caption else []
+    lines.append("| " + " | ".join(_md_cell(h) for h in table.header) + " |")
+    lines.append("|" + "".join(f"{a}|" for a in _md_rule(table)))
+    lines += ["| " + " | ".join(_md_cell(c) for c in r) + " |" + " |" * (len(table.header) - len(r))
+              for r in table.rows]
+    return lines + list(table.notes)
+
+
+def _md_rule(table):
+    """Each column's `---` (`---:` for a column aligned right)."""
+    right = set(table.align_right)
+    return ["---:" if i in right else "---" for i in range(len(table.header))]
 
 
 def markdown(items):
     lines = []
     for item in items:
         if isinstance(item, Table):
-            if item.caption:
-                lines.append(item.caption)
-            lines.append("| " + " | ".join(item.header) + " |")
-            lines.append("|" + "---|" * len(item.header))
-            lines += ["| " + " | ".join(r) + " |" for r in item.rows]
-            lines += item.notes
+            lines += markdown_table(item)
         else:
             lines.append(item)
     return "\n".join(lines)
@@ -31,11 +51,36 @@ def print_markdown(items):
     print(markdown(items))
 
 
+def text(items):
+    lines = []
+    for item in items:
+        if isinstance(item, Table):
+            if item.caption:
+                lines.append(item.caption)
+            rows = [[str(c) for c in r] for r in item.rows]
+            widths = [max(len(x) for x in col)
+                      for col in itertools.zip_longest(item.header, *rows, fillvalue="")]
+            line = lambda cells: "  ".join(x.ljust(w) for x, w in zip(cells, widths)).rstrip()  # noqa: E731
+            lines += [line(item.header), line(["-" * w for w in widths])] + [line(r) for r in rows]
+            lines += item.notes
+        else:
+            lines.append(item)
+    return "\n".join(lines)
+
+
 def inline(text):
     """A cell or a line of text as HTML: escaped, `code` and **bold** marked up."""
     out = html_lib.escape(str(text))
     out = re.sub(r"`([^`]*)`", r"<code>\1</code>", out)
     return re.sub(r"\*\*([^*]*)\*\*", r"<strong>\1</strong>", out)
+
+
+def html_table(table):
+    """A table as <table> (its caption and notes not included)."""
+    head = "".join(f"<th>{inline(c)}</th>" for c in table.header)
+    body = "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>"
+                   for r in table.rows)
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def html(items):
@@ -47,10 +92,7 @@ def html(items):
     for item in items:
         if isinstance(item, Table):
             notes(item.caption)
-            head = "".join(f"<th>{inline(c)}</th>" for c in item.header)
-            body = "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>"
-                           for r in item.rows)
-            parts.append(f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+            parts.append(html_table(item))
             notes("\n".join(item.notes))
         else:
             notes(item)

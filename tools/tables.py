@@ -9,9 +9,11 @@ from dataclasses import dataclass, field
 
 @dataclass
 class Table:
-    """One table: its column names, its rows (each a list of cells, as text, one per column), a
-    caption shown above it and notes shown under it (lines of text; none by default)."""
+    """One table: its column names, its rows (each a list of cells, as text, one per column; a
+    row shorter than the header leaves its last cells empty), a caption shown above it and notes shown under it (lines of text; none by default), and the
+    indexes of its columns of figures aligned right (`---:` in Markdown; none by default)."""
     header: list
     rows: list
     caption: str = ""
     notes: list = field(default_factory=list)
+    align_right: list = field(default_factory=list)

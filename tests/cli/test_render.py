@@ -1,9 +1,7 @@
 """The renderers of what a report returns (tools/render.py, tools/tables.py): the Markdown of a
-table is what the reports printed line by line, the HTML of the same items is built from the
-tables (never from their Markdown), escaped, with `code` and **bold** marked up."""
-import contextlib
-import io
-
+table is `| a | b |` lines under a `|---|` rule, a `|` in a cell escaped; the aligned text is
+columns padded with spaces; the HTML of the same items is built from the tables (never from their
+Markdown), escaped, with `code` and **bold** marked up."""
 import pytest
 
 from tools import render
@@ -13,14 +11,27 @@ from tools.tables import Table
 ROWS = [["`gpu.grid.cg`", "1.5 | 2", "**no**"], ["a<b", "", "x & y"]]
 
 
-def test_markdown_is_what_the_reports_print():
-    printed = io.StringIO()
-    with contextlib.redirect_stdout(printed):
-        common.table(["method", "ns", "ok"], ROWS)
-        print()
-        print("A line.")
-    items = [Table(["method", "ns", "ok"], ROWS), "", "A line."]
-    assert render.markdown(items) + "\n" == printed.getvalue()
+def test_markdown_of_a_table_and_lines():
+    items = [common.table(["method", "ns", "ok"], ROWS), "", "A line."]
+    assert render.markdown(items) == ("| method | ns | ok |\n"
+                                      "|---|---|---|\n"
+                                      "| `gpu.grid.cg` | 1.5 \\| 2 | **no** |\n"
+                                      "| a<b |  | x & y |\n"
+                                      "\n"
+                                      "A line.")
+
+
+def test_markdown_caption_notes_alignment_and_short_rows():
+    t = Table(["a", "n", "m"], [["x", "1", "2"], ["y"]], caption="Above:", notes=["", "Under."],
+              align_right=[1, 2])
+    assert render.markdown([t]) == ("Above:\n| a | n | m |\n|---|---:|---:|\n| x | 1 | 2 |\n"
+                                    "| y | | |\n\nUnder.")
+
+
+def test_text_aligns_columns():
+    t = Table(["method", "ns"], [["a", "1234"], ["longer", "5"]])
+    assert render.text(["lead", t]) == ("lead\nmethod  ns\n------  ----\na       1234\n"
+                                        "longer  5")
 
 
 def test_html_from_the_tables():
