@@ -314,6 +314,13 @@ def nothing(rows, markup=lambda s: s, reasons=3, width=160):
     return f"{lead}: {'; '.join(parts)}."
 
 
+def table(found):
+    """The Table of one machine's answers: method names as `code`, a noisy answer's row
+    marked."""
+    return Table(header(found), [cells(a, lambda s: f"`{s}`") for a in found],
+                 marks=["noisy" if a["noisy"] else "" for a in found])
+
+
 def report(rows):
     """The answers of every machine of `rows`: a heading and a table per machine (a legend under
     it where a figure is not verified), or a line saying why there is none; the items
@@ -326,7 +333,7 @@ def report(rows):
         if not found:
             out += [nothing(rs, code), ""]
             continue
-        out += [Table(header(found), [cells(a, code) for a in found]), ""]
+        out += [table(found), ""]
         if legend(found):
             out += [legend(found, code), ""]
         if any(one_member(a) for a in found):

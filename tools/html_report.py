@@ -36,6 +36,7 @@ from . import user_files
 from . import render
 from .reports.checks import sanitize
 from .reports.reference import reference
+from .tables import Table
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
@@ -254,7 +255,7 @@ def fmt_value(text):
     try:
         v = float(text)
     except ValueError:
-        return esc(text)
+        return text
     if v == 0:
         return "0"
     if abs(v) >= 1e5 or abs(v) < 1e-3:
@@ -280,36 +281,34 @@ def level_tables(rows, path):
         counts = collections.Counter(r["status"] for r in rs)
         count_text = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
         out.append(f"<h4>{esc(lv)} level <span class=\"note\">({esc(count_text)})</span></h4>")
-        head = ("<tr><th>method</th><th>launcher</th><th>GPUs</th><th>config</th><th>metric</th>"
-                "<th>value</th><th>unit</th><th>stddev</th><th>samples</th><th>technique</th>"
-                "<th>status</th><th>note</th></tr>")
-        body = []
+        table = Table(LEVEL_HEADER, [], align_right=[2, 5, 7, 8])
         for r in rs:
             if r["status"] == "skipped":
                 continue
             notes = noisy(r) if r["status"] == "ok" else []
-            cls = ' class="noisy"' if notes else (' class="bad"' if r["status"] != "ok" else "")
+            table.marks.append("noisy" if notes else "bad" if r["status"] != "ok" else "")
             note = "; ".join(["noisy: " + ", ".join(notes)] if notes else [])
             if r["note"] and (r["status"] != "ok" or r["note"] != "verified"):
                 note = (note + "; " if note else "") + r["note"][:300]
-            body.append(
-                f"<tr{cls}><td>{esc(r['method'])}</td><td>{esc(r['launcher'])}</td>"
-                f"<td class=\"num\">{esc(r['gpu_count'])}</td><td>{esc(r['config'])}</td>"
-                f"<td>{esc(r['metric'])}</td><td class=\"num\">{esc(r['value'])}</td>"
-                f"<td>{esc(r['unit'])}</td><td class=\"num\">{fmt_value(r['stddev'])}</td>"
-                f"<td class=\"num\">{esc(r['samples'])}</td><td>{esc(r['technique'])}</td>"
-                f"<td>{esc(r['status'])}</td><td>{esc(note)}</td></tr>")
-        if body:
-            out.append(f"<table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>")
+            table.rows.append([r["method"], r["launcher"], r["gpu_count"], r["config"],
+                               r["metric"], r["value"], r["unit"], fmt_value(r["stddev"]),
+                               r["samples"], r["technique"], r["status"], note])
+        if table.rows:
+            out.append(render.html_table(table, markup=False))
         skipped = collections.Counter((r["method"], r["note"]) for r in rs
                                       if r["status"] == "skipped")
         if skipped:
-            sk = "".join(f"<tr><td>{esc(m)}</td><td class=\"num\">{n}</td><td>{esc(note[:300])}"
-                         f"</td></tr>" for (m, note), n in sorted(skipped.items()))
+            sk = Table(["method", "rows", "reason"],
+                       [[m, str(n), note[:300]] for (m, note), n in sorted(skipped.items())],
+                       align_right=[1])
             out.append("<details><summary>skipped configurations (cannot run there)</summary>"
-                       "<table><thead><tr><th>method</th><th>rows</th><th>reason</th></tr>"
-                       f"</thead><tbody>{sk}</tbody></table></details>")
+                       f"{render.html_table(sk, markup=False)}</details>")
     return "\n".join(out)
+
+
+# The columns of the tables per input and level: every row's own figures, as the CSV has them.
+LEVEL_HEADER = ["method", "launcher", "GPUs", "config", "metric", "value", "unit", "stddev",
+                "samples", "technique", "status", "note"]
 
 
 def floor_section(rows):
@@ -318,9 +317,7 @@ def floor_section(rows):
     cells, _ = floor.floor_table(floor.floors([r for r in rows if r["status"] == "ok"]))
     if not cells:
         return ""
-    head = "".join(f"<th>{esc(h)}</th>" for h in floor.FLOOR_HEADER)
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in cells)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return render.html_table(Table(floor.FLOOR_HEADER, cells), markup=False)
 
 
 def comparison_html(res):
@@ -469,19 +466,12 @@ def code_html(text):
 
 
 def answers_table(found, table_id):
-    """The answers (tools/answers.py) of one machine as an HTML table."""
+    """The answers (tools/answers.py) of one machine as an HTML table: the answers report's
+    Table, its GPU count, latency and ratio to the floor aligned right, the first two kept on
+    one line."""
     from . import answers  # noqa: PLC0415
-    head = "".join(f"<th>{esc(h)}</th>" for h in answers.header(found))
-    body = []
-    for a in found:
-        html_cells = [code_html(x) for x in answers.cells(a, markup=code_mark)]
-        cls = ' class="noisy"' if a["noisy"] else ""
-        body.append(f"<tr{cls}>" + "".join(
-            f'<td class="num nw">{x}</td>' if i in (1, 3) else
-            f'<td class="num">{x}</td>' if i == 4 else f"<td>{x}</td>"
-            for i, x in enumerate(html_cells)) + "</tr>")
-    return (f'<table id="{table_id}" class="answers"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>")
+    return render.html_table(answers.table(found), css="answers", table_id=table_id,
+                             right=(1, 3, 4), nowrap=(1, 3))
 
 
 def machine_section(index, label, mrows, files, topo_files, topo_left):

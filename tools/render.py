@@ -75,12 +75,27 @@ def inline(text):
     return re.sub(r"\*\*([^*]*)\*\*", r"<strong>\1</strong>", out)
 
 
-def html_table(table):
-    """A table as <table> (its caption and notes not included)."""
-    head = "".join(f"<th>{inline(c)}</th>" for c in table.header)
-    body = "".join("<tr>" + "".join(f"<td>{inline(c)}</td>" for c in r) + "</tr>"
-                   for r in table.rows)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+def html_table(table, css="", table_id="", right=(), nowrap=(), markup=True):
+    """A table as <table> (its caption and notes not included): a column aligned right (the
+    table's, and those of `right`: figures the page aligns, the Markdown not) as cells of class
+    "num", a row's mark as the row's class. css, table_id: the table's class and id; nowrap: the
+    columns kept on one line (class "nw"); markup=False: the cells escaped only (text shown as it
+    is, as a CSV's notes)."""
+    cell = inline if markup else (lambda t: html_lib.escape(str(t)))
+    right, nowrap = set(table.align_right) | set(right), set(nowrap)
+
+    def td(i, c):
+        cls = " ".join(["num"] * (i in right) + ["nw"] * (i in nowrap))
+        return f'<td class="{cls}">{cell(c)}</td>' if cls else f"<td>{cell(c)}</td>"
+
+    def tr(k, r):
+        mark = table.marks[k] if k < len(table.marks) else ""
+        return (f'<tr class="{mark}">' if mark else "<tr>") + \
+            "".join(td(i, c) for i, c in enumerate(r)) + "</tr>"
+    attrs = (f' id="{table_id}"' if table_id else "") + (f' class="{css}"' if css else "")
+    head = "".join(f"<th>{cell(c)}</th>" for c in table.header)
+    body = "".join(tr(k, r) for k, r in enumerate(table.rows))
+    return f"<table{attrs}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
 
 def html(items):

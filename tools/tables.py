@@ -10,10 +10,13 @@ from dataclasses import dataclass, field
 @dataclass
 class Table:
     """One table: its column names, its rows (each a list of cells, as text, one per column; a
-    row shorter than the header leaves its last cells empty), a caption shown above it and notes shown under it (lines of text; none by default), and the
-    indexes of its columns of figures aligned right (`---:` in Markdown; none by default)."""
+    row shorter than the header leaves its last cells empty), a caption shown above it and notes
+    shown under it (lines of text; none by default), the indexes of its columns of figures
+    aligned right (`---:` in Markdown; none by default), and a mark per row ("noisy", "bad" or
+    "": the HTML page shades a marked row; none by default)."""
     header: list
     rows: list
     caption: str = ""
     notes: list = field(default_factory=list)
     align_right: list = field(default_factory=list)
+    marks: list = field(default_factory=list)
