@@ -36,7 +36,7 @@ from . import user_files
 from . import render
 from .reports.checks import sanitize
 from .reports.reference import reference
-from .tables import Table
+from .tables import Html, Table
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
@@ -156,17 +156,20 @@ def values(rows, col):
 def recorded(rows, col, limit=6):
     vals = values(rows, col)
     if not vals:
-        return '<span class="note">not recorded</span>'
+        return NOT_RECORDED
     text = ", ".join(esc(v) for v in vals[:limit])
     return text + (f" (+{len(vals) - limit} more)" if len(vals) > limit else "")
+
+
+NOT_RECORDED = '<span class="note">not recorded</span>'
+
 
 
 def provenance(rows, csvs):
     stamps = sorted(r["timestamp"] for r in rows if r["timestamp"])
     items = [
         ("inputs", "<br>".join(esc(p) for p in csvs)),
-        ("measured", esc(f"{stamps[0]} … {stamps[-1]}") if stamps else
-         '<span class="note">not recorded</span>'),
+        ("measured", esc(f"{stamps[0]} … {stamps[-1]}") if stamps else NOT_RECORDED),
         ("runs (run_id)", recorded(rows, "run_id", 4)),
         ("gpubarrier version", recorded(rows, "gpubarrier_version")),
         ("git sha", recorded(rows, "git_sha")),
@@ -183,8 +186,9 @@ def provenance(rows, csvs):
         ("MPI", recorded(rows, "mpi")),
         ("SM clock (MHz)", recorded(rows, "sm_clock_mhz")),
     ]
-    body = "".join(f"<tr><td>{esc(k)}</td><td>{v}</td></tr>" for k, v in items)
-    return f'<table class="meta"><tbody>{body}</tbody></table>'
+    # The values are HTML already: the inputs one a line, "not recorded" muted.
+    return render.html_table(Table(["what", "value"], [[k, Html(v)] for k, v in items]),
+                             css="meta", markup=False, head=False)
 
 
 def read_topology_json(path):
@@ -218,16 +222,14 @@ def topology_json_html(path, data, text):
                                         f"{g.get('uuid', '')} (CPUs {g.get('cpu_affinity', '')})"
                                         for g in gpus)))
     out = [f"<p class=\"note\">{esc(path)} (<code>gpubarrier topo --json</code>)</p>",
-           '<table class="meta topo"><tbody>' + "".join(
-               f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in facts if v != "")
-           + "</tbody></table>"]
+           render.html_table(Table(["what", "value"], [[k, v] for k, v in facts if v != ""]),
+                             css="meta topo", markup=False, head=False)]
     matrix = data.get("path")
     if isinstance(matrix, list) and matrix and all(isinstance(r, list) for r in matrix):
-        head = "<th></th>" + "".join(f"<th>GPU{j}</th>" for j in range(len(matrix)))
-        body = "".join(f"<tr><th>GPU{i}</th>" + "".join(f"<td>{esc(c)}</td>" for c in row)
-                       + "</tr>" for i, row in enumerate(matrix))
-        out.append(f'<table class="matrix"><thead><tr>{head}</tr></thead><tbody>{body}'
-                   "</tbody></table>")
+        out.append(render.html_table(
+            Table([""] + [f"GPU{j}" for j in range(len(matrix))],
+                  [[f"GPU{i}"] + row for i, row in enumerate(matrix)]),
+            css="matrix", markup=False, row_head=True))
     out.append(f"<details><summary>{esc(os.path.basename(path))}, the whole file ({len(text)} bytes)</summary>"
                f"<pre>{esc(text)}</pre></details>")
     return "\n".join(out)

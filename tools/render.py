@@ -14,7 +14,7 @@ import html as html_lib
 import itertools
 import re
 
-from .tables import Table
+from .tables import Html, Table
 
 
 def _md_cell(text):
@@ -68,23 +68,35 @@ def text(items):
     return "\n".join(lines)
 
 
+def escaped(text):
+    """A cell as HTML: escaped (an Html cell as it is)."""
+    return str(text) if isinstance(text, Html) else html_lib.escape(str(text))
+
+
 def inline(text):
-    """A cell or a line of text as HTML: escaped, `code` and **bold** marked up."""
+    """A cell or a line of text as HTML: escaped, `code` and **bold** marked up (an Html cell as
+    it is)."""
+    if isinstance(text, Html):
+        return str(text)
     out = html_lib.escape(str(text))
     out = re.sub(r"`([^`]*)`", r"<code>\1</code>", out)
     return re.sub(r"\*\*([^*]*)\*\*", r"<strong>\1</strong>", out)
 
 
-def html_table(table, css="", table_id="", right=(), nowrap=(), markup=True):
+def html_table(table, css="", table_id="", right=(), nowrap=(), markup=True, head=True,
+               row_head=False):
     """A table as <table> (its caption and notes not included): a column aligned right (the
     table's, and those of `right`: figures the page aligns, the Markdown not) as cells of class
     "num", a row's mark as the row's class. css, table_id: the table's class and id; nowrap: the
     columns kept on one line (class "nw"); markup=False: the cells escaped only (text shown as it
-    is, as a CSV's notes)."""
-    cell = inline if markup else (lambda t: html_lib.escape(str(t)))
+    is, as a CSV's notes); head=False: no header row (a list of names and values); row_head: each
+    row's first cell a header cell (a matrix)."""
+    cell = inline if markup else escaped
     right, nowrap = set(table.align_right) | set(right), set(nowrap)
 
     def td(i, c):
+        if row_head and i == 0:
+            return f"<th>{cell(c)}</th>"
         cls = " ".join(["num"] * (i in right) + ["nw"] * (i in nowrap))
         return f'<td class="{cls}">{cell(c)}</td>' if cls else f"<td>{cell(c)}</td>"
 
@@ -93,9 +105,10 @@ def html_table(table, css="", table_id="", right=(), nowrap=(), markup=True):
         return (f'<tr class="{mark}">' if mark else "<tr>") + \
             "".join(td(i, c) for i, c in enumerate(r)) + "</tr>"
     attrs = (f' id="{table_id}"' if table_id else "") + (f' class="{css}"' if css else "")
-    head = "".join(f"<th>{cell(c)}</th>" for c in table.header)
+    top = "<thead><tr>" + "".join(f"<th>{cell(c)}</th>" for c in table.header) + \
+        "</tr></thead>" if head else ""
     body = "".join(tr(k, r) for k, r in enumerate(table.rows))
-    return f"<table{attrs}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return f"<table{attrs}>{top}<tbody>{body}</tbody></table>"
 
 
 def html(items):

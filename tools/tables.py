@@ -7,6 +7,11 @@ page of `report --html`. A report builds these and never prints; the command lin
 from dataclasses import dataclass, field
 
 
+class Html(str):
+    """A cell that is HTML already, for the page's own markup (values broken by <br>, a muted
+    "not recorded"): the HTML renderer writes it as it is, where it escapes every other cell."""
+
+
 @dataclass
 class Table:
     """One table: its column names, its rows (each a list of cells, as text, one per column; a

@@ -6,7 +6,7 @@ import pytest
 
 from tools import render
 from tools.reports import common
-from tools.tables import Table
+from tools.tables import Html, Table
 
 ROWS = [["`gpu.grid.cg`", "1.5 | 2", "**no**"], ["a<b", "", "x & y"]]
 
@@ -49,3 +49,18 @@ def test_html_from_the_tables():
                                          ('"q"', "&quot;q&quot;")])
 def test_inline(text, want):
     assert render.inline(text) == want
+
+
+def test_html_table_presentation():
+    t = Table(["n", "v"], [["a", "1"], ["b", "2"]], align_right=[1], marks=["", "noisy"])
+    assert render.html_table(t, css="x", table_id="y", nowrap=[1]) == (
+        '<table id="y" class="x"><thead><tr><th>n</th><th>v</th></tr></thead><tbody>'
+        '<tr><td>a</td><td class="num nw">1</td></tr>'
+        '<tr class="noisy"><td>b</td><td class="num nw">2</td></tr></tbody></table>')
+
+
+def test_html_table_without_head_with_row_heads_and_html_cells():
+    t = Table(["", "GPU0"], [["GPU0", "`X`"], ["k", Html("a<br>b")]])
+    assert render.html_table(t, markup=False, head=False, row_head=True) == (
+        "<table><tbody><tr><th>GPU0</th><td>`X`</td></tr>"
+        "<tr><th>k</th><td>a<br>b</td></tr></tbody></table>")
