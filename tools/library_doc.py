@@ -19,7 +19,7 @@ import re
 import statistics
 import sys
 
-if not __package__:  # run as a file (python3 tools/library_doc.py ...): run it as the package's module
+if not __package__:  # run as a file (python3 tools/library_doc.py): run it as the package's module
     import runpy
 
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -18,7 +18,7 @@ import os
 import re
 import sys
 
-if not __package__:  # run as a file (python3 tools/methods_doc.py ...): run it as the package's module
+if not __package__:  # run as a file (python3 tools/methods_doc.py): run it as the package's module
     import runpy
 
     sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

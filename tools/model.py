@@ -44,7 +44,8 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from . import gbcsv
 from . import render
 from . import tool_main
-from .model_predictions import GMEM, MULTI_REDUCTIONS, SMEM, predictions, report, study_predictions  # noqa: F401
+from .model_predictions import (  # noqa: F401 (GMEM, SMEM, MULTI_REDUCTIONS: the model's inputs)
+    GMEM, MULTI_REDUCTIONS, SMEM, predictions, report, study_predictions)
 
 
 def main(argv):

@@ -350,6 +350,7 @@ def main(argv, load):
         sys.exit(2)  # the CSVs lack rows the model reads: bad input
     out = []
     for i, (m, where) in enumerate(chosen):
-        out += ([""] if i else []) + [machine_line(where), "", Table(
-            *(inputs_table(m, net, where) if args.inputs else predictions_table(m, net, args.nodes)))]
+        cells = inputs_table(m, net, where) if args.inputs else \
+            predictions_table(m, net, args.nodes)
+        out += ([""] if i else []) + [machine_line(where), "", Table(*cells)]
     return out

@@ -51,20 +51,24 @@ def print_markdown(items):
     print(markdown(items))
 
 
+def aligned_table(table):
+    """A table's lines for a terminal: its caption, its columns padded with spaces under a line
+    of dashes, its notes."""
+    rows = [[str(c) for c in r] for r in table.rows]
+    widths = [max(len(x) for x in col)
+              for col in itertools.zip_longest(table.header, *rows, fillvalue="")]
+
+    def line(cells):
+        return "  ".join(x.ljust(w) for x, w in zip(cells, widths)).rstrip()
+    return ([table.caption] if table.caption else []) + \
+        [line(table.header), line(["-" * w for w in widths])] + [line(r) for r in rows] + \
+        list(table.notes)
+
+
 def text(items):
     lines = []
     for item in items:
-        if isinstance(item, Table):
-            if item.caption:
-                lines.append(item.caption)
-            rows = [[str(c) for c in r] for r in item.rows]
-            widths = [max(len(x) for x in col)
-                      for col in itertools.zip_longest(item.header, *rows, fillvalue="")]
-            line = lambda cells: "  ".join(x.ljust(w) for x, w in zip(cells, widths)).rstrip()  # noqa: E731
-            lines += [line(item.header), line(["-" * w for w in widths])] + [line(r) for r in rows]
-            lines += item.notes
-        else:
-            lines.append(item)
+        lines += aligned_table(item) if isinstance(item, Table) else [item]
     return "\n".join(lines)
 
 
