@@ -33,6 +33,7 @@ import sys
 
 from . import gbcsv
 from . import floor as floor_of
+from .tables import Table
 # machines(rows): [(label, rows)]; tools/html_report.py reads it as answers.machines too.
 from .machines import machines  # noqa: F401
 
@@ -313,26 +314,33 @@ def nothing(rows, markup=lambda s: s, reasons=3, width=160):
     return f"{lead}: {'; '.join(parts)}."
 
 
-def markdown(rows):
-    """The answers of every machine of `rows` as Markdown: a heading and a table per machine (a
-    legend under it where a figure is not verified), or a line saying why there is none."""
-    lines = []
+def table(found):
+    """The Table of one machine's answers: method names as `code`, a noisy answer's row
+    marked."""
+    return Table(header(found), [cells(a, lambda s: f"`{s}`") for a in found],
+                 marks=["noisy" if a["noisy"] else "" for a in found])
+
+
+def report(rows):
+    """The answers of every machine of `rows`: a heading and a table per machine (a legend under
+    it where a figure is not verified), or a line saying why there is none; the items
+    (tools/tables.py), without a blank line at the end."""
+    out = []
     code = lambda s: f"`{s}`"  # noqa: E731
     for label, rs in machines(rows):
         found = answers(rs)
-        lines += [f"### {label}", ""]
+        out += [f"### {label}", ""]
         if not found:
-            lines += [nothing(rs, code), ""]
+            out += [nothing(rs, code), ""]
             continue
-        head = header(found)
-        lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-        lines += ["| " + " | ".join(cells(a, code)) + " |" for a in found]
-        lines.append("")
+        out += [table(found), ""]
         if legend(found):
-            lines += [legend(found, code), ""]
+            out += [legend(found, code), ""]
         if any(one_member(a) for a in found):
-            lines += [GATHER_ALONE_LEGEND, ""]
-    return "\n".join(lines)
+            out += [GATHER_ALONE_LEGEND, ""]
+    while out and out[-1] == "":
+        out.pop()
+    return out
 
 
 def chart_points(rows):
@@ -379,7 +387,6 @@ def main(argv, load):
     """`report answers CSV_OR_DIR...` (also `report DIR_OR_CSVS` with no table named)."""
     rows = load(argv, statuses=None)
     if not rows:  # the header alone: a run stopped before its first point was done
-        print(f"No rows in {', '.join(argv)}: nothing was measured (the CSV holds its header "
-              "only; a run writes each row as its point is done).")
-        return
-    print(markdown(rows).rstrip())
+        return [f"No rows in {', '.join(argv)}: nothing was measured (the CSV holds its header "
+                "only; a run writes each row as its point is done)."]
+    return report(rows)

@@ -40,6 +40,7 @@ from . import gbcsv
 from . import machines as machines_mod
 from . import study_reference
 from .reports import common
+from .tables import Table
 
 GPUS = [("H100", "H100"), ("H200", "H200")]
 
@@ -131,7 +132,7 @@ class Outcome:
 def floor_of(f):
     """The run-to-run floor (a fraction) of the figure's technique: what two runs of one build on
     one machine differ by (tools/compare.py, measured from the committed repeat runs)."""
-    from . import compare
+    from . import comparison as compare
     floors = compare.default_floors()
     return floors.get(f.row.get("technique", ""), floors["other"])
 
@@ -337,7 +338,7 @@ def cpu_overhead_flat(s):
 def _predictions(s, in_block):
     """The model's predictions with a measured switch point: inside a block (in_block), or of one
     GPU against N GPUs (not one block against the grid: that is no GPU count)."""
-    from . import model
+    from . import model_predictions as model
     preds = [p for p in model.predictions(s.rows) if "missing" not in p and
              p.get("measured") is not None and not p.get("measured_bound") and
              (p["units"] == "B, cycles") == in_block and
@@ -1144,7 +1145,7 @@ def study_under_rule():
         word = {True: "confirmed", False: "refuted", None: "inconclusive"}[ok]
         out.append(f"{gpu} {implicit} against {grid_sync} GB/s "
                    f"({100 * (implicit / grid_sync - 1):.1f}% apart, no spread given): {word}")
-    from . import compare
+    from . import comparison as compare
     which = "its own floor" if "event" in compare.default_floors() else \
         "the floor pooled over every technique, `event` having no repeats of its own"
     return ("The study's own Table 6 figures under this rule (the reduction rows' technique, "
@@ -1188,12 +1189,13 @@ def runs_read(loaded, base):
 
 
 def page(paths, base):
+    """The verdicts: a summary line, the runs read, and the table of every conclusion on every
+    GPU (the items, tools/tables.py)."""
     csvs, _ = gbcsv.expand(paths)
     loaded = gbcsv.load(csvs, statuses={"ok", "timeout", "unverified"})
     rows = [r for r in loaded if machines_mod.uuids_of(r)]
     unplaced = [r for r in loaded if not machines_mod.uuids_of(r)]
-    lines = ["| finding (the study's section) | the study (V100 / P100) | GPU | Hopper | verdict "
-             "| why | CSV |", "|---|---|---|---|---|---|---|"]
+    lines = []
     counts = collections.Counter()
     for key, section, claim, quote, study, fn in FINDINGS:
         for i, (gpu, label) in enumerate(GPUS):
@@ -1209,13 +1211,15 @@ def page(paths, base):
                 cells = [label, "-", f"**{v}**", got, "-"]
             counts[v] += 1
             head = [f"{claim} ({section})", f"\"{quote}\" {study}"] if i == 0 else ["", ""]
-            lines.append("| " + " | ".join(head + cells) + " |")
+            lines.append(head + cells)
     summary = ", ".join(f"{counts[k]} {k}" for k in ("confirmed", "refuted", "inconclusive",
                                                       "not measured") if counts[k])
     left = len(loaded) - len(rows)
     return [f"{len(FINDINGS)} conclusions x {len(GPUS)} GPUs: {summary}. "
             f"{left} of {len(loaded)} rows without GPU UUIDs take part in no verdict. "
-            + study_under_rule(), "", runs_read(loaded, base), ""] + lines
+            + study_under_rule(), "", runs_read(loaded, base), "",
+            Table(["finding (the study's section)", "the study (V100 / P100)", "GPU", "Hopper",
+                   "verdict", "why", "CSV"], lines)]
 
 
 DATED = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -1274,5 +1278,4 @@ def main(argv):
                              "folders such as h100/ or h200x2/ inside it")
     if base is None:
         base = paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else os.getcwd()
-    print("\n".join(page(paths, base)))
-    return 0
+    return page(paths, base)

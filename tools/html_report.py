@@ -36,6 +36,7 @@ from . import user_files
 from . import render
 from .reports.checks import sanitize
 from .reports.reference import reference
+from .tables import Html, Table
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
@@ -155,17 +156,20 @@ def values(rows, col):
 def recorded(rows, col, limit=6):
     vals = values(rows, col)
     if not vals:
-        return '<span class="note">not recorded</span>'
+        return NOT_RECORDED
     text = ", ".join(esc(v) for v in vals[:limit])
     return text + (f" (+{len(vals) - limit} more)" if len(vals) > limit else "")
+
+
+NOT_RECORDED = '<span class="note">not recorded</span>'
+
 
 
 def provenance(rows, csvs):
     stamps = sorted(r["timestamp"] for r in rows if r["timestamp"])
     items = [
         ("inputs", "<br>".join(esc(p) for p in csvs)),
-        ("measured", esc(f"{stamps[0]} … {stamps[-1]}") if stamps else
-         '<span class="note">not recorded</span>'),
+        ("measured", esc(f"{stamps[0]} … {stamps[-1]}") if stamps else NOT_RECORDED),
         ("runs (run_id)", recorded(rows, "run_id", 4)),
         ("gpubarrier version", recorded(rows, "gpubarrier_version")),
         ("git sha", recorded(rows, "git_sha")),
@@ -182,8 +186,9 @@ def provenance(rows, csvs):
         ("MPI", recorded(rows, "mpi")),
         ("SM clock (MHz)", recorded(rows, "sm_clock_mhz")),
     ]
-    body = "".join(f"<tr><td>{esc(k)}</td><td>{v}</td></tr>" for k, v in items)
-    return f'<table class="meta"><tbody>{body}</tbody></table>'
+    # The values are HTML already: the inputs one a line, "not recorded" muted.
+    return render.html_table(Table(["what", "value"], [[k, Html(v)] for k, v in items]),
+                             css="meta", markup=False, head=False)
 
 
 def read_topology_json(path):
@@ -217,16 +222,14 @@ def topology_json_html(path, data, text):
                                         f"{g.get('uuid', '')} (CPUs {g.get('cpu_affinity', '')})"
                                         for g in gpus)))
     out = [f"<p class=\"note\">{esc(path)} (<code>gpubarrier topo --json</code>)</p>",
-           '<table class="meta topo"><tbody>' + "".join(
-               f"<tr><td>{esc(k)}</td><td>{esc(v)}</td></tr>" for k, v in facts if v != "")
-           + "</tbody></table>"]
+           render.html_table(Table(["what", "value"], [[k, v] for k, v in facts if v != ""]),
+                             css="meta topo", markup=False, head=False)]
     matrix = data.get("path")
     if isinstance(matrix, list) and matrix and all(isinstance(r, list) for r in matrix):
-        head = "<th></th>" + "".join(f"<th>GPU{j}</th>" for j in range(len(matrix)))
-        body = "".join(f"<tr><th>GPU{i}</th>" + "".join(f"<td>{esc(c)}</td>" for c in row)
-                       + "</tr>" for i, row in enumerate(matrix))
-        out.append(f'<table class="matrix"><thead><tr>{head}</tr></thead><tbody>{body}'
-                   "</tbody></table>")
+        out.append(render.html_table(
+            Table([""] + [f"GPU{j}" for j in range(len(matrix))],
+                  [[f"GPU{i}"] + row for i, row in enumerate(matrix)]),
+            css="matrix", markup=False, row_head=True))
     out.append(f"<details><summary>{esc(os.path.basename(path))}, the whole file ({len(text)} bytes)</summary>"
                f"<pre>{esc(text)}</pre></details>")
     return "\n".join(out)
@@ -254,7 +257,7 @@ def fmt_value(text):
     try:
         v = float(text)
     except ValueError:
-        return esc(text)
+        return text
     if v == 0:
         return "0"
     if abs(v) >= 1e5 or abs(v) < 1e-3:
@@ -280,36 +283,34 @@ def level_tables(rows, path):
         counts = collections.Counter(r["status"] for r in rs)
         count_text = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
         out.append(f"<h4>{esc(lv)} level <span class=\"note\">({esc(count_text)})</span></h4>")
-        head = ("<tr><th>method</th><th>launcher</th><th>GPUs</th><th>config</th><th>metric</th>"
-                "<th>value</th><th>unit</th><th>stddev</th><th>samples</th><th>technique</th>"
-                "<th>status</th><th>note</th></tr>")
-        body = []
+        table = Table(LEVEL_HEADER, [], align_right=[2, 5, 7, 8])
         for r in rs:
             if r["status"] == "skipped":
                 continue
             notes = noisy(r) if r["status"] == "ok" else []
-            cls = ' class="noisy"' if notes else (' class="bad"' if r["status"] != "ok" else "")
+            table.marks.append("noisy" if notes else "bad" if r["status"] != "ok" else "")
             note = "; ".join(["noisy: " + ", ".join(notes)] if notes else [])
             if r["note"] and (r["status"] != "ok" or r["note"] != "verified"):
                 note = (note + "; " if note else "") + r["note"][:300]
-            body.append(
-                f"<tr{cls}><td>{esc(r['method'])}</td><td>{esc(r['launcher'])}</td>"
-                f"<td class=\"num\">{esc(r['gpu_count'])}</td><td>{esc(r['config'])}</td>"
-                f"<td>{esc(r['metric'])}</td><td class=\"num\">{esc(r['value'])}</td>"
-                f"<td>{esc(r['unit'])}</td><td class=\"num\">{fmt_value(r['stddev'])}</td>"
-                f"<td class=\"num\">{esc(r['samples'])}</td><td>{esc(r['technique'])}</td>"
-                f"<td>{esc(r['status'])}</td><td>{esc(note)}</td></tr>")
-        if body:
-            out.append(f"<table><thead>{head}</thead><tbody>{''.join(body)}</tbody></table>")
+            table.rows.append([r["method"], r["launcher"], r["gpu_count"], r["config"],
+                               r["metric"], r["value"], r["unit"], fmt_value(r["stddev"]),
+                               r["samples"], r["technique"], r["status"], note])
+        if table.rows:
+            out.append(render.html_table(table, markup=False))
         skipped = collections.Counter((r["method"], r["note"]) for r in rs
                                       if r["status"] == "skipped")
         if skipped:
-            sk = "".join(f"<tr><td>{esc(m)}</td><td class=\"num\">{n}</td><td>{esc(note[:300])}"
-                         f"</td></tr>" for (m, note), n in sorted(skipped.items()))
+            sk = Table(["method", "rows", "reason"],
+                       [[m, str(n), note[:300]] for (m, note), n in sorted(skipped.items())],
+                       align_right=[1])
             out.append("<details><summary>skipped configurations (cannot run there)</summary>"
-                       "<table><thead><tr><th>method</th><th>rows</th><th>reason</th></tr>"
-                       f"</thead><tbody>{sk}</tbody></table></details>")
+                       f"{render.html_table(sk, markup=False)}</details>")
     return "\n".join(out)
+
+
+# The columns of the tables per input and level: every row's own figures, as the CSV has them.
+LEVEL_HEADER = ["method", "launcher", "GPUs", "config", "metric", "value", "unit", "stddev",
+                "samples", "technique", "status", "note"]
 
 
 def floor_section(rows):
@@ -318,31 +319,39 @@ def floor_section(rows):
     cells, _ = floor.floor_table(floor.floors([r for r in rows if r["status"] == "ok"]))
     if not cells:
         return ""
-    head = "".join(f"<th>{esc(h)}</th>" for h in floor.FLOOR_HEADER)
-    body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in cells)
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    return render.html_table(Table(floor.FLOOR_HEADER, cells), markup=False)
+
+
+def comparison_html(res):
+    """A comparison (tools/comparison.py parts) as an HTML fragment: its sides and its summary as
+    lists, its tables (tools/render.py) under their titles."""
+    from . import comparison  # noqa: PLC0415
+    p = comparison.parts(res)
+    out = ["<ul>" + "".join(f"<li>{esc(x)}</li>" for x in p["sides"]) + "</ul>"]
+    out.append(render.html_table(p["table"]) if p["table"] else
+               f"<p>{esc(comparison.NO_JOINED_KEY)}</p>")
+    for label, t in p["only"]:
+        out += [f"<p><b>only in {esc(label)}</b> ({len(t.rows)} keys, no verdict):</p>",
+                render.html_table(t)]
+    if p["floor"]:
+        out += [f"<p><b>{esc(comparison.FLOOR_TITLE)}</b>:</p>", render.html_table(p["floor"])]
+    out.append("<ul>" + "".join(f"<li>{esc(x)}</li>" for x in p["summary"]) + "</ul>")
+    return "\n".join(out) + "\n"
 
 
 def comparison_section(csvs):
-    """compare.compare_text of the inputs (tools/compare.py), or a note why there is none."""
+    """The comparison of the inputs (tools/comparison.py) as HTML, or a note why there is none."""
     try:
-        from . import compare  # noqa: PLC0415 (lazy: another tool, optional here)
-        fn = compare.compare_text
+        from . import comparison  # noqa: PLC0415 (lazy: another tool, optional here)
     except Exception as e:  # noqa: BLE001
         return (f'<p class="note">The comparison table is not available: tools/compare.py '
                 f'could not be used ({esc(type(e).__name__)}: {esc(e)}).</p>')
-    errors = []
-    for fmt in ("html", "markdown"):
-        try:
-            text = fn(csvs, fmt=fmt)
-        except Exception as e:  # noqa: BLE001
-            errors.append(f"{fmt}: {type(e).__name__}: {e}")
-            continue
-        if fmt == "html":
-            return f'<div class="compare">{text}</div>'
-        return f"<pre>{esc(text)}</pre>"
-    return ('<p class="note">tools/compare.py could not compare these inputs: '
-            + esc("; ".join(errors))[:2000] + "</p>")
+    try:
+        return f'<div class="compare">{comparison_html(comparison.compare(csvs))}</div>'
+    except Exception as e:  # noqa: BLE001 (the page says why, as each of its forms would)
+        why = f"{type(e).__name__}: {e}"
+        return ('<p class="note">tools/compare.py could not compare these inputs: '
+                + esc(f"html: {why}; markdown: {why}")[:2000] + "</p>")
 
 
 CAPTIONS = {
@@ -459,19 +468,12 @@ def code_html(text):
 
 
 def answers_table(found, table_id):
-    """The answers (tools/answers.py) of one machine as an HTML table."""
+    """The answers (tools/answers.py) of one machine as an HTML table: the answers report's
+    Table, its GPU count, latency and ratio to the floor aligned right, the first two kept on
+    one line."""
     from . import answers  # noqa: PLC0415
-    head = "".join(f"<th>{esc(h)}</th>" for h in answers.header(found))
-    body = []
-    for a in found:
-        html_cells = [code_html(x) for x in answers.cells(a, markup=code_mark)]
-        cls = ' class="noisy"' if a["noisy"] else ""
-        body.append(f"<tr{cls}>" + "".join(
-            f'<td class="num nw">{x}</td>' if i in (1, 3) else
-            f'<td class="num">{x}</td>' if i == 4 else f"<td>{x}</td>"
-            for i, x in enumerate(html_cells)) + "</tr>")
-    return (f'<table id="{table_id}" class="answers"><thead><tr>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>")
+    return render.html_table(answers.table(found), css="answers", table_id=table_id,
+                             right=(1, 3, 4), nowrap=(1, 3))
 
 
 def machine_section(index, label, mrows, files, topo_files, topo_left):

@@ -12,6 +12,7 @@ Our figures are medians of the ok rows of a point (one row per GPU for single-GP
 import statistics
 
 from . import gbcsv
+from .tables import Table
 from .study_reference import STUDY_LAUNCH_TYPES, STUDY_MULTI_GRID_2GPU
 
 cfg = gbcsv.config_axes
@@ -32,7 +33,7 @@ def _counts(rows, method):
     return sorted({int(r["gpu_count"]) for r in rows if r["method"] == method})
 
 
-def launch(rows, table):
+def launch(rows):
     """The study's Table 1 beside ours, in us."""
     fused = [r for r in rows if r["method"] == "kernel.fusion" and r["metric"] == "launch_overhead"]
     ours = [
@@ -54,11 +55,11 @@ def launch(rows, table):
         key = label.split(" (")[0]
         s_o, s_t = study[key]
         out.append([label, str(n), _us(overhead), _us(s_o), _us(total), _us(s_t)])
-    table(["launch type", "GPUs", "launch overhead (Eq. 6)", "study", "null kernel launch + wait",
-           "study"], out)
+    return [Table(["launch type", "GPUs", "launch overhead (Eq. 6)", "study",
+                   "null kernel launch + wait", "study"], out)]
 
 
-def multigrid(rows, table):
+def multigrid(rows):
     """The workshop version's Table 9 beside our multi-grid rows at 2 GPUs, in us."""
     mine = []
     for r in rows:
@@ -77,12 +78,12 @@ def multigrid(rows, table):
             ours = f"{min(v) / 1000:.3g}-{max(v) / 1000:.3g} ({len(v)} shapes)" if v else \
                 "no shape measured fits"
             out.append([gpu, case, f"{lo:g}-{hi:g}", ours])
-    table(["study's GPU", "region of the heat map (the workshop version's Table 9)", "study (us)",
-           "ours, 2 GPUs (us)"], out)
+    return [Table(["study's GPU", "region of the heat map (the workshop version's Table 9)",
+                   "study (us)", "ours, 2 GPUs (us)"], out)]
 
 
-def main(argv, load, table):
+def main(argv, load):
     if len(argv) < 2 or argv[0] not in ("launch", "multigrid"):
         raise ValueError("legacy-study: launch|multigrid CSV...")
     rows = load(argv[1:])
-    return (launch if argv[0] == "launch" else multigrid)(rows, table)
+    return (launch if argv[0] == "launch" else multigrid)(rows)

@@ -9,7 +9,8 @@ Each table replaces the lines between `<!-- library:NAME -->` and `<!-- /library
 
   tools/library_doc.py [--results DIR] [--doc FILE] --write | --check
 --check: exit 1 naming the table that is not what the CSVs give (CI: library.doc_current).
-Python 3 standard library only.
+Python 3 standard library only; the tables are tools/tables.py Tables, rendered as Markdown by
+tools/render.py.
 """
 import argparse
 import csv
@@ -17,6 +18,16 @@ import os
 import re
 import statistics
 import sys
+
+if not __package__:  # run as a file (python3 tools/library_doc.py): run it as the package's module
+    import runpy
+
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    runpy.run_module("tools.library_doc", run_name="__main__", alter_sys=True)
+    raise SystemExit(0)
+
+from . import render
+from .tables import Table
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 RESULTS = "results/h200/2026-12-05"
@@ -56,12 +67,8 @@ def grid_table(results):
     sizes = sorted({c for (m, _, _, c) in value if m == CLUSTER})
     rel = os.path.relpath(path, ROOT)
     out = [f"Measured on one {gpu_of(results)}, `{rel}` (differential technique, ns per barrier, "
-           "± the standard deviation of the samples; ratio: to grid.sync's time):", "",
-           "| blocks/SM x threads | grid.sync (`gpu.grid.cg`) | grid barrier "
-           "(`gpu.grid.count-epoch`) | ratio | at most 0.92? | cluster-first grid barrier "
-           "(`gpu.grid.cluster-count-epoch`), its fastest cluster size | ratio |",
-           "|---|---:|---:|---:|---|---:|---:|"]
-    met = []
+           "± the standard deviation of the samples; ratio: to grid.sync's time):", ""]
+    lines, met = [], []
     for b, t in shapes:
         cg, lib = value.get((CG, b, t, 0)), value.get((FLAT, b, t, 0))
         if not cg or not lib:
@@ -69,25 +76,31 @@ def grid_table(results):
         ratio = lib[0] / cg[0]
         met.append(ratio <= TARGET)
         clustered = [(value[(CLUSTER, b, t, c)], c) for c in sizes if (CLUSTER, b, t, c) in value]
-        best = f"{min(clustered)[0][0]:.0f} ± {min(clustered)[0][1]:.0f} (clusters of " \
-               f"{min(clustered)[1]}) | {min(clustered)[0][0] / cg[0]:.3f}" if clustered else "- | -"
-        out.append(f"| {b} x {t} | {cg[0]:.0f} ± {cg[1]:.0f} | {lib[0]:.0f} ± {lib[1]:.0f} | "
-                   f"{ratio:.3f} | {'yes' if ratio <= TARGET else 'no'} | {best} |")
-    out += ["", f"The grid barrier at most {TARGET} times grid.sync's time at every shape: "
+        best = [f"{min(clustered)[0][0]:.0f} ± {min(clustered)[0][1]:.0f} (clusters of "
+                f"{min(clustered)[1]})", f"{min(clustered)[0][0] / cg[0]:.3f}"] if clustered \
+            else ["-", "-"]
+        lines.append([f"{b} x {t}", f"{cg[0]:.0f} ± {cg[1]:.0f}", f"{lib[0]:.0f} ± {lib[1]:.0f}",
+                      f"{ratio:.3f}", "yes" if ratio <= TARGET else "no"] + best)
+    out += [Table(["blocks/SM x threads", "grid.sync (`gpu.grid.cg`)",
+                   "grid barrier (`gpu.grid.count-epoch`)", "ratio", "at most 0.92?",
+                   "cluster-first grid barrier (`gpu.grid.cluster-count-epoch`), its fastest "
+                   "cluster size", "ratio"], lines, align_right=[1, 2, 3, 5, 6]),
+            "", f"The grid barrier at most {TARGET} times grid.sync's time at every shape: "
             f"{'yes' if met and all(met) else 'no'} ({sum(met)} of {len(met)} shapes)."]
     if sizes:
         out += ["", "The cluster-first grid barrier per cluster size (ns; ratio to grid.sync; "
                 "`-`: not run, the grid is no multiple of the size or its clusters are not all "
-                "co-resident):", "",
-                "| blocks/SM x threads | " + " | ".join(f"clusters of {c}" for c in sizes) + " |",
-                "|---|" + "---:|" * len(sizes)]
+                "co-resident):", ""]
+        lines = []
         for b, t in shapes:
             cg = value.get((CG, b, t, 0))
             cells = []
             for c in sizes:
                 v = value.get((CLUSTER, b, t, c))
                 cells.append(f"{v[0]:.0f} ({v[0] / cg[0]:.3f})" if v and cg else "-")
-            out.append(f"| {b} x {t} | " + " | ".join(cells) + " |")
+            lines.append([f"{b} x {t}"] + cells)
+        out.append(Table(["blocks/SM x threads"] + [f"clusters of {c}" for c in sizes], lines,
+                         align_right=list(range(1, len(sizes) + 1))))
     push = [r for r in rows if r["method"] == "multigpu.device.push"]
     for r in push:
         out += ["", f"The device barrier (`multigpu.device.push`) on {r['gpu_count']} GPU at "
@@ -104,10 +117,8 @@ def stencil_table(results):
     iterations = rows[0]["iterations"] if rows else "?"
     out = [f"`examples/jacobi_grid` on one {gpu_of(results)}, `{rel}`: {iterations} iterations, "
            "the median of 3 runs, microseconds per iteration; both results identical bit for bit "
-           "in every run:", "",
-           "| n x n | persistent blocks x threads | persistent (grid barrier) | one launch per "
-           "iteration | faster | by |", "|---:|---|---:|---:|---|---:|"]
-    wins = []
+           "in every run:", ""]
+    lines, wins = [], []
     for n in sides:
         mine = [r for r in rows if int(r["n"]) == n]
         if any(r["result"] != "identical" for r in mine):
@@ -117,8 +128,11 @@ def stencil_table(results):
         p, l = per_it("persistent_ms"), per_it("launches_ms")
         faster = "persistent" if p < l else "launches"
         wins.append((n, faster))
-        out.append(f"| {n} | {mine[0]['blocks']} x {mine[0]['threads']} | {p:.2f} | {l:.2f} | "
-                   f"{faster} | {max(p, l) / min(p, l):.2f}x |")
+        lines.append([str(n), f"{mine[0]['blocks']} x {mine[0]['threads']}", f"{p:.2f}",
+                      f"{l:.2f}", faster, f"{max(p, l) / min(p, l):.2f}x"])
+    out.append(Table(["n x n", "persistent blocks x threads", "persistent (grid barrier)",
+                      "one launch per iteration", "faster", "by"], lines,
+                     align_right=[0, 2, 3, 5]))
     launches = [n for n, f in wins if f == "launches"]
     if not launches:
         out += ["", f"Crossover: none from n = {sides[0]} to {sides[-1]}; the persistent kernel is "
@@ -129,14 +143,15 @@ def stencil_table(results):
     return out
 
 
-def render(doc_text, tables):
-    for name, lines in tables.items():
+def replace_tables(doc_text, tables):
+    """The document with each {name: items} rendered as Markdown between its markers."""
+    for name, items in tables.items():
         pattern = re.compile(rf"(<!-- library:{name} -->\n).*?(<!-- /library:{name} -->)", re.S)
         if not pattern.search(doc_text):
             sys.exit(f"library_doc.py: {DOC}: no <!-- library:{name} --> ... "
                      f"<!-- /library:{name} --> markers")
-        doc_text = pattern.sub(lambda m: m.group(1) + "\n".join(lines) + "\n" + m.group(2),
-                               doc_text)
+        text = render.markdown(items)
+        doc_text = pattern.sub(lambda m: m.group(1) + text + "\n" + m.group(2), doc_text)
     return doc_text
 
 
@@ -151,7 +166,7 @@ def main():
     args = ap.parse_args()
     with open(args.doc, encoding="utf-8") as f:
         text = f.read()
-    new = render(text, {"grid": grid_table(args.results),
+    new = replace_tables(text, {"grid": grid_table(args.results),
                         "stencil": stencil_table(args.results)})
     if args.check:
         if new != text:

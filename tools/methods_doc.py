@@ -9,13 +9,24 @@ Usage:
 Only what is the same on every machine goes in: each method's name, level, axes with their default
 values (a categorical axis' by name), and description, then every value name of a categorical axis
 with what it means. Whether a method can run here (`usable`, `reason`) depends on the machine
-and is left out: `gpubarrier list` shows it. Plain python3 (stdlib only).
+and is left out: `gpubarrier list` shows it. Plain python3 (stdlib only); its tables are
+tools/tables.py Tables, rendered as Markdown by tools/render.py.
 """
 import difflib
 import json
 import os
 import re
 import sys
+
+if not __package__:  # run as a file (python3 tools/methods_doc.py): run it as the package's module
+    import runpy
+
+    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    runpy.run_module("tools.methods_doc", run_name="__main__", alter_sys=True)
+    raise SystemExit(0)
+
+from . import render
+from .tables import Table
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_DOC = os.path.join(ROOT, "docs", "methods.md")
@@ -46,7 +57,8 @@ def values(vals, names=()):
     return ", ".join(str(by_code.get(v, v)) for v in vals)
 
 
-def render(methods):
+def document(methods):
+    """docs/methods.md: its lines and tables (tools/tables.py)."""
     out = [
         "# Methods",
         "",
@@ -66,25 +78,19 @@ def render(methods):
     ]
     order = {lvl: i for i, lvl in enumerate(LEVELS)}
     levels = sorted({m["level"] for m in methods}, key=lambda l: (order.get(l, len(LEVELS)), l))
-    out.append("| level | what waits | methods |")
-    out.append("|---|---|---|")
+    out += [Table(["level", "what waits", "methods"],
+                  [[f"[{lvl}](#level-{lvl})", LEVEL_TEXT.get(lvl, ""),
+                    str(sum(1 for m in methods if m["level"] == lvl))] for lvl in levels]), ""]
     for lvl in levels:
-        n = sum(1 for m in methods if m["level"] == lvl)
-        out.append(f"| [{lvl}](#level-{lvl}) | {LEVEL_TEXT.get(lvl, '')} | {n} |")
-    out.append("")
-    for lvl in levels:
-        out.append(f"## Level {lvl}")
-        out.append("")
-        out.append("| method | default axes | what it measures |")
-        out.append("|---|---|---|")
+        rows = []
         for m in sorted((m for m in methods if m["level"] == lvl), key=lambda m: m["name"]):
             named = m.get("value_names", {})
             axes = "<br>".join(f"`{k}`: {values(v, named.get(k, ()))}"
                                for k, v in sorted(m.get("axes", {}).items()))
-            desc = user_text(m.get("description", "")).replace("|", "\\|")
-            out.append(f"| `{m['name']}` | {axes or '(none)'} | {desc} |")
-        out.append("")
-    return "\n".join(out + names_section(methods) + bounds_section(methods))
+            rows.append([f"`{m['name']}`", axes or "(none)", user_text(m.get("description", ""))])
+        out += [f"## Level {lvl}", "", Table(["method", "default axes", "what it measures"], rows),
+                ""]
+    return out + names_section(methods) + bounds_section(methods)
 
 
 def names_section(methods):
@@ -100,11 +106,9 @@ def names_section(methods):
     out = ["## Named values", "",
            "A categorical axis takes these names (or the method's integer code for one, which "
            "`gpubarrier list --json` gives); the CSV's `config` column writes the name.", "",
-           "| axis | value | what it means |", "|---|---|---|"]
-    for axis in sorted(meanings):
-        for name, meaning in meanings[axis].items():
-            out.append(f"| `{axis}` | `{name}` | {meaning.replace('|', chr(92) + '|')} |")
-    out.append("")
+           Table(["axis", "value", "what it means"],
+                 [[f"`{axis}`", f"`{name}`", meaning] for axis in sorted(meanings)
+                  for name, meaning in meanings[axis].items()]), ""]
     return out
 
 
@@ -136,9 +140,8 @@ def bounds_section(methods):
            for m in sorted(methods, key=lambda m: m["name"])]
     own = [(n, bs) for n, bs in own if bs]
     if own:
-        out += ["| method | its own bounds |", "|---|---|"]
-        out += [f"| `{n}` | {'<br>'.join(bound_text(b) for b in bs)} |" for n, bs in own]
-        out.append("")
+        out += [Table(["method", "its own bounds"],
+                      [[f"`{n}`", "<br>".join(bound_text(b) for b in bs)] for n, bs in own]), ""]
     out.append("The tools add bounds against the hardware and the same run: no array read from "
                "DRAM (cold, or larger than any L2) is reduced faster than the GPU's DRAM "
                "bandwidth, and no barrier across GPUs completes faster than the same run's one-way "
@@ -161,7 +164,7 @@ def main(argv):
     except (OSError, ValueError) as e:
         sys.stderr.write(f"methods_doc: {args[0]}: {e}\n")
         return 2
-    doc = render(methods)
+    doc = render.markdown(document(methods))
     if not check:
         sys.stdout.write(doc)
         return 0

@@ -69,6 +69,7 @@ from . import gbcsv
 from . import machines as machines_of
 from . import tool_main
 from . import user_files
+from .tables import Table
 
 NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
 DEFAULT_NETWORK = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
@@ -302,8 +303,9 @@ def choose(rows, g, shape, combine, skip=()):
     return ([(m, where)], []) if not missing else ([], missing)
 
 
-def main(argv, load, table):
-    """report.py multinode-model: argv without the subcommand; load/table are report.py's."""
+def main(argv, load):
+    """report.py multinode-model: argv without the subcommand; load is report.py's. Returns a
+    table per machine under a line naming it (tools/tables.py)."""
     parser = tool_main.ArgumentParser(prog=f"{tool_main.prog()} multinode-model",
                                       description=__doc__,
                                       formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -346,9 +348,9 @@ def main(argv, load, table):
     if missing:
         print("multinode-model: no measured input for: " + "; ".join(missing), file=sys.stderr)
         sys.exit(2)  # the CSVs lack rows the model reads: bad input
+    out = []
     for i, (m, where) in enumerate(chosen):
-        if i:
-            print()
-        print(machine_line(where) + "\n")
-        table(*(inputs_table(m, net, where) if args.inputs
-                else predictions_table(m, net, args.nodes)))
+        cells = inputs_table(m, net, where) if args.inputs else \
+            predictions_table(m, net, args.nodes)
+        out += ([""] if i else []) + [machine_line(where), "", Table(*cells)]
+    return out

@@ -17,7 +17,7 @@ import statistics
 import matplotlib.pyplot as plt
 
 from . import gbcsv
-from . import model
+from . import model_predictions as model
 from .plot_compare import safe
 
 COPY = "reduction.copy"

@@ -17,7 +17,7 @@ Rows are grouped by machine (tools/machines.py: one host and its GPUs by UUID), 
 across machines: one column (Tables 3, 5) or one line per size (Table 6, Fig. 16) per machine,
 each table naming its machine(s). A cell is the median over the matching rows of one machine
 (several of its GPUs, repeats); where their printed figures differ, the range follows in
-brackets. Each function returns markdown lines.
+brackets. Each function returns the items of its tables (tools/tables.py: lines and tables).
 """
 import os
 import statistics
@@ -26,6 +26,7 @@ from . import bounds
 from . import gbcsv
 from . import machines as machines_of
 from . import study_reference as study
+from .tables import Table
 
 STUDY_GPUS = ("V100", "P100")
 WARP_VARIANTS = ("serial", "no sync", "tile sync", "coalesced sync", "tile shuffle",
@@ -83,8 +84,8 @@ def cell(rows, f=number):
 
 
 def table(header, body):
-    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + \
-        ["| " + " | ".join(r) + " |" for r in body]
+    """The items of one table (tools/tables.py), to add to a list of lines."""
+    return [Table(header, body)]
 
 
 def sources(rows, methods):
@@ -305,7 +306,7 @@ TABLES = {"3": table3, "5": table5, "6": table6, "16": fig16}
 
 
 def report(paths, tables=("3", "5", "6"), sizes=None):
-    """Markdown lines of the chosen tables from the CSVs at `paths`."""
+    """The items (tools/tables.py) of the chosen tables from the CSVs at `paths`."""
     rows = load(paths)
     if not models_of(rows):
         raise ValueError(f"no GPU rows in {', '.join(paths)}")

@@ -7,7 +7,7 @@ scripts/reference-check writes: tools/reference/rows.py COLUMNS).
                        ratios), or None
     summary(argv)    `report.py reference-summary DIR`: one line per check of every
                      reference-check CSV under DIR: its folder, the ratio and whether it is
-                     within TOLERANCE
+                     within TOLERANCE (the table, tools/tables.py)
 """
 import collections
 import glob
@@ -18,6 +18,7 @@ import sys
 from . import gbcsv
 from . import tool_main
 from . import user_files
+from .tables import Table
 
 TOLERANCE = 0.10  # within 10% of the reference tools' conventions
 WANTED = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
@@ -54,8 +55,7 @@ def summary(argv):
     base = argv[0] if argv else "."
     paths = sorted(p for p in glob.glob(os.path.join(base, "**", "*.csv"), recursive=True)
                    if gbcsv.kind_of(p)[0] == "reference-check")
-    lines = ["| CSV | host | method | config | gpubarrier / reference (rounds) | "
-             f"within {TOLERANCE:.0%} |", "|---|---|---|---|---|---|"]
+    lines = []
     for p in paths:
         rows = read(p)
         host = ", ".join(sorted({r["host"] for r in rows if r["host"]})) or "-"
@@ -65,8 +65,8 @@ def summary(argv):
                 continue
             q, per, rounds = got
             ok = abs(q - 1) <= TOLERANCE
-            lines.append(f"| `{os.path.relpath(p, base)}` | {host} | `{method}` | {config} | "
-                         f"{q:.3f} ({min(per):.3f}-{max(per):.3f}, {len(rounds)}) | "
-                         f"{'yes' if ok else '**no**'} ({(q - 1) * 100:+.1f}%) |")
-    print("\n".join(lines))
-    return 0
+            lines.append([f"`{os.path.relpath(p, base)}`", host, f"`{method}`", config,
+                          f"{q:.3f} ({min(per):.3f}-{max(per):.3f}, {len(rounds)})",
+                          f"{'yes' if ok else '**no**'} ({(q - 1) * 100:+.1f}%)"])
+    return [Table(["CSV", "host", "method", "config", "gpubarrier / reference (rounds)",
+                   f"within {TOLERANCE:.0%}"], lines)]

@@ -99,8 +99,8 @@ from . import render
 from . import report_grids
 from . import tool_main
 from .reports.checks import faults, sanitize
-from .reports.common import load, table
-from .reports.delegated import compare_table, model_table, reduction_tables, samerows
+from .reports.common import load
+from .reports.delegated import reduction_tables, samerows
 from .reports.floor_tables import floor, push_phases
 from .reports.foundation import foundation
 from .reports.multi import hostwait, multi
@@ -113,12 +113,24 @@ from .reports.value import count, pairs, ratio, rows_table, runs, value
 
 
 def rendered(report):
-    """The mode of a report that returns its tables and lines (tools/tables.py): it prints them
+    """The mode of a report, which returns its tables and lines (tools/tables.py): it prints them
     as Markdown (tools/render.py). `.report` is the report itself."""
     def mode(argv):
         render.print_markdown(report(argv))
     mode.report = report
     return mode
+
+
+def compare_table(argv):
+    """`gpubarrier compare ARGS` (tools/compare.py) as its Markdown table with its verdicts."""
+    from . import compare  # noqa: PLC0415
+    return compare.main(list(argv) + ["--format", "markdown"])
+
+
+def model_table(argv):
+    """`gpubarrier model ARGS` (tools/model.py): the study's model, as its Markdown table."""
+    from . import model  # noqa: PLC0415
+    return model.main(list(argv))
 
 
 def _module(name):
@@ -127,23 +139,25 @@ def _module(name):
     return importlib.import_module("." + name, __package__)
 
 
-MODES = {"single": single, "foundation": foundation, "multi": multi, "scaling": scaling,
-         "hostwait": hostwait, "reference": rendered(reference), "selfcheck": selfcheck,
-         "selfcheck-log": selfcheck_log, "repeats": rendered(repeats),
-         "series": rendered(series), "value": value, "ratio": ratio, "pairs": pairs,
-         "count": count, "runs": runs, "rows": rows_table, "samerows": samerows,
-         "compare": compare_table, "model": model_table, "faults": rendered(faults),
-         "floor": rendered(floor), "push-phases": rendered(push_phases),
-         "reduction-tables": reduction_tables, "sanitize": rendered(sanitize),
-         "answers": lambda argv: answers_of.main(argv, load),
-         "heatmap": lambda argv: report_grids.heatmap(argv, load, table),
-         "spans": lambda argv: report_grids.spans(argv, load, table),
-         "legacy-study": lambda argv: legacy_study.main(argv, load, table),
-         "multinode-model": lambda argv: multinode_model.main(argv, load, table),
-         "findings": lambda argv: _module("findings").main(argv),
-         "folders": lambda argv: _module("results_index").folders(argv),
-         "study-tables": lambda argv: _module("study_tables").main(argv),
-         "reference-summary": lambda argv: _module("reference_ratios").summary(argv)}
+# Every mode but compare and model (the modes of other commands, which print their own
+# renderings) is a report: it returns its items and the mode prints them.
+REPORTS = {"single": single, "foundation": foundation, "multi": multi, "scaling": scaling,
+           "hostwait": hostwait, "reference": reference, "selfcheck": selfcheck,
+           "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
+           "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
+           "samerows": samerows, "faults": faults, "floor": floor, "push-phases": push_phases,
+           "reduction-tables": reduction_tables, "sanitize": sanitize,
+           "answers": lambda argv: answers_of.main(argv, load),
+           "heatmap": lambda argv: report_grids.heatmap(argv, load),
+           "spans": lambda argv: report_grids.spans(argv, load),
+           "legacy-study": lambda argv: legacy_study.main(argv, load),
+           "multinode-model": lambda argv: multinode_model.main(argv, load),
+           "findings": lambda argv: _module("findings").main(argv),
+           "folders": lambda argv: _module("results_index").folders(argv),
+           "study-tables": lambda argv: _module("study_tables").main(argv),
+           "reference-summary": lambda argv: _module("reference_ratios").summary(argv)}
+MODES = {name: rendered(report) for name, report in REPORTS.items()}
+MODES.update({"compare": compare_table, "model": model_table})
 
 
 def dispatch(args):

@@ -15,6 +15,7 @@ import fnmatch
 import statistics
 
 from . import gbcsv
+from .tables import Table
 
 cfg = gbcsv.config_axes
 SHAPE_AXES = ("blocks_per_sm", "threads_per_block")
@@ -39,7 +40,7 @@ def _launcher(r):
     return "mpi" if r["launcher"] == "mpi" else "threads"
 
 
-def heatmap(argv, load, table):
+def heatmap(argv, load):
     method = gbcsv.take_option(argv, "--method")
     metric = gbcsv.take_option(argv, "--metric", "latency")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
@@ -73,10 +74,10 @@ def heatmap(argv, load, table):
             row.append(_fmt(statistics.median(cells[key])) if cells.get(key)
                        else "n/f" if key in skipped else "-")
         out.append(row)
-    table(["GPUs", "launcher", "blocks/SM"] + [f"{t} threads" for t in threads], out)
+    return [Table(["GPUs", "launcher", "blocks/SM"] + [f"{t} threads" for t in threads], out)]
 
 
-def spans(argv, load, table):
+def spans(argv, load):
     metric = gbcsv.take_option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
     want = _filters(argv)
@@ -104,4 +105,5 @@ def spans(argv, load, table):
         lo, hi = v.min(), v.max()
         out.append([f"`{method}`", config or "-", m, gpus, launcher, _fmt(v.median()),
                     _fmt(lo) if _fmt(lo) == _fmt(hi) else f"{_fmt(lo)}-{_fmt(hi)}", str(len(v))])
-    table(["method", "config", "metric", "GPUs", "launcher", "median", "range", "rows"], out)
+    return [Table(["method", "config", "metric", "GPUs", "launcher", "median", "range", "rows"],
+                  out)]

@@ -12,6 +12,7 @@ import sys
 
 from . import answers
 from . import gbcsv
+from .tables import Table
 
 
 def _ignored(path):
@@ -26,7 +27,7 @@ def _ignored(path):
 
 def folders(argv):
     base = argv[0] if argv else "."
-    lines = ["| folder | GPU | machines | CSVs | ok rows | measured | page |", "|---|---|---|---|---|---|---|"]
+    lines = []
     for name in sorted(os.listdir(base)):
         path = os.path.join(base, name)
         if not os.path.isdir(path) or _ignored(path):
@@ -41,8 +42,7 @@ def folders(argv):
             (days[0] if days else "-")
         page = f"[{name}/README.md]({name}/README.md)" if \
             os.path.exists(os.path.join(path, "README.md")) else "-"
-        lines.append(f"| `{name}/` | {', '.join(models) or 'none (host only)'} | "
-                     f"{len(answers.machines(rows))} | {len(csvs)} | {len(rows)} | {span} | "
-                     f"{page} |")
-    print("\n".join(lines))
-    return 0
+        lines.append([f"`{name}/`", ", ".join(models) or "none (host only)",
+                      str(len(answers.machines(rows))), str(len(csvs)), str(len(rows)), span,
+                      page])
+    return [Table(["folder", "GPU", "machines", "CSVs", "ok rows", "measured", "page"], lines)]

@@ -16,6 +16,7 @@ import sys
 
 from . import findings
 from . import gbcsv
+from .tables import Table
 
 # (label, method, group sizes: "all" | "partial" | "32", the study's V100 / P100 latency, the
 # study's V100 / P100 throughput (sync/cycle))
@@ -73,9 +74,7 @@ def _newest(rows):
 
 def warp_table(rows):
     methods = {m for _, m, _, _, _ in WARP_KINDS}
-    lines = ["| sync (group size) | V100 / P100 latency (cycles, the study) | "
-             "V100 / P100 throughput (sync/cycle, the study) | GPU | latency (cycles) | "
-             "highest throughput (per cycle per SM) | CSV |", "|---|---|---|---|---|---|---|"]
+    lines = []
     for i, (gpu, label) in enumerate(findings.GPUS):
         mine = _newest(_scope_with(rows, gpu, methods))
         for label_k, method, which, lat_s, thr_s in WARP_KINDS:
@@ -83,18 +82,17 @@ def warp_table(rows):
                    r["metric"] == "latency_cycles" and _group_ok(r, which)]
             thr = [float(r["value"]) for r in mine if r["method"] == method and
                    r["metric"] == "throughput_cycles" and _group_ok(r, which)]
-            lines.append(f"| {label_k} | {lat_s} | {thr_s} | {label} | {_span(lat)} | "
-                         f"{'%.3g' % max(thr) if thr else '-'} | "
-                         f"{_files(r for r in mine if r['method'] == method)} |")
-    return lines
+            lines.append([label_k, lat_s, thr_s, label, _span(lat),
+                          "%.3g" % max(thr) if thr else "-",
+                          _files(r for r in mine if r["method"] == method)])
+    return Table(["sync (group size)", "V100 / P100 latency (cycles, the study)",
+                  "V100 / P100 throughput (sync/cycle, the study)", "GPU", "latency (cycles)",
+                  "highest throughput (per cycle per SM)", "CSV"], lines)
 
 
 def block_table(rows):
     method = "gpu.block.syncthreads"
-    lines = ["| threads per block | V100 / P100 latency (cycles, the study) | V100 / P100 "
-             "block syncs per µs (the study; per SM or GPU not said) | GPU | latency "
-             "(cycles, 1 block) | highest block syncs per µs per SM (over blocks/SM) | CSV |",
-             "|---|---|---|---|---|---|---|"]
+    lines = []
     for gpu, label in findings.GPUS:
         mine = _newest(_scope_with(rows, gpu, {method}))
         for t, (lat_s, thr_s) in BLOCK_STUDY.items():
@@ -105,10 +103,12 @@ def block_table(rows):
             # throughput: warp syncs per ns per SM -> block syncs per µs per SM
             thr = [float(r["value"]) * 1000 / max(1, t // 32) for r in sel
                    if r["metric"] == "throughput" and r["unit"].startswith("warp-syncs/ns")]
-            lines.append(f"| {t} | {lat_s} | {thr_s} | {label} | {_span(lat)} | "
-                         f"{'%.3g' % max(thr) if thr else '-'} | "
-                         f"{_files(sel)} |")
-    return lines
+            lines.append([str(t), lat_s, thr_s, label, _span(lat),
+                          "%.3g" % max(thr) if thr else "-", _files(sel)])
+    return Table(["threads per block", "V100 / P100 latency (cycles, the study)",
+                  "V100 / P100 block syncs per µs (the study; per SM or GPU not said)", "GPU",
+                  "latency (cycles, 1 block)",
+                  "highest block syncs per µs per SM (over blocks/SM)", "CSV"], lines)
 
 
 # The workshop version's multi-grid figure across the GPUs of a DGX-1: its three shapes.
@@ -118,9 +118,7 @@ MG_SHAPES = [("1 x 32 (the fastest)", 1, 32), ("4 x 256 (recommended)", 4, 256),
 
 def multi_grid_table(rows):
     method = "multigpu.cg.multi-grid"
-    lines = ["| GPU | blocks/SM x threads | " + " | ".join(f"{n} GPU{'s' if n > 1 else ''} (µs)"
-                                                         for n in range(1, 5)) + " | CSV |",
-             "|---|---|---|---|---|---|---|"]
+    lines = []
     for gpu, label in findings.GPUS:
         mine = _newest(_scope_with(rows, gpu, {method}))
         for name, b, t in MG_SHAPES:
@@ -130,23 +128,22 @@ def multi_grid_table(rows):
             if not sel:
                 continue
             by = {int(r["gpu_count"]): float(r["value"]) / 1000 for r in sel}
-            lines.append(f"| {label} | {name} | " +
-                         " | ".join(f"{by[n]:.3g}" if n in by else "-" for n in range(1, 5)) +
-                         f" | {_files(sel)} |")
-    if len(lines) == 2:
-        lines.append("| - | not measured | - | - | - | - | - |")
-    return lines
+            lines.append([label, name] +
+                         [f"{by[n]:.3g}" if n in by else "-" for n in range(1, 5)] +
+                         [_files(sel)])
+    if not lines:
+        lines.append(["-", "not measured", "-", "-", "-", "-", "-"])
+    return Table(["GPU", "blocks/SM x threads"] +
+                 [f"{n} GPU{'s' if n > 1 else ''} (µs)" for n in range(1, 5)] + ["CSV"], lines)
 
 
 def main(argv):
     paths = argv or ["."]
     csvs, _ = gbcsv.expand(paths)
     rows = gbcsv.load(csvs, statuses={"ok"})
-    out = ["**Warp synchronization** (the study's Table 2)", ""] + warp_table(rows) + \
-        ["", "**Block synchronization by block size** (the workshop version's Table 5)", ""] + \
-        block_table(rows) + \
-        ["", "**The multi-grid sync by GPU count at the workshop version's three shapes** (its "
-         "Fig. 11 on a DGX-1 had two plateaus, 2-5 and 6-8 GPUs; the real "
-         "`this_multi_grid().sync()` by the legacy helper)", ""] + multi_grid_table(rows)
-    print("\n".join(out))
-    return 0
+    return ["**Warp synchronization** (the study's Table 2)", "", warp_table(rows),
+            "", "**Block synchronization by block size** (the workshop version's Table 5)", "",
+            block_table(rows),
+            "", "**The multi-grid sync by GPU count at the workshop version's three shapes** (its "
+            "Fig. 11 on a DGX-1 had two plateaus, 2-5 and 6-8 GPUs; the real "
+            "`this_multi_grid().sync()` by the legacy helper)", "", multi_grid_table(rows)]

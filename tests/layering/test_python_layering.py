@@ -4,10 +4,12 @@ depth (an import inside a function counts as much as one at the top).
 
   data       reading and checking the CSVs and the files beside them, the study's figures, how a
              tool fails, and what a report returns (tools/tables.py): what every report stands on
-  tables     the reports: figures computed from the rows (answers, compare, the model, the
-             tables of tools/reports/, ...)
-  renderers  what draws the tables and figures: the HTML page, the charts and plots
-  commands   the command lines that pick a report and its renderer, and the package itself
+  tables     the reports: figures computed from the rows (answers, the comparison, the model's
+             predictions, the tables of tools/reports/, ...), returned as data
+  renderers  what draws the tables and figures: Markdown and HTML (tools/render.py), the HTML
+             page, the charts and plots
+  commands   the command lines that pick a report and its renderer (report, compare, model, the
+             documents' writers), and the package itself
 
 The imports are read from the source (ast), relative ones resolved against the package, so that
 the check needs none of the tools' libraries. The selftests feed it synthetic packages.
@@ -20,10 +22,12 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 LAYERS = [
-    ("commands", ["tools", "report", "readme_blocks", "methods_doc", "library_doc"]),
+    ("commands", ["tools", "report", "readme_blocks", "methods_doc", "library_doc", "compare",
+                  "model"]),
     ("renderers", ["render", "html_report", "answers_chart", "answers_bars", "plot",
                    "plot_compare", "plot_reduction"]),
-    ("tables", ["answers", "compare", "model", "findings", "legacy_study", "multinode_model",
+    ("tables", ["answers", "comparison", "model_predictions", "findings", "legacy_study",
+                "multinode_model",
                 "push_phases", "reduction_tables", "reference_ratios", "report_grids",
                 "results_index", "same_rows", "study_tables", "reports", "reports.*"]),
     ("data", ["tables", "tool_main", "user_files", "bounds", "timed_regions", "gbcsv", "machines",

@@ -1,6 +1,6 @@
 """What every report of report.py shares: reading CSVs (folders expanded, each file read once),
-selecting rows (COL=V filters on columns and config axes), formatting figures, Markdown tables,
-the host methods' headline row, and one table per machine."""
+selecting rows (COL=V filters on columns and config axes), formatting figures, tables
+(tools/tables.py), the host methods' headline row, and one table per machine."""
 import fnmatch
 import os
 import sys
@@ -8,6 +8,7 @@ import sys
 from .. import gbcsv
 from .. import machines as machines_of
 from .. import tool_main
+from ..tables import Table
 
 _CACHE = {}
 _NOTED = set()  # skipped files already named on stderr
@@ -87,10 +88,8 @@ def span(values, f=fmt):
 
 
 def table(header, rows):
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for r in rows:
-        print("| " + " | ".join(r) + " |")
+    """The Table (tools/tables.py) of a header and its rows."""
+    return Table(header, rows)
 
 
 # Host methods' headline figure: the reference tools' convention where the point has it.
@@ -141,9 +140,9 @@ def by_machine(rows, build):
 
 
 def machine_tables(found):
-    """One table per machine of by_machine()'s list, each under a line naming its machine."""
+    """One table per machine of by_machine()'s list, each under a line naming its machine: the
+    items (tools/tables.py)."""
+    out = []
     for i, (label, header, lines) in enumerate(found):
-        if i:
-            print()
-        print(f"Machine: {label}\n")
-        table(header, lines)
+        out += ([""] if i else []) + [f"Machine: {label}", "", Table(header, lines)]
+    return out

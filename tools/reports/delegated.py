@@ -1,5 +1,5 @@
-"""Tables that other tools compute, as report tables: samerows (tools/same_rows.py), compare
-(tools/compare.py), model (tools/model.py), reduction-tables (tools/reduction_tables.py)."""
+"""Tables that other modules compute, as report tables: samerows (tools/same_rows.py) and
+reduction-tables (tools/reduction_tables.py); each returns its items (tools/tables.py)."""
 from .common import option
 
 
@@ -9,19 +9,7 @@ def samerows(argv):
         raise ValueError("samerows: BEFORE.csv AFTER.csv")
     before, after = same_rows.load(argv[0]), same_rows.load(argv[1])
     _, bad = same_rows.compare(before, after, 0.05, 3.0)
-    print(f"{bad} of {len(before.keys() & after.keys())}")
-
-
-def compare_table(argv):
-    """`gpubarrier compare ARGS` (tools/compare.py) as a markdown table with its verdicts."""
-    from .. import compare
-    return compare.main(list(argv) + ["--format", "markdown"])
-
-
-def model_table(argv):
-    """`gpubarrier model ARGS` (tools/model.py): the study's model, as its markdown table."""
-    from .. import model
-    return model.main(list(argv))
+    return [f"{bad} of {len(before.keys() & after.keys())}"]
 
 
 def reduction_tables(argv):
@@ -29,4 +17,4 @@ def reduction_tables(argv):
     from .. import reduction_tables as tables
     which = option(argv, "--table", "3,5,6").split(",")
     sizes = option(argv, "--sizes")
-    print("\n".join(tables.report(argv, which, sizes and [int(s) for s in sizes.split(",")])))
+    return tables.report(argv, which, sizes and [int(s) for s in sizes.split(",")])

@@ -34,4 +34,4 @@ def foundation(argv):
         digits = 2 if unit == "cycles" else 3
         out.append([label, f"{got:.{digits}f} {unit}", f"{refv:.{digits}f} {unit}",
                     f"{'yes' if abs(dev) <= 15 else '**no**'} ({dev:+.1f}%)"])
-    table(["figure (GPU 0)", "measured", f"reference (`{shown}`)", "within 15%"], out)
+    return [table(["figure (GPU 0)", "measured", f"reference (`{shown}`)", "within 15%"], out)]

@@ -96,7 +96,7 @@ def multi(argv):
          f"`report multi` reads latency rows of the levels multi-gpu, host and kernel at "
          f"host_wait=0, device methods at --shapes {','.join(s.replace(' ', '') for s in shapes)}"
          f" and --orderings {','.join(orderings)}")
-    machine_tables(found)
+    return machine_tables(found)
 
 
 def hostwait(argv):
@@ -120,5 +120,5 @@ def hostwait(argv):
                    [f"{v[k]:.2f}" if k in v else "-" for k in ("0", "1", "2")] + [ratio])
     need(out, "host-side barrier rows at host_wait 1 or 2", argv,
          "`report hostwait` sets host_wait 0, 1 and 2 of a method side by side")
-    table(["method", "launcher", "GPUs", "host_wait 0 (default)", "1 (spin)", "2 (blocking)",
-           "2 vs 0"], out)
+    return [table(["method", "launcher", "GPUs", "host_wait 0 (default)", "1 (spin)",
+                   "2 (blocking)", "2 vs 0"], out)]

@@ -19,7 +19,7 @@ def scaling(argv):
     need(found, "multi-GPU latency rows", argv,
          "`report scaling` reads latency rows with a GPU count"
          + (f" of --methods {methods}" if methods else ""))
-    machine_tables(found)
+    return machine_tables(found)
 
 
 def scaling_cells(rows, methods, shapes, orderings):

@@ -27,11 +27,9 @@ def selfcheck(argv):
     need([r for r in rows if r["method"].startswith("selfcheck.")], "selfcheck.* rows", argv,
          "`report selfcheck` reads the CSVs of `gpubarrier selfcheck`")
     runs = {r["run_id"] for r in rows if r["method"].startswith("selfcheck.")}
-    lead = "| GPU | run " if len(runs) > 1 else ""
-    print(lead + "| R_lo (trips) | repeat difference | clock (cycles/add) | "
-          "differential (cycles/add) | deviation | agreement |")
-    print("|---" * (lead.count("|") + 6) + "|")
+    lead = ["GPU", "run"] if len(runs) > 1 else []
     words = {"tolerance": "within {tol}", "2se": "within 2 SE", "none": "**no**"}
+    out = []
     for (model, run, _), t in selfcheck_pairs(rows, "selfcheck.fadd.loop").items():
         c, d = t.get("clock"), t.get("differential")
         if not c or not d:
@@ -40,23 +38,23 @@ def selfcheck(argv):
         agreement = re.search(r"agreement (\S+)", d["note"])
         tol = re.search(r"tolerance (\d+%)", d["note"])
         said = words.get(agreement.group(1), agreement.group(1)) if agreement else "-"
-        print((f"| {model} | {run} " if lead else "") +
-              f"| {cfg(d)['base_trips']} | {cfg(d)['repeat_difference']} | {clock:.3f} | "
-              f"{diff:.3f} ± {std_err(d):.3f} | {100 * (diff / clock - 1):+.1f}% | "
-              f"{said.format(tol=tol.group(1) if tol else 'tolerance')} |")
-    selfcheck_chains(rows, lead)
+        out.append(([model, run] if lead else []) +
+                   [cfg(d)["base_trips"], cfg(d)["repeat_difference"], f"{clock:.3f}",
+                    f"{diff:.3f} ± {std_err(d):.3f}", f"{100 * (diff / clock - 1):+.1f}%",
+                    said.format(tol=tol.group(1) if tol else "tolerance")])
+    return [table(lead + ["R_lo (trips)", "repeat difference", "clock (cycles/add)",
+                          "differential (cycles/add)", "deviation", "agreement"], out)] + \
+        selfcheck_chains(rows, lead)
 
 
 def selfcheck_chains(rows, lead):
-    """The unrolled chains' instruction-cache scan: one line per run and chain length."""
+    """The unrolled chains' instruction-cache scan: one line per run and chain length, after a
+    blank line (the items; none without chains)."""
     chains = [t for t in selfcheck_pairs(rows, "selfcheck.fadd.unrolled").values()
               if "clock" in t and "differential" in t]
     if not chains:
-        return
-    print()
-    print(lead + "| adds | code | clock (cycles/add) | instruction cache | "
-          "differential (cycles/add) | launch difference (cycles) |")
-    print("|---" * (lead.count("|") + 6) + "|")
+        return []
+    out = []
     for t in chains:
         c, d = t["clock"], t["differential"]
         model, run = c["gpu_model"], c["run_id"]
@@ -64,11 +62,13 @@ def selfcheck_chains(rows, lead):
         launch = re.search(r"launch difference ([-+]?\d+) cycles \(standard error (\d+)\)",
                            d["note"])
         adds = int(cfg(c)["base_adds"]) + int(cfg(c)["repeat_difference"])
-        print((f"| {model} | {run} " if lead else "") +
-              f"| {adds} | {code.group(1) if code else '-'} | {float(c['value']):.3f} | "
-              f"{'overflows' if 'overflows' in c['note'] else 'fits'} | "
-              f"{float(d['value']):.3f} ± {std_err(d):.3f} | "
-              f"{launch.group(1) + ' ± ' + launch.group(2) if launch else '-'} |")
+        out.append(([model, run] if lead else []) +
+                   [str(adds), code.group(1) if code else "-", f"{float(c['value']):.3f}",
+                    "overflows" if "overflows" in c["note"] else "fits",
+                    f"{float(d['value']):.3f} ± {std_err(d):.3f}",
+                    launch.group(1) + " ± " + launch.group(2) if launch else "-"])
+    return ["", table(lead + ["adds", "code", "clock (cycles/add)", "instruction cache",
+                              "differential (cycles/add)", "launch difference (cycles)"], out)]
 
 
 def parse_selfcheck_log(path):
@@ -104,5 +104,5 @@ def selfcheck_log(argv):
                for d, v, ok in lg["points"]}
         out.append([f"`{p}`", lg["gpu"].replace("NVIDIA ", "").split()[0], lg["trips"], lg["clock"]] +
                    [dev.get(d, "-") for d in diffs] + ["pass" if lg["passed"] else "**fail**"])
-    table(["log", "GPU (as logged)", "R_lo (trips)", "clock (cycles/add)"] +
-          [f"deviation at {d}" for d in diffs] + ["selfcheck"], out)
+    return [table(["log", "GPU (as logged)", "R_lo (trips)", "clock (cycles/add)"] +
+                  [f"deviation at {d}" for d in diffs] + ["selfcheck"], out)]

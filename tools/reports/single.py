@@ -128,6 +128,5 @@ def single(argv):
     row("kernel", "launch overhead by Eq. 6 (fusion: hidden behind running kernels), `<<<>>>` (us)",
         lambda rows: span(vals(pick(rows, "kernel.fusion", "launch_overhead"), us), f2),
         "kernel.fusion")
-    table(["level", "case"] + labels + ["V100 (study)", "P100 (study)", "study source"], lines)
-    print()
-    print(study_reference.STUDY_FOOTNOTE)
+    return [table(["level", "case"] + labels + ["V100 (study)", "P100 (study)", "study source"],
+                  lines), "", study_reference.STUDY_FOOTNOTE]

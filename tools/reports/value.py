@@ -1,5 +1,6 @@
 """One figure at a time, for inline markers of the results pages (report value, ratio, pairs,
-count, runs), and report rows: the ok rows as they are."""
+count, runs), and report rows: the ok rows as they are. Each returns its line or its table
+(tools/tables.py)."""
 import collections
 import os
 import statistics
@@ -47,10 +48,8 @@ def value(argv):
         raise ValueError(f"{len(v)} rows match; narrow with COL=V or give --agg")
     if agg == "range":
         lo, hi = number(min(v), f), number(max(v), f)
-        print(lo if lo == hi else f"{lo}-{hi}")
-    else:
-        fn = aggs[agg]
-        print(number(fn(v), f))
+        return [lo if lo == hi else f"{lo}-{hi}"]
+    return [number(aggs[agg](v), f)]
 
 
 def ratio(argv):
@@ -64,7 +63,7 @@ def ratio(argv):
     if len(num) != 1 or len(den) != 1:
         raise ValueError(f"ratio: {len(num)} / {len(den)} rows match; each side needs exactly one")
     q = float(num[0]["value"]) / float(den[0]["value"])
-    print(f"{(q - 1) * 100:+{f}}%" if percent else format(q, f))
+    return [f"{(q - 1) * 100:+{f}}%" if percent else format(q, f)]
 
 
 def pairs(argv):
@@ -104,20 +103,18 @@ def pairs(argv):
     diffs = [(k, a, b, abs(a - b) / min(a, b) * 100) for k, a, b in joined]
     if mode == "range":
         lo, hi = min(d for *_, d in diffs), max(d for *_, d in diffs)
-        print(f"{lo:{f}}-{hi:{f}}%")
-        return
+        return [f"{lo:{f}}-{hi:{f}}%"]
     if over is None:
         raise ValueError("pairs: --over P for a count or a table")
     beyond = [d for d in diffs if d[3] > float(over)]
     if mode == "count":
-        print(f"{len(beyond)} of {len(diffs)}")
-        return
+        return [f"{len(beyond)} of {len(diffs)}"]
     out = []
     for (method, metric, n, axes, *_), a, b, d in sorted(beyond, key=lambda x: -x[3]):
         out.append([f"`{method}`", " ".join(f"{k}={v}" for k, v in axes if k != "fault"), n, f"{a:.0f}",
                     f"{b:.0f}", f"{d:{f}}%"])
-    table(["method", "config", "GPUs", f"{sel['--a'][1]} (ns)", f"{sel['--b'][1]} (ns)",
-           "difference"], out)
+    return [table(["method", "config", "GPUs", f"{sel['--a'][1]} (ns)", f"{sel['--b'][1]} (ns)",
+                   "difference"], out)]
 
 
 def count(argv):
@@ -132,7 +129,7 @@ def count(argv):
                     for r in rows if r["timestamp"])
         text += (f"; timestamps span {(ts[-1] - ts[0]).total_seconds():.0f} s "
                  f"({ts[0]:%H:%M:%S} to {ts[-1]:%H:%M:%S} UTC)")
-    print(text)
+    return [text]
 
 
 def runs(argv):
@@ -143,7 +140,8 @@ def runs(argv):
     rows = select(argv)
     v = vals(rows, scale)
     cv = statistics.pstdev(v) / statistics.mean(v) * 100 if len(v) > 1 else 0.0
-    print(", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") + f" (CV {cv:.2f}%)")
+    return [", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") +
+            f" (CV {cv:.2f}%)"]
 
 
 def rows_table(argv):
@@ -159,4 +157,4 @@ def rows_table(argv):
                     format(float(r["value"]) * scale, f), r["note"].split(";")[0]])
     need(out, "ok rows" + (f" of {method}" if method else "") +
          (f" with metric {metric}" if metric else ""), argv)
-    table(["method", "config", "metric", "value", "note"], out)
+    return [table(["method", "config", "metric", "value", "note"], out)]
