@@ -7,21 +7,22 @@ CPU cases (label cli): without torch the method's rows are skipped with the scri
 same columns as every other row; the script itself says why in one JSON line and exits 77; the
 axes are listed. Torch is hidden from the script by a `torch` package on PYTHONPATH whose import
 fails, so that the cases see the same thing on a machine that has torch.
-GPU case (label gpu; exit 77 without 2 GPUs or without torch): the method and launch=1 of two
-device barriers on 2 GPUs, every row ok and verified.
+GPU tests (marker and label gpu; skipped without 2 GPUs or without torch): the method and
+launch=1 of two device barriers on 2 GPUs, every row ok and verified.
 
-Usage: test_torch_peer.py GPUBARRIER CASE
+Run by pytest: pytest tests/peers/test_torch_peer.py [-m gpu | -m "not gpu"]
 """
 import json
 import os
 import subprocess
 import sys
-import tempfile
+
+import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-from cli_common import expect, read_csv, run_gpubarrier
+from cli_common import executable, expect, read_csv, run_gpubarrier
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+EXE = executable()
 METHOD = "multigpu.torch.symm-barrier"
 SCRIPT = os.path.join(HERE, "..", "..", "tools", "peers", "torch_symm_barrier.py")
 SKIP = 77
@@ -35,25 +36,25 @@ def without_torch(folder):
     return {"PYTHONPATH": folder}
 
 
-def case_skipped_without_torch():
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "t.csv")
-        p = run_gpubarrier(EXE, "run", "--methods", METHOD + ",host.omp.barrier", "--out", out,
-                           "--samples", "3", "--time-budget", "0.2",
-                           env=without_torch(os.path.join(d, "py")))
-        expect(p.returncode == 0, "a missing torch is not an error", p)
-        rows = read_csv(out)
-        torch_rows = [r for r in rows if r["method"] == METHOD]
-        expect(len(torch_rows) == 1, f"one row for {METHOD}: {rows}")
-        r = torch_rows[0]
-        expect(r["status"] == "skipped", f"skipped: {r}")
-        for words in ("PyTorch is not importable by", "torch hidden by the test",
-                      "GPUBARRIER_TORCH_PYTHON"):
-            expect(words in r["note"], f"the reason names {words!r}: {r['note']}")
-        expect(r["level"] == "multi-gpu" and r["schema_version"] and r["run_id"],
-               f"the row is filled like any other: {r}")
-        other = [x for x in rows if x["method"] == "host.omp.barrier"]
-        expect(other and set(other[0]) == set(r), "the same columns as every other row")
+def test_skipped_without_torch(tmp_path):
+    d = str(tmp_path)
+    out = os.path.join(d, "t.csv")
+    p = run_gpubarrier(EXE, "run", "--methods", METHOD + ",host.omp.barrier", "--out", out,
+                       "--samples", "3", "--time-budget", "0.2",
+                       env=without_torch(os.path.join(d, "py")))
+    expect(p.returncode == 0, "a missing torch is not an error", p)
+    rows = read_csv(out)
+    torch_rows = [r for r in rows if r["method"] == METHOD]
+    expect(len(torch_rows) == 1, f"one row for {METHOD}: {rows}")
+    r = torch_rows[0]
+    expect(r["status"] == "skipped", f"skipped: {r}")
+    for words in ("PyTorch is not importable by", "torch hidden by the test",
+                  "GPUBARRIER_TORCH_PYTHON"):
+        expect(words in r["note"], f"the reason names {words!r}: {r['note']}")
+    expect(r["level"] == "multi-gpu" and r["schema_version"] and r["run_id"],
+           f"the row is filled like any other: {r}")
+    other = [x for x in rows if x["method"] == "host.omp.barrier"]
+    expect(other and set(other[0]) == set(r), "the same columns as every other row")
 
 
 def script(*args, env=None):
@@ -61,17 +62,17 @@ def script(*args, env=None):
                           env=dict(os.environ, **(env or {})), timeout=120)
 
 
-def case_script_skips():
-    with tempfile.TemporaryDirectory() as d:
-        env = without_torch(d)
-        for args in (["--probe"], ["--gpus", "0,1"], ["--gpus", "0,1", "--serve"]):
-            p = script(*args, env=env)
-            expect(p.returncode == SKIP, f"{args}: exit {SKIP} (skip)", p)
-            lines = p.stdout.splitlines()
-            expect(len(lines) == 1, f"{args}: one line on stdout", p)
-            line = json.loads(lines[0])
-            expect(line["event"] == "skip" and "torch hidden by the test" in line["reason"],
-                   f"{args}: the skip line says why: {line}", p)
+def test_script_skips(tmp_path):
+    d = str(tmp_path)
+    env = without_torch(d)
+    for args in (["--probe"], ["--gpus", "0,1"], ["--gpus", "0,1", "--serve"]):
+        p = script(*args, env=env)
+        expect(p.returncode == SKIP, f"{args}: exit {SKIP} (skip)", p)
+        lines = p.stdout.splitlines()
+        expect(len(lines) == 1, f"{args}: one line on stdout", p)
+        line = json.loads(lines[0])
+        expect(line["event"] == "skip" and "torch hidden by the test" in line["reason"],
+               f"{args}: the skip line says why: {line}", p)
     # Bad arguments are argparse's: exit 2, nothing on stdout.
     for args in (["--gpus", "0"], ["--gpus", "0,0"], ["--gpus", "0,1", "--reps-lo", "10",
                                                       "--reps-hi", "5"], []):
@@ -79,7 +80,7 @@ def case_script_skips():
         expect(p.returncode == 2 and p.stdout == "", f"{args}: a usage error", p)
 
 
-def case_listed():
+def test_listed():
     p = run_gpubarrier(EXE, "--json", "list")
     expect(p.returncode == 0, "list works", p)
     methods = {m["name"]: m for m in json.loads(p.stdout)}
@@ -97,17 +98,23 @@ def gpus_visible():
     return gpu_count()
 
 
-def case_gpu_two_gpus():
+SMALL = ["--samples", "5", "--time-budget", "0.5", "--reps-lo", "64", "--reps-hi", "640"]
+GPU_ENV = dict(os.environ, NCCL_NVLS_ENABLE="0")
+
+
+@pytest.fixture
+def two_gpus():
     if gpus_visible() < 2:
-        print("SKIP: needs 2 GPUs")
-        sys.exit(SKIP)
+        pytest.skip("needs 2 GPUs")
+
+
+@pytest.mark.gpu
+def test_gpu_launch_graph(two_gpus):
     from gpu_rows import fail, rows_of, verified
-    small = ["--samples", "5", "--time-budget", "0.5", "--reps-lo", "64", "--reps-hi", "640"]
-    env = dict(os.environ, NCCL_NVLS_ENABLE="0")
-    rows = rows_of([EXE, "run", *small, "--methods",
+    rows = rows_of([EXE, "run", *SMALL, "--methods",
                     "multigpu.device.push,multigpu.device.central", "--axis", "gpu_count=2",
                     "--axis", "blocks_per_sm=1", "--axis", "threads_per_block=128", "--axis",
-                    "ordering=0", "--axis", "launch=persistent,graph"], env=env)
+                    "ordering=0", "--axis", "launch=persistent,graph"], env=GPU_ENV)
     bad = [r for r in rows if not verified(r) or float(r["value"]) <= 0]
     if bad or len(rows) != 4:
         fail("launch=0 and launch=1 rows of push and central on 2 GPUs, ok and verified", rows)
@@ -115,21 +122,17 @@ def case_gpu_two_gpus():
     if len(graph) != 2 or any("CUDA graph of R launches of 1 block per GPU" not in r["note"]
                               for r in graph):
         fail("launch=1 rows say they are one launch per barrier in a CUDA graph", graph)
+
+
+@pytest.mark.gpu
+def test_gpu_torch_method(two_gpus):
+    from gpu_rows import fail, rows_of, verified
     probe = subprocess.run(["python3", SCRIPT, "--probe"], capture_output=True, text=True,
                            timeout=300)
     if probe.returncode == SKIP:
-        print("PASS (launch=1); SKIP the torch method:", probe.stdout.strip())
-        sys.exit(SKIP)
-    rows = rows_of([EXE, "run", *small, "--methods", METHOD, "--axis", "gpu_count=2"], env=env)
+        pytest.skip(f"the torch method: {probe.stdout.strip()}")
+    rows = rows_of([EXE, "run", *SMALL, "--methods", METHOD, "--axis", "gpu_count=2"],
+                   env=GPU_ENV)
     if len(rows) != 1 or not verified(rows[0]) or float(rows[0]["value"]) <= 0 or \
             "CUDA graph of R barrier() calls" not in rows[0]["note"]:
         fail(f"{METHOD} on 2 GPUs: one ok, verified row", rows)
-    print("PASS", [(r["method"], r["config"], r["value"]) for r in rows + graph])
-
-
-CASES = {"skipped_without_torch": case_skipped_without_torch,
-         "script_skips": case_script_skips, "listed": case_listed,
-         "gpu_two_gpus": case_gpu_two_gpus}
-
-if __name__ == "__main__":
-    CASES[CASE]()
