@@ -288,6 +288,3 @@ def test_lost_point(tmp_path):
                        timeout=60)
     if p.returncode == 0 or "bad.csv.inflight:1: expected the point" not in p.stderr:
         pytest.fail(f"a malformed mark is named with its line: {p.returncode} {p.stderr}")
-
-
-globals()["case_" + CASE]()
