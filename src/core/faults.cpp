@@ -28,23 +28,26 @@ constexpr std::array kHooks{
              "a point whose \"<method> <point>\" or method matches aborts (with @<rank>: on that "
              "rank of an MPI launch alone)",
              "the runner, at the start of every point (crash_or_hang)",
-             "cli.isolation_*, cli.resume_retry_failed, mpi.lost_point, slurm.jobs_lost_point"},
+             "cli.isolation_hangs, cli.isolation, cli.resume (test_retry_failed), mpi.cpu "
+             "(test_lost_point), "
+             "slurm.jobs_submit (test_lost_point)"},
     HookInfo{Hook::hang, "GPUBARRIER_TEST_HANG", "<glob>[@<rank>]",
              "a matching point hangs forever (with @<rank>: on that rank alone)",
              "the runner, at the start of every point (crash_or_hang)",
-             "cli.isolation_*, cli.resume_env_and_lock"},
+             "cli.isolation_hangs, cli.resume (test_env_and_lock)"},
     HookInfo{Hook::throw_member, "GPUBARRIER_TEST_THROW", "<verify|measure>:<member>",
              "that member (a rank under mpirun, else a thread) throws once per process where it "
              "starts its part of the phase",
              "the team's parallel sections and the host loops (throw_if_named)",
-             "mpi.member_throws, cli.member_throws_omp, gpu.multigpu (test_member_throws), "
-             "mpi.gpu (test_member_throws), unit TestThrow.*, ReferenceLoop.AThreadThatThrows*"},
+             "mpi.cpu (test_member_throws), cli.member_throws_omp, gpu.multigpu "
+             "(test_member_throws), mpi.gpu (test_member_throws), unit TestThrow.*, "
+             "ReferenceLoop.AThreadThatThrows*"},
     HookInfo{Hook::ranks_as_nodes, "GPUBARRIER_TEST_RANKS_AS_NODES", "<k>",
              "every k consecutive ranks count as one node (multi-node methods on one machine; "
              "`<system>-simulated` in the system column); 0: off",
              "the launcher's node layout (ranks_per_node)",
-             "mpi.simulated_nodes, mpi.multinode_without_gpu, mpi.gpu (test_simulated_nodes, "
-             "test_multinode_simulated, test_multinode_two_by_two)"},
+             "mpi.cpu (test_simulated_nodes, test_multinode_without_gpu), mpi.gpu "
+             "(test_simulated_nodes, test_multinode_simulated, test_multinode_two_by_two)"},
     HookInfo{Hook::legacy_hang, "GPUBARRIER_LEGACY_TEST_HANG", "1",
              "block 0 of the legacy helper's first GPU leaves the multi-grid sync at once, so "
              "the others spin until gpubarrier's deadline kills the helper",

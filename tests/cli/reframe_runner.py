@@ -7,6 +7,8 @@ import subprocess
 import sys
 import sysconfig
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SUITE = os.path.join(ROOT, "reframe")
 CONFIG = os.path.join(SUITE, "config.py")
@@ -20,17 +22,16 @@ def find_reframe():
 
 def require_reframe():
     """The `reframe` command. Without one (a machine where pip cannot reach PyPI): the test skips
-    (77) with the reason, or fails where GPUBARRIER_REQUIRE_REFRAME=1 (CI)."""
+    with the reason, or fails where GPUBARRIER_REQUIRE_REFRAME=1 (CI)."""
     if not os.path.isfile(CONFIG):
-        sys.exit(f"FAIL: no ReFrame suite at {CONFIG}")
+        pytest.fail(f"no ReFrame suite at {CONFIG}")
     found = find_reframe()
     if not found:
         why = (f"no `reframe` command (reframe-hpc, which scripts/setup installs with pip for "
                f"{sys.executable})")
         if os.environ.get("GPUBARRIER_REQUIRE_REFRAME") == "1":
-            sys.exit(f"FAIL: {why}; GPUBARRIER_REQUIRE_REFRAME=1")
-        print(f"SKIP: {why}")
-        sys.exit(77)
+            pytest.fail(f"{why}; GPUBARRIER_REQUIRE_REFRAME=1")
+        pytest.skip(why)
     return found
 
 

@@ -3,19 +3,16 @@
 28): per machine, level and GPU count the fastest verified barrier, its latency, its ratio to the
 same run's composed floor, and each alternative's ratio to it.
 
-Usage: test_answers.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_answers.py
 """
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
+from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
-EXE = sys.argv[1]
+EXE = executable()
 A = "GPU-aaaaaaaa-0000,GPU-aaaaaaaa-0001"
 B = "GPU-bbbbbbbb-0000"
 
@@ -163,7 +160,8 @@ rows = [
     # machine B: another GPU of the same host name (another run): its own section
     row(method="gpu.grid.cg", level="grid", config=cfg(), value=700, gpu_uuids=B, run_id="r2"),
 ]
-with tempfile.TemporaryDirectory() as d:
+def test_answers(tmp_path):
+    d = str(tmp_path)
     path = os.path.join(d, "rows.csv")
     write_rows(path, gbcsv.NAMES, rows)
     for args in (["report", d], ["report", path], ["report", "answers", path]):
@@ -205,4 +203,3 @@ with tempfile.TemporaryDirectory() as d:
     p = run_gpubarrier(EXE, "report", os.path.join(ROOT, "results", "h100x4"))
     expect(p.returncode == 0 and "| multi-GPU device-side | 4 | `multigpu.device.push` |"
            in p.stdout, "results/h100x4's answers", p)
-print("PASS answers")

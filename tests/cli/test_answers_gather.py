@@ -13,12 +13,10 @@ member's arrival to the last member's release. Two kinds of committed row are no
 Checked on committed rows: results/h200x4/multi-gpu-scaling.csv (NCCL back-to-back at 1 GPU,
 line 520), results/h100x4/legacy-host.csv (lines 4 and 5).
 
-Usage: test_answers_gather.py [GPUBARRIER (unused)]
+Run by pytest: pytest tests/cli/test_answers_gather.py
 """
 import os
-import sys
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
@@ -45,7 +43,7 @@ def back_to_back(r):
     return r["method"] == "host.nccl.allreduce" and gbcsv.config_axes(r).get("blocking") == "0"
 
 
-def check_metric_names():
+def test_metric_names():
     r = at_line(load(SCALING), 520)
     expect(back_to_back(r) and r["gpu_count"] == "1" and r["technique"] == "differential",
            f"{SCALING}:520 is NCCL back-to-back at 1 GPU (differential)")
@@ -60,7 +58,7 @@ def check_metric_names():
     expect(blocking["metric"] == "loop_latency", f"{LEGACY}:2 (sync each step) keeps loop_latency")
 
 
-def check_answers():
+def test_answers():
     for path in (SCALING, LEGACY):
         for label, rs in answers.machines(load(path)):
             found = answers.answers(rs)
@@ -80,13 +78,3 @@ def check_answers():
                 elif level in MULTI:
                     expect(cell[1] == str(gpus), f"{path}: {gpus} GPUs unlabelled")
             expect(("multi-gpu-host", 1) in cells, f"{path}: a 1-GPU host-side answer remains")
-
-
-def main():
-    check_metric_names()
-    check_answers()
-    print("ok")
-
-
-if __name__ == "__main__":
-    main()

@@ -7,21 +7,15 @@ run's one-way signal. Rows inside the bounds, and warm arrays that fit in L2, st
 executable states its methods' bounds (`gpubarrier list --json`, "bounds"), they agree with the
 tools' copy for old rows.
 
-Usage: test_bounds.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_bounds.py
 """
 import json
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import bounds
 from tools import gbcsv
 from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
-EXE = sys.argv[1]
 H100 = "NVIDIA H100 80GB HBM3"
 
 
@@ -72,7 +66,9 @@ rows = [
                gpu_ids="0,1", gpu_uuids=UUIDS2, run_id="r2")),
 ]
 
-with tempfile.TemporaryDirectory() as d:
+
+def test_rows_outside_bounds(tmp_path, gpubarrier):
+    d = str(tmp_path)
     path = os.path.join(d, "b.csv")
     write_rows(path, gbcsv.NAMES, [r for _, r in rows])
     got = {gbcsv.config_axes(r)["key"]: r for r in gbcsv.load([path])}
@@ -88,30 +84,31 @@ with tempfile.TemporaryDirectory() as d:
     expect(only_ok == {gbcsv.config_axes(r)["key"] for w, r in rows if w == "ok"},
            f"ok rows read: {sorted(only_ok)}")
     # the answers table (every tool reads through gbcsv) never shows a row outside a bound
-    rep = run_gpubarrier(EXE, "report", "answers", path)
+    rep = run_gpubarrier(gpubarrier, "report", "answers", path)
     expect(rep.returncode == 0, "report answers exits 0", rep)
     expect("900 ns" not in rep.stdout and "950 ns" in rep.stdout,
            "a barrier faster than its run's signal is not an answer; one of a run without a "
            "signal is", rep)
 
-# The executable's stated bounds agree with the tools' copy (for rows written before it stated
-# them).
-lst = run_gpubarrier(EXE, "--json", "list")
-expect(lst.returncode == 0, "gpubarrier --json list exits 0", lst)
-stated = json.loads(lst.stdout)
-methods = stated if isinstance(stated, list) else stated.get("methods", [])
-if any("bounds" in m for m in methods):
-    for m in methods:
-        for b in m.get("bounds", []):
-            lo, hi = b.get("min"), b.get("max")
-            mine = bounds.static_bounds(m["name"], b["metric"])
-            expect(any((lo is None or (tlo is not None and abs(tlo - lo) < 1e-9)) and
-                       (hi is None or (thi is not None and abs(thi - hi) < 1e-9))
-                       for tlo, thi, _ in mine),
-                   f"{m['name']} {b['metric']}: the executable states [{lo}, {hi}], "
-                   f"tools/bounds.py has {mine}")
-    for (method, metric), _ in bounds.STATIC.items():
-        m = next((x for x in methods if x["name"] == method), None)
-        expect(m is not None and any(b["metric"] == metric for b in m.get("bounds", [])),
-               f"{method} {metric}: tools/bounds.py has a bound the executable does not state")
-print("ok")
+
+def test_stated_bounds_agree(gpubarrier):
+    # The executable's stated bounds agree with the tools' copy (for rows written before it stated
+    # them).
+    lst = run_gpubarrier(gpubarrier, "--json", "list")
+    expect(lst.returncode == 0, "gpubarrier --json list exits 0", lst)
+    stated = json.loads(lst.stdout)
+    methods = stated if isinstance(stated, list) else stated.get("methods", [])
+    if any("bounds" in m for m in methods):
+        for m in methods:
+            for b in m.get("bounds", []):
+                lo, hi = b.get("min"), b.get("max")
+                mine = bounds.static_bounds(m["name"], b["metric"])
+                expect(any((lo is None or (tlo is not None and abs(tlo - lo) < 1e-9)) and
+                           (hi is None or (thi is not None and abs(thi - hi) < 1e-9))
+                           for tlo, thi, _ in mine),
+                       f"{m['name']} {b['metric']}: the executable states [{lo}, {hi}], "
+                       f"tools/bounds.py has {mine}")
+        for (method, metric), _ in bounds.STATIC.items():
+            m = next((x for x in methods if x["name"] == method), None)
+            expect(m is not None and any(b["metric"] == metric for b in m.get("bounds", [])),
+                   f"{method} {metric}: tools/bounds.py has a bound the executable does not state")

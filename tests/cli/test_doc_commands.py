@@ -19,16 +19,16 @@ The test fails, naming FILE:LINE of the block (and the line of the command that 
 block that exits non-zero, runs past its time limit or carries a marker without a reason, and when
 `git status --porcelain` of the checkout differs after the blocks ran.
 
-Usage: test_doc_commands.py GPUBARRIER [FILE.md...]   (default: README.md and docs/*.md)
+Run by pytest, one test per document: pytest tests/cli/test_doc_commands.py [-k docs/tools.md]
 """
 import glob
 import os
 import re
 import shutil
 import subprocess
-import sys
-import tempfile
 import time
+
+import pytest
 
 from cli_common import clean_env, expect
 
@@ -194,26 +194,27 @@ def self_check(exe, tmp):
            + "\n".join(failures + ran + skipped))
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    exe = os.path.abspath(sys.argv[1])
-    files = [os.path.abspath(f) for f in sys.argv[2:]] or [os.path.join(ROOT, "README.md")] + \
-        sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+DOCUMENTS = [os.path.join(ROOT, "README.md")] + \
+    sorted(glob.glob(os.path.join(ROOT, "docs", "*.md")))
+
+
+def test_self_check(gpubarrier, tmp_path):
+    self_check(os.path.abspath(gpubarrier), str(tmp_path))
+
+
+def test_blocks_found():
+    expect(any(tag in SHELL_TAGS and not marker(body)
+               for path in DOCUMENTS for _, tag, body in blocks(path)), "no command block found")
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: os.path.relpath(p, ROOT))
+def test_document(path, gpubarrier, tmp_path):
     before = status()
-    with tempfile.TemporaryDirectory(prefix="gb-doc-commands-") as tmp:
-        self_check(exe, tmp)
-        failures, ran, skipped = run_files(files, exe, tmp)
+    failures, ran, skipped = run_files([path], os.path.abspath(gpubarrier), str(tmp_path))
     after = status()
     if after != before:
         failures.append("the checkout changed while the blocks ran (git status --porcelain):\n"
                         f"before:\n{before}after:\n{after}")
     print(f"ran {len(ran)} blocks:\n  " + "\n  ".join(ran))
     print(f"not run here ({len(skipped)}):\n  " + "\n  ".join(skipped))
-    expect(ran, "no command block found")
     expect(not failures, f"{len(failures)} document command(s) fail:\n" + "\n".join(failures))
-    print("PASS: every command block runs as written or says why it cannot")
-
-
-if __name__ == "__main__":
-    main()

@@ -5,19 +5,12 @@ spread, `refuted` when the opposite holds beyond it, `inconclusive` when a figur
 noisy row, `not measured` when a figure is missing; the figures of one verdict always come from one machine (same host and GPU
 UUIDs), never one figure from each of two machines.
 
-Usage: test_findings.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_findings.py
 """
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
 from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
-
-EXE = sys.argv[1]
 
 
 def row(model, uuid, host, **kw):
@@ -70,9 +63,11 @@ rows += [row(H200, "GPU-b", "box", method="pitfall.warp.wait-check", metric="che
              run_id="p3")
          for v, val, st in ((2, 10, "unverified"), (0, 250000, "unverified"))]
 
-with tempfile.TemporaryDirectory() as d:
+
+def test_findings(tmp_path, gpubarrier):
+    d = str(tmp_path)
     write_rows(os.path.join(d, "a.csv"), gbcsv.NAMES, rows)
-    rep = run_gpubarrier(EXE, "report", "findings", d)
+    rep = run_gpubarrier(gpubarrier, "report", "findings", d)
     expect(rep.returncode == 0, "report findings exits 0", rep)
     lines = rep.stdout.split("\n")
 
@@ -109,13 +104,12 @@ with tempfile.TemporaryDirectory() as d:
     expect(v == "confirmed", f"H100 partial grid sync: {v} ({why}), expected confirmed", rep)
 
     # the study's tables: one machine per GPU, the one with the most rows of the table
-    tables = run_gpubarrier(EXE, "report", "study-tables", d)
+    tables = run_gpubarrier(gpubarrier, "report", "study-tables", d)
     expect(tables.returncode == 0, "report study-tables exits 0", tables)
     h200_32 = [ln for ln in tables.stdout.split("\n") if ln.startswith("| 32 |") and "H200" in ln]
     expect(len(h200_32) == 1 and "| 14.3 |" in h200_32[0],
            "the H200 block row at 32 threads comes from the machine with the block rows", tables)
 
-    bad = run_gpubarrier(EXE, "report", "findings", os.path.join(d, "none"))
+    bad = run_gpubarrier(gpubarrier, "report", "findings", os.path.join(d, "none"))
     expect(bad.returncode == 2 and bad.stderr.count("\n") <= 2 and "Traceback" not in bad.stderr,
            "a folder that does not exist: exit 2, one line", bad)
-print("ok")

@@ -3,19 +3,12 @@
 the cheapest verified grid barrier at its shape + the one-way signal at its ordering, from the
 same run only; the table, compare, the HTML page and the plot name the grid barrier.
 
-Usage: test_floor.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_floor.py
 """
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
 from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
-
-EXE = sys.argv[1]
 
 
 def row(**kw):
@@ -39,7 +32,8 @@ def barrier(ordering, value, gpus="0,1", b=1, t=128, run="r1"):
                config=shape(b, t, ordering=ordering, fault=0), value=value, run_id=run)
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_floor(tmp_path, gpubarrier):
+    d = str(tmp_path)
     path = os.path.join(d, "floor.csv")
     write_rows(path, gbcsv.NAMES, [
         # run r1: grid.cg on both GPUs (the slower counts), the signal per ordering
@@ -65,7 +59,7 @@ with tempfile.TemporaryDirectory() as d:
         # run r2: a barrier whose grid barrier was measured only in r1 gets no floor
         barrier(0, 2500, run="r2"),
     ])
-    p = run_gpubarrier(EXE, "report", "floor", path)
+    p = run_gpubarrier(gpubarrier, "report", "floor", path)
     expect(p.returncode == 0, "report floor exits 0", p)
     lines = p.stdout.splitlines()
     cg = "`gpu.grid.cg`"
@@ -96,7 +90,7 @@ with tempfile.TemporaryDirectory() as d:
         row(method="multigpu.floor.signal", gpu_ids="0,1", gpu_count=2, config="ordering=3",
             metric="one_way_latency", value=1000, system="b"),
         dict(barrier(0, 2400), system="b")])
-    p = run_gpubarrier(EXE, "compare", path, other, "--by", "file", "--format", "markdown")
+    p = run_gpubarrier(gpubarrier, "compare", path, other, "--by", "file", "--format", "markdown")
     expect(p.returncode == 0, "compare exits 0", p)
     expect("at the floor" in p.stdout and
            "| multigpu.device.push | 2 | 1x128 | 0 | 1.10 (gpu.grid.cg) | 1.20 (gpu.grid.cg) |"
@@ -104,7 +98,7 @@ with tempfile.TemporaryDirectory() as d:
            "compare has each side's latency / floor", p)
     # The shared page shows the same ratios (issue 16: reports show each barrier at its floor).
     page = os.path.join(d, "page.html")
-    p = run_gpubarrier(EXE, "report", path, "--html", page)
+    p = run_gpubarrier(gpubarrier, "report", path, "--html", page)
     expect(p.returncode == 0, "report --html exits 0", p)
     html = open(page, encoding="utf-8").read()
     expect("Multi-GPU barriers at their floor" in html and
@@ -126,13 +120,13 @@ with tempfile.TemporaryDirectory() as d:
         part(0, 5960, ordering=1), part(0, 6020, ordering=2),
         row(method="multigpu.device.push", gpu_count=2, gpu_ids="0,1", value=3400,
             config=shape(1, 128, ordering=0, fault=0, part=0, count_poll=1))])
-    p = run_gpubarrier(EXE, "report", "push-phases", phases)
+    p = run_gpubarrier(gpubarrier, "report", "push-phases", phases)
     expect(p.returncode == 0 and
            "| 2 | 1x128 | 3.35 | 3.62 | 1.08 | 1.34 | 3.05 | 2.67 | 0.39 | 3.40 | - | 5.96 | 6.02 "
            "| 1.010 |"
            in p.stdout, "push-phases: floor, whole, each part, the overlap, orderings 1 and 2",
            p)
-    p = run_gpubarrier(EXE, "report", "floor", phases)
+    p = run_gpubarrier(gpubarrier, "report", "floor", phases)
     expect(p.returncode == 0 and
            sum(line.startswith("| `multigpu") for line in p.stdout.splitlines()) == 2 and
            "| `multigpu.device.push count_poll=1` | 2 | 1x128 | 0 | 3.4 |" in p.stdout,
@@ -163,7 +157,7 @@ with tempfile.TemporaryDirectory() as d:
     write_rows(alone, gbcsv.NAMES, [
         grid("gpu.grid.count-epoch", "0", 1, 128, 500, note="not verified: stale stamps"),
         barrier(0, 1000, gpus="0")])
-    p = run_gpubarrier(EXE, "report", "floor", cheap, alone)
+    p = run_gpubarrier(gpubarrier, "report", "floor", cheap, alone)
     expect(p.returncode == 0, "report floor exits 0", p)
     lines = p.stdout.splitlines()
     ce = "`gpu.grid.count-epoch`"
@@ -178,12 +172,12 @@ with tempfile.TemporaryDirectory() as d:
     by_count = floor.floor_by_count(gbcsv.load([cheap], statuses={"ok"}))
     expect(by_count == {1: (0.87, "gpu.grid.count-epoch"), 2: (1.88, "gpu.grid.count-epoch")},
            f"the plot's floor names its grid barrier: {by_count}")
-    p = run_gpubarrier(EXE, "compare", path, cheap, "--by", "file", "--format", "markdown")
+    p = run_gpubarrier(gpubarrier, "compare", path, cheap, "--by", "file", "--format", "markdown")
     expect(p.returncode == 0 and
            "| multigpu.device.push | 2 | 1x128 | 0 | 1.10 (gpu.grid.cg) | "
            "1.06 (gpu.grid.count-epoch) |" in p.stdout,
            "compare names each side's grid barrier", p)
-    p = run_gpubarrier(EXE, "report", cheap, "--html", os.path.join(d, "cheap.html"))
+    p = run_gpubarrier(gpubarrier, "report", cheap, "--html", os.path.join(d, "cheap.html"))
     html = open(os.path.join(d, "cheap.html"), encoding="utf-8").read()
     expect(p.returncode == 0 and
            "<td>multigpu.device.push</td><td>2</td><td>4x128</td><td>0</td><td>3</td>"
@@ -191,4 +185,3 @@ with tempfile.TemporaryDirectory() as d:
            "<td>multigpu.device.push</td><td>2</td><td>1x128</td><td>0</td><td>2</td>"
            "<td>gpu.grid.count-epoch</td><td>0.88</td>" in html,
            "the HTML page's floor table names the grid barrier", p)
-print("PASS")

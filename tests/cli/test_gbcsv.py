@@ -4,22 +4,18 @@ one layout, what `value` is inferred for rows that do not say, the noisy rule of
 rows written before v3 (the H100 kernel.fusion row it was made for), and errors that name the
 file, the line and the column.
 
-Usage: test_gbcsv.py GPUBARRIER (unused).
+Run by pytest: pytest tests/cli/test_gbcsv.py
 """
 import csv
 import os
-import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from tools import gbcsv
-
-failures = []
+from tools.reports import common
 
 
 def expect(cond, what):
-    if not cond:
-        failures.append(what)
+    assert cond, what
 
 
 def write(d, name, header, rows):
@@ -43,7 +39,9 @@ ok = {"method": "gpu.grid.cg", "config": "blocks_per_sm=1", "metric": "latency",
       "value": "1000", "mean": "1000", "median": "1000", "cv": "0.01", "stop": "converged",
       "status": "ok", "technique": "differential"}
 
-with tempfile.TemporaryDirectory() as d:
+
+def test_load(tmp_path):
+    d = str(tmp_path)
     for version in (1, 2, 3):
         header = gbcsv.columns_of(version)
         path = write(d, f"v{version}.csv", header, [dict(ok, schema_version=str(version))])
@@ -139,17 +137,13 @@ with tempfile.TemporaryDirectory() as d:
     expect(":2:" in error_of(torn) and "fields" in error_of(torn), "a torn row names its line")
     expect("cannot open" in error_of(os.path.join(d, "missing.csv")), "a missing file")
 
-# The reports' COL=V filters (value markers, rows, findings) take a value's name as well as its
-# code: ordering=release-acquire selects push's rows of ordering 0.
-from tools.reports import common
-row = {"method": "multigpu.device.push", "config": "ordering=0 part=0", "metric": "latency"}
-expect(common.matches(row, ordering="release-acquire"), "a name matches its code")
-expect(common.matches(row, ordering="0"), "the code itself matches")
-expect(not common.matches(row, ordering="seq-cst-fence"), "another name does not match")
-expect(common.matches(dict(row, config="ordering=release-acquire"), ordering="release-acquire"),
-       "a named config matches its name")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures))
-    sys.exit(1)
-print("PASS gbcsv")
+def test_filters_take_names():
+    """The reports' COL=V filters (value markers, rows, findings) take a value's name as well as
+    its code: ordering=release-acquire selects push's rows of ordering 0."""
+    row = {"method": "multigpu.device.push", "config": "ordering=0 part=0", "metric": "latency"}
+    expect(common.matches(row, ordering="release-acquire"), "a name matches its code")
+    expect(common.matches(row, ordering="0"), "the code itself matches")
+    expect(not common.matches(row, ordering="seq-cst-fence"), "another name does not match")
+    expect(common.matches(dict(row, config="ordering=release-acquire"), ordering="release-acquire"),
+           "a named config matches its name")

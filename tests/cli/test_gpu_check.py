@@ -2,16 +2,13 @@
 """scripts/gpu-check on a machine without a usable GPU must fail (exit 1, saying why), never pass
 as an empty success: no nvidia-smi, and an nvidia-smi that lists no GPU.
 
-Usage: test_gpu_check.py GPUBARRIER (unused).
+Run by pytest: pytest tests/cli/test_gpu_check.py
 """
 import os
 import subprocess
-import sys
-import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "gpu-check")
-failures = []
 
 
 def run(path_dirs, out):
@@ -20,7 +17,9 @@ def run(path_dirs, out):
                           env=env, timeout=120)
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_gpu_check(tmp_path):
+    d = str(tmp_path)
+    failures = []
     system = ["/usr/bin", "/bin"]
     # The system's commands without nvidia-smi (a GPU machine has it in /usr/bin beside them).
     shadow = os.path.join(d, "shadow")
@@ -42,7 +41,4 @@ with tempfile.TemporaryDirectory() as d:
     if p.returncode != 1 or "lists no GPU" not in p.stdout:
         failures.append(f"nvidia-smi without GPUs: exit {p.returncode}, {p.stdout!r} {p.stderr!r}")
 
-if failures:
-    print("FAIL:\n  " + "\n  ".join(failures))
-    sys.exit(1)
-print("PASS gpu_check")
+    assert not failures, "\n  ".join(failures)

@@ -8,11 +8,12 @@ host.omp.barrier; sweep of a shipped sweep by name; jobs --scheduler none; compa
 and report --html; the installed ReFrame suite's HostOmpBarrier (system local, no scheduler).
 The prefix copied whole to another folder (`cp -a`), the original hidden too: --version, list,
 run and compare (without --floor, its --help stating the floors) from the copy, whose run path
-names nothing of the source tree, the build folder or the original prefix. An executable copied away from its prefix says where its data files should be,
-and a Python tool it cannot find fails (exit 1) in one line naming that place.
+names nothing of the source tree, the build folder or the original prefix. An executable copied
+away from its prefix says where its data files should be, and a Python tool it cannot find fails
+(exit 1) in one line naming that place.
 
-Usage: test_install.py GPUBARRIER
-Exit 77 (skip) where no mount namespace can be made (needs root or CAP_SYS_ADMIN).
+Run by pytest: pytest tests/cli/test_install.py. Skipped where no mount namespace can be made
+(needs root or CAP_SYS_ADMIN).
 """
 import csv
 import json
@@ -20,14 +21,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True
-from cli_common import clean_env, expect
+import pytest
+
+from cli_common import clean_env, executable, expect
 from reframe_runner import cases, find_reframe
 
-EXE = os.path.realpath(sys.argv[1])
+EXE = os.path.realpath(executable())
 BUILD = os.path.dirname(EXE)
 SOURCE = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 HIDE = [SOURCE] + ([BUILD] if not (BUILD + os.sep).startswith(SOURCE + os.sep) else [])
@@ -135,85 +135,77 @@ def installed_reframe(run, prefix, work):
            "the installed ReFrame suite runs the installed gpubarrier", p)
 
 
-def main():
+def test_install(tmp_path):
     probe = subprocess.run(["unshare", "-m", "--propagation", "private", "true"],
                            capture_output=True, text=True)
     if probe.returncode != 0:
-        print(f"SKIP: no mount namespace to hide the source tree in: {probe.stderr.strip()}")
-        return 77
-    with tempfile.TemporaryDirectory(prefix="gb-install-") as work:
-        prefix = os.path.join(work, "prefix")
-        p = subprocess.run(["cmake", "--install", BUILD, "--prefix", prefix],
-                           capture_output=True, text=True, timeout=300)
-        expect(p.returncode == 0, f"cmake --install {BUILD} --prefix {prefix}", p)
-        missing = [f for f in INSTALLED if not os.path.isfile(os.path.join(prefix, f))]
-        expect(not missing, f"the prefix holds {', '.join(missing)}", p)
-        legacy = os.path.isfile(os.path.join(BUILD, "gpubarrier-legacy"))
-        expect(os.path.isfile(os.path.join(prefix, "bin", "gpubarrier-legacy")) == legacy,
-               f"bin/gpubarrier-legacy is installed exactly when it was built ({legacy})", p)
+        pytest.skip(f"no mount namespace to hide the source tree in: {probe.stderr.strip()}")
+    work = str(tmp_path)
+    prefix = os.path.join(work, "prefix")
+    p = subprocess.run(["cmake", "--install", BUILD, "--prefix", prefix],
+                       capture_output=True, text=True, timeout=300)
+    expect(p.returncode == 0, f"cmake --install {BUILD} --prefix {prefix}", p)
+    missing = [f for f in INSTALLED if not os.path.isfile(os.path.join(prefix, f))]
+    expect(not missing, f"the prefix holds {', '.join(missing)}", p)
+    legacy = os.path.isfile(os.path.join(BUILD, "gpubarrier-legacy"))
+    expect(os.path.isfile(os.path.join(prefix, "bin", "gpubarrier-legacy")) == legacy,
+           f"bin/gpubarrier-legacy is installed exactly when it was built ({legacy})", p)
 
-        env = clean_env(drop=("GPUBARRIER_TOOLS", "GPUBARRIER_CONFIGS",
-                              "GPUBARRIER_LEGACY_HELPER", "GPUBARRIER_PYTHON"))
-        env = sanitizer_env(env, work)
-        env["PATH"] = os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", "")
-        env["TMPDIR"] = work  # ReFrame's log
-        run = lambda *args, **kw: hidden(list(args), work, env, **kw)  # noqa: E731
+    env = clean_env(drop=("GPUBARRIER_TOOLS", "GPUBARRIER_CONFIGS",
+                          "GPUBARRIER_LEGACY_HELPER", "GPUBARRIER_PYTHON"))
+    env = sanitizer_env(env, work)
+    env["PATH"] = os.path.join(prefix, "bin") + os.pathsep + env.get("PATH", "")
+    env["TMPDIR"] = work  # ReFrame's log
+    run = lambda *args, **kw: hidden(list(args), work, env, **kw)  # noqa: E731
 
-        p = run("sh", "-c", 'test ! -e "$0/CMakeLists.txt" && test ! -e "$1"', SOURCE, EXE)
-        expect(p.returncode == 0, f"{SOURCE} and {EXE} are out of reach in the namespace", p)
-        p = run("gpubarrier", "--version")
-        want = f"data files: {prefix}/{DATA} (installed)"
-        expect(p.returncode == 0 and want in p.stdout, f"--version says '{want}'", p)
-        p = run("gpubarrier", "list")
-        expect(p.returncode == 0 and re.search(r"^host\.omp\.barrier .* yes$", p.stdout, re.M),
-               "list from the prefix", p)
-        p = run("gpubarrier", "run", "--methods", "host.omp.barrier", "--samples", "5",
-                "--time-budget", "0.2", "--out", "omp.csv")
-        expect(p.returncode == 0 and ok_rows(os.path.join(work, "omp.csv")),
-               "run --methods host.omp.barrier writes ok rows", p)
-        p = run("gpubarrier", "sweep", "quick", "--methods", "host.omp.barrier", "--samples", "3",
-                "--time-budget", "0.1", "--out", "quick.csv")
-        expect(p.returncode == 0 and ok_rows(os.path.join(work, "quick.csv")),
-               "sweep quick (a shipped sweep by name) from the prefix", p)
-        p = run("gpubarrier", "jobs", "--system", "local", "--sweep", "quick", "--scheduler",
-                "none", "--out", "jobs")
-        scripts = sorted(os.listdir(os.path.join(work, "jobs"))) if p.returncode == 0 else []
-        expect(p.returncode == 0 and any(s.endswith(".sh") for s in scripts),
-               f"jobs --system local --sweep quick --scheduler none writes scripts ({scripts})", p)
-        text = "".join(open(os.path.join(work, "jobs", s)).read() for s in scripts
-                       if s.endswith(".sh"))
-        expect(os.path.join(prefix, "bin", "gpubarrier") in text,
-               "the generated scripts run the installed gpubarrier", p)
-        p = run("gpubarrier", "compare", "omp.csv", "quick.csv")
-        expect(p.returncode == 0 and "host.omp.barrier" in p.stdout, "compare from the prefix", p)
-        p = run("gpubarrier", "report", "multi", "omp.csv")
-        expect(p.returncode == 0 and "host.omp.barrier" in p.stdout, "report multi from the prefix",
-               p)
-        p = run("gpubarrier", "report", "omp.csv", "--html", "page.html")
-        expect(p.returncode == 0 and os.path.getsize(os.path.join(work, "page.html")) > 0,
-               "report --html from the prefix", p)
+    p = run("sh", "-c", 'test ! -e "$0/CMakeLists.txt" && test ! -e "$1"', SOURCE, EXE)
+    expect(p.returncode == 0, f"{SOURCE} and {EXE} are out of reach in the namespace", p)
+    p = run("gpubarrier", "--version")
+    want = f"data files: {prefix}/{DATA} (installed)"
+    expect(p.returncode == 0 and want in p.stdout, f"--version says '{want}'", p)
+    p = run("gpubarrier", "list")
+    expect(p.returncode == 0 and re.search(r"^host\.omp\.barrier .* yes$", p.stdout, re.M),
+           "list from the prefix", p)
+    p = run("gpubarrier", "run", "--methods", "host.omp.barrier", "--samples", "5",
+            "--time-budget", "0.2", "--out", "omp.csv")
+    expect(p.returncode == 0 and ok_rows(os.path.join(work, "omp.csv")),
+           "run --methods host.omp.barrier writes ok rows", p)
+    p = run("gpubarrier", "sweep", "quick", "--methods", "host.omp.barrier", "--samples", "3",
+            "--time-budget", "0.1", "--out", "quick.csv")
+    expect(p.returncode == 0 and ok_rows(os.path.join(work, "quick.csv")),
+           "sweep quick (a shipped sweep by name) from the prefix", p)
+    p = run("gpubarrier", "jobs", "--system", "local", "--sweep", "quick", "--scheduler",
+            "none", "--out", "jobs")
+    scripts = sorted(os.listdir(os.path.join(work, "jobs"))) if p.returncode == 0 else []
+    expect(p.returncode == 0 and any(s.endswith(".sh") for s in scripts),
+           f"jobs --system local --sweep quick --scheduler none writes scripts ({scripts})", p)
+    text = "".join(open(os.path.join(work, "jobs", s)).read() for s in scripts
+                   if s.endswith(".sh"))
+    expect(os.path.join(prefix, "bin", "gpubarrier") in text,
+           "the generated scripts run the installed gpubarrier", p)
+    p = run("gpubarrier", "compare", "omp.csv", "quick.csv")
+    expect(p.returncode == 0 and "host.omp.barrier" in p.stdout, "compare from the prefix", p)
+    p = run("gpubarrier", "report", "multi", "omp.csv")
+    expect(p.returncode == 0 and "host.omp.barrier" in p.stdout, "report multi from the prefix",
+           p)
+    p = run("gpubarrier", "report", "omp.csv", "--html", "page.html")
+    expect(p.returncode == 0 and os.path.getsize(os.path.join(work, "page.html")) > 0,
+           "report --html from the prefix", p)
 
-        installed_reframe(run, prefix, work)
-        moved_prefix(prefix, work, env)
+    installed_reframe(run, prefix, work)
+    moved_prefix(prefix, work, env)
 
-        # Copied away from its prefix, with the source tree hidden: no data files anywhere.
-        alone = os.path.join(work, "alone")
-        os.makedirs(alone)
-        shutil.copy2(os.path.join(prefix, "bin", "gpubarrier"), alone)
-        if os.path.isdir(os.path.join(prefix, "lib")):  # its rpath: $ORIGIN/../lib/gpubarrier
-            shutil.copytree(os.path.join(prefix, "lib"), os.path.join(work, "lib"))
-        lost = os.path.join(alone, "gpubarrier")
-        p = run(lost, "--version")
-        expect(p.returncode == 0 and f"data files: not found (expected in {work}/{DATA}"
-               in p.stdout, "a copied executable says where its data files should be", p)
-        p = run(lost, "compare", "omp.csv", "quick.csv")
-        expect(p.returncode == 1 and f"{work}/{DATA}/tools/compare.py" in p.stderr and
-               len(p.stderr.strip().splitlines()) == 1,
-               "compare without data files: exit 1, one line naming the expected script", p)
-    print(f"PASS: installed to a prefix; list, run, sweep quick, jobs, compare and report ran "
-          f"from it and list and run from a copy of it with {' and '.join(HIDE)} out of reach")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    # Copied away from its prefix, with the source tree hidden: no data files anywhere.
+    alone = os.path.join(work, "alone")
+    os.makedirs(alone)
+    shutil.copy2(os.path.join(prefix, "bin", "gpubarrier"), alone)
+    if os.path.isdir(os.path.join(prefix, "lib")):  # its rpath: $ORIGIN/../lib/gpubarrier
+        shutil.copytree(os.path.join(prefix, "lib"), os.path.join(work, "lib"))
+    lost = os.path.join(alone, "gpubarrier")
+    p = run(lost, "--version")
+    expect(p.returncode == 0 and f"data files: not found (expected in {work}/{DATA}"
+           in p.stdout, "a copied executable says where its data files should be", p)
+    p = run(lost, "compare", "omp.csv", "quick.csv")
+    expect(p.returncode == 1 and f"{work}/{DATA}/tools/compare.py" in p.stderr and
+           len(p.stderr.strip().splitlines()) == 1,
+           "compare without data files: exit 1, one line naming the expected script", p)

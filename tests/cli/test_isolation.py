@@ -4,21 +4,18 @@ its output, a point that hangs becomes a `timeout` row once --point-timeout pass
 killed with its process group), and the points after them still run. The crash and the hang
 come from the runner's test-only hooks GPUBARRIER_TEST_CRASH / GPUBARRIER_TEST_HANG.
 
-Usage: test_isolation.py GPUBARRIER CASE
+Run by pytest: pytest tests/cli/test_isolation.py [-m hang_wait | -m "not hang_wait"]
 """
 import csv
 import json
 import os
 import signal
 import subprocess
-import sys
-import tempfile
 import time
 
-from cli_common import expect, run_gpubarrier, write_text
+from cli_common import executable, expect, run_gpubarrier, write_text
 
-EXE = sys.argv[1]
-CASE = sys.argv[2]
+EXE = executable()
 TOKEN = f"GB_ISOLATION_TEST_{os.getpid()}"
 # Sleeping OpenMP threads: spinning ones on a loaded 2-CPU machine wait out each other's time
 # slices, and a healthy point then took over 8 s beside other tests.
@@ -95,68 +92,65 @@ def sweep_file(d):
     return write_text(d, "s.yaml", SWEEP)
 
 
-def case_per_method():
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "o.csv")
-        t0 = time.time()
-        p = gpubarrier("sweep", sweep_file(d), "--out", out, env=FAULTS)  # sweep: method default
-        expect(p.returncode == 0, "the sweep goes on and exits 0", p)
-        expect(time.time() - t0 < POINT_TIMEOUT + 240,
-               "the hang cost about --point-timeout, not a second one (a hang-only bound)", p)
-        with open(out, newline="") as f:
-            check_rows(list(csv.DictReader(f)), p)
+def test_per_method(tmp_path):
+    d = str(tmp_path)
+    out = os.path.join(d, "o.csv")
+    t0 = time.time()
+    p = gpubarrier("sweep", sweep_file(d), "--out", out, env=FAULTS)  # sweep: method default
+    expect(p.returncode == 0, "the sweep goes on and exits 0", p)
+    expect(time.time() - t0 < POINT_TIMEOUT + 240,
+           "the hang cost about --point-timeout, not a second one (a hang-only bound)", p)
+    with open(out, newline="") as f:
+        check_rows(list(csv.DictReader(f)), p)
 
 
-def case_per_point():
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "o.csv")
-        p = gpubarrier("run", "--methods", "host.omp.barrier,gpu.block.syncthreads", "--axis",
-                       "group_size=2,3,4,5", "--axis", "threads_per_block=32", "--out", out,
-                       "--samples", "5", "--time-budget", "0.1",
-                       env=dict(FAULTS, GPUBARRIER_ISOLATE="point", GPUBARRIER_POINT_TIMEOUT=str(POINT_TIMEOUT)))
-        expect(p.returncode == 0, "run --isolate point (from the environment) exits 0", p)
-        with open(out, newline="") as f:
-            check_rows(list(csv.DictReader(f)), p)
+def test_per_point(tmp_path):
+    d = str(tmp_path)
+    out = os.path.join(d, "o.csv")
+    p = gpubarrier("run", "--methods", "host.omp.barrier,gpu.block.syncthreads", "--axis",
+                   "group_size=2,3,4,5", "--axis", "threads_per_block=32", "--out", out,
+                   "--samples", "5", "--time-budget", "0.1",
+                   env=dict(FAULTS, GPUBARRIER_ISOLATE="point", GPUBARRIER_POINT_TIMEOUT=str(POINT_TIMEOUT)))
+    expect(p.returncode == 0, "run --isolate point (from the environment) exits 0", p)
+    with open(out, newline="") as f:
+        check_rows(list(csv.DictReader(f)), p)
 
 
-def case_json():
-    with tempfile.TemporaryDirectory() as d:
-        p = gpubarrier("--json", "sweep", sweep_file(d), "--out", "none", env=FAULTS)
-        expect(p.returncode == 0, "exit 0", p)
-        rows = json.loads(p.stdout)  # children's output went to stderr, stdout stays JSON
-        check_rows([{k: "" if v is None else str(v) for k, v in r.items()} for r in rows], p)
+def test_json(tmp_path):
+    d = str(tmp_path)
+    p = gpubarrier("--json", "sweep", sweep_file(d), "--out", "none", env=FAULTS)
+    expect(p.returncode == 0, "exit 0", p)
+    rows = json.loads(p.stdout)  # children's output went to stderr, stdout stays JSON
+    check_rows([{k: "" if v is None else str(v) for k, v in r.items()} for r in rows], p)
 
 
-def case_run_default_is_in_process():
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "o.csv")
-        p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2,3",
-                       "--out", out, "--samples", "5", "--time-budget", "0.1", env=FAULTS)
-        expect(p.returncode == -signal.SIGABRT, "without --isolate the crash ends the run", p)
-        with open(out, newline="") as f:
-            rows = list(csv.DictReader(f))
-        expect([r["config"] for r in rows] == ["group_size=2"] * 2, "rows before it are kept", p)
+def test_run_default_is_in_process(tmp_path):
+    d = str(tmp_path)
+    out = os.path.join(d, "o.csv")
+    p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2,3",
+                   "--out", out, "--samples", "5", "--time-budget", "0.1", env=FAULTS)
+    expect(p.returncode == -signal.SIGABRT, "without --isolate the crash ends the run", p)
+    with open(out, newline="") as f:
+        rows = list(csv.DictReader(f))
+    expect([r["config"] for r in rows] == ["group_size=2"] * 2, "rows before it are kept", p)
 
 
-def case_parent_killed():
+def test_parent_killed(tmp_path):
     """A sweep killed with SIGKILL while its child hangs takes the child along (no orphan that
     keeps the GPU busy into the next job step)."""
-    with tempfile.TemporaryDirectory() as d:
-        env = dict(os.environ, GPUBARRIER_TEST_HANG="host.omp.barrier*", GB_TEST_TOKEN=TOKEN)
-        proc = subprocess.Popen([EXE, "sweep", sweep_file(d), "--out", os.path.join(d, "o.csv"),
-                                 "--point-timeout", "60"], env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
-        deadline = time.time() + 30
-        while not children() and time.time() < deadline:
-            time.sleep(0.05)
-        expect(children(), "the child started")
-        time.sleep(1.0)  # into its hang, well past start-up
-        proc.kill()
-        proc.wait()
-        deadline = time.time() + 5
-        while leftovers() and time.time() < deadline:
-            time.sleep(0.05)
-        expect(not leftovers(), f"the hung child outlived its killed sweep: pids {leftovers()}")
-
-
-globals()["case_" + CASE]()
+    d = str(tmp_path)
+    env = dict(os.environ, GPUBARRIER_TEST_HANG="host.omp.barrier*", GB_TEST_TOKEN=TOKEN)
+    proc = subprocess.Popen([EXE, "sweep", sweep_file(d), "--out", os.path.join(d, "o.csv"),
+                             "--point-timeout", "60"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.time() + 30
+    while not children() and time.time() < deadline:
+        time.sleep(0.05)
+    expect(children(), "the child started")
+    time.sleep(1.0)  # into its hang, well past start-up
+    proc.kill()
+    proc.wait()
+    deadline = time.time() + 5
+    while leftovers() and time.time() < deadline:
+        time.sleep(0.05)
+    expect(not leftovers(), f"the hung child outlived its killed sweep: pids {leftovers()}")

@@ -6,21 +6,15 @@ CSVs the test writes, with two machines of one host name (two VMs, other GPU UUI
 the reductions against the GPU's DRAM peak, beside the stream read of the same run (model.gmem.stream grid=1), the copy
 beside it.
 
-Usage: test_machines.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_machines.py
 """
 import os
-import re
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
 from tools import machines
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
+from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
-EXE = sys.argv[1]
+EXE = executable()
 GPU = "NVIDIA H100 80GB HBM3"
 # Two VMs of one host name: machine one (run r1, r3), machine two (run r2, r4).
 ONE = "GPU-11111111-0000,GPU-11111111-0001"
@@ -78,7 +72,7 @@ def cells(line):
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def case_rule():
+def test_rule():
     """machines.py's rule on rows of one host name."""
     a, b = ONE.split(","), TWO.split(",")
     rows = [row(ONE, "r1", gpu_count=2, method="x"), row(TWO, "r2", gpu_count=2, method="x"),
@@ -103,7 +97,8 @@ def case_rule():
     expect(len(got) == 1 and len(got[0][1]) == 2, "the host's one machine takes its host rows")
 
 
-def case_scaling_multi(d):
+def test_scaling_multi(tmp_path):
+    d = str(tmp_path)
     """scaling and multi: machine one measured threads, machine two mpi; never one line."""
     path = os.path.join(d, "multi.csv")
     write_rows(path, gbcsv.NAMES, [
@@ -153,7 +148,8 @@ def node_rows(uuids, run, local=None, host=None, nccl=None, mpi_round=None):
     return out
 
 
-def case_multinode(d):
+def test_multinode(tmp_path):
+    d = str(tmp_path)
     four = ONE + ",GPU-11111111-0002,GPU-11111111-0003"
     other = TWO + ",GPU-22222222-0002,GPU-22222222-0003"
     net = os.path.join(d, "net.csv")
@@ -220,7 +216,8 @@ def reductions(uuid, run, size, two, grid, cub, copy):
             reduction(uuid, run, "reduction.copy", size, copy)]
 
 
-def case_table6(d):
+def test_table6(tmp_path):
+    d = str(tmp_path)
     mib = 1 << 20
     path = os.path.join(d, "reduction.csv")
     one, two = ONE.split(",")[0], TWO.split(",")[0]
@@ -251,11 +248,3 @@ def case_table6(d):
            "copy (read + write)" in p.stdout and "theory (DRAM peak)" in p.stdout and
            "† the read of another run" in p.stdout,
            "the header names the stream read, the copy and the DRAM peak; † is explained", p)
-
-
-with tempfile.TemporaryDirectory() as tmp:
-    case_rule()
-    case_scaling_multi(tmp)
-    case_multinode(tmp)
-    case_table6(tmp)
-print("PASS machines")

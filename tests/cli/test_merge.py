@@ -4,17 +4,15 @@ newer columns, empty), drops exact duplicates, writes atomically, prints its sum
 distinct figure, with launcher, ranks, nodes and GPUs, and how many rows print the same); refuses
 what it cannot reconcile with file, line and column.
 
-Usage: test_merge.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_merge.py
 """
 import csv
 import io
 import os
-import sys
-import tempfile
 
-from cli_common import expect, run_gpubarrier
+from cli_common import executable, expect, run_gpubarrier
 
-EXE = sys.argv[1]
+EXE = executable()
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 V1 = os.path.join(ROOT, "results", "h200x2", "multi-gpu-mpi.csv")  # a committed v1 file
 
@@ -63,7 +61,8 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_merge(tmp_path):
+    d = str(tmp_path)
     v5 = os.path.join(d, "v5.csv")
     p = gpubarrier("run", "--methods", "host.omp.barrier,gpu.block.syncthreads", "--axis",
                    "group_size=2", "--out", v5, "--samples", "5", "--time-budget", "0.1",
@@ -158,4 +157,3 @@ with tempfile.TemporaryDirectory() as d:
         p = gpubarrier("merge", v5, bad, "--out", out)
         expect(p.returncode == 2 and message in p.stderr, f"refused with '{message}'", p)
         expect(open(out).read() == before, "a refused merge leaves --out as it was")
-print("ok")

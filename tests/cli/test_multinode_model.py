@@ -2,19 +2,16 @@
 """`gpubarrier report multinode-model` (tools/multinode_model.py, issue 18): barriers across
 nodes on paper, from one node's measured rows plus a network file of assumed figures.
 
-Usage: test_multinode_model.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_multinode_model.py
 """
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
+from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
-EXE = sys.argv[1]
+EXE = executable()
 HIER = "blocks_per_sm=1 threads_per_block=128 ordering=0 network=0 fault=0"
 
 
@@ -55,7 +52,8 @@ def cells(p, nodes):
     expect(False, f"a row for {nodes} nodes", p)
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_multinode_model(tmp_path):
+    d = str(tmp_path)
     csv_path, net = os.path.join(d, "node.csv"), os.path.join(d, "net.csv")
     base = (node_rows(2, 12000, 11000, 8000) + node_rows(4, 15000, 11500, 9000) +
             [row("host.mpi.barrier", "loop_latency", 500, ranks=2, gpu_count=0),
@@ -151,4 +149,3 @@ with tempfile.TemporaryDirectory() as d:
             "--inputs")
     expect(p.returncode == 0 and p.stdout.count("assumed: ") == 4,
            "configs/network/ndr-published.csv: four assumed figures, each with its source", p)
-print("PASS multinode-model")

@@ -5,27 +5,25 @@ the copy beside it, and the switch point that
 tools/model.py predicts from the same rows (1 block vs the grid) as a vertical line; none
 without reduction rows.
 
-Usage: test_plot_reduction.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_plot_reduction.py
 """
 import os
-import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import reduction_rows
 from cli_common import expect, run_gpubarrier
 from tool_python import python_with_matplotlib
 
-EXE = sys.argv[1]
 STEM = "reduction-NVIDIA_H100_80GB_HBM3"
 ENV = {"GPUBARRIER_PYTHON": python_with_matplotlib()}
 
-with tempfile.TemporaryDirectory() as d:
+
+def test_plot_reduction(tmp_path, gpubarrier):
+    d = str(tmp_path)
     csv = os.path.join(d, "reduction.csv")
     reduction_rows.write(csv)
     out = os.path.join(d, "plots")
-    p = run_gpubarrier(EXE, "plot", csv, "--out", out, env=ENV)
+    p = run_gpubarrier(gpubarrier, "plot", csv, "--out", out, env=ENV)
     expect(p.returncode == 0, "gpubarrier plot exits 0", p)
     made = set(os.listdir(out))
     expect({STEM + ".png", STEM + ".svg"} <= made, f"{STEM}.png and .svg in {sorted(made)}", p)
@@ -43,8 +41,7 @@ with tempfile.TemporaryDirectory() as d:
     lat = os.path.join(d, "latency-only.csv")
     reduction_rows.write(lat, lambda r: not r["method"].startswith("reduction."))
     out = os.path.join(d, "none")
-    p = run_gpubarrier(EXE, "plot", lat, "--out", out, env=ENV)
+    p = run_gpubarrier(gpubarrier, "plot", lat, "--out", out, env=ENV)
     expect(p.returncode == 0, "gpubarrier plot exits 0 without reduction rows", p)
     expect(not any(f.startswith("reduction-") for f in os.listdir(out)),
            f"no reduction plot without reduction rows: {sorted(os.listdir(out))}", p)
-print("PASS plot reduction")

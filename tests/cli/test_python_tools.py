@@ -2,14 +2,15 @@
 """`gpubarrier compare|plot|model|report ARGS...` run tools/<name>.py with ARGS untouched and exit
 with its status; GPUBARRIER_TOOLS and GPUBARRIER_PYTHON choose the script directory and interpreter.
 
-Usage: test_python_tools.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_python_tools.py
 """
 import os
 import subprocess
 import sys
-import tempfile
 
-EXE = sys.argv[1]
+from cli_common import executable, expect
+
+EXE = executable()
 FAKE = """import sys
 print("args:" + "|".join(sys.argv[1:]))
 print("to stderr", file=sys.stderr)
@@ -22,13 +23,8 @@ def gpubarrier(*args, env=None):
     return subprocess.run([EXE, *args], capture_output=True, text=True, env=full, timeout=120)
 
 
-def expect(cond, what, proc=None):
-    if not cond:
-        detail = f"\nstdout:\n{proc.stdout}\nstderr:\n{proc.stderr}" if proc else ""
-        sys.exit(f"FAIL: {what}{detail}")
-
-
-with tempfile.TemporaryDirectory() as d:
+def test_python_tools(tmp_path):
+    d = str(tmp_path)
     for name in ("compare", "plot", "model", "report"):
         with open(os.path.join(d, f"{name}.py"), "w") as f:
             f.write(FAKE.replace("args:", f"{name} args:"))
@@ -63,4 +59,3 @@ with tempfile.TemporaryDirectory() as d:
     p = gpubarrier("plot", "x.csv", env={"GPUBARRIER_TOOLS": d,
                                          "GPUBARRIER_PYTHON": "/nonexistent/python"})
     expect(p.returncode == 1 and "/nonexistent/python" in p.stderr, "a missing python", p)
-print("ok")

@@ -2,17 +2,15 @@
 """`run`/`sweep --raw FILE` and the v3 provenance columns, on host-only methods (no GPU needed):
 one raw line per sample behind every figure, consistent with the row it belongs to.
 
-Usage: test_raw.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_raw.py
 """
 import csv
 import os
 import statistics
-import sys
-import tempfile
 
-from cli_common import expect, run_gpubarrier
+from cli_common import executable, expect, run_gpubarrier
 
-EXE = sys.argv[1]
+EXE = executable()
 QUICK = ["--samples", "5", "--time-budget", "0.2"]
 RAW_HEADER = ["run_id", "method", "config", "gpu_ids", "launcher", "metric", "unit", "statistic",
               "sample", "value"]
@@ -50,7 +48,8 @@ def check_raw(rows_path, raw_path, what):
     return rows, lines
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_raw(tmp_path):
+    d = str(tmp_path)
     # run: figures, provenance, raw samples.
     out, raw = os.path.join(d, "r.csv"), os.path.join(d, "sub", "raw.csv")
     p = gpubarrier("run", "--methods", "host.omp.barrier", "--axis", "group_size=2", "--out", out,
@@ -90,4 +89,3 @@ with tempfile.TemporaryDirectory() as d:
                    "/proc/nope/raw.csv")
     expect(p.returncode == 2 and "/proc/nope/raw.csv" in p.stderr and "--raw" in p.stderr,
            "unwritable --raw names the path and the flag", p)
-print("ok")

@@ -3,17 +3,14 @@
 from a CSV the test writes (two GPUs of one machine), beside the study's V100/P100 figures, and
 the same table regenerated as a `<!-- report: ... -->` block of a markdown file.
 
-Usage: test_reduction_tables.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_reduction_tables.py
 """
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import reduction_rows
-from cli_common import expect, run_gpubarrier
+from cli_common import executable, expect, run_gpubarrier
 
-EXE = sys.argv[1]
+EXE = executable()
 
 
 def report(*args, cwd):
@@ -26,7 +23,8 @@ def expect_lines(p, want, what):
         expect(w in lines, f"{what}: the line {w}", p)
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_reduction_tables(tmp_path):
+    d = str(tmp_path)
     reduction_rows.write(os.path.join(d, "reduction.csv"))
     p = report("reduction-tables", "reduction.csv", cwd=d)
     expect(p.returncode == 0, "reduction-tables exits 0", p)
@@ -97,4 +95,3 @@ with tempfile.TemporaryDirectory() as d:
            f"the block holds Table 5:\n{text}")
     p = report("readme", md, "--check", cwd=d)
     expect(p.returncode == 0, "the regenerated block is up to date", p)
-print("PASS reduction-tables")

@@ -17,7 +17,7 @@ shipped references  every references/<system>.json that names its _command is wh
           committed runs with gpu.grid.cg or a floor ratio slower by the file's factor and a
           little) fails the check in its performance phase, naming the variable
 
-Usage: test_reframe_checks.py GPUBARRIER (unused: the stand-in runs instead)
+Run by pytest: pytest tests/cli/test_reframe_checks.py (the stand-in runs, not gpubarrier)
 """
 import csv
 import glob
@@ -26,10 +26,9 @@ import os
 import stat
 import subprocess
 import sys
-import tempfile
 
-sys.dont_write_bytecode = True
-HERE = os.path.dirname(os.path.abspath(__file__))
+import pytest
+
 from cli_common import expect
 from reframe_runner import ROOT, cases, require_reframe, run_reframe
 
@@ -79,7 +78,8 @@ def with_bad_row(src, dst, status):
     return bad["method"]
 
 
-def case_replay(work):
+def test_replay(reframe_work):
+    work = reframe_work
     exe = stand_in(work, {"quick.csv": QUICK, "floor.csv": FLOOR})
     p, report = run_reframe(work, ["--system", "local-gpu:gpu", "-n", "QuickSuite",
                                    "-n", "FloorSweep", "-S", f"gpubarrier={exe}", "-r"])
@@ -106,7 +106,8 @@ def case_replay(work):
     expect(os.path.isfile(kept), f"the CSV stays in the output folder ({kept})", p)
 
 
-def case_bad_rows(work):
+def test_bad_rows(reframe_work):
+    work = reframe_work
     by_out, bad = {}, {}
     for name, status, src in (("host-omp.csv", "failed", QUICK), ("quick.csv", "timeout", QUICK),
                               ("floor.csv", "unverified", FLOOR)):
@@ -130,7 +131,8 @@ def case_bad_rows(work):
                f"{c['fail_reason']}", p)
 
 
-def case_site_references(work):
+def test_site_references(reframe_work):
+    work = reframe_work
     """A site's references folder (-S references=DIR): FloorSweep passes where its figures are
     within them and fails in its performance phase where one is not."""
     exe = stand_in(work, {"floor.csv": FLOOR})
@@ -157,7 +159,7 @@ REFERENCES = os.path.join(ROOT, "reframe", "references")
 MAKE_REFERENCES = os.path.join(ROOT, "reframe", "lib", "make_references.py")
 
 
-def case_shipped_files():
+def test_shipped_files():
     """Each shipped references file is what its own _command writes from committed runs."""
     files = sorted(glob.glob(os.path.join(REFERENCES, "*.json")))
     expect(files, f"references in {REFERENCES}")
@@ -195,7 +197,8 @@ def scaled(src, dst, pick, factor):
         w.writerows(rows)
 
 
-def case_regression(work):
+def test_regression(reframe_work):
+    work = reframe_work
     """The shipped local-gpu references fail a run slower than their bound: gpu.grid.cg in the
     quick sweep, a barrier's latency (hence its floor ratio) in the floor sweep."""
     with open(os.path.join(REFERENCES, "local-gpu.json")) as f:
@@ -230,20 +233,11 @@ def case_regression(work):
                f"{c['fail_phase']}: {c['fail_reason']}", p)
 
 
-def main():
-    case_shipped_files()
+@pytest.fixture
+def reframe_work(tmp_path):
+    """A folder for one ReFrame run; skips (or fails, GPUBARRIER_REQUIRE_REFRAME=1) without
+    ReFrame."""
     require_reframe()
     for path in (QUICK, FLOOR):
         expect(os.path.isfile(path), f"the committed results {path} exist")
-    with tempfile.TemporaryDirectory(prefix="gb-reframe-") as work:
-        case_replay(work)
-        case_bad_rows(work)
-        case_site_references(work)
-        case_regression(work)
-    print("PASS: the GPU checks read committed results (latencies, floor ratios); a failed, "
-          "timeout or unverified row fails a check's sanity; a site's references are applied; "
-          "the shipped references are derived from committed runs and fail a regression")
-
-
-if __name__ == "__main__":
-    main()
+    return str(tmp_path)

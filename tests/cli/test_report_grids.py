@@ -2,19 +2,16 @@
 """`gpubarrier report heatmap` and `report spans` (tools/report_grids.py), and the variant axes
 that keep NVSHMEM's calls and the multi-device launch's implementations apart in `report scaling`.
 
-Usage: test_report_grids.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_report_grids.py
 """
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
-from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
+from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
-EXE = sys.argv[1]
+EXE = executable()
 
 
 def row(**kw):
@@ -34,7 +31,8 @@ def report(*args):
     return p, p.stdout.splitlines()
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_report_grids(tmp_path):
+    d = str(tmp_path)
     maps = os.path.join(d, "maps.csv")
     write_rows(maps, gbcsv.NAMES, [
         grid(2, 1, 128, 5900), grid(2, 1, 128, 6100), grid(2, 1, 1024, 7000),
@@ -70,4 +68,3 @@ with tempfile.TemporaryDirectory() as d:
     expect(any("sync_all_block" in line and "4.80" in line for line in lines) and
            any("barrier_all_block" in line and "6.40" in line for line in lines),
            "each NVSHMEM call is a line of its own", p)
-print("PASS")

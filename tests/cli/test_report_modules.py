@@ -5,7 +5,7 @@ every one of them (none left over); every table of MODES is a function named in 
 and, run without arguments, says what it reads (exit 2) or exits 0, never with an
 internal error. Plain python3 (stdlib only).
 
-Usage: test_report_modules.py GPUBARRIER (unused).
+Run by pytest: pytest tests/cli/test_report_modules.py
 """
 import builtins
 import glob
@@ -14,26 +14,27 @@ import subprocess
 import symtable
 import sys
 
+import pytest
+
+from tools import report
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
-failures = []
-
-
-def expect(cond, what):
-    if not cond:
-        failures.append(what)
-
-
 PATHS = sorted(glob.glob(os.path.join(TOOLS, "reports", "*.py")))
-modules = [os.path.basename(p)[:-3] for p in PATHS if not p.endswith("__init__.py")]
-expect(len(modules) >= 10, f"tools/reports/ holds the tables, found {modules}")
-for name in modules:
+MODULES = [os.path.basename(p)[:-3] for p in PATHS if not p.endswith("__init__.py")]
+
+
+def test_reports_hold_the_tables():
+    assert len(MODULES) >= 10, f"tools/reports/ holds the tables, found {MODULES}"
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_imports_on_its_own(name):
     # A fresh interpreter each: a module that leans on a name another module imported fails here.
     p = subprocess.run([sys.executable, "-c", f"import tools.reports.{name}"],
                        capture_output=True, text=True, timeout=60)
-    expect(p.returncode == 0 and not p.stderr, f"reports.{name} does not import on its own: "
-                                               f"{p.stderr.strip()}")
-
+    assert p.returncode == 0 and not p.stderr, \
+        f"reports.{name} does not import on its own: {p.stderr.strip()}"
 
 
 def undefined_globals(path):
@@ -55,33 +56,36 @@ def undefined_globals(path):
     return missing - {"__file__"}
 
 
-for path in PATHS + [os.path.join(TOOLS, "report.py")]:
+@pytest.mark.parametrize("path", PATHS + [os.path.join(TOOLS, "report.py")],
+                         ids=lambda p: os.path.relpath(p, ROOT))
+def test_defines_or_imports_every_name(path):
     missing = undefined_globals(path)
-    expect(not missing, f"{os.path.relpath(path, ROOT)} uses names it does not define or "
-                        f"import: {sorted(missing)}")
+    assert not missing, (f"{os.path.relpath(path, ROOT)} uses names it does not define or "
+                         f"import: {sorted(missing)}")
 
-from tools import report
 
-loaded = {n.split(".", 2)[2] for n in sys.modules if n.startswith("tools.reports.")}
-expect(set(modules) <= loaded, f"report.py does not import {sorted(set(modules) - loaded)}")
-used = {getattr(getattr(f, "report", f), "__module__", "") for f in report.MODES.values()}
-expect({f"tools.reports.{m}" for m in modules if m != "common"} <= used,
-       f"modules no table of MODES comes from: "
-       f"{sorted({m for m in modules if m != 'common'} - {u.split('.')[-1] for u in used})}")
-for mode, fn in report.MODES.items():
-    expect(callable(fn), f"MODES[{mode!r}] is not a function")
-    expect(f"report.py {mode} " in report.__doc__ or f"report.py {mode}\n" in report.__doc__,
-           f"report.py --help does not name the table {mode!r}")
+def test_report_imports_every_module():
+    loaded = {n.split(".", 2)[2] for n in sys.modules if n.startswith("tools.reports.")}
+    assert set(MODULES) <= loaded, f"report.py does not import {sorted(set(MODULES) - loaded)}"
+    used = {getattr(getattr(f, "report", f), "__module__", "") for f in report.MODES.values()}
+    assert {f"tools.reports.{m}" for m in MODULES if m != "common"} <= used, \
+        (f"modules no table of MODES comes from: "
+         f"{sorted({m for m in MODULES if m != 'common'} - {u.split('.')[-1] for u in used})}")
 
-# Every table given no input says what it reads (exit 2) or has nothing to say (exit 0): never
-# an internal error (exit 1).
-for mode in report.MODES:
+
+@pytest.mark.parametrize("mode", list(report.MODES))
+def test_mode_named_in_help(mode):
+    assert callable(report.MODES[mode]), f"MODES[{mode!r}] is not a function"
+    assert f"report.py {mode} " in report.__doc__ or f"report.py {mode}\n" in report.__doc__, \
+        f"report.py --help does not name the table {mode!r}"
+
+
+@pytest.mark.parametrize("mode", list(report.MODES))
+def test_mode_without_input(mode):
+    """Every table given no input says what it reads (exit 2) or has nothing to say (exit 0):
+    never an internal error (exit 1)."""
     p = subprocess.run([sys.executable, "-m", "tools.report", mode], cwd=ROOT,
                        capture_output=True, text=True, timeout=300)
-    expect(p.returncode in (0, 2) and "internal error" not in p.stderr and
-           "Traceback" not in p.stderr,
-           f"report.py {mode} without arguments: exit {p.returncode}, {p.stderr.strip()[-300:]}")
-
-if failures:
-    sys.exit("FAIL:\n  " + "\n  ".join(failures))
-print(f"PASS: {len(modules)} modules of tools/reports, {len(report.MODES)} tables")
+    assert p.returncode in (0, 2) and "internal error" not in p.stderr and \
+        "Traceback" not in p.stderr, \
+        f"report.py {mode} without arguments: exit {p.returncode}, {p.stderr.strip()[-300:]}"

@@ -9,30 +9,32 @@ typed text and expect `--typed` to name its line. The pages are checked in a cop
 results/ (git ls-files), so that what a user's runs add under results/ changes nothing here.
 Plain python3 (stdlib only).
 
-Usage: test_results_readme.py [GPUBARRIER (unused)]
+Run by pytest: pytest tests/cli/test_results_readme.py
 """
 import os
 import re
-import shutil
 import subprocess
-import sys
-import tempfile
 
-from cli_common import committed_copy
+import pytest
+
+from cli_common import committed_copy, committed_files
 from tool_python import python_with
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPORT = ["-m", "tools.report"]
 # The pages hold `report spans` tables, which group with pandas.
 PYTHON = python_with("pandas")
-if PYTHON is None:
-    sys.exit("FAIL: no python3 with pandas (scripts/setup installs python3-pandas)")
-SCRATCH = tempfile.TemporaryDirectory()
-RESULTS = committed_copy(ROOT, "results", SCRATCH.name)
-PAGES = [os.path.join(RESULTS, p) for p in ("README.md", "FINDINGS.md", "journal.md")] + \
-    sorted(os.path.join(RESULTS, d, "README.md") for d in os.listdir(RESULTS)
-           if os.path.isfile(os.path.join(RESULTS, d, "README.md")))
-README = os.path.join(RESULTS, "journal.md")
+# The generated pages: results/{README,FINDINGS,journal}.md and each folder's README.md.
+PAGES = [f"results/{p}" for p in ("README.md", "FINDINGS.md", "journal.md")] + \
+    [f for f in committed_files(ROOT, "results") if re.fullmatch(r"results/[^/]+/README\.md", f)]
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A copy of the committed results/ (what a user's runs added there is left out)."""
+    if PYTHON is None:
+        pytest.fail("no python3 with pandas (scripts/setup installs python3-pandas)")
+    return committed_copy(ROOT, "results", str(tmp_path_factory.mktemp("copy")))
 
 
 def check(path, flag="--check"):
@@ -40,34 +42,37 @@ def check(path, flag="--check"):
                           capture_output=True, text=True, timeout=120)
 
 
-for page in PAGES:
-    name = os.path.relpath(page, SCRATCH.name)
+@pytest.mark.parametrize("name", PAGES)
+def test_page_is_current(name, results):
+    page = os.path.join(os.path.dirname(results), name)
     with open(page, encoding="utf-8") as f:
         if "<!-- report: " not in f.read():
-            sys.exit(f"FAIL: {name} has no generated part")
+            pytest.fail(f"{name} has no generated part")
     typed = check(page, "--typed")
     if typed.returncode != 0:
-        sys.exit(f"FAIL: {name} has measured figures typed outside the generated parts (make each "
-                 f"a value marker, or a ref marker naming its source)\n{typed.stderr}")
+        pytest.fail(f"{name} has measured figures typed outside the generated parts (make each "
+                    f"a value marker, or a ref marker naming its source)\n{typed.stderr}")
     done = check(page)
     if done.returncode != 0:
-        sys.exit(f"FAIL: {name} differs from what tools/report.py writes "
-                 f"(run: gpubarrier report readme {name})\n{done.stderr}{done.stdout}")
+        pytest.fail(f"{name} differs from what tools/report.py writes "
+                    f"(run: gpubarrier report readme {name})\n{done.stderr}{done.stdout}")
 
-with open(README, encoding="utf-8") as f:
-    lines = f.read().split("\n")
-target = next((i for i, line in enumerate(lines)
-               if line.startswith("| ") and i > 0 and lines[i - 1].startswith("|---")
-               and any(ln.startswith("<!-- report: ") for ln in lines[max(0, i - 3):i])), None)
-if target is None:
-    sys.exit("FAIL: no generated table found in results/README.md")
-marker = max(i for i in range(target) if lines[i].startswith("<!-- report: "))
-cells = lines[target].split(" | ")
-cells[-2] = cells[-2] + "9"  # one generated figure changed
-lines[target] = " | ".join(cells)
-with tempfile.TemporaryDirectory() as d:
+
+def test_changed_figure_fails_check(results):
+    readme = os.path.join(results, "journal.md")
+    with open(readme, encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    target = next((i for i, line in enumerate(lines)
+                   if line.startswith("| ") and i > 0 and lines[i - 1].startswith("|---")
+                   and any(ln.startswith("<!-- report: ") for ln in lines[max(0, i - 3):i])), None)
+    if target is None:
+        pytest.fail("no generated table found in results/README.md")
+    marker = max(i for i in range(target) if lines[i].startswith("<!-- report: "))
+    cells = lines[target].split(" | ")
+    cells[-2] = cells[-2] + "9"  # one generated figure changed
+    lines[target] = " | ".join(cells)
     # the copy sits where the README does so that its relative paths still resolve
-    copy = os.path.join(os.path.dirname(README), f".test-readme-{os.getpid()}.md")
+    copy = os.path.join(os.path.dirname(readme), f".test-readme-{os.getpid()}.md")
     try:
         with open(copy, "w", encoding="utf-8") as f:
             f.write("\n".join(lines))
@@ -75,28 +80,33 @@ with tempfile.TemporaryDirectory() as d:
     finally:
         os.remove(copy)
     if bad.returncode != 1:
-        sys.exit(f"FAIL: --check passed a README with a changed figure\n{bad.stdout}{bad.stderr}")
+        pytest.fail(f"--check passed a README with a changed figure\n{bad.stdout}{bad.stderr}")
     if f":{marker + 1}: generated part differs" not in bad.stderr or "+++" not in bad.stdout:
-        sys.exit(f"FAIL: --check should name line {marker + 1} and print a diff\n"
-                 f"{bad.stderr}{bad.stdout}")
-    # a generated figure typed in by hand instead is named by its line
-    with open(README, encoding="utf-8") as f:
+        pytest.fail(f"--check should name line {marker + 1} and print a diff\n"
+                    f"{bad.stderr}{bad.stdout}")
+
+
+def test_typed_figure_named(results, tmp_path):
+    """A generated figure typed in by hand instead is named by its line."""
+    with open(os.path.join(results, "journal.md"), encoding="utf-8") as f:
         journal = f.read().split("\n")
     at = next(i for i, line in enumerate(journal)
               if re.search(r"<!-- value: value [^>]*-->[^<]*<!-- /value --> us", line))
     journal[at] = re.sub(r"<!-- value: [^>]*-->(.*?)<!-- /value -->", r"\1", journal[at], count=1)
-    typed_copy = os.path.join(d, "typed.md")
+    typed_copy = os.path.join(tmp_path, "typed.md")
     with open(typed_copy, "w", encoding="utf-8") as f:
         f.write("\n".join(journal))
     typed = check(typed_copy, "--typed")
     if typed.returncode != 1 or f"typed.md:{at + 1}: typed figure" not in typed.stderr:
-        sys.exit(f"FAIL: --typed should name line {at + 1} of a journal with a typed figure\n"
-                 f"{typed.stdout}{typed.stderr}")
-    # a marker whose command fails is named by its line
-    broken = os.path.join(d, "broken.md")
+        pytest.fail(f"--typed should name line {at + 1} of a journal with a typed figure\n"
+                    f"{typed.stdout}{typed.stderr}")
+
+
+def test_failing_marker_named(results, tmp_path):
+    """A marker whose command fails is named by its line."""
+    broken = os.path.join(tmp_path, "broken.md")
     with open(broken, "w", encoding="utf-8") as f:
         f.write("# t\n\n<!-- report: value no-such.csv m x -->\n<!-- /report -->\n")
     fail = check(broken)
     if fail.returncode != 1 or "broken.md:3:" not in fail.stderr:
-        sys.exit(f"FAIL: a failing marker command should be named by its line\n{fail.stderr}")
-print("ok")
+        pytest.fail(f"a failing marker command should be named by its line\n{fail.stderr}")

@@ -2,13 +2,14 @@
 """tools/same_rows.py, the before/after check of refactors, fails on a changed status or a value
 beyond its limit and passes on noise within it.
 
-Usage: test_same_rows.py GPUBARRIER (unused)
+Run by pytest: pytest tests/cli/test_same_rows.py
 """
 import csv
 import os
 import subprocess
 import sys
-import tempfile
+
+import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOL = ["-m", "tools.same_rows"]
@@ -29,7 +30,8 @@ def run(before, after):
     return subprocess.run([sys.executable, *TOOL, before, after], capture_output=True, text=True)
 
 
-with tempfile.TemporaryDirectory() as d:
+def test_same_rows(tmp_path):
+    d = str(tmp_path)
     a, b, c, e = (os.path.join(d, n) for n in ("a.csv", "b.csv", "c.csv", "e.csv"))
     write(a, [("m.one", "1000", "ok"), ("m.two", "", "skipped")])
     write(b, [("m.one", "1030", "ok"), ("m.two", "", "skipped"), ("m.new", "5", "ok")])
@@ -37,15 +39,14 @@ with tempfile.TemporaryDirectory() as d:
     write(e, [("m.one", "1000", "ok"), ("m.two", "", "timeout")])
     same = run(a, b)
     if same.returncode != 0 or "only after: m.new" not in same.stdout:
-        sys.exit(f"FAIL: 3% apart should agree and m.new be listed\n{same.stdout}{same.stderr}")
+        pytest.fail(f"3% apart should agree and m.new be listed\n{same.stdout}{same.stderr}")
     if run(a, c).returncode != 1:
-        sys.exit("FAIL: 10% apart with a standard error of 2.2 should differ")
+        pytest.fail("10% apart with a standard error of 2.2 should differ")
     status = run(a, e)
     if status.returncode != 1 or "status skipped -> timeout" not in status.stdout:
-        sys.exit(f"FAIL: a changed status should differ\n{status.stdout}")
+        pytest.fail(f"a changed status should differ\n{status.stdout}")
     with open(e, "w") as f:
         f.write("method,value\nx,1\n")
     bad = run(a, e)
     if bad.returncode == 0 or "no column config" not in bad.stderr:
-        sys.exit(f"FAIL: a CSV without the key columns should be refused\n{bad.stderr}")
-print("PASS")
+        pytest.fail(f"a CSV without the key columns should be refused\n{bad.stderr}")

@@ -5,19 +5,17 @@ their diverged variants among them, and a warp sync's latency over the repeat co
 no GPU is visible `sweep` runs it to the end with exit 0, one skipped row per method that says
 why (on a GPU machine that part is left out: it would measure for minutes).
 
-Usage: test_study_tables.py GPUBARRIER
+Run by pytest: pytest tests/cli/test_study_tables.py
 """
 import json
 import os
-import sys
-import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-HERE = os.path.dirname(os.path.abspath(__file__))
+import pytest
+
 from cli_common import expect, read_csv, run_gpubarrier
 
-EXE = sys.argv[1]
-SWEEP = os.path.join(os.path.dirname(os.path.dirname(HERE)), "configs", "sweeps",
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SWEEP = os.path.join(ROOT, "configs", "sweeps",
                      "study-tables.yaml")
 METHODS = {"gpu.warp.tile-sync", "gpu.warp.tile-shuffle", "gpu.warp.coalesced-sync",
            "gpu.warp.coalesced-shuffle", "gpu.warp.syncwarp", "gpu.block.syncthreads",
@@ -25,23 +23,24 @@ METHODS = {"gpu.warp.tile-sync", "gpu.warp.tile-shuffle", "gpu.warp.coalesced-sy
            "gpu.warp.coalesced-sync-diverged", "gpu.warp.syncwarp-diverged",
            "gpu.warp.repeat-count"}
 
-p = run_gpubarrier(EXE, "config", "check", SWEEP)
-expect(p.returncode == 0 and
-       p.stdout.strip() == f"ok: {SWEEP}: sweep study-tables, 10 run(s), 12 method(s)",
-       "config check accepts the sweep: 10 runs, 12 methods", p)
 
-p = run_gpubarrier(EXE, "--json", "list")
-expect(p.returncode == 0, "list works", p)
-if next(m for m in json.loads(p.stdout) if m["name"] == "gpu.warp.tile-sync")["usable"]:
-    print("PASS config check (a GPU is visible: the sweep itself is not run here)")
-    sys.exit(0)
-with tempfile.TemporaryDirectory() as d:
-    out = os.path.join(d, "t.csv")
-    p = run_gpubarrier(EXE, "sweep", SWEEP, "--out", out)
+def test_config_check(gpubarrier):
+    p = run_gpubarrier(gpubarrier, "config", "check", SWEEP)
+    expect(p.returncode == 0 and
+           p.stdout.strip() == f"ok: {SWEEP}: sweep study-tables, 10 run(s), 12 method(s)",
+           "config check accepts the sweep: 10 runs, 12 methods", p)
+
+
+def test_sweep_without_gpu(gpubarrier, tmp_path):
+    p = run_gpubarrier(gpubarrier, "--json", "list")
+    expect(p.returncode == 0, "list works", p)
+    if next(m for m in json.loads(p.stdout) if m["name"] == "gpu.warp.tile-sync")["usable"]:
+        pytest.skip("a GPU is visible: the sweep itself is not run here (it would measure)")
+    out = str(tmp_path / "t.csv")
+    p = run_gpubarrier(gpubarrier, "sweep", SWEEP, "--out", out)
     expect(p.returncode == 0, "the sweep runs to the end without a GPU", p)
     rows = read_csv(out)
     expect({r["method"] for r in rows} == METHODS, f"a row for each of {sorted(METHODS)}: {rows}")
     for r in rows:
         expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"],
                f"skipped, saying why: {r}")
-print("PASS config check and a GPU-less sweep:", len(rows), "skipped rows")

@@ -1,21 +1,26 @@
 #!/usr/bin/env python3
-"""Proves that check_layering.py fails when it should: each case writes a small synthetic input
+"""Proves that check_layering.py fails when it should: each test writes a small synthetic input
 (`ninja -t deps` text, a make depfile, a link graph, or a little source tree) and checks the
-violations the checker prints. Usage: test_check_layering.py <case> [--build-dir B]."""
+violations the checker prints; one injects violations into the dependency records of the build
+folder of the gpubarrier under test.
+
+Run by pytest: pytest tests/layering/test_check_layering.py [--gpubarrier BUILD/gpubarrier]"""
 
 import argparse
 import os
 import struct
 import subprocess
 import sys
-import tempfile
+
+import pytest
+
+from layering import check_layering
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKER = os.path.join(HERE, "check_layering.py")
-SKIP = 77
 
 
-class Failure(Exception):
+class Failure(AssertionError):
     pass
 
 
@@ -50,10 +55,15 @@ def ninja_deps(entries):
     return text
 
 
+@pytest.fixture
+def w(tmp_path):
+    """The test's folder of synthetic inputs."""
+    return Work(str(tmp_path))
+
+
 class Work:
-    def __init__(self):
-        self._tmp = tempfile.TemporaryDirectory(prefix="layering-")
-        self.dir = self._tmp.name
+    def __init__(self, folder):
+        self.dir = folder
         # A root that does not exist: the synthetic paths are never opened. The issue's example.
         self.fake = "/repo" if not os.path.exists("/repo") else os.path.join(self.dir, "absent")
 
@@ -81,7 +91,8 @@ METHODS = "CMakeFiles/gpubarrier_methods.dir"
 
 # ---------------------------------------------------------------------------------- includes
 
-def core_includes_io_through_dotdot(w):
+
+def test_core_includes_io_through_dotdot(w):
     r = w.fake
     expect(w.includes({f"{CORE}/runner.cpp.o": [
         f"{r}/src/core/runner.cpp", f"{r}/src/core/runner.hpp", "/usr/include/c++/12/vector",
@@ -92,7 +103,7 @@ def core_includes_io_through_dotdot(w):
         absent=["runner.hpp", "vector"])
 
 
-def batch_members_are_checked(w):
+def test_batch_members_are_checked(w):
     """A batch (CMake's unity build, cmake/CudaBatches.cmake) compiles several sources in one
     object: each member answers for its own includes, and what the compiler read that no
     member's lines explain is charged to every member."""
@@ -115,7 +126,7 @@ def batch_members_are_checked(w):
         absent=["src/core/b.cpp: includes src/io/row.hpp"])
 
 
-def host_includes_kernel_detail(w):
+def test_host_includes_kernel_detail(w):
     r = w.fake
     detail = f"{r}/kernels/multigpu/detail/barrier.cuh"
     expect(w.includes({
@@ -145,7 +156,7 @@ def host_includes_kernel_detail(w):
         absent=["push.cu"])
 
 
-def multinode_includes_multigpu_detail(w):
+def test_multinode_includes_multigpu_detail(w):
     # No level reads another's detail/: the multi-node level composes the multi-GPU device
     # barrier through its public frame (kernels/multigpu/frame/), never its detail/.
     r = w.fake
@@ -167,7 +178,7 @@ def multinode_includes_multigpu_detail(w):
         absent=["session.cuh", "frame/", "push.cuh"])
 
 
-def runtime_includes_kernel_algorithm(w):
+def test_runtime_includes_kernel_algorithm(w):
     r = w.fake
     expect(w.includes({"CMakeFiles/gpubarrier_runtime.dir/src/runtime/team.cpp.o": [
         f"{r}/src/runtime/team.cpp", f"{r}/src/core/method.hpp", f"{r}/topology/topology.hpp",
@@ -188,7 +199,7 @@ def runtime_includes_kernel_algorithm(w):
         absent=["host_steps.hpp", "method.hpp", "topology.hpp"])
 
 
-def topology_includes_kernels_and_host(w):
+def test_topology_includes_kernels_and_host(w):
     r = w.fake
     expect(w.includes({"topology/CMakeFiles/gpubarrier_topology.dir/probe.cpp.o": [
         f"{r}/topology/probe.cpp", f"{r}/topology/probe.hpp", f"{r}/src/errors/errors.hpp",
@@ -206,7 +217,7 @@ def topology_includes_kernels_and_host(w):
         absent=["errors.hpp", "probe.hpp"])
 
 
-def io_includes_app(w):
+def test_io_includes_app(w):
     r = w.fake
     expect(w.includes({"CMakeFiles/gpubarrier_io.dir/src/io/row.cpp.o": [
         f"{r}/src/io/row.cpp", f"{r}/src/core/record.hpp", f"{r}/src/app/context.hpp",
@@ -220,7 +231,7 @@ def io_includes_app(w):
         absent=["record.hpp"])
 
 
-def core_header_includes_io(w):
+def test_core_header_includes_io(w):
     # A core header that only io and the CLI include: no core object lists it, so the resolved
     # #include lines of the headers must catch it.
     root = os.path.join(w.dir, "tree")
@@ -237,7 +248,7 @@ def core_header_includes_io(w):
            absent=["must not"])
 
 
-def barriers_include_project(w):
+def test_barriers_include_project(w):
     # The public headers (include/gpubarrier/) are installed alone: a header of theirs that
     # includes any part of the project, or their target linking one, is caught.
     root = os.path.join(w.dir, "tree")
@@ -257,7 +268,7 @@ def barriers_include_project(w):
         "gpubarrier_barriers: links gpubarrier_core (barriers must not link core)"])
 
 
-def symlink_into_io(w):
+def test_symlink_into_io(w):
     root = os.path.join(w.dir, "tree")
     w.write("tree/src/io/row.hpp", "#pragma once\n")
     os.makedirs(os.path.join(root, "src/core"), exist_ok=True)
@@ -267,7 +278,7 @@ def symlink_into_io(w):
         present=["src/core/runner.cpp: includes src/io/row.hpp (core must not include io)"])
 
 
-def object_maps_to_source(w):
+def test_object_maps_to_source(w):
     r = w.fake
     detail = f"{r}/kernels/grid/detail/x.cuh"
     expect(w.includes({
@@ -288,7 +299,7 @@ def object_maps_to_source(w):
         absent=["src/core/runner.hpp:"])
 
 
-def clean_tree_passes(w):
+def test_clean_tree_passes(w):
     r = w.fake
     expect(w.includes({
         f"{CORE}/runner.cpp.o": [f"{r}/src/core/runner.cpp", f"{r}/src/errors/errors.hpp",
@@ -314,7 +325,7 @@ def clean_tree_passes(w):
     }), 0, present=["layering ok (8 sources checked)"])
 
 
-def make_depfile(w):
+def test_make_depfile(w):
     r = w.fake
     dep = w.write("runner.cpp.o.d",
                   f"CMakeFiles/gpubarrier_core.dir/src/core/runner.cpp.o: \\\n"
@@ -326,7 +337,7 @@ def make_depfile(w):
                     "(core must not include io)"])
 
 
-def corrupt_deps_log(w):
+def test_corrupt_deps_log(w):
     # Two builds at once in one folder can leave .ninja_deps with a record naming a path it
     # never wrote, and `ninja -t deps` then crashes. The checker reads the log itself and names
     # the object it cannot check. A stand-in ninja crashes the way the real one did.
@@ -357,7 +368,7 @@ def corrupt_deps_log(w):
         "checked (delete that object file and build again)"], absent=["axis.cpp"])
 
 
-def include_without_link(w):
+def test_include_without_link(w):
     # The folder tree and the link graph say the same: a library whose sources include a
     # layer's headers links that layer's target (here the runtime lost its link to the core).
     r = w.fake
@@ -379,6 +390,7 @@ def include_without_link(w):
 
 
 # ---------------------------------------------------------------------------------- links
+
 
 def intended_graph():
     """The link graph of the top-level CMakeLists.txt, as cmake/Layering.cmake writes it."""
@@ -421,7 +433,7 @@ def replace(graph, name, link=None, iface=None):
     return out
 
 
-def core_links_io_through_interface(w):
+def test_core_links_io_through_interface(w):
     graph = replace(intended_graph(), "gb_optional_deps",
                     iface="MPI::MPI_CXX;$<$<BOOL:ON>:gpubarrier_io>")
     graph = replace(graph, "gpubarrier_io", link="gpubarrier_core;gb_yaml;gpubarrier_runtime")
@@ -432,7 +444,7 @@ def core_links_io_through_interface(w):
         "gpubarrier_io: links gpubarrier_runtime (io must not link runtime)"])
 
 
-def runtime_links_methods(w):
+def test_runtime_links_methods(w):
     graph = replace(intended_graph(), "gpubarrier_runtime",
                     iface="gpubarrier_core;$<LINK_ONLY:gb::methods>")
     graph.append(("gb::methods", "ALIAS", "gpubarrier_methods", ""))
@@ -446,11 +458,11 @@ def runtime_links_methods(w):
         absent=["gpubarrier_methods: links"])
 
 
-def clean_graph_passes(w):
+def test_clean_graph_passes(w):
     expect(w.links(intended_graph()), 0, present=["layering ok (14 CMake targets checked)"])
 
 
-def unknown_project_library(w):
+def test_unknown_project_library(w):
     graph = [row for row in intended_graph() if row[0] != "gpubarrier_runtime"]
     graph.append(("gpubarrier_extra", "STATIC_LIBRARY", "gpubarrier_core", ""))
     expect(w.links(graph), 1, present=[
@@ -459,11 +471,9 @@ def unknown_project_library(w):
         "gpubarrier_runtime: no such CMake target (the layering table names it)"])
 
 
-def table_upward_use(w):
+def test_table_upward_use(w):
     # The table is checked at every run: a layer that may use one above it, or that uses a layer
     # through another without listing it, makes the includes and the links disagree.
-    sys.dont_write_bytecode = True
-    import check_layering
     assert check_layering.check_table() == [], check_layering.check_table()
     saved = dict(check_layering.MAY_USE)
     try:
@@ -483,13 +493,13 @@ def table_upward_use(w):
 
 # ---------------------------------------------------------------------------------- real build
 
-def real_tree_is_checked(w, build_dir):
-    """The real build's dependency records, CUDA objects included, with violations injected."""
-    if not build_dir or not os.path.exists(os.path.join(build_dir, "build.ninja")):
-        print("SKIP: no Ninja build folder given")
-        return SKIP
-    sys.dont_write_bytecode = True
-    import check_layering
+
+def test_real_tree_is_checked(w, gpubarrier):
+    """The real build's dependency records, CUDA objects included, with violations injected: the
+    build folder of the gpubarrier under test."""
+    build_dir = os.path.dirname(os.path.abspath(gpubarrier))
+    if not os.path.exists(os.path.join(build_dir, "build.ninja")):
+        pytest.skip(f"{build_dir} is no Ninja build folder")
     root = check_layering.read_cache(build_dir).get("CMAKE_HOME_DIRECTORY")
     args = argparse.Namespace(deps_file=None, build_dir=build_dir, deps_format="ninja")
     entries = dict(check_layering.collect_deps(args)[0])
@@ -515,9 +525,8 @@ def real_tree_is_checked(w, build_dir):
     host, host_src = first_source("src/methods/host/", methods)
     cudas = [o for o in methods if o.endswith(".cu.o")]
     if not host or not first_source("kernels/", cudas)[0]:
-        print("SKIP: the methods library is not built yet "
-              "(no src/methods/host or kernels/*.cu objects)")
-        return SKIP
+        pytest.skip("the methods library is not built yet "
+                    "(no src/methods/host or kernels/*.cu objects)")
     # The records of CUDA objects (nvcc -MD) must list their headers, as C++ ones do.
     cuda = next((o for o in cudas
                  if any(f"{root}/kernels/" in d and not d.endswith(".cu")
@@ -538,39 +547,3 @@ def real_tree_is_checked(w, build_dir):
                f"{host_src}: includes kernels/multigpu/detail/barrier.cuh "
                "(kernels/multigpu/detail/ is private to kernels/multigpu/)",
                f"{cuda_src}: includes src/app/commands.hpp ({cuda_part} must not include app)"])
-
-
-CASES = {f.__name__: f for f in [
-    core_includes_io_through_dotdot, batch_members_are_checked, host_includes_kernel_detail,
-    multinode_includes_multigpu_detail, runtime_includes_kernel_algorithm,
-    topology_includes_kernels_and_host, io_includes_app, core_header_includes_io, symlink_into_io,
-    object_maps_to_source, clean_tree_passes, make_depfile, corrupt_deps_log,
-    include_without_link, core_links_io_through_interface, runtime_links_methods,
-    clean_graph_passes, unknown_project_library, table_upward_use, real_tree_is_checked,
-    barriers_include_project]}
-
-
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("case", choices=sorted(CASES) + ["all"])
-    ap.add_argument("--build-dir")
-    args = ap.parse_args()
-    failed = 0
-    for name in sorted(CASES) if args.case == "all" else [args.case]:
-        w = Work()
-        try:
-            if name == "real_tree_is_checked":
-                rc = real_tree_is_checked(w, args.build_dir)
-            else:
-                rc = CASES[name](w)
-            if rc == SKIP and args.case != "all":
-                return SKIP
-            print(f"{name}: {'skipped' if rc == SKIP else 'ok'}")
-        except Failure as e:
-            failed += 1
-            print(f"{name}: FAILED\n{e}")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,32 +4,31 @@ there is no sacct)."""
 import os
 import re
 import subprocess
-import sys
 import tempfile
 import time
 
-SKIP = 77
+import pytest
+
 FINISHED = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL", "OUT_OF_MEMORY",
             "PREEMPTED", "BOOT_FAIL", "DEADLINE"}
 
 
 def require_cluster():
-    """Exits 77 with the reason when the cluster of the `slurm` fixture is not up."""
+    """Skips the test, with the reason, when the cluster of the ctest fixture `slurm` is not up
+    (tests/slurm/conftest.py asks before every test here)."""
     conf = os.environ.get("SLURM_CONF", "")
     if not os.path.isfile(conf):
-        print(f"SKIP: no local Slurm ({conf or 'SLURM_CONF unset'}); slurm.start did not start it")
-        sys.exit(SKIP)
+        pytest.skip(f"no local Slurm ({conf or 'SLURM_CONF unset'}); slurm.start did not start it")
     p = subprocess.run(["scontrol", "ping"], capture_output=True, text=True)
     if p.returncode != 0 or "UP" not in p.stdout:
-        print(f"SKIP: slurmctld does not answer: {p.stdout}{p.stderr}")
-        sys.exit(SKIP)
+        pytest.skip(f"slurmctld does not answer: {p.stdout}{p.stderr}")
 
 
 def submit(args, env=None):
     """sbatch --parsable ARGS; returns the job id."""
     p = subprocess.run(["sbatch", "--parsable", *args], capture_output=True, text=True, env=env)
     if p.returncode != 0:
-        sys.exit(f"FAIL: sbatch {' '.join(args)}: {p.stderr}")
+        pytest.fail(f"sbatch {' '.join(args)}: {p.stderr}")
     return p.stdout.strip().split(";")[0]
 
 
@@ -46,7 +45,7 @@ def wait(job, timeout):
             return state
         time.sleep(0.5)
     subprocess.run(["scancel", job])
-    sys.exit(f"FAIL: job {job} still {state} after {timeout} s (cancelled)")
+    pytest.fail(f"job {job} still {state} after {timeout} s (cancelled)")
 
 
 def run_job(args, timeout=120, env=None):

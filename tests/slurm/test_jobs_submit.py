@@ -10,25 +10,26 @@ test_only   `sbatch --test-only` accepts every script generated for local-slurm,
 lost_point  a rank that dies inside a point of a 2-node step: the job script writes the point's
             timeout row (`gpubarrier lost-point`) and goes on
 
-Usage: test_jobs_submit.py GPUBARRIER CASE
+Run by pytest: pytest tests/slurm/test_jobs_submit.py (on the cluster of the ctest fixture slurm)
 """
 import csv
 import os
 import subprocess
-import sys
 import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
-import slurm_jobs
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import executable
+from slurm import slurm_jobs
+
+EXE = executable()
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SWEEP = os.path.join(HERE, "jobs-sweep.yaml")
 
 
 def fail(what, detail=""):
-    sys.exit(f"FAIL: {what}\n{detail}")
+    pytest.fail(f"{what}\n{detail}")
 
 
 def generate(out, *args):
@@ -73,93 +74,90 @@ def submit(out):
         return f.read().split()
 
 
-def case_end_to_end():
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "jobs")
-        p = generate(out, "--sweep", SWEEP, "--nodes", "1,2", "--gpu-counts", "1,2,3")
-        if p.returncode != 0:
-            fail("jobs", p.stdout + p.stderr)
-        ids = submit(out)
-        try:
-            states = [slurm_jobs.wait(job, 300) for job in ids]
-        finally:
-            subprocess.run(["scancel", *ids], capture_output=True)
-        if states != ["COMPLETED"] * len(ids):
-            fail(f"jobs ended {states}", logs(out))
-        merged = os.path.join(out, "merged.csv")
-        if not os.path.exists(merged):
-            fail("no merged.csv", logs(out))
-        with open(merged, newline="") as f:
-            header = next(csv.reader(f))
-        if header != own_header(d):
-            fail("merged.csv has another schema than this gpubarrier writes", str(header))
-        rows = read_csv(merged)
-        # One process on one node; MPI ranks per GPU count (1 rank alone is no barrier), on one
-        # node and across both.
-        expected = {("host.omp.barrier", "1", "1"), ("host.mpi.barrier", "2", "1"),
-                    ("host.mpi.barrier", "3", "1"), ("host.mpi.barrier", "2", "2"),
-                    ("host.mpi.barrier", "4", "2"), ("host.mpi.barrier", "6", "2")}
-        # Each host point writes loop_latency (the headline) and latency rows.
-        expected = {p + (m,) for p in expected for m in ("loop_latency", "latency")}
-        got = [(r["method"], r["ranks"], r["nodes"], r["metric"]) for r in rows]
-        if sorted(got) != sorted(expected):
-            fail(f"points {sorted(got)}, expected each of {sorted(expected)} once", logs(out))
-        for r in rows:
-            if r["status"] != "ok" or float(r["value"]) <= 0 or r["schema_version"] != rows[0][
-                    "schema_version"] or r["system"] != "local-slurm" or not r["slurm_job_id"]:
-                fail(f"row {r}")
-            names = set(r["node"].split(","))
-            if r["nodes"] == "2" and names != {"gb-node1", "gb-node2"}:
-                fail(f"a 2-node row ran on {r['node']}")
-            if r["nodes"] == "1" and len(names) != 1:
-                fail(f"a 1-node row ran on {r['node']}")
-    print(f"PASS: {len(ids) - 1} jobs and the merge: {len(rows)} points, 2-node rows on "
-          "gb-node1 and gb-node2")
+def test_end_to_end(tmp_path):
+    d = str(tmp_path)
+    out = os.path.join(d, "jobs")
+    p = generate(out, "--sweep", SWEEP, "--nodes", "1,2", "--gpu-counts", "1,2,3")
+    if p.returncode != 0:
+        fail("jobs", p.stdout + p.stderr)
+    ids = submit(out)
+    try:
+        states = [slurm_jobs.wait(job, 300) for job in ids]
+    finally:
+        subprocess.run(["scancel", *ids], capture_output=True)
+    if states != ["COMPLETED"] * len(ids):
+        fail(f"jobs ended {states}", logs(out))
+    merged = os.path.join(out, "merged.csv")
+    if not os.path.exists(merged):
+        fail("no merged.csv", logs(out))
+    with open(merged, newline="") as f:
+        header = next(csv.reader(f))
+    if header != own_header(d):
+        fail("merged.csv has another schema than this gpubarrier writes", str(header))
+    rows = read_csv(merged)
+    # One process on one node; MPI ranks per GPU count (1 rank alone is no barrier), on one
+    # node and across both.
+    expected = {("host.omp.barrier", "1", "1"), ("host.mpi.barrier", "2", "1"),
+                ("host.mpi.barrier", "3", "1"), ("host.mpi.barrier", "2", "2"),
+                ("host.mpi.barrier", "4", "2"), ("host.mpi.barrier", "6", "2")}
+    # Each host point writes loop_latency (the headline) and latency rows.
+    expected = {p + (m,) for p in expected for m in ("loop_latency", "latency")}
+    got = [(r["method"], r["ranks"], r["nodes"], r["metric"]) for r in rows]
+    if sorted(got) != sorted(expected):
+        fail(f"points {sorted(got)}, expected each of {sorted(expected)} once", logs(out))
+    for r in rows:
+        if r["status"] != "ok" or float(r["value"]) <= 0 or r["schema_version"] != rows[0][
+                "schema_version"] or r["system"] != "local-slurm" or not r["slurm_job_id"]:
+            fail(f"row {r}")
+        names = set(r["node"].split(","))
+        if r["nodes"] == "2" and names != {"gb-node1", "gb-node2"}:
+            fail(f"a 2-node row ran on {r['node']}")
+        if r["nodes"] == "1" and len(names) != 1:
+            fail(f"a 1-node row ran on {r['node']}")
 
 
-def case_lost_point():
+def test_lost_point(tmp_path):
     """A rank that dies inside a point of a 2-node step (rank 3, on gb-node2, test hook): srun
     ends the step's every rank, the job script writes the point's row with `gpubarrier
     lost-point` (timeout, the step and its status in the note) and goes on; the other step of the
     job measures as usual, and the merge has every point once (issue 18: a dead node is a row,
     not a gap or a hang)."""
-    with tempfile.TemporaryDirectory() as d:
-        out = os.path.join(d, "jobs")
-        p = generate(out, "--sweep", SWEEP, "--nodes", "2", "--gpu-counts", "1,2")
-        if p.returncode != 0:
-            fail("jobs", p.stdout + p.stderr)
-        env = dict(os.environ, GPUBARRIER_TEST_CRASH="host.mpi.barrier@3")
-        p = subprocess.run(["bash", os.path.join(out, "submit.sh")], capture_output=True,
-                           text=True, timeout=120, env=env)
-        if p.returncode != 0:
-            fail("submit.sh", p.stdout + p.stderr)
-        with open(os.path.join(out, "job-ids.txt")) as f:
-            ids = f.read().split()
-        try:
-            states = [slurm_jobs.wait(job, 300) for job in ids]
-        finally:
-            subprocess.run(["scancel", *ids], capture_output=True)
-        # The measuring job reports the lost point (FAILED); the merge job still runs.
-        if states != ["FAILED", "COMPLETED"]:
-            fail(f"jobs ended {states}, expected FAILED (a point was lost) and COMPLETED", logs(out))
-        text = logs(out)
-        if "lost-point: host.mpi.barrier" not in text or "recorded as timeout" not in text:
-            fail("the job log shows no lost-point record", text)
-        rows = read_csv(os.path.join(out, "merged.csv"))
-        got = sorted((r["ranks"], r["nodes"], r["metric"], r["status"]) for r in rows)
-        want = [("2", "2", "latency", "ok"), ("2", "2", "loop_latency", "ok"),
-                ("4", "2", "", "timeout")]
-        if got != want:
-            fail(f"rows {got}, expected {want}", text)
-        lost = next(r for r in rows if r["status"] == "timeout")
-        if not lost["note"].startswith("lost: ") or "step n2-mpi-r2 of job" not in lost["note"]:
-            fail(f"the lost row's note: {lost['note']}")
-        if os.path.exists(os.path.join(out, "results", "n2-mpi-r2.csv.inflight")):
-            fail("the in-flight mark outlived lost-point")
-    print("PASS: the point a dead rank took down is a timeout row; the job went on")
+    d = str(tmp_path)
+    out = os.path.join(d, "jobs")
+    p = generate(out, "--sweep", SWEEP, "--nodes", "2", "--gpu-counts", "1,2")
+    if p.returncode != 0:
+        fail("jobs", p.stdout + p.stderr)
+    env = dict(os.environ, GPUBARRIER_TEST_CRASH="host.mpi.barrier@3")
+    p = subprocess.run(["bash", os.path.join(out, "submit.sh")], capture_output=True,
+                       text=True, timeout=120, env=env)
+    if p.returncode != 0:
+        fail("submit.sh", p.stdout + p.stderr)
+    with open(os.path.join(out, "job-ids.txt")) as f:
+        ids = f.read().split()
+    try:
+        states = [slurm_jobs.wait(job, 300) for job in ids]
+    finally:
+        subprocess.run(["scancel", *ids], capture_output=True)
+    # The measuring job reports the lost point (FAILED); the merge job still runs.
+    if states != ["FAILED", "COMPLETED"]:
+        fail(f"jobs ended {states}, expected FAILED (a point was lost) and COMPLETED", logs(out))
+    text = logs(out)
+    if "lost-point: host.mpi.barrier" not in text or "recorded as timeout" not in text:
+        fail("the job log shows no lost-point record", text)
+    rows = read_csv(os.path.join(out, "merged.csv"))
+    got = sorted((r["ranks"], r["nodes"], r["metric"], r["status"]) for r in rows)
+    want = [("2", "2", "latency", "ok"), ("2", "2", "loop_latency", "ok"),
+            ("4", "2", "", "timeout")]
+    if got != want:
+        fail(f"rows {got}, expected {want}", text)
+    lost = next(r for r in rows if r["status"] == "timeout")
+    if not lost["note"].startswith("lost: ") or "step n2-mpi-r2 of job" not in lost["note"]:
+        fail(f"the lost row's note: {lost['note']}")
+    if os.path.exists(os.path.join(out, "results", "n2-mpi-r2.csv.inflight")):
+        fail("the in-flight mark outlived lost-point")
 
 
-def case_test_only():
+def test_test_only():
     layouts = [["--nodes", "1,2", "--gpu-counts", "1,2,3"], ["--one-job-per-point", "--gpu-counts", "2"],
                ["--subsets", "best,worst", "--gpu-counts", "1,4"]]
     sweeps = [SWEEP] + sorted(os.path.join(ROOT, "configs", "sweeps", f)
@@ -183,8 +181,3 @@ def case_test_only():
                     tried += 1
     if tried < 10:
         fail(f"only {tried} scripts tried")
-    print(f"PASS: sbatch --test-only accepts all {tried} local-slurm scripts")
-
-
-slurm_jobs.require_cluster()
-globals()["case_" + CASE]()

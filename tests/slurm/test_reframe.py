@@ -11,21 +11,20 @@ host_checks  `reframe --system local-slurm:cpu -r`: HostOmpBarrier (one process 
              partition's jobs ask Slurm for the GPUs and run the quick and floor sweeps
              (--dry-run: the scripts are written, not submitted).
 
-Usage: test_reframe.py GPUBARRIER host_checks
+Run by pytest: pytest tests/slurm/test_reframe.py (on the cluster of the ctest fixture slurm)
 """
 import csv
 import json
 import os
 import shutil
-import sys
 import tempfile
 
-sys.dont_write_bytecode = True
-HERE = os.path.dirname(os.path.abspath(__file__))
-import slurm_jobs
+import pytest
+
+from cli_common import executable
 from reframe_runner import CONFIG, SUITE, cases, require_reframe, run_reframe
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+EXE = executable()
 
 # A site's system as reframe/README.md describes one, on the local cluster's partition.
 SITE = """
@@ -46,7 +45,7 @@ site_configuration = {
 
 
 def fail(what, p=None):
-    sys.exit(f"FAIL: {what}" + (f"\nstdout:\n{p.stdout[-6000:]}\nstderr:\n{p.stderr[-3000:]}"
+    pytest.fail(f"{what}" + (f"\nstdout:\n{p.stdout[-6000:]}\nstderr:\n{p.stderr[-3000:]}"
                                 if p else ""))
 
 
@@ -58,7 +57,8 @@ def lowest_latency(path, method):
     return (min(float(r["value"]) for r in ok) if ok else None), rows
 
 
-def case_host_checks():
+def test_host_checks():
+    require_reframe()
     if not os.access(EXE, os.X_OK):
         fail(f"{EXE} is not built")
     with tempfile.TemporaryDirectory(prefix="gb-reframe-slurm-") as work:
@@ -96,9 +96,6 @@ def case_host_checks():
             fail(f"HostMpiBarrier's job asks for 2 tasks, one a node, and srun starts them:\n"
                  f"{script}", p)
         site_system(work)
-    print("PASS: ReFrame ran HostOmpBarrier and HostMpiBarrier through Slurm on gb-node1 and "
-          "gb-node2 (latencies from the CSVs, within local-slurm's references); a site's GPU "
-          "partition asks Slurm for its GPUs")
 
 
 def noisy_lowest(rows, method):
@@ -134,7 +131,3 @@ def site_system(work):
                 fail(f"{test}'s job script has `{line}`:\n{script}", p)
     shutil.rmtree(os.path.join(work, "rfm"), ignore_errors=True)
 
-
-require_reframe()
-slurm_jobs.require_cluster()
-globals()["case_" + CASE]()

@@ -6,33 +6,33 @@ node_names   one task runs on each node (told apart by SLURMD_NODENAME, since bo
 mpi_barrier  an srun --mpi=pmix step of the real gpubarrier measures host.mpi.barrier over one
              rank per node, and rank 0 writes an ok row for 2 ranks on 2 nodes
 
-Usage: test_two_nodes.py GPUBARRIER CASE
+Run by pytest: pytest tests/slurm/test_two_nodes.py (on the cluster of the ctest fixture slurm)
 """
 import csv
 import os
 import shlex
-import sys
 import tempfile
 
-sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-import slurm_jobs
+import pytest
 
-EXE, CASE = sys.argv[1], sys.argv[2]
+from cli_common import executable
+from slurm import slurm_jobs
+
+EXE = executable()
 
 
-def case_node_names():
+def test_node_names():
     state, out = slurm_jobs.run_job(
         ["-N2", "--ntasks-per-node=1", "--gres=gpu:2",
          "--wrap", "srun --mpi=pmix bash -c 'echo $SLURMD_NODENAME gpus=$CUDA_VISIBLE_DEVICES'"])
     lines = sorted(line for line in out.splitlines() if line)
     if state != "COMPLETED" or lines != ["gb-node1 gpus=0,1", "gb-node2 gpus=0,1"]:
-        sys.exit(f"FAIL: job {state}, output:\n{out}")
-    print("PASS: one task on gb-node1 and one on gb-node2, each with 2 gres GPUs")
+        pytest.fail(f"job {state}, output:\n{out}")
 
 
-def case_mpi_barrier():
+def test_mpi_barrier():
     if not os.access(EXE, os.X_OK):
-        sys.exit(f"FAIL: {EXE} is not built")
+        pytest.fail(f"{EXE} is not built")
     # Open MPI's shared-memory transport collides across the two "nodes" of one host.
     env = dict(os.environ, OMPI_MCA_btl="self,tcp", OMPI_ALLOW_RUN_AS_ROOT="1",
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1", NCCL_NVLS_ENABLE="0")
@@ -43,7 +43,7 @@ def case_mpi_barrier():
         state, out = slurm_jobs.run_job(["-N2", "--ntasks-per-node=1", "--wrap", step],
                                         timeout=300, env=env)
         if state != "COMPLETED" or not os.path.exists(csv_path):
-            sys.exit(f"FAIL: job {state}, output:\n{out}")
+            pytest.fail(f"job {state}, output:\n{out}")
         with open(csv_path, newline="") as f:
             rows = list(csv.DictReader(f))
     # One point: its headline loop_latency row (the reference tools' convention), then the
@@ -51,9 +51,4 @@ def case_mpi_barrier():
     ok = [r for r in rows if r["method"] == "host.mpi.barrier" and r["status"] == "ok"]
     if [r["metric"] for r in ok] != ["loop_latency", "latency"] or any(
             r["ranks"] != "2" or r["nodes"] != "2" or float(r["value"]) <= 0 for r in ok):
-        sys.exit(f"FAIL: expected one ok point over 2 ranks on 2 nodes, got {rows}\n{out}")
-    print(f"PASS: MPI_Barrier over 2 Slurm nodes, loop mean {float(ok[0]['value']):.0f} ns")
-
-
-slurm_jobs.require_cluster()
-globals()["case_" + CASE]()
+        pytest.fail(f"expected one ok point over 2 ranks on 2 nodes, got {rows}\n{out}")
