@@ -1,8 +1,10 @@
 """What the ReFrame tests share: finding ReFrame (reframe-hpc, which scripts/setup installs),
-running it on gpubarrier's suite (reframe/) and reading its JSON report."""
+running it on gpubarrier's suite (reframe/), a stand-in for gpubarrier that writes a given CSV,
+and reading its JSON report."""
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
@@ -57,3 +59,21 @@ def run_reframe(work, args, env=None, timeout=300):
 def cases(report):
     """{test name: its report entry} of the last run."""
     return {c["name"]: c for c in report["runs"][-1]["testcases"]} if report else {}
+
+
+def stand_in(folder, by_out):
+    """An executable that, given `--out NAME`, copies by_out[NAME] there and prints gpubarrier's
+    summary line on stderr."""
+    path = os.path.join(folder, "gpubarrier-stand-in")
+    with open(path, "w") as f:
+        f.write(f"""#!{sys.executable}
+import shutil, sys
+by_out = {by_out!r}
+out = sys.argv[sys.argv.index("--out") + 1]
+shutil.copyfile(by_out[out], out)
+n = sum(1 for _ in open(out)) - 1
+print(f"{{n}} rows: {{n}} ok, 0 skipped, 0 failed, 0 timeout, 0 unverified; CSV: {{out}}",
+      file=sys.stderr)
+""")
+    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
+    return path

@@ -23,14 +23,13 @@ import csv
 import glob
 import json
 import os
-import stat
 import subprocess
 import sys
 
 import pytest
 
 from cli_common import expect
-from reframe_runner import ROOT, cases, require_reframe, run_reframe
+from reframe_runner import ROOT, cases, require_reframe, run_reframe, stand_in
 
 from tools import floor
 from tools import gbcsv
@@ -38,24 +37,6 @@ from tools import gbcsv
 # Committed GPU results the stand-in replays (an H200 quick run, an H100 x4 floor run).
 QUICK = os.path.join(ROOT, "results", "h200", "v3", "quick.csv")
 FLOOR = os.path.join(ROOT, "results", "h100x4", "floor.csv")
-
-
-def stand_in(folder, by_out):
-    """An executable that, given `--out NAME`, copies by_out[NAME] there and prints gpubarrier's
-    summary line on stderr."""
-    path = os.path.join(folder, "gpubarrier-stand-in")
-    with open(path, "w") as f:
-        f.write(f"""#!{sys.executable}
-import shutil, sys
-by_out = {by_out!r}
-out = sys.argv[sys.argv.index("--out") + 1]
-shutil.copyfile(by_out[out], out)
-n = sum(1 for _ in open(out)) - 1
-print(f"{{n}} rows: {{n}} ok, 0 skipped, 0 failed, 0 timeout, 0 unverified; CSV: {{out}}",
-      file=sys.stderr)
-""")
-    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-    return path
 
 
 def lowest_latency(path, method):

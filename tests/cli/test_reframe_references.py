@@ -19,8 +19,7 @@ import sys
 
 import pytest
 
-from reframe_runner import ROOT, cases, find_reframe, run_reframe
-from test_reframe_checks import stand_in
+from reframe_runner import ROOT, cases, find_reframe, run_reframe, stand_in
 
 MAKE_REFERENCES = os.path.join(ROOT, "reframe", "lib", "make_references.py")
 # A committed run with host.omp.barrier rows: the template of the CSVs written here.
