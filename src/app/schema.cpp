@@ -56,15 +56,14 @@ nlohmann::ordered_json schema_json() {
   const auto& since = Row::since();
   for (std::size_t i = 0; i < names.size(); ++i)
     columns.push_back({{"name", names[i]}, {"since", since[i]}});
-  return {{"schema_version", kSchemaVersion},
-          {"columns", columns},
-          {"noisy",
-           {{"cv", kNoisyCv},
-            {"budget_cv", kNoisyBudgetCv},
-            {"mean_median_gap", kNoisyMeanMedianGap}}},
-          {"statuses", statuses()},
-          {"glossary", glossary_json()},
-          {"value_names", value_names_json()}};
+  return {
+      {"schema_version", kSchemaVersion},
+      {"columns", columns},
+      {"noisy",
+       {{"cv", kNoisyCv}, {"budget_cv", kNoisyBudgetCv}, {"mean_median_gap", kNoisyMeanMedianGap}}},
+      {"statuses", statuses()},
+      {"glossary", glossary_json()},
+      {"value_names", value_names_json()}};
 }
 
 void print_table() {
@@ -77,12 +76,13 @@ void print_table() {
     std::printf("%-20s v%d\n", names[i].c_str(), since[i]);
   std::printf("\nA figure is noisy (its status stays ok; its note says why) when:\n");
   std::printf("  its cv is above %g\n", kNoisyCv);
-  std::printf("  its cv is above %g and its time budget ran out (stop = budget)\n",
-              kNoisyBudgetCv);
+  std::printf("  its cv is above %g and its time budget ran out (stop = budget)\n", kNoisyBudgetCv);
   std::printf("  it is computed on means and its mean and median differ by more than %g%%\n",
               100 * kNoisyMeanMedianGap);
   std::printf(
       "  its spinning threads or ranks outnumber the CPUs they may run on (oversubscribed)\n");
+  std::printf("  its spinning threads or ranks had less than %g of a CPU each while timed\n",
+              kMinCpuShare);
   std::printf("  its point's loop_latency and latency are more than %gx apart\n", kNoisyLoopRatio);
   std::string all;
   for (const auto& s : statuses()) all += (all.empty() ? "" : ", ") + s;

@@ -1,8 +1,11 @@
 #include "core/oversubscription.hpp"
 
 #include <sched.h>
+#include <time.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -71,6 +74,44 @@ std::string oversubscription(const RunContext& ctx, int members, std::string_vie
     processes.push_back(std::move(p));
   }
   return oversubscription(processes, what);
+}
+
+namespace {
+
+double process_cpu_seconds() {
+  timespec t{};
+  if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return NAN;
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+CpuShare::CpuShare() : cpu_s_(process_cpu_seconds()), wall_s_(wall_seconds()) {}
+
+double CpuShare::of(int members) const {
+  const double wall = wall_seconds() - wall_s_;
+  const double cpu = process_cpu_seconds() - cpu_s_;
+  if (!(wall > 0) || members < 1 || !std::isfinite(cpu)) return 1;
+  return cpu / (wall * members);
+}
+
+std::string cpu_wait(double share, std::string_view what) {
+  if (!(share < kMinCpuShare)) return "";
+  char text[160];
+  std::snprintf(text, sizeof text, "%s had %.0f%% of a CPU each (other work took the rest)",
+                std::string(what).c_str(), 100 * std::max(share, 0.0));
+  return text;
+}
+
+std::string cpu_wait(const RunContext& ctx, double share, std::string_view what) {
+  if (!(ctx.collective && ctx.launch.under_mpi)) return cpu_wait(share, what);
+  const std::vector<double> all = ctx.launch.gather(std::vector<double>{share});
+  const double lowest = all.empty() ? share : *std::min_element(all.begin(), all.end());
+  return cpu_wait(lowest, what);
 }
 
 std::string loop_disagreement(double loop_ns, double step_ns) {

@@ -35,6 +35,34 @@ std::string oversubscription(const std::vector<MemberCpus>& processes, std::stri
 // rank calls it and gets the same reason); else this process's alone.
 std::string oversubscription(const RunContext& ctx, int members, std::string_view what);
 
+// The CPU time this process spent from construction on, against the wall time, per spinning
+// member: a member that spins for the whole figure has a share of 1 of a CPU; one that other work
+// took its CPU from has less, whatever the mask says its CPUs are (a busy machine, or nodes of
+// one cluster that share one machine's CPUs).
+class CpuShare {
+ public:
+  CpuShare();
+  // CPU time / (wall time x members) since construction; 1 when no time passed.
+  double of(int members) const;
+
+ private:
+  double cpu_s_ = 0;
+  double wall_s_ = 0;
+};
+
+// Below this share of a CPU per spinning member the figure is noisy: idle machines give 0.9 or
+// more, and a member that waits for a CPU turns a sub-microsecond barrier into a time slice.
+inline constexpr double kMinCpuShare = 0.75;
+
+// "members had 41% of a CPU each (other work took the rest)" where `share` is below
+// kMinCpuShare, "" otherwise. `what` names the members ("threads", "ranks").
+std::string cpu_wait(double share, std::string_view what);
+
+// The same for the point now running: while a method runs on every rank (ctx.collective under
+// MPI) the lowest rank's share (collective: every rank calls it and gets the same reason); else
+// this process's.
+std::string cpu_wait(const RunContext& ctx, double share, std::string_view what);
+
 // How far apart a point's loop figure (metric loop_latency, the loop mean) and its per-step
 // figure (metric latency, the median step) may be before both are noisy. Healthy host figures
 // lie within 0.4x-1.5x of each other (the loop pipelines the steps and carries no clock reads; the

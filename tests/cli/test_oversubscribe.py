@@ -8,12 +8,16 @@ omp_fits     group_size=2 on 2 CPUs: no oversubscription claimed
 mpi_ranks    mpirun -np 3 --bind-to none on 2 CPUs: host.mpi.barrier's rows noisy, naming 3 ranks
 mpi_bound    mpirun -np 2 --bind-to core: a core each, no oversubscription claimed (the ranks'
              CPUs are counted together, not each rank's one core)
+cpus_taken   the same team of 2 on 2 CPUs, each CPU shared with a busy process: both rows
+             noisy, naming the share of a CPU each thread had; likewise 2 ranks of mpirun
 compare      tools/compare.py gives no verdict ("N.NNx slower") where a side's row is noisy
 
 Run by pytest: pytest tests/.../test_oversubscribe.py [--gpubarrier PATH]
 """
+import contextlib
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -74,6 +78,38 @@ def test_omp_fits():
     expect_not_oversubscribed(rows, p)
 
 
+@contextlib.contextmanager
+def busy(prefix):
+    """One busy process on each CPU of `prefix` (`taskset -c a,b`), for as long as the block
+    runs: whatever runs there too gets about half of each CPU."""
+    spin = [sys.executable, "-c", "print('spinning', flush=True)\nwhile True: pass"]
+    procs = [subprocess.Popen(["taskset", "-c", c, *spin], stdout=subprocess.PIPE, text=True)
+             for c in prefix[-1].split(",")]
+    try:
+        for q in procs:
+            expect(q.stdout.readline().strip() == "spinning", "a busy process spins")
+        yield
+    finally:
+        for q in procs:
+            q.kill()
+            q.wait()
+
+
+def expect_cpus_taken(rows, p, who):
+    for r in rows:
+        expect(r["status"] == "ok", f"measured, status ok: {r['status']} {r['note']}", p)
+        expect("noisy: " in r["note"] and f"{who} had " in r["note"] and
+               "% of a CPU each (other work took the rest)" in r["note"],
+               f"the note says noisy: {who} had N% of a CPU each: {r['note']}", p)
+
+
+def test_omp_cpus_taken():
+    with busy(cpus(2)):
+        rows, p = omp(2, 2)
+    expect_not_oversubscribed(rows, p)
+    expect_cpus_taken(rows, p, "threads")
+
+
 def mpirun(n_cpus, np, *binding):
     mpi = shutil.which("mpirun")
     expect(mpi, "mpirun on PATH (scripts/setup installs openmpi-bin)")
@@ -95,6 +131,14 @@ def test_mpi_ranks():
 def test_mpi_bound():
     rows, p = mpirun(2, 2, "--bind-to", "core")
     expect_not_oversubscribed(rows, p)
+
+
+@pytest.mark.mpi
+def test_mpi_cpus_taken():
+    with busy(cpus(2)):
+        rows, p = mpirun(2, 2, "--bind-to", "none")
+    expect_not_oversubscribed(rows, p)
+    expect_cpus_taken(rows, p, "ranks")
 
 
 def test_compare():

@@ -1,7 +1,10 @@
-// Spinning members without a CPU each, and a loop figure far from the per-step one of the same
-// point: both make a host figure noisy (core/oversubscription.hpp, results/SCHEMA.md "Noisy
-// figures").
+// Spinning members without a CPU each (by their masks, or by the CPU time they got), and a loop
+// figure far from the per-step one of the same point: each makes a host figure noisy
+// (core/oversubscription.hpp, results/SCHEMA.md "Noisy figures").
 #include <gtest/gtest.h>
+
+#include <chrono>
+#include <thread>
 
 #include "core/noisy.hpp"
 #include "core/oversubscription.hpp"
@@ -59,6 +62,25 @@ TEST(Oversubscription, ThisProcessHasCpus) {
   const std::vector<int> cpus = process_cpus();
   ASSERT_FALSE(cpus.empty());
   EXPECT_TRUE(std::is_sorted(cpus.begin(), cpus.end()));
+}
+
+TEST(CpuShare, MembersWithoutTheirCpusAreNamed) {
+  EXPECT_EQ(cpu_wait(0.25, "ranks"), "ranks had 25% of a CPU each (other work took the rest)");
+  EXPECT_EQ(cpu_wait(0.5, "threads"), "threads had 50% of a CPU each (other work took the rest)");
+  EXPECT_EQ(cpu_wait(kMinCpuShare, "threads"), "");
+  EXPECT_EQ(cpu_wait(0.99, "ranks"), "");
+  // No time passed, or members it cannot count: nothing is claimed.
+  EXPECT_EQ(cpu_wait(1.0, "ranks"), "");
+}
+
+TEST(CpuShare, AProcessThatSleptHadNoCpu) {
+  // Sleeping stands for a member whose CPU other work took: its CPU time stays put while the
+  // wall clock runs.
+  const CpuShare share;
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_LT(share.of(1), kMinCpuShare);
+  EXPECT_NE(cpu_wait(share.of(1), "ranks"), "");
+  EXPECT_EQ(CpuShare().of(0), 1);
 }
 
 TEST(LoopAgreement, ALoopFarFromThePerStepFigureIsNoisy) {

@@ -37,10 +37,14 @@ class MpiBarrier final : public Method {
     RunContext& ctx = state.ctx();
 #ifdef GPUBARRIER_HAVE_MPI
     const auto barrier = [] { GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); };
-    // Every rank spins in MPI_Barrier: the ranks of a node need a CPU each.
-    const std::string contention = oversubscription(ctx, 1, "ranks");
+    // Every rank spins in MPI_Barrier: the ranks of a node need a CPU each, and need to have had
+    // it while they were timed.
+    std::string contention = oversubscription(ctx, 1, "ranks");
+    const CpuShare cpu;
     std::vector<Measurement> rows{loop_latency(ctx, osu_convention(), barrier),
                                   host_loop(ctx, barrier)};
+    const std::string waited = cpu_wait(ctx, cpu.of(1), "ranks");
+    if (!waited.empty()) contention += (contention.empty() ? "" : ", ") + waited;
     for (Measurement& m : rows) m.contention = contention;
     return rows;
 #else

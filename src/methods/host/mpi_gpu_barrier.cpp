@@ -20,9 +20,7 @@ class MpiGpuBarrier final : public Method {
            "max over ranks)";
   }
   std::vector<Axis> axes() const override { return {mg::host_wait_axis({0, 1, 2})}; }
-  Requirements requirements() const override {
-    return Requirements::rank_per_gpu();
-  }
+  Requirements requirements() const override { return Requirements::rank_per_gpu(); }
   Usability usable(const RunContext& ctx) const override {
     // Without a GPU, mpirun would not help: say so first.
     if (ctx.visible_gpus == 0) return Usability::no("no CUDA GPU visible: " + ctx.no_gpu_reason);
@@ -33,9 +31,7 @@ class MpiGpuBarrier final : public Method {
     return mg::agree(ctx, mg::team_feasible(ctx, p));
   }
 
-  Verification verify(State& state) override {
-    return mg::verify_gpu_host_barrier(state, &wait);
-  }
+  Verification verify(State& state) override { return mg::verify_gpu_host_barrier(state, &wait); }
   std::vector<Measurement> measure(State& state) override {
     return mg::measure_gpu_host_barrier(state, osu_convention(), &wait);
   }

@@ -49,6 +49,7 @@ class OmpBarrier final : public Method {
     const Point& point = state.point();
     const int threads = static_cast<int>(point.at("group_size"));
     const TeamBinding binding;
+    const CpuShare cpu;
     Measurement loop = loop_row(ctx, binding, threads);
     constexpr int kBatch = 200, kWarmup = 100;
     std::vector<std::vector<double>> per_thread(threads, std::vector<double>(kBatch));
@@ -85,7 +86,12 @@ class OmpBarrier final : public Method {
     Measurement m = host_loop_result(samples, stop.reason());
     m.note = wait_policy() + "; " + binding.note();
     loop.note += "; " + m.note;
-    m.contention = loop.contention = oversubscription(ctx, threads, "threads");
+    // Every thread spins in the barrier: the team needs a CPU per thread, and needs to have had
+    // them while it was timed.
+    std::string contention = oversubscription(ctx, threads, "threads");
+    const std::string waited = cpu_wait(ctx, cpu.of(threads), "threads");
+    if (!waited.empty()) contention += (contention.empty() ? "" : ", ") + waited;
+    m.contention = loop.contention = contention;
     return {loop, m};
   }
 

@@ -23,9 +23,7 @@ class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
            "host-loop, max over threads); gpu_count 0 = all given";
   }
 
-  Verification verify(State& state) override {
-    return mg::verify_gpu_host_barrier(state, &wait);
-  }
+  Verification verify(State& state) override { return mg::verify_gpu_host_barrier(state, &wait); }
   std::vector<Measurement> measure(State& state) override {
     std::vector<Measurement> rows = mg::measure_gpu_host_barrier(state, epcc_convention(), &wait);
     const char* policy = std::getenv("OMP_WAIT_POLICY");
