@@ -7,7 +7,7 @@
            iteration per grid side, from library-stencil.csv (scripts/library-measure).
 Each table replaces the lines between `<!-- library:NAME -->` and `<!-- /library:NAME -->`.
 
-  tools/library_doc.py [--results DIR] [--doc FILE] --write | --check
+  python3 -m tools.library_doc [--results DIR] [--doc FILE] --write | --check
 --check: exit 1 naming the table that is not what the CSVs give (CI: library.doc_current).
 Python 3 standard library only; the tables are tools/tables.py Tables, rendered as Markdown by
 tools/render.py.
@@ -19,12 +19,6 @@ import re
 import statistics
 import sys
 
-if not __package__:  # run as a file (python3 tools/library_doc.py): run it as the package's module
-    import runpy
-
-    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    runpy.run_module("tools.library_doc", run_name="__main__", alter_sys=True)
-    raise SystemExit(0)
 
 from . import render
 from .tables import Table
@@ -171,7 +165,7 @@ def main():
     if args.check:
         if new != text:
             print(f"{args.doc}: its measured tables are not what {args.results}'s CSVs give; "
-                  "run tools/library_doc.py --write")
+                  "run python3 -m tools.library_doc --write")
             return 1
         print(f"ok: {args.doc} is current")
         return 0

@@ -237,7 +237,7 @@ def main(argv, dispatch):
     for ln, text in blocks:
         print(f"{path}:{ln}: generated part differs: {text}", file=sys.stderr)
     print("\n".join(diff))
-    print(f"{path}: out of date; run tools/report.py readme {path}", file=sys.stderr)
+    print(f"{path}: out of date; run gpubarrier report readme {path}", file=sys.stderr)
     return 1
 
 

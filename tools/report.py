@@ -84,12 +84,6 @@ import importlib
 import os
 import sys
 
-if not __package__:  # run as a file (python3 tools/report.py ...): run it as the package's module
-    import runpy
-
-    sys.path[0] = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    runpy.run_module("tools.report", run_name="__main__", alter_sys=True)
-    raise SystemExit(0)
 
 from . import answers as answers_of
 from . import gbcsv

@@ -13,8 +13,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLS = os.path.join(ROOT, "tools")
-sys.path.insert(0, os.path.join(ROOT, "tests", "layering"))
-from test_python_layering import LAYERS, layer_of, modules  # noqa: E402
+from layering.test_python_layering import LAYERS, layer_of, modules
 
 # A program's own command line in the reports' layer, whose lines are no report (the check of a
 # refactor's rows, run by scripts/refactor-check).

@@ -12,7 +12,8 @@ depth (an import inside a function counts as much as one at the top).
              documents' writers), and the package itself
 
 The imports are read from the source (ast), relative ones resolved against the package, so that
-the check needs none of the tools' libraries. The selftests feed it synthetic packages.
+the check needs none of the tools' libraries. The selftests feed it synthetic packages. No file of
+tools/ or tests/ edits sys.path: the package is imported as such.
 """
 import ast
 import os
@@ -183,3 +184,36 @@ SMALL = [("commands", ["tools", "report"]), ("renderers", ["html_report"]),
 ])
 def test_checker_catches(tmp_path, files, want):
     assert violations(make_package(tmp_path, files), SMALL) == want
+
+
+def path_edits(folder):
+    """(file, line) of each edit of sys.path, and each `noqa: E402` (an import placed after code,
+    which such an edit needs), in the Python files under `folder`."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = [d for d in dirnames if d not in ("__pycache__", "build")]
+        for name in sorted(f for f in filenames if f.endswith(".py")):
+            path = os.path.join(dirpath, name)
+            if os.path.abspath(path) == os.path.abspath(__file__):
+                continue  # this check's own patterns
+            with open(path, encoding="utf-8") as f:
+                for number, line in enumerate(f, 1):
+                    code = line.split("#", 1)[0]
+                    if "sys.path" in code and any(
+                            w in code for w in ("insert(", "append(", "[0] =", "extend(", "+=")) or \
+                            "noqa: E402" in line:
+                        out.append((os.path.relpath(path, ROOT), number))
+    return out
+
+
+def test_no_path_edits():
+    """tools/ is imported as the package and the tests reach it through PYTHONPATH (conftest.py):
+    no file of tools/ or tests/ edits sys.path."""
+    found = path_edits(os.path.join(ROOT, "tools")) + path_edits(os.path.join(ROOT, "tests"))
+    assert not found, f"sys.path edited (or an import after code) at {found}"
+
+
+def test_path_edit_check_catches(tmp_path):
+    (tmp_path / "a.py").write_text("import sys\nsys.path.insert(0, 'x')\nimport y  # noqa: E402\n")
+    assert path_edits(str(tmp_path)) == [(os.path.relpath(str(tmp_path / "a.py"), ROOT), 2),
+                                         (os.path.relpath(str(tmp_path / "a.py"), ROOT), 3)]
