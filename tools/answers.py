@@ -27,9 +27,7 @@ verified grid barrier at its shape + one-way signal of the same run, the ratio n
 barrier; other levels have none.
 """
 import collections
-import os
 import re
-import sys
 
 from . import gbcsv
 from . import floor as floor_of

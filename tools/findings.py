@@ -33,7 +33,6 @@ GPU(s) (UUID) that measured every figure of it, and the CSVs. The rules (FINDING
 import collections
 import os
 import re
-import sys
 
 from . import answers
 from . import gbcsv

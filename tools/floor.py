@@ -25,8 +25,6 @@ second technique, shown beside the floor, never part of it. With several GPUs th
 among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the floor is the grid
 barrier alone. configs/sweeps/floor.yaml measures all three in one run.
 """
-import os
-import sys
 
 from . import gbcsv
 

@@ -36,7 +36,6 @@ import math
 import operator
 import os
 import re
-import sys
 
 from . import tool_main
 from . import bounds

@@ -20,14 +20,12 @@ On load, a small inline script sets data-images-loaded / data-images on <body> (
 pixels / all images) and data-tables / data-tables-all (tables with a data row / all tables),
 which tests read from headless Chromium's DOM.
 """
-import argparse
 import base64
 import collections
 import datetime
 import glob
 import html
 import os
-import sys
 import tempfile
 
 from . import gbcsv

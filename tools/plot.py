@@ -33,7 +33,6 @@ import collections
 import math
 import os
 import re
-import sys
 
 from . import tool_main
 

@@ -10,8 +10,6 @@ and push at orderings 1 (relaxed + seq_cst fences) and 2 (relaxed + acq_rel fenc
 
     overlap = gather + exchange - whole   (how much of the two phases run at once)
 """
-import os
-import sys
 
 from . import floor
 from . import gbcsv

@@ -13,7 +13,6 @@ import collections
 import glob
 import os
 import statistics
-import sys
 
 from . import gbcsv
 from . import tool_main

@@ -8,7 +8,6 @@ where scripts/run writes a user's own runs) is not listed: the index is of what 
 """
 import os
 import subprocess
-import sys
 
 from . import answers
 from . import gbcsv

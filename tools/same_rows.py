@@ -14,8 +14,6 @@ Reads schema v1 and later (only the columns above, value, stddev, samples, statu
 """
 import argparse
 import math
-import os
-import sys
 
 from .tool_main import InputError, run, shown
 from . import gbcsv

@@ -12,7 +12,6 @@ Per GPU model, the rows of one machine: the one with the most rows of the table'
 study's V100/P100 figures beside them (tools/study_reference.py).
 """
 import os
-import sys
 
 from . import findings
 from . import gbcsv

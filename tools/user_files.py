@@ -21,7 +21,6 @@ reads as the same columns. Text that is not UTF-8 is refused naming the line and
 import csv
 import os
 import stat
-import sys
 
 from . import tool_main
 

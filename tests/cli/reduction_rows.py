@@ -1,8 +1,6 @@
 """Synthetic rows of the reduction sweep (configs/sweeps/reduction.yaml) that the reduction tests
 share: the model's inputs, gpu.warp.reduce (variant 1 unverified, as its sum is wrong), and the
 single-GPU reductions with the copy ceiling, measured on two GPUs of one machine."""
-import os
-import sys
 
 from tools import gbcsv
 from cli_common import synthetic_row, write_rows

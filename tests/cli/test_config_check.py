@@ -17,7 +17,6 @@ Run by pytest: pytest test_config_check.py [--gpubarrier PATH]
 import glob
 import os
 import subprocess
-import sys
 import tempfile
 
 import pytest

@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tempfile
 
-import pytest
 
 from cli_common import clean_env, expect, run_gpubarrier
 

@@ -21,7 +21,6 @@ import pty
 import re
 import select
 import subprocess
-import sys
 import tempfile
 
 import pytest

@@ -13,10 +13,8 @@ Cases:
 Run by pytest: pytest tests/cli/test_list_cache_bounds.py [--gpubarrier PATH]
 """
 import json
-import os
 import sys
 
-import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from cli_common import executable, expect, run_gpubarrier

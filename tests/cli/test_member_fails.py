@@ -11,7 +11,6 @@ Run by pytest: pytest tests/cli/test_member_fails.py [--gpubarrier PATH]
 """
 import os
 import subprocess
-import sys
 import tempfile
 import time
 

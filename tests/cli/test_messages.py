@@ -12,10 +12,8 @@ bom             merge of a CSV saved with a byte-order mark: read as the same CS
 Run by pytest: pytest tests/cli/test_messages.py [--gpubarrier PATH]
 """
 import os
-import sys
 import tempfile
 
-import pytest
 
 from cli_common import executable, expect, one_line, read_csv, run_gpubarrier
 

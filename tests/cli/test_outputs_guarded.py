@@ -19,10 +19,8 @@ Run by pytest: pytest tests/cli/test_outputs_guarded.py [--gpubarrier PATH]
 import os
 import stat
 import subprocess
-import sys
 import tempfile
 
-import pytest
 
 from cli_common import clean_env, executable, expect, one_line, read_csv, run_gpubarrier
 

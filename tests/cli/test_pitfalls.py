@@ -6,10 +6,7 @@ methods, their levels, their axes with the default values and what the descripti
 Run by pytest: pytest tests/cli/test_pitfalls.py [--gpubarrier PATH]
 """
 import json
-import os
-import sys
 
-import pytest
 
 from cli_common import executable, expect, run_gpubarrier
 

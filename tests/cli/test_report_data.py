@@ -7,7 +7,6 @@ The scans read the source (ast and the text of string literals), so that they ne
 tools' libraries; the reports run on committed results folders."""
 import ast
 import os
-import sys
 
 import pytest
 

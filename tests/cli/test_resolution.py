@@ -21,7 +21,6 @@ import os
 import sys
 import tempfile
 
-import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))

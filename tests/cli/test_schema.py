@@ -18,7 +18,6 @@ import subprocess
 import sys
 import tempfile
 
-import pytest
 
 from cli_common import expect, run_gpubarrier
 

@@ -14,7 +14,6 @@ import os
 import re
 import sys
 
-import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))

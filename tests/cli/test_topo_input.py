@@ -18,7 +18,6 @@ import os
 import random
 import resource
 import subprocess
-import sys
 import tempfile
 
 import pytest

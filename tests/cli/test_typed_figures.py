@@ -51,7 +51,7 @@ def test_typed_figures(tmp_path):
              "a 1.2k cycles gap", "| 1.01 us | table cell |", "- listed: 4.8 µs"]
     for i, line in enumerate(typed):
         p = report(page(f"# t\n\ntext\n{line}\n"), "--typed")
-        expect(p.returncode == 1 and f"page.md:4: typed figure" in p.stderr,
+        expect(p.returncode == 1 and "page.md:4: typed figure" in p.stderr,
                f"'{line}' is a typed figure on line 4", p)
     p = report(page("# t\n\n0.157 / 4.65 / 84.2 B/cycle with 1 / 32 / 1024 threads\n"), "--typed")
     expect(p.returncode == 1 and "'0.157 / 4.65 / 84.2 B/cycle'" in p.stderr,
