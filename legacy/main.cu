@@ -1,5 +1,5 @@
 // gpubarrier-legacy: the part of gpubarrier that needs a CUDA 11.x/12.x toolkit, because CUDA 13
-// removed this_multi_grid() and cudaLaunchCooperativeKernelMultiDevice (issue 15). gpubarrier
+// removed this_multi_grid() and cudaLaunchCooperativeKernelMultiDevice. gpubarrier
 // runs it as a child process and speaks src/methods/legacy/protocol.hpp with it; this program only
 // launches, times and checks, every statistic is gpubarrier's.
 #include <cstdio>

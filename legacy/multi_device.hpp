@@ -1,4 +1,4 @@
-// The cooperative multi-device launch itself (seed 001 section 4.2.1 and Table 1): an empty
+// The cooperative multi-device launch itself (the study, section 4.2.1 and Table 1): an empty
 // kernel on every GPU and the wait for all of them, its check, and the runs of the fusion
 // technique (kernels of __nanosleep units launched back to back).
 #pragma once

@@ -1,5 +1,6 @@
-// this_multi_grid().sync() across the GPUs of one configuration (seed 002 section 4.3.2): the
-// kernel of the project's former kernels/multigpu/cg_multi_grid.cu, with a late participant.
+// this_multi_grid().sync() across the GPUs of one configuration (the workshop version of the
+// study, section 4.3.2, "Multi-Grid Synchronization"): every block of every GPU meets in it, one
+// of them late, so that the check sees whether the others waited.
 #pragma once
 
 #include "helper.hpp"

@@ -99,8 +99,8 @@ HISTORY = [
 STORY = [(re.compile(r"journal\.md"), "a pointer to the journal")]
 
 # The committed code whose comments are scanned; tests/ holds fixtures, which are data.
-CODE = ["src", "kernels", "topology", "jobs", "tools", "scripts", "configs", "cmake",
-        "tests/CMakeLists.txt"]
+CODE = ["src", "kernels", "topology", "jobs", "tools", "scripts", "configs", "cmake", "include",
+        "examples", "legacy", "reframe", "CMakeLists.txt", "tests/CMakeLists.txt"]
 C_LIKE = (".c", ".h", ".cpp", ".hpp", ".cu", ".cuh", ".cpp.in", ".hpp.in")
 DATA = (".csv", ".json")
 
