@@ -1213,9 +1213,12 @@ def page(paths, base):
             lines.append(head + cells)
     summary = ", ".join(f"{counts[k]} {k}" for k in ("confirmed", "refuted", "inconclusive",
                                                       "not measured") if counts[k])
-    left = len(loaded) - len(rows)
+    # Rows of a machine without GPU (no model) are no GPU's figures: they are not counted.
+    of_gpus = [r for r in loaded if r.get("gpu_model")]
+    left = sum(1 for r in unplaced if r.get("gpu_model"))
     return [f"{len(FINDINGS)} conclusions x {len(GPUS)} GPUs: {summary}. "
-            f"{left} of {len(loaded)} rows without GPU UUIDs take part in no verdict. "
+            f"{left} of {len(of_gpus)} rows of GPU machines without GPU UUIDs take part in no "
+            f"verdict. "
             + study_under_rule(), "", runs_read(loaded, base), "",
             Table(["finding (the study's section)", "the study (V100 / P100)", "GPU", "Hopper",
                    "verdict", "why", "CSV"], lines)]
