@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "core/method_members.hpp"
 
 namespace gb {
 
@@ -25,10 +26,12 @@ class Registry {
 
 #define GB_CONCAT_INNER(a, b) a##b
 #define GB_CONCAT(a, b) GB_CONCAT_INNER(a, b)
-// Registers Type (default-constructible Method) with the global registry.
+// Registers Type (default-constructible Method) with the global registry, once it has passed
+// core/method_members.hpp's check of its members' names.
 #define GB_REGISTER_METHOD(Type)                                             \
+  static_assert(::gb::MethodNamesNoneReads<Type>::ok);                       \
   namespace {                                                                \
-  [[maybe_unused]] const bool GB_CONCAT(gb_registered_, __COUNTER__) =          \
+  [[maybe_unused]] const bool GB_CONCAT(gb_registered_, __COUNTER__) =       \
       ::gb::Registry::instance().add([]() -> std::unique_ptr<::gb::Method> { \
         return std::make_unique<Type>();                                     \
       });                                                                    \
