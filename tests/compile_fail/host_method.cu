@@ -19,20 +19,30 @@ class CompileFailHostMethod final : public Method {
   Level level() const override { return Level::host; }
   std::string_view description() const override { return "no barrier: a compile-time test"; }
 #if defined(GB_CASE_MISSPELT_AXES)
-  std::vector<Axis> axis() const { return {{"group_size", {2}}}; }
+  std::vector<Axis> axis() const {
+    return {{ "group_size", { 2 } }};
+  }
 #else
-  std::vector<Axis> axes() const override { return {{"group_size", {2}}}; }
+  std::vector<Axis> axes() const override {
+    return {{"group_size", {2}}};
+  }
 #endif
 #if defined(GB_CASE_MISSPELT_FEASIBLE)
-  Usability feasable(const RunContext&, const Point&) const { return Usability::yes(); }
+  Usability feasable(const RunContext&, const Point&) const {
+    return Usability::yes();
+  }
 #endif
 #if defined(GB_CASE_MISSPELT_BOUNDS)
-  std::vector<Bound> bound() const { return Method::bounds(); }
+  std::vector<Bound> bound() const {
+    return Method::bounds();
+  }
 #endif
 #if defined(GB_CASE_K_PREFIXED_NAME)
   static constexpr std::string_view kName = "test.host.compile-fail";
 #endif
-  std::vector<Measurement> measure(State&) override { return {}; }
+  std::vector<Measurement> measure(State&) override {
+    return {};
+  }
 };
 
 }  // namespace gb
