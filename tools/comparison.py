@@ -20,6 +20,7 @@ import os
 import statistics
 
 from . import gbcsv
+from . import machines
 from . import tool_main
 from . import user_files
 from .tables import Table
@@ -520,12 +521,36 @@ def _summary_lines(res):
     return parts
 
 
+def side_gpus(side):
+    """The GPU UUIDs of a side's rows (machines.uuids_of), sorted; empty where none records them."""
+    return sorted({u for rows in side.groups.values() for r in rows
+                   for u in machines.uuids_of(r)})
+
+
+def _gpus_text(uuids):
+    if not uuids:
+        return "GPUs not recorded"
+    shown = ", ".join(u[:12] for u in uuids[:4])
+    return f"on {shown}" + (f" and {len(uuids) - 4} more" if len(uuids) > 4 else "")
+
+
+def gpus_differ(sides):
+    """Whether a side was measured on other GPUs than the baseline (both recorded): its verdicts
+    then hold the difference between the GPUs as well as between the runs."""
+    base = set(side_gpus(sides[0]))
+    return bool(base) and any(set(g) and set(g) != base for g in map(side_gpus, sides[1:]))
+
+
 def _sides_lines(res):
     out = [f"sides by {res['by']}:"]
     for i, s in enumerate(res["sides"]):
         n = len(s.groups)
         what = f"{s.path}" + (f" [{res['by']}={s.value}]" if res["by"] != "file" else "")
-        out.append(f"  {s.label}{' (baseline)' if i == 0 else ''}: {what}, {n} keys")
+        out.append(f"  {s.label}{' (baseline)' if i == 0 else ''}: {what}, {n} keys, "
+                   f"{_gpus_text(side_gpus(s))}")
+    if gpus_differ(res["sides"]):
+        out.append("  measured on different GPUs: a verdict holds the difference between the GPUs "
+                   "as well as between the runs")
     return out
 
 
@@ -633,7 +658,8 @@ def to_json(res):
         "by": res["by"], "k": res["k"],
         "floor": res["floor"] if res["floor"] is not None else
         default_floors(),
-        "sides": [{"label": s.label, "file": s.path, "by_value": s.value, "keys": len(s.groups)}
+        "sides": [{"label": s.label, "file": s.path, "by_value": s.value, "keys": len(s.groups),
+                   "gpu_uuids": side_gpus(s)}
                   for s in sides],
         "joined": [{**{k: r[k] for k in ("method", "config", "metric", "gpu_count", "ranks",
                                          "nodes", "launcher", "unit")},

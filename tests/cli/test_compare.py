@@ -101,6 +101,28 @@ def test_faster_beyond(write):
            "table summary", out)
 
 
+A_GPU, B_GPU = "GPU-aaaaaaaa-0000-0000-0000-000000000000", "GPU-bbbbbbbb-0000-0000-0000-000000000000"
+
+
+@pytest.mark.parametrize("b_uuid, differ", [(B_GPU, True), (A_GPU, False), ("", False)])
+def test_sides_name_their_gpus(write, b_uuid, differ):
+    """Each side names the GPUs it was measured on; sides on other GPUs than the baseline's say
+    that their verdicts hold the difference between the GPUs (a side that records none, no
+    claim)."""
+    a = write("gpu-a.csv", [row(gpu_uuids=A_GPU)])
+    b = write("gpu-b.csv", [row(gpu_uuids=b_uuid, run_id="r2")])
+    out = compare(a, b).stdout
+    expect("gpu-a.csv (baseline): " in out and "1 keys, on GPU-aaaaaaaa" in out,
+           "the baseline's GPU", out)
+    expect(f"1 keys, on {b_uuid[:12]}" in out if b_uuid else "1 keys, GPUs not recorded" in out,
+           "the other side's GPU", out)
+    expect(("measured on different GPUs" in out) == differ,
+           f"the different-GPUs line {'present' if differ else 'absent'}", out)
+    sides = as_json(a, b)["sides"]
+    expect([s["gpu_uuids"] for s in sides] == [[A_GPU], [b_uuid] if b_uuid else []],
+           "the JSON sides' GPU UUIDs", sides)
+
+
 def test_only_in_one(write):
     a = write("only-a.csv", [row(value="1000")])
     b = write("only-b.csv", [row(value="1000", run_id="r2"),
