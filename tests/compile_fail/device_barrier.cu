@@ -1,6 +1,6 @@
 // A device-side multi-GPU barrier algorithm as a file under kernels/multigpu/ holds it
 // (kernels/multigpu/hierarchical.cu has the same optional member, all_count.cu the same need),
-// for tests/compile_fail/run.py: as it stands it registers; each case below gets it wrong one way,
+// for test_compile_fail.py: as it stands it registers; each case below gets it wrong one way,
 // which the concept DeviceAlgorithm (multigpu/frame/algorithm.cuh) must refuse instead of reading
 // a default.
 // CASE wrong_signature: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"

@@ -1,5 +1,5 @@
 // A grid barrier as a file under kernels/grid/ holds it (kernels/grid/flag_epoch.cuh + .cu), for
-// tests/compile_fail/run.py: as it stands it registers; each case below breaks it one way, and the
+// test_compile_fail.py: as it stands it registers; each case below breaks it one way, and the
 // GridBarrier concept (grid/detail/grid_barrier.cuh) must refuse it.
 // CASE k_prefixed_name: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE missing_state_words: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"

@@ -1,4 +1,4 @@
-// A host-level method as a file under src/methods/host/ holds it, for tests/compile_fail/run.py:
+// A host-level method as a file under src/methods/host/ holds it, for test_compile_fail.py:
 // as it stands it registers; each case below gives one optional member a near name, which would
 // compile, override nothing and leave Method's default in place, and GB_REGISTER_METHOD must refuse
 // it (core/method_members.hpp), naming the member and what the runner calls instead.

@@ -1,5 +1,5 @@
 // A warp method as a file under kernels/warp/ holds it (kernels/warp/syncwarp.cu), for
-// tests/compile_fail/run.py: as it stands it registers; each case below breaks it one way, and
+// test_compile_fail.py: as it stands it registers; each case below breaks it one way, and
 // the WarpSync concept (warp/detail/warp_sync.cuh) must refuse it.
 // CASE misspelt_description: "type constraint failed for" "CompileFailSync" "concept WarpSync"
 // CASE missing_action: "type constraint failed for" "CompileFailSync" "concept WarpSync"
