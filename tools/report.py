@@ -84,6 +84,13 @@ import importlib
 import os
 import sys
 
+if not __package__:
+    # Run as a file (python3 tools/report.py ...): the same command as the package's module, in a
+    # Python that finds the package above this folder, with the caller's working directory.
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    os.execve(sys.executable, [sys.executable, "-m", "tools.report", *sys.argv[1:]], env)
 
 from . import answers as answers_of
 from . import gbcsv

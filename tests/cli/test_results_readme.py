@@ -110,3 +110,14 @@ def test_failing_marker_named(results, tmp_path):
     fail = check(broken)
     if fail.returncode != 1 or "broken.md:3:" not in fail.stderr:
         pytest.fail(f"a failing marker command should be named by its line\n{fail.stderr}")
+
+
+def test_report_runs_as_a_file(results, tmp_path):
+    """`python3 tools/report.py readme --check PAGE` from any folder, with nothing on PYTHONPATH:
+    the file runs the package's module."""
+    page = os.path.join(os.path.dirname(results), "results", "README.md")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    p = subprocess.run([PYTHON, os.path.join(ROOT, "tools", "report.py"), "readme", page,
+                        "--check"], capture_output=True, text=True, timeout=120, cwd=str(tmp_path),
+                       env=env)
+    assert p.returncode == 0 and "up to date" in p.stdout, f"{p.stdout}\n{p.stderr}"
