@@ -143,8 +143,10 @@ unsigned grid_blocks() {
 }
 constexpr unsigned kThreads = 128;
 
-// Failures of the message-passing check on one GPU with the grid barrier (or without it).
-unsigned grid_failures(bool with_barrier) {
+// Failures of the message-passing check on one GPU, run twice on one state by `launch(state,
+// payloads, failures, with_barrier)`: the grid barrier's kernel or the cluster grid barrier's.
+template <class CheckLaunch>
+unsigned check_failures(CheckLaunch launch, bool with_barrier) {
   const unsigned blocks = grid_blocks();
   gpubarrier::GridBarrierState s;
   CHECK(gpubarrier::make_grid_barrier(&s, nullptr, kWatchdogNs));
@@ -153,9 +155,8 @@ unsigned grid_failures(bool with_barrier) {
   p.members = 1;
   unsigned* failures = zeroed(1);
   // Two launches on one state: the second starts from the counter the first left.
-  for (int launch = 0; launch < 2; ++launch) {
-    CHECK(gpubarrier::launch_cooperative(grid_check, blocks, kThreads, 0, nullptr, s, p, failures,
-                                         with_barrier ? 1 : 0));
+  for (int launch_index = 0; launch_index < 2; ++launch_index) {
+    CHECK(launch(s, p, failures, with_barrier ? 1 : 0));
     CHECK(cudaMemset(p.of[0], 0, blocks * kThreads * sizeof(unsigned)));
   }
   CHECK(cudaDeviceSynchronize());
@@ -166,6 +167,19 @@ unsigned grid_failures(bool with_barrier) {
   CHECK(cudaFree(p.of[0]));
   CHECK(cudaFree(failures));
   return f;
+}
+
+// The grid barrier's check launch (the cluster grid barrier's: clustered_check below).
+auto grid_check_launch() {
+  return [](gpubarrier::GridBarrierState& s, Payloads& p, unsigned* failures, int with_barrier) {
+    return gpubarrier::launch_cooperative(grid_check, grid_blocks(), kThreads, 0, nullptr, s, p,
+                                          failures, with_barrier);
+  };
+}
+
+// Failures of the message-passing check on one GPU with the grid barrier (or without it).
+unsigned grid_failures(bool with_barrier) {
+  return check_failures(grid_check_launch(), with_barrier);
 }
 
 // Whether this GPU launches thread-block clusters; the reason on stdout when not.
@@ -176,29 +190,19 @@ bool has_clusters() {
   return can != 0;
 }
 
+// The cluster grid barrier's check launch, in clusters of `cluster_size` blocks.
+auto clustered_check(unsigned cluster_size) {
+  return [cluster_size](gpubarrier::GridBarrierState& s, Payloads& p, unsigned* failures,
+                        int with_barrier) {
+    return gpubarrier::launch_clustered(cluster_grid_check, grid_blocks(), cluster_size, kThreads,
+                                        0, nullptr, s, p, failures, with_barrier);
+  };
+}
+
 // Failures of the message-passing check on one GPU with the cluster grid barrier (or without it),
 // in clusters of `cluster_size` blocks.
 unsigned cluster_grid_failures(unsigned cluster_size, bool with_barrier) {
-  const unsigned blocks = grid_blocks();
-  gpubarrier::GridBarrierState s;
-  CHECK(gpubarrier::make_grid_barrier(&s, nullptr, kWatchdogNs));
-  Payloads p{};
-  p.of[0] = zeroed(blocks * kThreads);
-  p.members = 1;
-  unsigned* failures = zeroed(1);
-  for (int launch = 0; launch < 2; ++launch) {
-    CHECK(gpubarrier::launch_clustered(cluster_grid_check, blocks, cluster_size, kThreads, 0,
-                                       nullptr, s, p, failures, with_barrier ? 1 : 0));
-    CHECK(cudaMemset(p.of[0], 0, blocks * kThreads * sizeof(unsigned)));
-  }
-  CHECK(cudaDeviceSynchronize());
-  bool timed_out = false;
-  CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
-  const unsigned f = read_word(failures) + (timed_out ? 1000000u : 0u);
-  CHECK(gpubarrier::free_grid_barrier(&s, nullptr));
-  CHECK(cudaFree(p.of[0]));
-  CHECK(cudaFree(failures));
-  return f;
+  return check_failures(clustered_check(cluster_size), with_barrier);
 }
 
 // Failures of the message-passing check across `members` GPUs with the device barrier.
@@ -257,30 +261,41 @@ int grid_without_barrier() {
                            std::to_string(f) + " stale reads)");
 }
 
-int grid_watchdog() {
-  const unsigned blocks = grid_blocks();
+// The watchdog: `absent(state, passed)` launches a grid one part of which never arrives, and
+// the wait must end with no block passed and grid_barrier_timed_out saying so; after a reset the
+// same state serves a healthy launch of `check`. `who`: what never arrives.
+template <class AbsentLaunch, class CheckLaunch>
+int watchdog_case(AbsentLaunch absent, CheckLaunch check, const std::string& who) {
   gpubarrier::GridBarrierState s;
   CHECK(gpubarrier::make_grid_barrier(&s, nullptr, 50'000'000ull));  // 50 ms
   unsigned* passed = zeroed(1);
-  CHECK(gpubarrier::launch_cooperative(grid_absent, blocks, kThreads, 0, nullptr, s, passed));
+  CHECK(absent(s, passed));
   CHECK(cudaDeviceSynchronize());
   bool timed_out = false;
   CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
   int bad = expect(timed_out && read_word(passed) == 0,
-                   "a block that never arrives: the watchdog ends the wait, no block passes, "
-                   "grid_barrier_timed_out says so");
-  // After a reset the state serves a healthy launch again.
+                   "a " + who +
+                       " that never arrives: the watchdog ends the wait, no block "
+                       "passes, grid_barrier_timed_out says so");
   CHECK(gpubarrier::reset_grid_barrier(s, nullptr));
   Payloads p{};
-  p.of[0] = zeroed(blocks * kThreads);
+  p.of[0] = zeroed(grid_blocks() * kThreads);
   p.members = 1;
   unsigned* failures = zeroed(1);
-  CHECK(
-      gpubarrier::launch_cooperative(grid_check, blocks, kThreads, 0, nullptr, s, p, failures, 1));
+  CHECK(check(s, p, failures, 1));
   CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
   bad |= expect(!timed_out && read_word(failures) == 0, "after reset_grid_barrier it works again");
   CHECK(gpubarrier::free_grid_barrier(&s, nullptr));
   return bad;
+}
+
+int grid_watchdog() {
+  return watchdog_case(
+      [](gpubarrier::GridBarrierState& s, unsigned* passed) {
+        return gpubarrier::launch_cooperative(grid_absent, grid_blocks(), kThreads, 0, nullptr, s,
+                                              passed);
+      },
+      grid_check_launch(), "block");
 }
 
 int residency_refusal() {
@@ -323,29 +338,13 @@ int cluster_grid_without_barrier() {
 
 int cluster_grid_watchdog() {
   if (!has_clusters()) return kSkip;
-  const unsigned blocks = grid_blocks(), size = 2;
-  gpubarrier::GridBarrierState s;
-  CHECK(gpubarrier::make_grid_barrier(&s, nullptr, 50'000'000ull));  // 50 ms
-  unsigned* passed = zeroed(1);
-  CHECK(gpubarrier::launch_clustered(cluster_grid_absent, blocks, size, kThreads, 0, nullptr, s,
-                                     size, passed));
-  CHECK(cudaDeviceSynchronize());
-  bool timed_out = false;
-  CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
-  int bad = expect(timed_out && read_word(passed) == 0,
-                   "a cluster that never arrives: the watchdog ends the wait, no block passes, "
-                   "grid_barrier_timed_out says so");
-  CHECK(gpubarrier::reset_grid_barrier(s, nullptr));
-  Payloads p{};
-  p.of[0] = zeroed(blocks * kThreads);
-  p.members = 1;
-  unsigned* failures = zeroed(1);
-  CHECK(gpubarrier::launch_clustered(cluster_grid_check, blocks, size, kThreads, 0, nullptr, s, p,
-                                     failures, 1));
-  CHECK(gpubarrier::grid_barrier_timed_out(s, nullptr, &timed_out));
-  bad |= expect(!timed_out && read_word(failures) == 0, "after reset_grid_barrier it works again");
-  CHECK(gpubarrier::free_grid_barrier(&s, nullptr));
-  return bad;
+  const unsigned size = 2;
+  return watchdog_case(
+      [size](gpubarrier::GridBarrierState& s, unsigned* passed) {
+        return gpubarrier::launch_clustered(cluster_grid_absent, grid_blocks(), size, kThreads, 0,
+                                            nullptr, s, size, passed);
+      },
+      clustered_check(size), "cluster");
 }
 
 int cluster_residency_refusal() {
