@@ -245,21 +245,18 @@ def test_axis_value_names():
             for want in ("ordering=release-acquire", "ordering=seq-cst-fence", "fault=none"):
                 expect(any(want in c for c in configs), f"the config carries {want}: {configs}")
         sweep = os.path.join(d, "n.yaml")
-        with open(sweep, "w") as f:
-            f.write("runs:\n  - methods: multigpu.device.push\n"
-                    "    axes: {ordering: [release-acquire, 2], blocks_per_sm: [1]}\n")
-        p = gpubarrier("sweep", sweep, "--out", "none")
+
+        def push_sweep(axes):
+            """`sweep` of a file with one run of multigpu.device.push over `axes` (line 3)."""
+            with open(sweep, "w") as f:
+                f.write(f"runs:\n  - methods: multigpu.device.push\n    axes: {axes}\n")
+            return gpubarrier("sweep", sweep, "--out", "none")
+        p = push_sweep("{ordering: [release-acquire, 2], blocks_per_sm: [1]}")
         expect(p.returncode == 0, "a sweep file takes names", p)
-        with open(sweep, "w") as f:
-            f.write("runs:\n  - methods: multigpu.device.push\n"
-                    "    axes: {ordering: [release-aquire]}\n")
-        p = gpubarrier("sweep", sweep, "--out", "none")
+        p = push_sweep("{ordering: [release-aquire]}")
         expect(p.returncode == 2 and "n.yaml:3:" in p.stderr and "release-aquire" in p.stderr and
                "release-acquire" in p.stderr, "a sweep file's unknown name: exit 2", p)
-        with open(sweep, "w") as f:
-            f.write("runs:\n  - methods: multigpu.device.push\n"
-                    "    axes: {part: [0, 9]}\n")
-        p = gpubarrier("sweep", sweep, "--out", "none")
+        p = push_sweep("{part: [0, 9]}")
         expect(p.returncode == 2 and "n.yaml:3:" in p.stderr and "part=9" in p.stderr and
                "gather-send" in p.stderr, "a sweep file's unknown code: exit 2 with its line", p)
 
