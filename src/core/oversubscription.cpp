@@ -13,14 +13,11 @@
 #include "topology/cpulist.hpp"
 
 namespace gb {
-namespace {
 
 void add_reason(std::string& to, const std::string& reason) {
   if (reason.empty() || to.find(reason) != std::string::npos) return;
   to += (to.empty() ? "" : ", ") + reason;
 }
-
-}  // namespace
 
 std::vector<int> process_cpus() {
   cpu_set_t set;

@@ -63,6 +63,9 @@ std::string cpu_wait(double share, std::string_view what);
 // this process's.
 std::string cpu_wait(const RunContext& ctx, double share, std::string_view what);
 
+// Adds `reason` to a figure's contention ("a, b"), unless it is empty or already there.
+void add_reason(std::string& to, const std::string& reason);
+
 // How far apart a point's loop figure (metric loop_latency, the loop mean) and its per-step
 // figure (metric latency, the median step) may be before both are noisy. Healthy host figures
 // lie within 0.4x-1.5x of each other (the loop pipelines the steps and carries no clock reads; the

@@ -43,8 +43,7 @@ class MpiBarrier final : public Method {
     const CpuShare cpu;
     std::vector<Measurement> rows{loop_latency(ctx, osu_convention(), barrier),
                                   host_loop(ctx, barrier)};
-    const std::string waited = cpu_wait(ctx, cpu.of(1), "ranks");
-    if (!waited.empty()) contention += (contention.empty() ? "" : ", ") + waited;
+    add_reason(contention, cpu_wait(ctx, cpu.of(1), "ranks"));
     for (Measurement& m : rows) m.contention = contention;
     return rows;
 #else

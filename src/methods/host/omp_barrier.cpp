@@ -89,8 +89,7 @@ class OmpBarrier final : public Method {
     // Every thread spins in the barrier: the team needs a CPU per thread, and needs to have had
     // them while it was timed.
     std::string contention = oversubscription(ctx, threads, "threads");
-    const std::string waited = cpu_wait(ctx, cpu.of(threads), "threads");
-    if (!waited.empty()) contention += (contention.empty() ? "" : ", ") + waited;
+    add_reason(contention, cpu_wait(ctx, cpu.of(threads), "threads"));
     m.contention = loop.contention = contention;
     return {loop, m};
   }
