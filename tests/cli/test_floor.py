@@ -83,7 +83,7 @@ def test_floor(tmp_path, gpubarrier):
     by_count = floor.floor_by_count(gbcsv.load([path], statuses={"ok"}))
     expect(by_count == {1: (0.98, "gpu.grid.cg"), 2: (2.25, "gpu.grid.cg")},
            f"the plot's floor by GPU count: {by_count}")
-    # compare shows each side's ratios (issue 16: compare shows each barrier at its floor).
+    # compare shows each side's ratios (compare shows each barrier at its floor).
     other = os.path.join(d, "floor-b.csv")
     write_rows(other, gbcsv.NAMES, [
         grid("gpu.grid.cg", "0", 1, 128, 1000, system="b"),
@@ -96,7 +96,7 @@ def test_floor(tmp_path, gpubarrier):
            "| multigpu.device.push | 2 | 1x128 | 0 | 1.10 (gpu.grid.cg) | 1.20 (gpu.grid.cg) |"
            in p.stdout,
            "compare has each side's latency / floor", p)
-    # The shared page shows the same ratios (issue 16: reports show each barrier at its floor).
+    # The shared page shows the same ratios (reports show each barrier at its floor).
     page = os.path.join(d, "page.html")
     p = run_gpubarrier(gpubarrier, "report", path, "--html", page)
     expect(p.returncode == 0, "report --html exits 0", p)

@@ -90,7 +90,7 @@ def test_dry_run():
 
 
 def test_multinode():
-    """--nodes 2 on a GPU system (issue 18): every two-node step of the paper sweep runs
+    """--nodes 2 on a GPU system: every two-node step of the paper sweep runs
     multinode.hierarchical beside the host barriers; the single-node device barriers stay out."""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, "jobs")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""`gpubarrier report legacy-study` (tools/legacy_study.py): seed 001 Table 1 and seed 002
-Table 9 beside the legacy helper's rows.
+"""`gpubarrier report legacy-study` (tools/legacy_study.py): the study's Table 1 and the
+workshop version's Table 9 beside the legacy helper's rows.
 
 Run by pytest: pytest tests/cli/test_legacy_study.py
 """
@@ -36,12 +36,12 @@ def test_legacy_study(tmp_path, gpubarrier):
     for want in ["| traditional (`<<<>>>`) | 1 | 1.5 | 1.08 | 8.7 | 8.89 |",
                  "| cooperative | 1 | 1.1 | 1.06 | 9.2 | 10.2 |",
                  "| cooperative multi-device (helper) | 2 | - | 1.26 | 25 | 10.9 |"]:
-        expect(want in lines, f"the line {want} (ours beside seed 001 Table 1; impl=1 only)", p)
+        expect(want in lines, f"the line {want} (ours beside the study's Table 1; impl=1 only)", p)
     p = run_gpubarrier(gpubarrier, "report", "legacy-study", "multigrid", path)
     expect(p.returncode == 0, "legacy-study multigrid exits 0", p)
     lines = p.stdout.splitlines()
     expect("| V100 | block/sm <= 4 and warp/sm <= 16 | 6.02-9.12 | 5.9-5.9 (1 shapes) |" in lines
            and "| P100 | block/sm > 8 | 33.18-74.89 | 16.1-16.1 (1 shapes) |" in lines,
-           "each region of seed 002 Table 9 over our 2-GPU rows only", p)
+           "each region of the workshop version's Table 9 over our 2-GPU rows only", p)
     p = run_gpubarrier(gpubarrier, "report", "legacy-study", "table9", path)
     expect(p.returncode != 0 and "launch|multigrid" in p.stderr, "a wrong table is refused", p)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""No hang, no silent mix-up (issue 13), threads: one thread of host.omp.barrier throws
+"""No hang, no silent mix-up, threads: one thread of host.omp.barrier throws
 (GPUBARRIER_TEST_THROW=measure:1, test-only, core/faults.hpp). Its point must end as one
 `failed` row that names the thread, well inside the timeout (a thread that left its barriers
 would leave the others waiting forever, or end the process: an exception leaving an OpenMP

@@ -4,7 +4,7 @@
 Cases:
   equations  switch_point solves Eq. 2 exactly: against a brute-force search over N on random
              inputs, and Eq. 4 / Eq. 5 in their scenarios; crossing() interpolates.
-  study      the study's V100/P100 inputs (seed 001 Table 3) give its Table 4 switch points
+  study      the study's V100/P100 inputs (its Table 3) give its Table 4 switch points
              (70 B, 70 B, 9076 B, 32681 B) by Eq. 5, within the rounding of the printed inputs.
   from_csv   a CSV written here with every input: the predictions, the measured crossings and
              their errors, per GPU model.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier report multinode-model` (tools/multinode_model.py, issue 18): barriers across
+"""`gpubarrier report multinode-model` (tools/multinode_model.py): barriers across
 nodes on paper, from one node's measured rows plus a network file of assumed figures.
 
 Run by pytest: pytest tests/cli/test_multinode_model.py

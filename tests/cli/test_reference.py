@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The reference check of the host figures (issue 13): tools/report.py `reference` and the host
+"""The reference check of the host figures: tools/report.py `reference` and the host
 tables' preference for `loop_latency` (on CSVs written here), and scripts/reference-check run for
 real (one round of MPI and OpenMP against tools/reference/'s programs, NCCL skipped for want of
 GPUs behind a fake nvidia-smi).

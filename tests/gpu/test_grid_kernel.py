@@ -146,7 +146,7 @@ def test_kernel_launch(gpubarrier, gpus):
 
 
 def test_kernel_fusion(gpubarrier, gpus):
-    # Both of seed 001 Table 1's single-GPU launch types: <<<>>> and cooperative.
+    # Both single-GPU launch types of the study's Table 1: <<<>>> and cooperative.
     rows = run_rows(gpubarrier, "--methods", "kernel.fusion", "--axis", "fusion_i=40",
                     "--axis", "fusion_j=10", "--axis", "launch=0,1")
     got = [r for r in rows if r["metric"] == "launch_overhead"]

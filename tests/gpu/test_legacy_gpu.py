@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The methods that run in the gpubarrier-legacy helper (issue 15), on the GPUs of this machine:
+"""The methods that run in the gpubarrier-legacy helper, on the GPUs of this machine:
 skipped without a GPU or without the helper (it is built on a machine with a package registry and
 carried along: README, "GPU machine").
 

@@ -30,8 +30,8 @@ def test_threads_all_methods(gpubarrier, gpus):
     rows = run_rows(gpubarrier, "--methods", DEVICE + "," + NCCL_LSA + ",host.omp.gpu-barrier,"
                     "host.nccl.allreduce,kernel.multi-device-launch,multigpu.cg.multi-grid",
                     "--axis", counts(gpus))
-    # Multi-grid and the real multi-device launch (impl=1) run in the gpubarrier-legacy helper
-    # (issue 15): without it, skipped saying so; with it, checked below like the others.
+    # Multi-grid and the real multi-device launch (impl=1) run in the gpubarrier-legacy helper:
+    # without it, skipped saying so; with it, checked below like the others.
     legacy = [r for r in rows
               if r["method"] == "multigpu.cg.multi-grid" or codes(r).get("impl") == 1]
     if any(r["status"] == "skipped" and "gpubarrier-legacy" not in r["note"] for r in legacy):
@@ -159,7 +159,7 @@ def test_member_throws(gpubarrier, gpus):
 
 
 def test_acq_rel_and_parts(gpubarrier, gpus):
-    # Issue 16's experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
+    # The ordering experiments: ordering=2 (relaxed signals, acq_rel fences) is a barrier and must
     # verify like 0 and 1 on every algorithm, and so must push's count_poll=1 (relaxed polls of
     # the count, one acquire fence) and slots' scan=1 (relaxed polls of every slot, one acquire
     # fence; scan=0, an acquire load per poll, is the default the rows above use); push's

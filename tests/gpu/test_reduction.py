@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 17's GPU methods at small sizes on a real GPU; skipped when none is visible.
+"""The reduction methods at small sizes on a real GPU; skipped when none is visible.
 
 Tests:
   model_stream  model.smem.stream (1, 32, 1024 threads) and model.gmem.stream (grid 0, 1): ok rows

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """What the compiler made of kernels whose meaning depends on instruction order (no GPU needed).
 
-Clock brackets (seed 004): the compiler may move instructions across a clock64() read: a
-parameter or memory load that lands inside the timed region adds its latency to the figure. The
-checks read the SASS of the built binary and check, between the two clock reads of each timed
-kernel, that the intended instructions are there and nothing that touches memory is.
+Clock brackets (the clock()/SASS post): the compiler may move instructions across a clock64()
+read: a parameter or memory load that lands inside the timed region adds its latency to the
+figure. The checks read the SASS of the built binary and check, between the two clock reads of
+each timed kernel, that the intended instructions are there and nothing that touches memory is.
 
 Memory ordering (push_orders_sends): no test on H100/H200 has shown the reordering a missing
 fence allows, so the check is on the code: the PTX and the SASS of multigpu.device.push.
@@ -138,7 +138,7 @@ def check_clean(name, inside):
     bad = [text for op, text in inside if FORBIDDEN.match(op)]
     if bad:
         pytest.fail(f"{name}: memory or special-register access inside the clock bracket "
-                 f"(seed 004):\n  " + "\n  ".join(bad))
+                 f"(the clock()/SASS post):\n  " + "\n  ".join(bad))
 
 
 def ptx_functions(cuobjdump, binary):
@@ -318,7 +318,7 @@ def test_model_loads_timed(functions):
 
 
 def test_warp_reduce_shuffles(functions):
-    # gpu.warp.reduce's shuffle variants (seed 001 Table 5): each timed round must be the 5 steps
+    # gpu.warp.reduce's shuffle variants (the study's Table 5): each timed round must be the 5 steps
     # of the tree, a 64-bit SHFL.DOWN (two 32-bit halves) and a DADD per step, nothing else for
     # the tile; the coalesced group also computes each step's source lane (SHFL.IDX of its rank)
     # inside the bracket, which is what it costs over the tile.

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks gpubarrier's layering (issue 14, step 6): the folder tree, the includes and the CMake
+"""Checks gpubarrier's layering: the folder tree, the includes and the CMake
 link graph must say the same thing. One table (LAYERS: each layer's folders and its one CMake
 target, top down; MAY_USE: what each layer may use) gives the rules of all three.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The legacy methods (issue 15) as the CLI shows them without a GPU or without the helper:
+"""The legacy methods as the CLI shows them without a GPU or without the helper:
 skipped rows that say why and which build option provides the helper; and the helper itself,
 when this build made one (test_helper_runs, marked legacy).
 

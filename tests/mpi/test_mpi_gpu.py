@@ -58,7 +58,7 @@ def test_all_methods(mpirun_rows, gpus):
 
 
 def test_multi_reductions(mpirun_rows, gpus):
-    """reduction.multi.* (issue 17) with one rank per GPU: device-barrier, mpi and nccl ok and
+    """reduction.multi.* with one rank per GPU: device-barrier, mpi and nccl ok and
     verified (relative error in the note) with launcher=mpi, latency and bandwidth; omp and
     multi-grid (one process drives every GPU) skipped (threads mode only)."""
     if gpus < 2:
@@ -83,7 +83,7 @@ def test_multi_reductions(mpirun_rows, gpus):
 
 
 def test_nvshmem(mpirun_rows, gpus):
-    """NVSHMEM's barrier (issue 16) at every variant and ordering: verified, except that
+    """NVSHMEM's barrier at every variant and ordering: verified, except that
     nvshmemx_sync_all_block without fences (variant 1, ordering 0) promises no ordering, so the
     payload check may catch it (unverified); never failed or timeout."""
     if gpus < 2:
@@ -103,7 +103,7 @@ def test_nvshmem(mpirun_rows, gpus):
 
 
 def test_simulated_nodes(mpirun_rows, gpus):
-    """2 ranks as 2 "nodes" (GPUBARRIER_TEST_RANKS_AS_NODES=1, issue 18), NCCL over sockets on
+    """2 ranks as 2 "nodes" (GPUBARRIER_TEST_RANKS_AS_NODES=1), NCCL over sockets on
     loopback: host barriers and NCCL measure across the "nodes"; device barriers, which need
     peer memory inside one node, are refused with the reason."""
     if gpus < 2:
@@ -122,7 +122,7 @@ def test_simulated_nodes(mpirun_rows, gpus):
     print("PASS", [(r["method"], r["metric"], r["value"]) for r in across])
 
 
-# multinode.hierarchical (issue 18) at every ordering, network variant and fault that ends
+# multinode.hierarchical at every ordering, network variant and fault that ends
 # differently: verified, unverified (fault=1, skip the wait), timeout (fault=2, last rank absent).
 # network=1 (NVSHMEM signals between the node leaders' GPUs) ends the same way in a build with
 # NVSHMEM, and is skipped with the reason in one without. A short watchdog keeps the timeout

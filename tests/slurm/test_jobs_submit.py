@@ -120,7 +120,7 @@ def test_lost_point(tmp_path):
     """A rank that dies inside a point of a 2-node step (rank 3, on gb-node2, test hook): srun
     ends the step's every rank, the job script writes the point's row with `gpubarrier
     lost-point` (timeout, the step and its status in the note) and goes on; the other step of the
-    job measures as usual, and the merge has every point once (issue 18: a dead node is a row,
+    job measures as usual, and the merge has every point once (a dead node is a row,
     not a gap or a hang)."""
     d = str(tmp_path)
     out = os.path.join(d, "jobs")

@@ -1,4 +1,4 @@
-// The fusion technique (seed 001 Eq. 6) on synthetic kernels whose launch overhead is known.
+// The fusion technique (the study's Eq. 6) on synthetic kernels whose launch overhead is known.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// The multi-GPU reductions (issue 17) say why a launch mode cannot run them, before any CUDA
+// The multi-GPU reductions say why a launch mode cannot run them, before any CUDA
 // call: omp is threads mode only, mpi needs mpirun, device-barrier and nccl take both.
 #include <gtest/gtest.h>
 

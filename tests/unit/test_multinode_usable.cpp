@@ -1,4 +1,4 @@
-// multinode.hierarchical outside mpirun (issue 18): with a GPU it refuses with the mpirun
+// multinode.hierarchical outside mpirun: with a GPU it refuses with the mpirun
 // reason (one rank per GPU), without one it says there is no GPU first, like every GPU method.
 // Its device-initiated network variant (network=1) exists exactly in a build with NVSHMEM.
 #include <gtest/gtest.h>

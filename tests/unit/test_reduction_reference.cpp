@@ -1,4 +1,4 @@
-// Issue 17's reductions, host side: the input is never zero, the exact reference sum agrees with
+// The reductions, host side: the input is never zero, the exact reference sum agrees with
 // a long double and a Kahan sum of the same values, the relative error and the 1e-10 rule, the
 // bytes refusals, and the new methods' names, axes and requirements.
 #include <gtest/gtest.h>
