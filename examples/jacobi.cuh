@@ -86,6 +86,50 @@ inline std::vector<float> jacobi_by_launches(int n, int iterations, float* ms = 
   return out;
 }
 
+// The same launches as jacobi_by_launches captured in one CUDA graph, instantiated and uploaded
+// before the timed launch of the graph; the result.
+inline std::vector<float> jacobi_by_graph(int n, int iterations, float* ms = nullptr) {
+  const std::vector<float> start = jacobi_start(n);
+  const std::size_t bytes = start.size() * sizeof(float);
+  float *a = nullptr, *b = nullptr;
+  EXAMPLE_CHECK(cudaMalloc(&a, bytes));
+  EXAMPLE_CHECK(cudaMalloc(&b, bytes));
+  EXAMPLE_CHECK(cudaMemcpy(a, start.data(), bytes, cudaMemcpyHostToDevice));
+  EXAMPLE_CHECK(cudaMemcpy(b, start.data(), bytes, cudaMemcpyHostToDevice));
+  const long points = static_cast<long>(n - 2) * (n - 2);
+  const int threads = 256;
+  const int blocks = static_cast<int>((points + threads - 1) / threads);
+  cudaStream_t stream;
+  EXAMPLE_CHECK(cudaStreamCreate(&stream));
+  cudaGraph_t graph;
+  EXAMPLE_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  for (int it = 0; it < iterations; ++it)
+    jacobi_step<<<blocks, threads, 0, stream>>>(it % 2 ? b : a, it % 2 ? a : b, n);
+  EXAMPLE_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec;
+  EXAMPLE_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+  EXAMPLE_CHECK(cudaGraphUpload(exec, stream));
+  EXAMPLE_CHECK(cudaStreamSynchronize(stream));
+  cudaEvent_t t0, t1;
+  EXAMPLE_CHECK(cudaEventCreate(&t0));
+  EXAMPLE_CHECK(cudaEventCreate(&t1));
+  EXAMPLE_CHECK(cudaEventRecord(t0, stream));
+  EXAMPLE_CHECK(cudaGraphLaunch(exec, stream));
+  EXAMPLE_CHECK(cudaEventRecord(t1, stream));
+  EXAMPLE_CHECK(cudaEventSynchronize(t1));
+  if (ms) EXAMPLE_CHECK(cudaEventElapsedTime(ms, t0, t1));
+  std::vector<float> out(start.size());
+  EXAMPLE_CHECK(cudaMemcpy(out.data(), iterations % 2 ? b : a, bytes, cudaMemcpyDeviceToHost));
+  EXAMPLE_CHECK(cudaGraphExecDestroy(exec));
+  EXAMPLE_CHECK(cudaGraphDestroy(graph));
+  EXAMPLE_CHECK(cudaStreamDestroy(stream));
+  EXAMPLE_CHECK(cudaFree(a));
+  EXAMPLE_CHECK(cudaFree(b));
+  EXAMPLE_CHECK(cudaEventDestroy(t0));
+  EXAMPLE_CHECK(cudaEventDestroy(t1));
+  return out;
+}
+
 // "n iterations" from the command line: exit 2 with a line saying what is expected otherwise.
 inline int jacobi_arg(int argc, char** argv, int index, int fallback, int least, const char* what) {
   if (argc <= index) return fallback;

@@ -11,10 +11,11 @@
 #include <string_view>
 
 #include "common/watchdog.cuh"
+#include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
-struct AtomicSense {
+struct AtomicSense : ZeroState {
   static constexpr std::string_view name = "gpu.grid.atomic-sense";
   static constexpr std::string_view description =
       "software grid barrier: atomic counter with sense reversal (differential technique)";

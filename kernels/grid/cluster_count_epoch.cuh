@@ -14,10 +14,11 @@
 
 #include "gpubarrier/cluster_grid_barrier.cuh"
 #include "grid/detail/public_block.cuh"
+#include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
-struct ClusterCountEpoch {
+struct ClusterCountEpoch : ZeroState {
   static constexpr std::string_view name = "gpu.grid.cluster-count-epoch";
   static constexpr std::string_view description =
       "software grid barrier, cluster first: the blocks of each thread-block cluster meet on its "

@@ -13,10 +13,11 @@
 
 #include "gpubarrier/grid_barrier.cuh"
 #include "grid/detail/public_block.cuh"
+#include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
-struct CountEpoch {
+struct CountEpoch : ZeroState {
   static constexpr std::string_view name = "gpu.grid.count-epoch";
   static constexpr std::string_view description =
       "software grid barrier: one 64-bit counter that only grows, each block adds 1 and polls it "

@@ -13,10 +13,11 @@
 #include <string_view>
 
 #include "common/watchdog.cuh"
+#include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
-struct FlagEpoch {
+struct FlagEpoch : ZeroState {
   static constexpr std::string_view name = "gpu.grid.flag-epoch";
   static constexpr std::string_view description =
       "software grid barrier: per-block arrival flags gathered by block 0, per-block release "

@@ -8,11 +8,12 @@
 #include <cstddef>
 
 #include "grid/detail/grid_barrier.cuh"
+#include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
 template <class Cross>
-struct CgGridPolicy {
+struct CgGridPolicy : ZeroState {
   static constexpr bool interruptible = false;
   static constexpr bool clustered = false;
   static std::size_t state_words(int) { return 0; }

@@ -8,6 +8,9 @@
 //     static constexpr bool interruptible;            // its spin loops carry the watchdog
 //     static constexpr bool clustered;                // meets in clusters
 //     static std::size_t state_words(int blocks);      // device words, zero before the first run
+//     static void init_state(unsigned* state, int blocks, int threads);  // host: before the
+//                                                      // first launch on zeroed words (ZeroState:
+//                                                      // nothing, zeros are the start)
 //     class Block {                                    // one per block, made by all its threads
 //      public:
 //       __device__ Block(unsigned* state, const WatchdogArgs& watchdog);
@@ -39,6 +42,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/background_load.hpp"
 #include "common/device_buffer.hpp"
 #include "common/occupancy.cuh"
 #include "common/stamp_check.cuh"
@@ -58,6 +62,7 @@ concept GridBarrierMembers = requires(int blocks) {
   { B::description } -> std::convertible_to<std::string_view>;
   { B::interruptible } -> std::convertible_to<bool>;
   { B::state_words(blocks) } -> std::convertible_to<std::size_t>;
+  B::init_state(static_cast<unsigned*>(nullptr), blocks, blocks);
 };
 
 template <class B>
@@ -126,26 +131,32 @@ inline int sm_count(int device) {
   return n;
 }
 
-// cluster_size 0: a cooperative launch; otherwise cudaLaunchKernelEx with clusters of that many
-// blocks (feasible() has checked that they are all co-resident).
+// cluster_size 0: a cooperative launch; otherwise clusters of that many blocks (feasible() has
+// checked that they are all co-resident; a cooperative launch takes no clusters). `domain`: the
+// memory synchronization domain the kernel runs in. Waits for this launch alone (the legacy
+// stream), not for other streams' work such as a background copy (common/background_load.hpp).
 inline void launch_grid(const void* kernel, int blocks, int threads, int cluster_size,
-                        void** args) {
+                        void** args, cudaLaunchMemSyncDomain domain = cudaLaunchMemSyncDomainDefault) {
+  cudaLaunchAttribute attrs[2]{};
   if (cluster_size == 0) {
-    GB_CUDA_CHECK(cudaLaunchCooperativeKernel(kernel, blocks, threads, args, 0, nullptr));
+    attrs[0].id = cudaLaunchAttributeCooperative;
+    attrs[0].val.cooperative = 1;
   } else {
-    cudaLaunchAttribute attr{};
-    attr.id = cudaLaunchAttributeClusterDimension;
-    attr.val.clusterDim.x = static_cast<unsigned>(cluster_size);
-    attr.val.clusterDim.y = 1;
-    attr.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(static_cast<unsigned>(blocks));
-    config.blockDim = dim3(static_cast<unsigned>(threads));
-    config.attrs = &attr;
-    config.numAttrs = 1;
-    GB_CUDA_CHECK(cudaLaunchKernelExC(&config, kernel, args));
+    attrs[0].id = cudaLaunchAttributeClusterDimension;
+    attrs[0].val.clusterDim.x = static_cast<unsigned>(cluster_size);
+    attrs[0].val.clusterDim.y = 1;
+    attrs[0].val.clusterDim.z = 1;
   }
-  GB_CUDA_CHECK(cudaDeviceSynchronize());
+  // The default domain is every launch's without the attribute: set only for another.
+  attrs[1].id = cudaLaunchAttributeMemSyncDomain;
+  attrs[1].val.memSyncDomain = domain;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  config.attrs = attrs;
+  config.numAttrs = domain == cudaLaunchMemSyncDomainDefault ? 1 : 2;
+  GB_CUDA_CHECK(cudaLaunchKernelExC(&config, kernel, args));
+  GB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 }
 
 template <GridBarrier Barrier>
@@ -166,6 +177,7 @@ class GridBarrierMethod final : public Method {
                      "the last block (the last cluster of a clustered barrier) never arrives "
                      "(the barrier must give up, not hang)"}}});
     if (Barrier::clustered) a.push_back({"cluster_size", {2, 4, 8}});
+    a.push_back(background_axis());
     return a;
   }
   Requirements requirements() const override {
@@ -178,6 +190,10 @@ class GridBarrierMethod final : public Method {
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
+    if (Usability room = background_fits(p.choice("background", Background::none), per_sm,
+                                         static_cast<int>(threads));
+        !room.ok)
+      return room;
     if constexpr (Barrier::clustered)
       return clusters_fit(ctx, per_sm, static_cast<int>(threads), p.at("cluster_size"));
     else
@@ -200,6 +216,7 @@ class GridBarrierMethod final : public Method {
     unsigned seed = check_seed();
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();
+    Barrier::init_state(st, s.blocks, s.threads);
     void* args[] = {&st, &w, &rounds, &absent, &broken, &seed, &stamp_ptr, &fail_ptr};
     launch_grid(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, s.cluster_size,
                 args);
@@ -218,11 +235,14 @@ class GridBarrierMethod final : public Method {
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int absent = s.absent;
+    Barrier::init_state(st, s.blocks, s.threads);
+    const Background background = p.choice("background", Background::none);
+    BackgroundLoad load(background);
     auto run = [&](long reps) {
       void* args[] = {&st, &w, &reps, &absent};
       const auto t0 = std::chrono::steady_clock::now();
       launch_grid(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads,
-                  s.cluster_size, args);
+                  s.cluster_size, args, barrier_domain(background));
       const auto t1 = std::chrono::steady_clock::now();
       watchdog.throw_if_tripped(Barrier::name);
       return std::chrono::duration<double>(t1 - t0).count();

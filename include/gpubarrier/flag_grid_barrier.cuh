@@ -1,0 +1,87 @@
+// gpubarrier: a grid barrier whose arrivals and waits use two different cache lines: every
+// block's leader adds 1 to a count that only grows; the leader whose add completes the count
+// (it reads (barriers completed + 1) x blocks - 1 before its add) writes the barrier's epoch into
+// a release flag 128 bytes away; every other leader polls the flag. The count's line then sees
+// only the adds, never a poll, and the flag's line sees the polls and one store per barrier.
+// Backoff = true: a poll that fails sleeps (__nanosleep, 32 ns doubling to 256 ns) before the
+// next, so that fewer polls reach the line while the last arrivals travel.
+//
+// Memory-ordering contract: GridBarrier's (grid_barrier.cuh), at GPU scope.
+// Why it holds under the PTX memory model: bar.sync orders the block's writes before its leader's
+// acq_rel add; the adds are RMWs of one count, so they form a release sequence, and the add that
+// completes the count, an acquire, reads the value the others' adds built: it synchronizes with
+// every block's release. Its release store of the epoch to the flag comes after it in program
+// order, so a leader's acquire load that reads the epoch synchronizes with that store and, by
+// transitivity (causality order), with every block's release. bar.sync after the wait carries it
+// to the block's threads.
+//
+// What the caller must do: GridBarrier's rules; its words are the count at words[0] and the flag at
+// words[kFlagWord], on a zeroed allocation of at least kFlagGridBarrierWords 64-bit words
+// (make_grid_barrier allocates enough).
+//
+// Requirements: C++17, CUDA 12 or newer, sm_70 or newer. Header only.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cuda/atomic>
+
+#include "gpubarrier/watchdog.cuh"
+
+namespace gpubarrier {
+
+// 64-bit words: a 128-byte line is 16 of them.
+inline constexpr unsigned kLineWords = 16;
+inline constexpr unsigned kFlagWord = kLineWords;
+inline constexpr unsigned kFlagGridBarrierWords = 2 * kLineWords;
+
+template <class W, bool Backoff = false>
+class BasicFlagGridBarrier {
+ public:
+  using Word = unsigned long long;
+
+  // Every launch on these words completed all its barriers, so the flag holds the barriers
+  // completed; it cannot move before this block arrives.
+  __device__ BasicFlagGridBarrier(Word* words, const W& watchdog)
+      : count_(words), flag_(words + kFlagWord), watchdog_(watchdog),
+        blocks_(Word(gridDim.x) * gridDim.y * gridDim.z) {
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+      epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
+  }
+
+  // Every thread of the block; false in every thread when the watchdog gave up.
+  __device__ bool sync() {
+    __syncthreads();  // the whole block's writes precede its leader's release
+    bool gave_up = false;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) gave_up = !arrive_and_wait();
+    return !__syncthreads_or(gave_up);
+  }
+
+ private:
+  using Ref = cuda::atomic_ref<Word, cuda::thread_scope_device>;
+
+  __device__ bool arrive_and_wait() {
+    const Word epoch = ++epoch_;
+    Ref flag(*flag_);
+    if (Ref(*count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * blocks_) {
+      flag.store(epoch, cuda::memory_order_release);
+      return true;
+    }
+    unsigned sleep_ns = 32;
+    return detail::spin_until(watchdog_, [&] {
+      if (flag.load(cuda::memory_order_acquire) >= epoch) return true;
+      if constexpr (Backoff) {
+        __nanosleep(sleep_ns);
+        sleep_ns = sleep_ns < 256 ? 2 * sleep_ns : sleep_ns;
+      }
+      return false;
+    });
+  }
+
+  Word* count_;
+  Word* flag_;
+  W watchdog_;
+  Word blocks_;
+  Word epoch_ = 0;  // the leader's: the barriers this grid completed
+};
+
+}  // namespace gpubarrier

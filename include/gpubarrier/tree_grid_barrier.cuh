@@ -1,0 +1,90 @@
+// gpubarrier: a two-level grid barrier. The blocks meet in groups of Group consecutive blocks
+// first: each block's leader adds 1 to its group's count (a line of its own); the leader whose add
+// completes its group's count adds 1 to the top count; the leader whose add completes the top
+// count writes the barrier's epoch into a release flag; every other leader polls the flag. The
+// top count sees one add per group instead of one per block, and the adds of different groups
+// go to different lines, so they do not queue behind each other; the price is one more atomic
+// round trip on the last group's path.
+//
+// Memory-ordering contract: GridBarrier's (grid_barrier.cuh), at GPU scope.
+// Why it holds under the PTX memory model: bar.sync orders the block's writes before its leader's
+// acq_rel add to its group's count; the group's adds form a release sequence, so the add that
+// completes it (an acquire) synchronizes with every block of the group, and its own acq_rel add to
+// the top count, later in program order, releases all of them (causality is transitive); the same
+// argument one level up makes the add that completes the top count synchronize with every group,
+// and its release store of the epoch, read by a leader's acquire load, carries all of it to that
+// leader; bar.sync after the wait carries it to the block's threads.
+//
+// What the caller must do: GridBarrier's rules; its words are the top count at words[0], the flag
+// at words[kFlagWord] and group g's count at words[(2 + g) x kLineWords], on a zeroed allocation
+// of tree_grid_barrier_words(blocks) 64-bit words (make_grid_barrier allocates enough for any
+// grid the GPU can hold).
+//
+// Requirements: C++17, CUDA 12 or newer, sm_70 or newer. Header only.
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cuda/atomic>
+
+#include "gpubarrier/flag_grid_barrier.cuh"
+#include "gpubarrier/watchdog.cuh"
+
+namespace gpubarrier {
+
+// The 64-bit words a grid of `blocks` blocks needs with groups of `group` blocks.
+__host__ __device__ constexpr unsigned long long tree_grid_barrier_words(unsigned long long blocks,
+                                                                         unsigned group) {
+  return (2 + (blocks + group - 1) / group) * kLineWords;
+}
+
+template <class W, unsigned Group>
+class BasicTreeGridBarrier {
+  static_assert(Group >= 2, "a group of one block is the flat count");
+
+ public:
+  using Word = unsigned long long;
+
+  __device__ BasicTreeGridBarrier(Word* words, const W& watchdog)
+      : top_(words), flag_(words + kFlagWord), watchdog_(watchdog) {
+    const Word blocks = Word(gridDim.x) * gridDim.y * gridDim.z;
+    const Word me = blockIdx.x + Word(gridDim.x) * (blockIdx.y + Word(gridDim.y) * blockIdx.z);
+    const Word group = me / Group;
+    groups_ = (blocks + Group - 1) / Group;
+    members_ = blocks - group * Group < Group ? blocks - group * Group : Group;
+    group_count_ = words + (2 + group) * kLineWords;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+      epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
+  }
+
+  // Every thread of the block; false in every thread when the watchdog gave up.
+  __device__ bool sync() {
+    __syncthreads();  // the whole block's writes precede its leader's release
+    bool gave_up = false;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) gave_up = !arrive_and_wait();
+    return !__syncthreads_or(gave_up);
+  }
+
+ private:
+  using Ref = cuda::atomic_ref<Word, cuda::thread_scope_device>;
+
+  __device__ bool arrive_and_wait() {
+    const Word epoch = ++epoch_;
+    Ref flag(*flag_);
+    if (Ref(*group_count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * members_ &&
+        Ref(*top_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * groups_) {
+      flag.store(epoch, cuda::memory_order_release);
+      return true;
+    }
+    return detail::spin_until(watchdog_,
+                              [&] { return flag.load(cuda::memory_order_acquire) >= epoch; });
+  }
+
+  Word* top_;
+  Word* flag_;
+  Word* group_count_ = nullptr;
+  W watchdog_;
+  Word groups_ = 0, members_ = 0;
+  Word epoch_ = 0;  // the leader's: the barriers this grid completed
+};
+
+}  // namespace gpubarrier
