@@ -25,6 +25,7 @@
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 
+#include "gpubarrier/block_leader.cuh"
 #include "gpubarrier/watchdog.cuh"
 
 namespace gpubarrier {
@@ -44,16 +45,12 @@ class BasicFlagGridBarrier {
   __device__ BasicFlagGridBarrier(Word* words, const W& watchdog)
       : count_(words), flag_(words + kFlagWord), watchdog_(watchdog),
         blocks_(Word(gridDim.x) * gridDim.y * gridDim.z) {
-    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-      epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
+    if (detail::block_leader()) epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
   }
 
   // Every thread of the block; false in every thread when the watchdog gave up.
   __device__ bool sync() {
-    __syncthreads();  // the whole block's writes precede its leader's release
-    bool gave_up = false;
-    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) gave_up = !arrive_and_wait();
-    return !__syncthreads_or(gave_up);
+    return detail::block_sync([&] { return arrive_and_wait(); });
   }
 
  private:

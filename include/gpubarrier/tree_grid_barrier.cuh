@@ -27,9 +27,13 @@
 #include <cuda/atomic>
 
 #include "gpubarrier/flag_grid_barrier.cuh"
+#include "gpubarrier/block_leader.cuh"
 #include "gpubarrier/watchdog.cuh"
 
 namespace gpubarrier {
+
+// The smallest group the library uses: make_grid_barrier allocates lines for it.
+inline constexpr unsigned kSmallestTreeGroup = 4;
 
 // The 64-bit words a grid of `blocks` blocks needs with groups of `group` blocks.
 __host__ __device__ constexpr unsigned long long tree_grid_barrier_words(unsigned long long blocks,
@@ -52,16 +56,12 @@ class BasicTreeGridBarrier {
     groups_ = (blocks + Group - 1) / Group;
     members_ = blocks - group * Group < Group ? blocks - group * Group : Group;
     group_count_ = words + (2 + group) * kLineWords;
-    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
-      epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
+    if (detail::block_leader()) epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
   }
 
   // Every thread of the block; false in every thread when the watchdog gave up.
   __device__ bool sync() {
-    __syncthreads();  // the whole block's writes precede its leader's release
-    bool gave_up = false;
-    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) gave_up = !arrive_and_wait();
-    return !__syncthreads_or(gave_up);
+    return detail::block_sync([&] { return arrive_and_wait(); });
   }
 
  private:
