@@ -1,18 +1,31 @@
 // pitfall.grid.partial-sync: the study's section 8.2 as an experiment. A grid barrier that part
 // of the grid never reaches waits for ever: the study saw grid and multi-grid groups deadlock.
-// Here some blocks of a cooperative launch skip a software grid barrier whose spin loops carry
-// the in-kernel watchdog (common/watchdog.cuh); the blocks that did arrive wait until the
-// watchdog gives up, the kernel ends, and the row is `timeout`, saying that part of the grid never
-// arrived: the deadlock reproduced, without a hang. Every block arriving (missing=none) is the
-// control: the same barrier then lets every block through.
+// Here some blocks of a cooperative launch skip the barrier.
 //
-// cg::this_grid().sync() is left out: it waits inside CUDA, where no watchdog reaches, so a
-// partial grid would hang the kernel and the process with it. Only killing the process would end
-// it, and whether a GPU shared with others comes back cleanly from that is not for a benchmark to
-// try.
+// The software grid barriers (atomic-sense, flag-epoch) carry the in-kernel watchdog
+// (common/watchdog.cuh): the blocks that did arrive wait until the watchdog gives up, the kernel
+// ends, and the row is `timeout`, saying that part of the grid never arrived: the deadlock
+// reproduced, without a hang. Every block arriving (missing=none) is the control: the same
+// barrier then lets every block through.
+//
+// cg::this_grid().sync() (barrier=grid-sync) waits inside CUDA, where no watchdog reaches: with
+// part of the grid absent its kernel never ends, and only ending the process ends it (the driver
+// then tears the context down with the kernel in it). So a partial grid.sync runs only in the
+// child process of --isolate (RunContext::isolated), whose parent kills it with its process
+// group once the point overruns --point-timeout and writes the point's `timeout` row; anywhere
+// else that point is a skipped row saying so. Before it waits to be killed, the child checks for
+// one --watchdog that the kernel is still running and prints how many blocks reached grid.sync
+// and how many crossed it (host-mapped words, readable while the kernel runs): the parent's row
+// quotes that line. Its control (missing=none) runs anywhere and is an ordinary row, and the
+// control after a killed child shows that the GPU came back: a cooperative launch of the whole
+// grid needs every SM free.
+#include <cooperative_groups.h>
+
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "grid/atomic_sense.cuh"
@@ -24,7 +37,7 @@ namespace {
 
 constexpr int kRounds = 8;  // barriers per launch: the control crosses a few in a row
 
-enum class Which { atomic_sense = 0, flag_epoch = 1 };
+enum class Which { atomic_sense = 0, flag_epoch = 1, grid_sync = 2 };
 enum class Missing { none = 0, last_block = 1, upper_half = 2 };
 
 // The blocks that never reach the barrier: none, the last block, or the upper half of the grid
@@ -56,6 +69,50 @@ __global__ void partial_sync(unsigned* state, WatchdogArgs watchdog, Missing mis
   }
   if (threadIdx.x == 0) atomicAdd(&counts[1], 1u);
 }
+
+// The same experiment with cg::this_grid().sync(), which has no watchdog. arrived[b] / crossed[b]
+// are host-mapped words that block b sets when it reaches the first sync and when it has crossed
+// all rounds; the host reads them while the kernel runs.
+__global__ void partial_grid_sync(Missing missing, int rounds, volatile unsigned* arrived,
+                                  volatile unsigned* crossed) {
+  if (absent(missing, blockIdx.x, gridDim.x)) return;
+  if (threadIdx.x == 0) {
+    arrived[blockIdx.x] = 1;
+    __threadfence_system();
+  }
+  const cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  for (int r = 0; r < rounds; ++r) grid.sync();
+  if (threadIdx.x == 0) {
+    crossed[blockIdx.x] = 1;
+    __threadfence_system();
+  }
+}
+
+// Words of pinned host memory mapped into the device's address space (the same address on both
+// sides under unified addressing), zero at the start.
+class MappedWords {
+ public:
+  explicit MappedWords(std::size_t n) : n_(n) {
+    GB_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&words_), n * sizeof(unsigned),
+                                cudaHostAllocMapped));
+    std::fill_n(words_, n, 0u);
+  }
+  MappedWords(const MappedWords&) = delete;
+  MappedWords& operator=(const MappedWords&) = delete;
+  ~MappedWords() { cudaFreeHost(words_); }
+  unsigned* get() const { return words_; }
+  // How many words are set, read as the device writes them.
+  unsigned set() const {
+    unsigned n = 0;
+    const volatile unsigned* w = words_;
+    for (std::size_t i = 0; i < n_; ++i) n += w[i] != 0;
+    return n;
+  }
+
+ private:
+  std::size_t n_;
+  unsigned* words_ = nullptr;
+};
 
 struct Outcome {
   int blocks = 0, skipped = 0;
@@ -98,21 +155,74 @@ std::string seconds_text(double s) {
   return buf;
 }
 
+// grid.sync with `missing` blocks absent. A kernel that ends gives its Outcome (tripped: never).
+// One still running after the --watchdog is the deadlock: the line that says so goes to stderr
+// (the parent's timeout row quotes it) and this call waits until the process is killed; only an
+// isolated child gets here (feasible()).
+Outcome run_partial_grid_sync(const RunContext& ctx, int blocks, int threads, Missing missing) {
+  MappedWords arrived(static_cast<std::size_t>(blocks)), crossed(static_cast<std::size_t>(blocks));
+  unsigned* a = arrived.get();
+  unsigned* c = crossed.get();
+  int rounds = kRounds;
+  void* args[] = {&missing, &rounds, &a, &c};
+  const auto t0 = std::chrono::steady_clock::now();
+  GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(partial_grid_sync),
+                                            dim3(static_cast<unsigned>(blocks)),
+                                            dim3(static_cast<unsigned>(threads)), args, 0,
+                                            nullptr));
+  const auto deadline =
+      t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+               std::chrono::duration<double>(ctx.options.watchdog_s));
+  cudaError_t state = cudaStreamQuery(nullptr);
+  while (state == cudaErrorNotReady && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    state = cudaStreamQuery(nullptr);
+  }
+  if (state == cudaErrorNotReady) {
+    const double waited =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr,
+                 "pitfall.grid.partial-sync: grid.sync with %d of %d blocks skipping it: %u "
+                 "reached it, %u crossed all %d rounds, the kernel still running after %s (no "
+                 "watchdog reaches a wait inside CUDA: the deadlock); waiting to be killed\n",
+                 absent_count(missing, blocks), blocks, arrived.set(), crossed.set(), kRounds,
+                 seconds_text(waited).c_str());
+    std::fflush(stderr);
+    GB_CUDA_CHECK(cudaDeviceSynchronize());  // returns only if the deadlock resolves itself
+  } else {
+    GB_CUDA_CHECK(state);
+  }
+  GB_CUDA_CHECK(cudaDeviceSynchronize());
+  Outcome o;
+  o.blocks = blocks;
+  o.skipped = absent_count(missing, blocks);
+  o.arrived = arrived.set();
+  o.crossed = crossed.set();
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return o;
+}
+
+
 class PartialSync final : public Method {
  public:
   std::string_view name() const override { return "pitfall.grid.partial-sync"; }
   Level level() const override { return Level::grid; }
   std::string_view description() const override {
-    return "the study's section 8.2: a software grid barrier that part of the grid never "
-           "reaches; the watchdog ends the wait and the row is timeout, the deadlock reproduced "
-           "without a hang; blocks that never arrived (check technique). "
-           "cg::this_grid().sync() is left out: it waits where no watchdog reaches";
+    return "the study's section 8.2: a grid barrier that part of the grid never reaches; the "
+           "software barriers' watchdog ends the wait and the row is timeout, the deadlock "
+           "reproduced without a hang; cg::this_grid().sync() waits where no watchdog reaches, "
+           "so with part of the grid absent it runs only in an isolated child (sweep --isolate "
+           "method|point), killed at --point-timeout: a timeout row; blocks that never arrived "
+           "(check technique)";
   }
   std::vector<Axis> axes() const override {
     return {{"barrier",
              {0, 1},
              {{Which::atomic_sense, "atomic-sense", "gpu.grid.atomic-sense's barrier"},
-              {Which::flag_epoch, "flag-epoch", "gpu.grid.flag-epoch's barrier"}}},
+              {Which::flag_epoch, "flag-epoch", "gpu.grid.flag-epoch's barrier"},
+              {Which::grid_sync, "grid-sync",
+               "cg::this_grid().sync(), no watchdog: part of the grid absent runs only in an "
+               "isolated child, killed at --point-timeout"}}},
             {"missing",
              {0, 1, 2},
              {{Missing::none, "none", "every block arrives (the control)"},
@@ -130,9 +240,17 @@ class PartialSync final : public Method {
     const long threads = p.at("threads_per_block");
     if (threads < 1 || threads > 1024 || per_sm < 1)
       return Usability::no("needs 1..1024 threads_per_block and blocks_per_sm >= 1");
+    const bool grid_sync = p.choice<Which>("barrier") == Which::grid_sync;
+    if (grid_sync && missing != Missing::none && !ctx.isolated)
+      return Usability::no(
+          "cg::this_grid().sync() with part of the grid absent never returns and no watchdog "
+          "reaches its wait: it runs only in an isolated child (sweep --isolate method|point), "
+          "which is killed at --point-timeout");
     GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
     if (missing != Missing::none && per_sm * sm_count(ctx.gpus.front()) < 2)
       return Usability::no("a grid of one block cannot be reached by part of it");
+    if (grid_sync)
+      return blocks_fit("occupancy", per_sm, static_cast<int>(threads), partial_grid_sync);
     return blocks_fit("occupancy", per_sm, static_cast<int>(threads), partial_sync<AtomicSense>,
                       partial_sync<FlagEpoch>);
   }
@@ -144,10 +262,17 @@ class PartialSync final : public Method {
     const int blocks = static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front());
     const int threads = static_cast<int>(p.at("threads_per_block"));
     const Missing missing = p.choice<Missing>("missing");
-    const bool sense = p.choice<Which>("barrier") == Which::atomic_sense;
-    const Outcome o = sense ? run_partial<AtomicSense>(ctx, blocks, threads, missing)
-                            : run_partial<FlagEpoch>(ctx, blocks, threads, missing);
-    return {row(ctx, sense ? AtomicSense::name : FlagEpoch::name, o)};
+    switch (p.choice<Which>("barrier")) {
+      case Which::atomic_sense:
+        return {row(ctx, AtomicSense::name, run_partial<AtomicSense>(ctx, blocks, threads,
+                                                                    missing))};
+      case Which::flag_epoch:
+        return {row(ctx, FlagEpoch::name, run_partial<FlagEpoch>(ctx, blocks, threads, missing))};
+      case Which::grid_sync:
+        break;
+    }
+    return {row(ctx, "cg::this_grid().sync()",
+                run_partial_grid_sync(ctx, blocks, threads, missing))};
   }
 
  private:
@@ -175,6 +300,8 @@ class PartialSync final : public Method {
           "reached by part of the grid, reproduced): " +
           watchdog_detail(ctx.options, where) + "; " + seen;
     } else if (o.skipped > 0) {
+      // A software barrier let blocks through before its watchdog gave up, or grid.sync returned
+      // with part of the grid absent.
       m.status = Status::unverified;
       m.note =
           "barrier check failed: blocks left " + where + " without the watchdog firing; " + seen;

@@ -411,6 +411,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
     plan.topology_class = topo::topology_class(*ctx.topology, ctx.gpus);
   }
   if (args.child.fd >= 0) {
+    ctx.isolated = true;
     ProgressLine none(0, false);  // the parent shows the session's progress
     for (auto& plan : plans) plan.progress = &none;
     run_as_child(ctx, plans, args.child);

@@ -36,6 +36,10 @@ struct RunContext {
   std::shared_ptr<const topo::Topology> topology;
   // True while a method runs on every rank together; false for methods run on rank 0 alone.
   bool collective = false;
+  // True in the child process of --isolate method|point, whose parent kills it with its process
+  // group once a point overruns --point-timeout: only there may a method wait where no watchdog
+  // reaches (a hang then costs the child, not the session).
+  bool isolated = false;
 
   void max_over_ranks(std::vector<double>& values) const {
     if (collective) launch.max_in_place(values);

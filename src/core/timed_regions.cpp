@@ -28,6 +28,8 @@ constexpr std::array kTimedRegions{
     TimedRegion{"gpu.warp.repeat-count", "variant", 3, "WARPSYNC", diverged},
     TimedRegion{"gpu.warp.repeat-count", "variant", 4, "SHFL", timed},
     TimedRegion{"gpu.warp.repeat-count", "variant", 5, "SHFL", timed},
+    TimedRegion{"gpu.warp.repeat-count-unrolled", "variant", 1, "WARPSYNC", diverged},
+    TimedRegion{"gpu.warp.repeat-count-unrolled", "variant", 4, "SHFL", timed},
     TimedRegion{"gpu.warp.syncwarp", "", 0, "WARPSYNC", absent},
     TimedRegion{"gpu.warp.syncwarp-diverged", "", 0, "WARPSYNC", diverged},
     TimedRegion{"gpu.warp.tile-shuffle", "", 0, "SHFL", timed},

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The study's pitfall experiments as `gpubarrier list --json` shows them, no GPU needed: both
 methods, their levels, their axes with the default values and what the descriptions must say
-(the control, the timeout, why cg's grid sync is left out).
+(the control, the timeout, why cg's grid sync with part of the grid runs only in an isolated
+child).
 
 Run by pytest: pytest tests/cli/test_pitfalls.py [--gpubarrier PATH]
 """
@@ -19,8 +20,9 @@ EXPECTED = {
                                  "shuffle", "Fig. 17"]),
     "pitfall.grid.partial-sync": ("grid", {"barrier": [0, 1], "missing": [0, 1, 2],
                                            "blocks_per_sm": [1], "threads_per_block": [128]},
-                                  ["atomic-sense", "flag-epoch", "control", "timeout",
-                                   "cg::this_grid().sync() is left out"]),
+                                  ["atomic-sense", "flag-epoch", "grid-sync", "control",
+                                   "timeout", "no watchdog", "isolated child",
+                                   "--point-timeout"]),
 }
 
 

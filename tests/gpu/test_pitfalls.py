@@ -8,6 +8,11 @@
   grid_partial_sync  pitfall.grid.partial-sync: part of the grid skipping the barrier ends as a
                      timeout row saying so, within seconds per row (the watchdog), never a hang;
                      every block arriving is ok, also right after a timeout.
+  grid_sync_partial  the same with cg::this_grid().sync(): outside an isolated child a skipped
+                     row (it would never return); in a sweep's isolated child the control is ok,
+                     one block absent is a timeout row once the child is killed at point_timeout
+                     (quoting how many blocks reached the sync), never a hang, and the control
+                     right after, in a fresh child, is ok again (the killed child freed the GPU).
   sweep              configs/sweeps/pitfalls.yaml as shipped: the same outcomes for every row.
 
 Run by pytest (`pytest tests/gpu/test_pitfalls.py`; ctest: gpu.pitfalls).
@@ -128,3 +133,45 @@ def test_sweep(gpubarrier, gpus):
     print(f"PASS sweep in {took:.1f} s: warp {len(warp)} rows ({warp.count('caught')} controls "
           f"caught), grid {len(grid)} rows ({grid.count('timeout')} timeouts)")
 
+
+
+GRID_SYNC_TIMEOUT = 10  # point_timeout: the partial grid.sync's child is killed after it
+GRID_SYNC_SWEEP = f"""name: partial-grid-sync
+samples: 5
+time_budget: 0.2
+point_timeout: {GRID_SYNC_TIMEOUT}
+runs:
+  - methods: {GRID}
+    axes: {{barrier: [2], missing: [0, 1], blocks_per_sm: [1], threads_per_block: [128]}}
+  - methods: {GRID}
+    axes: {{barrier: [2], missing: [0], blocks_per_sm: [1], threads_per_block: [256]}}
+"""
+
+
+def test_grid_sync_partial(gpubarrier, gpus, tmp_path):
+    # Without isolation the point is refused, at once.
+    rows, took = run_grid(gpubarrier, "run", "--gpus", "0", "--methods", GRID,
+                          "--axis", "barrier=2", "--axis", "missing=1")
+    if len(rows) != 1 or rows[0]["status"] != "skipped" or \
+            "isolated child" not in rows[0]["note"] or took > 60:
+        fail(f"grid.sync with a block absent must be skipped outside an isolated child, at once "
+             f"({took:.0f} s)", rows)
+    sweep = tmp_path / "partial-grid-sync.yaml"
+    sweep.write_text(GRID_SYNC_SWEEP)
+    rows, took = run_grid(gpubarrier, "sweep", str(sweep), "--gpus", "0")
+    if [(axes(r)["missing"], axes(r)["threads_per_block"], r["status"]) for r in rows] != \
+            [("0", "128", "ok"), ("1", "128", "timeout"), ("0", "256", "ok")]:
+        fail("control ok, one block absent a timeout row, the control after it ok", rows)
+    for r in (rows[0], rows[2]):
+        check_grid_row(r)
+    hang = rows[1]
+    m = re.search(r"grid\.sync with 1 of (\d+) blocks skipping it: (\d+) reached it, 0 crossed",
+                  hang["note"])
+    if f"--point-timeout {GRID_SYNC_TIMEOUT} s" not in hang["note"] or not m or \
+            int(m[2]) != int(m[1]) - 1:
+        fail("the timeout row names the limit and quotes the blocks that reached grid.sync",
+             [hang])
+    # The hang costs one point_timeout; the rest takes seconds.
+    if took > GRID_SYNC_TIMEOUT + 90:
+        fail(f"the sweep took {took:.0f} s", rows)
+    print(f"PASS in {took:.1f} s;", hang["note"][:200])

@@ -442,6 +442,10 @@ TIMED_KERNELS = {
         r"warp_timedINS0_5SplitINS0_9CoalescedEEENS0_4SyncE",
     ("gpu.warp.repeat-count", "variant=4"): r"warp_timedINS0_5TilesENS0_7ShuffleE",
     ("gpu.warp.repeat-count", "variant=5"): r"warp_timedINS0_9CoalescedENS0_7ShuffleE",
+    # the whole chain unrolled, one kernel per length
+    ("gpu.warp.repeat-count-unrolled", "variant=1"):
+        r"warp_unrolledINS0_5SplitINS0_6MaskedEEENS0_4SyncE",
+    ("gpu.warp.repeat-count-unrolled", "variant=4"): r"warp_unrolledINS0_5TilesENS0_7ShuffleE",
     ("gpu.warp.syncwarp", ""): r"warp_timedINS0_6MaskedENS0_4SyncE",
     ("gpu.warp.syncwarp-diverged", ""): r"warp_timedINS0_5SplitINS0_6MaskedEEENS0_4SyncE",
     ("gpu.warp.tile-shuffle", ""): r"warp_timedINS0_5TilesENS0_7ShuffleE",

@@ -119,6 +119,28 @@ def test_warp_repeat_count(gpubarrier, gpus):
     print("PASS", [(r["config"], r["value"]) for r in lat])
 
 
+def test_warp_repeat_count_unrolled(gpubarrier, gpus):
+    # The study's section 9.4 with the chain fully unrolled (its code grows with the length):
+    # the shortest and longest chain of both variants verified and timing their instruction (the
+    # diverged __syncwarp behind its divergence branches, the tile shuffle on the path); a length
+    # not compiled for the variant is a skipped row that lists those that are.
+    method = "gpu.warp.repeat-count-unrolled"
+    rows = run_rows(gpubarrier, method, "variant=1", "repeats=64,1024") + \
+        run_rows(gpubarrier, method, "variant=4", "repeats=2048,16384")
+    lat = expect_verified(rows, "latency_cycles", 4)
+    expect_verified(rows, "latency", 4)
+    bad = [r for r in rows if timed_parts(r)]
+    if bad:
+        fail("every unrolled figure must time its instruction", bad)
+    if any("operations between the clock reads, fully unrolled" not in r["note"] for r in lat):
+        fail("the note names the chain's length and its shape", lat)
+    other = run_rows(gpubarrier, method, "variant=1", "repeats=2048")
+    if len(other) != 1 or other[0]["status"] != "skipped" or \
+            "no unrolled chain of 2048" not in other[0]["note"]:
+        fail("a length not compiled for the variant must be a skipped row with the reason", other)
+    print("PASS", [(r["config"], r["value"]) for r in lat])
+
+
 def test_warp_bad_sizes_skipped(gpubarrier, gpus):
     rows = run_rows(gpubarrier, "gpu.warp.tile-sync", "group_size=3,64")
     if len(rows) != 2 or any(r["status"] != "skipped" or not r["note"] for r in rows):

@@ -111,10 +111,33 @@ class Batch {
   cudaGraphExec_t exec_ = nullptr;
 };
 
-// A cooperative launch refuses grids whose blocks cannot all be resident at once.
+// A cooperative launch refuses grids whose blocks cannot all be resident at once (the workshop
+// version: "a cooperative launch rejects over-large grids"). Such a point is a skipped row whose
+// reason gives the occupancy limit and what cudaLaunchCooperativeKernel itself answered when
+// asked for that grid of the empty kernel (the error it returns is not sticky).
 inline Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads) {
-  GB_CUDA_CHECK(cudaSetDevice(ctx.gpus.front()));
-  return blocks_fit("cooperative launch", per_sm, threads, empty_kernel<>, stamp_kernel<>);
+  const int device = ctx.gpus.front();
+  GB_CUDA_CHECK(cudaSetDevice(device));
+  Usability fit = blocks_fit("cooperative launch", per_sm, threads, empty_kernel<>,
+                             stamp_kernel<>);
+  if (fit.ok) return fit;
+  int sms = 0;
+  GB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const long blocks = per_sm * sms;
+  if (blocks > INT_MAX) return fit;
+  const cudaError_t rc = cudaLaunchCooperativeKernel(
+      reinterpret_cast<const void*>(empty_kernel<>), dim3(static_cast<unsigned>(blocks)),
+      dim3(static_cast<unsigned>(threads)), nullptr, 0, nullptr);
+  const std::string grid = "a grid of " + std::to_string(blocks) + " blocks";
+  if (rc == cudaSuccess) {
+    GB_CUDA_CHECK(cudaDeviceSynchronize());
+    fit.reason += "; yet cudaLaunchCooperativeKernel launched " + grid;
+  } else {
+    cudaGetLastError();
+    fit.reason += "; cudaLaunchCooperativeKernel refused " + grid + ": " +
+                  cudaGetErrorName(rc) + " (" + cudaGetErrorString(rc) + ")";
+  }
+  return fit;
 }
 
 template <class K>
