@@ -1,63 +1,10 @@
-// gpu.grid.cuda-barrier and gpu.grid.cuda-barrier-threads: the grid barrier that ships with CUDA,
-// libcu++'s cuda::barrier<cuda::thread_scope_device> in device memory, made on the host side of
-// the frame by a one-thread kernel with the grid's arrival count. -barrier: one arrival per block
-// (__syncthreads, thread 0's arrive_and_wait(), __syncthreads), the form that pays one atomic per
-// block; -threads: every thread calls arrive_and_wait(), the form the barrier's documentation
-// shows. Its arrive is an acq_rel add to one 64-bit word of phase, arrivals and expected count;
-// its wait polls that word with a growing back-off. The wait takes no budget, so like grid.sync
-// it cannot be interrupted and only runs with the whole grid.
-#include <cuda/barrier>
-
-#include <cstddef>
-#include <new>
+// gpu.grid.cuda-barrier: libcu++'s cuda::barrier<cuda::thread_scope_device> with one arrival per
+// block (grid/cuda_barrier.cuh).
 #include <string_view>
 
-#include "grid/detail/grid_barrier.cuh"
+#include "grid/cuda_barrier.cuh"
 
 namespace gb::grid {
-
-using DeviceScopeBarrier = cuda::barrier<cuda::thread_scope_device>;
-
-__global__ void make_cuda_barrier(DeviceScopeBarrier* bar, long arrivals) {
-  new (bar) DeviceScopeBarrier(arrivals);
-}
-
-enum class CudaBarrierArrivals { per_block, per_thread };
-
-template <CudaBarrierArrivals A>
-struct CudaBarrierPolicy {
-  static constexpr bool interruptible = false;
-  static constexpr bool clustered = false;
-  static std::size_t state_words(int) {
-    static_assert(sizeof(DeviceScopeBarrier) % sizeof(unsigned) == 0);
-    return sizeof(DeviceScopeBarrier) / sizeof(unsigned);
-  }
-  static void init_state(unsigned* state, int blocks, int threads) {
-    const long arrivals = A == CudaBarrierArrivals::per_block ? long(blocks) : long(blocks) * threads;
-    make_cuda_barrier<<<1, 1>>>(reinterpret_cast<DeviceScopeBarrier*>(state), arrivals);
-    GB_CUDA_CHECK(cudaGetLastError());
-    GB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
-  }
-
-  class Block {
-   public:
-    __device__ Block(unsigned* state, const WatchdogArgs&)
-        : bar_(reinterpret_cast<DeviceScopeBarrier*>(state)) {}
-    __device__ bool sync() {
-      if constexpr (A == CudaBarrierArrivals::per_block) {
-        __syncthreads();  // the block's writes precede thread 0's arrival (a release)
-        if (threadIdx.x == 0) bar_->arrive_and_wait();
-        __syncthreads();  // thread 0's acquire reaches the block
-      } else {
-        bar_->arrive_and_wait();
-      }
-      return true;
-    }
-
-   private:
-    DeviceScopeBarrier* bar_;
-  };
-};
 
 struct CudaBarrierPerBlock : CudaBarrierPolicy<CudaBarrierArrivals::per_block> {
   static constexpr std::string_view name = "gpu.grid.cuda-barrier";
@@ -66,14 +13,6 @@ struct CudaBarrierPerBlock : CudaBarrierPolicy<CudaBarrierArrivals::per_block> {
       "__syncthreads (differential technique)";
 };
 
-struct CudaBarrierPerThread : CudaBarrierPolicy<CudaBarrierArrivals::per_thread> {
-  static constexpr std::string_view name = "gpu.grid.cuda-barrier-threads";
-  static constexpr std::string_view description =
-      "libcu++ cuda::barrier<thread_scope_device>, arrive_and_wait() by every thread of the grid "
-      "(differential technique)";
-};
-
 }  // namespace gb::grid
 
 GB_REGISTER_METHOD(gb::grid::GridBarrierMethod<gb::grid::CudaBarrierPerBlock>)
-GB_REGISTER_METHOD(gb::grid::GridBarrierMethod<gb::grid::CudaBarrierPerThread>)

@@ -1,0 +1,19 @@
+// gpu.grid.flag-count-backoff: gpu.grid.flag-count whose waiters sleep between failed polls
+// (grid/flag_count.cuh, include/gpubarrier/flag_grid_barrier.cuh).
+#include <string_view>
+
+#include "grid/flag_count.cuh"
+
+namespace gb::grid {
+
+struct FlagCountBackoff : FlagCountWords {
+  static constexpr std::string_view name = "gpu.grid.flag-count-backoff";
+  static constexpr std::string_view description =
+      "the flag-count grid barrier whose waiters sleep 32-256 ns between failed polls "
+      "(differential technique)";
+  using Block = PublicBlock<FlagCountBackoffBarrier>;
+};
+
+}  // namespace gb::grid
+
+GB_REGISTER_METHOD(gb::grid::GridBarrierMethod<gb::grid::FlagCountBackoff>)

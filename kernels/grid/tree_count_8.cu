@@ -1,0 +1,18 @@
+// gpu.grid.tree-count-8: the two-level grid barrier in groups of 8 blocks (grid/tree_count.cuh,
+// include/gpubarrier/tree_grid_barrier.cuh).
+#include <string_view>
+
+#include "grid/tree_count.cuh"
+
+namespace gb::grid {
+
+struct TreeCount8 : TreeCountWords<8> {
+  static constexpr std::string_view name = "gpu.grid.tree-count-8";
+  static constexpr std::string_view description =
+      "the two-level grid barrier with groups of 8 blocks (differential technique)";
+  using Block = PublicBlock<TreeCount8Barrier>;
+};
+
+}  // namespace gb::grid
+
+GB_REGISTER_METHOD(gb::grid::GridBarrierMethod<gb::grid::TreeCount8>)
