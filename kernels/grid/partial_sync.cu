@@ -166,13 +166,11 @@ Outcome run_partial_grid_sync(const RunContext& ctx, int blocks, int threads, Mi
   int rounds = kRounds;
   void* args[] = {&missing, &rounds, &a, &c};
   const auto t0 = std::chrono::steady_clock::now();
-  GB_CUDA_CHECK(cudaLaunchCooperativeKernel(reinterpret_cast<const void*>(partial_grid_sync),
-                                            dim3(static_cast<unsigned>(blocks)),
-                                            dim3(static_cast<unsigned>(threads)), args, 0,
-                                            nullptr));
-  const auto deadline =
-      t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-               std::chrono::duration<double>(ctx.options.watchdog_s));
+  GB_CUDA_CHECK(cudaLaunchCooperativeKernel(
+      reinterpret_cast<const void*>(partial_grid_sync), dim3(static_cast<unsigned>(blocks)),
+      dim3(static_cast<unsigned>(threads)), args, 0, nullptr));
+  const auto deadline = t0 + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                 std::chrono::duration<double>(ctx.options.watchdog_s));
   cudaError_t state = cudaStreamQuery(nullptr);
   while (state == cudaErrorNotReady && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -201,7 +199,6 @@ Outcome run_partial_grid_sync(const RunContext& ctx, int blocks, int threads, Mi
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return o;
 }
-
 
 class PartialSync final : public Method {
  public:
@@ -264,15 +261,15 @@ class PartialSync final : public Method {
     const Missing missing = p.choice<Missing>("missing");
     switch (p.choice<Which>("barrier")) {
       case Which::atomic_sense:
-        return {row(ctx, AtomicSense::name, run_partial<AtomicSense>(ctx, blocks, threads,
-                                                                    missing))};
+        return {
+            row(ctx, AtomicSense::name, run_partial<AtomicSense>(ctx, blocks, threads, missing))};
       case Which::flag_epoch:
         return {row(ctx, FlagEpoch::name, run_partial<FlagEpoch>(ctx, blocks, threads, missing))};
       case Which::grid_sync:
         break;
     }
-    return {row(ctx, "cg::this_grid().sync()",
-                run_partial_grid_sync(ctx, blocks, threads, missing))};
+    return {
+        row(ctx, "cg::this_grid().sync()", run_partial_grid_sync(ctx, blocks, threads, missing))};
   }
 
  private:

@@ -21,7 +21,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SWEEP = os.path.join(ROOT, "configs", "sweeps", "verdicts.yaml")
 SCRIPT = os.path.join(ROOT, "scripts", "verdicts-measure")
 METHODS = {"kernel.fusion", "pitfall.grid.partial-sync", "gpu.warp.repeat-count-unrolled",
-           "gpu.warp.repeat-count", "gpu.block.syncthreads", "gpu.block.cg-sync",
+           "gpu.warp.repeat-count", "gpu.block.syncthreads",
            "gpu.warp.syncwarp-diverged", "gpu.warp.tile-sync-diverged",
            "gpu.warp.coalesced-sync-diverged", "gpu.warp.syncwarp", "gpu.warp.tile-sync",
            "gpu.warp.tile-shuffle", "gpu.warp.coalesced-shuffle", "model.smem.stream",

@@ -145,6 +145,21 @@ def test_kernel_launch(gpubarrier, gpus):
         print("PASS", m, "latency", latency["value"], "ns, interval", interval["value"], "ns")
 
 
+def test_cooperative_launch_refuses_over_large_grids(gpubarrier, gpus):
+    # The workshop version: "a cooperative launch rejects over-large grids". More blocks/SM than
+    # are co-resident is a skipped row giving the occupancy limit and the launch's own refusal;
+    # the grid that fits, measured right after, is ok (the refused launch left no error behind).
+    rows = run_rows(gpubarrier, "--methods", "kernel.launch.cooperative", "--axis",
+                    "blocks_per_sm=64,1", "--axis", "threads_per_block=1024")
+    refused = [r for r in rows if codes(r).get("blocks_per_sm") == 64]
+    if len(refused) != 1 or refused[0]["status"] != "skipped" or \
+            "cudaLaunchCooperativeKernel refused a grid of" not in refused[0]["note"] or \
+            "cudaErrorCooperativeLaunchTooLarge" not in refused[0]["note"]:
+        fail("64 blocks/SM of 1024 threads: a skipped row quoting the launch's refusal", rows)
+    expect_verified(rows, "kernel.launch.cooperative", "latency")
+    print("PASS", refused[0]["note"][:200])
+
+
 def test_kernel_fusion(gpubarrier, gpus):
     # Both single-GPU launch types of the study's Table 1: <<<>>> and cooperative.
     rows = run_rows(gpubarrier, "--methods", "kernel.fusion", "--axis", "fusion_i=40",
@@ -157,6 +172,9 @@ def test_kernel_fusion(gpubarrier, gpus):
         # The study found about 1 us on V100; anything positive and well below a launch+sync.
         if not 0 < value < 20000:
             pytest.fail(f"launch overhead {value} ns out of range: {r}")
+        # Eq. 6 depends on the length of the kernels that hide the launches: the note names it.
+        if "shorter kernels 10 x 1000 ns = 10 us of nominal sleep" not in r["note"]:
+            pytest.fail(f"the note names the shorter kernels' length: {r}")
         print("PASS kernel.fusion", r["config"], value, "ns")
 
 

@@ -118,8 +118,7 @@ class Batch {
 inline Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads) {
   const int device = ctx.gpus.front();
   GB_CUDA_CHECK(cudaSetDevice(device));
-  Usability fit = blocks_fit("cooperative launch", per_sm, threads, empty_kernel<>,
-                             stamp_kernel<>);
+  Usability fit = blocks_fit("cooperative launch", per_sm, threads, empty_kernel<>, stamp_kernel<>);
   if (fit.ok) return fit;
   int sms = 0;
   GB_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -134,8 +133,8 @@ inline Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads
     fit.reason += "; yet cudaLaunchCooperativeKernel launched " + grid;
   } else {
     cudaGetLastError();
-    fit.reason += "; cudaLaunchCooperativeKernel refused " + grid + ": " +
-                  cudaGetErrorName(rc) + " (" + cudaGetErrorString(rc) + ")";
+    fit.reason += "; cudaLaunchCooperativeKernel refused " + grid + ": " + cudaGetErrorName(rc) +
+                  " (" + cudaGetErrorString(rc) + ")";
   }
   return fit;
 }
