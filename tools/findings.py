@@ -35,133 +35,15 @@ import os
 import re
 
 from . import answers
+from . import findings_eq6 as eq6
 from . import gbcsv
 from . import machines as machines_mod
 from . import study_reference
-from .reports import common
+from .findings_rules import (EXCLUDED, Fig, Missing, NoReference, NotTimed, Outcome,  # noqa: F401
+                             Scope, about, flat, floor_of, less, margin, slightly_less, verdict)
 from .tables import Table
 
 GPUS = [("H100", "H100"), ("H200", "H200")]
-
-
-class Missing(Exception):
-    """A figure the claim needs is not in the rows."""
-
-
-class NotTimed(Missing):
-    """No method times what the claim needs (the message says why): not a matter of rows."""
-
-
-class Fig:
-    """One figure: its row, value and spread."""
-
-    def __init__(self, row):
-        self.row = row
-        self.value = float(row["value"])
-        try:
-            s = float(row["stddev"])
-        except ValueError:
-            s = float("nan")
-        if s != s:
-            try:
-                s = float(row["cv"]) * abs(self.value)
-            except ValueError:
-                s = 0.0
-        self.spread = s if s == s else 0.0
-        self.noisy = gbcsv.noisy_reason(row) or EXCLUDED(row)
-
-
-# A row whose note says its figure is not one (unresolved, not timed): like a noisy row, no verdict
-# rests on it (gbcsv.figure_excluded where gbcsv has it).
-EXCLUDED = getattr(gbcsv, "figure_excluded", lambda r: None)
-
-
-def _matches(r, method, metric, axes):
-    """The row is of `method` and `metric` and has the `axes` (reports.common.matches), an axis
-    the row lacks counting as its default (DEFAULTS)."""
-    if r["method"] != method or r["metric"] != metric:
-        return False
-    cfg = gbcsv.config_axes(r)
-    absent = {k for k in axes if k in DEFAULTS and cfg.get(k, r.get(k, "")) in ("", None)}
-    return all(str(axes[k]) == DEFAULTS[k] for k in absent) and \
-        common.matches(r, **{k: v for k, v in axes.items() if k not in absent})
-
-
-# Axis values a row that lacks the axis had (rows written before the axis existed).
-DEFAULTS = {"launch": "0", "cache": "1", "part": "0", "fault": "0", "host_wait": "0",
-            "impl": "0", "variant": "0"}
-
-
-class Scope:
-    """The rows one verdict may use (one machine; preferably one run)."""
-
-    def __init__(self, rows):
-        self.all_rows = rows
-        self.rows = [r for r in rows if r["status"] == "ok"]
-        self.found = 0  # figures found so far: how far a claim got before a figure was missing
-
-    def fig(self, method, metric, **axes):
-        hits = [r for r in self.rows if _matches(r, method, metric, axes)]
-        if not hits:
-            want = " ".join(f"{k}={v}" for k, v in axes.items())
-            raise Missing(f"{method} {metric} {want}".strip())
-        self.found += 1
-        return Fig(max(hits, key=lambda r: (r["timestamp"], r["_line"])))
-
-    def values(self, method, metric, axis, **axes):
-        """{axis value: Fig} over every value of `axis` measured."""
-        out = {}
-        for r in self.rows:
-            if _matches(r, method, metric, axes) and axis in gbcsv.config_axes(r):
-                out.setdefault(gbcsv.config_axes(r)[axis], []).append(r)
-        self.found += bool(out)
-        return {k: Fig(max(v, key=lambda r: (r["timestamp"], r["_line"])))
-                for k, v in out.items()}
-
-
-class Outcome:
-    """The figures' text, the checks [(True | False | None, what)], the figures whose noise
-    counts, and the rows the figures came from (default: those of `figs`)."""
-
-    def __init__(self, figures, checks, figs, sources=None):
-        self.figures, self.checks, self.figs = figures, checks, figs
-        self.sources = sources if sources is not None else [f.row for f in figs]
-
-
-def floor_of(f):
-    """The run-to-run floor (a fraction) of the figure's technique: what two runs of one build on
-    one machine differ by (tools/compare.py, measured from the committed repeat runs)."""
-    from . import comparison as compare
-    floors = compare.default_floors()
-    return floors.get(f.row.get("technique", ""), floors["other"])
-
-
-def margin(a, b):
-    """The difference two figures must exceed to differ: twice their summed spreads, and at
-    least the larger run-to-run floor of their techniques."""
-    return max(2 * (a.spread + b.spread),
-               max(floor_of(a), floor_of(b)) * min(abs(a.value), abs(b.value)))
-
-
-def less(a, b, what):
-    """(result, text) of the claim a < b: True when b - a exceeds the margin, False when a - b
-    does, None when the difference is within it (no claim of a difference is refuted by a
-    difference too small to tell)."""
-    d = b.value - a.value
-    m = margin(a, b)
-    return (True if d > m else False if -d > m else None), what
-
-
-def about(a, b, tol, what):
-    d = abs(a.value - b.value)
-    rel = d / min(abs(a.value), abs(b.value))
-    return (True if rel <= tol else False if d > margin(a, b) else None), what
-
-
-def flat(figs, tol, what):
-    lo, hi = min(figs, key=lambda f: f.value), max(figs, key=lambda f: f.value)
-    rel = (hi.value - lo.value) / lo.value
-    return (True if rel <= tol else False if hi.value - lo.value > margin(lo, hi) else None), what
 
 
 def us(f):
@@ -177,13 +59,6 @@ def gbs(f):
 
 
 # --- the claims -------------------------------------------------------------------------------
-
-def launch_overhead(s):
-    trad = s.fig("kernel.fusion", "launch_overhead", launch=0)
-    coop = s.fig("kernel.fusion", "launch_overhead", launch=1)
-    return Outcome(f"<<<>>> {us(trad)}, cooperative {us(coop)}",
-                   [about(trad, coop, 0.25, "cooperative about <<<>>> (25%)")], [trad, coop])
-
 
 def gpu_counts(s, method, metric, **axes):
     return sorted(int(k) for k in s.values(method, metric, "gpu_count", **axes))
@@ -245,9 +120,10 @@ def grid_blocks_over_threads(s):
 
 
 def grid_vs_kernel_boundary(s):
-    launch = s.fig("kernel.fusion", "launch_overhead", launch=0)
+    launch = eq6.boundary(s)
     grid = s.fig("gpu.grid.cg", "latency", blocks_per_sm=1, threads_per_block=128)
-    return Outcome(f"launch overhead (Eq. 6) {us(launch)}, grid.sync 1 x 128 {us(grid)}",
+    return Outcome(f"launch overhead (Eq. 6, {eq6.kernels(launch)}) {eq6.show(launch)}, "
+                   f"grid.sync 1 x 128 {us(grid)}",
                    [less(launch, grid, "kernel boundary cheaper than grid.sync")],
                    [launch, grid])
 
@@ -295,7 +171,8 @@ def _one_gpu_hint(s):
         one = s.fig(*CPU_STEP, host_wait=0, gpu_count=1)
     except Missing:
         return ""
-    return (f" (1 GPU only: {CPU_STEP[0]} {us(one)}, the launch and stream wait of a step; "
+    return (f" (1 GPU only: {CPU_STEP[0]} {us(one)} ({eq6.kernels(one)}), the launch and "
+            f"stream wait of a step; "
             f"the study compares GPU counts of 2 to 8)")
 
 
@@ -318,7 +195,7 @@ def cpu_vs_multi_grid(s):
         checks.append((True if d < -m else False if d > m else None,
                        f"{n} GPUs: multi-grid at most 3x the CPU-side overhead"))
         figs += [cpu, mg]
-        text.append(f"{n} GPUs: CPU-side step (Eq. 6) {us(cpu)}, multi-grid "
+        text.append(f"{n} GPUs: CPU-side step (Eq. 6, {eq6.kernels(cpu)}) {us(cpu)}, multi-grid "
                     f"{_shape_text(shape)} {us(mg)}")
     return Outcome("; ".join(text), checks, figs)
 
@@ -329,7 +206,7 @@ def cpu_overhead_flat(s):
         raise Missing(f"{CPU_STEP[0]} {CPU_STEP[1]} at two or more GPU counts > 1" +
                       _one_gpu_hint(s))
     figs = [s.fig(*CPU_STEP, host_wait=0, gpu_count=n) for n in counts]
-    return Outcome("CPU-side step (Eq. 6): " +
+    return Outcome(f"CPU-side step (Eq. 6, {eq6.kernels(figs[0])}): " +
                    ", ".join(f"{n} GPUs {us(f)}" for n, f in zip(counts, figs)),
                    [flat(figs, 0.25, "about the same over GPU counts (25%)")], figs)
 
@@ -536,46 +413,6 @@ def null_kernel_order(s):
                     less(coop, mdl, "cooperative below multi-device")], [trad, coop, mdl])
 
 
-def multi_device_overhead(s):
-    trad = s.fig("kernel.fusion", "launch_overhead", launch=0)
-    mdev = s.fig("kernel.fusion.multi-device", "launch_overhead", gpu_count=1)
-    return Outcome(f"<<<>>> {us(trad)}, multi-device {us(mdev)} (Eq. 6, 1 GPU)",
-                   [less(trad, mdev, "multi-device above <<<>>>")], [trad, mdev])
-
-
-FUSION_SETTLED_NS = 5000  # the study's section 9.2: "around 5 us in single GPU"
-
-
-def fusion_kernel_length(s):
-    """Eq. 6's overhead by the length of its shorter kernel (min(fusion_i, fusion_j) units):
-    flat within 25% from 5 µs on, and off that level below 5 µs (the study's reason for 5 µs)."""
-    by = {}
-    for r in s.rows:
-        if r["method"] == "kernel.fusion" and r["metric"] == "launch_overhead" and \
-                gbcsv.config_axes(r).get("launch", "0") == "0":
-            c = gbcsv.config_axes(r)
-            if not all(c.get(k, "").isdigit() for k in ("unit_ns", "fusion_i", "fusion_j")):
-                continue
-            length = int(c["unit_ns"]) * min(int(c["fusion_i"]), int(c["fusion_j"]))
-            if length not in by or r["timestamp"] > by[length].row["timestamp"]:
-                by[length] = Fig(r)
-    s.found += len(by)
-    long_ = [by[n] for n in sorted(by) if n >= FUSION_SETTLED_NS]
-    short_ = [by[n] for n in sorted(by) if n < FUSION_SETTLED_NS]
-    if not long_ or not short_:
-        raise Missing("kernel.fusion launch_overhead over its shorter kernel's length, below "
-                      "and from 5 µs: the rows hold " +
-                      (", ".join(f"{n / 1000:g} µs" for n in sorted(by)) or "none") +
-                      " (sweep unit_ns)")
-    settled = min(long_, key=lambda f: f.value)
-    shortest = by[min(by)]
-    checks = [flat(long_, 0.25, "flat within 25% from 5 µs")] if len(long_) > 1 else []
-    checks.append((True if abs(shortest.value - settled.value) > margin(shortest, settled)
-                   else None, "off the settled figure below 5 µs"))
-    return Outcome(", ".join(f"{n / 1000:g} µs: {us(by[n])}" for n in sorted(by)), checks,
-                   long_ + short_)
-
-
 def warp_throughput_group(s):
     tile = s.values("gpu.warp.tile-sync", "throughput", "group_size")
     coal = s.values("gpu.warp.coalesced-sync", "throughput", "group_size")
@@ -665,7 +502,7 @@ GRID_ACCEPTABLE_NS = 2500  # the study's section 5.3: "at most 2.5 us with two b
 
 
 def grid_two_blocks(s):
-    launch = s.fig("kernel.fusion", "launch_overhead", launch=0)
+    launch = eq6.boundary(s)
     two = s.values("gpu.grid.cg", "latency", "threads_per_block", blocks_per_sm=2)
     if not two:
         raise Missing("gpu.grid.cg latency at blocks_per_sm=2")
@@ -674,7 +511,7 @@ def grid_two_blocks(s):
     ok = True if d < GRID_ACCEPTABLE_NS - m else False if d > GRID_ACCEPTABLE_NS + m else None
     return Outcome(f"grid.sync at 2 blocks/SM up to {us(worst)} "
                    f"(threads/block {', '.join(sorted(two, key=int))}), launch overhead "
-                   f"{us(launch)}: {d / 1000:.3g} µs more",
+                   f"(Eq. 6, {eq6.kernels(launch)}) {eq6.show(launch)}: {d / 1000:.3g} µs more",
                    [(ok, "at most 2.5 µs above the launch overhead")], [worst, launch])
 
 
@@ -861,7 +698,7 @@ FINDINGS = [
      "By using the kernel fusion method we mentioned in Section 9.2, we found that the overhead "
      "does exist. (9.2: we only conduct experiments on the V100 GPU for this experiment.)",
      f"V100: {_L['traditional'][0]} / {_L['cooperative'][0]} ns (<<<>>> / cooperative)",
-     launch_overhead),
+     eq6.launch_overhead),
     ("null-kernel", "4.1, Table 1", "A null kernel's total latency orders <<<>>> < cooperative "
      "< cooperative multi-device launch",
      "We also test the kernel total latency of a null kernel for comparison. Table 1 shows the "
@@ -872,12 +709,17 @@ FINDINGS = [
      "above that of <<<>>>",
      "Table 1: Launch Overhead and Null kernel Latency of Different Launch Functions",
      f"V100: {_L['cooperative multi-device'][0]} against {_L['traditional'][0]} ns",
-     multi_device_overhead),
+     eq6.multi_device_overhead),
     ("fusion-length", "9.2, Eq. 6", "Eq. 6 needs a kernel execution of about 5 µs on one GPU "
      "(250 µs on 8) before the overhead it gives settles",
      "The kernel execution latency need to be larger than a certain number. This value is "
      "around 5 us in single GPU and around 250 us in 8 GPUs in DGX-1.", "V100 (DGX-1)",
-     fusion_kernel_length),
+     eq6.settles),
+    ("fusion-over-length", "9.2, Eq. 6 (extended)", "Eq. 6's overhead over the shorter kernel's "
+     "length, 1-200 µs: it falls once the running kernel hides the next launch",
+     "The kernel execution latency need to be larger than a certain number.",
+     "not in the study (it gives the threshold, not the overhead over the length)",
+     eq6.over_length),
     ("omp-vs-launch", "4.2, Fig. 5", "CPU-side (OpenMP) barriers beat the multi-device launch "
      "as an implicit barrier above two GPUs",
      "This implicit CPU-side barrier relying on openMP Barriers outperforms implicit barrier in "
@@ -1023,22 +865,29 @@ FINDINGS = [
 ]
 
 
-def verdict(out):
-    noisy = sorted({f"{f.row['method']}: {f.noisy}" for f in out.figs if f.noisy})
-    results = [ok for ok, _ in out.checks]
-    failed = [what for ok, what in out.checks if ok is False]
-    if noisy:
-        return "inconclusive", "noisy: " + "; ".join(noisy[:2])
-    if failed:
-        return "refuted", "fails: " + ", ".join(failed[:4])
-    if any(ok is None for ok in results):
-        within = [what for ok, what in out.checks if ok is None]
-        return "inconclusive", "within the spread: " + ", ".join(within[:4])
-    return "confirmed", ""
-
-
 def uuid_set(r):
     return frozenset(machines_mod.uuids_of(r))
+
+
+def mark_gpu_ranges(mrows):
+    """Sets `_gpus_range` (lowest, highest, GPUs) on each ok row of one machine whose figure
+    (method, metric, configuration, GPU count) other GPUs of the machine measured as well: the
+    newest figure of each set of GPUs. findings_rules.margin adds the spread between them."""
+    newest = collections.defaultdict(dict)
+    for r in mrows:
+        if r["status"] != "ok":
+            continue
+        key = (r["method"], r["metric"], r["config"], r["gpu_count"])
+        got = newest[key].get(uuid_set(r))
+        if got is None or (r["timestamp"], r["_line"]) > (got["timestamp"], got["_line"]):
+            newest[key][uuid_set(r)] = r
+    for key, by_gpus in newest.items():
+        if len(by_gpus) < 2:
+            continue
+        values = [float(r["value"]) for r in by_gpus.values()]
+        for r in mrows:
+            if (r["method"], r["metric"], r["config"], r["gpu_count"]) == key:
+                r["_gpus_range"] = (min(values), max(values), len(values))
 
 
 def scopes(rows, gpu):
@@ -1050,6 +899,7 @@ def scopes(rows, gpu):
     for _, mrows in sorted(answers.machines(mine), key=lambda m: max(r["timestamp"]
                                                                      for r in m[1]),
                            reverse=True):
+        mark_gpu_ranges(mrows)
         runs = collections.OrderedDict()
         sets = collections.OrderedDict()
         for r in sorted(mrows, key=lambda r: r["timestamp"], reverse=True):
