@@ -40,7 +40,8 @@ from . import gbcsv
 from . import machines as machines_mod
 from . import study_reference
 from .findings_rules import (EXCLUDED, Fig, Missing, NoReference, NotTimed, Outcome,  # noqa: F401
-                             Scope, about, flat, floor_of, less, margin, slightly_less, verdict)
+                             SLIGHTLY, Scope, about, flat, floor_of, less, margin, slightly_less,
+                             verdict)
 from .tables import Table
 
 GPUS = [("H100", "H100"), ("H200", "H200")]
@@ -80,26 +81,49 @@ def omp_vs_multi_device(s):
     return Outcome("; ".join(text), checks, figs)
 
 
+DIVERGED = "-diverged"  # the variant whose threads reach the sync on diverged paths: it is timed
+
+
+def timed_values(s, method, metric, axis="group_size"):
+    """({axis value: Fig}, the method used, what was left out): the figures of `method` that time
+    something; where its converged chain times nothing (compiled to no sync instruction), those
+    of its diverged variant (`method`-diverged), which answers the same question, saying so;
+    NotTimed where neither is timed; ({}, ...) where neither was measured."""
+    by = s.values(method, metric, axis)
+    clean = {k: f for k, f in by.items() if not f.excluded}
+    if clean and len(clean) == len(by):
+        return clean, method, []
+    why = next((f.excluded for f in by.values() if f.excluded), "")
+    div = {k: f for k, f in s.values(method + DIVERGED, metric, axis).items() if not f.excluded}
+    if div:
+        return div, method + DIVERGED, [f"{method}, the converged chain ({why}): the diverged "
+                                        f"variant {method + DIVERGED} instead"]
+    if by:
+        raise NotTimed(f"the converged chain times nothing ({method}: {why}), and no diverged "
+                       f"variant ({method + DIVERGED}) was measured")
+    return {}, method, []
+
+
 def tile_sync_flat(s):
-    by = s.values("gpu.warp.tile-sync", "latency_cycles", "group_size")
+    by, method, left = timed_values(s, "gpu.warp.tile-sync", "latency_cycles")
     if len(by) < 2:
         raise Missing("gpu.warp.tile-sync latency_cycles over group_size")
     figs = [by[k] for k in sorted(by, key=int)]
     lo, hi = min(f.value for f in figs), max(f.value for f in figs)
-    return Outcome(f"{lo:.3g}-{hi:.3g} cycles over group sizes "
+    return Outcome(f"{method}: {lo:.3g}-{hi:.3g} cycles over group sizes "
                    f"{', '.join(sorted(by, key=int))}",
-                   [flat(figs, 0.10, "flat within 10%")], figs)
+                   [flat(figs, 0.10, "flat within 10%")], figs, left_out=left)
 
 
 def coalesced_whole_warp(s):
-    by = s.values("gpu.warp.coalesced-sync", "latency_cycles", "group_size")
+    by, method, left = timed_values(s, "gpu.warp.coalesced-sync", "latency_cycles")
     if "32" not in by or len(by) < 2:
         raise Missing("gpu.warp.coalesced-sync latency_cycles at 32 and a partial group")
     whole = by["32"]
     part = min((f for k, f in by.items() if k != "32"), key=lambda f: f.value)
-    return Outcome(f"32: {cyc(whole)} cycles, partial groups from {cyc(part)}",
+    return Outcome(f"{method}: 32: {cyc(whole)} cycles, partial groups from {cyc(part)}",
                    [less(whole, part, "whole warp faster than the fastest partial group")],
-                   [whole, part])
+                   [whole, part], left_out=left)
 
 
 def block_sync_warps(s):
@@ -226,6 +250,8 @@ def _predictions(s, in_block):
 
 
 def model_predictions(s, in_block):
+    """The model's predictions against the measured switch points; one GPU against N GPUs is an
+    extension of the study (its Table 4 predicts in-block switches only): at most inconclusive."""
     preds = _predictions(s, in_block)
     checks, text, figs = [], [], []
     for p in preds:
@@ -246,14 +272,16 @@ def model_predictions(s, in_block):
                 figs += [Fig(r) for r in near]
     sources = [r for r in s.rows if r["method"].startswith("model.")]
     figs += [Fig(r) for r in sources[:1]]
-    return Outcome("; ".join(text), checks, figs)
+    return Outcome("; ".join(text), checks, figs, extension=not in_block)
 
 
 def warp_reduce_tile_shuffle(s):
     names = {"0": "serial", "2": "tile sync", "3": "coalesced sync", "4": "tile shuffle",
              "5": "coalesced shuffle"}
-    by = {k: f for k, f in s.values("gpu.warp.reduce", "latency_cycles", "variant").items()
-          if k in names}
+    every = {k: f for k, f in s.values("gpu.warp.reduce", "latency_cycles", "variant").items()
+             if k in names}
+    by = {k: f for k, f in every.items() if not f.excluded}
+    left = [f"{names[k]} ({f.excluded})" for k, f in sorted(every.items()) if f.excluded]
     if "4" not in by or len(by) < 2:
         raise Missing("gpu.warp.reduce latency_cycles, variant 4 and another")
     tile = by["4"]
@@ -262,10 +290,15 @@ def warp_reduce_tile_shuffle(s):
     fastest = min(by, key=lambda k: by[k].value)
     text = ", ".join(f"{names[k]} {cyc(by[k])}" for k in sorted(by, key=int)) + \
         f" cycles (fastest: {names[fastest]})"
-    return Outcome(text, [less(tile, best_other, "tile shuffle fastest")], [tile] + others)
+    if left:
+        text += "; not timed, left out: " + ", ".join(names[k] for k in sorted(every)
+                                                      if every[k].excluded)
+    return Outcome(text, [less(tile, best_other, "tile shuffle fastest")], [tile] + others,
+                   left_out=left)
 
 
 SIZES_BIG = 1 << 20
+SLIGHTLY_WORD = f"slightly: at most {100 * SLIGHTLY:.0f}% apart"
 
 
 def reduction_sizes(s, *keys):
@@ -294,12 +327,13 @@ def kernel_boundary_vs_grid_sync(s):
     for b in sizes:
         a, g = s.fig(two[0], "latency", bytes=b, **two[1]), s.fig(grid[0], "latency", bytes=b,
                                                                    **grid[1])
-        checks.append(less(a, g, f"{b >> 20} MiB"))
+        checks.append(slightly_less(a, g, f"{b >> 20} MiB"))
         figs += [a, g]
     held = sum(1 for ok, _ in checks if ok)
     warm = "" if two[1] else " (warm: L2 not evicted)"
     return Outcome(f"kernel boundary faster at {held} of {len(sizes)} sizes, "
-                   f"{sizes[0] >> 20} MiB-{sizes[-1] >> 20} MiB{warm}", checks, figs)
+                   f"{sizes[0] >> 20} MiB-{sizes[-1] >> 20} MiB{warm}", checks, figs,
+                   words=[SLIGHTLY_WORD])
 
 
 def cub_comparable(s):
@@ -336,13 +370,13 @@ def multi_reduction_vs_multi_grid(s):
             continue
         omp = s.fig("reduction.multi.omp", "latency", gpu_count=n, bytes=b, cache=cache)
         mg = s.fig("reduction.multi.multi-grid", "latency", gpu_count=n, bytes=b, cache=cache)
-        checks.append(less(omp, mg, f"{n} GPUs at {b >> 20} MiB"))
+        checks.append(slightly_less(omp, mg, f"{n} GPUs at {b >> 20} MiB"))
         figs += [omp, mg]
         text.append(f"{n} GPUs, {b >> 20} MiB, {'cold' if cache == 0 else 'warm'} L2: kernel "
                     f"boundary + OpenMP {us(omp)}, multi-grid {us(mg)}")
     if not checks:
         raise Missing("a size both reductions measured with one cache state (cold or warm L2)")
-    return Outcome("; ".join(text), checks, figs)
+    return Outcome("; ".join(text), checks, figs, words=[SLIGHTLY_WORD])
 
 
 def _shared_cache(s, methods, **axes):
@@ -414,19 +448,19 @@ def null_kernel_order(s):
 
 
 def warp_throughput_group(s):
-    tile = s.values("gpu.warp.tile-sync", "throughput", "group_size")
-    coal = s.values("gpu.warp.coalesced-sync", "throughput", "group_size")
+    tile, tname, tleft = timed_values(s, "gpu.warp.tile-sync", "throughput")
+    coal, cname, cleft = timed_values(s, "gpu.warp.coalesced-sync", "throughput")
     if len(tile) < 2 or "32" not in coal or len(coal) < 2:
         raise Missing("gpu.warp.tile-sync and coalesced-sync throughput over group_size")
     tfigs = [tile[k] for k in sorted(tile, key=int)]
     part = max((f for k, f in coal.items() if k != "32"), key=lambda f: f.value)
     lo, hi = min(f.value for f in tfigs), max(f.value for f in tfigs)
-    return Outcome(f"tile {lo:.3g}-{hi:.3g} over group sizes {', '.join(sorted(tile, key=int))}; "
-                   f"coalesced 32: {coal['32'].value:.3g}, best partial group {part.value:.3g} "
-                   f"({tfigs[0].row['unit']})",
+    return Outcome(f"{tname} {lo:.3g}-{hi:.3g} over group sizes "
+                   f"{', '.join(sorted(tile, key=int))}; {cname} 32: {coal['32'].value:.3g}, "
+                   f"best partial group {part.value:.3g} ({tfigs[0].row['unit']})",
                    [flat(tfigs, 0.10, "tile flat within 10%"),
                     less(part, coal["32"], "coalesced highest at the whole warp")],
-                   tfigs + [part, coal["32"]])
+                   tfigs + [part, coal["32"]], left_out=tleft + cleft)
 
 
 THREADS_PER_WARP = 32
@@ -467,7 +501,7 @@ def guide_syncthreads(s):
                     f"clock per SM ({best.value:.3g} warp syncs a cycle, "
                     f"{gbcsv.config_axes(best.row).get('threads_per_block')} threads x "
                     f"{gbcsv.config_axes(best.row).get('blocks_per_sm')} blocks per SM)")
-    raise NotTimed(f"{study_reference.GUIDE_SYNCTHREADS_SOURCE} gives no __syncthreads "
+    raise NoReference(f"{study_reference.GUIDE_SYNCTHREADS_SOURCE} gives no __syncthreads "
                    f"throughput for compute capability 9.0 (operations a clock per SM: {figures})"
                    + measured)
 
@@ -934,6 +968,10 @@ def short(uuid):
     return uuid[:12]
 
 
+class NoReferenceText(str):
+    """The why of a claim whose reference figure does not exist: its verdict is "no reference"."""
+
+
 def evaluate(rows, fn, gpu, unplaced=()):
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
@@ -946,7 +984,8 @@ def evaluate(rows, fn, gpu, unplaced=()):
         except Missing as e:  # what a machine as a whole lacks, said of the machine that found
             # the most of the claim's figures (the newest of those)
             if kind == "machine" and scope.found > closest:
-                missing = str(e) if isinstance(e, NotTimed) else f"no rows: {e}"
+                missing = (NoReferenceText(e) if isinstance(e, NoReference) else
+                           str(e) if isinstance(e, NotTimed) else f"no rows: {e}")
                 closest = scope.found
             continue
         reason = split_reason(out)
@@ -1054,7 +1093,7 @@ def page(paths, base):
                 cells = [f"{label} ({gpus_of(got)})", got.figures, f"**{v}**", why,
                          files_of(got, base)]
             else:
-                v = "not measured"
+                v = "no reference" if isinstance(got, NoReferenceText) else "not measured"
                 if key in MULTI_GPU and got.startswith("no rows"):
                     got = multi_gpu_reason(got, label)
                 cells = [label, "-", f"**{v}**", got, "-"]
@@ -1062,7 +1101,8 @@ def page(paths, base):
             head = [f"{claim} ({section})", f"\"{quote}\" {study}"] if i == 0 else ["", ""]
             lines.append(head + cells)
     summary = ", ".join(f"{counts[k]} {k}" for k in ("confirmed", "refuted", "inconclusive",
-                                                      "not measured") if counts[k])
+                                                      "not measured", "no reference")
+                        if counts[k])
     # Rows of a machine without GPU (no model) are no GPU's figures: they are not counted.
     of_gpus = [r for r in loaded if r.get("gpu_model")]
     left = sum(1 for r in unplaced if r.get("gpu_model"))
