@@ -39,7 +39,8 @@ from . import findings_eq6 as eq6
 from . import gbcsv
 from . import machines as machines_mod
 from . import study_reference
-from .findings_rules import (EXCLUDED, Fig, Missing, NoReference, NotTimed, Outcome,  # noqa: F401
+from .findings_rules import (EXCLUDED, Fig, Missing, NoReference, NotMeasured, NotTimed,  # noqa: F401
+                             Outcome,
                              SLIGHTLY, Scope, about, flat, floor_of, less, margin, slightly_less,
                              verdict)
 from .tables import Table
@@ -420,19 +421,40 @@ def warp_sync_waits(s):
     return Outcome(text, checks, [], rows)
 
 
-def partial_grid_timeout(s):
-    rows = _pitfall_rows(s, PARTIAL)
+REAL_GRID_SYNC = "grid-sync"  # pitfall.grid.partial-sync's barrier=: cg::this_grid().sync()
+
+
+def _partial(rows):
+    """(rows with part of the grid missing, rows of the whole grid)."""
     part = [r for r in rows if gbcsv.config_axes(r).get("missing", "0") != "0"]
-    whole = [r for r in rows if gbcsv.config_axes(r).get("missing", "0") == "0"]
+    return part, [r for r in rows if r not in part]
+
+
+def partial_grid_timeout(s):
+    """The study's section 8.2 with CUDA's own grid sync: cg::this_grid().sync() with a block
+    that never reaches it, run in an isolated child process with a deadline (killed: `timeout`),
+    beside the project's software barriers (their watchdog ends the wait: `timeout`). Without
+    the real grid sync's rows the software barriers alone are no answer: not measured."""
+    rows = _pitfall_rows(s, PARTIAL)
+    real = [r for r in rows if gbcsv.config_names(r).get("barrier") == REAL_GRID_SYNC]
+    soft = [r for r in rows if r not in real]
+    soft_part, _ = _partial(soft)
+    soft_text = (f"the software barriers beside it: {sum(r['status'] == 'timeout' for r in soft_part)}"
+                 f" of {len(soft_part)} points with part of the grid missing end as `timeout` "
+                 f"(the watchdog)")
+    part, whole = _partial(real)
     if not part:
-        raise Missing(f"{PARTIAL} with missing > 0")
+        raise NotMeasured(f"cg::this_grid().sync() with part of the grid missing ({PARTIAL} "
+                          f"barrier={REAL_GRID_SYNC}, run in an isolated child process with a "
+                          f"deadline) was not run; {soft_text}")
     stuck = [r for r in part if r["status"] == "timeout"]
     done = [r for r in whole if r["status"] == "ok"]
-    text = (f"part of the grid missing: {len(stuck)} of {len(part)} points end as `timeout` "
-            f"(the watchdog, no hang); whole grid: {len(done)} of {len(whole)} ok")
+    text = (f"cg::this_grid().sync(), part of the grid missing: {len(stuck)} of {len(part)} "
+            f"points end as `timeout` (the child killed at its deadline); whole grid: "
+            f"{len(done)} of {len(whole)} ok; {soft_text}")
     checks = [(len(stuck) == len(part), "a partial grid sync never completes"),
               (True if whole and len(done) == len(whole) else None, "the whole grid completes")]
-    return Outcome(text, checks, [], rows)
+    return Outcome(text, checks, [], real)
 
 
 def null_kernel_order(s):
@@ -650,21 +672,55 @@ REPEAT_NAMES = {"1": "__syncwarp", "2": "tile sync", "3": "coalesced sync", "4":
                 "5": "coalesced shuffle"}
 
 
+UNROLLED = "gpu.warp.repeat-count-unrolled"  # the chain fully unrolled: the code grows with it
+REPEAT_CODES = {"syncwarp": "1", "syncwarp-mask": "1", "tile-sync": "2", "coalesced-sync": "3",
+                "tile-shuffle": "4", "coalesced-shuffle": "5"}
+
+
+def _repeat_curves(s, method, base):
+    """{variant code: ([Fig by repeats], [repeats])} of `method`'s latency_cycles at group size
+    32 over chains of `base` operations or more, for variants measured at two or more."""
+    by = collections.defaultdict(dict)
+    for r in s.rows:
+        if r["method"] != method or r["metric"] != "latency_cycles":
+            continue
+        c = gbcsv.config_axes(r)
+        v = REPEAT_CODES.get(c.get("variant"), c.get("variant"))
+        if c.get("group_size", "32") != "32" or not str(c.get("repeats", "")).isdigit() or \
+                int(c["repeats"]) < base or v not in REPEAT_NAMES:
+            continue
+        n = int(c["repeats"])
+        if n not in by[v] or (r["timestamp"], r["_line"]) > (by[v][n].row["timestamp"],
+                                                             by[v][n].row["_line"]):
+            by[v][n] = Fig(r)
+    s.found += bool(by)
+    return {v: ([got[n] for n in sorted(got)], sorted(got)) for v, got in by.items()
+            if len(got) >= 2}
+
+
+def _loop_text(s):
+    """The loop-of-32 chain's figures, for the row that cannot use them."""
+    by = _repeat_curves(s, "gpu.warp.repeat-count", REPEAT_BASE)
+    if not by:
+        return ""
+    return "; the loop of 32 unrolled measured " + ", ".join(
+        f"{REPEAT_NAMES[v]} {min(f.value for f in fs):.3g}-{max(f.value for f in fs):.3g}"
+        for v, (fs, _) in sorted(by.items())) + " cycles"
+
+
 def warp_repeat_count(s):
-    """Per variant of gpu.warp.repeat-count, the latency over chains of REPEAT_BASE operations
-    and more (shorter ones carry the clock reads): a sync "jumps" when its figure rises above the
-    one at the shortest such chain by more than 10% and the margin; the tile shuffle stays flat."""
-    by = {}
-    for v in REPEAT_NAMES:
-        got = s.values("gpu.warp.repeat-count", "latency_cycles", "repeats", variant=v,
-                       group_size=32)
-        long_ = {int(k): f for k, f in got.items() if int(k) >= REPEAT_BASE}
-        if len(long_) >= 2:
-            by[v] = [long_[k] for k in sorted(long_)], sorted(long_)
+    """The study's section 9.4 blames an instruction-cache overflow, so the chain must grow with
+    the repeat count: per variant of gpu.warp.repeat-count-unrolled (fully unrolled), a sync
+    "jumps" when its figure rises above the one at the shortest chain by more than 10% and the
+    margin; the tile shuffle stays flat. The loop of 32 unrolled (gpu.warp.repeat-count) keeps
+    the code size fixed and answers nothing here."""
+    by = _repeat_curves(s, UNROLLED, 1)
     syncs = [v for v in by if v in ("1", "2", "3")]
     if "4" not in by or not syncs:
-        raise Missing(f"gpu.warp.repeat-count latency_cycles of the tile shuffle and a sync at "
-                      f"two or more chains of {REPEAT_BASE} operations or more")
+        raise NotMeasured(f"a fully unrolled chain ({UNROLLED}: the tile shuffle and a sync at "
+                          f"two or more repeat counts) was not run; the loop of 32 unrolled keeps "
+                          f"the code size fixed, which removes the instruction-cache overflow "
+                          f"the study blames" + _loop_text(s))
     checks, figs, text = [], [], []
     jumped, steady = [], []
     for v, (fs, reps) in sorted(by.items()):
@@ -672,20 +728,21 @@ def warp_repeat_count(s):
         rise = top.value - first.value
         if v in syncs:
             if rise > 0.10 * first.value and rise > margin(first, top):
-                jumped.append(REPEAT_NAMES[v])
+                at = reps[next(i for i, f in enumerate(fs)
+                               if f.value - first.value > 0.10 * first.value)]
+                jumped.append(f"{REPEAT_NAMES[v]} from {at} operations")
             elif rise <= 0.10 * first.value:
                 steady.append(REPEAT_NAMES[v])
         figs += fs
-        text.append(f"{REPEAT_NAMES[v]} {min(f.value for f in fs):.3g}-"
-                    f"{max(f.value for f in fs):.3g}")
+        text.append(f"{REPEAT_NAMES[v]} {reps[0]}-{reps[-1]} operations: "
+                    f"{fs[0].value:.3g} -> {fs[-1].value:.3g}")
     checks.append((True if jumped else False if len(steady) == len(syncs) else None,
                    "a warp sync's latency rises with the repeat count" +
                    (f" ({', '.join(jumped)})" if jumped else
                     f": none of {', '.join(steady)} rises by 10%")))
     checks.append(flat(by["4"][0], 0.10, "the tile shuffle flat within 10%"))
-    reps = sorted({r for _, rs in by.values() for r in rs})
-    return Outcome(f"{reps[0]}-{reps[-1]} operations: " + ", ".join(text) +
-                   " cycles (a loop of 32 unrolled: the code does not grow)", checks, figs)
+    return Outcome(", ".join(text) + " cycles (fully unrolled: the code grows with the chain)",
+                   checks, figs)
 
 
 ABSENT = "2"  # the device barriers' fault=absent: the last GPU never arrives (core/faults.hpp)
@@ -907,11 +964,12 @@ def mark_gpu_ranges(mrows):
     """Sets `_gpus_range` (lowest, highest, GPUs) on each ok row of one machine whose figure
     (method, metric, configuration, GPU count) other GPUs of the machine measured as well: the
     newest figure of each set of GPUs. findings_rules.margin adds the spread between them."""
-    newest = collections.defaultdict(dict)
+    newest, members = collections.defaultdict(dict), collections.defaultdict(list)
     for r in mrows:
+        key = (r["method"], r["metric"], r["config"], r["gpu_count"])
+        members[key].append(r)
         if r["status"] != "ok":
             continue
-        key = (r["method"], r["metric"], r["config"], r["gpu_count"])
         got = newest[key].get(uuid_set(r))
         if got is None or (r["timestamp"], r["_line"]) > (got["timestamp"], got["_line"]):
             newest[key][uuid_set(r)] = r
@@ -919,9 +977,8 @@ def mark_gpu_ranges(mrows):
         if len(by_gpus) < 2:
             continue
         values = [float(r["value"]) for r in by_gpus.values()]
-        for r in mrows:
-            if (r["method"], r["metric"], r["config"], r["gpu_count"]) == key:
-                r["_gpus_range"] = (min(values), max(values), len(values))
+        for r in members[key]:
+            r["_gpus_range"] = (min(values), max(values), len(values))
 
 
 def scopes(rows, gpu):

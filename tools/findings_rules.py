@@ -34,6 +34,11 @@ class NotTimed(Missing):
     """No method times what the claim needs (the message says why): not a matter of rows."""
 
 
+class NotMeasured(NotTimed):
+    """The measurement the claim needs was not made here (the message says why and what would
+    make it): not a matter of rows missing from a run."""
+
+
 class NoReference(Missing):
     """The claim compares with a reference figure that does not exist for this GPU (the message
     says whose and what was measured): the verdict is "no reference"."""

@@ -30,7 +30,9 @@
   magnitude     "slightly" is tested, not only the direction, and the row names the word;
   margin_basis  the margin uses standard errors where the figure is a mean of samples, the
                 run-to-run floor where larger, and each row says which;
-  no_reference  __syncthreads against the guide, which gives no cc 9.0 figure: "no reference".
+  no_reference  __syncthreads against the guide, which gives no cc 9.0 figure: "no reference";
+  real_sync     the partial-grid row needs CUDA's own grid sync (killed at its deadline), the
+                repeat-count row a fully unrolled chain: without them "not measured".
 
 Run by pytest: pytest tests/cli/test_findings_verdicts.py [--gpubarrier PATH]
 """
@@ -356,3 +358,41 @@ def test_no_reference():
     _, v, why = verdict(rep, "__syncthreads throughput is close", "H200")
     expect(v == "no reference" and "9.0" in why,
            f"the guide gives no cc 9.0 figure: {v} ({why}), expected no reference", rep)
+
+
+def test_real_sync():
+    u = "GPU-cccc3333"
+
+    def partial(barrier, missing, status, metric="check_never_arrived", value=0):
+        return row(H200, u, "p1", method="pitfall.grid.partial-sync", metric=metric,
+                   unit="blocks" if metric else "", technique="check" if metric else "",
+                   value=value, status=status,
+                   config=f"barrier={barrier} missing={missing} blocks_per_sm=1 "
+                          f"threads_per_block=128")
+
+    def repeats(method, variant, n, value):
+        return row(H200, u, "p2", method=method, metric="latency_cycles", unit="cycles",
+                   technique="clock", value=value, stddev=0.1, samples=20,
+                   config=f"variant={variant} group_size=32 repeats={n}")
+    soft = [partial("atomic-sense", "none", "ok"),
+            partial("atomic-sense", "last-block", "timeout", value=1)]
+    loop = [repeats("gpu.warp.repeat-count", v, n, 402 if v == "syncwarp" else 26)
+            for v in ("syncwarp", "tile-shuffle") for n in (512, 4096, 65536)]
+    rep = page(soft + loop)
+    _, v, why = verdict(rep, "A grid sync reached by only part of the grid", "H200")
+    expect(v == "not measured" and "this_grid().sync()" in why,
+           f"software barriers alone: {v} ({why}), expected not measured", rep)
+    _, v, why = verdict(rep, "latency can jump with the repeat count", "H200")
+    expect(v == "not measured" and "unrolled" in why,
+           f"a loop of 32 unrolled only: {v} ({why}), expected not measured", rep)
+    real = [partial("grid-sync", "none", "ok"), partial("grid-sync", "last-block", "timeout",
+                                                        metric="", value="")]
+    unrolled = [repeats("gpu.warp.repeat-count-unrolled", "syncwarp-mask", n, v)
+                for n, v in ((64, 400), (512, 402), (1024, 610))]
+    unrolled += [repeats("gpu.warp.repeat-count-unrolled", "tile-shuffle", n, 26)
+                 for n in (2048, 16384)]
+    rep = page(soft + loop + real + unrolled)
+    _, v, why = verdict(rep, "A grid sync reached by only part of the grid", "H200")
+    expect(v == "confirmed", f"grid.sync killed at its deadline: {v} ({why})", rep)
+    _, v, why = verdict(rep, "latency can jump with the repeat count", "H200")
+    expect(v == "confirmed", f"the unrolled sync rises 402 -> 610 cycles: {v} ({why})", rep)
