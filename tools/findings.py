@@ -36,6 +36,7 @@ import re
 
 from . import answers
 from . import findings_eq6 as eq6
+from . import findings_more
 from . import gbcsv
 from . import machines as machines_mod
 from . import study_reference
@@ -956,6 +957,9 @@ FINDINGS = [
 ]
 
 
+FINDINGS += findings_more.ROWS
+
+
 def uuid_set(r):
     return frozenset(machines_mod.uuids_of(r))
 
@@ -1101,7 +1105,7 @@ def study_under_rule():
 # figures, the row says "not measured on one machine".
 MULTI_GPU = {"omp-vs-launch", "cpu-flat", "multi-grid-count", "multi-grid-shape",
              "multi-grid-vs-launch", "cpu-vs-multi-grid", "model-gpus", "multi-reduction",
-             "partial-multi-grid"}
+             "partial-multi-grid"} | findings_more.MULTI_GPU
 
 
 def multi_gpu_reason(got, label):
@@ -1137,8 +1141,10 @@ def page(paths, base):
     """The verdicts: a summary line, the runs read, and the table of every conclusion on every
     GPU (the items, tools/tables.py)."""
     csvs, _ = gbcsv.expand(paths)
-    loaded = gbcsv.load(csvs, statuses={"ok", "timeout", "unverified"})
-    rows = [r for r in loaded if machines_mod.uuids_of(r)]
+    read = gbcsv.load(csvs, statuses={"ok", "timeout", "unverified", "skipped"})
+    loaded = [r for r in read if r["status"] != "skipped"]
+    # skipped rows take part only as what they say (a refused launch): findings_rules.Scope
+    rows = [r for r in read if machines_mod.uuids_of(r)]
     unplaced = [r for r in loaded if not machines_mod.uuids_of(r)]
     lines = []
     counts = collections.Counter()

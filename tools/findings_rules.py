@@ -148,7 +148,10 @@ class Scope:
     """The rows one verdict may use (one machine; preferably one run)."""
 
     def __init__(self, rows):
-        self.all_rows = rows
+        # skipped rows say why a point did not run (a refused launch); no figure of theirs
+        self.skipped = [r for r in rows if r["status"] == "skipped"]
+        self.all_rows = [r for r in rows if r["status"] != "skipped"]
+        rows = self.all_rows
         # ok rows, and Eq. 6 rows that measured zero (zero_row)
         self.rows = [r for r in rows if r["status"] == "ok" or zero_row(r)]
         self.found = 0  # figures found so far: how far a claim got before a figure was missing
@@ -208,22 +211,26 @@ def margin(a, b):
 
 
 def margin_basis(figs):
-    """Which term set the margins of these figures: "standard errors", "stddevs", "the run-to-run
-    floor", each with "+ the spread between GPUs" where that took part."""
-    words = set()
+    """What set the margins of these figures: "standard errors" (or "stddevs" for a figure with
+    no sample count), "the run-to-run floor (X%) where larger", "+ the spread between the
+    machine's GPUs" where that took part."""
+    errors, floor, gpus = set(), 0.0, False
     for f in figs:
         for g in figs:
             if f is g:
                 continue
-            stat, floor, gpus = margin_parts(f, g)
-            if stat >= floor:
-                words.add("standard errors" if f.standard_error and g.standard_error
-                          else "stddevs")
-            else:
-                words.add(f"the run-to-run floor ({100 * max(floor_of(f), floor_of(g)):.1f}%)")
-            if gpus:
-                words.add("the spread between the machine's GPUs")
-    return " and ".join(sorted(words))
+            stat, fl, spread = margin_parts(f, g)
+            errors.update("standard errors" if h.standard_error else "stddevs" for h in (f, g))
+            if fl > stat:
+                floor = max(floor, max(floor_of(f), floor_of(g)))
+            gpus = gpus or spread > 0
+    text = ("standard errors, stddevs where a figure gives no standard error"
+            if len(errors) == 2 else next(iter(errors), ""))
+    if floor:
+        text += f"; the run-to-run floor ({100 * floor:.1f}%) where larger"
+    if gpus:
+        text += "; + the spread between the machine's GPUs"
+    return text
 
 
 def less(a, b, what):

@@ -209,6 +209,25 @@ def test_rows():
         expect('"' in hit[0], f"the row for {claim!r} quotes the study", rep)
 
 
+def test_more_rows():
+    """Every further conclusion (the predictions of section 7.2, Tables 2, 3 and 6, Eq. 8, the
+    repeat counts, the multi-grid step, section 10, the workshop version's findings, 250 µs on
+    8 GPUs) has a row on each GPU with a verdict or "not measured" and the reason."""
+    from tools import findings_more
+    rep = page([launch(H200, "GPU-cccc3333", "r4", 1000)])
+    for key, section, claim, quote, _, _ in findings_more.ROWS:
+        lines = rep.stdout.split("\n")
+        at = next((i for i, ln in enumerate(lines) if ln.startswith("| " + claim)), None)
+        expect(at is not None, f"a row for {claim!r}", rep)
+        for ln in lines[at:at + 2]:
+            cells = [c.strip() for c in ln.split("|")]
+            expect(cells[5].strip("*") in ("confirmed", "refuted", "inconclusive",
+                                           "not measured", "no reference") and cells[6],
+                   f"{claim!r}: a verdict and its reason ({cells[5]}, {cells[6]!r})", rep)
+    _, v, why = verdict(rep, "about 250 µs on 8 GPUs", "H200")
+    expect(v == "not measured" and "8 GPUs" in why, f"250 µs on 8 GPUs: {v} ({why})", rep)
+
+
 def fusion(model, uuid, run, unit_ns, value, stddev, samples, launch="0",
            method="kernel.fusion", **kw):
     config = (f"blocks_per_sm=1 threads_per_block=128 fusion_i=100 fusion_j=10 "
