@@ -31,6 +31,8 @@
   margin_basis  the margin uses standard errors where the figure is a mean of samples, the
                 run-to-run floor where larger, and each row says which;
   no_reference  __syncthreads against the guide, which gives no cc 9.0 figure: "no reference";
+  tables        the study-tables block flags a figure that times nothing instead of printing it,
+                and names each CSV by a path that exists from the folder read;
   real_sync     the partial-grid row needs CUDA's own grid sync (killed at its deadline), the
                 repeat-count row a fully unrolled chain: without them "not measured".
 
@@ -415,3 +417,25 @@ def test_real_sync():
     expect(v == "confirmed", f"grid.sync killed at its deadline: {v} ({why})", rep)
     _, v, why = verdict(rep, "latency can jump with the repeat count", "H200")
     expect(v == "confirmed", f"the unrolled sync rises 402 -> 610 cycles: {v} ({why})", rep)
+
+
+def test_tables():
+    with tempfile.TemporaryDirectory() as d:
+        folder = os.path.join(d, "h200", "2026-01-01")
+        os.makedirs(folder)
+        write_rows(os.path.join(folder, "a.csv"), gbcsv.NAMES,
+                   [warp(H200, "GPU-cccc3333", "gpu.warp.tile-sync", g, v, note=NOT_TIMED)
+                    for g, v in ((1, 14.1), (32, 1.12))] +
+                   [warp(H200, "GPU-cccc3333", "gpu.warp.tile-shuffle", g, v)
+                    for g, v in ((1, 37.1), (32, 26.0))])
+        rep = run_gpubarrier(EXE, "report", "study-tables", d)
+        expect(rep.returncode == 0, "report study-tables exits 0", rep)
+        tile = next((ln for ln in rep.stdout.split("\n")
+                     if ln.startswith("| Tile (every size)") and "H200" in ln), "")
+        expect("not timed" in tile and "14.1" not in tile and "1.12" not in tile,
+               f"the not-timed tile sync is flagged, its figures left out: {tile!r}", rep)
+        rows = [ln.split("|") for ln in rep.stdout.split("\n") if ln.startswith("| ")]
+        cited = {c.strip("`") for cells in rows for c in cells[-2].strip().split(", ")
+                 if c.startswith("`")}
+        expect(cited and all(os.path.isfile(os.path.join(d, c)) for c in cited),
+               f"every CSV cited is a path from the folder read: {sorted(cited)}", rep)
