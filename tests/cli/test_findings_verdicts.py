@@ -31,6 +31,8 @@
   margin_basis  the margin uses standard errors where the figure is a mean of samples, the
                 run-to-run floor where larger, and each row says which;
   no_reference  __syncthreads against the guide, which gives no cc 9.0 figure: "no reference";
+  eq6_plot      the plots (and so the HTML page) hold Eq. 6 against the kernel length per GPU,
+                the narrow zeros drawn;
   tables        the study-tables block flags a figure that times nothing instead of printing it,
                 and names each CSV by a path that exists from the folder read;
   real_sync     the partial-grid row needs CUDA's own grid sync (killed at its deadline), the
@@ -439,3 +441,18 @@ def test_tables():
                  if c.startswith("`")}
         expect(cited and all(os.path.isfile(os.path.join(d, c)) for c in cited),
                f"every CSV cited is a path from the folder read: {sorted(cited)}", rep)
+
+
+def test_eq6_plot():
+    u = "GPU-cccc3333"
+    rows = [fusion(H200, u, "r1", 500, 1178.5, 47.4, 20),
+            fusion(H200, u, "r1", 2000, -4.5, 90.3, 724)]
+    with tempfile.TemporaryDirectory() as d:
+        write_rows(os.path.join(d, "a.csv"), gbcsv.NAMES, rows)
+        out = os.path.join(d, "plots")
+        rep = run_gpubarrier(EXE, "plot", os.path.join(d, "a.csv"), "--out", out,
+                             "--format", "png")
+        expect(rep.returncode == 0 and os.path.isfile(os.path.join(out, "eq6-length.png")),
+               "plot draws eq6-length.png from two kernel lengths, one of them a zero", rep)
+        from tools import html_report
+        expect("eq6-length" in html_report.CAPTIONS, "the HTML page captions the Eq. 6 plot")
