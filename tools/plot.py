@@ -324,8 +324,9 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
     ok = load_ok(paths, split_repeats)
     rows = latency_rows(ok)
     checks = load_selfcheck(ok)
-    if not rows and not checks:
-        raise ValueError("no ok latency rows (nor selfcheck rows) in " + ", ".join(paths))
+    if not rows and not checks and not plot_eq6.points(paths):
+        raise ValueError("no ok latency rows (nor selfcheck or Eq. 6 rows) in " +
+                         ", ".join(paths))
     groups = plot_compare.group_labels(rows)
     MANY_GROUPS = len(groups) > 1
     if MANY_GROUPS:
