@@ -311,6 +311,23 @@ def reduction_sizes(s, *keys):
     return sorted(b for b in common or () if b >= SIZES_BIG)
 
 
+STEP = re.compile(r"moves more at (\d+) B than at (\d+) B")
+
+
+def out_of_bounds(s, *methods):
+    """The pairs of consecutive cold sizes of `methods` whose extra bytes were read faster than
+    the GPU's DRAM peak (tools/bounds.py marks both rows): "reduction.x 16-32 MiB (above the DRAM
+    peak between them)", each once; their rows take part in no figure."""
+    pairs = {}
+    for r in s.all_rows:
+        m = STEP.search(r.get("note", "")) if r["method"] in methods else None
+        if m and r["status"] == "unverified":
+            hi, lo = int(m.group(1)), int(m.group(2))
+            pairs[(r["method"], lo, hi)] = None
+    return [f"{method} {lo >> 20}-{hi >> 20} MiB (the extra bytes between them read faster "
+            f"than the DRAM peak)" for method, lo, hi in sorted(pairs)]
+
+
 def _cold(s, *methods):
     """cache=0 where every method has cold figures, else the warm ones (rows before the axis):
     both sides of a comparison always in one cache state."""
@@ -335,7 +352,7 @@ def kernel_boundary_vs_grid_sync(s):
     warm = "" if two[1] else " (warm: L2 not evicted)"
     return Outcome(f"kernel boundary faster at {held} of {len(sizes)} sizes, "
                    f"{sizes[0] >> 20} MiB-{sizes[-1] >> 20} MiB{warm}", checks, figs,
-                   words=[SLIGHTLY_WORD])
+                   words=[SLIGHTLY_WORD], left_out=out_of_bounds(s, two[0], grid[0]))
 
 
 def cub_comparable(s):
@@ -349,7 +366,8 @@ def cub_comparable(s):
     a = s.fig(two[0], "bandwidth", bytes=b, **two[1])
     c = s.fig(cub[0], "bandwidth", bytes=b, **cub[1])
     return Outcome(f"at {b >> 20} MiB: CUB {gbs(c)}, kernel boundary {gbs(a)}",
-                   [about(c, a, 0.10, "CUB within 10% of the kernel boundary")], [a, c])
+                   [about(c, a, 0.10, "CUB within 10% of the kernel boundary")], [a, c],
+                   left_out=out_of_bounds(s, two[0], cub[0]))
 
 
 def multi_reduction_vs_multi_grid(s):
@@ -378,7 +396,8 @@ def multi_reduction_vs_multi_grid(s):
                     f"boundary + OpenMP {us(omp)}, multi-grid {us(mg)}")
     if not checks:
         raise Missing("a size both reductions measured with one cache state (cold or warm L2)")
-    return Outcome("; ".join(text), checks, figs, words=[SLIGHTLY_WORD])
+    return Outcome("; ".join(text), checks, figs, words=[SLIGHTLY_WORD],
+                   left_out=out_of_bounds(s, "reduction.multi.omp", "reduction.multi.multi-grid"))
 
 
 def _shared_cache(s, methods, **axes):

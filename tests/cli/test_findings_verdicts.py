@@ -31,6 +31,8 @@
   margin_basis  the margin uses standard errors where the figure is a mean of samples, the
                 run-to-run floor where larger, and each row says which;
   no_reference  __syncthreads against the guide, which gives no cc 9.0 figure: "no reference";
+  steps         a pair of consecutive cold reduction sizes whose extra bytes were read faster than
+                the DRAM peak (tools/bounds.py) is left out of the reduction rows, and named;
   eq6_plot      the plots (and so the HTML page) hold Eq. 6 against the kernel length per GPU,
                 the narrow zeros drawn;
   tables        the study-tables block flags a figure that times nothing instead of printing it,
@@ -456,3 +458,20 @@ def test_eq6_plot():
                "plot draws eq6-length.png from two kernel lengths, one of them a zero", rep)
         from tools import html_report
         expect("eq6-length" in html_report.CAPTIONS, "the HTML page captions the Eq. 6 plot")
+
+
+def test_steps():
+    u = "GPU-cccc3333"
+
+    def red(method, mib, ns, extra=""):
+        return row(H200, u, "r1", method=method, technique="event", value=ns, stddev=1,
+                   samples=20, config=f"bytes={mib << 20} cache=0{extra}")
+    rows = [red("reduction.single.two-kernel", m, t) for m, t in ((16, 10000), (32, 11000),
+                                                                  (64, 25000))]
+    rows += [red("reduction.single.grid-sync", m, t, " grid=1")
+             for m, t in ((16, 10100), (32, 20500), (64, 34000))]
+    rep = page(rows)
+    _, v, why = verdict(rep, "kernel boundary always beats grid sync", "H200")
+    expect("16-32 MiB" in why and "DRAM peak" in why,
+           f"two-kernel 16 -> 32 MiB in 1 µs (16.8 TB/s, above the 4.8 TB/s peak): the pair is "
+           f"named as left out ({v}: {why})", rep)
