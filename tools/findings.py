@@ -13,22 +13,26 @@ V100/P100 figure, the Hopper figures computed here from the CSVs, the verdict pe
 GPU(s) (UUID) that measured every figure of it, and the CSVs. The rules (FINDINGS.md states them):
 
 - Rows: every row that gbcsv reads as ok (so never one outside a physical bound, tools/bounds.py)
-  and that carries GPU UUIDs: a machine is its GPUs, and a row without UUIDs cannot say which
-  GPU measured it, so it takes part in no verdict. Per GPU model the machines (tools/answers.py
-  `machines`) are tried newest first; on a machine, its runs newest first, then each set of GPUs
-  its rows used. A verdict stands only when its figures come from one GPU (per GPU count, one
-  set of GPUs, each inside the largest): never one side from each of two GPUs.
-- A comparison "A < B" holds when B - A exceeds the margin max(2 (s_A + s_B), f x the smaller),
-  s a row's standard deviation (cv x value where it has none) and f the larger run-to-run floor
-  of the two rows' techniques (tools/compare.py default_floors(): measured from the committed
-  repeat runs); it fails when A - B exceeds the margin; otherwise the difference is within the
-  spread. "A about B" holds when they differ by at most the claim's tolerance, fails when they
-  differ by more and by more than the margin. "flat over an axis" holds when (max - min) / min is
-  at most the tolerance, fails when above it and above the margin.
-- Verdict: `confirmed` when every comparison holds; `refuted` when one fails (the row says
-  where); `inconclusive` when a figure comes from a noisy or excluded row (results/SCHEMA.md
-  "Noisy figures") or a difference is within the spread; `not measured` when a figure is
-  missing or no GPU measured all of them (the row says why).
+  and that carries GPU UUIDs, and the Eq. 6 rows that measured zero (findings_rules.zero_row: a
+  95% interval that includes zero and is narrower than the overhead it would resolve, "no
+  overhead left"): a machine is its GPUs, and a row without UUIDs cannot say which GPU measured
+  it, so it takes part in no verdict. Per GPU model the machines (tools/answers.py `machines`)
+  are tried newest first; on a machine, its runs newest first, then each set of GPUs its rows
+  used. A verdict stands only when its figures come from one GPU (per GPU count, one set of
+  GPUs, each inside the largest): never one side from each of two GPUs.
+- Comparisons, the margin and the verdict: tools/findings_rules.py. In short: a difference counts
+  beyond max(2 (e_A + e_B), f x the smaller) plus the spread between GPUs of one machine that
+  measured the figure, e the standard error of a mean or median of samples (else the stddev),
+  f the larger run-to-run floor; the row says which set it. Clean figures settle a row; a figure
+  that is excluded (times nothing, unresolved, outside a bound) is left out and named; where a
+  converged warp-sync chain times nothing, its diverged variant answers, saying so. Magnitude
+  words ("slightly", "large") are tested as worded. An extension of the study (a row that is no
+  conclusion of it) is inconclusive at most. A reference that does not exist for the GPU gives
+  "no reference".
+- Eq. 6 figures (tools/findings_eq6.py) carry the shorter kernel's length; a comparison takes
+  them at one length, the study's setting (the shortest from 5 µs).
+- The further conclusions of the study (section 7.2's predictions, Tables 2, 3 and 6, Eq. 8, the
+  repeat counts, section 10, the workshop version's findings): tools/findings_more.py.
 """
 import collections
 import os
@@ -149,7 +153,7 @@ def grid_vs_kernel_boundary(s):
     launch = eq6.boundary(s)
     grid = s.fig("gpu.grid.cg", "latency", blocks_per_sm=1, threads_per_block=128)
     return Outcome(f"launch overhead (Eq. 6, {eq6.kernels(launch)}) {eq6.show(launch)}, "
-                   f"grid.sync 1 x 128 {us(grid)}",
+                   f"grid.sync 1 x 128 {us(grid)}{eq6.hidden_note(s)}",
                    [less(launch, grid, "kernel boundary cheaper than grid.sync")],
                    [launch, grid])
 
@@ -274,7 +278,8 @@ def model_predictions(s, in_block):
                 figs += [Fig(r) for r in near]
     sources = [r for r in s.rows if r["method"].startswith("model.")]
     figs += [Fig(r) for r in sources[:1]]
-    return Outcome("; ".join(text), checks, figs, extension=not in_block)
+    left = [] if in_block else out_of_bounds(s, *methods.values())
+    return Outcome("; ".join(text), checks, figs, extension=not in_block, left_out=left)
 
 
 def warp_reduce_tile_shuffle(s):
@@ -421,6 +426,7 @@ def _pitfall_rows(s, method):
             ("ok", "unverified", "timeout")]
     if not rows:
         raise Missing(method)
+    s.found += 1
     return rows
 
 
@@ -587,7 +593,8 @@ def grid_two_blocks(s):
     ok = True if d < GRID_ACCEPTABLE_NS - m else False if d > GRID_ACCEPTABLE_NS + m else None
     return Outcome(f"grid.sync at 2 blocks/SM up to {us(worst)} "
                    f"(threads/block {', '.join(sorted(two, key=int))}), launch overhead "
-                   f"(Eq. 6, {eq6.kernels(launch)}) {eq6.show(launch)}: {d / 1000:.3g} µs more",
+                   f"(Eq. 6, {eq6.kernels(launch)}) {eq6.show(launch)}: {d / 1000:.3g} µs more"
+                   f"{eq6.hidden_note(s)}",
                    [(ok, "at most 2.5 µs above the launch overhead")], [worst, launch])
 
 

@@ -109,6 +109,15 @@ def boundary(s):
     return by[setting(by)]
 
 
+def hidden_note(s):
+    """"; from 20 µs kernels on ...": where a longer kernel hid the launch (a zero), said beside
+    a comparison that used the figure at the study's setting; "" where none did."""
+    by = curve(s)
+    zeros = [n for n in sorted(by) if by[n].zero is not None]
+    return (f"; from {length_text(zeros[0])} kernels the launch hides behind the running kernel "
+            f"(Eq. 6: no overhead left)" if zeros else "")
+
+
 def curve(s, launch=0):
     """{length: Fig} of kernel.fusion at `launch`: the overhead over the kernel length."""
     return {n: f for n, f in by_length(s, "kernel.fusion", launch=launch).items()

@@ -284,6 +284,10 @@ def verdict(out):
         notes.append("left out: " + "; ".join(out.left_out))
     if getattr(out, "words", None):
         notes.append("tested " + ", ".join(f"\"{w}\"" for w in out.words))
+    apart = sorted({f"{f.row['method']} {f.gpus[0]:.4g}-{f.gpus[1]:.4g} {f.row.get('unit', '')}"
+                    f" over the machine's {f.gpus[2]} GPUs" for f in out.figs if f.gpu_spread})
+    if apart:
+        notes.append("GPUs of one machine apart: " + "; ".join(apart[:2]))
     basis = margin_basis(out.figs) if len(out.figs) > 1 else ""
     if basis:
         notes.append(f"margin: {basis}")
