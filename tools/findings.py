@@ -44,9 +44,8 @@ from . import findings_more
 from . import gbcsv
 from . import machines as machines_mod
 from . import study_reference
-from .findings_rules import (EXCLUDED, Fig, Missing, NoReference, NotMeasured, NotTimed,  # noqa: F401
-                             Outcome,
-                             SLIGHTLY, Scope, about, flat, floor_of, less, margin, slightly_less,
+from .findings_rules import (SLIGHTLY, Fig, Missing, NoReference, NotMeasured, NotTimed,
+                             Outcome, Scope, about, flat, floor_of, less, margin, slightly_less,
                              verdict)
 from .tables import Table
 
@@ -465,7 +464,8 @@ def partial_grid_timeout(s):
     real = [r for r in rows if gbcsv.config_names(r).get("barrier") == REAL_GRID_SYNC]
     soft = [r for r in rows if r not in real]
     soft_part, _ = _partial(soft)
-    soft_text = (f"the software barriers beside it: {sum(r['status'] == 'timeout' for r in soft_part)}"
+    stuck_soft = sum(r["status"] == "timeout" for r in soft_part)
+    soft_text = (f"the software barriers beside it: {stuck_soft}"
                  f" of {len(soft_part)} points with part of the grid missing end as `timeout` "
                  f"(the watchdog)")
     part, whole = _partial(real)

@@ -128,8 +128,8 @@ def block_grid_repeats(s):
         raise Missing("gpu.grid.cg latency at 1 x 128 at two or more repeat pairs (reps_lo, "
                       "reps_hi)")
     figs = [pairs[k] for k in sorted(pairs)]
-    return Outcome("grid.sync 1 x 128: " + ", ".join(f"{lo}/{hi} repeats {pairs[(lo, hi)].value:.4g} "
-                                                     f"ns" for lo, hi in sorted(pairs)),
+    return Outcome("grid.sync 1 x 128: " + ", ".join(
+        f"{lo}/{hi} repeats {pairs[(lo, hi)].value:.4g} ns" for lo, hi in sorted(pairs)),
                    [flat(figs, 0.10, "grid sync flat over the repeat count (10%)")], figs,
                    left_out=["block sync: its clock chain has one length (not measured)"])
 
