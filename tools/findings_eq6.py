@@ -54,8 +54,9 @@ def at_one_length(s, *sides):
         held = "; ".join(f"{m} {' '.join(f'{k}={v}' for k, v in axes.items())}: " +
                          (", ".join(length_text(n) for n in sorted(g, key=_order)) or "none")
                          for (m, axes), g in zip(sides, got))
-        raise Missing(f"{' and '.join(m for m, _ in sides)} launch_overhead at one kernel "
-                      f"length (held: {held})")
+        names = " and ".join(f"{m} {' '.join(f'{k}={v}' for k, v in axes.items())}".strip()
+                             for m, axes in sides)
+        raise Missing(f"{names} launch_overhead at one kernel length (held: {held})")
     n = setting(common)
     return [g[n] for g in got]
 
