@@ -37,6 +37,10 @@
                 the narrow zeros drawn;
   tables        the study-tables block flags a figure that times nothing instead of printing it,
                 and names each CSV by a path that exists from the folder read;
+  new_run       one run of the shape the verdict sweep writes (Eq. 6 over 1-200 µs kernels with
+                the short ones skipped, CUDA's grid sync killed at its deadline, the unrolled
+                repeat-count chain, grid sync at three repeat pairs, refused cooperative
+                launches, the selfcheck chains) gives each of those rows a verdict;
   real_sync     the partial-grid row needs CUDA's own grid sync (killed at its deadline), the
                 repeat-count row a fully unrolled chain: without them "not measured".
 
@@ -475,3 +479,61 @@ def test_steps():
     expect("16-32 MiB" in why and "DRAM peak" in why,
            f"two-kernel 16 -> 32 MiB in 1 µs (16.8 TB/s, above the 4.8 TB/s peak): the pair is "
            f"named as left out ({v}: {why})", rep)
+
+
+def test_new_run():
+    u = "GPU-cccc3333"
+
+    def r(**kw):
+        return row(H200, u, "v1", **kw)
+    rows = []
+    for launch_ in ("triple-chevron", "cooperative"):
+        for unit in (100, 200, 300):
+            rows.append(dict(fusion(H200, u, "v1", unit, 0, 0, 0, launch=launch_),
+                             status="skipped", value="", mean="", median="", stddev="",
+                             samples="", cv="",
+                             note=f"kernels of min(fusion_i, fusion_j) x unit_ns = {10 * unit}"
+                                  f" ns are shorter than the 5000 ns Eq. 6 needs"))
+        for unit, v, sd, n in ((500, 1178.5, 47.4, 20), (1000, 1034.6, 54.8, 30),
+                               (2000, -4.5, 90.3, 724), (20000, -18.6, 137.5, 46)):
+            rows.append(fusion(H200, u, "v1", unit, v, sd, n, launch=launch_))
+    part = "pitfall.grid.partial-sync"
+    for barrier, missing, status in (("atomic-sense", "none", "ok"),
+                                     ("atomic-sense", "last-block", "timeout"),
+                                     ("grid-sync", "none", "ok"),
+                                     ("grid-sync", "last-block", "timeout")):
+        lost = barrier == "grid-sync" and status == "timeout"
+        rows.append(r(method=part, metric="" if lost else "check_never_arrived",
+                      unit="" if lost else "blocks", technique="" if lost else "check",
+                      value="" if lost else (1 if status == "timeout" else 0), status=status,
+                      config=f"barrier={barrier} missing={missing} blocks_per_sm=1 "
+                             f"threads_per_block=128"))
+    for variant, counts, values in (("syncwarp-mask", (64, 256, 1024), (400, 405, 640)),
+                                    ("tile-shuffle", (2048, 8192, 16384), (26, 26.1, 26.0))):
+        rows += [r(method="gpu.warp.repeat-count-unrolled", metric="latency_cycles",
+                   unit="cycles", technique="clock", value=v, stddev=0.2, samples=20,
+                   config=f"variant={variant} group_size=32 repeats={n}")
+                 for n, v in zip(counts, values)]
+    rows += [dict(grid(H200, u, "v1", v), reps_lo=lo, reps_hi=hi, samples=20)
+             for (lo, hi), v in (((128, 1408), 980), ((512, 5632), 975), ((2048, 22528), 978))]
+    rows += [r(method="kernel.launch.cooperative", status="skipped", value="", metric="",
+               config=f"blocks_per_sm={b} threads_per_block=1024",
+               note=f"cooperative launch: at most 2 blocks/SM of 1024 threads are co-resident; "
+                    f"cudaLaunchCooperativeKernel refused a grid of {132 * b} blocks: "
+                    f"cudaErrorCooperativeLaunchTooLarge (too many blocks in cooperative launch)")
+             for b in (16, 64)]
+    rows += [r(method="selfcheck.fadd.loop", metric="cycles_per_add", unit="cycles",
+               technique=t, value=v, stddev=sd, samples=20,
+               config=f"repeat_difference={d} base_trips=20",
+               note="deviation +0.1%; agreement tolerance" if t == "differential" else "")
+             for d, sd in ((2048, 1.7), (51200, 0.06)) for t, v in (("clock", 4.04),
+                                                                     ("differential", 4.05))]
+    rep = page(rows)
+    for claim, want in ((SETTLE_CLAIM, "refuted"), (LENGTH_CLAIM, "inconclusive"),
+                        ("A grid sync reached by only part of the grid", "confirmed"),
+                        ("latency can jump with the repeat count", "confirmed"),
+                        ("Block and grid sync do not depend on the repeat count", "confirmed"),
+                        ("A cooperative launch rejects", "confirmed"),
+                        ("sigma shrinks", "confirmed")):
+        _, v, why = verdict(rep, claim, "H200")
+        expect(v == want, f"{claim!r} from the new run: {v} ({why}), expected {want}", rep)
