@@ -814,8 +814,9 @@ FINDINGS = [
     ("launch", "4.1 and 9.2, Table 1", "A kernel launch costs about 1 µs of launch overhead "
      "(Eq. 6), about the same for a cooperative launch",
      "By using the kernel fusion method we mentioned in Section 9.2, we found that the overhead "
-     "does exist. (9.2: we only conduct experiments on the V100 GPU for this experiment.)",
-     f"V100: {_L['traditional'][0]} / {_L['cooperative'][0]} ns (<<<>>> / cooperative)",
+     "does exist.",
+     f"V100: {_L['traditional'][0]} / {_L['cooperative'][0]} ns (<<<>>> / cooperative; section "
+     f"9.2: V100 only)",
      eq6.launch_overhead),
     ("null-kernel", "4.1, Table 1", "A null kernel's total latency orders <<<>>> < cooperative "
      "< cooperative multi-device launch",
@@ -825,8 +826,8 @@ FINDINGS = [
      f"{_L['cooperative multi-device'][1]} ns", null_kernel_order),
     ("multi-device-overhead", "4.1, Table 1", "The multi-device launch's overhead (Eq. 6) is "
      "above that of <<<>>>",
-     "Table 1: Launch Overhead and Null kernel Latency of Different Launch Functions",
-     f"V100: {_L['cooperative multi-device'][0]} against {_L['traditional'][0]} ns",
+     "Launch Overhead and Null kernel Latency of Different Launch Functions",
+     f"(Table 1) V100: {_L['cooperative multi-device'][0]} against {_L['traditional'][0]} ns",
      eq6.multi_device_overhead),
     ("fusion-length", "9.2, Eq. 6", "Eq. 6 needs a kernel execution of about 5 µs on one GPU "
      "(250 µs on 8) before the overhead it gives settles",
