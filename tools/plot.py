@@ -14,6 +14,10 @@
 - reduction-<GPU model>.png, when the rows hold `reduction.*` bandwidth rows
   (tools/plot_reduction.py): GB/s against the array size per method, the copy ceiling, and the
   switch points tools/model.py predicts from the same rows as vertical lines.
+- eq6-length.png, when the rows hold kernel.fusion launch overheads at two or more kernel
+  lengths (tools/plot_eq6.py): Eq. 6 against the shorter kernel's length per GPU and launch,
+  95% intervals; the zeros of a launch hidden behind the running kernel drawn, wider intervals
+  not.
 - selfcheck.png, when the rows hold `gpubarrier selfcheck` figures: the loop kernel's deviation
   of the differential from the clock technique against the repeat difference, error bars = the
   combined standard error, the tolerance shaded, disagreements marked.
@@ -47,6 +51,7 @@ with tool_main.imports(__name__):
     from . import floor
     from . import gbcsv
     from . import plot_compare
+    from . import plot_eq6
     from . import plot_reduction
 
 # Reproducible files: no creation date in SVG/PNG metadata, fixed SVG ids.
@@ -319,8 +324,9 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
     ok = load_ok(paths, split_repeats)
     rows = latency_rows(ok)
     checks = load_selfcheck(ok)
-    if not rows and not checks:
-        raise ValueError("no ok latency rows (nor selfcheck rows) in " + ", ".join(paths))
+    if not rows and not checks and not plot_eq6.points(paths):
+        raise ValueError("no ok latency rows (nor selfcheck or Eq. 6 rows) in " +
+                         ", ".join(paths))
     groups = plot_compare.group_labels(rows)
     MANY_GROUPS = len(groups) > 1
     if MANY_GROUPS:
@@ -359,6 +365,7 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
             summary(rows, out)
             scaling(rows, out, ok)
         plot_reduction.reduction(ok, out, save)
+        plot_eq6.eq6_length(paths, out, save)
     compared = []
     if MANY_GROUPS and compare:
         compared = plot_compare.compare_all(rows, groups, out, save, baseline=baseline,

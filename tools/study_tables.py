@@ -9,7 +9,10 @@
 - The multi-grid sync by GPU count at the workshop version's three shapes (its Fig. 11).
 
 Per GPU model, the rows of one machine: the one with the most rows of the table's methods; the
-study's V100/P100 figures beside them (tools/study_reference.py).
+study's V100/P100 figures beside them (tools/study_reference.py). A figure that is no figure
+(gbcsv.figure_excluded: a chain compiled to no sync instruction, an unresolved interval) is left
+out of the cell, and a cell with no other figure says why instead. CSVs are named by their path
+from the folder read (the machine kind folder included).
 """
 import os
 
@@ -27,6 +30,12 @@ WARP_KINDS = [
     ("Shuffle (coalesced, every size)", "gpu.warp.coalesced-shuffle", "all", "77 / 50",
      "0.121 / 0.166"),
     ("`__syncwarp` (every size)", "gpu.warp.syncwarp", "all", "-", "-"),
+    # the converged chains above compile to no sync instruction on sm_90; these reach the sync
+    # from diverged paths, so the sync is there to time (not the study's setting: no figure)
+    ("Tile, diverged (every size)", "gpu.warp.tile-sync-diverged", "all", "-", "-"),
+    ("Coalesced, diverged (1-31)", "gpu.warp.coalesced-sync-diverged", "partial", "-", "-"),
+    ("Coalesced, diverged (32)", "gpu.warp.coalesced-sync-diverged", "32", "-", "-"),
+    ("`__syncwarp`, diverged (every size)", "gpu.warp.syncwarp-diverged", "all", "-", "-"),
 ]
 BLOCK_STUDY = {32: ("22 / 220", "219 / 87.3"), 64: ("24 / 220", "201 / 51.7"),
                128: ("28 / 224", "143 / 27.7"), 256: ("36 / 235", "81.2 / 13.7"),
@@ -46,11 +55,24 @@ def _span(values, fmt="{:.3g}"):
         f"{fmt.format(lo)}-{fmt.format(hi)}"
 
 
+BASE = ["."]  # the folder the CSVs are named from (main sets it)
+
+
 def _files(rows):
-    """The rows' CSVs as `folder/file`, joined; "-" for none."""
-    names = sorted({os.path.basename(os.path.dirname(r["_file"])) + "/" +
-                    os.path.basename(r["_file"]) for r in rows})
+    """The rows' CSVs as their paths from the folder read, joined; "-" for none."""
+    names = sorted({os.path.relpath(r["_file"], BASE[0]) for r in rows})
     return ", ".join(f"`{f}`" for f in names) or "-"
+
+
+def _cell(rows, value, fmt):
+    """The figures of the rows that are figures (`value` of them: a list -> text by `fmt`); where
+    every row is excluded, "not timed: ..." (the reason); "-" for no rows."""
+    clean = [r for r in rows if not gbcsv.figure_excluded(r)]
+    if clean:
+        return fmt(value(clean))
+    if rows:
+        return gbcsv.figure_excluded(rows[0])
+    return "-"
 
 
 def _scope_with(rows, gpu, methods):
@@ -77,12 +99,13 @@ def warp_table(rows):
     for i, (gpu, label) in enumerate(findings.GPUS):
         mine = _newest(_scope_with(rows, gpu, methods))
         for label_k, method, which, lat_s, thr_s in WARP_KINDS:
-            lat = [float(r["value"]) for r in mine if r["method"] == method and
+            lat = [r for r in mine if r["method"] == method and
                    r["metric"] == "latency_cycles" and _group_ok(r, which)]
-            thr = [float(r["value"]) for r in mine if r["method"] == method and
+            thr = [r for r in mine if r["method"] == method and
                    r["metric"] == "throughput_cycles" and _group_ok(r, which)]
-            lines.append([label_k, lat_s, thr_s, label, _span(lat),
-                          "%.3g" % max(thr) if thr else "-",
+            values = lambda rs: [float(r["value"]) for r in rs]  # noqa: E731
+            lines.append([label_k, lat_s, thr_s, label, _cell(lat, values, _span),
+                          _cell(thr, values, lambda v: "%.3g" % max(v)),
                           _files(r for r in mine if r["method"] == method)])
     return Table(["sync (group size)", "V100 / P100 latency (cycles, the study)",
                   "V100 / P100 throughput (sync/cycle, the study)", "GPU", "latency (cycles)",
@@ -138,6 +161,7 @@ def multi_grid_table(rows):
 
 def main(argv):
     paths = argv or ["."]
+    BASE[0] = paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else os.getcwd()
     csvs, _ = gbcsv.expand(paths)
     rows = gbcsv.load(csvs, statuses={"ok"})
     return ["**Warp synchronization** (the study's Table 2)", "", warp_table(rows),

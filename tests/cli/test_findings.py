@@ -57,6 +57,13 @@ rows += [row(H100, "GPU-a", "vm", method="pitfall.grid.partial-sync", run_id="p2
              metric="check_never_arrived", unit="blocks", config=f"barrier=0 missing={m}",
              value=val, status=st)
          for m, val, st in ((0, 0, "ok"), (1, "", "timeout"), (2, "", "timeout"))]
+# CUDA's own grid sync beside them: the whole grid completes, the partial one is killed at its
+# deadline (the parent's row for a lost point: no metric, no value)
+rows += [row(H100, "GPU-a", "vm", method="pitfall.grid.partial-sync", run_id="p2",
+             metric=metric, unit="blocks" if metric else "", value=val, status=st,
+             config=f"barrier=grid-sync missing={m} blocks_per_sm=1 threads_per_block=128")
+         for m, metric, val, st in (("none", "check_never_arrived", 0, "ok"),
+                                    ("last-block", "", "", "timeout"))]
 # on H200 a sync lets a thread leave early: refuted
 rows += [row(H200, "GPU-b", "box", method="pitfall.warp.wait-check", metric="check_left_early",
              unit="per 1e6 trials", config=f"variant={v} group_size=32", value=val, status=st,
