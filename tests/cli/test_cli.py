@@ -77,13 +77,37 @@ def test_run_writes_csv():
         expect(int(loop["reps_hi"]) >= 20 and "per-thread loop means min" in loop["note"],
                f"steps per loop and per-thread min/max: {loop}")
         expect(step["metric"] == "latency" and step["statistic"] == "median", f"per-step: {step}")
-        # A loop's mean step cannot be far below a single step's median; no upper bound: on a
-        # loaded machine preemption stretches the loop (speed is not what this test asserts).
-        expect(0.2 * float(step["median"]) <= float(loop["median"]),
-               f"the loop's mean step not far below the per-step median: {loop}, {step}")
+        problem = loop_against_step(loop, step)
+        expect(problem is None, f"{problem}: {loop}, {step}")
         expect("host.omp.barrier" in p.stdout, "console table printed", p)
         with open(out, newline="") as f:
             expect(f.readline().startswith("schema_version,run_id,timestamp,"), "header first")
+
+
+def loop_against_step(loop, step):
+    """What is wrong with a loop row beside its per-step row, or None. A loop's mean step cannot
+    be far below a single step's median, unless the program marked either figure noisy (on a
+    loaded machine preemption stretches single steps: the note says the members lacked CPUs).
+    No upper bound: preemption stretches the loop too (speed is not what these tests assert)."""
+    if "noisy: " in loop["note"] or "noisy: " in step["note"]:
+        return None
+    if 0.2 * float(step["median"]) <= float(loop["median"]):
+        return None
+    return "the loop's mean step far below the per-step median, and neither figure marked noisy"
+
+
+def test_loop_against_step_accepts_noisy_marking():
+    # Rows of a run on a loaded 2-core machine: the program marked the figures noisy.
+    note = ("not verified: no barrier check; noisy: threads had 9% of a CPU each "
+            "(other work took the rest)")
+    loop = {"metric": "loop_latency", "median": "396.611", "note": note}
+    step = {"metric": "latency", "median": "437770", "note": note}
+    expect(loop_against_step(loop, step) is None, "a noisy pair is accepted as marked")
+    quiet = {"note": "not verified: no barrier check"}
+    expect(loop_against_step({**loop, **quiet}, {**step, **quiet}) is not None,
+           "the same figures unmarked are refused")
+    expect(loop_against_step({**loop, **quiet, "median": "400000"}, {**step, **quiet}) is None,
+           "quiet figures that agree are accepted")
 
 
 def test_json_output():
