@@ -9,6 +9,7 @@
 #include "app/parse_errors.hpp"
 #include "app/stdout_check.hpp"
 #include "app/version.hpp"
+#include "core/launch.hpp"
 #include "errors/errors.hpp"
 
 int main(int argc, char** argv) {
@@ -67,16 +68,21 @@ int main(int argc, char** argv) {
     }
     return out;
   };
+  // Under mpirun/srun every rank finds the same bad input (the same command line; a session agrees
+  // on what it read, app/session.hpp): rank 0 alone says so, once.
+  const bool reports_input_errors = gb::launcher_rank() == 0;
   const auto run = [&]() -> int {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-      std::fprintf(stderr, "gpubarrier: error: %s\n",
-                   one_line(gb::cli::describe_parse_error(app, e, argc, argv)).c_str());
+      if (reports_input_errors)
+        std::fprintf(stderr, "gpubarrier: error: %s\n",
+                     one_line(gb::cli::describe_parse_error(app, e, argc, argv)).c_str());
       return 2;
     } catch (const gb::UsageError& e) {
-      std::fprintf(stderr, "gpubarrier: error: %s\n", one_line(e.what()).c_str());
+      if (reports_input_errors)
+        std::fprintf(stderr, "gpubarrier: error: %s\n", one_line(e.what()).c_str());
       return 2;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gpubarrier: failed: %s\n", one_line(e.what()).c_str());

@@ -31,6 +31,43 @@ def mpirun_two(*args, extra_env=None, mpirun_args=(), timeout=300):
                        env=env, timeout=timeout)
 
 
+def one_message(p, says):
+    """Bad input under mpirun: exit 2, one `gpubarrier: error:` line (rank 0's) saying `says`, no
+    MPI_Abort banner, no rank that left MPI without its orderly end."""
+    out = p.stdout + p.stderr
+    lines = [l for l in out.splitlines() if l.startswith("gpubarrier: ")]
+    problems = [what for bad, what in (
+        (p.returncode != 2, f"exit {p.returncode}, expected 2"),
+        (len(lines) != 1, f"{len(lines)} gpubarrier lines, expected one"),
+        (not lines or says not in lines[0], f"no line says {says!r}"),
+        ("MPI_ABORT" in out, "an MPI_Abort banner"),
+        ("exiting improperly" in out or "without calling \"finalize\"" in out,
+         "a rank left without MPI_Finalize"),
+        ("Traceback" in out, "a traceback")) if bad]
+    if problems:
+        pytest.fail("; ".join(problems) + f"\n{out}")
+
+
+def test_bad_input_one_message(tmp_path):
+    # Found before MPI starts (the command line, a sweep file) or only by one rank (MPMD: rank 1
+    # alone was given a misspelt method): every rank exits 2, rank 0 says it once.
+    sweep = tmp_path / "typo.yaml"
+    sweep.write_text("runs:\n  - methods: host.mpi.barrier\n    axes: {group_sise: [2]}\n")
+    one_message(mpirun_two("run", "--methods", "host.mpi.barier", "--out", "none"),
+                "no method matches 'host.mpi.barier'")
+    one_message(mpirun_two("run", "--methods", "host.mpi.barrier", "--samples", "x"), "--samples")
+    one_message(mpirun_two("sweep", str(sweep), "--out", "none"),
+                f"{sweep}:3:12: runs[0].axes.group_sise")
+    mpirun = shutil.which("mpirun")
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_rmaps_base_oversubscribe="1")
+    good = [EXE, "run", "--methods", "host.mpi.barrier", "--out", "none"]
+    bad = [EXE, "run", "--methods", "host.mpi.barier", "--out", "none"]
+    one_message(run_bounded([mpirun, "--oversubscribe", "-np", "1", *good, ":", "-np", "1", *bad],
+                            env=env, timeout=300),
+                "rank 1: no method matches 'host.mpi.barier'")
+
+
 def test_barrier_two_ranks(tmp_path):
     d = str(tmp_path)
     out = os.path.join(d, "mpi.csv")
