@@ -15,7 +15,10 @@ std::string sets(const std::vector<std::vector<int>>& lists) {
   std::string out;
   for (const auto& list : lists) {
     out += out.empty() ? "{" : " {";
-    for (std::size_t i = 0; i < list.size(); ++i) out += (i ? "," : "") + std::to_string(list[i]);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) out += ',';
+      out += std::to_string(list[i]);
+    }
     out += "}";
   }
   return out;

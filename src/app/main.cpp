@@ -20,7 +20,9 @@ int main(int argc, char** argv) {
       "gpubarrier measures and compares GPU synchronisation: warp, block, cluster and grid\n"
       "barriers, kernel boundaries, device-side barriers across GPUs, and OpenMP, MPI and NCCL\n"
       "barriers on the host. Start with `gpubarrier list`, then `gpubarrier run --methods ...`.\n"
-      "Every flag can also be set through the environment variable named in its help."};
+      "Every flag can also be set through the environment variable named in its help.",
+      // Usage lines name the program as users type it, not the path it was started by.
+      "gpubarrier"};
   gb::cli::GlobalOptions global;
   app.set_version_flag(
       "--version", [] { return gb::cli::version_text(); },

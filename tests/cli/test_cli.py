@@ -324,7 +324,13 @@ def test_help():
     p = gpubarrier("run", "--help")
     expect(p.returncode == 0 and "--axis" in p.stdout and "Examples" in p.stdout, "run --help teaches", p)
     p = gpubarrier()
-    expect(p.returncode != 0 and "list" in p.stdout + p.stderr, "no subcommand shows usage", p)
+    expect(p.returncode == 2 and "list" in p.stderr, "no subcommand shows usage", p)
+    expect(p.stderr.startswith("gpubarrier measures") and
+           "Usage: gpubarrier [OPTIONS] SUBCOMMAND" in p.stderr,
+           "the usage line names the program", p)
+    for args in (["--help"], ["run", "--help"]):
+        p = gpubarrier(*args)
+        expect("Usage: gpubarrier " in p.stdout, f"{' '.join(args)}: the program's name, not its path", p)
 
 
 def selfcheck_rows(header):
