@@ -320,6 +320,21 @@ def test_version_outside_checkout():
                    f"a nested copy with GPUBARRIER_GIT_SHA={env_sha!r} reports {want}", p)
 
 
+def test_topo_without_gpu():
+    # On a machine without GPU, topo maps what there is: hwloc's CPUs and NUMA nodes, "no GPU" once.
+    if has_gpu():
+        pytest.skip("a GPU is visible: tests/topology checks the text of a machine without one")
+    p = gpubarrier("topo")
+    expect(p.returncode == 0, "topo exits 0", p)
+    expect("\nCPUs:" in p.stdout and "\nNUMA nodes:        0: CPUs " in p.stdout,
+           "the CPUs and NUMA nodes hwloc sees", p)
+    expect(p.stdout.count("no GPU") == 1, "'no GPU' said once", p)
+    for absent in ("NVLink", "NVSwitch", "Class:", "N/A", "not recorded"):
+        expect(absent not in p.stdout, f"nothing of GPUs without one: {absent!r}", p)
+    cpus = json.loads(gpubarrier("topo", "--json").stdout)["cpus"]
+    expect(cpus["pus"] >= 1 and cpus["cores"] >= 1 and cpus["numa_nodes"], f"topo --json: {cpus}")
+
+
 def test_help():
     p = gpubarrier("run", "--help")
     expect(p.returncode == 0 and "--axis" in p.stdout and "Examples" in p.stdout, "run --help teaches", p)
