@@ -15,7 +15,7 @@ import pytest
 
 from tool_python import python_with_matplotlib
 
-from cli_common import executable, expect, read_csv, run_gpubarrier
+from cli_common import executable, expect, loop_against_step, read_csv, run_gpubarrier
 
 EXE = executable()
 # Keep runs short: these tests check behaviour, not figures.
@@ -84,18 +84,6 @@ def test_run_writes_csv():
             expect(f.readline().startswith("schema_version,run_id,timestamp,"), "header first")
 
 
-def loop_against_step(loop, step):
-    """What is wrong with a loop row beside its per-step row, or None. A loop's mean step cannot
-    be far below a single step's median, unless the program marked either figure noisy (on a
-    loaded machine preemption stretches single steps: the note says the members lacked CPUs).
-    No upper bound: preemption stretches the loop too (speed is not what these tests assert)."""
-    if "noisy: " in loop["note"] or "noisy: " in step["note"]:
-        return None
-    if 0.2 * float(step["median"]) <= float(loop["median"]):
-        return None
-    return "the loop's mean step far below the per-step median, and neither figure marked noisy"
-
-
 def test_loop_against_step_accepts_noisy_marking():
     # Rows of a run on a loaded 2-core machine: the program marked the figures noisy.
     note = ("not verified: no barrier check; noisy: threads had 9% of a CPU each "
@@ -108,6 +96,8 @@ def test_loop_against_step_accepts_noisy_marking():
            "the same figures unmarked are refused")
     expect(loop_against_step({**loop, **quiet, "median": "400000"}, {**step, **quiet}) is None,
            "quiet figures that agree are accepted")
+    expect(loop_against_step({**loop, **quiet, "median": "4e6"}, {**step, **quiet}) is not None,
+           "quiet figures far apart the other way are refused")
 
 
 def test_json_output():
