@@ -31,7 +31,7 @@ std::string machine(const Plan& plan) {
              : "\n- CPUs local to each GPU (`--bind none`: no rank is bound to them):";
   std::vector<std::string> cpus;
   for (const auto& b : topo::binding_advice(topo).gpus)
-    cpus.push_back(std::to_string(b.gpu) + ": " + (b.cpulist.empty() ? "?" : b.cpulist));
+    cpus.push_back(std::to_string(b.gpu) + ": " + (b.cpulist.empty() ? "unknown" : b.cpulist));
   return out + " " + join(cpus, "; ") + "\n\n";
 }
 
