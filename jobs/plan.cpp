@@ -10,6 +10,7 @@
 #include "jobs/estimate.hpp"
 #include "jobs/locate.hpp"
 #include "jobs/placement.hpp"
+#include "jobs/rank_cores.hpp"
 #include "jobs/request_checks.hpp"
 #include "jobs/sweep_check.hpp"
 #include "jobs/text.hpp"
@@ -83,6 +84,7 @@ struct Planner {
   int slots = 0;
   Slot base{};
   topo::BindingAdvice binding{};
+  std::vector<std::vector<int>> numa{};      // every NUMA node's CPUs (the system file's)
   std::set<int> same_subsets{};              // GPU counts where best == worst
   std::map<std::string, std::string> why{};  // method -> why it was left out (this node count)
   std::set<std::string> placed{};            // methods in some step (this node count)
@@ -187,6 +189,9 @@ struct Planner {
           step.id = step_id(nodes, mode, k, label, base.real_gpus);
           if (mode == Mode::mpi) {
             for (int g : set) step.cpus.push_back(cpus_of({g}));
+            // Fake gres GPUs: a test cluster whose nodes may share one machine's CPUs (each
+            // node's rank 0 would take the same core), so a rank keeps its GPU's CPUs there.
+            if (base.real_gpus) step.cpus = rank_cores(step.cpus, numa);
             if (set.empty()) step.cpus.assign(k, "");
           } else {
             step.cpus = {cpus_of(set)};
@@ -333,6 +338,7 @@ Plan make_plan(const JobRequest& request, const SystemFile& system, const topo::
   planner.base.no_gpu_why = system.fake_gpus ? system.name + " has fake gres GPUs (no devices)"
                                              : system.name + " has no GPU (the probe found none)";
   planner.binding = topo::binding_advice(topology);
+  for (const auto& node : system.wiring.numa_nodes) planner.numa.push_back(node.cpus);
   planner.entries = check_sweep(sweep, catalogue);
   std::set<int> beyond;
   for (const auto& e : planner.entries)

@@ -24,7 +24,9 @@ struct Step {
   int per_node = 1;               // GPUs per node (ranks per node in mpi mode, also without GPUs)
   std::string subset;             // "best", "worst", or empty: GPUs 0..per_node-1
   std::vector<int> gpus;          // node-local GPUs in local-rank order; empty without GPUs
-  std::vector<std::string> cpus;  // CPUs per local rank (one entry for one process); "" unknown
+  // CPUs per local rank (one entry for one process); "" unknown. A rank: one core of its GPU's
+  // CPUs (jobs/rank_cores.hpp); one process: every CPU local to its GPUs.
+  std::vector<std::string> cpus;
   SweepFile sweep;                // the entries it runs, as concrete method names
   long points = 0;
   double seconds = 0;  // estimated

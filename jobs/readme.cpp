@@ -26,11 +26,12 @@ std::string machine(const Plan& plan) {
   out += "\n- topology class `" + topo::topology_class(topo) + "`, NVLink groups";
   for (const auto& g : topo::nvlink_groups(topo)) out += " {" + join_ints(g) + "}";
   out += plan.request.bind == Bind::core
-             ? "\n- CPUs local to each GPU (each rank is bound to its GPU's, by `rank.sh`):"
+             ? "\n- CPUs local to each GPU (`rank.sh` binds each rank to one core of its GPU's, and "
+               "that core's hyperthread sibling; the scripts' comments list each step's):"
              : "\n- CPUs local to each GPU (`--bind none`: no rank is bound to them):";
   std::vector<std::string> cpus;
   for (const auto& b : topo::binding_advice(topo).gpus)
-    cpus.push_back(std::to_string(b.gpu) + ": " + (b.cpulist.empty() ? "?" : b.cpulist));
+    cpus.push_back(std::to_string(b.gpu) + ": " + (b.cpulist.empty() ? "unknown" : b.cpulist));
   return out + " " + join(cpus, "; ") + "\n\n";
 }
 

@@ -74,6 +74,7 @@ std::string step_list(const Plan& plan, const Script& script) {
     std::string id = s.id;
     id.resize(width, ' ');
     lines.push_back("#   " + id + "  " + describe_step(s, plan.select_gpus));
+    lines.push_back("#   " + std::string(width, ' ') + "  " + describe_binding(plan, s));
   }
   return join(lines, "\n");
 }

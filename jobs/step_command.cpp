@@ -1,13 +1,33 @@
 #include "jobs/step_command.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/glob.hpp"
 #include "jobs/shell.hpp"
 #include "jobs/text.hpp"
+#include "topology/cpulist.hpp"
 
 namespace gb::jobs {
 namespace {
+
+bool cpus_known(const Step& step) {
+  return !step.cpus.empty() && std::none_of(step.cpus.begin(), step.cpus.end(),
+                                            [](const std::string& c) { return c.empty(); });
+}
+
+// The CPUs srun gives a step of one process, explicitly (a step does not inherit the job's
+// --cpus-per-task on every Slurm): those of its GPUs where known, else the system's
+// cpus_per_task; within what a job that does not hold whole nodes was given. 0: not known.
+int one_process_cpus(const Plan& plan, const Script& script, const Step& step) {
+  const auto per_task = plan.system.slurm.cpus_per_task;
+  int cpus = 0;
+  if (cpus_known(step))
+    cpus = static_cast<int>(topo::parse_cpulist(step.cpus[0]).value_or(std::vector<int>{}).size());
+  if (cpus == 0) cpus = per_task.value_or(0);
+  if (!plan.exclusive && per_task) cpus = std::min(cpus, script.tasks_per_node * *per_task);
+  return cpus;
+}
 
 // rank.sh's GPUS and CPUS arguments: one entry per local rank ('/'), '-' for none (also for
 // every CPUS under --bind none).
@@ -15,10 +35,8 @@ std::vector<std::string> wrapper(const Plan& plan, const Step& step) {
   const bool ranks = step.mode == Mode::mpi;
   std::string gpus = "-";
   if (plan.select_gpus && !step.gpus.empty()) gpus = join_ints(step.gpus, ranks ? "/" : ",");
-  const bool known = plan.request.bind == Bind::core &&
-                     std::none_of(step.cpus.begin(), step.cpus.end(),
-                                  [](const std::string& c) { return c.empty(); });
-  const std::string cpus = known && !step.cpus.empty() ? join(step.cpus, "/") : "-";
+  const bool known = plan.request.bind == Bind::core && cpus_known(step);
+  const std::string cpus = known ? join(step.cpus, "/") : "-";
   return {"\"$JOBDIR/rank.sh\"", ranks ? "ranks" : "process", shell_quote(gpus), shell_quote(cpus),
           "--"};
 }
@@ -66,9 +84,12 @@ std::vector<std::string> launcher(const Plan& plan, const Script& script, const 
                                "--mpi=" + plan.system.slurm.srun_mpi});
   else
     words.insert(words.end(), {"--ntasks=1", "--mpi=none"});
-  // Ranks: a core each (JobRequest::bind), which rank.sh then widens to the GPU's CPUs where
-  // the system file knows them. One process: all the CPUs of its step, where gpubarrier pins
-  // its OpenMP threads one per CPU; a core of its own would crowd them onto it.
+  if (const int cpus = mpi ? 0 : one_process_cpus(plan, script, step); cpus > 0)
+    words.push_back("--cpus-per-task=" + std::to_string(cpus));
+  // Ranks: a core each (JobRequest::bind), which rank.sh then moves to its own core of its GPU's
+  // NUMA node where the system file knows it (jobs/rank_cores.hpp). One process: all the CPUs of
+  // its step, where gpubarrier pins its OpenMP threads one per CPU; a core of its own would
+  // crowd them onto it.
   const bool cores = mpi && plan.request.bind == Bind::core;
   words.push_back(cores ? "--cpu-bind=cores" : "--cpu-bind=none");
   if (script.overcommit) words.push_back("--overcommit");
@@ -117,6 +138,27 @@ std::string describe_step(const Step& step, bool select_gpus) {
       if (std::find(methods.begin(), methods.end(), m) == methods.end()) methods.push_back(m);
   return what + ": " + std::to_string(methods.size()) + " method(s), " +
          std::to_string(step.points) + " point(s)";
+}
+
+std::string describe_binding(const Plan& plan, const Step& step) {
+  if (plan.request.bind == Bind::none) return "no CPU binding (--bind none)";
+  if (!cpus_known(step))
+    return step.mode == Mode::mpi ? "each rank on a core of its own, where the launcher puts it"
+                                  : "one process on the CPUs the launcher gives it";
+  if (step.mode != Mode::mpi) return "one process on CPUs " + step.cpus[0];
+  std::size_t most = 0, least = SIZE_MAX;
+  for (const auto& c : step.cpus) {
+    const std::size_t n = topo::parse_cpulist(c).value_or(std::vector<int>{}).size();
+    most = std::max(most, n);
+    least = std::min(least, n);
+  }
+  const std::string where =
+      !plan.select_gpus ? "each rank on the CPUs of its fake GPU"
+      : most == 1       ? "each rank on one core of its GPU's NUMA node"
+      : least == 2 && most == 2
+          ? "each rank on one core of its GPU's NUMA node and its hyperthread sibling"
+          : "each rank on CPUs of its GPU's NUMA node";
+  return where + " (CPUs " + join(step.cpus, " / ") + ")";
 }
 
 }  // namespace gb::jobs

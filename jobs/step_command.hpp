@@ -30,4 +30,8 @@ std::string step_csv_file(const Step& step);    // "results/<id>.csv"
 // What a step measures, in one line ("threads mode, GPUs 0,1,2,3 (best): 9 methods, 324 points").
 std::string describe_step(const Step& step, bool select_gpus);
 
+// Where the step's processes run, in one line ("each rank on one core of its GPU's NUMA node and
+// its hyperthread sibling (CPUs 0,112 / 1,113)", "one process on CPUs 0-55,112-167").
+std::string describe_binding(const Plan& plan, const Step& step);
+
 }  // namespace gb::jobs

@@ -25,7 +25,10 @@ _LOCAL_MPI_ENV = [
 
 
 def _cpu_partition(**extra):
-    # No scheduler; mpirun starts the ranks of the MPI check on this machine.
+    # No scheduler; mpirun starts the ranks of the MPI check on this machine. The host checks'
+    # members together (the OpenMP check's thread per CPU, the MPI check's ranks) outnumber its
+    # cores, and members that wait for a CPU measure the scheduler: one check at a time (each
+    # says so in its output).
     return {
         'name': 'cpu',
         'descr': 'host barriers on this machine',
@@ -34,6 +37,7 @@ def _cpu_partition(**extra):
         'environs': ['builtin'],
         'features': ['mpi'],
         'env_vars': _LOCAL_MPI_ENV,
+        'max_jobs': 1,
         **extra,
     }
 

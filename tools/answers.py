@@ -22,6 +22,8 @@ back, such as NCCL's blocking=back-to-back: no barrier's latency). Levels are th
 except host-initiated methods (host.*) of the multi-gpu level, which are "multi-GPU host-side".
 A multi-GPU or multi-node method on one GPU is a barrier of one member, no comparison between
 GPUs: its GPUs cell reads "1 (the gather alone)" and a line under the table says what that is.
+Each method names its team where the GPUs column does not: the threads or ranks of a host-only
+barrier, the nodes of a run on several ("`host.omp.barrier` on 2 threads").
 The floor (tools/floor.py): a multi-GPU device barrier's cheapest
 verified grid barrier at its shape + one-way signal of the same run, the ratio naming the grid
 barrier; other levels have none.
@@ -131,6 +133,39 @@ def candidates(rows):
     return out
 
 
+def _count(r, col):
+    text = str(r.get(col) or "")
+    return int(text) if text.isdigit() else 0
+
+
+def team(r):
+    """Who met at the barrier of row `r`, where the table's GPUs column does not say it: the
+    threads or ranks of a host-only barrier ("2 threads", "4 ranks"), and the nodes of a run on
+    several ("on 2 nodes", "on 2 simulated nodes" where ranks of one machine counted as nodes);
+    "" for a GPU-level row on one node (its GPUs column is its team)."""
+    words = []
+    if _count(r, "gpu_count") == 0:
+        if r["launcher"] == "mpi" and _count(r, "ranks"):
+            words.append(_plural(_count(r, "ranks"), "rank"))
+        else:
+            threads = gbcsv.config_axes(r).get("group_size") or r.get("group_size") or ""
+            if str(threads).isdigit():
+                words.append(_plural(int(threads), "thread"))
+    if _count(r, "nodes") > 1:
+        # GPUBARRIER_TEST_RANKS_AS_NODES: ranks of one machine counted as nodes
+        simulated = " simulated" if r.get("system", "").endswith("-simulated") else ""
+        words.append(f"on {_count(r, 'nodes')}{simulated} nodes")
+    return " ".join(words)
+
+
+def with_team(label, r):
+    """A method's label with its team: "`host.omp.barrier` on 2 threads"."""
+    who = team(r)
+    if not who:
+        return label
+    return f"{label} {who}" if who.startswith("on ") else f"{label} on {who}"
+
+
 def method_label(r):
     """The method, with [graph] where its row is one block per GPU and one launch per barrier
     from a CUDA graph (a device barrier's launch=graph: another shape than its persistent whole-GPU
@@ -219,7 +254,7 @@ def answers(rows):
                     "floor": item if item and "floor" in item else None,
                     "floor_elsewhere": elsewhere,
                     "floor_missing": item.get("missing") if item else None,
-                    "alternatives": [(lb, val, noisy(rr), verified(rr))
+                    "alternatives": [(lb, val, noisy(rr), verified(rr), rr)
                                      for lb, (_, val, rr) in rest]})
     return out
 
@@ -245,12 +280,12 @@ def cells(a, markup=lambda s: s):
         ratio = "no floor measured"
     else:
         ratio = "-"
-    alts = ", ".join(f"{markup(lb)} {val / a['value']:.2f}×" + marks(ok, nz)
-                     for lb, val, nz, ok in a["alternatives"]) or "none measured"
+    alts = ", ".join(with_team(markup(lb), rr) + f" {val / a['value']:.2f}×" + marks(ok, nz)
+                     for lb, val, nz, ok, rr in a["alternatives"]) or "none measured"
     gpus = str(a["gpus"]) if a["gpus"] else "none"
     if one_member(a):
         gpus += f" ({GATHER_ALONE})"
-    return [LEVEL_NAME.get(a["level"], a["level"]), gpus, markup(a["method"]) + flag,
+    return [LEVEL_NAME.get(a["level"], a["level"]), gpus, with_team(markup(a["method"]), a["row"]) + flag,
             fmt_latency(a["value"], a["unit"]), ratio, alts]
 
 

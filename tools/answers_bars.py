@@ -20,7 +20,7 @@ def groups(found):
             (f", {n} GPU{'s' if n != 1 else ''}" if n else "") + \
             (f" ({GATHER_ALONE})" if one_member(a) else "")
         bars = [(a["method"], a["value"], a["verified"], a["noisy"])] + \
-            [(lb, v, ok, nz) for lb, v, nz, ok in a["alternatives"]]
+            [(lb, v, ok, nz) for lb, v, nz, ok, _ in a["alternatives"]]
         out.append((name, a["level"], n, bars))
     return out
 

@@ -205,20 +205,34 @@ def _clean(text):
                    if ch in "\n\t" or ch >= " ")
 
 
+def cpu_facts(cpus):
+    """The node's CPUs and NUMA nodes as `gpubarrier topo` prints them; none where not probed."""
+    if not isinstance(cpus, dict) or not cpus.get("pus"):
+        return []
+    nodes = [n for n in cpus.get("numa_nodes") or [] if isinstance(n, dict)]
+    return [("CPUs", f"{cpus.get('pus')} ({cpus.get('cores')} cores): {cpus.get('list', '')}"),
+            ("NUMA nodes", "; ".join(f"{n.get('index')}: CPUs {n.get('cpus', '')}"
+                                     for n in nodes) or "unknown")]
+
+
 def topology_json_html(path, data, text):
-    """NVLink groups, the class and the path matrix of a `gpubarrier topo --json` file."""
-    groups = data.get("nvlink_groups") or []
-    gtext = "; ".join("GPUs " + ", ".join(str(g) for g in grp) for grp in groups
-                      if isinstance(grp, list)) or "none"
-    facts = [("topology class", data.get("topology_class", "")),
-             ("NVLink groups", gtext),
-             ("NVSwitch", {True: "yes", False: "no"}.get(data.get("nvswitch"), "not recorded")),
-             ("source", data.get("source", ""))]
+    """The CPUs, NVLink groups, the class and the path matrix of a `gpubarrier topo --json` file;
+    what it does not know is "unknown", as `gpubarrier topo` says."""
     gpus = [g for g in data.get("gpus", []) if isinstance(g, dict)]
-    if gpus:
-        facts.append(("GPUs", "; ".join(f"{g.get('index')}: {g.get('name', '')} "
-                                        f"{g.get('uuid', '')} (CPUs {g.get('cpu_affinity', '')})"
-                                        for g in gpus)))
+    source = [("source", data.get("source", ""))]
+    if not gpus:
+        facts = source + cpu_facts(data.get("cpus")) + [("GPUs", "no GPU")]
+    else:
+        groups = data.get("nvlink_groups") or []
+        gtext = "; ".join("GPUs " + ", ".join(str(g) for g in grp) for grp in groups
+                          if isinstance(grp, list)) or "none"
+        facts = [("topology class", data.get("topology_class", "")),
+                 ("NVLink groups", gtext),
+                 ("NVSwitch", {True: "yes", False: "no"}.get(data.get("nvswitch"), "unknown"))] + \
+            source + cpu_facts(data.get("cpus")) + \
+            [("GPUs", "; ".join(f"{g.get('index')}: {g.get('name', '')} "
+                                f"{g.get('uuid', '')} (CPUs {g.get('cpu_affinity', '')})"
+                                for g in gpus))]
     out = [f"<p class=\"note\">{esc(path)} (<code>gpubarrier topo --json</code>)</p>",
            render.html_table(Table(["what", "value"], [[k, v] for k, v in facts if v != ""]),
                              css="meta topo", markup=False, head=False)]
@@ -269,6 +283,30 @@ def noisy(r):
     return [reason] if reason else []
 
 
+# Notes longer than this are folded: their first words show, the whole note one click away.
+NOTE_FOLD = 300
+
+
+def note_cell(text):
+    """A note whole, never cut: a long one folded (<details>) under its first words and the count
+    of characters it holds, so that the table stays readable and nothing is lost."""
+    if len(text) <= NOTE_FOLD:
+        return text
+    head = text[:NOTE_FOLD].rsplit(" ", 1)[0]
+    return Html(f"<details><summary>{esc(head)} … ({len(text)} characters)</summary>"
+                f"{esc(text)}</details>")
+
+
+def row_note(r):
+    """The note of an ok, failed, ... row as the detailed tables show it: the row's note, its noisy
+    reason said once (the note holds it from schema v3 on; before, the rule finds it)."""
+    reasons = noisy(r) if r["status"] == "ok" else []
+    note = r["note"] if r["note"] and (r["status"] != "ok" or r["note"] != "verified") else ""
+    if reasons and "noisy: " not in r["note"]:
+        note = "; ".join(["noisy: " + ", ".join(reasons)] + ([note] if note else []))
+    return note_cell(note)
+
+
 def level_tables(rows, path):
     """Tables per level of one input: ok figures, then the other statuses counted."""
     by_level = collections.defaultdict(list)
@@ -285,21 +323,18 @@ def level_tables(rows, path):
         for r in rs:
             if r["status"] == "skipped":
                 continue
-            notes = noisy(r) if r["status"] == "ok" else []
-            table.marks.append("noisy" if notes else "bad" if r["status"] != "ok" else "")
-            note = "; ".join(["noisy: " + ", ".join(notes)] if notes else [])
-            if r["note"] and (r["status"] != "ok" or r["note"] != "verified"):
-                note = (note + "; " if note else "") + r["note"][:300]
+            is_noisy = r["status"] == "ok" and noisy(r)
+            table.marks.append("noisy" if is_noisy else "bad" if r["status"] != "ok" else "")
             table.rows.append([r["method"], r["launcher"], r["gpu_count"], r["config"],
                                r["metric"], r["value"], r["unit"], fmt_value(r["stddev"]),
-                               r["samples"], r["technique"], r["status"], note])
+                               r["samples"], r["technique"], r["status"], row_note(r)])
         if table.rows:
             out.append(render.html_table(table, markup=False))
         skipped = collections.Counter((r["method"], r["note"]) for r in rs
                                       if r["status"] == "skipped")
         if skipped:
             sk = Table(["method", "rows", "reason"],
-                       [[m, str(n), note[:300]] for (m, note), n in sorted(skipped.items())],
+                       [[m, str(n), note_cell(note)] for (m, note), n in sorted(skipped.items())],
                        align_right=[1])
             out.append("<details><summary>skipped configurations (cannot run there)</summary>"
                        f"{render.html_table(sk, markup=False)}</details>")

@@ -73,11 +73,20 @@ nlohmann::json binding_json(const Topology& topo) {
           {"note", advice.note}};
 }
 
+// null where the CPUs are not known (another machine's nvidia-smi text).
+nlohmann::json host_json(const Host& host) {
+  if (host.pus == 0) return nullptr;
+  nlohmann::json numa = nlohmann::json::array();
+  for (const NumaCpus& node : host.numa) numa.push_back({{"index", node.index}, {"cpus", node.cpus}});
+  return {{"list", host.cpus}, {"cores", host.cores}, {"pus", host.pus}, {"numa_nodes", numa}};
+}
+
 }  // namespace
 
 nlohmann::json to_json(const Topology& topo) {
   nlohmann::json out;
   out["source"] = topo.source;
+  out["cpus"] = host_json(topo.host);
   out["gpus"] = gpus_json(topo);
   out["nics"] = nics_json(topo);
   out["nvlink"] = matrix(topo, [](const Link& link) { return nlohmann::json(link.nvlink); });

@@ -96,6 +96,17 @@ void fill_nics(hwloc_topology_t topology, Topology& topo,
   }
 }
 
+// The CPUs this process may use (hwloc's default restricts to them), their cores and NUMA nodes.
+void fill_host(hwloc_topology_t topology, Topology& topo) {
+  const hwloc_obj_t machine = hwloc_get_root_obj(topology);
+  topo.host.cpus = bitmap_list(machine->cpuset);
+  topo.host.cores = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_CORE);
+  topo.host.pus = hwloc_get_nbobjs_by_type(topology, HWLOC_OBJ_PU);
+  for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, nullptr); node;
+       node = hwloc_get_next_obj_by_type(topology, HWLOC_OBJ_NUMANODE, node))
+    topo.host.numa.push_back({static_cast<int>(node->os_index), bitmap_list(node->cpuset)});
+}
+
 }  // namespace
 
 void probe_hwloc(Topology& topo) {
@@ -112,6 +123,7 @@ void probe_hwloc(Topology& topo) {
     topo.probes.emplace_back("hwloc", "unavailable: hwloc_topology_load failed");
     return;
   }
+  fill_host(raw, topo);
   std::vector<hwloc_obj_t> gpu_objects;
   fill_gpu_locality(raw, topo, gpu_objects);
   fill_nics(raw, topo, gpu_objects);

@@ -15,7 +15,7 @@ void probe_cuda(Topology& topo);
 // NVLink counts per GPU pair, NVSwitch presence and the PCIe path type of every GPU pair.
 void probe_nvml(Topology& topo);
 
-// CPU and NUMA locality of each GPU, RDMA NICs and their PCIe paths; PCIe paths between GPUs
+// The node's CPUs and NUMA nodes; CPU and NUMA locality of each GPU, RDMA NICs and their PCIe paths; PCIe paths between GPUs
 // where NVML did not give them.
 void probe_hwloc(Topology& topo);
 

@@ -11,11 +11,17 @@
 namespace gb::topo {
 namespace {
 
+// The one word for what is not known, wherever the text would otherwise say nothing.
+constexpr const char* kUnknown = "unknown";
+
 std::string sets(const std::vector<std::vector<int>>& lists) {
   std::string out;
   for (const auto& list : lists) {
     out += out.empty() ? "{" : " {";
-    for (std::size_t i = 0; i < list.size(); ++i) out += (i ? "," : "") + std::to_string(list[i]);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      if (i > 0) out += ',';
+      out += std::to_string(list[i]);
+    }
     out += "}";
   }
   return out;
@@ -61,11 +67,35 @@ void write_matrix(std::ostream& out, const Topology& topo) {
     for (std::size_t c = 0; c < labels.size(); ++c) cell(path(r, c));
     if (r < topo.gpus.size()) {
       const Gpu& gpu = topo.gpus[r];
-      const std::string cpus = gpu.cpu_affinity.empty() ? "N/A" : gpu.cpu_affinity;
+      const std::string cpus = gpu.cpu_affinity.empty() ? kUnknown : gpu.cpu_affinity;
       line += cpus + std::string(cpus.size() < 16 ? 16 - cpus.size() : 1, ' ') +
-              (gpu.numa_affinity.empty() ? "N/A" : gpu.numa_affinity);
+              (gpu.numa_affinity.empty() ? kUnknown : gpu.numa_affinity);
     }
     end_line();
+  }
+}
+
+// The node's CPUs and NUMA nodes where the probe saw them (none in another machine's text).
+void write_host(std::ostream& out, const Host& host) {
+  if (host.pus == 0) return;
+  out << label("CPUs") << host.pus << " (" << host.cores << " cores): " << host.cpus << '\n';
+  out << label("NUMA nodes");
+  if (host.numa.empty()) out << kUnknown;
+  for (std::size_t i = 0; i < host.numa.size(); ++i)
+    out << (i ? "; " : "") << host.numa[i].index << ": CPUs " << host.numa[i].cpus;
+  out << '\n';
+}
+
+void write_nics_and_probes(std::ostream& os, const Topology& topo) {
+  if (!topo.nics.empty()) {
+    os << "\nNICs:";
+    for (const Nic& nic : topo.nics)
+      os << ' ' << nic.label << (nic.label == nic.name ? "" : "=" + nic.name);
+    os << '\n';
+  }
+  if (!topo.probes.empty()) {
+    os << "\nProbes:\n";
+    for (const auto& [name, status] : topo.probes) os << "  " << name << ": " << status << '\n';
   }
 }
 
@@ -73,13 +103,18 @@ void write_matrix(std::ostream& out, const Topology& topo) {
 
 std::string to_text(const Topology& topo) {
   std::ostringstream os;
-  os << label("Source") << (topo.source.empty() ? "unknown" : topo.source) << "\n\n";
-  if (!topo.gpus.empty()) {
-    write_matrix(os, topo);
-    os << '\n';
+  os << label("Source") << (topo.source.empty() ? kUnknown : topo.source) << '\n';
+  write_host(os, topo.host);
+  if (topo.gpus.empty()) {  // nothing of NVLink, classes or binding to say
+    os << label("GPUs") << "no GPU\n";
+    write_nics_and_probes(os, topo);
+    return os.str();
   }
+  os << '\n';
+  write_matrix(os, topo);
+  os << '\n';
   os << label("Class") << topology_class(topo) << '\n';
-  os << label("NVSwitch") << (topo.nvswitch ? (*topo.nvswitch ? "yes" : "no") : "unknown") << '\n';
+  os << label("NVSwitch") << (topo.nvswitch ? (*topo.nvswitch ? "yes" : "no") : kUnknown) << '\n';
   os << label("NVLink components") << sets(nvlink_components(topo)) << '\n';
   os << label("NVLink groups") << sets(nvlink_groups(topo)) << '\n';
   for (const SubsetChoice& choice : connected_subsets(topo)) {
@@ -94,21 +129,12 @@ std::string to_text(const Topology& topo) {
     if (!gpu.name.empty()) os << "  " << gpu.name;
     if (!gpu.pci_bus_id.empty()) os << "  " << gpu.pci_bus_id;
     if (!gpu.uuid.empty()) os << "  " << gpu.uuid;
-    os << "\n  bind: " << (advice.gpus[i].numactl.empty() ? "unknown" : advice.gpus[i].numactl);
+    os << "\n  bind: " << (advice.gpus[i].numactl.empty() ? kUnknown : advice.gpus[i].numactl);
   }
-  if (!topo.gpus.empty()) os << '\n';
+  os << '\n';
   if (!advice.srun.empty()) os << "\nsrun " << advice.srun << "\nmpirun " << advice.mpirun << '\n';
   if (!advice.note.empty()) os << "Note: " << advice.note << '\n';
-  if (!topo.nics.empty()) {
-    os << "\nNICs:";
-    for (const Nic& nic : topo.nics)
-      os << ' ' << nic.label << (nic.label == nic.name ? "" : "=" + nic.name);
-    os << '\n';
-  }
-  if (!topo.probes.empty()) {
-    os << "\nProbes:\n";
-    for (const auto& [name, status] : topo.probes) os << "  " << name << ": " << status << '\n';
-  }
+  write_nics_and_probes(os, topo);
   return os.str();
 }
 

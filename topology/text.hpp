@@ -7,8 +7,10 @@
 
 namespace gb::topo {
 
-// A matrix laid out like `nvidia-smi topo -m`, then the NVLink components and groups, the class,
-// the best and worst subsets, per-GPU identity and binding advice, and the probes.
+// The node's CPUs and NUMA nodes (where probed), a matrix laid out like `nvidia-smi topo -m`, then
+// the NVLink components and groups, the class, the best and worst subsets, per-GPU identity and
+// binding advice, and the probes. Without GPUs: the CPUs, "no GPU" and the probes. What is not
+// known is "unknown" throughout.
 std::string to_text(const Topology& topo);
 
 }  // namespace gb::topo

@@ -44,8 +44,23 @@ struct Nic {
   std::vector<Link> gpu_path;  // path to each GPU, indexed like Topology::gpus
 };
 
+// The node's CPUs as hwloc sees them, whether or not it has GPUs. Probed only: another
+// machine's `nvidia-smi topo -m` text does not list them (then pus is 0: not known).
+struct NumaCpus {
+  int index = 0;     // the OS's node number
+  std::string cpus;  // cpulist ("0-27,56-83")
+};
+
+struct Host {
+  std::string cpus;  // cpulist of every CPU (hardware thread) the process may use
+  int cores = 0;
+  int pus = 0;  // hardware threads
+  std::vector<NumaCpus> numa;
+};
+
 struct Topology {
   std::string source;  // where it came from: a file name or "probe of <host>"
+  Host host;
   std::vector<Gpu> gpus;
   std::vector<Nic> nics;
   std::vector<std::vector<Link>> links;  // gpus.size() squared; the diagonal is X

@@ -6,7 +6,10 @@ QuickSuite       partitions with the `gpu` feature: the quick sweep on every GPU
 FloorSweep       partitions with the `gpu` feature: the floor sweep (every multi-GPU barrier
                  beside its composed floor) on every GPU of one node
 
-Each runs gpubarrier, which writes one CSV. Sanity: no row is failed, timeout or unverified, and
+Each runs gpubarrier, which writes one CSV. Host checks that run at once on one machine share its
+cores: where it has fewer cores than their members together (the OpenMP check's threads and the
+MPI check's ranks), the partition must run them one at a time (`max_jobs` 1, as the shipped
+local partitions do), and each host check says in its output whether it ran alone. Sanity: no row is failed, timeout or unverified, and
 the methods the check is about have ok rows. Performance variables, read from the CSV: each
 method's latency (its lowest ok `latency` row) and, for the floor sweep, each barrier's latency
 over its floor (`<barrier>/floor`, the lowest over its configurations). References per system:
@@ -39,6 +42,14 @@ def _default_executable():
     here = os.path.dirname(os.path.abspath(__file__))
     installed = os.path.normpath(os.path.join(here, '..', '..', '..', '..', 'bin', 'gpubarrier'))
     return installed if os.access(installed, os.X_OK) else 'gpubarrier'
+
+
+def _cores():
+    """The cores (CPUs) this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
 
 
 @sn.deferrable
@@ -97,8 +108,34 @@ class GpubarrierCheck(rfm.RunOnlyRegressionTest):
             getlogger().info(f'{self.name}: {method} is noisy ({why}): no upper bound applies')
 
 
+class HostCheck(GpubarrierCheck):
+    """A host barrier's check: its members are CPU threads or ranks, which share a machine's
+    cores with those of the other host checks where the partition has no scheduler."""
+
+    # The ranks of the MPI check (one a node; on a partition without a scheduler, all here).
+    mpi_nodes = variable(int, value=2)
+
+    @run_before('run')
+    def say_whether_alone(self):
+        if self.current_partition.scheduler.registered_name != 'local':
+            return
+        cores = self.current_partition.processor.num_cpus or _cores()
+        # HostOmpBarrier's threads: the partition's CPUs (set_cpus), whichever check this is.
+        members = (self.current_partition.processor.num_cpus or 2) + self.mpi_nodes
+        if cores >= members:
+            return
+        alone = self.current_partition.max_jobs == 1
+        getlogger().info(
+            f'{self.name}: {cores} cores, fewer than the host checks\' {members} members '
+            f'together (OpenMP threads + {self.mpi_nodes} MPI ranks): '
+            + ('run one at a time (max_jobs 1), this one alone' if alone else
+               f'{self.current_partition.fullname} runs up to '
+               f'{self.current_partition.max_jobs} checks at once, so members may wait for '
+               'CPUs and the figures be noisy (set max_jobs 1)'))
+
+
 @rfm.simple_test
-class HostOmpBarrier(GpubarrierCheck):
+class HostOmpBarrier(HostCheck):
     descr = 'host.omp.barrier: the OpenMP barrier, one process'
     valid_systems = ['*']
     num_tasks = 1
@@ -118,10 +155,9 @@ class HostOmpBarrier(GpubarrierCheck):
 
 
 @rfm.simple_test
-class HostMpiBarrier(GpubarrierCheck):
+class HostMpiBarrier(HostCheck):
     descr = 'host.mpi.barrier: MPI_Barrier over one rank per node'
     valid_systems = ['+mpi']
-    mpi_nodes = variable(int, value=2)
     csv_name = 'host-mpi.csv'
     need_ok = ['host.mpi.barrier']
     num_cpus_per_task = 1

@@ -9,6 +9,7 @@
 #include "app/parse_errors.hpp"
 #include "app/stdout_check.hpp"
 #include "app/version.hpp"
+#include "core/launch.hpp"
 #include "errors/errors.hpp"
 
 int main(int argc, char** argv) {
@@ -19,7 +20,9 @@ int main(int argc, char** argv) {
       "gpubarrier measures and compares GPU synchronisation: warp, block, cluster and grid\n"
       "barriers, kernel boundaries, device-side barriers across GPUs, and OpenMP, MPI and NCCL\n"
       "barriers on the host. Start with `gpubarrier list`, then `gpubarrier run --methods ...`.\n"
-      "Every flag can also be set through the environment variable named in its help."};
+      "Every flag can also be set through the environment variable named in its help.",
+      // Usage lines name the program as users type it, not the path it was started by.
+      "gpubarrier"};
   gb::cli::GlobalOptions global;
   app.set_version_flag(
       "--version", [] { return gb::cli::version_text(); },
@@ -67,16 +70,21 @@ int main(int argc, char** argv) {
     }
     return out;
   };
+  // Under mpirun/srun every rank finds the same bad input (the same command line; a session agrees
+  // on what it read, app/session.hpp): rank 0 alone says so, once.
+  const bool reports_input_errors = gb::launcher_rank() == 0;
   const auto run = [&]() -> int {
     try {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-      std::fprintf(stderr, "gpubarrier: error: %s\n",
-                   one_line(gb::cli::describe_parse_error(app, e, argc, argv)).c_str());
+      if (reports_input_errors)
+        std::fprintf(stderr, "gpubarrier: error: %s\n",
+                     one_line(gb::cli::describe_parse_error(app, e, argc, argv)).c_str());
       return 2;
     } catch (const gb::UsageError& e) {
-      std::fprintf(stderr, "gpubarrier: error: %s\n", one_line(e.what()).c_str());
+      if (reports_input_errors)
+        std::fprintf(stderr, "gpubarrier: error: %s\n", one_line(e.what()).c_str());
       return 2;
     } catch (const std::exception& e) {
       std::fprintf(stderr, "gpubarrier: failed: %s\n", one_line(e.what()).c_str());

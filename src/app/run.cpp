@@ -33,7 +33,7 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       ->envname("GPUBARRIER_JSON");
   cmd->callback([session, spec, cmd, &global] {
     session->isolate_given = cmd->count("--isolate") > 0;
-    execute_session(*session, {*spec}, global);
+    execute_session(*session, [spec] { return std::vector<PlanSpec>{*spec}; }, global);
   });
 }
 

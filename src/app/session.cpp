@@ -282,6 +282,16 @@ void gather_rank_gpus(RunContext& ctx) {
     ctx.env.rank_gpus.push_back({models[r], uuids[r]});
 }
 
+// Throws, on every rank, the mistake of the lowest rank that found one (named when it is not rank
+// 0's own); nothing when no rank did. Outside MPI, this process's mistake.
+void agree_on_input(const Launch& launch, const std::string& mistake) {
+  const std::vector<std::string> all = gather_strings(launch, mistake);
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    if (all[r].empty()) continue;
+    throw UsageError(r == 0 ? all[r] : "rank " + std::to_string(r) + ": " + all[r]);
+  }
+}
+
 }  // namespace
 
 CLI::Validator out_path_check() {
@@ -381,14 +391,21 @@ void check_point_limit(const std::vector<PlanSpec>& specs, long limit) {
   check_point_count(make_plans(all, specs), limit);
 }
 
-void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
-                     const GlobalOptions& global, const Narrowing& cli) {
-  validate_options(args.options);
-  validate_session(args);
+void execute_session(SessionArgs& args, const SpecReader& read_specs, const GlobalOptions& global,
+                     const Narrowing& cli) {
   const auto all = Registry::instance().create_all();
-  std::vector<RunPlan> plans = make_plans(all, specs);
-  narrow(plans, cli);
-  check_point_count(plans, args.point_limit);
+  std::vector<RunPlan> plans;
+  std::string mistake;
+  try {
+    const std::vector<PlanSpec> specs = read_specs();
+    validate_options(args.options);
+    validate_session(args);
+    plans = make_plans(all, specs);
+    narrow(plans, cli);
+    check_point_count(plans, args.point_limit);
+  } catch (const UsageError& e) {
+    mistake = e.what();
+  }
 
   // MPI only when mpirun/srun started us: a plain run never touches MPI.
   int argc = 0;
@@ -398,6 +415,7 @@ void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
     const Launch& l;
     ~Finalize() { finalize_launch(l); }
   } finalize{launch};
+  agree_on_input(launch, mistake);
 
   RunContext ctx = make_context(launch, args.gpus);
   ctx.options = args.options;

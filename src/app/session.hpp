@@ -2,6 +2,7 @@
 // --isolate, and running one or more plans into the same CSV.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -66,8 +67,15 @@ void validate_options(const RunOptions& options);
 // default --point-limit so that a sweep it passes is one `sweep` runs.
 void check_point_limit(const std::vector<PlanSpec>& specs, long limit = SessionArgs{}.point_limit);
 
-// Validates every spec before anything is measured, then runs them in order into one CSV.
-void execute_session(SessionArgs& args, const std::vector<PlanSpec>& specs,
-                     const GlobalOptions& global, const Narrowing& cli = {});
+// What a session runs, read (a sweep file loaded, its defaults put into the SessionArgs) where a
+// mistake in it is agreed on by every rank.
+using SpecReader = std::function<std::vector<PlanSpec>()>;
+
+// Reads and validates every spec before anything is measured, then runs them in order into one
+// CSV. Bad input (gb::UsageError) found before measuring is agreed on under mpirun/srun: every
+// rank throws the lowest such rank's message, after MPI's orderly end, so that all exit 2 and
+// none waits for a rank that left (main prints it on rank 0 alone).
+void execute_session(SessionArgs& args, const SpecReader& read_specs, const GlobalOptions& global,
+                     const Narrowing& cli = {});
 
 }  // namespace gb::cli

@@ -6,7 +6,9 @@
 #include "app/commands.hpp"
 #include "app/session.hpp"
 #include "io/sweep_file.hpp"
+#include "jobs/catalogue.hpp"
 #include "jobs/locate.hpp"
+#include "jobs/sweep_check.hpp"
 
 namespace gb::cli {
 namespace {
@@ -54,18 +56,24 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
   cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table")
       ->envname("GPUBARRIER_JSON");
   cmd->callback([session, path, cli, cmd, &global] {
-    const SweepFile sweep = load_sweep_file(sweep_path(*path));
     session->isolate_given = cmd->count("--isolate") > 0;
-    if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
-    if (sweep.time_budget_s && cmd->count("--time-budget") == 0)
-      session->options.time_budget_s = *sweep.time_budget_s;
-    if (sweep.rse_target && cmd->count("--rse-target") == 0)
-      session->options.rse_target = *sweep.rse_target;
-    if (sweep.point_timeout_s && cmd->count("--point-timeout") == 0)
-      session->point_timeout_s = *sweep.point_timeout_s;
-    std::vector<PlanSpec> specs;
-    for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
-    execute_session(*session, specs, global, *cli);
+    const auto read_specs = [&] {
+      const SweepFile sweep = load_sweep_file(sweep_path(*path));
+      // The file's globs and axes are checked where they stand (file:line:column), as `config
+      // check` and `jobs` check them, before the command line narrows them.
+      jobs::check_sweep(sweep, jobs::registered_methods());
+      if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
+      if (sweep.time_budget_s && cmd->count("--time-budget") == 0)
+        session->options.time_budget_s = *sweep.time_budget_s;
+      if (sweep.rse_target && cmd->count("--rse-target") == 0)
+        session->options.rse_target = *sweep.rse_target;
+      if (sweep.point_timeout_s && cmd->count("--point-timeout") == 0)
+        session->point_timeout_s = *sweep.point_timeout_s;
+      std::vector<PlanSpec> specs;
+      for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
+      return specs;
+    };
+    execute_session(*session, read_specs, global, *cli);
   });
 }
 

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/glob.hpp"
+#include "core/launch.hpp"
 #include "errors/errors.hpp"
 
 namespace gb::faults {
@@ -56,19 +57,12 @@ constexpr std::array kHooks{
              "gpu.legacy (test_deadline_kills_helper)"},
 };
 
-// The rank of this process as the MPI launcher tells it (no MPI call: the hooks run before and
-// outside it).
-std::string_view launcher_rank() {
-  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"})
-    if (const char* v = std::getenv(var)) return v;
-  return "0";
-}
-
 // Whether a GPUBARRIER_TEST_CRASH / _HANG setting matches the point.
 bool point_matches(std::string_view setting, std::string_view method, std::string_view what) {
   if (setting.empty()) return false;
   if (const auto at = setting.rfind('@'); at != std::string_view::npos) {
-    if (setting.substr(at + 1) != launcher_rank()) return false;
+    // The launcher's rank (no MPI call: the hooks run before and outside it).
+    if (setting.substr(at + 1) != std::to_string(launcher_rank())) return false;
     setting = setting.substr(0, at);
   }
   return glob_match(setting, what) || glob_match(setting, method);

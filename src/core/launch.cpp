@@ -1,6 +1,16 @@
 #include "core/launch.hpp"
 
+#include <cstdlib>
+
 namespace gb {
+
+int launcher_rank() {
+  // A batch script has SLURM_PROCID too; only a job step launched by srun has a step id.
+  const char* slurm = std::getenv("SLURM_STEP_ID") ? "SLURM_PROCID" : "";
+  for (const char* var : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", slurm})
+    if (const char* v = std::getenv(var); v != nullptr && *var != '\0') return std::atoi(v);
+  return 0;
+}
 
 void Launch::max_in_place(std::vector<double>& values) const {
   if (!collective() || values.empty()) return;

@@ -81,6 +81,11 @@ struct Launch {
   bool collective() const { return under_mpi && transport != nullptr; }
 };
 
+// This process's world rank as mpirun (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK) or an srun job
+// step (SLURM_PROCID with SLURM_STEP_ID) tells it in the environment, read without MPI, so that it
+// is known before MPI starts and where it never starts; 0 outside a launcher.
+int launcher_rank();
+
 // Strings between ranks: node names for the `node` column, the resume state that rank 0 reads
 // and every rank must share. Outside MPI each is the identity.
 // Every rank's `value`, in rank order ({value} outside MPI).

@@ -73,6 +73,23 @@ std::string oversubscription(const RunContext& ctx, int members, std::string_vie
   return oversubscription(processes, what);
 }
 
+std::string rank_cpus_note(const RunContext& ctx) {
+  if (!(ctx.collective && ctx.launch.under_mpi)) return "";
+  const std::vector<std::string> lists =
+      gather_strings(ctx.launch, topo::format_cpulist(process_cpus()));
+  if (lists.empty() || std::any_of(lists.begin(), lists.end(),
+                                   [](const std::string& l) { return l.empty(); }))
+    return "";
+  if (std::all_of(lists.begin(), lists.end(), [&](const std::string& l) { return l == lists[0]; }))
+    return "ranks on CPUs " + lists[0] + " each";
+  std::string out = "ranks on CPUs ";
+  for (std::size_t r = 0; r < lists.size() && r < kRanksNamed; ++r)
+    out += (r ? " / " : "") + lists[r];
+  if (lists.size() > kRanksNamed)
+    out += " and " + std::to_string(lists.size() - kRanksNamed) + " more ranks";
+  return out;
+}
+
 namespace {
 
 double process_cpu_seconds() {

@@ -63,6 +63,13 @@ std::string cpu_wait(double share, std::string_view what);
 // this process's.
 std::string cpu_wait(const RunContext& ctx, double share, std::string_view what);
 
+// Where the ranks of a point run on every rank (ctx.collective under MPI) may run, for the note of
+// its figures: "ranks on CPUs 0,112 / 1,113" (each rank's mask, in rank order; the first
+// kRanksNamed and a count of the rest), or "ranks on CPUs 0-1 each" where every rank has the same
+// mask; "" outside such a point or where a mask is not known. Collective: every rank calls it.
+inline constexpr std::size_t kRanksNamed = 8;
+std::string rank_cpus_note(const RunContext& ctx);
+
 // Adds `reason` to a figure's contention ("a, b"), unless it is empty or already there.
 void add_reason(std::string& to, const std::string& reason);
 

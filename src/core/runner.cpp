@@ -154,6 +154,8 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
         run_part(ctx, &state, "measure", [&] { return method.measure(state); });
     if (state.skipped()) return {status_record(Status::skipped, state.skip_reason())};
     check_loop_agreement(figures);  // a loop far from its per-step figure: both noisy
+    // Where the ranks ran (a job script binds each to a core of its own): said in every figure.
+    const std::string where = rank_cpus_note(ctx);
     std::vector<Record> rows;
     const std::vector<Bound> bounds = method.bounds();
     for (Measurement& m : figures) {
@@ -163,6 +165,7 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
         if (std::string part = timed_region_note(method.name(), point, ctx.compute_capability);
             !part.empty())
           m.note += (m.note.empty() ? "" : "; ") + part;
+      if (!where.empty()) m.note += (m.note.empty() ? "" : "; ") + where;
       apply_verification(v, m);
       apply_bounds(bounds, m);  // a figure outside a physical bound: unverified, said first
       mark_unresolved(m);  // an Eq. 6/7 interval that includes zero: unverified, with its bound

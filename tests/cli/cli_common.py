@@ -37,6 +37,19 @@ def expect(cond, what, proc=None, tail=None):
         raise AssertionError(f"FAIL: {what}{detail}")
 
 
+def loop_against_step(loop, step):
+    """What is wrong with a host method's loop row beside its per-step row, or None. Quiet, the
+    two lie within 0.2x-5x of each other (the program marks both noisy beyond 4x apart); where the
+    program marked either noisy (on a loaded machine preemption stretches single steps or whole
+    loops, and the note says the members lacked CPUs), the test accepts that marking instead of
+    the figures: speed is not what the tests assert."""
+    if "noisy: " in loop["note"] or "noisy: " in step["note"]:
+        return None
+    if 0.2 * float(step["median"]) <= float(loop["median"]) <= 5 * float(step["median"]):
+        return None
+    return "the loop's mean step far from the per-step median, and neither figure marked noisy"
+
+
 def one_line(p, code, *words, prefix="", absent=()):
     """Exit `code`, exactly one line on stderr holding every word (and starting with `prefix`,
     holding none of `absent`), no traceback; the line."""

@@ -61,16 +61,22 @@ def cases(report):
     return {c["name"]: c for c in report["runs"][-1]["testcases"]} if report else {}
 
 
-def stand_in(folder, by_out):
+def stand_in(folder, by_out, spans=None):
     """An executable that, given `--out NAME`, copies by_out[NAME] there and prints gpubarrier's
-    summary line on stderr."""
+    summary line on stderr. With `spans` (a file), it also appends `NAME START END` (seconds
+    since the epoch) there, taking a second between the two: when each copy of it ran."""
     path = os.path.join(folder, "gpubarrier-stand-in")
     with open(path, "w") as f:
         f.write(f"""#!{sys.executable}
-import shutil, sys
-by_out = {by_out!r}
+import shutil, sys, time
+by_out, spans = {by_out!r}, {spans!r}
 out = sys.argv[sys.argv.index("--out") + 1]
+start = time.time()
 shutil.copyfile(by_out[out], out)
+if spans:
+    time.sleep(1)
+    with open(spans, "a") as log:
+        log.write(f"{{out}} {{start}} {{time.time()}}\\n")
 n = sum(1 for _ in open(out)) - 1
 print(f"{{n}} rows: {{n}} ok, 0 skipped, 0 failed, 0 timeout, 0 unverified; CSV: {{out}}",
       file=sys.stderr)

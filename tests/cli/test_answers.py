@@ -64,7 +64,7 @@ def check_any_csv(d):
     expect("| level | GPUs | fastest (verified first) | latency | latency / floor | "
            "alternatives (latency / fastest) |" in lines,
            "a table with an unverified answer says its column is not all verified", p)
-    expect("| host (CPU only) | none | `host.omp.barrier` (not verified) | 201 ns | - | "
+    expect("| host (CPU only) | none | `host.omp.barrier` on 2 threads (not verified) | 201 ns | - | "
            "none measured |" in lines, "the OpenMP barrier's loop figure, marked not verified", p)
     expect(f"Not verified (status ok, no barrier check ran): `host.omp.barrier`: {OMP_WHY}."
            in lines, "the legend names why the row is not verified", p)
@@ -77,15 +77,15 @@ def check_any_csv(d):
             gpu_count="0", note="verified"),
         omp(150, group_size=4, note=f"not verified: {OMP_WHY}; noisy: cv 0.4 > 0.25")])
     lines = p.stdout.splitlines()
-    expect(p.returncode == 0 and "| host (CPU only) | none | `host.sense.barrier` | 300 ns | - | "
-           "`host.omp.barrier` 0.67× (not verified) |" in lines,
+    expect(p.returncode == 0 and "| host (CPU only) | none | `host.sense.barrier` on 2 threads | 300 ns | "
+           "- | `host.omp.barrier` on 2 threads 0.67× (not verified) |" in lines,
            "the verified method answers; the faster unverified one is a marked alternative "
            "(its row that is not noisy)", p)
     expect("| level | GPUs | fastest verified | latency | latency / floor | "
            "alternatives (latency / fastest) |" in lines,
            "every answer verified: the header says so", p)
     p = report_of(d, "noisy.csv", [omp(150, note=f"not verified: {OMP_WHY}; noisy: cv 0.4 > 0.25")])
-    expect(p.returncode == 0 and "| host (CPU only) | none | `host.omp.barrier` (not verified, "
+    expect(p.returncode == 0 and "| host (CPU only) | none | `host.omp.barrier` on 2 threads (not verified, "
            "noisy) | 150 ns | - | none measured |" in p.stdout.splitlines(),
            "an answer from a noisy row says so", p)
     # A single-GPU run whose rows are all ok but not verified (no peer access, say).
@@ -122,6 +122,34 @@ def check_any_csv(d):
     p = report_of(d, "empty.csv", [])
     expect(p.returncode == 0 and "No rows in" in p.stdout and "nothing was measured" in p.stdout,
            "a CSV of its header alone", p)
+
+
+def test_answers_name_their_team(tmp_path):
+    # A host-only answer is a figure of some number of threads or ranks: the table says which,
+    # for the answer and each alternative (the same CSV may hold 16 threads at 61.6 µs).
+    d = str(tmp_path)
+    mpi = row(method="host.mpi.barrier", level="host", launcher="mpi", metric="loop_latency",
+              value=900, config="", technique="host-loop", gpu_model="", gpu_uuids="",
+              gpu_ids="", gpu_count="0", ranks="4", nodes="2",
+              note="not verified: MPI_Barrier has no check")
+    p = report_of(d, "team.csv", [
+        omp(294), omp(61600, group_size=16, note=f"not verified: {OMP_WHY}; noisy: threads had "
+                                                 "9% of a CPU each"), mpi])
+    lines = p.stdout.splitlines()
+    expect(p.returncode == 0 and "| host (CPU only) | none | `host.omp.barrier` on 2 threads (not "
+           "verified) | 294 ns | - | `host.mpi.barrier [mpi]` on 4 ranks on 2 nodes 3.06× (not "
+           "verified) |" in lines, "the answer and its alternative name threads, ranks, nodes", p)
+    # GPU-level answers: their GPUs column is their team; nodes where there are several.
+    p = report_of(d, "nodes.csv", [
+        mg("multigpu.device.push", 2500, nodes="1"),
+        row(method="multinode.hierarchical", level="multi-node", gpu_count=2, gpu_ids="0,1",
+            gpu_uuids=A, launcher="mpi", ranks="2", nodes="2", config=cfg(network=0),
+            value=9000)])
+    lines = p.stdout.splitlines()
+    expect(any(l.startswith("| multi-GPU device-side | 2 | `multigpu.device.push` | ")
+               for l in lines), "a one-node GPU answer: no team words", p)
+    expect(any(l.startswith("| multi-node | 2 | `multinode.hierarchical [mpi]` on 2 nodes | ")
+               for l in lines), "a run on several nodes says how many", p)
 
 
 rows = [

@@ -6,6 +6,7 @@ shipped_files    configs/systems/*.yaml and configs/sweeps/*.yaml: ok, exit 0
 system_mistakes  a misspelt key, a bad value, bad wiring in a system file
 sweep_mistakes   a misspelt key, a glob that matches no method, an axis no method has
 several_files    every file is checked; the exit status says whether any had a mistake
+sweep_and_jobs_name_the_file  `sweep` and `jobs --sweep` report the mistakes as config check does
 alias_bomb       anchors and aliases nested 19 x 9 (about 1 KB): refused at once by config check,
                  sweep and jobs --sweep, not expanded
 huge_file        a 120 MB file: refused by its size before any of it is parsed, in bounded memory
@@ -132,6 +133,25 @@ def one_line_refusal(p, path, where, says):
     expect(len(lines) == 1 and lines[0].startswith(f"gpubarrier: error: {path}:{where}"),
            f"one line naming {path}:{where}", p)
     expect(says in p.stderr, f"says {says!r}", p)
+
+
+def test_sweep_and_jobs_name_the_file():
+    # `sweep` and `jobs --sweep` report a sweep file's mistake at its place, as config check does:
+    # a misspelt axis is the file's, not a flag the user never typed.
+    with tempfile.TemporaryDirectory() as d:
+        mistakes = (
+            ("axis.yaml", "runs:\n  - methods: host.omp.barrier\n    axes: {group_sise: [2]}\n",
+             "3:12", "runs[0].axes.group_sise: expected an axis", "did you mean 'group_size'?"),
+            ("method.yaml", "runs:\n  - methods: host.omp.barier\n", "2:14",
+             "runs[0].methods: expected a registered method", "did you mean 'host.omp.barrier'?"))
+        for name, text, where, says, hint in mistakes:
+            path = write(d, f"sweeps/{name}", text)
+            for args in (["config", "check", path], ["sweep", path, "--out", "none"],
+                         ["jobs", "--system", "local-slurm", "--sweep", path, "--out",
+                          os.path.join(d, "jobs")]):
+                p = subprocess.run([EXE, *args], capture_output=True, text=True, timeout=60)
+                one_line_refusal(p, path, f"{where}: {says}", hint)
+                expect("--axis" not in p.stderr, f"{args[0]}: blames no flag", p)
 
 
 def alias_bomb(levels=19, fan=9):

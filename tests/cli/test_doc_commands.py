@@ -84,15 +84,21 @@ def copy_checkout(dst, exe):
         os.symlink(exe, os.path.join(build, "gpubarrier"))
 
 
+# What a user's fresh shell does not have, whatever the test's caller set: a block that needs one
+# of them (OpenMPI as root) sets it itself, as the user must.
+NOT_A_USERS = ("OMPI_ALLOW_RUN_AS_ROOT", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "GPUBARRIER_TOOLS")
+# The line with which a block that runs mpirun allows OpenMPI to run as root.
+ROOT_LINE = re.compile(r"OMPI_ALLOW_RUN_AS_ROOT=1\b.*OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1\b")
+# What a command writes: the file or folder after --out, --raw or --html.
+WRITES = re.compile(r"--(?:out|raw|html)[ =]([^\s`;|&)]+)")
+
+
 def environment(exe):
-    env = clean_env()
+    env = clean_env(drop=NOT_A_USERS)
     # Only the gpubarrier under test answers: first on PATH, no other build's behind it.
     env["PATH"] = os.pathsep.join(
         [os.path.dirname(exe)] + [p for p in env.get("PATH", "").split(os.pathsep)
                                   if p and not os.path.exists(os.path.join(p, "gpubarrier"))])
-    if os.geteuid() == 0:  # what the README tells root to set before mpirun
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    env.pop("GPUBARRIER_TOOLS", None)
     return env
 
 
@@ -205,6 +211,84 @@ def test_self_check(gpubarrier, tmp_path):
 def test_blocks_found():
     expect(any(tag in SHELL_TAGS and not marker(body)
                for path in DOCUMENTS for _, tag, body in blocks(path)), "no command block found")
+
+
+def command_blocks():
+    """[(file:line, first line number, body)] of every command block of the documents, run here
+    or not (a user runs a `# needs:` block where it can run)."""
+    return [(f"{os.path.relpath(path, ROOT)}:{start}", start, body)
+            for path in DOCUMENTS for start, tag, body in blocks(path) if tag in SHELL_TAGS]
+
+
+def code(line):
+    """A block's line without its comment."""
+    return re.sub(r"(^|\s)#.*$", "", line)
+
+
+def test_blocks_run_in_users_environment(monkeypatch):
+    for var in NOT_A_USERS:
+        monkeypatch.setenv(var, "1")
+    env = environment(os.path.join(ROOT, "build", "gpubarrier"))
+    expect(not [v for v in NOT_A_USERS if v in env],
+           "the blocks run without what the test's caller set for OpenMPI as root or the tools")
+
+
+def test_mpirun_blocks_allow_root():
+    # OpenMPI refuses to start as root without both variables: a block that runs mpirun sets them
+    # itself (first), so that it runs as written on a fresh machine as root.
+    missing = []
+    for where, start, body in command_blocks():
+        for i, line in enumerate(body):
+            if re.search(r"\bmpirun\b", code(line)):
+                if not any(ROOT_LINE.search(code(l)) for l in body[:i + 1]):
+                    missing.append(f"{where.rsplit(':', 1)[0]}:{start + i}")
+                break
+    expect(not missing, "mpirun without what root needs, set in the block: " + ", ".join(missing))
+
+
+def test_blocks_write_distinct_files():
+    # The documents run in order in one folder refuse a second block's output that holds rows
+    # (rightly): each block writes files of its own.
+    first, twice = {}, []
+    for where, _, body in command_blocks():
+        for target in {t for line in body for t in WRITES.findall(code(line))
+                       if t != "none" and not t.isupper() and "$" not in t}:
+            if target in first:
+                twice.append(f"{target}: {first[target]} and {where}")
+            first.setdefault(target, where)
+    expect(not twice, "two blocks write the same file: " + "; ".join(twice))
+
+
+def test_pytest_runs_with_its_interpreter():
+    # `python3` on PATH need not be the interpreter that has pytest (a pyenv's, a venv's): a block
+    # runs pytest with the one CMake recorded, or through ctest.
+    bare = [where for where, _, body in command_blocks()
+            if any(re.search(r"(^|\s)python3 -m pytest\b", code(line)) for line in body)]
+    expect(not bare, "`python3 -m pytest` with whatever python3 is first on PATH: "
+           + ", ".join(bare))
+
+
+def test_setup_claims_hold():
+    # "(X, Y and Z as scripts/S installs them)": scripts/S is the script that installs each.
+    wrong = []
+    for path in DOCUMENTS:
+        text = open(path, encoding="utf-8").read()
+        for names, script in re.findall(r"\(([^()]*?) as (scripts/[\w-]+) installs them", text):
+            body = open(os.path.join(ROOT, script), encoding="utf-8").read()
+            for name in re.split(r",\s*|\s+and\s+", re.sub(r"^.*?:\s*|^\w+\s+\(", "", names)):
+                if name and name not in body:
+                    wrong.append(f"{os.path.relpath(path, ROOT)}: {script} does not install {name}")
+    expect(not wrong, "; ".join(wrong))
+
+
+def test_legacy_setup_says_what_it_changes():
+    # `GPUBARRIER_LEGACY=1 scripts/setup` adds an apt source and installs g++-11 system-wide: the
+    # line that gives the command says so.
+    silent = [f"{where.rsplit(':', 1)[0]}:{start + i}" for where, start, body in command_blocks()
+              for i, line in enumerate(body)
+              if "GPUBARRIER_LEGACY=1 scripts/setup" in code(line)
+              and not ("apt source" in line and "g++-11" in line)]
+    expect(not silent, "the legacy set-up's system-wide changes unsaid at " + ", ".join(silent))
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=lambda p: os.path.relpath(p, ROOT))

@@ -180,6 +180,53 @@ def test_topology(folder_page):
             pytest.fail(f"the topology section lacks {want!r}")
 
 
+def test_detailed_notes_whole():
+    """The detailed tables show each note whole, a long one folded, and a noisy reason once."""
+    from tools import html_report  # noqa: PLC0415
+    long_note = ("not verified: no check that the OpenMP barrier held every thread until the last "
+                 "arrived; per-thread loop means min 200 ns, max 201 ns; " * 3 +
+                 "noisy: threads had 9% of a CPU each (other work took the rest)")
+    rows = [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, method="host.omp.barrier", level="host",
+                          status="ok", value="294", unit="ns", config="group_size=2",
+                          note=long_note),
+            synthetic_row(gbcsv.NAMES, gbcsv.LATEST, method="gpu.grid.cg", level="grid",
+                          status="skipped", value="", note="no GPU; " + "why " * 100)]
+    page = html.unescape(html_report.level_tables(rows, "x.csv"))
+    if long_note not in page:
+        pytest.fail(f"a note longer than the fold is not shown whole:\n{page}")
+    if page.count("noisy: threads had 9%") != 1:
+        pytest.fail(f"the noisy reason is not said exactly once:\n{page}")
+    if page.count("<details><summary>") < 3 or "characters)</summary>" not in page:
+        pytest.fail(f"long notes are not folded under their first words:\n{page}")
+    if ("no GPU; " + "why " * 99).strip() not in page:
+        pytest.fail(f"a skipped row's long reason is cut:\n{page}")
+
+
+def test_topology_without_gpu():
+    """`gpubarrier topo --json` of a machine without GPUs: its CPUs and NUMA nodes, "no GPU" once,
+    nothing of NVLink; of one with GPUs whose NVSwitch the probe could not tell: "unknown", the
+    word `topo` prints too."""
+    from tools import html_report  # noqa: PLC0415
+    cpus = {"list": "0-3", "cores": 2, "pus": 4,
+            "numa_nodes": [{"index": 0, "cpus": "0-1"}, {"index": 1, "cpus": "2-3"}]}
+    data = {"source": "probe of cpu-box", "cpus": cpus, "gpus": [], "nvlink_groups": [],
+            "topology_class": "none", "nvswitch": None}
+    page = html.unescape(html_report.topology_json_html("topo.json", data, "{}"))
+    for want in ("4 (2 cores): 0-3", "0: CPUs 0-1; 1: CPUs 2-3", "no GPU"):
+        if want not in page:
+            pytest.fail(f"the topology of a machine without GPU lacks {want!r}:\n{page}")
+    for unwanted in ("NVLink", "NVSwitch", "not recorded", "topology class"):
+        if unwanted in page:
+            pytest.fail(f"the topology of a machine without GPU says {unwanted!r}:\n{page}")
+    if page.count("no GPU") != 1:
+        pytest.fail(f"'no GPU' more than once:\n{page}")
+    gpu = {"index": 0, "name": "H100", "uuid": "GPU-1", "cpu_affinity": "0-3"}
+    page = html.unescape(html_report.topology_json_html(
+        "topo.json", dict(data, gpus=[gpu], nvlink_groups=[[0]], topology_class="single"), "{}"))
+    if "unknown" not in page or "not recorded" in page:
+        pytest.fail(f"an NVSwitch the probe could not tell is 'unknown':\n{page}")
+
+
 def test_images_inline(folder_page):
     """Every image is a data: URI that decodes to a PNG or an SVG."""
     _, page = folder_page

@@ -28,7 +28,7 @@ import sys
 
 import pytest
 
-from cli_common import expect
+from cli_common import expect, synthetic_row, write_rows
 from reframe_runner import ROOT, cases, require_reframe, run_reframe, stand_in
 
 from tools import floor
@@ -110,6 +110,36 @@ def test_bad_rows(reframe_work):
                method in c["fail_reason"],
                f"{test} fails its sanity on a {status} row of {method}: {c['fail_phase']}: "
                f"{c['fail_reason']}", p)
+
+
+def test_local_host_checks_one_at_a_time(reframe_work):
+    """On `local` (no scheduler) the host checks' members outnumber the machine's cores (the
+    OpenMP check takes a thread per CPU): ReFrame runs them one at a time, and each says so."""
+    work = reframe_work
+    by_out = {}
+    for name, method in (("host-omp.csv", "host.omp.barrier"), ("host-mpi.csv", "host.mpi.barrier")):
+        by_out[name] = os.path.join(work, f"synthetic-{name}")
+        write_rows(by_out[name], gbcsv.NAMES, [synthetic_row(
+            gbcsv.NAMES, gbcsv.LATEST, method=method, level="host", status="ok", value="400",
+            unit="ns", metric="latency", note="not verified: no check")])
+    spans = os.path.join(work, "spans.txt")
+    exe = stand_in(work, by_out, spans)
+    p, report = run_reframe(work, ["--system", "local", "-n", "HostOmpBarrier",
+                                   "-n", "HostMpiBarrier", "-S", f"gpubarrier={exe}", "-r"])
+    got = cases(report)
+    expect(p.returncode == 0 and sorted(got) == ["HostMpiBarrier", "HostOmpBarrier"],
+           "both host checks pass", p)
+    ran = {}
+    with open(spans) as f:
+        for line in f:
+            out, start, end = line.split()
+            lo, hi = ran.get(out, (float(start), float(end)))
+            ran[out] = (min(lo, float(start)), max(hi, float(end)))
+    (a0, a1), (b0, b1) = ran["host-omp.csv"], ran["host-mpi.csv"]
+    expect(a1 <= b0 or b1 <= a0, f"the host checks ran one at a time: {ran}", p)
+    for check in ("HostOmpBarrier", "HostMpiBarrier"):
+        expect(f"{check}: " in p.stdout and "run one at a time (max_jobs 1), this one alone"
+               in p.stdout, f"{check} says it ran alone, and why", p)
 
 
 def test_site_references(reframe_work):

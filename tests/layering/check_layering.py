@@ -602,7 +602,16 @@ def parse_link_graph(text):
     return graph
 
 
-_NAME = re.compile(r"[A-Za-z0-9_.+-]+(?:::[A-Za-z0-9_.+-]+)*")
+# What separates the words of a link item: generator-expression syntax (`$<`, `>`, `,`, `;` and
+# a single `:`, never the `::` of a namespaced target). A path keeps its spaces.
+_WORD_BREAK = re.compile(r"\$<|[>,;]|(?<!:):(?!:)")
+
+
+def link_words(item):
+    """The words of one link item that may name a target: a CMake target name, in a generator
+    expression or not. A word holding a slash is a path (an object file or library linked by
+    name), whose folders are no targets, whatever they are called."""
+    return [w for w in _WORD_BREAK.split(item) if w and "/" not in w and "\\" not in w]
 
 
 def link_edges(graph):
@@ -612,7 +621,7 @@ def link_edges(graph):
     for name, (_, items) in graph.items():
         out = []
         for item in items:
-            for token in _NAME.findall(item):
+            for token in link_words(item):
                 if token in graph and token != name and token not in out:
                     out.append(token)
         edges[name] = out

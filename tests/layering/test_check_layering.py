@@ -462,6 +462,26 @@ def test_clean_graph_passes(w):
     expect(w.links(intended_graph()), 0, present=["layering ok (14 CMake targets checked)"])
 
 
+def test_object_paths_are_no_targets(w):
+    # A build linking another build's objects lists them by path; the checkout's folders may be
+    # named like any target (a clone named gpubarrier): a path names no target, only a file.
+    graph = intended_graph()
+    names = "/".join(row[0] for row in graph)
+    objects = ";".join(f"/home/u/{names}/build/CMakeFiles/{row[0]}.dir/kernels/grid/x.cu.o"
+                       for row in graph)
+    graph = replace(graph, "gpubarrier_methods",
+                    link=objects + ";gpubarrier_runtime;gpubarrier_legacy;gpubarrier_core;"
+                    "gpubarrier_barriers;$<TARGET_OBJECTS:gpubarrier_core>",
+                    iface=f"$<LINK_ONLY:gpubarrier/build/x.o>;{objects};gpubarrier_runtime")
+    expect(w.links(graph), 0, present=["layering ok (14 CMake targets checked)"])
+    # A path inside a generator expression is a path too, and a name there still counts.
+    graph = replace(graph, "gpubarrier_core",
+                    iface="gpubarrier_topology;$<$<BOOL:ON>:gpubarrier_io;/x/gpubarrier_jobs/y.o>")
+    expect(w.links(graph), 1, present=[
+        "gpubarrier_core: links gpubarrier_io (core must not link io)"],
+        absent=["links gpubarrier_jobs", "links gpubarrier "])
+
+
 def test_unknown_project_library(w):
     graph = [row for row in intended_graph() if row[0] != "gpubarrier_runtime"]
     graph.append(("gpubarrier_extra", "STATIC_LIBRARY", "gpubarrier_core", ""))

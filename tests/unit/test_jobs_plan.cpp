@@ -107,7 +107,8 @@ TEST(JobsPlan, SubsetsComeFromTheTopologyAndBindToLocalCpus) {
   // NVSwitch everywhere: the PCIe tree decides; GPUs 0-3 hang off socket 0, 4-7 off socket 1.
   EXPECT_EQ(best.gpus, (std::vector<int>{0, 1}));
   EXPECT_EQ(worst.gpus, (std::vector<int>{0, 4}));
-  EXPECT_EQ(worst.cpus, (std::vector<std::string>{"0-55,112-167", "56-111,168-223"}));
+  // Each rank one core (and its sibling) of its GPU's NUMA node.
+  EXPECT_EQ(worst.cpus, (std::vector<std::string>{"0,112", "56,168"}));
   EXPECT_EQ(step(plan, "n1-threads-g2-worst").cpus, (std::vector<std::string>{"0-223"}));
   // Where best and worst are the same GPUs, one step.
   EXPECT_NO_THROW(step(plan, "n1-mpi-g8-best"));

@@ -91,12 +91,12 @@ TEST(JobsScripts, EveryStepResumesItsOwnCsvAndSelectsGpusByLocalRank) {
                   "run_step n1-mpi-g2-worst \\\n"
                   "  srun --nodes=1 --ntasks=2 --ntasks-per-node=2 --kill-on-bad-exit=1 "
                   "--mpi=pmix --cpu-bind=cores \\\n"
-                  "  \"$JOBDIR/rank.sh\" ranks 0/4 0-55,112-167/56-111,168-223 -- \\\n"))
+                  "  \"$JOBDIR/rank.sh\" ranks 0/4 0,112/56,168 -- \\\n"))
       << s;
   // threads and single: one process that is no MPI rank, every GPU of the subset.
   EXPECT_TRUE(has(s,
                   "run_step n1-threads-g4-worst \\\n"
-                  "  srun --nodes=1 --ntasks=1 --mpi=none --cpu-bind=none \\\n"
+                  "  srun --nodes=1 --ntasks=1 --mpi=none --cpus-per-task=224 --cpu-bind=none \\\n"
                   "  \"$JOBDIR/rank.sh\" process 0,1,4,5 0-223 -- \\\n"))
       << s;
   const std::string rank = file(files, "rank.sh").text;
@@ -179,7 +179,7 @@ TEST(JobsScripts, PlainScriptsRunMpirunPerGpuCount) {
   EXPECT_TRUE(has(s, "mpirun_args+=(--allow-run-as-root)"));
   EXPECT_TRUE(has(s,
                   "  mpirun \"${mpirun_args[@]}\" -np 2 --bind-to core:overload-allowed \\\n"
-                  "  \"$JOBDIR/rank.sh\" ranks 0/1 0-55,112-167/0-55,112-167 -- \\\n"))
+                  "  \"$JOBDIR/rank.sh\" ranks 0/1 0,112/1,113 -- \\\n"))
       << s;
   EXPECT_TRUE(has(file(files, "run-all.sh").text, "merge \"${csvs[@]}\""));
   EXPECT_THROW(file(files, "submit.sh"), std::runtime_error);
