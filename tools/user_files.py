@@ -19,6 +19,7 @@ A UTF-8 byte order mark at the start of a file is dropped, so that a CSV saved b
 reads as the same columns. Text that is not UTF-8 is refused naming the line and the byte.
 """
 import csv
+import fcntl
 import os
 import stat
 
@@ -53,6 +54,29 @@ def _kind(mode):
     return "block device" if stat.S_ISBLK(mode) else "file"
 
 
+def special_kind(path):
+    """"pipe", "character device", ... for a path (links followed) that is no regular file, else
+    "" (a regular file, a folder, or nothing there)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    return "" if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else _kind(mode)
+
+
+def _open_without_waiting(path):
+    """`path` open for reading in binary. A named FIFO is opened without waiting for a writer
+    (a plain open would wait for ever): one that no program writes reads as an empty file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 class Lines:
     """The lines of `path` as text, read at most `limit` bytes and MAX_LINE_BYTES per line; a
     context manager and an iterator (once). `expected` says what the file should be ("a
@@ -68,7 +92,7 @@ class Lines:
 
     def __enter__(self):
         try:
-            self._file = open(self.path, "rb")
+            self._file = _open_without_waiting(self.path)
         except OSError as e:
             raise self.error(f"{self.name}: cannot open: {e.strerror}") from None
         info = os.fstat(self._file.fileno())
