@@ -12,7 +12,8 @@ Cases:
                        minutes) is taken: each writes a CSV of its own, none touches the others'
   empty_values         `--max-retries ''`, `--samples ''`, `--rse-target ''`: exit 2, one line
                        naming the flag and what it expects (never taken as 0)
-  merge_binary         `merge` of a binary file: one line with a short escaped excerpt of it
+  merge_binary         `merge` of a binary file (bytes that are no text): one line, a short escaped
+                       excerpt of it (\\x89PNG\\x80...)
   bom_resume           --resume of a CSV saved with a byte-order mark: the message says so
 
 Run by pytest: pytest tests/cli/test_run_bounds.py [--gpubarrier PATH]
@@ -106,9 +107,9 @@ def test_merge_binary(tmp_path):
     d = str(tmp_path)
     binary = os.path.join(d, "blob.csv")
     with open(binary, "wb") as f:
-        f.write(bytes(range(1, 256)) * 4 + b"\n")
+        f.write(b"\x89PNG" + bytes(range(128, 256)) * 8 + b"\n")  # a PNG signature, no text
     p = gpubarrier("merge", binary, "--out", os.path.join(d, "m.csv"))
-    line = one_line(p, 2, "blob.csv", "\\x01", prefix="gpubarrier: error:")
+    line = one_line(p, 2, "blob.csv", "\\x89PNG\\x80", prefix="gpubarrier: error:")
     expect(len(line) < 400 and line.isprintable() and line.isascii(),
            f"a short escaped excerpt ({len(line)} characters)", p)
 
