@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -57,6 +58,14 @@ void recover_raw(const std::string& raw_path, const std::vector<DoneEntry>& fini
     done.emplace(e.run_id, e.key.method, e.key.config, e.key.gpu_ids, e.key.launcher);
   const auto& columns = RawWriter::columns();
   const std::string named = "--raw '" + raw_path + "'";
+  // gpubarrier never writes a byte order mark; the reader would drop it and every offset below
+  // would be off by its three bytes.
+  if (std::ifstream in(raw_path, std::ios::binary); in) {
+    char head[3] = {};
+    if (in.read(head, 3) && std::string_view(head, 3) == "\xEF\xBB\xBF")
+      throw UsageError(named + " starts with a byte-order mark, which gpubarrier never writes" +
+                       not_this_runs());
+  }
 
   CsvFileReader reader(raw_path);
   CsvRecord record;
