@@ -128,13 +128,15 @@ def report(e):
                f"(GPUBARRIER_DEBUG=1 prints the traceback)")
 
 
-def _kind(mode):
-    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-                       (stat.S_ISSOCK, "a socket")):
+def file_kind(mode):
+    """What a file of this st_mode is, in a message's words: "character device", "FIFO",
+    "socket", "block device", "directory", else "file"."""
+    for test, kind in ((stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO"),
+                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISSOCK, "socket")):
         if test(mode):
             return kind
-    return "no regular file"
+    return "file"
 
 
 def special_file(path, flag, links=True):
@@ -158,9 +160,9 @@ def special_file(path, flag, links=True):
     if stat.S_ISDIR(info.st_mode):
         raise InputError(f"{named} is a directory: name a file")
     if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{named} is {_kind(info.st_mode)}, not a regular file: a gpubarrier "
-                         f"tool writes only regular files (it replaces them whole); give a "
-                         f"file's path")
+        raise InputError(f"{named} is a {file_kind(info.st_mode)}, not a regular file: a "
+                         f"gpubarrier tool writes only regular files (it replaces them whole); "
+                         f"give a file's path")
 
 
 def refuse_to_replace(path, flag, force):

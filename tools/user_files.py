@@ -44,24 +44,14 @@ def size_text(n):
     return f"{n} bytes"
 
 
-def _kind(mode):
-    if stat.S_ISCHR(mode):
-        return "character device"
-    if stat.S_ISFIFO(mode):
-        return "pipe"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    return "block device" if stat.S_ISBLK(mode) else "file"
-
-
 def special_kind(path):
-    """"pipe", "character device", ... for a path (links followed) that is no regular file, else
+    """"FIFO", "character device", ... for a path (links followed) that is no regular file, else
     "" (a regular file, a folder, or nothing there)."""
     try:
         mode = os.stat(path).st_mode
     except OSError:
         return ""
-    return "" if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else _kind(mode)
+    return "" if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else tool_main.file_kind(mode)
 
 
 def _open_without_waiting(path):
@@ -96,8 +86,8 @@ class Lines:
         except OSError as e:
             raise self.error(f"{self.name}: cannot open: {e.strerror}") from None
         info = os.fstat(self._file.fileno())
-        self.regular, self.kind, size = stat.S_ISREG(info.st_mode), _kind(info.st_mode), \
-            info.st_size
+        self.regular, self.kind = stat.S_ISREG(info.st_mode), tool_main.file_kind(info.st_mode)
+        size = info.st_size
         if self.regular and size > self.limit:
             self._file.close()
             raise self.error(
