@@ -8,6 +8,9 @@ Cases:
   team_limits          host.omp.barrier teams of 1000 and 65536 threads under a 4 GB address-space
                        limit (room for some 400 stacks): skipped rows naming the limit, exit 0, and
                        a team of 2 still measured (never libgomp's abort, never a crash)
+  team_cpus            host.omp.barrier with its default group sizes on 2 CPUs: 2 measured, 4, 8
+                       and 16 skipped rows saying why and how to ask; --axis group_size=4 asks,
+                       and is measured (its rows noisy)
   default_names        runs without --out while the default name of this second (and the next
                        minutes) is taken: each writes a CSV of its own, none touches the others'
   empty_values         `--max-retries ''`, `--samples ''`, `--rse-target ''`: exit 2, one line
@@ -23,6 +26,8 @@ import os
 import resource
 import socket
 import subprocess
+
+import pytest
 
 from bounded_run import run_bounded
 from cli_common import clean_env, executable, expect, one_line, read_csv, run_gpubarrier
@@ -69,6 +74,40 @@ def test_team_limits(tmp_path):
                f"group_size={size}: one skipped row naming the limit: {rows}", p)
     expect([r["status"] for r in by.get("group_size=2", [])] == ["ok", "ok"],
            "a team of 2 measured under the same limit", p)
+
+
+def test_team_cpus(tmp_path):
+    mine = sorted(os.sched_getaffinity(0))
+    if len(mine) < 2:
+        pytest.skip("needs 2 CPUs")
+    out = os.path.join(str(tmp_path), "c.csv")
+
+    def two_cpus():
+        os.sched_setaffinity(0, mine[:2])
+
+    def run(*extra):
+        return subprocess.run([EXE, "run", "--methods", "host.omp.barrier", "--samples", "2",
+                               "--time-budget", "0.05", "--out", out, "--force", *extra],
+                              capture_output=True, text=True, env=clean_env(), timeout=300,
+                              preexec_fn=two_cpus)
+
+    p = run()
+    expect(p.returncode == 0, "the run ends well", p)
+    by = {}
+    for r in read_csv(out):
+        by.setdefault(r["config"], []).append(r)
+    expect([r["status"] for r in by.get("group_size=2", [])] == ["ok", "ok"],
+           "a team of 2 measured on 2 CPUs", p)
+    for size in ("4", "8", "16"):
+        rows = by.get(f"group_size={size}", [])
+        expect(len(rows) == 1 and rows[0]["status"] == "skipped" and "2 CPUs" in rows[0]["note"]
+               and f"--axis group_size={size}" in rows[0]["note"],
+               f"group_size={size}: skipped, saying why and how to ask: {rows}", p)
+    p = run("--axis", "group_size=4")
+    rows = read_csv(out)
+    expect(p.returncode == 0 and [r["status"] for r in rows] == ["ok", "ok"] and
+           all("oversubscribed" in r["note"] for r in rows),
+           f"asked for, a team of 4 is measured, its rows noisy: {rows}", p)
 
 
 def test_default_names(tmp_path):

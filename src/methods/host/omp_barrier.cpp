@@ -32,13 +32,21 @@ class OmpBarrier final : public Method {
   }
   std::vector<Axis> axes() const override { return {{"group_size", {2, 4, 8, 16}}}; }
 
-  // A team larger than this process's CPUs is measured all the same, and its rows say
-  // `noisy: oversubscribed` (core/oversubscription.hpp): what such a team costs is worth seeing,
-  // never an answer. A team the machine cannot start (core/thread_limit.hpp) is skipped before
-  // any of it starts: the runtime would abort the process halfway.
-  Usability feasible(const RunContext&, const Point& point) const override {
+  // A team larger than this process's CPUs runs only when its group_size is named (--axis, a
+  // sweep file): then its rows say `noisy: oversubscribed` (core/oversubscription.hpp), as what
+  // such a team costs is worth seeing, never an answer; a default value beyond the CPUs is
+  // skipped. A team the machine cannot start (core/thread_limit.hpp) is skipped before any of
+  // it starts: the runtime would abort the process halfway.
+  Usability feasible(const RunContext& ctx, const Point& point) const override {
     const long threads = static_cast<long>(point.at("group_size"));
     if (threads < 2) return Usability::no("group_size must be >= 2 threads");
+    const auto cpus = static_cast<long>(process_cpus().size());
+    if (cpus > 0 && threads > cpus && !ctx.axis_named("group_size"))
+      return Usability::no(std::to_string(threads) + " spinning threads on " +
+                           std::to_string(cpus) + " CPUs would time the scheduler, not the " +
+                           "barrier: a default group_size beyond this process's CPUs is left " +
+                           "out; name it (--axis group_size=" + std::to_string(threads) +
+                           ") to measure it anyway, its rows marked noisy");
     // Room kept for the threads the run itself may still start (its clock and watchdog).
     constexpr long kSpare = 16;
     const ThreadRoom room = thread_room();
