@@ -40,10 +40,9 @@ std::optional<Record> read_inflight(const std::string& csv_path) {
   } catch (const std::exception&) {  // the decoder's own words say nothing of the file
   }
   if (!m || m->kind != PointMessage::Kind::begin)
-    throw UsageError(path +
-                     ":1: damaged: not the mark of a point a run started, as gpubarrier "
-                     "writes it: remove it (`--resume` then runs that point again) or put back "
-                     "the mark the run left");
+    throw UsageError(path + ":1: expected the point a run started, as gpubarrier writes it: " +
+                     "the mark is damaged; remove it (`--resume` then runs that point again) " +
+                     "or put back the mark the run left");
   return m->record;
 }
 
