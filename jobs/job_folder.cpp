@@ -1,13 +1,12 @@
 #include "jobs/job_folder.hpp"
 
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 
 #include "errors/errors.hpp"
+#include "io/atomic_file.hpp"
 #include "jobs/out_folder.hpp"
 #include "jobs/readme.hpp"
 #include "jobs/scripts.hpp"
@@ -63,14 +62,16 @@ void check_results(const Plan& plan) {
                      "--subsets?): choose another --out, or remove that results/ folder");
 }
 
+// Atomically (io/atomic_file.hpp): a full disk leaves the file as it was and is an error of
+// the machine (gb::Error, exit 1), not of the request.
 void write_file(const fs::path& path, const std::string& text, bool executable) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw UsageError("cannot write " + path.string() + ": " + std::strerror(errno));
-  if (executable)
+  write_file_atomically(path.string(), text);
+  if (executable) {
+    std::error_code ec;
     fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                    fs::perm_options::add);
+                    fs::perm_options::add, ec);
+    if (ec) throw Error("cannot make '" + path.string() + "' executable: " + ec.message());
+  }
 }
 
 }  // namespace
@@ -95,6 +96,7 @@ void check_job_folder(const Plan& plan, const std::vector<JobFile>& files) {
   std::vector<std::string> paths;
   for (const auto& f : files) paths.push_back(f.path);
   check_out_folder(plan.request.out, paths);
+  check_written_paths(plan.request.out, paths);
   check_results(plan);
 }
 

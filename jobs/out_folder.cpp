@@ -31,6 +31,33 @@ std::string listed(std::vector<std::string> names) {
   return out;
 }
 
+// What an existing path that is none of the `allowed` types is, or "".
+std::string odd_kind(const fs::path& path, fs::file_type allowed) {
+  std::error_code ec;
+  const auto type = fs::symlink_status(path, ec).type();
+  if (type == fs::file_type::not_found || type == allowed) return "";
+  switch (type) {
+    case fs::file_type::symlink: {
+      const auto target = fs::read_symlink(path, ec);
+      return "a symbolic link" + (ec ? std::string() : " to '" + target.string() + "'");
+    }
+    case fs::file_type::directory:
+      return "a directory";
+    case fs::file_type::fifo:
+      return "a FIFO";
+    case fs::file_type::character:
+      return "a character device";
+    case fs::file_type::block:
+      return "a block device";
+    case fs::file_type::socket:
+      return "a socket";
+    case fs::file_type::regular:
+      return "a regular file";
+    default:
+      return "no regular file";
+  }
+}
+
 bool ends_with(const std::string& text, const std::string& end) {
   return text.size() >= end.size() && text.compare(text.size() - end.size(), end.size(), end) == 0;
 }
@@ -55,6 +82,23 @@ void check_out_folder(const std::string& out, const std::vector<std::string>& pa
   throw UsageError("--out " + out +
                    " is not empty and gpubarrier jobs did not make it; choose a new or empty "
                    "folder");
+}
+
+void check_written_paths(const std::string& out, const std::vector<std::string>& paths) {
+  const fs::path dir(out);
+  for (const auto& path : paths) {
+    const fs::path rel(path);
+    for (auto folder = rel.parent_path(); !folder.empty(); folder = folder.parent_path())
+      if (const auto kind = odd_kind(dir / folder, fs::file_type::directory); !kind.empty())
+        throw UsageError("--out " + out + ": " + (dir / folder).string() + " is " + kind +
+                         ", not a folder: gpubarrier jobs writes its files only into folders of "
+                         "its own; remove it or choose a new --out");
+    if (const auto kind = odd_kind(dir / rel, fs::file_type::regular); !kind.empty())
+      throw UsageError("--out " + out + ": " + (dir / rel).string() + " is " + kind +
+                       ", not a regular file: gpubarrier jobs replaces only regular files (never "
+                       "through a link, never into a device or FIFO); remove it or choose a new "
+                       "--out");
+  }
 }
 
 bool generated_path(const std::string& path) {

@@ -146,7 +146,9 @@ def expand(paths):
     for p in paths:
         if os.path.isdir(p):
             for f in sorted(glob.glob(os.path.join(p, "**", "*.csv"), recursive=True)):
-                kind, why = kind_of(f)
+                special = user_files.special_kind(f)
+                kind, why = ("other", f"a {special}, not a regular file: not read") if special \
+                    else kind_of(f)
                 if kind == "gpubarrier":
                     csvs.append(f)
                 else:
@@ -511,11 +513,32 @@ def take_option(argv, name, default=None):
     return default
 
 
-def number_option(argv, name, default):
-    """A numeric `name VALUE` out of the argument list (take_option); InputError if VALUE is not
-    a number."""
-    text = take_option(argv, name, default)
+def finite_number(name, text):
+    """The number `text` given to option `name`; InputError (exit 2) naming the option if it is
+    no number, NaN or infinite (no figure a report prints can be scaled or compared by one)."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
         raise tool_main.InputError(f"{name} {text}: expected a number") from None
+    if not math.isfinite(value):
+        raise tool_main.InputError(f"{name} {text}: expected a finite number (not NaN or "
+                                   f"infinity)")
+    return value
+
+
+def number_option(argv, name, default):
+    """A numeric `name VALUE` out of the argument list (take_option), finite (finite_number)."""
+    return finite_number(name, take_option(argv, name, default))
+
+
+def format_option(argv, default=None):
+    """`--fmt F` out of the argument list (take_option): a format of a number such as .2f;
+    InputError naming --fmt when F formats no number."""
+    f = take_option(argv, "--fmt", default)
+    if f is not None:
+        try:
+            format(1.5, f)
+        except ValueError as e:
+            raise tool_main.InputError(f"--fmt '{f}': {e}: expected a format of a number such "
+                                       f"as .2f, .3g or ,.0f") from None
+    return f

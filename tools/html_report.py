@@ -29,6 +29,7 @@ import os
 import tempfile
 
 from . import gbcsv
+from . import output_files
 from . import tool_main
 from . import user_files
 from . import render
@@ -700,16 +701,7 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     tool_main.refuse_to_replace(args.html, "--html", args.force)
     page = build(args.inputs, args.title, args.baseline)  # CsvError: exit 2 (tool_main)
-    try:
-        f = open(args.html, "w", encoding="utf-8")
-    except OSError as e:
-        raise tool_main.InputError(f"cannot write {args.html}: {e.strerror} (--html names the "
-                                   f"page to write)") from None
-    try:
-        with f:
-            f.write(page)
-    except OSError as e:  # a full disk: nothing wrong with the input
-        raise tool_main.WriteError(f"cannot write {args.html}: {e.strerror or e}") from None
+    output_files.write(args.html, page, replace_link=args.force)
     print(f"html_report: {args.html} ({len(page) // 1024} KiB)")
     return 0
 

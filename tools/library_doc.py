@@ -25,7 +25,7 @@ import re
 import statistics
 import sys
 
-from . import gbcsv, render
+from . import gbcsv, output_files, render
 from .tables import Table
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -309,8 +309,7 @@ def main():
         print(f"ok: {args.doc} is current")
         return 0
     if new != text:
-        with open(args.doc, "w", encoding="utf-8") as f:
-            f.write(new)
+        output_files.write(args.doc, new)
     return 0
 
 

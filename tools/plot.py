@@ -34,10 +34,12 @@ Every plot is written in each --format (png,svg by default).
 """
 import argparse
 import collections
+import io
 import math
 import os
 import re
 
+from . import output_files
 from . import tool_main
 
 # Run as a program, a Python without matplotlib is one line naming it and the fix; imported
@@ -78,11 +80,14 @@ def save(fig, out, stem):
                 plt.close(fig)
                 raise
         meta = {"Date": None} if fmt == "svg" else {}
+        image = io.BytesIO()
+        fig.savefig(image, format=fmt, dpi=110, metadata=meta, bbox_inches="tight",
+                    pad_inches=0.1)
         try:
-            fig.savefig(path, dpi=110, metadata=meta, bbox_inches="tight", pad_inches=0.1)
-        except OSError as e:  # a full or read-only disk: nothing wrong with the input
+            output_files.write(path, image.getvalue(), replace_link=FORCE)
+        except tool_main.InputError:
             plt.close(fig)
-            raise tool_main.WriteError(f"cannot write {path}: {e.strerror or e}") from None
+            raise
         paths.append(path)
     plt.close(fig)
     return paths

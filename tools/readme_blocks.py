@@ -38,7 +38,7 @@ import re
 import shlex
 import sys
 
-from . import user_files
+from . import output_files, user_files
 
 MARKDOWN = "a Markdown file with generated parts (<!-- report: ... -->)"
 BLOCK_OPEN = re.compile(r"^<!-- report: (.*?) -->\s*$")
@@ -218,8 +218,7 @@ def main(argv, dispatch):
         return 1
     if not check:
         if new != old:
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(new)
+            output_files.write(path, new)
         print(f"{path}: {len(markers)} generated parts, {'rewritten' if new != old else 'unchanged'}")
         return 0
     if new == old:

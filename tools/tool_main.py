@@ -27,6 +27,7 @@ import difflib
 import errno
 import os
 import re
+import stat
 import sys
 import traceback
 
@@ -127,10 +128,49 @@ def report(e):
                f"(GPUBARRIER_DEBUG=1 prints the traceback)")
 
 
+def file_kind(mode):
+    """What a file of this st_mode is, in a message's words: "character device", "FIFO",
+    "socket", "block device", "directory", else "file"."""
+    for test, kind in ((stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO"),
+                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return kind
+    return "file"
+
+
+def special_file(path, flag, links=True):
+    """The executable's rule for every file a tool writes: InputError (exit 2) naming `flag` (if
+    any) and `path` when it exists and is no regular file (a directory; a device such as
+    /dev/null, a FIFO or a socket, which a tool would write into or wait on for ever; with
+    `links`, a symbolic link, which writing would replace), before anything is written."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return
+    named = f"{flag} '{shown(path)}'" if flag else f"'{shown(path)}'"
+    if stat.S_ISLNK(info.st_mode):
+        if links:
+            target = ""
+            with contextlib.suppress(OSError):
+                target = f" to '{shown(os.readlink(path))}'"
+            raise InputError(f"{named} is a symbolic link{target}, which writing would replace: "
+                             f"give the path of the file itself")
+        return
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(f"{named} is a directory: name a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(f"{named} is a {file_kind(info.st_mode)}, not a regular file: a "
+                         f"gpubarrier tool writes only regular files (it replaces them whole); "
+                         f"give a file's path")
+
+
 def refuse_to_replace(path, flag, force):
     """The executable's rule for --out: a file that already holds anything (a symlink, whose
     target is someone's file too) is replaced only with --force; InputError (exit 2) naming
-    `flag`, the file and --force otherwise, before anything is written."""
+    `flag`, the file and --force otherwise, before anything is written; a device, FIFO or
+    socket is refused with or without --force (special_file)."""
+    special_file(path, flag, links=False)
     if os.path.isdir(path):
         raise InputError(f"{flag} '{path}' is a directory: name a file")
     holds = os.path.islink(path) or (os.path.exists(path) and os.path.getsize(path) > 0)
@@ -194,28 +234,34 @@ def fail(e):
 
 
 class _Stdout:
-    """sys.stdout whose write errors (a full disk, /dev/full) are a WriteError naming standard
-    output, not an OSError from wherever the tool happened to print."""
+    """sys.stdout whose write errors (a full disk, /dev/full, a closed standard output: `>&-`)
+    are a WriteError naming standard output, not an OSError from wherever the tool happened to
+    print. A closed standard output (Python's sys.stdout is None) fails at the first write; a
+    tool that prints nothing does not notice it."""
 
     def __init__(self, stream):
         self._stream = stream
 
-    def _guard(self, call, *args):
+    def _guard(self, name, *args):
+        if self._stream is None:
+            if name == "flush":
+                return None
+            raise WriteError("cannot write to standard output: it is closed")
         try:
-            return call(*args)
+            return getattr(self._stream, name)(*args)
         except BrokenPipeError:
             raise
         except OSError as e:
             raise WriteError(f"cannot write to standard output: {e.strerror or e}") from None
 
     def write(self, text):
-        return self._guard(self._stream.write, text)
+        return self._guard("write", text)
 
     def writelines(self, lines):
-        return self._guard(self._stream.writelines, lines)
+        return self._guard("writelines", lines)
 
     def flush(self):
-        return self._guard(self._stream.flush)
+        return self._guard("flush")
 
     def __getattr__(self, name):
         return getattr(self._stream, name)

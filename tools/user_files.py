@@ -19,6 +19,7 @@ A UTF-8 byte order mark at the start of a file is dropped, so that a CSV saved b
 reads as the same columns. Text that is not UTF-8 is refused naming the line and the byte.
 """
 import csv
+import fcntl
 import os
 import stat
 
@@ -43,14 +44,27 @@ def size_text(n):
     return f"{n} bytes"
 
 
-def _kind(mode):
-    if stat.S_ISCHR(mode):
-        return "character device"
-    if stat.S_ISFIFO(mode):
-        return "pipe"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    return "block device" if stat.S_ISBLK(mode) else "file"
+def special_kind(path):
+    """"FIFO", "character device", ... for a path (links followed) that is no regular file, else
+    "" (a regular file, a folder, or nothing there)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return ""
+    return "" if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else tool_main.file_kind(mode)
+
+
+def _open_without_waiting(path):
+    """`path` open for reading in binary. A named FIFO is opened without waiting for a writer
+    (a plain open would wait for ever): one that no program writes reads as an empty file."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 class Lines:
@@ -68,12 +82,12 @@ class Lines:
 
     def __enter__(self):
         try:
-            self._file = open(self.path, "rb")
+            self._file = _open_without_waiting(self.path)
         except OSError as e:
             raise self.error(f"{self.name}: cannot open: {e.strerror}") from None
         info = os.fstat(self._file.fileno())
-        self.regular, self.kind, size = stat.S_ISREG(info.st_mode), _kind(info.st_mode), \
-            info.st_size
+        self.regular, self.kind = stat.S_ISREG(info.st_mode), tool_main.file_kind(info.st_mode)
+        size = info.st_size
         if self.regular and size > self.limit:
             self._file.close()
             raise self.error(

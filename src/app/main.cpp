@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   gb::cli::add_lost_point_command(app, global);
   gb::cli::add_schema_command(app, global);
   gb::cli::add_python_tool_commands(app, global);
+  gb::cli::refuse_empty_numbers(app);
 
   if (argc < 2) {  // a bare `gpubarrier` teaches instead of just refusing
     std::fputs(app.help().c_str(), stderr);

@@ -17,6 +17,7 @@
 #include "errors/errors.hpp"
 #include "io/atomic_file.hpp"
 #include "io/csv_merge.hpp"
+#include "io/resume_log.hpp"
 #include "io/row.hpp"
 
 namespace gb::cli {
@@ -134,6 +135,13 @@ void merge(const MergeArgs& args) {
   if (args.summary) on_row = [&summary](const std::vector<std::string>& row) { summary.add(row); };
   const MergeResult merged = merge_csv_files(args.inputs, out, on_row);  // bad input is named first
   refuse_to_overwrite(args.out, "--out", args.force);
+  // --force replaces a user's file, never one a run is writing: the run would go on appending
+  // to a file that is no longer there.
+  if (being_written(args.out))
+    throw UsageError("--out '" + args.out + "': a gpubarrier run is writing it now (its " +
+                     "completion log '" + done_log_path(args.out) + "' is locked); --force " +
+                     "never replaces a file a run is writing: merge into another --out, or " +
+                     "wait for the run to end");
   if (cannot_stage) std::rethrow_exception(cannot_stage);
   out.commit();
   if (args.summary) summary.print();

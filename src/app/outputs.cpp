@@ -8,6 +8,7 @@
 #include "core/launch.hpp"
 #include "errors/errors.hpp"
 #include "io/inflight_mark.hpp"
+#include "io/raw_resume.hpp"
 #include "io/resume_recover.hpp"
 
 namespace gb::cli {
@@ -41,7 +42,8 @@ void refuse_overwrite(const std::string& path, const std::string& raw_path, cons
   refuse_same_files(files);
 }
 
-// With --resume, samples are added to the raw file of the run being continued.
+// With --resume, samples are added to the raw file of the run being continued (checked and
+// repaired by io/raw_resume.hpp first).
 std::unique_ptr<RawWriter> open_raw(const std::string& raw_path, bool resume) {
   if (raw_path.empty()) return nullptr;
   std::error_code ec;
@@ -63,7 +65,9 @@ struct NewLogGuard {
   }
 };
 
-void open_csv(Outputs& out, const std::string& path, bool resume) {
+// With --resume the raw file is checked and repaired with the CSV, before anything is said or
+// created: a raw file that is not this run's is refused leaving no trace.
+void open_csv(Outputs& out, const std::string& path, const std::string& raw_path, bool resume) {
   NewLogGuard guard(path);
   // The log first: it is the lock, and a fresh log before a fresh CSV means a kill in between
   // leaves rows without completion lines, which a later --resume drops and re-runs.
@@ -72,6 +76,7 @@ void open_csv(Outputs& out, const std::string& path, bool resume) {
   if (resume) {
     std::vector<std::string> notes;
     state = recover_output(path, *out.log, notes);
+    if (!raw_path.empty()) recover_raw(raw_path, state.done, state.runs, notes);
     for (const auto& n : notes) std::fprintf(stderr, "gpubarrier: resume: %s\n", n.c_str());
     if (!state.fresh)
       std::fprintf(stderr, "gpubarrier: resume: %zu finished points in %s, %ld rows kept\n",
@@ -96,7 +101,7 @@ void open_csv(Outputs& out, const std::string& path, bool resume) {
 void open_on_root(Outputs& out, const std::string& path, const std::string& raw_path,
                   const OpenFlags& flags) {
   refuse_overwrite(path, raw_path, flags);
-  if (path != "none") open_csv(out, path, flags.resume);
+  if (path != "none") open_csv(out, path, raw_path, flags.resume);
   out.raw = open_raw(raw_path, flags.resume);
 }
 

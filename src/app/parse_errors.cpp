@@ -93,7 +93,28 @@ std::string first_word(int argc, char** argv) {
   return {};
 }
 
+bool numeric(const CLI::Option* option) {
+  const std::string type = option->get_type_name();
+  return type.starts_with("INT") || type.starts_with("UINT") || type.starts_with("FLOAT");
+}
+
+void refuse_empty_numbers_of(CLI::App* at) {
+  for (CLI::Option* o : at->get_options())
+    if (numeric(o) && o->get_expected_max() > 0)
+      o->check(CLI::Validator(
+          [o](std::string& value) -> std::string {
+            return value.empty() ? "'' (an empty value): " + expected_value(o) : "";
+          },
+          ""));
+  for (CLI::App* sub : at->get_subcommands([](const CLI::App*) { return true; }))
+    refuse_empty_numbers_of(sub);
+}
+
 }  // namespace
+
+void refuse_empty_numbers(CLI::App& app) {
+  refuse_empty_numbers_of(&app);
+}
 
 std::string describe_parse_error(const CLI::App& app, const CLI::ParseError& e, int argc,
                                  char** argv) {

@@ -8,6 +8,10 @@
 
 namespace gb::cli {
 
+// Every numeric option of `app` and its subcommands refuses an empty value (`--samples ''`),
+// naming the option and what it expects, instead of the parser reading it as 0.
+void refuse_empty_numbers(CLI::App& app);
+
 // The message for a parse error of `app` (already parsed as far as it got) on argv.
 std::string describe_parse_error(const CLI::App& app, const CLI::ParseError& e, int argc,
                                  char** argv);

@@ -21,6 +21,7 @@
 
 #include "app/commands.hpp"
 #include "app/context.hpp"
+#include "app/default_out.hpp"
 #include "app/overwrite_guard.hpp"
 #include "app/session.hpp"
 #include "errors/errors.hpp"
@@ -54,8 +55,7 @@ void selfcheck(SelfcheckArgs& args, const GlobalOptions& global) {
   if (ctx.gpus.size() > 1) ctx.gpus.resize(1);  // one GPU: its rows name it alone
 
   const std::string run_id = make_run_id(ctx.env.host);
-  if (args.out.empty())
-    args.out = "results/local/" + ctx.env.host + "-" + run_id.substr(0, 16) + "-selfcheck.csv";
+  if (args.out.empty()) args.out = default_out(local_launch(), ctx.env.host, run_id, "-selfcheck");
   // Opened before anything is measured, so that an unwritable path fails at once.
   std::unique_ptr<CsvWriter> csv;
   if (args.out != "none") {
@@ -114,7 +114,8 @@ void add_selfcheck_command(CLI::App& app, GlobalOptions& global) {
                   "R_lo of the loop kernel in trips of " + std::to_string(selfcheck::kLoopBody) +
                       " adds; R_hi = R_lo + each repeat difference")
       ->capture_default_str();
-  cmd->add_option("--samples", args->options.samples, "Minimum samples per figure")
+  cmd->add_option("--samples", args->options.samples,
+                  "Minimum samples per figure, within --time-budget")
       ->envname("GPUBARRIER_SAMPLES")
       ->capture_default_str();
   cmd->add_option("--time-budget", args->options.time_budget_s,

@@ -8,6 +8,7 @@
 
 #include "app/child_process.hpp"
 #include "app/context.hpp"
+#include "app/default_out.hpp"
 #include "app/isolation.hpp"
 #include "app/outputs.hpp"
 #include "app/topology_record.hpp"
@@ -320,7 +321,9 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
                  "Machine type written to each row, e.g. dgx-h100 (default local)")
       ->envname("GPUBARRIER_SYSTEM")
       ->capture_default_str();
-  cmd.add_option("--samples", args.options.samples, "Minimum samples per configuration")
+  cmd.add_option("--samples", args.options.samples,
+                 "Minimum samples per configuration, within --time-budget (the budget ends a "
+                 "configuration that has not reached them)")
       ->envname("GPUBARRIER_SAMPLES")
       ->capture_default_str();
   cmd.add_option("--time-budget", args.options.time_budget_s,
@@ -435,8 +438,7 @@ void execute_session(SessionArgs& args, const SpecReader& read_specs, const Glob
     run_as_child(ctx, plans, args.child);
     return;
   }
-  if (args.out.empty())
-    args.out = "results/local/" + ctx.env.host + "-" + run_id.substr(0, 16) + ".csv";
+  if (args.out.empty()) args.out = default_out(launch, ctx.env.host, run_id);
   const std::string isolate = effective_isolation(args, launch);
   const Outputs files = open_outputs(launch, args.out, args.raw, {args.resume, args.force});
   if (files.csv) record_topology(files.csv->path(), *ctx.topology, args.resume);

@@ -13,7 +13,7 @@ bool AdaptiveStop::more(std::size_t samples, double rse) {
     reason_ = "converged";
     return false;
   }
-  if (enough && elapsed >= ctx_.options.time_budget_s) {
+  if ((samples >= kMinSamples && elapsed >= ctx_.options.time_budget_s) || samples >= kMaxSamples) {
     reason_ = "budget";
     return false;
   }

@@ -1,5 +1,8 @@
 // Adaptive stopping (after nvbench's noise criterion): keep sampling a configuration until its
-// relative standard error is below the target, or its time budget is spent.
+// relative standard error is below the target, or its time budget is spent. The budget bounds
+// every figure whatever the minimum sample count asks (a figure that spends it first has fewer
+// samples, stop "budget"), and a figure keeps at most kMaxSamples samples (80 MB; stop "budget"
+// too): neither --samples nor a long budget can take a point's time or memory without bound.
 #pragma once
 
 #include <chrono>
@@ -9,6 +12,10 @@
 #include "core/run_context.hpp"
 
 namespace gb {
+
+// The fewest samples a figure stops with (a spread needs two), and the most it keeps.
+inline constexpr std::size_t kMinSamples = 2;
+inline constexpr std::size_t kMaxSamples = 10'000'000;
 
 class AdaptiveStop {
  public:

@@ -15,7 +15,7 @@ struct Topology;
 namespace gb {
 
 struct RunOptions {
-  int samples = 20;            // minimum samples per configuration
+  int samples = 20;            // minimum samples per configuration, within the time budget
   double time_budget_s = 2.0;  // per configuration; adaptive stopping gives up after it
   double rse_target = 0.01;    // stop once the relative standard error is below this
   long reps_lo = 512;          // differential technique, the study's Eqs. 7-8
@@ -40,6 +40,15 @@ struct RunContext {
   // group once a point overruns --point-timeout: only there may a method wait where no watchdog
   // reaches (a hang then costs the child, not the session).
   bool isolated = false;
+  // The axes whose values the user named (--axis, a sweep file's axes) for the plan running now;
+  // the others take the method's defaults, which a method may leave out where this machine
+  // cannot run them well (a thread team beyond its CPUs).
+  std::vector<std::string> named_axes;
+  bool axis_named(const std::string& name) const {
+    for (const auto& a : named_axes)
+      if (a == name) return true;
+    return false;
+  }
 
   void max_over_ranks(std::vector<double>& values) const {
     if (collective) launch.max_in_place(values);

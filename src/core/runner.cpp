@@ -216,6 +216,8 @@ RunTally run_plan(RunContext& ctx, const RunPlan& plan, const std::vector<Result
   Emitter out(ctx, sinks, tally, progress);
   std::vector<std::pair<Method*, std::vector<Point>>> work;
   for (Method* m : plan.methods) work.emplace_back(m, expand_points(m->axes(), plan.overrides));
+  ctx.named_axes.clear();
+  for (const AxisOverride& o : plan.overrides) ctx.named_axes.push_back(o.name);
   const std::string launcher = ctx.launch.launcher;
   for (auto& [method, points] : work) {
     const Mode mode = launch_mode(ctx.launch, method->requirements());

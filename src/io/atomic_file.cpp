@@ -17,6 +17,12 @@ namespace {
   throw Error(what + " '" + path + "': " + std::strerror(errno));
 }
 
+// A staged file's failure names the file it stands for (the one the user knows) and says that
+// file is as it was.
+[[noreturn]] void fail_staged(const std::string& what, const std::string& path) {
+  throw Error(what + " '" + path + "': " + std::strerror(errno) + " (the file is as it was)");
+}
+
 // Writes kept in memory before they go to the file together.
 constexpr std::size_t kStagedPiece = std::size_t{1} << 20;
 
@@ -83,7 +89,8 @@ void StagedFile::flush() {
   while (done < pending_.size()) {
     const ssize_t n = ::write(fd_, pending_.data() + done, pending_.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail("cannot write", temp_.empty() ? "a scratch file" : temp_);
+    if (n < 0 && temp_.empty()) fail("cannot write", "a scratch file");
+    if (n < 0) fail_staged("cannot write", path_);
     done += static_cast<std::size_t>(n);
   }
   pending_.clear();
@@ -108,14 +115,16 @@ void StagedFile::commit() {
   const int closed = close(fd_);
   fd_ = -1;
   if (closed != 0 || !synced) {
+    const int err = errno;
     unlink(temp_.c_str());
-    fail("cannot write", temp_);
+    errno = err;
+    fail_staged("cannot write", path_);
   }
   if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
     const int err = errno;
     unlink(temp_.c_str());
     errno = err;
-    fail("cannot replace", path_);
+    fail_staged("cannot replace", path_);
   }
   // The rename itself is durable only once the folder is.
   if (const int dir = open(folder_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir >= 0) {

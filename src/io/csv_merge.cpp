@@ -91,7 +91,7 @@ class Merger {
   static FileColumns column_map(const std::string& path, std::vector<std::string> header) {
     const auto& cols = Row::columns();
     for (std::size_t i = 0; i < header.size(); ++i) {
-      const std::string col = "column " + std::to_string(i + 1) + " '" + header[i] + "'";
+      const std::string col = "column " + std::to_string(i + 1) + " '" + excerpt(header[i]) + "'";
       if (index_of(cols, header[i]) == cols.size())
         refuse(path, 1,
                col + " is not a column of any gpubarrier schema (v1..v" +
@@ -135,7 +135,7 @@ class Merger {
       known = missing_.emplace(std::pair{file, version}, missing_column(columns, version)).first;
     if (ec != std::errc() || end != v.data() + v.size() || !known->second)
       refuse(path, record.line,
-             "column schema_version: '" + v + "' is not a known schema version (1.." +
+             "column schema_version: '" + excerpt(v) + "' is not a known schema version (1.." +
                  std::to_string(kSchemaVersion) + ")");
     if (!known->second->empty())
       refuse(path, 1,

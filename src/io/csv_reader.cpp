@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 
@@ -173,9 +174,30 @@ CsvText split_csv(std::string_view text) {
   return out;
 }
 
+std::string excerpt(std::string_view text, std::size_t max) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < max; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  if (text.size() > max) out += "...";
+  return out;
+}
+
 std::string read_text_file(const std::string& path, std::size_t limit) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw unreadable(path);
+  // A regular file states its size: one over the bound is refused before a byte is read.
+  if (struct stat st{}; stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+                        static_cast<std::uint64_t>(st.st_size) > limit)
+    throw larger_than_read(path, limit);
   std::string text;
   char chunk[1 << 16];
   while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {

@@ -67,6 +67,11 @@ class CsvRecordReader {
 
 CsvText split_csv(std::string_view text);
 
+// A field or line of a file as a one-line message quotes it: its first `max` bytes, each byte
+// that is not printable ASCII written \xHH (a binary file's bytes, a byte order mark), and
+// "..." when there is more.
+std::string excerpt(std::string_view text, std::size_t max = 40);
+
 // The most a CSV or completion log read whole may hold (--resume): over a hundred times the
 // largest file a sweep writes (about 2 MB for 13,000 rows). A device that never ends
 // (/dev/zero) is refused at this bound instead of exhausting memory.

@@ -34,13 +34,16 @@ std::optional<Record> read_inflight(const std::string& csv_path) {
   // One line of one record: a mark of 1 MiB or more is no mark gpubarrier wrote.
   const std::string text = read_text_file(path, std::size_t{1} << 20);
   const std::string line = text.substr(0, text.find('\n'));
+  std::optional<PointMessage> m;
   try {
-    const PointMessage m = decode_point_message(line);
-    if (m.kind != PointMessage::Kind::begin) throw Error("not a point's start");
-    return m.record;
-  } catch (const Error& e) {
-    throw Error(path + ":1: expected the point a run started (written by gpubarrier): " + e.what());
+    m = decode_point_message(line);
+  } catch (const std::exception&) {  // the decoder's own words say nothing of the file
   }
+  if (!m || m->kind != PointMessage::Kind::begin)
+    throw UsageError(path + ":1: expected the point a run started, as gpubarrier writes it: " +
+                     "the mark is damaged; remove it (`--resume` then runs that point again) " +
+                     "or put back the mark the run left");
+  return m->record;
 }
 
 }  // namespace gb

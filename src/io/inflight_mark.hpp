@@ -21,7 +21,7 @@ void write_inflight(const std::string& csv_path, const Record& point);
 // Removes the mark, if any. Throws gb::Error when it exists and cannot be removed.
 void clear_inflight(const std::string& csv_path);
 // The point of the mark; nothing without one. Throws gb::Error naming the file for a mark that
-// cannot be read.
+// cannot be read, gb::UsageError naming it for a damaged one.
 std::optional<Record> read_inflight(const std::string& csv_path);
 
 }  // namespace gb

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -101,6 +102,17 @@ DoneLogText parse_done_log(std::string_view text, const std::string& source) {
   }
   log.good_bytes = csv.records.back().end;
   return log;
+}
+
+bool being_written(const std::string& csv_path) {
+  const std::string path = done_log_path(csv_path);
+  struct stat st {};
+  if (lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return false;
+  const bool locked = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  close(fd);
+  return locked;
 }
 
 DoneLog::DoneLog(const std::string& csv_path) : path_(done_log_path(csv_path)) {

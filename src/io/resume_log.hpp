@@ -41,6 +41,9 @@ DoneLogText parse_done_log(std::string_view text, const std::string& source);
 
 Status status_from_string(std::string_view text);  // throws gb::UsageError for an unknown one
 
+// Whether a gpubarrier run is writing `csv_path` now: its completion log is locked (DoneLog).
+bool being_written(const std::string& csv_path);
+
 // The log file of one output CSV, open for appending and locked (flock) for as long as it
 // lives: a second gpubarrier writing the same CSV is refused rather than interleaved.
 class DoneLog {

@@ -7,13 +7,14 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <set>
+#include <utility>
 
 #include "errors/errors.hpp"
 #include "io/csv_reader.hpp"
 #include "io/row.hpp"
 
 namespace gb {
-namespace {
 
 void truncate_file(const std::string& path, std::size_t bytes) {
   const int fd = open(path.c_str(), O_WRONLY | O_CLOEXEC);
@@ -22,6 +23,8 @@ void truncate_file(const std::string& path, std::size_t bytes) {
   if (fd >= 0) close(fd);
   if (!ok) throw Error("cannot truncate '" + path + "': " + std::strerror(err));
 }
+
+namespace {
 
 std::size_t column(const std::string& name) {
   const auto& cols = Row::columns();
@@ -37,15 +40,18 @@ std::string key_text(const std::string& method, const std::string& config) {
 }
 
 // Every kept row belongs to the point whose completion line counts it: the rows a point wrote
-// lie between the previous line's count and its own, and carry its run_id and key. A CSV whose
-// rows were sorted, edited or written beside another run's log fails here, naming the first
-// row that does not match, instead of keeping rows of points that would then never run again.
+// lie between the previous line's count and its own, and carry its run_id and key, each figure
+// (technique and metric) once. A CSV whose rows were sorted, edited or written beside another
+// run's log fails here, naming the first row that does not match, instead of keeping rows of
+// points that would then never run again, or a point whose figure was replaced by a copy of
+// another.
 void check_rows_against_log(const CsvText& csv, const std::vector<DoneEntry>& entries,
                             const std::string& csv_path, const std::string& log_path) {
   static const std::size_t run_id = column("run_id"), method = column("method"),
                            config = column("config"), gpu_ids = column("gpu_ids"),
                            launcher = column("launcher"), ranks = column("ranks"),
-                           nodes = column("nodes");
+                           nodes = column("nodes"), technique = column("technique"),
+                           metric = column("metric");
   const long total = static_cast<long>(csv.records.size()) - 1;
   long first = 0;
   for (std::size_t n = 0; n < entries.size(); ++n) {
@@ -56,6 +62,7 @@ void check_rows_against_log(const CsvText& csv, const std::vector<DoneEntry>& en
                        (e.rows < first ? "fewer than the line before it (" + std::to_string(first)
                                        : "more than the CSV holds (" + std::to_string(total)) +
                        "): the completion log was edited; write to a new --out");
+    std::set<std::pair<std::string, std::string>> figures;
     for (long i = first; i < e.rows; ++i) {
       const CsvRecord& r = csv.records[static_cast<std::size_t>(i) + 1];
       const auto& f = r.fields;
@@ -70,6 +77,12 @@ void check_rows_against_log(const CsvText& csv, const std::vector<DoneEntry>& en
                          key_text(e.key.method, e.key.config) + ", run " + e.run_id +
                          "): the CSV was edited or sorted, or the log is another run's; write " +
                          "to a new --out (`gpubarrier merge` joins files)");
+      if (!figures.emplace(f[technique], f[metric]).second)
+        throw UsageError("--resume: " + csv_path + ":" + std::to_string(r.line) + ": a second " +
+                         f[metric] + " row (technique " + f[technique] + ") of the point that " +
+                         line + " counts (" + key_text(e.key.method, e.key.config) +
+                         "), which writes each figure once: the CSV was edited; write to a new " +
+                         "--out (`gpubarrier merge` joins files)");
     }
     first = e.rows;
   }
@@ -89,8 +102,14 @@ std::string header_problem(const std::vector<std::string>& header) {
     const std::string col = "header column " + std::to_string(i + 1);
     if (i >= header.size()) return col + " is missing: expected '" + want[i] + "'";
     if (i >= want.size())
-      return col + " '" + header[i] + "' is not a " + version_word(kSchemaVersion) + " column";
-    if (header[i] != want[i]) return col + " is '" + header[i] + "', expected '" + want[i] + "'";
+      return col + " '" + excerpt(header[i]) + "' is not a " + version_word(kSchemaVersion) +
+             " column";
+    if (i == 0 && header[i].starts_with("\xEF\xBB\xBF"))
+      return "the file starts with a byte-order mark (as a spreadsheet saves \"CSV UTF-8\"), "
+             "which gpubarrier never writes: it is not the CSV this run wrote; write to a new "
+             "--out (`gpubarrier merge` reads such a file)";
+    if (header[i] != want[i])
+      return col + " is '" + excerpt(header[i]) + "', expected '" + want[i] + "'";
   }
   return {};
 }
@@ -167,6 +186,9 @@ ResumeState recover_output(const std::string& csv_path, DoneLog& log,
                     names + "): their points run again");
   }
   if (keep < text.size()) truncate_file(csv_path, keep);
+  for (const auto& e : done.entries) state.runs.insert(e.run_id);
+  for (std::size_t i = 1; i < csv.records.size(); ++i)
+    state.runs.insert(csv.records[i].fields[column("run_id")]);
   state.fresh = false;
   state.done = done.entries;
   state.rows = finished;

@@ -2,6 +2,7 @@
 // checked and repaired before the run goes on.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@ struct ResumeState {
   bool fresh = true;            // no CSV yet (or only its header): start a new one
   std::vector<DoneEntry> done;  // the finished points, in the order they finished
   long rows = 0;                // data rows the CSV keeps: all of them of finished points
+  std::set<std::string> runs;   // the run ids of every row and completion line, kept or dropped
 };
 
 // Refuses (gb::UsageError naming file, line and column) a CSV of another schema version, with
@@ -22,6 +24,9 @@ struct ResumeState {
 // prefix, so a repair is a truncation: atomic, and the files keep their identity (and lock).
 ResumeState recover_output(const std::string& csv_path, DoneLog& log,
                            std::vector<std::string>& notes);
+
+// Cuts `path` to its first `bytes` and syncs it (a repair that keeps a prefix); throws gb::Error.
+void truncate_file(const std::string& path, std::size_t bytes);
 
 // What is wrong with a CSV header for this schema version, naming the column; empty when
 // nothing is.

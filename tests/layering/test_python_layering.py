@@ -31,8 +31,8 @@ LAYERS = [
                 "multinode_model",
                 "push_phases", "reduction_tables", "reference_ratios", "report_grids",
                 "results_index", "same_rows", "study_tables", "reports", "reports.*"]),
-    ("data", ["tables", "tool_main", "user_files", "bounds", "timed_regions", "gbcsv", "machines",
-              "floor", "study_reference", "model_eq"]),
+    ("data", ["tables", "tool_main", "user_files", "output_files", "bounds", "timed_regions",
+              "gbcsv", "machines", "floor", "study_reference", "model_eq"]),
 ]
 
 

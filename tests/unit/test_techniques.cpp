@@ -48,8 +48,7 @@ TEST(Differential, AlternatingOrderCancelsDrift) {
 TEST(Differential, Eq8SigmaFromExactSeries) {
   RunContext ctx = quick_context();
   ctx.options.samples = 4;
-  ctx.options.rse_target = 1e-9;     // never converges
-  ctx.options.time_budget_s = 1e-9;  // so it stops at the minimum sample count
+  ctx.options.rse_target = 1e12;  // converged as soon as it has the minimum sample count
   // hi alternates 10/14 us, lo alternates 2/4 us: s_hi = 2.309 us, s_lo = 1.155 us.
   int calls_hi = 0, calls_lo = 0;
   const auto m = differential(ctx, [&](long reps) {
@@ -60,7 +59,7 @@ TEST(Differential, Eq8SigmaFromExactSeries) {
   const double s_hi = std::sqrt(16.0 / 3) * 1e3, s_lo = std::sqrt(4.0 / 3) * 1e3;  // ns
   EXPECT_NEAR(m.stats.stddev, std::sqrt(s_hi * s_hi + s_lo * s_lo) / 5120, 1e-9);
   EXPECT_NEAR(m.value, (12e3 - 3e3) / 5120, 1e-9);
-  EXPECT_EQ(m.stop, "budget");
+  EXPECT_EQ(m.stop, "converged");
   EXPECT_EQ(m.stats.count, 4u);
 }
 
@@ -104,7 +103,27 @@ TEST(AdaptiveStop, BudgetEndsNoisySampling) {
   EXPECT_GE(n, 10u);
 }
 
-TEST(AdaptiveStop, NeverStopsBeforeMinimumSamples) {
+TEST(AdaptiveStop, BudgetEndsSamplingBeforeTheMinimumCount) {
+  RunContext ctx = quick_context();
+  ctx.options.samples = 1000000000;
+  ctx.options.time_budget_s = 1e-9;
+  AdaptiveStop stop(ctx);
+  EXPECT_TRUE(stop.more(1, 1.0)) << "a spread needs two samples";
+  EXPECT_FALSE(stop.more(kMinSamples, 1.0));
+  EXPECT_EQ(stop.reason(), "budget");
+}
+
+TEST(AdaptiveStop, KeepsAtMostTheMostSamples) {
+  RunContext ctx = quick_context();
+  ctx.options.samples = 1000000000;
+  ctx.options.time_budget_s = 1e7;
+  AdaptiveStop stop(ctx);
+  EXPECT_TRUE(stop.more(kMaxSamples - 1, 1.0));
+  EXPECT_FALSE(stop.more(kMaxSamples, 1.0));
+  EXPECT_EQ(stop.reason(), "budget");
+}
+
+TEST(AdaptiveStop, NeverConvergesBeforeMinimumSamples) {
   RunContext ctx = quick_context();
   AdaptiveStop stop(ctx);
   EXPECT_TRUE(stop.more(9, 0.0));

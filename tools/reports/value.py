@@ -38,7 +38,7 @@ def value(argv):
     col = option(argv, "--col", "value")
     agg = option(argv, "--agg")
     scale = gbcsv.number_option(argv, "--scale", "1")
-    f = option(argv, "--fmt")
+    f = gbcsv.format_option(argv)
     aggs = {None: min, "min": min, "max": max, "mean": statistics.mean, "range": None}
     if agg not in aggs:
         raise ValueError(f"--agg {agg}: expected one of min, max, range, mean")
@@ -53,7 +53,7 @@ def value(argv):
 
 
 def ratio(argv):
-    f = option(argv, "--fmt", ".2f")
+    f = gbcsv.format_option(argv, ".2f")
     percent = "--percent" in argv
     argv = [a for a in argv if a != "--percent"]
     if "--over" not in argv:
@@ -77,7 +77,8 @@ def pairs(argv):
         sel[side] = tuple(text.split("=", 1))
     ignore = set((option(argv, "--ignore") or "").split(",")) - {""}
     over = option(argv, "--over")
-    f = option(argv, "--fmt", ".1f")
+    over = None if over is None else gbcsv.finite_number("--over", over)
+    f = gbcsv.format_option(argv, ".1f")
     mode = "range" if "--range" in argv else "table" if "--table" in argv else "count"
     argv = [a for a in argv if a not in ("--range", "--table")]
     paths = [a for a in argv if a.endswith(".csv")]
@@ -106,7 +107,7 @@ def pairs(argv):
         return [f"{lo:{f}}-{hi:{f}}%"]
     if over is None:
         raise ValueError("pairs: --over P for a count or a table")
-    beyond = [d for d in diffs if d[3] > float(over)]
+    beyond = [d for d in diffs if d[3] > over]
     if mode == "count":
         return [f"{len(beyond)} of {len(diffs)}"]
     out = []
@@ -135,7 +136,7 @@ def count(argv):
 def runs(argv):
     """One line: every run's value (by run_id, in file order) and their CV."""
     scale = gbcsv.number_option(argv, "--scale", "1")
-    f = option(argv, "--fmt", ".1f")
+    f = gbcsv.format_option(argv, ".1f")
     unit = option(argv, "--unit", "")
     rows = select(argv)
     v = vals(rows, scale)
@@ -148,7 +149,7 @@ def rows_table(argv):
     method = option(argv, "--method")
     metric = option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1")
-    f = option(argv, "--fmt", ".2f")
+    f = gbcsv.format_option(argv, ".2f")
     out = []
     for r in load(argv):
         if (method and r["method"] != method) or (metric and r["metric"] != metric):

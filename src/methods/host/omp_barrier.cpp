@@ -5,6 +5,7 @@
 // slowest thread's).
 #include <omp.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -14,6 +15,7 @@
 #include "core/oversubscription.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
+#include "core/thread_limit.hpp"
 #include "core/techniques.hpp"
 #include "runtime/team_binding.hpp"
 
@@ -30,11 +32,29 @@ class OmpBarrier final : public Method {
   }
   std::vector<Axis> axes() const override { return {{"group_size", {2, 4, 8, 16}}}; }
 
-  // A team larger than this process's CPUs is measured all the same, and its rows say
-  // `noisy: oversubscribed` (core/oversubscription.hpp): what such a team costs is worth seeing,
-  // never an answer.
-  Usability feasible(const RunContext&, const Point& point) const override {
-    if (point.at("group_size") < 2) return Usability::no("group_size must be >= 2 threads");
+  // A team larger than this process's CPUs runs only when its group_size is named (--axis, a
+  // sweep file): then its rows say `noisy: oversubscribed` (core/oversubscription.hpp), as what
+  // such a team costs is worth seeing, never an answer; a default value beyond the CPUs is
+  // skipped. A team the machine cannot start (core/thread_limit.hpp) is skipped before any of
+  // it starts: the runtime would abort the process halfway.
+  Usability feasible(const RunContext& ctx, const Point& point) const override {
+    const long threads = static_cast<long>(point.at("group_size"));
+    if (threads < 2) return Usability::no("group_size must be >= 2 threads");
+    const auto cpus = static_cast<long>(process_cpus().size());
+    if (cpus > 0 && threads > cpus && !ctx.axis_named("group_size"))
+      return Usability::no(std::to_string(threads) + " spinning threads on " +
+                           std::to_string(cpus) + " CPUs would time the scheduler, not the " +
+                           "barrier: a default group_size beyond this process's CPUs is left " +
+                           "out; name it (--axis group_size=" + std::to_string(threads) +
+                           ") to measure it anyway, its rows marked noisy");
+    // Room kept for the threads the run itself may still start (its clock and watchdog).
+    constexpr long kSpare = 16;
+    const ThreadRoom room = thread_room();
+    if (room.threads >= 0 && threads - 1 + kSpare > room.threads)
+      return Usability::no("a team of " + std::to_string(threads) + " threads needs " +
+                           std::to_string(threads - 1) + " more than this process has, and it " +
+                           "can start " + std::to_string(std::max(0L, room.threads - kSpare)) +
+                           " (" + room.limit + ")");
     return Usability::yes();
   }
 
