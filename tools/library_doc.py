@@ -3,8 +3,9 @@
 kind folder of results/ (h100, h200, ...), its newest run folder that holds library-grid.csv
 (scripts/library-measure):
   answer   per shape, the barrier to use (the fastest verified one of the run), the library's
-           grid barrier (gpu.grid.library) as a multiple of grid.sync, of the fastest barrier a
-           user could pick instead and of the floor, and whether it meets its targets;
+           grid barrier (GridBarrier: gpu.grid.count-epoch) as a multiple of grid.sync, of the
+           fastest barrier a user could pick instead and of the floor, and whether it meets its
+           targets;
   grid     every grid barrier of the run per shape (library-grid.csv, configs/sweeps/library.yaml);
   floor    the floor's parts (gpu.floor.grid) and the floor per shape;
   load     the barriers beside a copy kernel, in the barrier's memory synchronization domain and
@@ -35,13 +36,13 @@ DOC = "docs/library.md"
 # and at most this many times the fastest barrier a user could pick instead.
 GRID_SYNC_TARGET, OTHER_TARGET = 0.85, 0.95
 
-LIBRARY = "gpu.grid.library"
+LIBRARY = "gpu.grid.count-epoch"  # include/gpubarrier/grid_barrier.cuh's GridBarrier
 CG = "gpu.grid.cg"
 # What a CUDA user could pick instead of the library's barrier.
 OTHERS = [CG, "gpu.grid.cg-arrive-wait", "gpu.grid.cuda-barrier", "gpu.grid.cuda-barrier-threads"]
-# The library's designs alone (each usable by name) and its cluster-first barrier.
-DESIGNS = ["gpu.grid.count-epoch", "gpu.grid.flag-count", "gpu.grid.flag-count-backoff",
-           "gpu.grid.tree-count-4", "gpu.grid.tree-count-8"]
+# The designs that may replace GridBarrier's where they are faster, and the cluster-first barrier.
+DESIGNS = ["gpu.grid.flag-count", "gpu.grid.flag-count-backoff", "gpu.grid.tree-count-4",
+           "gpu.grid.tree-count-8"]
 CLUSTER = "gpu.grid.cluster-count-epoch"
 FLOOR = "gpu.floor.grid"
 BACKGROUNDS = ["none", "copy", "copy-other-domain"]
@@ -143,6 +144,11 @@ def caption(fig, results, what):
             "± the standard deviation of the samples):")
 
 
+def not_measured(fig, what):
+    return (f"`{os.path.relpath(fig.path, ROOT)}` holds no figure of {what}: its run predates "
+            "that part of configs/sweeps/library.yaml.")
+
+
 def answer_table(results):
     fig = Figures(os.path.join(results, "library-grid.csv"))
     lines, met = [], []
@@ -205,6 +211,8 @@ def floor_table(results):
                ns(fig.get(FLOOR, b, 128, extra="arrivals"))] for b in per_sm]
     lines += [[f"the floor at {b} block(s)/SM: those arrivals + one acquire-load round trip",
                f"{fig.floor(b):.0f}" if fig.floor(b) else "-"] for b in per_sm]
+    if all(cells[1] == "-" for cells in lines):
+        return [not_measured(fig, f"the floor (`{FLOOR}`)")]
     return [caption(fig, results, "The floor (`gpu.floor.grid`)"), "",
             Table(["figure", "ns"], lines, align_right=[1])]
 
@@ -218,6 +226,8 @@ def load_table(results):
         v = [fig.get(m, b, t, bg) for bg in BACKGROUNDS]
         lines.append([f"`{short(m)}`", f"{b} x {t}"] + [ns(x) for x in v] +
                      [f"{v[2][0] / v[1][0]:.3f}" if v[1] and v[2] else "-"])
+    if not lines:
+        return [not_measured(fig, "a barrier beside a copy kernel (axis `background`)")]
     return [caption(fig, results, "Beside a copy kernel"), "",
             Table(["barrier", "blocks/SM x threads", "alone", "beside a copy, one domain",
                    "beside a copy, the barrier in the remote domain", "remote / one domain"],

@@ -109,7 +109,7 @@ class BasicClusterGridBarrier {
  public:
   using Word = unsigned long long;
 
-  // As in BasicCountGridBarrier: the count is a multiple of the clusters when a launch starts, and the
+  // As in BasicGridBarrier: the count is a multiple of the clusters when a launch starts, and the
   // first barrier cannot complete before this block's cluster arrives.
   __device__ BasicClusterGridBarrier(Word* count, const W& watchdog)
       : count_(count),

@@ -63,48 +63,6 @@ cudaError_t launch_cooperative(void (*kernel)(Params...), dim3 grid, dim3 block,
                                            static_cast<Params>(std::forward<Args>(args))...);
 }
 
-namespace detail {
-template <class... Params>
-cudaError_t launch_cooperative_in_domain_values(cudaLaunchMemSyncDomain domain,
-                                                void (*kernel)(Params...), dim3 grid, dim3 block,
-                                                std::size_t smem, cudaStream_t stream,
-                                                Params... values) {
-  void* args[] = {const_cast<void*>(static_cast<const void*>(&values))..., nullptr};
-  cudaLaunchAttribute attrs[2];
-  attrs[0].id = cudaLaunchAttributeCooperative;
-  attrs[0].val.cooperative = 1;
-  attrs[1].id = cudaLaunchAttributeMemSyncDomain;
-  attrs[1].val.memSyncDomain = domain;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  config.attrs = attrs;
-  config.numAttrs = 2;
-  return cudaLaunchKernelExC(&config, reinterpret_cast<const void*>(kernel), args);
-}
-}  // namespace detail
-
-// launch_cooperative in the memory synchronization domain `domain` (sm_90 and newer; CUDA
-// Programming Guide, "Memory Synchronization Domains"). A kernel whose blocks meet only on a grid
-// barrier shares no memory ordering with the other kernels of the GPU: launched in
-// cudaLaunchMemSyncDomainRemote while the others run in the default domain, its fences need not
-// wait for their memory traffic (docs/library.md, "Under load", has the figures). A kernel that
-// hands data to or takes data from kernels of another domain through GPU-scope synchronization
-// must not be launched so: across domains only system-scope ordering holds.
-template <class... Params, class... Args>
-cudaError_t launch_cooperative_in_domain(cudaLaunchMemSyncDomain domain,
-                                         void (*kernel)(Params...), dim3 grid, dim3 block,
-                                         std::size_t smem, cudaStream_t stream, Args&&... args) {
-  static_assert(sizeof...(Params) == sizeof...(Args), "one argument per kernel parameter");
-  const cudaError_t e =
-      check_residency(kernel, grid.x * grid.y * grid.z, block.x * block.y * block.z, smem);
-  if (e != cudaSuccess) return e;
-  return detail::launch_cooperative_in_domain_values(
-      domain, kernel, grid, block, smem, stream, static_cast<Params>(std::forward<Args>(args))...);
-}
-
 // ---- thread-block clusters (sm_90) ----------------------------------------------------------
 
 namespace detail {

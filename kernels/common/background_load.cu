@@ -62,7 +62,8 @@ Usability background_fits(Background b, long per_sm, int threads) {
   GB_CUDA_CHECK(cudaDeviceGetAttribute(&max_blocks, cudaDevAttrMaxBlocksPerMultiprocessor, device));
   if (per_sm * threads + BackgroundLoad::kThreads > max_threads || per_sm + 1 > max_blocks)
     return Usability::no("background: " + std::to_string(per_sm) + " blocks/SM x " +
-                         std::to_string(threads) + " threads leave no room for the copy's block of " +
+                         std::to_string(threads) +
+                         " threads leave no room for the copy's block of " +
                          std::to_string(BackgroundLoad::kThreads) + " threads on an SM of " +
                          std::to_string(max_threads));
   return Usability::yes();
@@ -101,7 +102,9 @@ BackgroundLoad::BackgroundLoad(Background b) {
   }
 }
 
-BackgroundLoad::~BackgroundLoad() { stop(); }
+BackgroundLoad::~BackgroundLoad() {
+  stop();
+}
 
 void BackgroundLoad::stop() noexcept {
   if (stop_) *stop_ = 1;

@@ -43,7 +43,8 @@ class BackgroundLoad {
  private:
   void stop() noexcept;
   cudaStream_t stream_ = nullptr;
-  volatile unsigned* stop_ = nullptr;  // pinned host memory: [0] stop, read by the copy; [1] started
+  volatile unsigned* stop_ =
+      nullptr;  // pinned host memory: [0] stop, read by the copy; [1] started
   float* from_ = nullptr;
   float* to_ = nullptr;
 };

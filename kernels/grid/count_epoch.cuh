@@ -1,6 +1,6 @@
-// gpu.grid.count-epoch: the flat design of the grid barrier that users include
-// (BasicCountGridBarrier, include/gpubarrier/grid_barrier.cuh, its contract and its reasoning
-// under the PTX memory model there), in the grid-barrier frame: one 64-bit counter that only grows. Each block leader adds 1 to it and polls it until it
+// gpu.grid.count-epoch: the grid barrier that users include (include/gpubarrier/grid_barrier.cuh,
+// its contract and its reasoning under the PTX memory model there), in the grid-barrier frame:
+// one 64-bit counter that only grows. Each block leader adds 1 to it and polls it until it
 // reaches epoch x blocks, the count at which every block has arrived at this barrier; nothing is
 // ever reset, so no block waits for a reset or a second word (atomic-sense's sense flip,
 // flag-epoch's release flags) before it may leave. It is the gather of multigpu.device.push alone,
@@ -27,7 +27,7 @@ struct CountEpoch : ZeroState {
   // The counter: two 32-bit state words (the state is 256-byte aligned).
   static std::size_t state_words(int) { return 2; }
 
-  using Block = PublicBlock<gpubarrier::BasicCountGridBarrier>;
+  using Block = PublicBlock<gpubarrier::BasicGridBarrier>;
 };
 
 }  // namespace gb::grid

@@ -37,7 +37,8 @@ struct CudaBarrierPolicy {
     return sizeof(DeviceScopeBarrier) / sizeof(unsigned);
   }
   static void init_state(unsigned* state, int blocks, int threads) {
-    const long arrivals = A == CudaBarrierArrivals::per_block ? long(blocks) : long(blocks) * threads;
+    const long arrivals =
+        A == CudaBarrierArrivals::per_block ? long(blocks) : long(blocks) * threads;
     make_cuda_barrier<<<1, 1>>>(reinterpret_cast<DeviceScopeBarrier*>(state), arrivals);
     GB_CUDA_CHECK(cudaGetLastError());
     GB_CUDA_CHECK(cudaStreamSynchronize(nullptr));

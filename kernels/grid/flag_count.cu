@@ -1,5 +1,5 @@
 // gpu.grid.flag-count: arrivals on a count, waits on a release flag in another line
-// (grid/flag_count.cuh, include/gpubarrier/flag_grid_barrier.cuh).
+// (grid/flag_count.cuh, grid/detail/flag_design.cuh).
 #include <string_view>
 
 #include "grid/flag_count.cuh"

@@ -1,5 +1,5 @@
-// The flag-count design of the grid barrier (gpu.grid.flag-count, gpu.grid.flag-count-backoff):
-// include/gpubarrier/flag_grid_barrier.cuh (its contract and reasoning there) in the grid frame:
+// The flag-count design of a grid barrier (gpu.grid.flag-count, gpu.grid.flag-count-backoff):
+// grid/detail/flag_design.cuh (its contract and reasoning there) in the grid frame:
 // arrivals on a count, waits on a release flag in another 128-byte line, written once per barrier
 // by the leader that completes the count; -backoff sleeps between failed polls.
 #pragma once
@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "gpubarrier/flag_grid_barrier.cuh"
+#include "grid/detail/flag_design.cuh"
 #include "grid/detail/grid_barrier.cuh"
 #include "grid/detail/public_block.cuh"
 #include "grid/detail/zero_state.hpp"
@@ -15,14 +15,14 @@
 namespace gb::grid {
 
 template <class W>
-using FlagCountBarrier = gpubarrier::BasicFlagGridBarrier<W, false>;
+using FlagCountBarrier = FlagDesign<W, false>;
 template <class W>
-using FlagCountBackoffBarrier = gpubarrier::BasicFlagGridBarrier<W, true>;
+using FlagCountBackoffBarrier = FlagDesign<W, true>;
 
 struct FlagCountWords : ZeroState {
   static constexpr bool interruptible = true;
   static constexpr bool clustered = false;
-  static std::size_t state_words(int) { return 2 * gpubarrier::kFlagGridBarrierWords; }
+  static std::size_t state_words(int) { return 2 * kFlagGridBarrierWords; }
 };
 
 }  // namespace gb::grid

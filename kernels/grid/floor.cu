@@ -37,7 +37,8 @@ __global__ void floor_chain(unsigned long long* word, long reps, int acquire,
   unsigned long long x = 0;
   for (long r = 0; r < reps; ++r) {
     FloorRef ref(word[x & 0]);
-    x = acquire ? ref.load(cuda::memory_order_acquire) : ref.fetch_add(1, cuda::memory_order_relaxed);
+    x = acquire ? ref.load(cuda::memory_order_acquire)
+                : ref.fetch_add(1, cuda::memory_order_relaxed);
   }
   *sink = x;
 }
@@ -98,8 +99,7 @@ class GridFloor final : public Method {
       if (part == FloorPart::arrivals)
         floor_arrivals<<<blocks, threads>>>(words.get(), reps);
       else
-        floor_chain<<<1, 1>>>(words.get(), reps, part == FloorPart::acquire_rtt,
-                              words.get() + 1);
+        floor_chain<<<1, 1>>>(words.get(), reps, part == FloorPart::acquire_rtt, words.get() + 1);
       GB_CUDA_CHECK(cudaGetLastError());
       GB_CUDA_CHECK(cudaStreamSynchronize(nullptr));
       return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,5 +1,5 @@
-// The two-level design of the grid barrier (gpu.grid.tree-count-4, gpu.grid.tree-count-8):
-// include/gpubarrier/tree_grid_barrier.cuh (its contract and reasoning there) in the grid frame,
+// The two-level design of a grid barrier (gpu.grid.tree-count-4, gpu.grid.tree-count-8):
+// grid/detail/tree_design.cuh (its contract and reasoning there) in the grid frame,
 // groups of 4 and of 8 consecutive blocks: each group meets on a count of its own line, the
 // group's last arrival adds to the top count, the top's last writes the release flag.
 #pragma once
@@ -7,24 +7,24 @@
 #include <cstddef>
 #include <string_view>
 
-#include "gpubarrier/tree_grid_barrier.cuh"
 #include "grid/detail/grid_barrier.cuh"
 #include "grid/detail/public_block.cuh"
+#include "grid/detail/tree_design.cuh"
 #include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
 template <class W>
-using TreeCount4Barrier = gpubarrier::BasicTreeGridBarrier<W, 4>;
+using TreeCount4Barrier = TreeDesign<W, 4>;
 template <class W>
-using TreeCount8Barrier = gpubarrier::BasicTreeGridBarrier<W, 8>;
+using TreeCount8Barrier = TreeDesign<W, 8>;
 
 template <unsigned Group>
 struct TreeCountWords : ZeroState {
   static constexpr bool interruptible = true;
   static constexpr bool clustered = false;
   static std::size_t state_words(int blocks) {
-    return 2 * gpubarrier::tree_grid_barrier_words(static_cast<unsigned long long>(blocks), Group);
+    return 2 * tree_grid_barrier_words(static_cast<unsigned long long>(blocks), Group);
   }
 };
 

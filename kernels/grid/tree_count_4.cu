@@ -1,5 +1,5 @@
 // gpu.grid.tree-count-4: the two-level grid barrier in groups of 4 blocks (grid/tree_count.cuh,
-// include/gpubarrier/tree_grid_barrier.cuh), the design GridBarrier runs for large grids.
+// grid/detail/tree_design.cuh).
 #include <string_view>
 
 #include "grid/tree_count.cuh"

@@ -1,5 +1,5 @@
 // gpu.grid.tree-count-8: the two-level grid barrier in groups of 8 blocks (grid/tree_count.cuh,
-// include/gpubarrier/tree_grid_barrier.cuh).
+// grid/detail/tree_design.cuh).
 #include <string_view>
 
 #include "grid/tree_count.cuh"

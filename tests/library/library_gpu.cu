@@ -11,9 +11,7 @@
 //
 //   test_library_gpu <case>     exit 0 pass, 1 fail, 77 skip (no GPU, too few GPUs: the reason)
 #include <gpubarrier/cluster_grid_barrier.cuh>
-#include <gpubarrier/flag_grid_barrier.cuh>
 #include <gpubarrier/grid_barrier.cuh>
-#include <gpubarrier/tree_grid_barrier.cuh>
 #include <gpubarrier/peer_device_barrier.cuh>
 
 #include <algorithm>
@@ -21,7 +19,6 @@
 #include <cstring>
 #include <iterator>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace {
@@ -66,19 +63,9 @@ __device__ void message_passing(const Payloads& p, unsigned* failures, Sync sync
   }
 }
 
-// Barrier: GridBarrier, or one of the library's designs made on the state's words.
-template <class Barrier>
-__device__ Barrier make_on(const gpubarrier::GridBarrierState& s) {
-  if constexpr (std::is_constructible_v<Barrier, const gpubarrier::GridBarrierState&>)
-    return Barrier(s);
-  else
-    return Barrier(s.count, s.watchdog);
-}
-
-template <class Barrier>
 __global__ void grid_check(gpubarrier::GridBarrierState s, Payloads p, unsigned* failures,
                            int with_barrier) {
-  Barrier bar = make_on<Barrier>(s);
+  gpubarrier::GridBarrier bar(s);
   if (with_barrier)
     message_passing(p, failures, [&] { return bar.sync(); });
   else
@@ -105,9 +92,8 @@ __global__ void device_check(const __grid_constant__ gpubarrier::DeviceBarrierSt
 
 // The last block never arrives: the others wait until the watchdog gives up. `passed` counts the
 // blocks whose sync() returned true.
-template <class Barrier>
 __global__ void grid_absent(gpubarrier::GridBarrierState s, unsigned* passed) {
-  Barrier bar = make_on<Barrier>(s);
+  gpubarrier::GridBarrier bar(s);
   if (blockIdx.x == gridDim.x - 1) return;
   if (bar.sync() && threadIdx.x == 0) atomicAdd(passed, 1u);
 }
@@ -183,23 +169,17 @@ unsigned check_failures(CheckLaunch launch, bool with_barrier) {
   return f;
 }
 
-// The library's grid barrier designs, each tested alone as well as through GridBarrier.
-using FlagDesign = gpubarrier::BasicFlagGridBarrier<gpubarrier::Watchdog>;
-using TreeDesign = gpubarrier::BasicTreeGridBarrier<gpubarrier::Watchdog, 4>;
-
-// A grid barrier's check launch (the cluster grid barrier's: clustered_check below).
-template <class Barrier = gpubarrier::GridBarrier>
+// The grid barrier's check launch (the cluster grid barrier's: clustered_check below).
 auto grid_check_launch() {
   return [](gpubarrier::GridBarrierState& s, Payloads& p, unsigned* failures, int with_barrier) {
-    return gpubarrier::launch_cooperative(grid_check<Barrier>, grid_blocks(), kThreads, 0, nullptr,
-                                          s, p, failures, with_barrier);
+    return gpubarrier::launch_cooperative(grid_check, grid_blocks(), kThreads, 0, nullptr, s, p,
+                                          failures, with_barrier);
   };
 }
 
-// Failures of the message-passing check on one GPU with a grid barrier (or without it).
-template <class Barrier = gpubarrier::GridBarrier>
+// Failures of the message-passing check on one GPU with the grid barrier (or without it).
 unsigned grid_failures(bool with_barrier) {
-  return check_failures(grid_check_launch<Barrier>(), with_barrier);
+  return check_failures(grid_check_launch(), with_barrier);
 }
 
 // Whether this GPU launches thread-block clusters; the reason on stdout when not.
@@ -269,10 +249,9 @@ int expect(bool ok, const std::string& what) {
   return ok ? 0 : 1;
 }
 
-template <class Barrier = gpubarrier::GridBarrier>
-int grid_contract(const std::string& name = "grid barrier") {
-  const unsigned f = grid_failures<Barrier>(true);
-  return expect(f == 0, name + ": every payload of the round seen after it (" +
+int grid_contract() {
+  const unsigned f = grid_failures(true);
+  return expect(f == 0, "grid barrier: every payload of the round seen after it (" +
                             std::to_string(f) + " stale reads)");
 }
 
@@ -310,14 +289,13 @@ int watchdog_case(AbsentLaunch absent, CheckLaunch check, const std::string& who
   return bad;
 }
 
-template <class Barrier = gpubarrier::GridBarrier>
 int grid_watchdog() {
   return watchdog_case(
       [](gpubarrier::GridBarrierState& s, unsigned* passed) {
-        return gpubarrier::launch_cooperative(grid_absent<Barrier>, grid_blocks(), kThreads, 0,
-                                              nullptr, s, passed);
+        return gpubarrier::launch_cooperative(grid_absent, grid_blocks(), kThreads, 0, nullptr, s,
+                                              passed);
       },
-      grid_check_launch<Barrier>(), "block");
+      grid_check_launch(), "block");
 }
 
 int residency_refusal() {
@@ -442,9 +420,7 @@ int main(int argc, char** argv) {
                                "cluster_grid_contract", "cluster_grid_without_barrier",
                                "cluster_grid_watchdog", "cluster_residency_refusal",
                                "device_contract_1gpu",  "device_contract_2gpu",
-                               "device_watchdog",       "flag_contract",
-                               "flag_watchdog",         "tree_contract",
-                               "tree_watchdog"};
+                               "device_watchdog"};
   if (std::find(std::begin(cases), std::end(cases), c) == std::end(cases)) {
     std::fprintf(stderr, "usage: %s CASE; CASE is one of:", argv[0]);
     for (const char* k : cases) std::fprintf(stderr, " %s", k);
@@ -458,10 +434,6 @@ int main(int argc, char** argv) {
   if (c == "grid_contract") return grid_contract();
   if (c == "grid_without_barrier") return grid_without_barrier();
   if (c == "grid_watchdog") return grid_watchdog();
-  if (c == "flag_contract") return grid_contract<FlagDesign>("flag-count design");
-  if (c == "flag_watchdog") return grid_watchdog<FlagDesign>();
-  if (c == "tree_contract") return grid_contract<TreeDesign>("two-level design, groups of 4");
-  if (c == "tree_watchdog") return grid_watchdog<TreeDesign>();
   if (c == "residency_refusal") return residency_refusal();
   if (c == "cluster_grid_contract") return cluster_grid_contract();
   if (c == "cluster_grid_without_barrier") return cluster_grid_without_barrier();

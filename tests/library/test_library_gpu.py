@@ -15,7 +15,7 @@ import pytest
 CASES = ["grid_contract", "grid_without_barrier", "grid_watchdog", "residency_refusal",
          "cluster_grid_contract", "cluster_grid_without_barrier", "cluster_grid_watchdog",
          "cluster_residency_refusal", "device_contract_1gpu", "device_contract_2gpu",
-         "device_watchdog", "flag_contract", "flag_watchdog", "tree_contract", "tree_watchdog"]
+         "device_watchdog"]
 SKIP = 77
 
 

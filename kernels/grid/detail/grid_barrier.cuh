@@ -135,8 +135,8 @@ inline int sm_count(int device) {
 // checked that they are all co-resident; a cooperative launch takes no clusters). `domain`: the
 // memory synchronization domain the kernel runs in. Waits for this launch alone (the legacy
 // stream), not for other streams' work such as a background copy (common/background_load.hpp).
-inline void launch_grid(const void* kernel, int blocks, int threads, int cluster_size,
-                        void** args, cudaLaunchMemSyncDomain domain = cudaLaunchMemSyncDomainDefault) {
+inline void launch_grid(const void* kernel, int blocks, int threads, int cluster_size, void** args,
+                        cudaLaunchMemSyncDomain domain = cudaLaunchMemSyncDomainDefault) {
   cudaLaunchAttribute attrs[2]{};
   if (cluster_size == 0) {
     attrs[0].id = cudaLaunchAttributeCooperative;

@@ -1,4 +1,4 @@
-// gpubarrier: a two-level grid barrier. The blocks meet in groups of Group consecutive blocks
+// A two-level grid barrier design. The blocks meet in groups of Group consecutive blocks
 // first: each block's leader adds 1 to its group's count (a line of its own); the leader whose add
 // completes its group's count adds 1 to the top count; the leader whose add completes the top
 // count writes the barrier's epoch into a release flag; every other leader polls the flag. The
@@ -6,7 +6,8 @@
 // go to different lines, so they do not queue behind each other; the price is one more atomic
 // round trip on the last group's path.
 //
-// Memory-ordering contract: GridBarrier's (grid_barrier.cuh), at GPU scope.
+// Memory-ordering contract: the public GridBarrier's (include/gpubarrier/grid_barrier.cuh), at
+// GPU scope.
 // Why it holds under the PTX memory model: bar.sync orders the block's writes before its leader's
 // acq_rel add to its group's count; the group's adds form a release sequence, so the add that
 // completes it (an acquire) synchronizes with every block of the group, and its own acq_rel add to
@@ -17,23 +18,18 @@
 //
 // What the caller must do: GridBarrier's rules; its words are the top count at words[0], the flag
 // at words[kFlagWord] and group g's count at words[(2 + g) x kLineWords], on a zeroed allocation
-// of tree_grid_barrier_words(blocks) 64-bit words (make_grid_barrier allocates enough for any
-// grid the GPU can hold).
-//
-// Requirements: C++17, CUDA 12 or newer, sm_70 or newer. Header only.
+// of tree_grid_barrier_words(blocks, Group) 64-bit words.
+
 #pragma once
 
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 
-#include "gpubarrier/flag_grid_barrier.cuh"
-#include "gpubarrier/block_leader.cuh"
 #include "gpubarrier/watchdog.cuh"
+#include "grid/detail/block_leader.cuh"
+#include "grid/detail/flag_design.cuh"
 
-namespace gpubarrier {
-
-// The smallest group the library uses: make_grid_barrier allocates lines for it.
-inline constexpr unsigned kSmallestTreeGroup = 4;
+namespace gb::grid {
 
 // The 64-bit words a grid of `blocks` blocks needs with groups of `group` blocks.
 __host__ __device__ constexpr unsigned long long tree_grid_barrier_words(unsigned long long blocks,
@@ -42,13 +38,13 @@ __host__ __device__ constexpr unsigned long long tree_grid_barrier_words(unsigne
 }
 
 template <class W, unsigned Group>
-class BasicTreeGridBarrier {
+class TreeDesign {
   static_assert(Group >= 2, "a group of one block is the flat count");
 
  public:
   using Word = unsigned long long;
 
-  __device__ BasicTreeGridBarrier(Word* words, const W& watchdog)
+  __device__ TreeDesign(Word* words, const W& watchdog)
       : top_(words), flag_(words + kFlagWord), watchdog_(watchdog) {
     const Word blocks = Word(gridDim.x) * gridDim.y * gridDim.z;
     const Word me = blockIdx.x + Word(gridDim.x) * (blockIdx.y + Word(gridDim.y) * blockIdx.z);
@@ -56,12 +52,12 @@ class BasicTreeGridBarrier {
     groups_ = (blocks + Group - 1) / Group;
     members_ = blocks - group * Group < Group ? blocks - group * Group : Group;
     group_count_ = words + (2 + group) * kLineWords;
-    if (detail::block_leader()) epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
+    if (block_leader()) epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
   }
 
   // Every thread of the block; false in every thread when the watchdog gave up.
   __device__ bool sync() {
-    return detail::block_sync([&] { return arrive_and_wait(); });
+    return block_sync([&] { return arrive_and_wait(); });
   }
 
  private:
@@ -75,8 +71,8 @@ class BasicTreeGridBarrier {
       flag.store(epoch, cuda::memory_order_release);
       return true;
     }
-    return detail::spin_until(watchdog_,
-                              [&] { return flag.load(cuda::memory_order_acquire) >= epoch; });
+    return gpubarrier::detail::spin_until(
+        watchdog_, [&] { return flag.load(cuda::memory_order_acquire) >= epoch; });
   }
 
   Word* top_;
@@ -87,4 +83,4 @@ class BasicTreeGridBarrier {
   Word epoch_ = 0;  // the leader's: the barriers this grid completed
 };
 
-}  // namespace gpubarrier
+}  // namespace gb::grid

@@ -1,4 +1,4 @@
-// gpubarrier: a grid barrier whose arrivals and waits use two different cache lines: every
+// A grid barrier design whose arrivals and waits use two different cache lines: every
 // block's leader adds 1 to a count that only grows; the leader whose add completes the count
 // (it reads (barriers completed + 1) x blocks - 1 before its add) writes the barrier's epoch into
 // a release flag 128 bytes away; every other leader polls the flag. The count's line then sees
@@ -6,7 +6,8 @@
 // Backoff = true: a poll that fails sleeps (__nanosleep, 32 ns doubling to 256 ns) before the
 // next, so that fewer polls reach the line while the last arrivals travel.
 //
-// Memory-ordering contract: GridBarrier's (grid_barrier.cuh), at GPU scope.
+// Memory-ordering contract: the public GridBarrier's (include/gpubarrier/grid_barrier.cuh), at
+// GPU scope.
 // Why it holds under the PTX memory model: bar.sync orders the block's writes before its leader's
 // acq_rel add; the adds are RMWs of one count, so they form a release sequence, and the add that
 // completes the count, an acquire, reads the value the others' adds built: it synchronizes with
@@ -16,19 +17,17 @@
 // to the block's threads.
 //
 // What the caller must do: GridBarrier's rules; its words are the count at words[0] and the flag at
-// words[kFlagWord], on a zeroed allocation of at least kFlagGridBarrierWords 64-bit words
-// (make_grid_barrier allocates enough).
-//
-// Requirements: C++17, CUDA 12 or newer, sm_70 or newer. Header only.
+// words[kFlagWord], on a zeroed allocation of at least kFlagGridBarrierWords 64-bit words.
+
 #pragma once
 
 #include <cuda_runtime.h>
 #include <cuda/atomic>
 
-#include "gpubarrier/block_leader.cuh"
 #include "gpubarrier/watchdog.cuh"
+#include "grid/detail/block_leader.cuh"
 
-namespace gpubarrier {
+namespace gb::grid {
 
 // 64-bit words: a 128-byte line is 16 of them.
 inline constexpr unsigned kLineWords = 16;
@@ -36,21 +35,23 @@ inline constexpr unsigned kFlagWord = kLineWords;
 inline constexpr unsigned kFlagGridBarrierWords = 2 * kLineWords;
 
 template <class W, bool Backoff = false>
-class BasicFlagGridBarrier {
+class FlagDesign {
  public:
   using Word = unsigned long long;
 
   // Every launch on these words completed all its barriers, so the flag holds the barriers
   // completed; it cannot move before this block arrives.
-  __device__ BasicFlagGridBarrier(Word* words, const W& watchdog)
-      : count_(words), flag_(words + kFlagWord), watchdog_(watchdog),
+  __device__ FlagDesign(Word* words, const W& watchdog)
+      : count_(words),
+        flag_(words + kFlagWord),
+        watchdog_(watchdog),
         blocks_(Word(gridDim.x) * gridDim.y * gridDim.z) {
-    if (detail::block_leader()) epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
+    if (block_leader()) epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
   }
 
   // Every thread of the block; false in every thread when the watchdog gave up.
   __device__ bool sync() {
-    return detail::block_sync([&] { return arrive_and_wait(); });
+    return block_sync([&] { return arrive_and_wait(); });
   }
 
  private:
@@ -64,7 +65,7 @@ class BasicFlagGridBarrier {
       return true;
     }
     unsigned sleep_ns = 32;
-    return detail::spin_until(watchdog_, [&] {
+    return gpubarrier::detail::spin_until(watchdog_, [&] {
       if (flag.load(cuda::memory_order_acquire) >= epoch) return true;
       if constexpr (Backoff) {
         __nanosleep(sleep_ns);
@@ -81,4 +82,4 @@ class BasicFlagGridBarrier {
   Word epoch_ = 0;  // the leader's: the barriers this grid completed
 };
 
-}  // namespace gpubarrier
+}  // namespace gb::grid

@@ -1,15 +1,13 @@
-// gpubarrier: the block side that every grid barrier design of the library shares: bar.sync so
-// that the whole block's writes precede its leader's arrival, the leader's part (its arrival and
-// its wait), then bar.sync again, which carries what the leader acquired to every thread and tells
-// every thread whether the leader gave up.
-//
-// Requirements: C++17, CUDA 12 or newer, sm_70 or newer. Header only.
+// The block side that the grid barrier designs of grid/detail/ share, as the public GridBarrier
+// (include/gpubarrier/grid_barrier.cuh) has it: bar.sync so that the whole block's writes precede
+// its leader's arrival, the leader's part (its arrival and its wait), then bar.sync again, which
+// carries what the leader acquired to every thread and tells every thread whether the leader gave
+// up.
 #pragma once
 
 #include <cuda_runtime.h>
 
-namespace gpubarrier {
-namespace detail {
+namespace gb::grid {
 
 __device__ inline bool block_leader() {
   return threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
@@ -32,5 +30,4 @@ __device__ __forceinline__ bool block_sync(LeaderPart leader_part) {
   return !__syncthreads_or(gave_up);
 }
 
-}  // namespace detail
-}  // namespace gpubarrier
+}  // namespace gb::grid
