@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define EXAMPLE_CHECK(call)                                                                       \
@@ -50,84 +51,106 @@ __global__ void jacobi_step(const float* in, float* out, int n) {
   jacobi_step_body(in, out, n);
 }
 
-// The reference: `iterations` launches of jacobi_step on the current device; the result.
-inline std::vector<float> jacobi_by_launches(int n, int iterations, float* ms = nullptr) {
-  const std::vector<float> start = jacobi_start(n);
-  const std::size_t bytes = start.size() * sizeof(float);
-  float *a = nullptr, *b = nullptr;
-  EXAMPLE_CHECK(cudaMalloc(&a, bytes));
-  EXAMPLE_CHECK(cudaMalloc(&b, bytes));
-  EXAMPLE_CHECK(cudaMemcpy(a, start.data(), bytes, cudaMemcpyHostToDevice));
-  EXAMPLE_CHECK(cudaMemcpy(b, start.data(), bytes, cudaMemcpyHostToDevice));
-  const long points = static_cast<long>(n - 2) * (n - 2);
-  const int threads = 256;
-  const int blocks = static_cast<int>((points + threads - 1) / threads);
-  // One launch before the timed ones loads the kernel; it writes b's interior, which the first
-  // iteration overwrites (and b is not the result of 0 iterations).
-  jacobi_step<<<blocks, threads>>>(a, b, n);
-  EXAMPLE_CHECK(cudaDeviceSynchronize());
-  cudaEvent_t t0, t1;
-  EXAMPLE_CHECK(cudaEventCreate(&t0));
-  EXAMPLE_CHECK(cudaEventCreate(&t1));
-  EXAMPLE_CHECK(cudaEventRecord(t0));
-  for (int it = 0; it < iterations; ++it) {
-    jacobi_step<<<blocks, threads>>>(it % 2 ? b : a, it % 2 ? a : b, n);
-    EXAMPLE_CHECK(cudaGetLastError());
+// Two device grids a and b holding the starting grid, and two events that time one run on them;
+// freed when it goes. result(iterations): the grid that `iterations` alternating steps a -> b ->
+// a ... leave.
+struct JacobiGrids {
+  explicit JacobiGrids(int side) : n(side) {
+    const std::vector<float> start = jacobi_start(n);
+    bytes = start.size() * sizeof(float);
+    EXAMPLE_CHECK(cudaMalloc(&a, bytes));
+    EXAMPLE_CHECK(cudaMalloc(&b, bytes));
+    EXAMPLE_CHECK(cudaMemcpy(a, start.data(), bytes, cudaMemcpyHostToDevice));
+    EXAMPLE_CHECK(cudaMemcpy(b, start.data(), bytes, cudaMemcpyHostToDevice));
+    EXAMPLE_CHECK(cudaEventCreate(&t0));
+    EXAMPLE_CHECK(cudaEventCreate(&t1));
   }
-  EXAMPLE_CHECK(cudaEventRecord(t1));
-  EXAMPLE_CHECK(cudaEventSynchronize(t1));
-  if (ms) EXAMPLE_CHECK(cudaEventElapsedTime(ms, t0, t1));
-  std::vector<float> out(start.size());
-  EXAMPLE_CHECK(cudaMemcpy(out.data(), iterations % 2 ? b : a, bytes, cudaMemcpyDeviceToHost));
-  EXAMPLE_CHECK(cudaFree(a));
-  EXAMPLE_CHECK(cudaFree(b));
-  EXAMPLE_CHECK(cudaEventDestroy(t0));
-  EXAMPLE_CHECK(cudaEventDestroy(t1));
-  return out;
+  ~JacobiGrids() {
+    cudaFree(a);
+    cudaFree(b);
+    cudaEventDestroy(t0);
+    cudaEventDestroy(t1);
+  }
+  JacobiGrids(const JacobiGrids&) = delete;
+  JacobiGrids& operator=(const JacobiGrids&) = delete;
+
+  void start(cudaStream_t stream = nullptr) { EXAMPLE_CHECK(cudaEventRecord(t0, stream)); }
+  // Milliseconds since start(), once the stream has done what it was given.
+  float stop(cudaStream_t stream = nullptr) {
+    float ms = 0;
+    EXAMPLE_CHECK(cudaEventRecord(t1, stream));
+    EXAMPLE_CHECK(cudaEventSynchronize(t1));
+    EXAMPLE_CHECK(cudaEventElapsedTime(&ms, t0, t1));
+    return ms;
+  }
+  std::vector<float> result(int iterations) const {
+    std::vector<float> out(bytes / sizeof(float));
+    EXAMPLE_CHECK(cudaMemcpy(out.data(), iterations % 2 ? b : a, bytes, cudaMemcpyDeviceToHost));
+    return out;
+  }
+  // One thread per interior point, in 256-thread blocks.
+  int step_blocks() const {
+    const long points = static_cast<long>(n - 2) * (n - 2);
+    return static_cast<int>((points + kStepThreads - 1) / kStepThreads);
+  }
+  static constexpr int kStepThreads = 256;
+
+  int n;
+  std::size_t bytes = 0;
+  float *a = nullptr, *b = nullptr;
+  cudaEvent_t t0{}, t1{};
+};
+
+// Whether two grids are identical bit for bit.
+inline bool identical(const std::vector<float>& x, const std::vector<float>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
 }
 
-// The same launches as jacobi_by_launches captured in one CUDA graph, instantiated and uploaded
-// before the timed launch of the graph; the result.
+// `iterations` launches of jacobi_step on `stream`, a to b, b to a, ...
+inline void jacobi_launches(const JacobiGrids& g, int iterations, cudaStream_t stream = nullptr) {
+  for (int it = 0; it < iterations; ++it) {
+    jacobi_step<<<g.step_blocks(), JacobiGrids::kStepThreads, 0, stream>>>(it % 2 ? g.b : g.a,
+                                                                           it % 2 ? g.a : g.b, g.n);
+    EXAMPLE_CHECK(cudaGetLastError());
+  }
+}
+
+// The reference: `iterations` launches of jacobi_step on the current device; the result.
+inline std::vector<float> jacobi_by_launches(int n, int iterations, float* ms = nullptr) {
+  JacobiGrids g(n);
+  // One launch before the timed ones loads the kernel; it writes b's interior, which the first
+  // iteration overwrites (and b is not the result of 0 iterations).
+  jacobi_launches(g, 1);
+  EXAMPLE_CHECK(cudaDeviceSynchronize());
+  g.start();
+  jacobi_launches(g, iterations);
+  const float took = g.stop();
+  if (ms) *ms = took;
+  return g.result(iterations);
+}
+
+// The same launches captured in one CUDA graph, instantiated and uploaded before the timed launch
+// of the graph; the result.
 inline std::vector<float> jacobi_by_graph(int n, int iterations, float* ms = nullptr) {
-  const std::vector<float> start = jacobi_start(n);
-  const std::size_t bytes = start.size() * sizeof(float);
-  float *a = nullptr, *b = nullptr;
-  EXAMPLE_CHECK(cudaMalloc(&a, bytes));
-  EXAMPLE_CHECK(cudaMalloc(&b, bytes));
-  EXAMPLE_CHECK(cudaMemcpy(a, start.data(), bytes, cudaMemcpyHostToDevice));
-  EXAMPLE_CHECK(cudaMemcpy(b, start.data(), bytes, cudaMemcpyHostToDevice));
-  const long points = static_cast<long>(n - 2) * (n - 2);
-  const int threads = 256;
-  const int blocks = static_cast<int>((points + threads - 1) / threads);
+  JacobiGrids g(n);
   cudaStream_t stream;
   EXAMPLE_CHECK(cudaStreamCreate(&stream));
   cudaGraph_t graph;
   EXAMPLE_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  for (int it = 0; it < iterations; ++it)
-    jacobi_step<<<blocks, threads, 0, stream>>>(it % 2 ? b : a, it % 2 ? a : b, n);
+  jacobi_launches(g, iterations, stream);
   EXAMPLE_CHECK(cudaStreamEndCapture(stream, &graph));
   cudaGraphExec_t exec;
   EXAMPLE_CHECK(cudaGraphInstantiate(&exec, graph, 0));
   EXAMPLE_CHECK(cudaGraphUpload(exec, stream));
   EXAMPLE_CHECK(cudaStreamSynchronize(stream));
-  cudaEvent_t t0, t1;
-  EXAMPLE_CHECK(cudaEventCreate(&t0));
-  EXAMPLE_CHECK(cudaEventCreate(&t1));
-  EXAMPLE_CHECK(cudaEventRecord(t0, stream));
+  g.start(stream);
   EXAMPLE_CHECK(cudaGraphLaunch(exec, stream));
-  EXAMPLE_CHECK(cudaEventRecord(t1, stream));
-  EXAMPLE_CHECK(cudaEventSynchronize(t1));
-  if (ms) EXAMPLE_CHECK(cudaEventElapsedTime(ms, t0, t1));
-  std::vector<float> out(start.size());
-  EXAMPLE_CHECK(cudaMemcpy(out.data(), iterations % 2 ? b : a, bytes, cudaMemcpyDeviceToHost));
+  const float took = g.stop(stream);
+  if (ms) *ms = took;
   EXAMPLE_CHECK(cudaGraphExecDestroy(exec));
   EXAMPLE_CHECK(cudaGraphDestroy(graph));
   EXAMPLE_CHECK(cudaStreamDestroy(stream));
-  EXAMPLE_CHECK(cudaFree(a));
-  EXAMPLE_CHECK(cudaFree(b));
-  EXAMPLE_CHECK(cudaEventDestroy(t0));
-  EXAMPLE_CHECK(cudaEventDestroy(t1));
-  return out;
+  return g.result(iterations);
 }
 
 // "n iterations" from the command line: exit 2 with a line saying what is expected otherwise.

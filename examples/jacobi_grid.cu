@@ -71,15 +71,9 @@ __global__ void make_device_barrier(DeviceBarrier* bar, unsigned blocks) {
 template <class Barrier>
 bool run_persistent(int n, int iterations, unsigned blocks, int threads,
                     const std::vector<float>& want, float* ms) {
-  const std::vector<float> start = jacobi_start(n);
-  const std::size_t bytes = start.size() * sizeof(float);
-  float *a = nullptr, *b = nullptr;
+  JacobiGrids g(n);
   DeviceBarrier* cuda_bar = nullptr;
-  EXAMPLE_CHECK(cudaMalloc(&a, bytes));
-  EXAMPLE_CHECK(cudaMalloc(&b, bytes));
   EXAMPLE_CHECK(cudaMalloc(&cuda_bar, sizeof(DeviceBarrier)));
-  EXAMPLE_CHECK(cudaMemcpy(a, start.data(), bytes, cudaMemcpyHostToDevice));
-  EXAMPLE_CHECK(cudaMemcpy(b, start.data(), bytes, cudaMemcpyHostToDevice));
   cudaStream_t stream;
   EXAMPLE_CHECK(cudaStreamCreate(&stream));
   make_device_barrier<<<1, 1, 0, stream>>>(cuda_bar, blocks);
@@ -88,32 +82,23 @@ bool run_persistent(int n, int iterations, unsigned blocks, int threads,
   EXAMPLE_CHECK(gpubarrier::make_grid_barrier(&state, stream, 2'000'000'000ull));
   // A launch of no iterations first loads the kernel and crosses no barrier.
   EXAMPLE_CHECK(gpubarrier::launch_cooperative(jacobi_persistent<Barrier>, blocks, threads, 0,
-                                               stream, a, b, n, 0, state, cuda_bar));
-  cudaEvent_t t0, t1;
-  EXAMPLE_CHECK(cudaEventCreate(&t0));
-  EXAMPLE_CHECK(cudaEventCreate(&t1));
-  EXAMPLE_CHECK(cudaEventRecord(t0, stream));
+                                               stream, g.a, g.b, n, 0, state, cuda_bar));
+  g.start(stream);
   EXAMPLE_CHECK(gpubarrier::launch_cooperative(jacobi_persistent<Barrier>, blocks, threads, 0,
-                                               stream, a, b, n, iterations, state, cuda_bar));
-  EXAMPLE_CHECK(cudaEventRecord(t1, stream));
+                                               stream, g.a, g.b, n, iterations, state, cuda_bar));
+  *ms = g.stop(stream);
   bool timed_out = false;
   EXAMPLE_CHECK(gpubarrier::grid_barrier_timed_out(state, stream, &timed_out));
-  EXAMPLE_CHECK(cudaEventElapsedTime(ms, t0, t1));
   if (timed_out) {
     std::fprintf(stderr, "jacobi_grid: a block waited at a barrier past the watchdog\n");
     std::exit(1);
   }
-  std::vector<float> got(start.size());
-  EXAMPLE_CHECK(cudaMemcpy(got.data(), iterations % 2 ? b : a, bytes, cudaMemcpyDeviceToHost));
+  const bool same = identical(g.result(iterations), want);
   EXAMPLE_CHECK(gpubarrier::free_grid_barrier(&state, stream));
   EXAMPLE_CHECK(cudaStreamSynchronize(stream));
   EXAMPLE_CHECK(cudaStreamDestroy(stream));
-  EXAMPLE_CHECK(cudaFree(a));
-  EXAMPLE_CHECK(cudaFree(b));
   EXAMPLE_CHECK(cudaFree(cuda_bar));
-  EXAMPLE_CHECK(cudaEventDestroy(t0));
-  EXAMPLE_CHECK(cudaEventDestroy(t1));
-  return std::memcmp(got.data(), want.data(), bytes) == 0;
+  return same;
 }
 
 int main(int argc, char** argv) {
@@ -127,7 +112,7 @@ int main(int argc, char** argv) {
 
   float launches_ms = 0, graph_ms = 0, persistent_ms = 0, grid_sync_ms = 0, cuda_barrier_ms = 0;
   const std::vector<float> want = jacobi_by_launches(n, iterations, &launches_ms);
-  const bool graph_same = jacobi_by_graph(n, iterations, &graph_ms) == want;
+  const bool graph_same = identical(jacobi_by_graph(n, iterations, &graph_ms), want);
 
   // As many blocks as can be resident (or as the grid has work for), all at once: the fewest
   // that any of the three persistent kernels can hold, so that all three run the same grid.

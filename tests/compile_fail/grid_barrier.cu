@@ -12,11 +12,12 @@
 #include "common/watchdog.cuh"
 #include "core/registry.hpp"
 #include "grid/detail/grid_barrier.cuh"
+#include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
 // No barrier at all (every block passes at once): only the members are under test.
-struct CompileFailGrid {
+struct CompileFailGrid : ZeroState {
 #if defined(GB_CASE_K_PREFIXED_NAME)
   static constexpr std::string_view kName = "test.grid.compile-fail";
 #else

@@ -34,6 +34,25 @@ inline constexpr unsigned kLineWords = 16;
 inline constexpr unsigned kFlagWord = kLineWords;
 inline constexpr unsigned kFlagGridBarrierWords = 2 * kLineWords;
 
+using FlagWord = unsigned long long;
+using FlagRef = cuda::atomic_ref<FlagWord, cuda::thread_scope_device>;
+
+// A leader's wait for the release flag to reach `epoch` (an acquire load that reads it
+// synchronizes with the store of the leader that completed the count); Backoff: a failed poll
+// sleeps 32 ns, doubling to 256 ns, before the next. false: the watchdog gave up.
+template <bool Backoff, class W>
+__device__ bool wait_for_flag(FlagRef flag, FlagWord epoch, const W& watchdog) {
+  unsigned sleep_ns = 32;
+  return gpubarrier::detail::spin_until(watchdog, [&] {
+    if (flag.load(cuda::memory_order_acquire) >= epoch) return true;
+    if constexpr (Backoff) {
+      __nanosleep(sleep_ns);
+      sleep_ns = sleep_ns < 256 ? 2 * sleep_ns : sleep_ns;
+    }
+    return false;
+  });
+}
+
 template <class W, bool Backoff = false>
 class FlagDesign {
  public:
@@ -64,15 +83,7 @@ class FlagDesign {
       flag.store(epoch, cuda::memory_order_release);
       return true;
     }
-    unsigned sleep_ns = 32;
-    return gpubarrier::detail::spin_until(watchdog_, [&] {
-      if (flag.load(cuda::memory_order_acquire) >= epoch) return true;
-      if constexpr (Backoff) {
-        __nanosleep(sleep_ns);
-        sleep_ns = sleep_ns < 256 ? 2 * sleep_ns : sleep_ns;
-      }
-      return false;
-    });
+    return wait_for_flag<Backoff>(flag, epoch, watchdog_);
   }
 
   Word* count_;

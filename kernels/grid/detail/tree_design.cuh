@@ -71,8 +71,7 @@ class TreeDesign {
       flag.store(epoch, cuda::memory_order_release);
       return true;
     }
-    return gpubarrier::detail::spin_until(
-        watchdog_, [&] { return flag.load(cuda::memory_order_acquire) >= epoch; });
+    return wait_for_flag<false>(flag, epoch, watchdog_);
   }
 
   Word* top_;
