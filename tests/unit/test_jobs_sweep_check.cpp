@@ -79,7 +79,7 @@ TEST(JobsSweepCheck, AxesMustBelongToTheEntrysMethods) {
   const std::string m =
       mistake("runs:\n  - methods: gpu.grid.cg\n    axes:\n      thread_per_block: [32]\n");
   EXPECT_EQ(m.rfind("s.yaml:4:7: runs[0].axes.thread_per_block: expected an axis of the entry's "
-                    "methods (blocks_per_sm, threads_per_block)",
+                    "methods (blocks_per_sm, threads_per_block, background)",
                     0),
             0u)
       << m;
