@@ -13,7 +13,7 @@ depth (an import inside a function counts as much as one at the top).
 
 The imports are read from the source (ast), relative ones resolved against the package, so that
 the check needs none of the tools' libraries. The selftests feed it synthetic packages. No file of
-tools/ or tests/ edits sys.path: the package is imported as such. No module of tools/ replaces its
+tools/, tests/ or reframe/ edits sys.path: the package is imported as such. No module of tools/ replaces its
 process with another (os.exec*): a program of the package runs in the process that started it.
 """
 import ast
@@ -244,9 +244,11 @@ def path_edits(folder):
 
 
 def test_no_path_edits():
-    """tools/ is imported as the package and the tests reach it through PYTHONPATH (conftest.py):
-    no file of tools/ or tests/ edits sys.path."""
-    found = path_edits(os.path.join(ROOT, "tools")) + path_edits(os.path.join(ROOT, "tests"))
+    """tools/ is imported as the package, the tests reach it through PYTHONPATH (conftest.py), and
+    the ReFrame suite imports what it reads with from its files' locations (reframe/lib/
+    gbresults.py): no file of tools/, tests/ or reframe/ edits sys.path."""
+    found = [at for folder in ("tools", "tests", "reframe")
+             for at in path_edits(os.path.join(ROOT, folder))]
     assert not found, f"sys.path edited (or an import after code) at {found}"
 
 
