@@ -13,8 +13,9 @@ depth (an import inside a function counts as much as one at the top).
 
 The imports are read from the source (ast), relative ones resolved against the package, so that
 the check needs none of the tools' libraries. The selftests feed it synthetic packages. No file of
-tools/, tests/ or reframe/ edits sys.path: the package is imported as such. No module of tools/ replaces its
-process with another (os.exec*): a program of the package runs in the process that started it.
+tools/, tests/ or reframe/ edits sys.path: the package is imported as such. No module of tools/
+replaces its process with another (os.exec*): a program of the package runs in the process that
+started it.
 """
 import ast
 import os
