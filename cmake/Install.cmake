@@ -26,6 +26,7 @@ endif()
 
 install(DIRECTORY tools/ DESTINATION ${GB_INSTALL_DATA}/tools
   FILES_MATCHING PATTERN "*.py" PATTERN "schema.json" PATTERN "noise_floors.json"
+  PATTERN "study_conclusions.json"
   PATTERN "__pycache__" EXCLUDE PATTERN "reference" EXCLUDE)
 install(DIRECTORY configs/ DESTINATION ${GB_INSTALL_DATA}/configs)
 install(DIRECTORY jobs/templates/ DESTINATION ${GB_INSTALL_DATA}/jobs/templates)

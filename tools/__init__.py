@@ -7,5 +7,7 @@ share/gpubarrier/), and its modules import each other relatively, so the folder 
 A program runs as a module of the package: `gpubarrier report ...` runs the module tools.report as
 `python3 -m tools.report ...` would, with the folder above tools/ first on the path
 (src/app/python_tool.cpp); from a checkout, `python3 -m tools.report ...` in its root does the
-same.
+same. `python3 tools/report.py ...` from anywhere imports the package from beside the file and runs
+the same module in the same process, and the ReFrame suite (reframe/lib/gbresults.py) imports the
+package shipped beside it from its folder: neither edits sys.path.
 """

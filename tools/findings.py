@@ -9,8 +9,10 @@
         where it has none; no argument: --newest on the repository's results folder.
 
 Each row: the study's claim, the study's own sentence or table (quoted from its text) and its
-V100/P100 figure, the Hopper figures computed here from the CSVs, the verdict per GPU model, the
-GPU(s) (UUID) that measured every figure of it, and the CSVs. The rules (FINDINGS.md states them):
+V100/P100 figure (tools/study_conclusions.json states them, in the page's order; ANSWERS here and
+in findings_more name the function that answers each), the Hopper figures computed here from the
+CSVs, the verdict per GPU model, the GPU(s) (UUID) that measured every figure of it, and the CSVs.
+The rules (FINDINGS.md states them):
 
 - Rows: every row that gbcsv reads as ok (so never one outside a physical bound, tools/bounds.py)
   and that carries GPU UUIDs, and the Eq. 6 rows that measured zero (findings_rules.zero_row: a
@@ -809,182 +811,95 @@ _RED = study_reference.STUDY_REDUCTION
 _WR = study_reference.STUDY_WARP_REDUCE
 _SW = study_reference.STUDY_SWITCH_POINTS
 
-# (key, the study's section, the claim, the study's sentence or table quoted, its figure, function)
-FINDINGS = [
-    ("launch", "4.1 and 9.2, Table 1", "A kernel launch costs about 1 µs of launch overhead "
-     "(Eq. 6), about the same for a cooperative launch",
-     "By using the kernel fusion method we mentioned in Section 9.2, we found that the overhead "
-     "does exist.",
-     f"V100: {_L['traditional'][0]} / {_L['cooperative'][0]} ns (<<<>>> / cooperative; section "
-     f"9.2: V100 only)",
-     eq6.launch_overhead),
-    ("null-kernel", "4.1, Table 1", "A null kernel's total latency orders <<<>>> < cooperative "
-     "< cooperative multi-device launch",
-     "We also test the kernel total latency of a null kernel for comparison. Table 1 shows the "
-     "result.",
-     f"V100: {_L['traditional'][1]} / {_L['cooperative'][1]} / "
-     f"{_L['cooperative multi-device'][1]} ns", null_kernel_order),
-    ("multi-device-overhead", "4.1, Table 1", "The multi-device launch's overhead (Eq. 6) is "
-     "above that of <<<>>>",
-     "Launch Overhead and Null kernel Latency of Different Launch Functions",
-     f"(Table 1) V100: {_L['cooperative multi-device'][0]} against {_L['traditional'][0]} ns",
-     eq6.multi_device_overhead),
-    ("fusion-length", "9.2, Eq. 6", "Eq. 6 needs a kernel execution of about 5 µs on one GPU "
-     "(250 µs on 8) before the overhead it gives settles",
-     "The kernel execution latency need to be larger than a certain number. This value is "
-     "around 5 us in single GPU and around 250 us in 8 GPUs in DGX-1.", "V100 (DGX-1)",
-     eq6.settles),
-    ("fusion-over-length", "9.2, Eq. 6 (extended)", "Eq. 6's overhead over the shorter kernel's "
-     "length, 1-200 µs: it falls once the running kernel hides the next launch",
-     "The kernel execution latency need to be larger than a certain number.",
-     "not in the study (it gives the threshold, not the overhead over the length)",
-     eq6.over_length),
-    ("omp-vs-launch", "4.2, Fig. 5", "CPU-side (OpenMP) barriers beat the multi-device launch "
-     "as an implicit barrier above two GPUs",
-     "This implicit CPU-side barrier relying on openMP Barriers outperforms implicit barrier in "
-     "multidevice launch when the GPU count is larger than two.",
-     "V100 (DGX-1): OpenMP faster from 3 GPUs", omp_vs_multi_device),
-    ("cpu-flat", "4.2, Fig. 5", "The CPU-side barrier's overhead stays flat as the GPU count "
-     "grows",
-     "Also, the overhead of CPU-side synchronization is relative steady w.r.t. GPU count.",
-     "V100 (DGX-1), 2-8 GPUs", cpu_overhead_flat),
-    ("tile-sync", "5.1, Table 2", "Tile-group sync latency does not depend on the group size",
-     "For tile group synchronization the size of the group does not influence neither latency "
-     "nor throughput.", "V100 14, P100 1 cycles (Tile(*))", tile_sync_flat),
-    ("warp-throughput", "5.1, Table 2", "The throughput of tile and coalesced group sync over "
-     "the group size: flat for tiles, highest at the whole warp for coalesced groups",
-     "For coalesced group synchronization, the group size does not influence the performance "
-     "of P100. The group size does, however, influence the performance of coalesced group in "
-     "V100.", "V100 tile 0.812, coalesced 0.167 (1-31) / 1.306 (32) sync/cycle",
-     warp_throughput_group),
-    ("coalesced-sync", "5.1, Table 2", "A coalesced group of the whole warp syncs faster than a "
-     "partial one",
-     "The performance is the highest when all the threads inside a warp belong to a single "
-     "coalesced group.", "V100 14 (32) vs 108 (1-31) cycles; P100 1 either way",
-     coalesced_whole_warp),
-    ("guide-shuffle", "5.1, Table 2", "Shuffle throughput is close to the programming guide's "
-     "figure (32 results a clock per SM)",
-     "We use the reference throughput of shuffle operation mentioned in CUDA programming guide "
-     "[1] in Table 2. Apparently, the performance of V100 is closer to the theoretical result "
-     "in the programming guide.",
-     "V100 0.928, P100 0.642 shuffles/cycle (Table 2) against 32 thread op/cycle",
-     guide_shuffle),
-    ("guide-syncthreads", "5.2, Table 2", "__syncthreads throughput is close to the programming "
-     "guide's figure",
-     "CUDA's programming guide [1] reports that the throughput for __syncthreads() (or block "
-     "level synchronization) is 16 operations per clock cycle for capability 7.x (V100) and 32 "
-     "for capability 6.0 (P100). The throughput of V100 is relatively close to 16 op/cycle.",
-     "V100 0.475, P100 0.091 warp syncs/cycle (Table 2, block (warp)) against 16 / 32",
-     guide_syncthreads),
-    ("block-warps", "the workshop version 4.2, Table 5", "Block sync costs more with more warps "
-     "in the block",
-     "We observe a performance decrease both in V100 and P100 platform as block size "
-     "increases.", "V100 22 / 24 / 84, P100 220 / 220 / 428 cycles at 32 / 64 / 1024 threads",
-     block_sync_warps),
-    ("block-saturation", "5.2, Fig. 6", "Block sync throughput per warp is highest once the "
-     "warps per SM reach the maximum number of active warps",
-     "When the warp count exceeds the size of max activate warp per SM, the device is "
-     "saturated and the throughput of block synchronization reaches its maximum.",
-     "V100, P100: Fig. 6", block_throughput_saturates),
-    ("grid-blocks", "5.3, Fig. 7; the workshop version's Table 8", "Grid sync latency depends "
-     "on blocks per SM more than on threads per block",
-     "It shows that that in both V100 and P100 the latency of grid synchronization is more "
-     "related to the grid dimension (specifically, block count per SM) than to the block "
-     "dimension.", "V100 1.435-2.199 µs (griddim = 1) to 21.061-24.785 µs (griddim = 32)",
-     grid_blocks_over_threads),
-    ("grid-vs-kernel", "5.3", "A grid sync costs more than a kernel boundary's launch overhead",
-     "No matter how small the grid is, it seems that it is still slower than the overhead of "
-     "kernel launch we measured in Section 4.",
-     f"V100: grid.sync from 1.435 µs (the workshop version's Table 8) against "
-     f"{_L['traditional'][0]} ns (Table 1)", grid_vs_kernel_boundary),
-    ("grid-acceptable", "5.3, Table 8", "Grid sync is acceptable at up to 2 blocks/SM: at most "
-     "2.5 µs above the launch overhead",
-     "Yet we argue that, this performance difference is really negligible (at most 2.5 us with "
-     "two blocks/SM) in real applications.", "V100 1.838-3.485 µs at griddim = 2 (the "
-     "workshop version's Table 8)", grid_two_blocks),
-    ("multi-grid-count", "6, Fig. 5", "Multi-grid sync latency is about the same from 2 to 5 "
-     "GPUs (and again from 6 to 8) on a DGX-1",
-     "we found that the performance of multi-grid synchronization among 2-5 GPUs is similar to "
-     "each other, and the performance of multigrid synchronization among 6-8 GPUs are similar "
-     "to each other.", "V100: two plateaus, 2-5 and 6-8 GPUs", multi_grid_counts),
-    ("multi-grid-shape", "6, Figs. 8-9", "The multi-grid sync's cost depends on blocks and "
-     "warps per SM; at up to 8 blocks and 32 warps per SM it is within 2x of 1 x 32",
-     "With *block/SM* <= 8 and *warp/SM* <= 32, the performance is acceptable. Apart from the "
-     "case of one GPU, latency in all cases is no more than 2x slower than the fastest case "
-     "(1 block/SM, 32 threads/block)", "V100, 2 GPUs (the workshop version's Table 9): " +
-     "; ".join(f"{lo}-{hi} µs at {case}" for case, _, lo, hi in
-               study_reference.STUDY_MULTI_GRID_2GPU["V100"]), multi_grid_heat_map),
-    ("multi-grid-vs-launch", "6, Fig. 5", "The multi-grid sync beats the multi-device launch "
-     "as a barrier",
-     "The figure shows that multi-grid synchronization out-performs the multi-device kernel "
-     "launch function as an implicit barrier.", "V100 (DGX-1), 2-8 GPUs",
-     multi_grid_vs_multi_device),
-    ("cpu-vs-multi-grid", "6, 10", "CPU-side barriers beat the multi-grid sync, which is at "
-     "most 3x slower (the CPU-side barrier's overhead by Eq. 6)",
-     "as long as the program is not oversubscribed, i.e., no more than 1024 threads per SM, "
-     "the performance of multi-grid synchronization is at most 3x slower than CPU-side "
-     "barriers.", "V100 (DGX-1): about 16 µs apart at 8 GPUs", cpu_vs_multi_grid),
-    ("model-table4", "7.2, Table 4", "The model (Eqs. 2-5) predicts where fewer threads win "
-     "inside a block (within one step of the sizes measured, a factor of 2)",
-     "Our further experiments show that those predictions are correct.",
-     f"V100: {_SW[0][2]['V100'][1]:g} B (1 thread vs 1 warp), {_SW[1][2]['V100'][1]:g} B "
-     f"(32 vs 1024 threads)", lambda s: model_predictions(s, True)),
-    ("switch-larger", "7.2", "The real switch point is larger than the model predicts",
-     "So the real switch point would likely be larger than this.",
-     "V100, P100: not measured in the study", switch_point_larger),
-    ("model-gpus", "7.1 (extended)", "The same model predicts where one GPU beats N GPUs "
-     "(within a factor of 2)",
-     "\"basic\" might refer to single thread, single warp, single block, or single GPU, and "
-     "\"more\" corresponds to more threads, more warps, more blocks, or multi-GPU.",
-     "not in the study (it predicted in-block switches only)",
-     lambda s: model_predictions(s, False)),
-    ("warp-reduce", "7.3, Table 5", "A warp sums 32 doubles fastest with tile shuffles",
-     "As shown in Table 5, We observe that the results for using the shuffle operation with "
-     "the tile group has the lowest latency.",
-     f"V100 {_WR['V100'][4]} cycles (others {min(_WR['V100'][i] for i in (0, 2, 3, 5))}-"
-     f"{max(_WR['V100'])}); P100 {_WR['P100'][4]}", warp_reduce_tile_shuffle),
-    ("no-sync-reduce", "7.3, Table 5", "A warp reduction without a barrier gives a wrong sum",
-     "*result of no synchronization version is incorrect",
-     f"V100 {_WR['V100'][1]}, P100 {_WR['P100'][1]} cycles, wrong", reduce_without_barrier),
-    ("reduction-boundary", "7.4, Fig. 15, Table 6", "In a single-GPU reduction a kernel "
-     "boundary always beats grid sync, slightly",
-     "We can learn from Figure 15 that using a CPU-side barrier (\"implicit\" in the figure) "
-     "always outperforms using grid synchronization (\"grid sync\" in the figure), though the "
-     "performance difference is not so distinct.",
-     f"V100 {_RED['V100'][0]} vs {_RED['V100'][1]} GB/s; P100 {_RED['P100'][0]} vs "
-     f"{_RED['P100'][1]} GB/s", kernel_boundary_vs_grid_sync),
-    ("cub", "7.4, Table 6", "CUB's reduction is comparable with the hand-written ones",
-     "Our implementation is comparable to state of art implementations on V100 and is "
-     "noticeably better on P100.", f"V100 {_RED['V100'][2]} vs {_RED['V100'][0]} GB/s; P100 "
-     f"{_RED['P100'][2]} vs {_RED['P100'][0]} GB/s", cub_comparable),
-    ("multi-reduction", "7.5, Fig. 16", "In the multi-GPU reduction a kernel boundary is "
-     "slightly faster than the multi-grid sync",
-     "Though it is hard to notice, an implicit barrier is always slightly better than the "
-     "multi-grid synchronization method.", "V100 (DGX-1): at every GPU count",
-     multi_reduction_vs_multi_grid),
-    ("warp-waits", "8.1, Figs. 17-18", "Every warp sync makes every thread of the group wait "
-     "(per-thread timers before and after the sync)",
-     "On the other hand, in V100, we observed anticipated behavior", "V100: yes; P100: no",
-     warp_sync_waits),
-    ("partial-grid", "8.2", "A grid sync reached by only part of the grid deadlocks",
-     "As a result, we observed deadlocks when we synchronize parts of blocks in grid group",
-     "V100, P100: deadlock", partial_grid_timeout),
-    ("partial-multi-grid", "8.2", "A multi-grid sync reached by only part of the multi-grid "
-     "group deadlocks",
-     "and when we synchronize parts of GPUs in a multi-grid group.", "V100, P100: deadlock",
-     partial_multi_grid),
-    ("eq7", "9.4, Eq. 7", "Eq. 7 (the differential method) agrees with the clock method",
-     "Both results show that float-add costs 6 cycles in P100 and 4 cycles in V100.",
-     "V100 4, P100 6 cycles by both", eq7_against_clock),
-    ("warp-repeats", "9.4", "A warp sync's latency can jump with the repeat count (all but the "
-     "tile shuffle)",
-     "Other warp level synchronization can be unstable: the latency of the synchronization "
-     "instruction might increase suddenly when increasing repeat times.", "V100, P100",
-     warp_repeat_count),
-]
+# What answers each of the study's conclusions (tools/study_conclusions.json states them), by its
+# key: a function of a Scope returning its Outcome or raising Missing / NotMeasured with the reason.
+ANSWERS = {
+    "launch": eq6.launch_overhead,
+    "null-kernel": null_kernel_order,
+    "multi-device-overhead": eq6.multi_device_overhead,
+    "fusion-length": eq6.settles,
+    "fusion-over-length": eq6.over_length,
+    "omp-vs-launch": omp_vs_multi_device,
+    "cpu-flat": cpu_overhead_flat,
+    "tile-sync": tile_sync_flat,
+    "warp-throughput": warp_throughput_group,
+    "coalesced-sync": coalesced_whole_warp,
+    "guide-shuffle": guide_shuffle,
+    "guide-syncthreads": guide_syncthreads,
+    "block-warps": block_sync_warps,
+    "block-saturation": block_throughput_saturates,
+    "grid-blocks": grid_blocks_over_threads,
+    "grid-vs-kernel": grid_vs_kernel_boundary,
+    "grid-acceptable": grid_two_blocks,
+    "multi-grid-count": multi_grid_counts,
+    "multi-grid-shape": multi_grid_heat_map,
+    "multi-grid-vs-launch": multi_grid_vs_multi_device,
+    "cpu-vs-multi-grid": cpu_vs_multi_grid,
+    "model-table4": lambda s: model_predictions(s, True),
+    "switch-larger": switch_point_larger,
+    "model-gpus": lambda s: model_predictions(s, False),
+    "warp-reduce": warp_reduce_tile_shuffle,
+    "no-sync-reduce": reduce_without_barrier,
+    "reduction-boundary": kernel_boundary_vs_grid_sync,
+    "cub": cub_comparable,
+    "multi-reduction": multi_reduction_vs_multi_grid,
+    "warp-waits": warp_sync_waits,
+    "partial-grid": partial_grid_timeout,
+    "partial-multi-grid": partial_multi_grid,
+    "eq7": eq7_against_clock,
+    "warp-repeats": warp_repeat_count,
+}
+
+# The study's figure of the conclusions whose figure is written from study_reference's copies of
+# its tables (the file states the others' figures as text).
+FIGURES = {
+    "launch": (
+        f"V100: {_L['traditional'][0]} / {_L['cooperative'][0]} ns (<<<>>> / cooperative; section "
+        f"9.2: V100 only)"),
+    "null-kernel": (
+        f"V100: {_L['traditional'][1]} / {_L['cooperative'][1]} / "
+        f"{_L['cooperative multi-device'][1]} ns"),
+    "multi-device-overhead": (
+        f"(Table 1) V100: {_L['cooperative multi-device'][0]} against {_L['traditional'][0]} ns"),
+    "grid-vs-kernel": (
+        f"V100: grid.sync from 1.435 µs (the workshop version's Table 8) against "
+        f"{_L['traditional'][0]} ns (Table 1)"),
+    "multi-grid-shape": (
+        "V100, 2 GPUs (the workshop version's Table 9): " +
+        "; ".join(f"{lo}-{hi} µs at {case}" for case, _, lo, hi in
+                  study_reference.STUDY_MULTI_GRID_2GPU["V100"])),
+    "model-table4": (
+        f"V100: {_SW[0][2]['V100'][1]:g} B (1 thread vs 1 warp), {_SW[1][2]['V100'][1]:g} B "
+        f"(32 vs 1024 threads)"),
+    "warp-reduce": (
+        f"V100 {_WR['V100'][4]} cycles (others {min(_WR['V100'][i] for i in (0, 2, 3, 5))}-"
+        f"{max(_WR['V100'])}); P100 {_WR['P100'][4]}"),
+    "no-sync-reduce": (
+        f"V100 {_WR['V100'][1]}, P100 {_WR['P100'][1]} cycles, wrong"),
+    "reduction-boundary": (
+        f"V100 {_RED['V100'][0]} vs {_RED['V100'][1]} GB/s; P100 {_RED['P100'][0]} vs "
+        f"{_RED['P100'][1]} GB/s"),
+    "cub": (
+        f"V100 {_RED['V100'][2]} vs {_RED['V100'][0]} GB/s; P100 "
+        f"{_RED['P100'][2]} vs {_RED['P100'][0]} GB/s"),
+}
+
+def _findings():
+    """Every conclusion of tools/study_conclusions.json, in its order, as (key, section, claim,
+    quote, the study's figure, answer), answered here or in findings_more: a conclusion answered
+    by neither module, or by both, is a fault of the package (ValueError)."""
+    conclusions = study_reference.study_conclusions()
+    rows = study_reference.conclusion_rows({**ANSWERS, **findings_more.ANSWERS},
+                                           {**FIGURES, **findings_more.FIGURES}, conclusions)
+    unanswered = [c["key"] for c in conclusions if c["key"] not in {r[0] for r in rows}]
+    both = sorted(set(ANSWERS) & set(findings_more.ANSWERS))
+    if unanswered or both:
+        raise ValueError(f"conclusions answered by no module: {unanswered}; by findings and "
+                         f"findings_more both: {both}")
+    return rows
 
 
-FINDINGS += findings_more.ROWS
+FINDINGS = _findings()
 
 
 def uuid_set(r):

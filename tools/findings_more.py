@@ -3,7 +3,7 @@ Table 3's and Table 2's assumptions, Eq. 8, the repeat counts of section 9.4 and
 version, the multi-grid step from 1 to 2 GPUs, Table 6's fraction of the theoretical bandwidth,
 the trends of section 10, and the workshop version's summary findings. Each claim is a function
 of a Scope (findings_rules) returning an Outcome or raising Missing / NotMeasured with the
-reason; ROWS lists them as findings.FINDINGS does.
+reason; ANSWERS names it by the key of its conclusion in tools/study_conclusions.json.
 """
 import collections
 
@@ -296,72 +296,34 @@ def settle_8_gpus(s):
 
 _V = {gpu: v for gpu, v in study_reference.STUDY_REDUCTION.items()}
 
-# (key, the study's section, the claim, the study's sentence or table quoted, its figure, function)
-ROWS = [
-    ("no-benefit-1024", "7.2, Table 4", "There is no benefit to compute 1024 data points with "
-     "1024 threads per block",
-     "second, there would be not benefit to compute 1024 data points with 1024 threads per "
-     "block.", "V100: predicted (Table 4)", no_benefit_1024),
-    ("table3-latency", "7.2, Table 3", "Table 3 takes one shared-memory latency for every "
-     "configuration, 1 thread to 1024 threads",
-     "Table 3 shows the results of bandwidth (throughput), latency and concurrency.",
-     "V100 13.0, P100 18.5 cycles for 1 thread, 1 warp, 32 and 1024 threads", table3_latency),
-    ("shuffle-group", "5.1, Table 2", "Tile shuffle latency does not depend on the group size",
-     "Table 2 Performance of Warp Synchronization in a Block",
-     "V100 22, P100 31 cycles (Shuffle(Tile)(*): every group size)", shuffle_group),
-    ("eq8", "9.4, Eq. 8", "The differential method's sigma shrinks as the repeat difference "
-     "grows",
-     "And by deduction, if the difference in repeat times is large enough, the standard "
-     "deviation of the instruction latency we seek to measure will be small.",
-     "Eq. 8 (no figures)", eq8_sigma),
-    ("unrolled-8192", "the workshop version 3.3, Table 1", "An unrolled chain's latency per "
-     "instruction rises past about 8192 repeats",
-     "instruction starts to increase. We guess this is caused by either the overflow of "
-     "instruction pipeline or the cache miss of instruction cache.",
-     "V100, P100: from 8192 repeats", unrolled_rise),
-    ("block-grid-repeats", "9.4", "Block and grid sync do not depend on the repeat count",
-     "We additionally verify that the repeat times of a synchronization instruction itself "
-     "would not influence the performance itself in block and grid level.", "V100, P100",
-     block_grid_repeats),
-    ("block-linear", "the workshop version 4.2, Table 5, Fig. 6", "Block sync latency grows "
-     "linearly with the warps of the block",
-     "Relationship between latency and warp/SM",
-     "V100 22 / 24 / 28 / 36 / 52 / 84 cycles at 1 / 2 / 4 / 8 / 16 / 32 warps", block_linear),
-    ("multi-grid-step", "the workshop version 4.3.2, Fig. 11", "Multi-grid sync steps up from "
-     "1 GPU to 2 GPUs",
-     "Figure 11 also shows two performance gap: one between 1-GPU and 2-GPU and one between "
-     "5-GPU and 6-GPU.", "V100 (DGX-1)", multi_grid_step),
-    ("table6-peak", "7.4, Table 6", "The reduction reaches most of the theoretical bandwidth "
-     "(and the CUDA sample's)",
-     "The widely used GPU library CUB [12] and CUDA SDK samples [13] include single GPU "
-     "reduction implementations, we would compare the performance of those implementations "
-     "with our implementation.",
-     "; ".join(f"{g} {v[0]} of {v[4]} GB/s theory ({100 * v[0] / v[4]:.0f}%), CUDA sample "
-               f"{v[3]}" for g, v in _V.items()), peak_fraction),
-    ("cpu-multi-grid-gap", "10", "The gap between CPU-side barriers and multi-grid sync "
-     "shrinks as the program grows",
-     "But if the program size is large enough, the performance difference would not be so "
-     "severe, with the added benefit that multi-grid synchronization simplifies multi-GPU "
-     "programming.", "V100 (DGX-1), Fig. 16", cpu_multi_grid_gap),
-    ("launch-amortised", "10", "The multi-device launch's overhead is amortised over more "
-     "multi-grid barriers in a kernel",
-     "Moreover, with more multigrid barriers in a kernel, the launch overhead in multi-device "
-     "kernel launch would become more insignificant.", "V100 (DGX-1)", launch_amortised),
-    ("cooperative-rejects", "the workshop version 4.3", "A cooperative launch rejects a grid "
-     "larger than fits co-resident",
-     "maximum active warp in current kernel setting, the launch function will reject to launch "
-     "a kernel.", "V100, P100", cooperative_rejects),
-    ("threads-1024", "the workshop version 4.4", "1024 threads always degrade performance "
-     "largely",
-     "1024-thread always means a large performance degrade", "V100 84 against 52 cycles at "
-     "1024 / 512 threads (Table 5)", threads_1024_degrade),
-    ("block-vs-warp", "the workshop version 4.4", "Block sync is faster than warp sync",
-     "Block synchronization seems faster than warp level synchronization in V100.",
-     "V100", block_faster_than_warp),
-    ("settle-8-gpus", "9.2", "Eq. 6 needs a kernel of about 250 µs on 8 GPUs",
-     "This value is around 5 us in single GPU and around 250 us in 8 GPUs in DGX-1.",
-     "V100 (DGX-1)", settle_8_gpus),
-]
+# What answers each of these conclusions (tools/study_conclusions.json states them), by its key.
+ANSWERS = {
+    "no-benefit-1024": no_benefit_1024,
+    "table3-latency": table3_latency,
+    "shuffle-group": shuffle_group,
+    "eq8": eq8_sigma,
+    "unrolled-8192": unrolled_rise,
+    "block-grid-repeats": block_grid_repeats,
+    "block-linear": block_linear,
+    "multi-grid-step": multi_grid_step,
+    "table6-peak": peak_fraction,
+    "cpu-multi-grid-gap": cpu_multi_grid_gap,
+    "launch-amortised": launch_amortised,
+    "cooperative-rejects": cooperative_rejects,
+    "threads-1024": threads_1024_degrade,
+    "block-vs-warp": block_faster_than_warp,
+    "settle-8-gpus": settle_8_gpus,
+}
+
+# The study's figure of those whose figure is written from study_reference's copies of its tables.
+FIGURES = {
+    "table6-peak": (
+        "; ".join(f"{g} {v[0]} of {v[4]} GB/s theory ({100 * v[0] / v[4]:.0f}%), CUDA sample "
+                  f"{v[3]}" for g, v in _V.items())),
+}
+
+# These conclusions as findings.FINDINGS lists them, in the file's order.
+ROWS = study_reference.conclusion_rows(ANSWERS, FIGURES, study_reference.study_conclusions())
 
 # Those needing 2 or more GPUs of one machine (findings.MULTI_GPU).
 MULTI_GPU = {"multi-grid-step", "cpu-multi-grid-gap", "launch-amortised", "settle-8-gpus"}

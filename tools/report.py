@@ -84,13 +84,22 @@ import importlib
 import os
 import sys
 
-if not __package__:
-    # Run as a file (python3 tools/report.py ...): the same command as the package's module, in a
-    # Python that finds the package above this folder, with the caller's working directory.
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-    os.execve(sys.executable, [sys.executable, "-m", "tools.report", *sys.argv[1:]], env)
+if __name__ == "__main__" and not __package__:
+    # Run as a file (python3 tools/report.py ...), outside the package: import the package from
+    # the folder that holds this file, by its location (the caller's sys.path, environment and
+    # working directory stay as they are, and no second process starts), then run this module as
+    # `python3 -m tools.report ...` does. Its relative imports below need the package; the
+    # module's run ends the process (tool_main.run exits), so this copy never reaches them.
+    import importlib.util
+    import runpy
+    _here = os.path.dirname(os.path.abspath(__file__))
+    _spec = importlib.util.spec_from_file_location(
+        "tools", os.path.join(_here, "__init__.py"), submodule_search_locations=[_here])
+    _package = importlib.util.module_from_spec(_spec)
+    sys.modules["tools"] = _package
+    _spec.loader.exec_module(_package)
+    runpy.run_module("tools.report", run_name="__main__", alter_sys=True)
+    sys.exit(0)
 
 from . import answers as answers_of
 from . import gbcsv

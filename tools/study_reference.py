@@ -9,7 +9,10 @@ from a committed reference run.
              Synchronization Methods in Nvidia GPUs" (full paper); the workshop version: its
              earlier version, "A Study of Synchronization Methods in Modern GPUs".
 """
+import json
 import os
+
+from . import tool_main
 
 # The study's Table 2 (warp synchronization, latency in cycles; revises the workshop version's Table
 # 4). The study's Table 1 (launch overhead by Eq. 6 and null-kernel total latency, ns; the table
@@ -133,3 +136,58 @@ GUIDE_SHUFFLE_SOURCE = ("the CUDA C++ Programming Guide (CUDA 12.x), \"Throughpu
 GUIDE_SYNCTHREADS_PER_CLOCK = {"5.x, 6.1, 6.2": 64, "6.0": 32, "7.x, 8.x": 16}
 GUIDE_SYNCTHREADS_SOURCE = ("the CUDA C++ Best Practices Guide (CUDA 13.2), \"Synchronization "
                             "Instruction\"")
+
+
+# The study's conclusions that the findings page answers, in its order: tools/study_conclusions.json
+# (what the study says, its sentences copied exactly); tools/findings.py and tools/findings_more.py
+# hold what answers each, by its key.
+CONCLUSIONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "study_conclusions.json")
+CONCLUSION_FIELDS = ("key", "section", "claim", "quote")
+
+
+def study_conclusions(path=CONCLUSIONS_FILE):
+    """The file's conclusions, in its order: {key, section, claim, quote[, figure]}, every field
+    a string, the keys distinct. A file that cannot be read or holds anything else ends the tool
+    (exit 2, naming the file): the tools folder is incomplete."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            conclusions = json.load(f)["conclusions"]
+        keys = set()
+        for c in conclusions:
+            fields = set(c)
+            if not set(CONCLUSION_FIELDS) <= fields <= {*CONCLUSION_FIELDS, "figure"} or \
+                    not all(isinstance(v, str) for v in c.values()):
+                raise ValueError(f"conclusion {c.get('key')!r} has the fields {sorted(fields)}: "
+                                 f"strings {', '.join(CONCLUSION_FIELDS)}[, figure] expected")
+            if c["key"] in keys:
+                raise ValueError(f"conclusion {c['key']!r} twice")
+            keys.add(c["key"])
+        return conclusions
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
+        tool_main.fail(tool_main.InputError(
+            f"cannot read the study's conclusions {path} ({why}): the tools folder is "
+            f"incomplete; restore it from the checkout"))
+
+
+def conclusion_rows(answers, figures, conclusions):
+    """(key, section, claim, quote, the study's figure, answer) of each of `conclusions` whose key
+    `answers` ({key: the function of a findings Scope that answers it}) names, in their order.
+    The figure is the conclusion's own where the file gives one, else figures[key], written from
+    this module's copies of the study's tables: exactly one of the two, so that a number has one
+    copy (ValueError otherwise, as for a key of `answers` or `figures` that no conclusion has)."""
+    known = {c["key"] for c in conclusions}
+    stray = sorted((set(answers) | set(figures)) - known)
+    if stray:
+        raise ValueError(f"{', '.join(stray)}: no such conclusion in {CONCLUSIONS_FILE}")
+    rows = []
+    for c in conclusions:
+        if c["key"] not in answers:
+            continue
+        if ("figure" in c) == (c["key"] in figures):
+            raise ValueError(f"conclusion {c['key']!r}: its figure is given "
+                             f"{'twice' if 'figure' in c else 'nowhere'} (the file or FIGURES)")
+        rows.append((c["key"], c["section"], c["claim"], c["quote"],
+                     c["figure"] if "figure" in c else figures[c["key"]], answers[c["key"]]))
+    return rows

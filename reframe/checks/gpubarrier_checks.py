@@ -21,6 +21,7 @@ Variables (-S name=value): gpubarrier (the executable; default: the installed on
 suite, else gpubarrier on PATH), references (a folder of the site's own <system>.json files),
 num_cpus_per_task, mpi_nodes (the MPI check's ranks, one a node).
 """
+import importlib.util
 import os
 import sys
 
@@ -32,9 +33,28 @@ from reframe.core.builtins import run_after, run_before, sanity_function, variab
 from reframe.core.exceptions import SanityError
 from reframe.core.logging import getlogger
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                'lib'))
-import gbresults  # noqa: E402
+
+
+def _load_gbresults():
+    """The suite's CSV reading, lib/gbresults.py, imported from its file by its location: ReFrame
+    loads this file by its path, so no entry of sys.path leads to lib/, and the path is left as
+    it is. Loaded once per process (by its name, `gbresults`)."""
+    if 'gbresults' in sys.modules:
+        return sys.modules['gbresults']
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'lib',
+                        'gbresults.py')
+    spec = importlib.util.spec_from_file_location('gbresults', path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules['gbresults'] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules['gbresults']
+        raise
+    return module
+
+
+gbresults = _load_gbresults()
 
 
 def _default_executable():

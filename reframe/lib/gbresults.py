@@ -14,15 +14,48 @@ references()       the references of every system, from references/<system>.json
 """
 import fnmatch
 import glob
+import importlib
+import importlib.util
 import json
 import os
 import sys
 
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The folder holding the tools package (the source root, or share/gpubarrier in an install):
-# ReFrame loads this suite by its path, so the package is put on the path here.
-sys.path.insert(0, os.path.dirname(SUITE))
-from tools import floor, gbcsv  # noqa: E402
+# The tools package shipped with this suite: the source root's tools/, or share/gpubarrier/tools
+# beside share/gpubarrier/reframe in an install.
+TOOLS = os.path.join(os.path.dirname(SUITE), 'tools')
+
+
+def _shipped_tools():
+    """The package at TOOLS, imported as `tools` from its folder by its location. ReFrame loads
+    this suite by its path and make_references.py runs as a file, so no entry of sys.path need
+    lead to the package, and the checks read with the reader of their own tree whatever else the
+    path holds; the path is left as it is. The package's modules import each other relatively,
+    so this is the package `python3 -m tools.report` imports from the folder above it. A package
+    of that name already imported from that folder is the same one; one from another folder is
+    refused (ImportError), as the checks would read with another reader."""
+    loaded = sys.modules.get('tools')
+    if loaded is not None:
+        where = [os.path.realpath(p) for p in getattr(loaded, '__path__', [])]
+        if where != [os.path.realpath(TOOLS)]:
+            raise ImportError(f'a package named tools from {where} is already imported; '
+                              f'the ReFrame checks read CSVs with {TOOLS}')
+        return loaded
+    spec = importlib.util.spec_from_file_location(
+        'tools', os.path.join(TOOLS, '__init__.py'), submodule_search_locations=[TOOLS])
+    package = importlib.util.module_from_spec(spec)
+    sys.modules['tools'] = package
+    try:
+        spec.loader.exec_module(package)
+    except BaseException:
+        del sys.modules['tools']
+        raise
+    return package
+
+
+_shipped_tools()
+floor = importlib.import_module('tools.floor')
+gbcsv = importlib.import_module('tools.gbcsv')
 
 BAD = ('failed', 'timeout', 'unverified')
 CsvError = gbcsv.CsvError

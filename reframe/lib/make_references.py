@@ -28,9 +28,10 @@ import os
 import statistics
 import sys
 
+# No __pycache__ in the suite's folders (the source tree, an install). Run as a file, this file's
+# folder is the first entry of sys.path, so gbresults beside it imports by its name.
 sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gbresults  # noqa: E402
+import gbresults
 
 def figures(path):
     """{variable: (figure, unit, noisy)} as the checks report them from one CSV."""

@@ -34,7 +34,8 @@ HIDE = [SOURCE] + ([BUILD] if not (BUILD + os.sep).startswith(SOURCE + os.sep) e
 # The data files of an install, and one file of each kind that must be there.
 DATA = "share/gpubarrier"
 INSTALLED = ["bin/gpubarrier", f"{DATA}/tools/compare.py", f"{DATA}/tools/report.py",
-             f"{DATA}/tools/gbcsv.py", f"{DATA}/configs/sweeps/quick.yaml",
+             f"{DATA}/tools/gbcsv.py", f"{DATA}/tools/study_conclusions.json",
+             f"{DATA}/configs/sweeps/quick.yaml",
              f"{DATA}/configs/systems/local.yaml", f"{DATA}/jobs/templates/slurm-job.sh.in",
              f"{DATA}/reframe/config.py", f"{DATA}/reframe/checks/gpubarrier_checks.py",
              "share/doc/gpubarrier/README.md"]

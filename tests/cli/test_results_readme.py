@@ -112,12 +112,26 @@ def test_failing_marker_named(results, tmp_path):
         pytest.fail(f"a failing marker command should be named by its line\n{fail.stderr}")
 
 
-def test_report_runs_as_a_file(results, tmp_path):
-    """`python3 tools/report.py readme --check PAGE` from any folder, with nothing on PYTHONPATH:
-    the file runs the package's module."""
+@pytest.mark.parametrize("how", ["file", "module"])
+def test_report_runs_as_a_file_and_as_a_module(results, tmp_path, how):
+    """`python3 tools/report.py readme --check PAGE` from any folder, and `python3 -m tools.report
+    readme --check PAGE` from the checkout's root, each with nothing on PYTHONPATH: the file
+    imports its package from beside it and runs in the process that started it."""
     page = os.path.join(os.path.dirname(results), "results", "README.md")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    p = subprocess.run([PYTHON, os.path.join(ROOT, "tools", "report.py"), "readme", page,
-                        "--check"], capture_output=True, text=True, timeout=120, cwd=str(tmp_path),
-                       env=env)
+    command, cwd = {"file": ([os.path.join(ROOT, "tools", "report.py")], str(tmp_path)),
+                    "module": (REPORT, ROOT)}[how]
+    p = subprocess.run([PYTHON, *command, "readme", page, "--check"], capture_output=True,
+                       text=True, timeout=120, cwd=cwd, env=env)
     assert p.returncode == 0 and "up to date" in p.stdout, f"{p.stdout}\n{p.stderr}"
+
+
+def test_report_file_fails_as_the_module_does(tmp_path):
+    """Run as a file, report.py's refusals are the module's: the same message and exit status."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    runs = [subprocess.run([PYTHON, *command, "no-such-table"], capture_output=True, text=True,
+                           timeout=60, cwd=cwd, env=env)
+            for command, cwd in (([os.path.join(ROOT, "tools", "report.py")], str(tmp_path)),
+                                 (REPORT, ROOT))]
+    assert [(p.returncode, p.stdout, p.stderr) for p in runs] == \
+        [(2, "", runs[1].stderr)] * 2 and "unknown table 'no-such-table'" in runs[1].stderr

@@ -13,7 +13,9 @@ depth (an import inside a function counts as much as one at the top).
 
 The imports are read from the source (ast), relative ones resolved against the package, so that
 the check needs none of the tools' libraries. The selftests feed it synthetic packages. No file of
-tools/ or tests/ edits sys.path: the package is imported as such.
+tools/, tests/ or reframe/ edits sys.path: the package is imported as such. No module of tools/
+replaces its process with another (os.exec*): a program of the package runs in the process that
+started it.
 """
 import ast
 import os
@@ -26,7 +28,7 @@ LAYERS = [
     ("commands", ["tools", "report", "readme_blocks", "methods_doc", "library_doc", "compare",
                   "model"]),
     ("renderers", ["render", "html_report", "answers_chart", "answers_bars", "plot",
-                   "plot_compare", "plot_reduction", "plot_eq6"]),
+                   "plot_compare", "plot_eq6", "plot_reduction"]),
     ("tables", ["answers", "comparison", "model_predictions", "findings", "findings_eq6",
                 "findings_more", "findings_rules", "legacy_study",
                 "multinode_model",
@@ -187,6 +189,41 @@ def test_checker_catches(tmp_path, files, want):
     assert violations(make_package(tmp_path, files), SMALL) == want
 
 
+def process_replacements(folder):
+    """(file, line) of each use of os.exec* (os.execv, os.execve, ...; by attribute or imported by
+    name) in the Python files under `folder`, read from the source (ast)."""
+    out = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(f for f in filenames if f.endswith(".py")):
+            path = os.path.join(dirpath, name)
+            with open(path, encoding="utf-8") as f:
+                tree = ast.parse(f.read(), path)
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and node.attr.startswith("exec") and \
+                        isinstance(node.value, ast.Name) and node.value.id in ("os", "posix"):
+                    out.append((os.path.relpath(path, ROOT), node.lineno))
+                elif isinstance(node, ast.ImportFrom) and node.module in ("os", "posix") and \
+                        any(a.name.startswith("exec") for a in node.names):
+                    out.append((os.path.relpath(path, ROOT), node.lineno))
+    return sorted(out)
+
+
+def test_no_process_replacement():
+    """A program of tools/ runs where it was started, as a file or as the package's module
+    (`python3 tools/report.py`, `python3 -m tools.report`): none re-runs itself through os.exec*,
+    which would hide its exit from a debugger or profiler and drop what the caller's Python set."""
+    found = process_replacements(os.path.join(ROOT, "tools"))
+    assert not found, f"os.exec* at {found}"
+
+
+def test_process_replacement_check_catches(tmp_path):
+    (tmp_path / "a.py").write_text("import os\nos.execve('p', [], {})\nfrom os import execv\n"
+                                   "os.environ.get('x')\n")
+    where = os.path.relpath(str(tmp_path / "a.py"), ROOT)
+    assert process_replacements(str(tmp_path)) == [(where, 2), (where, 3)]
+
+
 def path_edits(folder):
     """(file, line) of each edit of sys.path, and each `noqa: E402` (an import placed after code,
     which such an edit needs), in the Python files under `folder`."""
@@ -208,9 +245,11 @@ def path_edits(folder):
 
 
 def test_no_path_edits():
-    """tools/ is imported as the package and the tests reach it through PYTHONPATH (conftest.py):
-    no file of tools/ or tests/ edits sys.path."""
-    found = path_edits(os.path.join(ROOT, "tools")) + path_edits(os.path.join(ROOT, "tests"))
+    """tools/ is imported as the package, the tests reach it through PYTHONPATH (conftest.py), and
+    the ReFrame suite imports what it reads with from its files' locations (reframe/lib/
+    gbresults.py): no file of tools/, tests/ or reframe/ edits sys.path."""
+    found = [at for folder in ("tools", "tests", "reframe")
+             for at in path_edits(os.path.join(ROOT, folder))]
     assert not found, f"sys.path edited (or an import after code) at {found}"
 
 
