@@ -30,13 +30,17 @@ cudaLaunchMemSyncDomain barrier_domain(Background b);
 Usability background_fits(Background b, long per_sm, int threads);
 
 // Starts the copy on the current device (none: nothing) and stops it when destroyed. The copy
-// ends by itself after kStopAfterNs whatever happens to its owner, so it can never hold the GPU.
+// ends by itself after kStopAfterNs whatever happens to its owner, so it can never hold the GPU;
+// running() says whether it still runs, so that a figure is claimed to be under load only when
+// the copy ran throughout (a GPU may hold a cooperative launch back until other kernels end).
 class BackgroundLoad {
  public:
   static constexpr int kThreads = 256;  // one block of kThreads per SM
-  static constexpr unsigned long long kStopAfterNs = 60'000'000'000ull;
+  static constexpr unsigned long long kStopAfterNs = 10'000'000'000ull;
   explicit BackgroundLoad(Background b);
   ~BackgroundLoad();
+  // Whether the copy still runs (always true for none).
+  bool running() const;
   BackgroundLoad(const BackgroundLoad&) = delete;
   BackgroundLoad& operator=(const BackgroundLoad&) = delete;
 
