@@ -161,7 +161,7 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
     for (Measurement& m : figures) {
       // A clock figure says whether its timed region holds the instruction it claims to time,
       // as a part of its own after the method's (core/timed_regions.hpp).
-      if (m.technique == "clock")
+      if (m.technique == Technique::clock)
         if (std::string part = timed_region_note(method.name(), point, ctx.compute_capability);
             !part.empty())
           m.note += (m.note.empty() ? "" : "; ") + part;

@@ -250,7 +250,7 @@ class GridBarrierMethod final : public Method {
     try {
       return {differential(ctx, run)};
     } catch (const WatchdogTimeout& e) {
-      return {timeout_measurement("latency", "ns", "differential", e.what())};
+      return {timeout_measurement("latency", "ns", Technique::differential, e.what())};
     }
   }
 
