@@ -13,6 +13,7 @@
 #include "app/isolation_mode.hpp"
 #include "core/host_loop_reference.hpp"
 #include "core/names.hpp"
+#include "core/point_part.hpp"
 #include "core/statistic.hpp"
 #include "core/stop_reason.hpp"
 #include "core/technique.hpp"
@@ -91,6 +92,11 @@ TEST(CategoryNames, IsolationNamesRoundTrip) {
   EXPECT_EQ(cli::isolation_names(), (std::vector<std::string>{"method", "point", "none"}));
 }
 
+TEST(CategoryNames, PointPartNamesRoundTrip) {
+  expect_round_trip<PointPart>();
+  expect_refused<PointPart>("measuring", "part");
+}
+
 // The loop statistic names its combination and its members, as the reference tools do.
 TEST(CategoryNames, LoopConventionsNameTheirStatistic) {
   for (LoopCombine combine : {LoopCombine::average, LoopCombine::maximum})
@@ -102,12 +108,13 @@ TEST(CategoryNames, LoopConventionsNameTheirStatistic) {
     }
 }
 
-// Code compares and sets the enums: a technique, statistic, stop reason, isolation or loop member
-// written as a string literal in a comparison or an assignment would be text that no table checks.
+// Code compares and sets the enums: a technique, statistic, stop reason, isolation, loop member or
+// point part written as a string literal in a comparison or an assignment would be text that no
+// table checks.
 TEST(CategoryNames, NoSourceComparesACategoryAsText) {
   const fs::path root = GB_SOURCE_DIR;
   static const std::regex as_text(
-      R"(\b(technique|statistic|stop|isolate|members)(\(\))?\s*(==|!=|=)\s*")");
+      R"(\b(technique|statistic|stop|isolate|members|phase)(\(\))?\s*(==|!=|=)\s*")");
   int files = 0;
   for (const char* folder : {"src", "kernels", "topology", "jobs"})
     for (const auto& e : fs::recursive_directory_iterator(root / folder)) {
