@@ -4,8 +4,6 @@
 #pragma once
 
 #include <array>
-#include <string>
-#include <vector>
 
 #include "core/names.hpp"
 
@@ -25,13 +23,6 @@ inline constexpr std::array<Named<Isolation>, 3> kIsolationNames{{
 }};
 constexpr const auto& name_table(Isolation) {
   return kIsolationNames;
-}
-
-// Every name, in the table's order: the values --isolate takes.
-inline std::vector<std::string> isolation_names() {
-  std::vector<std::string> names;
-  for (const Named<Isolation>& n : kIsolationNames) names.emplace_back(n.name);
-  return names;
 }
 
 }  // namespace gb::cli

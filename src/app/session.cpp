@@ -372,7 +372,7 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
          "Run each method or point in a child process (a crash becomes a failed row, a hang a "
          "timeout row), or none")
       ->envname("GPUBARRIER_ISOLATE")
-      ->check(CLI::IsMember(isolation_names()))
+      ->check(CLI::IsMember(names_of<Isolation>()))
       ->default_str(std::string(name_of(args.isolate)));
   cmd.add_option("--point-timeout", args.point_timeout_s,
                  "Seconds an isolated child may take for one point before it is killed")

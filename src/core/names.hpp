@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "errors/errors.hpp"
 
@@ -41,6 +42,14 @@ constexpr std::optional<E> from_name(std::string_view text) {
   for (const Named<E>& n : name_table(E{}))
     if (n.name == text) return n.value;
   return std::nullopt;
+}
+
+// Every name of E, in its table's order: the values a flag of E takes (CLI::IsMember).
+template <NamedEnum E>
+std::vector<std::string> names_of() {
+  std::vector<std::string> names;
+  for (const Named<E>& n : name_table(E{})) names.emplace_back(n.name);
+  return names;
 }
 
 // "'clock', 'differential' or 'fusion'": every name of E, for a message.

@@ -17,6 +17,7 @@
 #include "core/statistic.hpp"
 #include "core/stop_reason.hpp"
 #include "core/technique.hpp"
+#include "jobs/request.hpp"
 
 namespace fs = std::filesystem;
 using namespace gb;
@@ -89,7 +90,15 @@ TEST(CategoryNames, StopReasonNamesRoundTrip) {
 TEST(CategoryNames, IsolationNamesRoundTrip) {
   expect_round_trip<cli::Isolation>();
   expect_refused<cli::Isolation>("methods", "--isolate");
-  EXPECT_EQ(cli::isolation_names(), (std::vector<std::string>{"method", "point", "none"}));
+  EXPECT_EQ(names_of<cli::Isolation>(), (std::vector<std::string>{"method", "point", "none"}));
+}
+
+TEST(CategoryNames, JobsSchedulerAndBindNamesRoundTrip) {
+  expect_round_trip<jobs::Scheduler>();
+  expect_round_trip<jobs::Bind>();
+  EXPECT_EQ(names_of<jobs::Scheduler>(), (std::vector<std::string>{"slurm", "none"}));
+  EXPECT_EQ(names_of<jobs::Bind>(), (std::vector<std::string>{"core", "none"}));
+  expect_refused<jobs::Scheduler>("pbs", "--scheduler");
 }
 
 TEST(CategoryNames, PointPartNamesRoundTrip) {
