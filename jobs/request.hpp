@@ -1,13 +1,24 @@
 // What `gpubarrier jobs` was asked for, as plain values: the CLI fills it, the tests build it.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/names.hpp"
+
 namespace gb::jobs {
 
+// What the scripts are for: sbatch scripts, or plain bash scripts with mpirun -np k per count.
 enum class Scheduler { slurm, none };
+inline constexpr std::array<Named<Scheduler>, 2> kSchedulerNames{{
+    {Scheduler::slurm, "slurm"},
+    {Scheduler::none, "none"},
+}};
+constexpr const auto& name_table(Scheduler) {
+  return kSchedulerNames;
+}
 
 // How the scripts place the processes and threads that spin in host barriers (docs/cluster.md,
 // "CPU binding"). core, as the reference tools are run (mpirun's default for 2 ranks, OSU's
@@ -16,6 +27,13 @@ enum class Scheduler { slurm, none };
 // the system file knows them, and gpubarrier pins its OpenMP threads one per CPU. none: nothing
 // is bound (mpirun --bind-to none, srun --cpu-bind=none, no taskset, OMP_PROC_BIND=false).
 enum class Bind { core, none };
+inline constexpr std::array<Named<Bind>, 2> kBindNames{{
+    {Bind::core, "core"},
+    {Bind::none, "none"},
+}};
+constexpr const auto& name_table(Bind) {
+  return kBindNames;
+}
 
 struct JobRequest {
   std::string system;  // a name in configs/systems or a path

@@ -108,8 +108,8 @@ inline SmRate sm_rate(const std::vector<WarpSpan>& spans, long ops_per_warp) {
 // Latency of one group alone (a block, a cluster): `run(1)` launches one and returns the warps'
 // spans; the figure is the first warp's clock span per repetition, by the clock technique.
 template <typename Run>
-std::vector<Measurement> lone_latency(const RunContext& ctx, const Run& run,
-                                      const SmClock& clock, long reps) {
+std::vector<Measurement> lone_latency(const RunContext& ctx, const Run& run, const SmClock& clock,
+                                      long reps) {
   auto sample = [&] {
     const WarpSpan w = run(1).front();
     return static_cast<double>(w.t1 - w.t0) / reps;
@@ -144,8 +144,8 @@ inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
   Measurement c;
   c.metric = "throughput_cycles";
   c.unit = units.per_cycle;
-  c.technique = "clock";
-  c.statistic = "median";
+  c.technique = Technique::clock;
+  c.statistic = Statistic::median;
   c.stats = summarize(per_cycle);
   c.value = c.stats.median;
   c.sm_clock_hz = clock.hz;
@@ -175,8 +175,7 @@ inline std::vector<Measurement> sm_throughput(const RunContext& ctx,
                                               const std::function<SmRate()>& sample,
                                               const SmClock& clock, long reps,
                                               const std::string& ops) {
-  return rate_throughput(ctx, sample, clock, reps,
-                         {ops + "/cycle/SM", ops + "/ns/SM", 1e9, ""});
+  return rate_throughput(ctx, sample, clock, reps, {ops + "/cycle/SM", ops + "/ns/SM", 1e9, ""});
 }
 
 }  // namespace gb

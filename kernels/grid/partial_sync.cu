@@ -277,10 +277,10 @@ class PartialSync final : public Method {
     Measurement m;
     m.metric = "check_never_arrived";
     m.unit = "blocks";
-    m.technique = "check";
-    m.statistic = "count";
+    m.technique = Technique::check;
+    m.statistic = Statistic::count;
     m.value = static_cast<double>(o.blocks) - static_cast<double>(o.arrived);
-    m.stop = "fixed";
+    m.stop = StopReason::fixed;
     const std::string of = " of " + std::to_string(o.blocks) + " blocks";
     const std::string rounds = std::to_string(kRounds);
     const std::string ended = "the kernel ended after " + seconds_text(o.seconds);

@@ -237,8 +237,8 @@ class FloorSignal final : public Method {
     std::vector<Measurement> rows;
     for (int a = 0; a < n; ++a)
       for (int b = a + 1; b < n; ++b)
-        rows.push_back(pair(ctx, team, a, b, {flag(a, a, b), flag(a, b, a), flag(b, b, a),
-                                              flag(b, a, b)}, v));
+        rows.push_back(
+            pair(ctx, team, a, b, {flag(a, a, b), flag(a, b, a), flag(b, b, a), flag(b, a, b)}, v));
     return rows;
   }
 
@@ -296,7 +296,8 @@ class FloorSignal final : public Method {
           GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
           return static_cast<double>(elapsed.to_host()[0]) / (2.0 * static_cast<double>(hi));
         });
-        m = median_figure(std::move(s.values), "one_way_latency", "ns", "globaltimer", s.stop);
+        m = median_figure(std::move(s.values), "one_way_latency", "ns", Technique::globaltimer,
+                          s.stop);
         m.reps_lo = m.reps_hi = hi;
       } else {
         // A round trip is two one-way signals: half of each launch's time, per round trip.
@@ -304,9 +305,10 @@ class FloorSignal final : public Method {
         m.metric = "one_way_latency";
       }
     } catch (const WatchdogTimeout& e) {
-      m = timeout_measurement("one_way_latency", "ns",
-                              v.timing == Timing::globaltimer ? "globaltimer" : "differential",
-                              e.what());
+      m = timeout_measurement(
+          "one_way_latency", "ns",
+          v.timing == Timing::globaltimer ? Technique::globaltimer : Technique::differential,
+          e.what());
     }
     m.gpus = {team.device(a), team.device(b)};
     m.note += (m.note.empty() ? "" : "; ") +

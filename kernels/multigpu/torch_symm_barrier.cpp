@@ -95,7 +95,7 @@ class TorchSymmBarrier final : public mg::ThreadsTeamMethod {
       state.skip(e.what());
       return {};
     } catch (const legacy::HelperTimeout& e) {
-      return {timeout_measurement("latency", "ns", "differential", e.what())};
+      return {timeout_measurement("latency", "ns", Technique::differential, e.what())};
     }
   }
 

@@ -80,7 +80,7 @@ class BlockReduction final : public SingleReduction {
     std::vector<Measurement> rows = clock_technique(ctx, sample, clock, 1);
     const Measurement& ns = rows.back();  // latency (ns)
     rows.push_back(bandwidth_of(ns.samples, static_cast<double>(in.n) * sizeof(double), "bandwidth",
-                                "GB/s", "clock", ns.stop));
+                                "GB/s", Technique::clock, ns.stop));
     rows.back().sm_clock_hz = clock.hz;
     rows.back().sm_clock_source = sm_clock_source_name(clock.source);
     rows.back().reps_hi = 1;

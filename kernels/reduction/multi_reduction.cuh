@@ -167,7 +167,7 @@ class MultiReduction : public Method {
     Measurement lat = mg::team_host_loop(
         state.ctx(), team, [&](int l) { run.session.reduce(l); }, evict);
     if (const std::string why = run.session.expired(); !why.empty())
-      return {timeout_measurement("latency", "ns", "host-loop", why + " while timing")};
+      return {timeout_measurement("latency", "ns", Technique::host_loop, why + " while timing")};
     Measurement bw =
         bandwidth_of(lat.samples, static_cast<double>(run.shares.total()) * sizeof(double),
                      "bandwidth", "GB/s", lat.technique, lat.stop);

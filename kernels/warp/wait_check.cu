@@ -50,7 +50,7 @@ constexpr WaitVariant kVariants[] = {
 constexpr long kVariantCount = sizeof kVariants / sizeof kVariants[0];
 constexpr long kControl = 0;
 
-constexpr int kWarps = 64;    // one per block, on as many SMs
+constexpr int kWarps = 64;         // one per block, on as many SMs
 constexpr int kTrialRounds = 256;  // trials per group
 
 // The clock group of every lane of every warp: tiles split each warp into 32 / k groups, the
@@ -122,11 +122,11 @@ class WaitCheck final : public Method {
     Measurement m;
     m.metric = "check_left_early";
     m.unit = "per 1e6 trials";
-    m.technique = "check";
-    m.statistic = "count";
+    m.technique = Technique::check;
+    m.statistic = Statistic::count;
     m.value = static_cast<double>(f.out_of_order) * 1e6 / static_cast<double>(trials);
     m.reps_lo = m.reps_hi = trials;
-    m.stop = "fixed";
+    m.stop = StopReason::fixed;
     const std::string n = std::to_string(trials);
     const std::string caught = "in " + std::to_string(f.out_of_order) + " of " + n +
                                " trials a thread left before another arrived (first: " + f.first +

@@ -107,8 +107,8 @@ void run_jobs(JobsArgs& a, const CLI::App& cmd, const GlobalOptions& global) {
   req.nodes = counts("--nodes", a.nodes);
   req.gpu_counts = counts("--gpu-counts", a.gpu_counts);
   req.subsets = split_list(a.subsets);
-  req.scheduler = a.scheduler == "none" ? jobs::Scheduler::none : jobs::Scheduler::slurm;
-  req.bind = a.bind == "none" ? jobs::Bind::none : jobs::Bind::core;
+  req.scheduler = parse_name<jobs::Scheduler>(a.scheduler, "--scheduler");
+  req.bind = parse_name<jobs::Bind>(a.bind, "--bind");
   if (!a.time.empty()) req.time_limit_s = jobs::parse_slurm_time(a.time);
   req.command_line = command_line(cmd, a);
   const bool own_executable = req.gpubarrier.empty();
@@ -162,13 +162,13 @@ void add_jobs_command(CLI::App& app, GlobalOptions& global) {
                   "best,worst: the best- and worst-connected GPUs of each count (whole nodes)");
   cmd->add_option("--scheduler", args->scheduler,
                   "slurm: sbatch scripts; none: plain bash scripts with mpirun -np k per count")
-      ->check(CLI::IsMember({"slurm", "none"}))
+      ->check(CLI::IsMember(names_of<jobs::Scheduler>()))
       ->capture_default_str();
   cmd->add_option("--bind", args->bind,
                   "core: every MPI rank on a core of its own (mpirun --bind-to core, srun "
                   "--cpu-bind=cores), then on its GPU's CPUs, and OpenMP threads pinned one per "
                   "CPU, as the reference tools are run; none: nothing bound (OMP_PROC_BIND=false)")
-      ->check(CLI::IsMember({"core", "none"}))
+      ->check(CLI::IsMember(names_of<jobs::Bind>()))
       ->capture_default_str();
   cmd->add_flag("--one-job-per-point", r.one_job_per_point,
                 "One job per GPU-count/subset step instead of one per node count");

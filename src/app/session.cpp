@@ -219,7 +219,7 @@ std::vector<std::string> child_command(const SessionArgs& a, const GlobalOptions
   const RunOptions& o = a.options;
   const std::pair<const char*, std::string> flags[] = {
       {"--out", "none"},
-      {"--isolate", "none"},
+      {"--isolate", std::string(name_of(Isolation::none))},
       {"--system", a.system},
       {"--samples", std::to_string(o.samples)},
       {"--time-budget", number(o.time_budget_s)},
@@ -238,15 +238,15 @@ std::vector<std::string> child_command(const SessionArgs& a, const GlobalOptions
 
 // Under mpirun every rank is one process of one job: a child per method cannot be a rank. There
 // the job generator isolates by running each method as its own mpirun/srun step.
-std::string effective_isolation(const SessionArgs& a, const Launch& launch) {
-  if (a.isolate == "none" || !launch.under_mpi) return a.isolate;
+Isolation effective_isolation(const SessionArgs& a, const Launch& launch) {
+  if (a.isolate == Isolation::none || !launch.under_mpi) return a.isolate;
   if (launch.is_root() && a.isolate_given)
     std::fprintf(stderr,
                  "gpubarrier: note: --isolate %s does not apply under mpirun/srun (a rank cannot "
                  "be a child process); running without isolation. Isolate methods by running "
                  "each as its own mpirun/srun step (`gpubarrier jobs` does), with --resume.\n",
-                 a.isolate.c_str());
-  return "none";
+                 std::string(name_of(a.isolate)).c_str());
+  return Isolation::none;
 }
 
 // The node name of every rank, and which ranks share a node (runtime/node_layout.hpp): by name and
@@ -364,12 +364,16 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
                  "over methods); raise it for a sweep that large on purpose")
       ->envname("GPUBARRIER_POINT_LIMIT")
       ->capture_default_str();
-  cmd.add_option("--isolate", args.isolate,
-                 "Run each method or point in a child process (a crash becomes a failed row, a "
-                 "hang a timeout row), or none")
+  cmd.add_option_function<std::string>(
+         "--isolate",
+         [&args](const std::string& text) {
+           args.isolate = parse_name<Isolation>(text, "--isolate");
+         },
+         "Run each method or point in a child process (a crash becomes a failed row, a hang a "
+         "timeout row), or none")
       ->envname("GPUBARRIER_ISOLATE")
-      ->check(CLI::IsMember({"method", "point", "none"}))
-      ->capture_default_str();
+      ->check(CLI::IsMember(names_of<Isolation>()))
+      ->default_str(std::string(name_of(args.isolate)));
   cmd.add_option("--point-timeout", args.point_timeout_s,
                  "Seconds an isolated child may take for one point before it is killed")
       ->envname("GPUBARRIER_POINT_TIMEOUT")
@@ -439,7 +443,7 @@ void execute_session(SessionArgs& args, const SpecReader& read_specs, const Glob
     return;
   }
   if (args.out.empty()) args.out = default_out(launch, ctx.env.host, run_id);
-  const std::string isolate = effective_isolation(args, launch);
+  const Isolation isolate = effective_isolation(args, launch);
   const Outputs files = open_outputs(launch, args.out, args.raw, {args.resume, args.force});
   if (files.csv) record_topology(files.csv->path(), *ctx.topology, args.resume);
   PointBook book(named_history(files.done, plans), args.retry);
@@ -456,14 +460,14 @@ void execute_session(SessionArgs& args, const SpecReader& read_specs, const Glob
   for (const auto& plan : plans) points += count_plan_points(ctx, plan);
   ProgressLine progress(points, launch.is_root() && ProgressLine::wanted());
   RunTally tally;
-  if (isolate == "none") {
+  if (isolate == Isolation::none) {
     for (auto& plan : plans) {
       plan.hooks = &book;
       plan.progress = &progress;
       tally += run_plan(ctx, plan, sinks);
     }
   } else {
-    const IsolationArgs iso{isolate == "point", args.point_timeout_s,
+    const IsolationArgs iso{isolate == Isolation::point, args.point_timeout_s,
                             child_command(args, global, run_id)};
     tally = run_isolated(ctx, plans, book, sinks, iso, progress);
   }

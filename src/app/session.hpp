@@ -8,6 +8,7 @@
 
 #include "app/commands.hpp"
 #include "app/isolated_child.hpp"
+#include "app/isolation_mode.hpp"
 #include "app/point_book.hpp"
 #include "core/run_context.hpp"
 
@@ -22,8 +23,8 @@ struct SessionArgs {
   bool resume = false;
   bool force = false;  // replace an --out/--raw file that holds rows
   RetryPolicy retry;
-  long point_limit = 20000;      // points a run may ask for (--point-limit)
-  std::string isolate = "none";  // none, method, point (`sweep` defaults to method)
+  long point_limit = 20000;             // points a run may ask for (--point-limit)
+  Isolation isolate = Isolation::none;  // `sweep` defaults to method
   bool isolate_given = false;    // by flag or environment, not the default (notes under mpirun)
   double point_timeout_s = 600;  // an isolated child gets this long per point
   std::string mpi_thread_level = "single";  // asked of MPI_Init_thread under mpirun/srun

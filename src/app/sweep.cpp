@@ -25,7 +25,7 @@ std::string sweep_path(const std::string& file_or_name) {
 void add_sweep_command(CLI::App& app, GlobalOptions& global) {
   auto session = std::make_shared<SessionArgs>();
   // A sweep is long and unattended: one crashing or hanging method must not end it.
-  session->isolate = "method";
+  session->isolate = Isolation::method;
   auto path = std::make_shared<std::string>();
   auto cli = std::make_shared<Narrowing>();
   auto* cmd = app.add_subcommand(

@@ -7,9 +7,9 @@
 
 #include <chrono>
 #include <cstddef>
-#include <string>
 
 #include "core/run_context.hpp"
+#include "core/stop_reason.hpp"
 
 namespace gb {
 
@@ -23,13 +23,13 @@ class AdaptiveStop {
   // Whether to take more samples, given how many there are and their relative standard error.
   // Collective under MPI (elapsed time is the max over ranks) so all ranks stop together.
   bool more(std::size_t samples, double rse);
-  // "converged" (rse below target), "budget" (time spent first) or "" while sampling goes on.
-  const std::string& reason() const { return reason_; }
+  // converged (rse below target), budget (time spent first) or none while sampling goes on.
+  StopReason reason() const { return reason_; }
 
  private:
   const RunContext& ctx_;
   std::chrono::steady_clock::time_point start_;
-  std::string reason_;
+  StopReason reason_ = StopReason::none;
 };
 
 }  // namespace gb

@@ -37,7 +37,7 @@ std::string bound_violation(const std::vector<Bound>& bounds, const Measurement&
   }
   // A clock figure in ns is its latency_cycles twin at the measured SM clock: the lower cycle
   // bounds hold for it in cycles (a sub-cycle dependent load is as impossible in ns).
-  if (m.metric == "latency" && m.technique == "clock" && m.sm_clock_hz > 0) {
+  if (m.metric == "latency" && m.technique == Technique::clock && m.sm_clock_hz > 0) {
     const double cycles = v * m.sm_clock_hz / 1e9;
     for (const Bound& b : bounds)
       if (b.metric == "latency_cycles" && b.min && *b.min > 0 && !(cycles >= *b.min))

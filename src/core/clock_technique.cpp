@@ -6,8 +6,8 @@ std::vector<Measurement> clock_technique(const RunContext& ctx,
                                          const std::function<double()>& sample,
                                          const SmClock& clock, long reps) {
   Samples cycles = adaptive_samples(ctx, sample);
-  Measurement c =
-      median_figure(std::move(cycles.values), "latency_cycles", "cycles", "clock", cycles.stop);
+  Measurement c = median_figure(std::move(cycles.values), "latency_cycles", "cycles",
+                                Technique::clock, cycles.stop);
   c.sm_clock_hz = clock.hz;
   c.sm_clock_source = sm_clock_source_name(clock.source);
   c.reps_hi = reps;

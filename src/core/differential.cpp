@@ -55,8 +55,8 @@ Measurement differential(const RunContext& ctx, const std::function<double(long 
       ctx, [&] { return run(hi); }, [&] { return run(lo); }, static_cast<double>(hi - lo));
   m.metric = "latency";
   m.unit = "ns";
-  m.technique = "differential";
-  m.statistic = "eq7";
+  m.technique = Technique::differential;
+  m.statistic = Statistic::eq7;
   m.reps_lo = lo;
   m.reps_hi = hi;
   return m;

@@ -70,7 +70,7 @@ bool point_matches(std::string_view setting, std::string_view method, std::strin
 
 // The phase of GPUBARRIER_TEST_THROW: set by the runner's thread before the members' threads
 // start (an OpenMP region's start orders it before their reads).
-std::atomic<const char*> g_phase{""};
+std::atomic<PointPart> g_phase{PointPart::none};
 std::atomic<bool> g_thrown{false};
 
 // The device faults' names and meanings, in the enum's order.
@@ -136,12 +136,12 @@ void crash_or_hang(std::string_view method, std::string_view point) {
   }
 }
 
-Phase::Phase(const char* phase) {
-  g_phase = phase;
+Phase::Phase(PointPart part) {
+  g_phase = part;
 }
 
 Phase::~Phase() {
-  g_phase = "";
+  g_phase = PointPart::none;
 }
 
 void throw_if_named(int member) {
@@ -151,9 +151,10 @@ void throw_if_named(int member) {
   const std::string phase = s.substr(0, colon);
   char* end = nullptr;
   const long who = colon == std::string::npos ? -1 : std::strtol(s.c_str() + colon + 1, &end, 10);
-  if ((phase != "verify" && phase != "measure") || who < 0 || !end || *end)
+  const std::optional<PointPart> part = from_name<PointPart>(phase);
+  if ((part != PointPart::verify && part != PointPart::measure) || who < 0 || !end || *end)
     throw Error("GPUBARRIER_TEST_THROW=" + s + ": expected <verify|measure>:<member>");
-  if (phase == g_phase.load() && who == member && !g_thrown.exchange(true))
+  if (part == g_phase.load() && who == member && !g_thrown.exchange(true))
     throw Error("GPUBARRIER_TEST_THROW: member " + std::to_string(member) + " throws in " + phase);
 }
 

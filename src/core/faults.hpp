@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/method.hpp"
+#include "core/point_part.hpp"
 
 namespace gb::faults {
 
@@ -79,7 +80,7 @@ void crash_or_hang(std::string_view method, std::string_view point);
 // Names the part of a point that runs while it lives (the runner's verify and measure).
 class Phase {
  public:
-  explicit Phase(const char* phase);
+  explicit Phase(PointPart part);
   ~Phase();
   Phase(const Phase&) = delete;
   Phase& operator=(const Phase&) = delete;

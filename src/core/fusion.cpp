@@ -23,8 +23,8 @@ Measurement fusion(const RunContext& ctx,
       ctx, [&] { return run(i, j); }, [&] { return run(j, i); }, static_cast<double>(i - j));
   m.metric = "launch_overhead";
   m.unit = "ns";
-  m.technique = "fusion";
-  m.statistic = "eq6";
+  m.technique = Technique::fusion;
+  m.statistic = Statistic::eq6;
   m.reps_lo = j;
   m.reps_hi = i;
   return m;
@@ -39,10 +39,10 @@ Usability fusion_point_usable(const Point& p) {
   // 1 ms is __nanosleep's upper limit per call.
   if (unit < 1 || unit > 1'000'000) return Usability::no("unit_ns must be within 1..1000000");
   if (const long shorter = std::min(i, j) * unit; shorter < kFusionMinKernelNs)
-    return Usability::no("kernels of min(fusion_i, fusion_j) x unit_ns = " +
-                         std::to_string(shorter) + " ns are shorter than the " +
-                         std::to_string(kFusionMinKernelNs) +
-                         " ns Eq. 6 needs (the study, section 9.2): raise unit_ns");
+    return Usability::no(
+        "kernels of min(fusion_i, fusion_j) x unit_ns = " + std::to_string(shorter) +
+        " ns are shorter than the " + std::to_string(kFusionMinKernelNs) +
+        " ns Eq. 6 needs (the study, section 9.2): raise unit_ns");
   return Usability::yes();
 }
 

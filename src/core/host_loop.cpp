@@ -36,8 +36,8 @@ void append_slowest(std::vector<double>& samples_ns,
   }
 }
 
-Measurement host_loop_result(const std::vector<double>& samples_ns, const std::string& stop) {
-  return median_figure(samples_ns, "latency", "ns", "host-loop", stop);
+Measurement host_loop_result(const std::vector<double>& samples_ns, StopReason stop) {
+  return median_figure(samples_ns, "latency", "ns", Technique::host_loop, stop);
 }
 
 }  // namespace gb

@@ -40,8 +40,11 @@ double mean_of(const std::vector<double>& v) {
 
 }  // namespace
 
-std::string LoopConvention::statistic() const {
-  return std::string("loop-mean-") + (combine == LoopCombine::average ? "avg-" : "max-") + members;
+Statistic LoopConvention::statistic() const {
+  const bool average = combine == LoopCombine::average;
+  if (members == LoopMember::thread)
+    return average ? Statistic::loop_mean_avg_threads : Statistic::loop_mean_max_threads;
+  return average ? Statistic::loop_mean_avg_ranks : Statistic::loop_mean_max_ranks;
 }
 
 double combine_loop_means(const std::vector<double>& per_member_ns, LoopCombine how) {
@@ -140,14 +143,14 @@ Measurement ReferenceLoop::result() const {
   Measurement m;
   m.metric = "loop_latency";
   m.unit = "ns";
-  m.technique = "host-loop";
+  m.technique = Technique::host_loop;
   m.statistic = convention_.statistic();
   m.stats = summarize(samples_);
   m.value = m.stats.mean;
   m.samples = samples_;
   m.reps_hi = steps_;
   m.stop = stop_.reason();
-  const std::string per = convention_.members == "threads" ? "per-thread" : "per-rank";
+  const std::string per = convention_.members == LoopMember::thread ? "per-thread" : "per-rank";
   m.note = per + " loop means min " + format_ns(mean_of(member_min_)) + " ns, max " +
            format_ns(mean_of(member_max_)) + " ns (" + std::to_string(steps_) + " steps a loop)";
   return m;

@@ -41,19 +41,22 @@ namespace gb {
 // maximum (EPCC's master span, nccl-tests -a 3).
 enum class LoopCombine { average, maximum };
 
+// What one member of the loop is: an MPI rank or a thread of one process.
+enum class LoopMember { rank, thread };
+
 struct LoopConvention {
   LoopCombine combine = LoopCombine::average;
-  std::string members = "ranks";  // what a member is, for the statistic: "ranks" or "threads"
-  // "loop-mean-avg-ranks", "loop-mean-max-threads", ...: the row's `statistic`.
-  std::string statistic() const;
+  LoopMember members = LoopMember::rank;
+  // loop-mean-avg-ranks, loop-mean-max-threads, ...: the row's `statistic`.
+  Statistic statistic() const;
 };
 
 // OSU's convention (average over ranks) and EPCC's (maximum over threads).
 inline LoopConvention osu_convention() {
-  return {LoopCombine::average, "ranks"};
+  return {LoopCombine::average, LoopMember::rank};
 }
 inline LoopConvention epcc_convention() {
-  return {LoopCombine::maximum, "threads"};
+  return {LoopCombine::maximum, LoopMember::thread};
 }
 
 // One loop's figure from every member's loop mean (ns per step): their mean or maximum.

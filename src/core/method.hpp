@@ -10,7 +10,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/statistic.hpp"
 #include "core/statistics.hpp"
+#include "core/stop_reason.hpp"
+#include "core/technique.hpp"
 
 namespace gb {
 
@@ -177,14 +180,14 @@ struct Bound {
 
 // One reported figure of one configuration.
 struct Measurement {
-  std::string metric;     // latency, latency_cycles, throughput, ...
-  std::string unit;       // ns, cycles, warp-syncs/ns, ...
-  std::string technique;  // clock, differential, host-loop, fusion
+  std::string metric;  // latency, latency_cycles, throughput, ...
+  std::string unit;    // ns, cycles, warp-syncs/ns, ...
+  Technique technique = Technique::none;
   Summary stats;
   double value = 0;  // the headline figure (the technique decides: median or Eq. 7)
-  // What `value` is, set by the technique: "median" (clock, host-loop), "eq7" (differential:
-  // the study's Eq. 7 on the means), "eq6" (fusion: Eq. 6 on the means); results/SCHEMA.md.
-  std::string statistic;
+  // What `value` is, set by the technique: median (clock, host-loop), eq7 (differential: the
+  // study's Eq. 7 on the means), eq6 (fusion: Eq. 6 on the means); results/SCHEMA.md.
+  Statistic statistic = Statistic::none;
   double sm_clock_hz = 0;  // the SM clock the figure ran at, where measured; 0: not measured
   // Where sm_clock_hz came from: "estimate", "nvml" or "max" (core/sm_clock_choice.hpp); "" where
   // no SM clock was measured.
@@ -193,7 +196,7 @@ struct Measurement {
   // host-loop, the per-pair estimates for differential and fusion (`--raw`).
   std::vector<double> samples;
   long reps_lo = 0, reps_hi = 0;
-  std::string stop;  // converged | budget | fixed
+  StopReason stop = StopReason::none;
   Status status = Status::ok;
   std::string note;
   // Why the figure's members did not have their CPUs to themselves (core/oversubscription.hpp),
@@ -228,7 +231,8 @@ class Method {
 
   // The physical bounds of the method's figures, applied by the runner to every measured row.
   // The default: every time-like figure (latency, loop_latency, latency_cycles, launch_interval,
-  // launch_overhead, one_way_latency, interval, loop_interval) is positive. Override to add bounds, calling the base.
+  // launch_overhead, one_way_latency, interval, loop_interval) is positive. Override to add bounds,
+  // calling the base.
   virtual std::vector<Bound> bounds() const;
 };
 

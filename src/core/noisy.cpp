@@ -18,16 +18,12 @@ void add(std::string& reasons, const std::string& reason) {
 
 }  // namespace
 
-bool computed_on_means(std::string_view statistic) {
-  return statistic.starts_with("eq") || statistic.find("mean") != std::string_view::npos;
-}
-
 std::string noisy_reason(const Measurement& m) {
   std::string reasons;
   const double cv = m.stats.cv;
   if (cv > kNoisyCv)
     add(reasons, format("cv %.3g > %.3g", cv, kNoisyCv));
-  else if (m.stop == "budget" && cv > kNoisyBudgetCv)
+  else if (m.stop == StopReason::budget && cv > kNoisyBudgetCv)
     add(reasons, format("time budget spent at cv %.3g > %.3g", cv, kNoisyBudgetCv));
   if (computed_on_means(m.statistic)) {
     const double gap = std::fabs(m.stats.mean - m.stats.median);

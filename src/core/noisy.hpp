@@ -16,9 +16,8 @@ inline constexpr double kNoisyBudgetCv = 0.05;
 // For a value computed on means: the largest |mean - median| / |median| that is not noisy.
 inline constexpr double kNoisyMeanMedianGap = 0.10;
 
-// Whether `statistic` is computed on sample means (Eq. 6 and 7, a loop mean): "eq..." or a name
-// that contains "mean". Those are pulled by outliers that the median ignores.
-bool computed_on_means(std::string_view statistic);
+// A figure computed on sample means (core/statistic.hpp: computed_on_means) is pulled by
+// outliers that the median ignores: its mean and median must agree.
 
 // Why `m` is noisy ("cv 0.31 > 0.25, ..."), or "" when it is not.
 std::string noisy_reason(const Measurement& m);

@@ -28,13 +28,13 @@ double t975(long df) {
 std::optional<Interval> interval95(double value, double stddev, std::size_t samples) {
   if (samples < 2 || !std::isfinite(value) || !std::isfinite(stddev) || stddev < 0)
     return std::nullopt;
-  const double half = t975(static_cast<long>(samples) - 1) * stddev /
-                      std::sqrt(static_cast<double>(samples));
+  const double half =
+      t975(static_cast<long>(samples) - 1) * stddev / std::sqrt(static_cast<double>(samples));
   return Interval{value - half, value + half};
 }
 
 std::string unresolved_reason(const Measurement& m) {
-  if (m.statistic != "eq6" && m.statistic != "eq7") return {};
+  if (!from_equation(m.statistic)) return {};
   const std::optional<Interval> ci = interval95(m.value, m.stats.stddev, m.stats.count);
   if (!ci || !(ci->lo <= 0.0 && 0.0 <= ci->hi)) return {};
   const std::string hi = three_digits(ci->hi) + " " + m.unit;

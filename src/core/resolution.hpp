@@ -1,5 +1,5 @@
 // Unresolved figures (results/SCHEMA.md, "Unresolved figures"): a figure computed as a
-// difference of two means (statistic "eq6", "eq7": the fusion and differential techniques)
+// difference of two means (statistic eq6, eq7: the fusion and differential techniques)
 // whose 95% confidence interval includes zero measured nothing that can be told from zero. It
 // is written `unverified`, so that no reader of ok rows takes it, with a note part of its own
 // that gives the bound it does establish: "unresolved: 95% interval -99.8..24.4 ns includes

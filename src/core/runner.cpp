@@ -101,8 +101,8 @@ std::string topology_of(const RunContext& ctx, const RunPlan& plan, const Method
 // `settle` adds the agreement point at the part's end (verify, measure), where the others meet a
 // rank that failed after their last one and where one rank's skip becomes every rank's.
 template <class Part>
-auto run_part(RunContext& ctx, State* settle, const char* name, Part&& part) {
-  const faults::Phase phase(name);
+auto run_part(RunContext& ctx, State* settle, PointPart which, Part&& part) {
+  const faults::Phase phase(which);
   try {
     auto result = part();
     if (settle && any_rank_refuses(ctx, settle->skipped()) && !settle->skipped())
@@ -141,17 +141,18 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
   };
   auto records = [&]() -> std::vector<Record> {
     const Usability f =
-        run_part(ctx, nullptr, "feasible", [&] { return method.feasible(ctx, point); });
+        run_part(ctx, nullptr, PointPart::feasible, [&] { return method.feasible(ctx, point); });
     if (!f.ok) return {status_record(Status::skipped, f.reason)};
     // The parts run inside the State's lifetime: a failure unwinds through its resources only
     // once every rank knows of it (their destructors then skip their collectives).
     State state(ctx, point);
-    const Verification v = run_part(ctx, &state, "verify", [&] { return method.verify(state); });
+    const Verification v =
+        run_part(ctx, &state, PointPart::verify, [&] { return method.verify(state); });
     if (state.skipped()) return {status_record(Status::skipped, state.skip_reason())};
     if (v.result == Verification::Result::timeout)
       return {status_record(Status::timeout, "verification run: " + v.detail)};
     std::vector<Measurement> figures =
-        run_part(ctx, &state, "measure", [&] { return method.measure(state); });
+        run_part(ctx, &state, PointPart::measure, [&] { return method.measure(state); });
     if (state.skipped()) return {status_record(Status::skipped, state.skip_reason())};
     check_loop_agreement(figures);  // a loop far from its per-step figure: both noisy
     // Where the ranks ran (a job script binds each to a core of its own): said in every figure.
@@ -161,7 +162,7 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
     for (Measurement& m : figures) {
       // A clock figure says whether its timed region holds the instruction it claims to time,
       // as a part of its own after the method's (core/timed_regions.hpp).
-      if (m.technique == "clock")
+      if (m.technique == Technique::clock)
         if (std::string part = timed_region_note(method.name(), point, ctx.compute_capability);
             !part.empty())
           m.note += (m.note.empty() ? "" : "; ") + part;

@@ -17,15 +17,15 @@ Samples adaptive_samples(const RunContext& ctx, const std::function<double()>& s
 }
 
 Measurement median_figure(std::vector<double> values, std::string metric, std::string unit,
-                          std::string technique, std::string stop) {
+                          Technique technique, StopReason stop) {
   Measurement m;
   m.metric = std::move(metric);
   m.unit = std::move(unit);
-  m.technique = std::move(technique);
-  m.statistic = "median";
+  m.technique = technique;
+  m.statistic = Statistic::median;
   m.stats = summarize(values);
   m.value = m.stats.median;
-  m.stop = std::move(stop);
+  m.stop = stop;
   m.samples = std::move(values);
   return m;
 }

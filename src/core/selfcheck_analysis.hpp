@@ -23,7 +23,7 @@ inline constexpr double kAgreeSe = 2.0;
 struct Figure {
   double value = 0, se = 0;
   std::size_t samples = 0;
-  std::string stop;  // "converged" or "budget" (core/adaptive.hpp)
+  StopReason stop = StopReason::none;  // converged or budget (core/adaptive.hpp)
 };
 
 // The figure of a Measurement: its value, and its stddev over the root of its sample count (for

@@ -19,7 +19,7 @@ Measurement host_loop(const RunContext& ctx, const std::function<void()>& step, 
 
 // The host-loop Measurement of per-step times already taken (ns), for loops that cannot be a
 // single `step` (steps inside an OpenMP parallel region): value = median.
-Measurement host_loop_result(const std::vector<double>& samples_ns, const std::string& stop);
+Measurement host_loop_result(const std::vector<double>& samples_ns, StopReason stop);
 
 // Steps timed by every member (thread, GPU) of such a loop: step i's figure is the slowest
 // member's. Appends max over m of per_member[m][i] for i < steps.
@@ -43,13 +43,13 @@ Measurement paired_difference(const RunContext& ctx, const std::function<double(
 // it stopped: the sampling of the clock technique and of the CUDA-event timings.
 struct Samples {
   std::vector<double> values;
-  std::string stop;
+  StopReason stop = StopReason::none;
 };
 Samples adaptive_samples(const RunContext& ctx, const std::function<double()>& sample);
 
 // A figure whose value is the median of `values` (its samples), as clock and host-loop give.
 Measurement median_figure(std::vector<double> values, std::string metric, std::string unit,
-                          std::string technique, std::string stop);
+                          Technique technique, StopReason stop);
 
 // clock (Wong; the study's section 9.3): `sample()` runs one kernel and returns the cycles per
 // operation read from clock64() inside it. Two Measurements: "latency_cycles" (cycles) and

@@ -51,16 +51,16 @@ Summary summary_from(const json& j) {
 json measurement_json(const Measurement& m) {
   return {{"metric", m.metric},
           {"unit", m.unit},
-          {"technique", m.technique},
+          {"technique", name_of(m.technique)},
           {"stats", summary_json(m.stats)},
           {"value", m.value},
           {"reps_lo", m.reps_lo},
           {"reps_hi", m.reps_hi},
-          {"stop", m.stop},
+          {"stop", name_of(m.stop)},
           {"status", to_string(m.status)},
           {"note", m.note},
           {"gpus", m.gpus},
-          {"statistic", m.statistic},
+          {"statistic", name_of(m.statistic)},
           {"sm_clock_hz", m.sm_clock_hz},
           {"sm_clock_source", m.sm_clock_source},
           {"samples", m.samples}};
@@ -70,16 +70,16 @@ Measurement measurement_from(const json& j) {
   Measurement m;
   m.metric = j.at("metric");
   m.unit = j.at("unit");
-  m.technique = j.at("technique");
+  m.technique = parse_name<Technique>(j.at("technique").get<std::string>(), "technique");
   m.stats = summary_from(j.at("stats"));
   m.value = number(j.at("value"));
   m.reps_lo = j.at("reps_lo");
   m.reps_hi = j.at("reps_hi");
-  m.stop = j.at("stop");
+  m.stop = parse_name<StopReason>(j.at("stop").get<std::string>(), "stop reason");
   m.status = status_from_string(j.at("status").get<std::string>());
   m.note = j.at("note");
   m.gpus = j.at("gpus").get<std::vector<int>>();
-  m.statistic = j.at("statistic");
+  m.statistic = parse_name<Statistic>(j.at("statistic").get<std::string>(), "statistic");
   m.sm_clock_hz = number(j.at("sm_clock_hz"));
   m.sm_clock_source = j.at("sm_clock_source");
   for (const json& v : j.at("samples")) m.samples.push_back(number(v));

@@ -183,7 +183,7 @@ Row to_row(const Record& r) {
   set(row, "note", r.figure.note);
   if (!r.has_figures) return row;
   const Measurement& m = r.figure;
-  set(row, "technique", m.technique);
+  set(row, "technique", std::string(name_of(m.technique)));
   set(row, "reps_lo", m.reps_lo ? std::to_string(m.reps_lo) : "");
   set(row, "reps_hi", m.reps_hi ? std::to_string(m.reps_hi) : "");
   set(row, "samples", std::to_string(m.stats.count));
@@ -198,10 +198,10 @@ Row to_row(const Record& r) {
   set(row, "p95", fmt(m.stats.p95));
   set(row, "p99", fmt(m.stats.p99));
   set(row, "cv", fmt(m.stats.cv));
-  set(row, "stop", m.stop);
+  set(row, "stop", std::string(name_of(m.stop)));
   set(row, "sm_clock_mhz", m.sm_clock_hz > 0 ? fmt(m.sm_clock_hz / 1e6) : "");
   set(row, "sm_clock_source", m.sm_clock_hz > 0 ? m.sm_clock_source : "");
-  set(row, "statistic", m.statistic);
+  set(row, "statistic", std::string(name_of(m.statistic)));
   return row;
 }
 

@@ -8,7 +8,8 @@ namespace {
 using selfcheck::code_kib;
 
 nlohmann::json figure(const selfcheck::Figure& f) {
-  return {{"cycles", f.value}, {"se_cycles", f.se}, {"samples", f.samples}, {"stop", f.stop}};
+  return {
+      {"cycles", f.value}, {"se_cycles", f.se}, {"samples", f.samples}, {"stop", name_of(f.stop)}};
 }
 
 nlohmann::json loop_row(const selfcheck::LoopRow& r, const selfcheck::Outcome& o) {

@@ -85,7 +85,7 @@ Measurement team_host_loop(const RunContext& ctx, const Team& team,
 Measurement team_loop_latency(const RunContext& ctx, const Team& team, LoopConvention convention,
                               const std::function<void(int local)>& step,
                               const std::function<void(int local)>& finish) {
-  convention.members = team.mode() == Mode::mpi ? "ranks" : "threads";
+  convention.members = team.mode() == Mode::mpi ? LoopMember::rank : LoopMember::thread;
   ReferenceLoop loop(ctx, convention, team.local_count());
   const std::function<void()> sync = team.local_count() > 1 ? [] {
 #pragma omp barrier

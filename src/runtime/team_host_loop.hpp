@@ -23,7 +23,7 @@ Measurement team_host_loop(const RunContext& ctx, const Team& team,
 // The reference tools' loop figure over a team (metric loop_latency,
 // core/host_loop_reference.hpp): every member times loops of `step(local)` followed by
 // `finish(local)` (may be empty); a loop's figure combines the members' loop means by
-// `convention.combine`. The statistic names the members: "ranks" in mpi mode, "threads" in
+// `convention.combine`. The statistic names the members: ranks in mpi mode, threads in
 // threads mode (convention.members is replaced).
 Measurement team_loop_latency(const RunContext& ctx, const Team& team, LoopConvention convention,
                               const std::function<void(int local)>& step,

@@ -14,7 +14,7 @@ inline Measurement measured(double value, double se, std::size_t n = 100) {
   m.value = m.stats.mean = m.stats.median = value;
   m.stats.count = n;
   m.stats.stddev = se * std::sqrt(static_cast<double>(n));
-  m.stop = "converged";
+  m.stop = StopReason::converged;
   return m;
 }
 

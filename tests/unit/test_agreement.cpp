@@ -8,8 +8,8 @@
 #include <thread>
 
 #include "core/agreement.hpp"
-#include "core/host_loop_reference.hpp"
 #include "core/faults.hpp"
+#include "core/host_loop_reference.hpp"
 #include "quick_context.hpp"
 
 using namespace gb;
@@ -67,7 +67,7 @@ TEST(TestThrow, AMalformedSpecFailsLoudly) {
 TEST(ReferenceLoop, AThreadThatThrowsEndsTheLoopWithTheOthersAndFailsIt) {
   RunContext ctx = quick_context();
   setenv("GPUBARRIER_TEST_THROW", "measure:1", 1);
-  const faults::Phase phase("measure");
+  const faults::Phase phase(PointPart::measure);
   ReferenceLoop loop(ctx, epcc_convention(), 2);
   std::barrier<> meet(2);
   auto member = [&](int i) {

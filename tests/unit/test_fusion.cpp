@@ -38,10 +38,10 @@ TEST(Fusion, RecoversHiddenLaunchOverheadAndCancelsWorkAndSync) {
   EXPECT_NEAR(m.value, 1100.0, 5.0);  // ns
   EXPECT_EQ(m.metric, "launch_overhead");
   EXPECT_EQ(m.unit, "ns");
-  EXPECT_EQ(m.technique, "fusion");
+  EXPECT_EQ(m.technique, Technique::fusion);
   EXPECT_EQ(m.reps_hi, 100);
   EXPECT_EQ(m.reps_lo, 10);
-  EXPECT_EQ(m.stop, "converged");
+  EXPECT_EQ(m.stop, StopReason::converged);
   EXPECT_EQ(calls, 2 + 2 * static_cast<long>(m.stats.count));  // warm-up pair, then pairs
   // sigma = sqrt(s_ij^2 + s_ji^2) / (i - j) ~ sqrt(2) * 200 ns / 90
   EXPECT_NEAR(m.stats.stddev, std::sqrt(2.0) * 200.0 / 90, 1.0);
@@ -64,7 +64,7 @@ TEST(Fusion, SigmaFromExactSeries) {
   EXPECT_NEAR(m.value, (130e3 - 102e3) / 10, 1e-6);
   EXPECT_NEAR(m.stats.stddev, std::sqrt(s_ij * s_ij + s_ji * s_ji) / 10, 1e-6);
   EXPECT_EQ(m.stats.count, 4u);
-  EXPECT_EQ(m.stop, "converged");
+  EXPECT_EQ(m.stop, StopReason::converged);
 }
 
 TEST(Fusion, RejectsEqualCountsBeforeRunning) {
@@ -82,8 +82,11 @@ TEST(FusionPointUsable, KernelsAtLeastAsLongAsTheStudyAsks) {
   // The shorter kernels, min(i, j) units: 10 x 1000 ns = 10 us passes the study's 5 us floor
   // (section 9.2); 10 x 100 ns, or 2 x 2000 ns, measure the host's launches instead.
   auto point = [](long i, long j, long unit) {
-    return Point({{"blocks_per_sm", 1}, {"threads_per_block", 128}, {"fusion_i", i},
-                  {"fusion_j", j}, {"unit_ns", unit}});
+    return Point({{"blocks_per_sm", 1},
+                  {"threads_per_block", 128},
+                  {"fusion_i", i},
+                  {"fusion_j", j},
+                  {"unit_ns", unit}});
   };
   EXPECT_TRUE(fusion_point_usable(point(100, 10, 1000)).ok);
   EXPECT_TRUE(fusion_point_usable(point(10, 100, 500)).ok);  // 10 x 500 = 5 us

@@ -25,9 +25,10 @@ void spin_for(std::chrono::microseconds d) {
 }  // namespace
 
 TEST(LoopConvention, StatisticNamesTheCombinationAndTheMembers) {
-  EXPECT_EQ(osu_convention().statistic(), "loop-mean-avg-ranks");
-  EXPECT_EQ(epcc_convention().statistic(), "loop-mean-max-threads");
-  EXPECT_EQ((LoopConvention{LoopCombine::average, "threads"}.statistic()), "loop-mean-avg-threads");
+  EXPECT_EQ(osu_convention().statistic(), Statistic::loop_mean_avg_ranks);
+  EXPECT_EQ(epcc_convention().statistic(), Statistic::loop_mean_max_threads);
+  EXPECT_EQ((LoopConvention{LoopCombine::average, LoopMember::thread}.statistic()),
+            Statistic::loop_mean_avg_threads);
 }
 
 TEST(LoopConvention, AverageOverMembersAsOsuMaximumAsEpcc) {
@@ -73,15 +74,15 @@ TEST(ReferenceLoop, EachSampleCombinesOneLoopOfEveryMember) {
   const Measurement a = avg.result(), m = max.result();
   EXPECT_EQ(a.metric, "loop_latency");
   EXPECT_EQ(a.unit, "ns");
-  EXPECT_EQ(a.technique, "host-loop");
-  EXPECT_EQ(a.statistic, "loop-mean-avg-ranks");
+  EXPECT_EQ(a.technique, Technique::host_loop);
+  EXPECT_EQ(a.statistic, Statistic::loop_mean_avg_ranks);
   EXPECT_EQ(a.stats.count, 10u);
   EXPECT_DOUBLE_EQ(a.stats.min, 1500);
   EXPECT_DOUBLE_EQ(a.stats.max, 2000);
   EXPECT_DOUBLE_EQ(a.value, 1750);  // the mean of the samples
   EXPECT_DOUBLE_EQ(a.value, a.stats.mean);
   EXPECT_EQ(a.reps_hi, 1000);
-  EXPECT_EQ(m.statistic, "loop-mean-max-threads");
+  EXPECT_EQ(m.statistic, Statistic::loop_mean_max_threads);
   EXPECT_DOUBLE_EQ(m.stats.min, 2000);
   EXPECT_DOUBLE_EQ(m.stats.max, 3000);
   EXPECT_DOUBLE_EQ(m.value, 2500);
@@ -102,7 +103,7 @@ TEST(ReferenceLoop, TimesWholeLoopsOfOneMember) {
   EXPECT_GE(m.reps_hi, 20);
   // After each loop: the warm-up, the calibration loops (at least one) and every sample.
   EXPECT_GE(finished, static_cast<int>(m.stats.count) + 2);
-  EXPECT_FALSE(m.stop.empty());
+  EXPECT_NE(m.stop, StopReason::none);
 }
 
 TEST(ReferenceLoop, ThreadsMeetBetweenLoopsAndAreCombined) {
@@ -121,8 +122,8 @@ TEST(ReferenceLoop, ThreadsMeetBetweenLoopsAndAreCombined) {
     other.join();
     const Measurement m = loop.result();
     const double expected = c.combine == LoopCombine::average ? 25000 : 40000;
-    EXPECT_GE(m.value, expected) << c.statistic();  // no upper bound: see above
-    EXPECT_LE(m.reps_hi, 25);                       // the slower member sets the loop length
+    EXPECT_GE(m.value, expected) << name_of(c.statistic());  // no upper bound: see above
+    EXPECT_LE(m.reps_hi, 25);  // the slower member sets the loop length
     EXPECT_GE(m.reps_hi, 20);
   }
 }

@@ -52,7 +52,9 @@ class FakeHelper {
   fs::path dir_;
 };
 
-RunContext context() { return test::helper_context(); }
+RunContext context() {
+  return test::helper_context();
+}
 
 const Point kPoint({{"gpu_count", 2}, {"blocks_per_sm", 2}, {"threads_per_block", 256}});
 const Shape kShape{2, 256, 1000, 0};
@@ -68,8 +70,8 @@ TEST(LegacyHelper, MultiGridFiguresComeFromTheHelpersTimings) {
   EXPECT_EQ(verify_multi_grid(state, kShape).result, Verification::Result::passed);
   const std::vector<Measurement> m = measure_multi_grid(state, kShape);
   ASSERT_EQ(m.size(), 1u);
-  EXPECT_EQ(m[0].technique, "differential");
-  EXPECT_EQ(m[0].statistic, "eq7");
+  EXPECT_EQ(m[0].technique, Technique::differential);
+  EXPECT_EQ(m[0].statistic, Statistic::eq7);
   EXPECT_NEAR(m[0].value, 7400, 1e-3);  // the fake's 7.4 us per sync, by Eq. 7
   EXPECT_EQ(m[0].reps_hi, 36);
   EXPECT_NE(m[0].note.find("2 GPUs x 264 blocks"), std::string::npos) << m[0].note;
@@ -108,7 +110,7 @@ TEST(LegacyHelper, AHangWhileTimingIsATimeoutRow) {
   const std::vector<Measurement> m = measure_multi_grid(state, kShape);
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].status, Status::timeout);
-  EXPECT_EQ(m[0].technique, "differential");
+  EXPECT_EQ(m[0].technique, Technique::differential);
   EXPECT_NE(m[0].note.find("'sync 36'"), std::string::npos) << m[0].note;
   EXPECT_TRUE(gone(fake.pid()));
 }
@@ -160,7 +162,7 @@ TEST(LegacyHelper, RealLaunchFiguresAreHostLoopFigures) {
   EXPECT_EQ(verify_real_launch(state, kShape).result, Verification::Result::passed);
   const std::vector<Measurement> m = measure_real_launch(state, kShape);
   ASSERT_EQ(m.size(), 1u);
-  EXPECT_EQ(m[0].technique, "host-loop");
+  EXPECT_EQ(m[0].technique, Technique::host_loop);
   EXPECT_EQ(m[0].value, 12000);
   EXPECT_GE(m[0].samples.size(), 100u);  // whole batches
   EXPECT_NE(m[0].note.find("cudaLaunchCooperativeKernelMultiDevice"), std::string::npos);
@@ -173,7 +175,7 @@ TEST(LegacyHelper, FusionGivesTheMultiDeviceLaunchOverhead) {
   const std::vector<Measurement> m = measure_multi_device_fusion(state, kShape, 100, 10);
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].metric, "launch_overhead");
-  EXPECT_EQ(m[0].statistic, "eq6");
+  EXPECT_EQ(m[0].statistic, Statistic::eq6);
   EXPECT_NEAR(m[0].value, 20000, 1e-3);  // the fake's 20 us per launch, by Eq. 6
 }
 

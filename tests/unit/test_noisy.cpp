@@ -13,11 +13,11 @@ namespace {
 Measurement figure(const std::string& statistic, double cv, const std::string& stop,
                    double mean = 100, double median = 100) {
   Measurement m;
-  m.statistic = statistic;
+  m.statistic = parse_name<Statistic>(statistic, "statistic");
   m.stats.cv = cv;
   m.stats.mean = mean;
   m.stats.median = median;
-  m.stop = stop;
+  m.stop = parse_name<StopReason>(stop, "stop reason");
   m.note = "verified";
   return m;
 }
@@ -43,11 +43,12 @@ TEST(Noisy, MeanFarFromMedianOnlyForStatisticsOnMeans) {
   EXPECT_EQ(noisy_reason(figure("eq7", 0.01, "converged", 120, 100)),
             "mean and median differ by 20% > 10%");
   EXPECT_NE(noisy_reason(figure("eq6", 0.01, "converged", 80, 100)), "");
-  EXPECT_NE(noisy_reason(figure("loop-mean", 0.01, "converged", 80, 100)), "");
+  EXPECT_NE(noisy_reason(figure("loop-mean-max-threads", 0.01, "converged", 80, 100)), "");
   EXPECT_EQ(noisy_reason(figure("median", 0.01, "converged", 80, 100)), "");
-  EXPECT_TRUE(computed_on_means("eq7"));
-  EXPECT_TRUE(computed_on_means("mean"));
-  EXPECT_FALSE(computed_on_means("median"));
+  EXPECT_TRUE(computed_on_means(Statistic::eq7));
+  EXPECT_TRUE(computed_on_means(Statistic::loop_mean_avg_ranks));
+  EXPECT_FALSE(computed_on_means(Statistic::median));
+  EXPECT_FALSE(computed_on_means(Statistic::count));
 }
 
 TEST(Noisy, ReasonsAreJoinedAndAppendedToTheNote) {

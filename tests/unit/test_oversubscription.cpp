@@ -18,13 +18,13 @@ Measurement host_figure(const std::string& metric, double value) {
   Measurement m;
   m.metric = metric;
   m.unit = "ns";
-  m.technique = "host-loop";
-  m.statistic = metric == "loop_latency" ? "loop-mean-max-threads" : "median";
+  m.technique = Technique::host_loop;
+  m.statistic = metric == "loop_latency" ? Statistic::loop_mean_max_threads : Statistic::median;
   m.value = value;
   m.stats.mean = value;
   m.stats.median = value;
   m.stats.cv = 0.01;
-  m.stop = "converged";
+  m.stop = StopReason::converged;
   return m;
 }
 

@@ -14,8 +14,8 @@ Measurement eq6(double value, double sigma, std::size_t pairs) {
   Measurement m;
   m.metric = "launch_overhead";
   m.unit = "ns";
-  m.technique = "fusion";
-  m.statistic = "eq6";
+  m.technique = Technique::fusion;
+  m.statistic = Statistic::eq6;
   m.value = m.stats.mean = value;
   m.stats.stddev = sigma;
   m.stats.count = pairs;
@@ -26,7 +26,7 @@ Measurement eq6(double value, double sigma, std::size_t pairs) {
 }  // namespace
 
 TEST(Resolution, StudentQuantileMatchesTheTables) {
-  const std::pair<long, double> table[] = {{1, 12.706}, {2, 4.303}, {3, 3.182}, {4, 2.776},
+  const std::pair<long, double> table[] = {{1, 12.706}, {2, 4.303},  {3, 3.182},  {4, 2.776},
                                            {9, 2.262},  {19, 2.093}, {31, 2.040}, {99, 1.984}};
   for (const auto& [df, t] : table) EXPECT_NEAR(t975(df), t, 2e-3) << df;
 }
@@ -51,7 +51,7 @@ TEST(Resolution, CommittedEq6RowsAroundZeroAreUnresolved) {
   EXPECT_EQ(unresolved_reason(eq6(1031, 18.16, 10)), "");
   // A median is not a difference of means: no interval rule.
   Measurement median = eq6(0.2, 150, 30);
-  median.statistic = "median";
+  median.statistic = Statistic::median;
   EXPECT_EQ(unresolved_reason(median), "");
 }
 
@@ -71,7 +71,7 @@ TEST(Resolution, MarkedUnverifiedWithAPartOfItsOwnAfterVerified) {
   EXPECT_FALSE(mark_unresolved(skipped));
   EXPECT_EQ(skipped.status, Status::skipped);
   Measurement eq7 = eq6(3, 100, 20);  // a differential figure: the same rule
-  eq7.statistic = "eq7";
+  eq7.statistic = Statistic::eq7;
   eq7.metric = "latency";
   EXPECT_TRUE(mark_unresolved(eq7));
 }
@@ -79,13 +79,12 @@ TEST(Resolution, MarkedUnverifiedWithAPartOfItsOwnAfterVerified) {
 TEST(Resolution, ClockNanosecondsHeldToTheCycleBound) {
   // results/h100x2/reduction.csv line 5: 0.0429 ns of one dependent shared-memory load at
   // 1980 MHz, 0.085 cycles, written ok beside its cycle row.
-  const std::vector<Bound> bounds{
-      {"latency_cycles", 1.0, std::nullopt,
-       "a dependent shared-memory load takes at least one cycle"}};
+  const std::vector<Bound> bounds{{"latency_cycles", 1.0, std::nullopt,
+                                   "a dependent shared-memory load takes at least one cycle"}};
   Measurement ns;
   ns.metric = "latency";
   ns.unit = "ns";
-  ns.technique = "clock";
+  ns.technique = Technique::clock;
   ns.value = 0.0429096;
   ns.sm_clock_hz = 1980e6;
   EXPECT_EQ(bound_violation(bounds, ns),

@@ -66,19 +66,18 @@ TEST(PointStream, RecordsRoundTripExactly) {
   Record r = make_record(ctx, "run", MethodId{"gpu.grid.cg", Level::grid, 1},
                          Point({{"blocks_per_sm", 2}, {"threads_per_block", 128}, {"ordering", 0}},
                                {{"ordering", "release-acquire"}}),
-                         "nv18-clique2",
-                         Status::ok, "");
+                         "nv18-clique2", Status::ok, "");
   Measurement m;
   m.metric = "latency";
   m.unit = "ns";
-  m.technique = "differential";
+  m.technique = Technique::differential;
   m.value = 1010.123456789012;
   m.stats.count = 20;
   m.stats.mean = 1.0 / 3.0;
   m.stats.cv = std::nan("");
   m.reps_lo = 512;
   m.reps_hi = 5632;
-  m.stop = "converged";
+  m.stop = StopReason::converged;
   m.note = "verified, \"quoted\"\nsecond line";
   m.gpus = {3};
   r = with_figure(r, m);

@@ -35,13 +35,13 @@ Measurement figure(const std::string& statistic) {
   Measurement m;
   m.metric = "latency";
   m.unit = "ns";
-  m.technique = statistic == "median" ? "clock" : "differential";
-  m.statistic = statistic;
+  m.statistic = parse_name<Statistic>(statistic, "statistic");
+  m.technique = m.statistic == Statistic::median ? Technique::clock : Technique::differential;
   m.value = 10;
   m.stats.count = 3;
   m.stats.mean = m.stats.median = 10;
   m.stats.cv = 0.01;
-  m.stop = "converged";
+  m.stop = StopReason::converged;
   m.samples = {9.5, 10, 10.5};
   return m;
 }
@@ -133,8 +133,8 @@ TEST(RowV3, StatisticAndSmClockComeFromTheFigure) {
   EXPECT_EQ(clock.get("statistic"), "median");
   EXPECT_EQ(clock.get("sm_clock_mhz"), "1980");
   EXPECT_EQ(clock.get("sm_clock_source"), "nvml");  // v5
-  const Row diff =
-      to_row(with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), figure("eq7")));
+  const Row diff = to_row(
+      with_figure(make_record(ctx, "r", kGridCg, Point{}, "", Status::ok, ""), figure("eq7")));
   EXPECT_EQ(diff.get("statistic"), "eq7");
   EXPECT_EQ(diff.get("sm_clock_mhz"), "");  // not measured
   EXPECT_EQ(diff.get("sm_clock_source"), "");
@@ -146,21 +146,21 @@ TEST(RowV3, TechniquesNameTheirStatisticAndKeepTheirSamples) {
   const RunContext ctx = test::quick_context();
   const Measurement loop = host_loop(
       ctx, [] {}, 1);
-  EXPECT_EQ(loop.statistic, "median");
+  EXPECT_EQ(loop.statistic, Statistic::median);
   EXPECT_EQ(loop.samples.size(), loop.stats.count);
   double t = 0;
   const Measurement diff = differential(ctx, [&](long reps) { return (t += 1e-9) + reps * 1e-9; });
-  EXPECT_EQ(diff.statistic, "eq7");
+  EXPECT_EQ(diff.statistic, Statistic::eq7);
   EXPECT_EQ(diff.samples.size(), diff.stats.count);
   const Measurement fused = fusion(
       ctx, [](long launches, long units) { return 1e-6 * launches + 1e-7 * units; }, 4, 2);
-  EXPECT_EQ(fused.statistic, "eq6");
+  EXPECT_EQ(fused.statistic, Statistic::eq6);
   // An estimate above the GPU's maximum is converted at NVML's reading, and says so.
   const auto clock = clock_technique(
       ctx, [] { return 100.0; }, choose_sm_clock(2.01e9, 2e9, 2e9), 8);
   ASSERT_EQ(clock.size(), 2u);
   for (const Measurement& c : clock) {
-    EXPECT_EQ(c.statistic, "median");
+    EXPECT_EQ(c.statistic, Statistic::median);
     EXPECT_EQ(c.sm_clock_hz, 2e9);
     EXPECT_EQ(c.sm_clock_source, "nvml");
     ASSERT_FALSE(c.samples.empty());

@@ -14,7 +14,7 @@ using namespace gb::selfcheck;
 namespace {
 
 Figure fig(double value, double se) {
-  return {value, se, 20, "converged"};
+  return {value, se, 20, StopReason::converged};
 }
 
 using gb::test::measured;
@@ -39,12 +39,12 @@ TEST(SelfcheckAnalysis, FigureCarriesStandardErrorOfTheMean) {
   m.value = 4.0;
   m.stats.count = 25;
   m.stats.stddev = 0.5;
-  m.stop = "budget";
+  m.stop = StopReason::budget;
   const Figure f = figure_of(m);
   EXPECT_DOUBLE_EQ(f.value, 4.0);
   EXPECT_DOUBLE_EQ(f.se, 0.1);
   EXPECT_EQ(f.samples, 25u);
-  EXPECT_EQ(f.stop, "budget");
+  EXPECT_EQ(f.stop, StopReason::budget);
   m.stats.count = 0;  // no samples must not divide by zero
   EXPECT_DOUBLE_EQ(figure_of(m).se, 0.5);
 }

@@ -26,8 +26,8 @@ Outcome outcome(double differential_at_2048) {
   o.loop_body = 512;
   o.base_trips = 10;
   o.base_adds = 512;
-  o.loop_lo = {4.037, 0.001, 20, "converged"};
-  o.reference = {3.996, 0.001, 20, "converged"};
+  o.loop_lo = {4.037, 0.001, 20, StopReason::converged};
+  o.reference = {3.996, 0.001, 20, StopReason::converged};
   o.loop.push_back(judge_loop(5120, 7168, measured(4.038, 0.001),
                               measured(differential_at_2048, 0.046), 1.98e9, 0.05));
   o.loop.push_back(

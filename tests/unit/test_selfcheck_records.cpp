@@ -24,13 +24,13 @@ Measurement differential_cycles() {
   Measurement m;
   m.metric = "latency";
   m.unit = "cycles";
-  m.technique = "differential";
+  m.technique = Technique::differential;
   m.value = m.stats.mean = 4.05;
   m.stats.stddev = 0.95;
   m.stats.count = 549;
   m.reps_lo = 10240;
   m.reps_hi = 15360;
-  m.stop = "converged";
+  m.stop = StopReason::converged;
   return m;
 }
 
@@ -99,12 +99,12 @@ TEST(SelfcheckRecords, NotesHaveTheFormThatReportsParse) {
   r.agreement = Agreement::none;
   EXPECT_EQ(agreement_note(r, 0.05).substr(0, 32), "deviation +13.6%; agreement none");
 
-  const Figure base{3.996, 0.001, 20, "converged"};
+  const Figure base{3.996, 0.001, 20, StopReason::converged};
   EXPECT_EQ(base_chain_note(512), "8 KiB of code; the base chain");
-  EXPECT_EQ(fit_note(2560, {3.999, 0.001, 20, "converged"}, base, 512),
+  EXPECT_EQ(fit_note(2560, {3.999, 0.001, 20, StopReason::converged}, base, 512),
             "40 KiB of code; fits the instruction cache (+0.1% against the 512-add chain, margin "
             "10%)");
-  EXPECT_EQ(fit_note(10752, {5.005, 0.001, 20, "converged"}, base, 512),
+  EXPECT_EQ(fit_note(10752, {5.005, 0.001, 20, StopReason::converged}, base, 512),
             "168 KiB of code; overflows the instruction cache (+25.3% against the 512-add chain, "
             "margin 10%)");
 

@@ -32,11 +32,11 @@ class TimedRegionFake final : public Method {
   std::vector<Measurement> measure(State&) override {
     Measurement clock;
     clock.metric = "latency_cycles";
-    clock.technique = "clock";
+    clock.technique = Technique::clock;
     clock.value = 1.4;
     clock.note = "SM clock 1980 MHz measured";
     Measurement other = clock;
-    other.technique = "host-loop";
+    other.technique = Technique::host_loop;
     other.note.clear();
     return {clock, other};
   }

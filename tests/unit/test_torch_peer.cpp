@@ -108,7 +108,9 @@ class FakeScript {
   std::unique_ptr<Method> method_;
 };
 
-RunContext context() { return test::helper_context(); }
+RunContext context() {
+  return test::helper_context();
+}
 
 const Point kPoint({{"gpu_count", 2}, {"channel", 0}});
 
@@ -121,8 +123,8 @@ TEST(TorchPeer, FiguresComeFromTheScriptsReplays) {
   ASSERT_EQ(m.size(), 1u);
   EXPECT_EQ(m[0].metric, "latency");
   EXPECT_EQ(m[0].unit, "ns");
-  EXPECT_EQ(m[0].technique, "differential");
-  EXPECT_EQ(m[0].statistic, "eq7");
+  EXPECT_EQ(m[0].technique, Technique::differential);
+  EXPECT_EQ(m[0].statistic, Statistic::eq7);
   EXPECT_NEAR(m[0].value, 4000, 1e-3);  // the fake's 4 us per barrier, by Eq. 7
   EXPECT_EQ(m[0].reps_lo, 4);
   EXPECT_EQ(m[0].reps_hi, 36);

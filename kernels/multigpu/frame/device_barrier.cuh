@@ -172,7 +172,7 @@ Measurement measure_crossings(const RunContext& ctx, const Team& team, S& sessio
   try {
     m = differential(ctx, run);
   } catch (const WatchdogTimeout& e) {
-    return timeout_measurement("latency", "ns", "differential", e.what());
+    return timeout_measurement("latency", "ns", Technique::differential, e.what());
   }
   m.note = std::to_string(team.size()) + " GPUs x " + std::to_string(session.blocks()) + " blocks";
   return m;
@@ -188,11 +188,11 @@ inline std::vector<Measurement> caught_rows(const std::vector<double>& bad, long
     Measurement m;
     m.metric = metric;
     m.unit = "per 1e6 crossings";
-    m.technique = "check";
-    m.statistic = "count";
+    m.technique = Technique::check;
+    m.statistic = Statistic::count;
     m.value = count * 1e6 / static_cast<double>(crossings);
     m.reps_lo = m.reps_hi = crossings;
-    m.stop = "fixed";
+    m.stop = StopReason::fixed;
     m.note = "test hook fault=" + std::to_string(fault) + ": " +
              std::to_string(static_cast<long>(count)) + " in " + std::to_string(crossings) +
              " crossings";
