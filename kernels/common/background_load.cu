@@ -106,6 +106,10 @@ BackgroundLoad::~BackgroundLoad() {
   stop();
 }
 
+bool BackgroundLoad::running() const {
+  return stream_ == nullptr || cudaStreamQuery(stream_) == cudaErrorNotReady;
+}
+
 void BackgroundLoad::stop() noexcept {
   if (stop_) *stop_ = 1;
   if (stream_) {
