@@ -53,6 +53,15 @@ __device__ bool wait_for_flag(FlagRef flag, FlagWord epoch, const W& watchdog) {
   });
 }
 
+// The leader's end of a barrier on a release flag: the leader whose arrival completed the barrier
+// (`last`) publishes the epoch with a release store, every other one waits for it.
+template <bool Backoff, class W>
+__device__ bool release_or_wait(bool last, FlagRef flag, FlagWord epoch, const W& watchdog) {
+  if (!last) return wait_for_flag<Backoff>(flag, epoch, watchdog);
+  flag.store(epoch, cuda::memory_order_release);
+  return true;
+}
+
 template <class W, bool Backoff = false>
 class FlagDesign {
  public:
@@ -78,12 +87,8 @@ class FlagDesign {
 
   __device__ bool arrive_and_wait() {
     const Word epoch = ++epoch_;
-    Ref flag(*flag_);
-    if (Ref(*count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * blocks_) {
-      flag.store(epoch, cuda::memory_order_release);
-      return true;
-    }
-    return wait_for_flag<Backoff>(flag, epoch, watchdog_);
+    const bool last = Ref(*count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * blocks_;
+    return release_or_wait<Backoff>(last, Ref(*flag_), epoch, watchdog_);
   }
 
   Word* count_;

@@ -65,13 +65,10 @@ class TreeDesign {
 
   __device__ bool arrive_and_wait() {
     const Word epoch = ++epoch_;
-    Ref flag(*flag_);
-    if (Ref(*group_count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * members_ &&
-        Ref(*top_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * groups_) {
-      flag.store(epoch, cuda::memory_order_release);
-      return true;
-    }
-    return wait_for_flag<false>(flag, epoch, watchdog_);
+    const bool last =
+        Ref(*group_count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * members_ &&
+        Ref(*top_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * groups_;
+    return release_or_wait<false>(last, Ref(*flag_), epoch, watchdog_);
   }
 
   Word* top_;
