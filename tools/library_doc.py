@@ -81,11 +81,6 @@ def gpu_of(results):
     return "unknown GPU"
 
 
-def config_value(row, axis, default=""):
-    m = re.search(rf"(?:^| ){re.escape(axis)}=(\S+)", row.get("config", ""))
-    return m.group(1) if m else default
-
-
 class Figures:
     """The latency rows of one library-grid.csv, by (method, blocks/SM, threads, background,
     cluster size or floor part)."""
@@ -96,9 +91,9 @@ class Figures:
         for r in read(path):
             if r["metric"] != "latency":
                 continue
+            axes = gbcsv.config_names(r)
             key = (r["method"], int(r["blocks_per_sm"] or 0), int(r["threads_per_block"] or 0),
-                   config_value(r, "background", "none"),
-                   config_value(r, "cluster_size") or config_value(r, "floor"))
+                   axes.get("background", "none"), axes.get("cluster_size") or axes.get("floor", ""))
             self.rows[key] = r
 
     def get(self, method, b, t, background="none", extra=""):

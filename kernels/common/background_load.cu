@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "core/cuda_check.hpp"
+#include "gpubarrier/watchdog.cuh"
 #include "core/teardown.hpp"
 #include "errors/errors.hpp"
 
@@ -15,21 +16,15 @@ namespace {
 // 256 MiB each way: far beyond L2 (50-60 MB), so every pass streams through DRAM.
 constexpr std::size_t kFloats = std::size_t(64) << 20;
 
-__device__ unsigned long long background_now() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
 // Grid-stride copy passes until the host raises `stop` or `budget_ns` passed since the start.
 // flags[0]: stop (host to GPU), flags[1]: started (GPU to host).
 __global__ void background_copy(const float4* from, float4* to, std::size_t n,
                                 volatile unsigned* flags, unsigned long long budget_ns) {
-  const unsigned long long end = background_now() + budget_ns;
+  const unsigned long long end = gpubarrier::Watchdog::global_ns() + budget_ns;
   if (blockIdx.x == 0 && threadIdx.x == 0) flags[1] = 1;
   const volatile unsigned* stop = flags;
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-  while (*stop == 0 && background_now() < end)
+  while (*stop == 0 && gpubarrier::Watchdog::global_ns() < end)
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += stride)
       to[i] = from[i];
 }

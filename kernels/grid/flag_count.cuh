@@ -15,9 +15,9 @@
 namespace gb::grid {
 
 template <class W>
-using FlagCountBarrier = FlagDesign<W, false>;
+using FlagCountBarrier = FlagDesign<OneCount, W, false>;
 template <class W>
-using FlagCountBackoffBarrier = FlagDesign<W, true>;
+using FlagCountBackoffBarrier = FlagDesign<OneCount, W, true>;
 
 struct FlagCountWords : ZeroState {
   static constexpr bool interruptible = true;

@@ -15,9 +15,9 @@
 namespace gb::grid {
 
 template <class W>
-using TreeCount4Barrier = TreeDesign<W, 4>;
+using TreeCount4Barrier = FlagDesign<GroupCounts<4>, W>;
 template <class W>
-using TreeCount8Barrier = TreeDesign<W, 8>;
+using TreeCount8Barrier = FlagDesign<GroupCounts<8>, W>;
 
 template <unsigned Group>
 struct TreeCountWords : ZeroState {

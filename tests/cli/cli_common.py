@@ -1,6 +1,7 @@
 """What the CLI tests share: running gpubarrier as a plain process (never as an MPI rank), failing
 with the command's output, reading a CSV."""
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -123,3 +124,22 @@ def committed_copy(root, path, dest):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(os.path.join(root, rel), target)
     return os.path.join(dest, path)
+
+
+def expect_sweep_skipped_without_gpu(exe, sweep, methods, probe, out):
+    """Without a GPU (the method `probe` not usable), `sweep` runs to the end with a skipped row
+    for each of `methods` that says why; with one, the test is skipped (the sweep would measure).
+    pytest is imported here: the scripts that share this module run without it."""
+    import pytest
+
+    p = run_gpubarrier(exe, "--json", "list")
+    expect(p.returncode == 0, "list works", p)
+    if next(m for m in json.loads(p.stdout) if m["name"] == probe)["usable"]:
+        pytest.skip("a GPU is visible: the sweep itself is not run here (it would measure)")
+    p = run_gpubarrier(exe, "sweep", sweep, "--out", out)
+    expect(p.returncode == 0, "the sweep runs to the end without a GPU", p)
+    rows = read_csv(out)
+    expect({r["method"] for r in rows} == methods, f"a row for each of {sorted(methods)}: {rows}")
+    for r in rows:
+        expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"],
+               f"skipped, saying why: {r}")

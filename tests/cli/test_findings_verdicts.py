@@ -88,27 +88,26 @@ def page(rows):
     return rep
 
 
-def verdict(rep, claim, gpu):
+def row_cells(rep, claim, gpu):
+    """The cells of the claim's row for `gpu` in `report findings`' output."""
     lines = rep.stdout.split("\n")
     at = next((i for i, ln in enumerate(lines) if claim in ln), None)
     expect(at is not None, f"a row for {claim!r}", rep)
     for ln in lines[at:at + 2]:
         cells = [c.strip() for c in ln.split("|")]
         if cells[3].startswith(gpu):
-            return cells[3], cells[5].strip("*"), cells[6]
+            return cells
     expect(False, f"no {gpu} row for {claim!r}", rep)
+
+
+def verdict(rep, claim, gpu):
+    cells = row_cells(rep, claim, gpu)
+    return cells[3], cells[5].strip("*"), cells[6]
 
 
 def hopper(rep, claim, gpu):
     """The Hopper figures cell of the claim's row for `gpu`."""
-    lines = rep.stdout.split("\n")
-    at = next((i for i, ln in enumerate(lines) if claim in ln), None)
-    expect(at is not None, f"a row for {claim!r}", rep)
-    for ln in lines[at:at + 2]:
-        cells = [c.strip() for c in ln.split("|")]
-        if cells[3].startswith(gpu):
-            return cells[4]
-    expect(False, f"no {gpu} row for {claim!r}", rep)
+    return row_cells(rep, claim, gpu)[4]
 
 
 def test_one_gpu():

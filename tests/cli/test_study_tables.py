@@ -7,12 +7,9 @@ why (on a GPU machine that part is left out: it would measure for minutes).
 
 Run by pytest: pytest tests/cli/test_study_tables.py
 """
-import json
 import os
 
-import pytest
-
-from cli_common import expect, read_csv, run_gpubarrier
+from cli_common import expect, expect_sweep_skipped_without_gpu, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SWEEP = os.path.join(ROOT, "configs", "sweeps",
@@ -32,15 +29,5 @@ def test_config_check(gpubarrier):
 
 
 def test_sweep_without_gpu(gpubarrier, tmp_path):
-    p = run_gpubarrier(gpubarrier, "--json", "list")
-    expect(p.returncode == 0, "list works", p)
-    if next(m for m in json.loads(p.stdout) if m["name"] == "gpu.warp.tile-sync")["usable"]:
-        pytest.skip("a GPU is visible: the sweep itself is not run here (it would measure)")
-    out = str(tmp_path / "t.csv")
-    p = run_gpubarrier(gpubarrier, "sweep", SWEEP, "--out", out)
-    expect(p.returncode == 0, "the sweep runs to the end without a GPU", p)
-    rows = read_csv(out)
-    expect({r["method"] for r in rows} == METHODS, f"a row for each of {sorted(METHODS)}: {rows}")
-    for r in rows:
-        expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"],
-               f"skipped, saying why: {r}")
+    expect_sweep_skipped_without_gpu(gpubarrier, SWEEP, METHODS, "gpu.warp.tile-sync",
+                                     str(tmp_path / "t.csv"))

@@ -7,7 +7,6 @@ skipped row per method that says why; the script is clean under shellcheck.
 
 Run by pytest: pytest tests/cli/test_verdicts_sweep.py [--gpubarrier PATH]
 """
-import json
 import os
 import re
 import shutil
@@ -15,7 +14,7 @@ import subprocess
 
 import pytest
 
-from cli_common import expect, read_csv, run_gpubarrier
+from cli_common import expect, expect_sweep_skipped_without_gpu, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SWEEP = os.path.join(ROOT, "configs", "sweeps", "verdicts.yaml")
@@ -68,18 +67,8 @@ def test_what_it_measures():
 
 
 def test_sweep_without_gpu(gpubarrier, tmp_path):
-    p = run_gpubarrier(gpubarrier, "--json", "list")
-    expect(p.returncode == 0, "list works", p)
-    if next(m for m in json.loads(p.stdout) if m["name"] == "kernel.fusion")["usable"]:
-        pytest.skip("a GPU is visible: the sweep itself is not run here (it would measure)")
-    out = str(tmp_path / "v.csv")
-    p = run_gpubarrier(gpubarrier, "sweep", SWEEP, "--out", out)
-    expect(p.returncode == 0, "the sweep runs to the end without a GPU", p)
-    rows = read_csv(out)
-    expect({r["method"] for r in rows} == METHODS, f"a row for each of {sorted(METHODS)}: {rows}")
-    for r in rows:
-        expect(r["status"] == "skipped" and "no CUDA GPU visible" in r["note"],
-               f"skipped, saying why: {r}")
+    expect_sweep_skipped_without_gpu(gpubarrier, SWEEP, METHODS, "kernel.fusion",
+                                     str(tmp_path / "v.csv"))
 
 
 def test_script_lint():

@@ -1,23 +1,26 @@
-// A grid barrier design whose arrivals and waits use two different cache lines: every
-// block's leader adds 1 to a count that only grows; the leader whose add completes the count
-// (it reads (barriers completed + 1) x blocks - 1 before its add) writes the barrier's epoch into
-// a release flag 128 bytes away; every other leader polls the flag. The count's line then sees
-// only the adds, never a poll, and the flag's line sees the polls and one store per barrier.
-// Backoff = true: a poll that fails sleeps (__nanosleep, 32 ns doubling to 256 ns) before the
-// next, so that fewer polls reach the line while the last arrivals travel.
+// Grid barrier designs that end on a release flag: the block leaders' arrivals go to counts (the
+// Arrival policy: OneCount here, GroupCounts in grid/detail/tree_design.cuh); the leader whose
+// arrival completes the barrier writes its epoch into a release flag in a line of its own, 128
+// bytes from any count; every other leader polls the flag. The counts' lines then see only the
+// adds, never a poll, and the flag's line sees the polls and one store per barrier. Backoff =
+// true: a poll that fails sleeps (__nanosleep, 32 ns doubling to 256 ns) before the next, so that
+// fewer polls reach the line while the last arrivals travel.
+//
+// OneCount: every leader adds 1 to one count that only grows; the add that reads
+// (barriers completed + 1) x blocks - 1 completes the barrier.
 //
 // Memory-ordering contract: the public GridBarrier's (include/gpubarrier/grid_barrier.cuh), at
 // GPU scope.
 // Why it holds under the PTX memory model: bar.sync orders the block's writes before its leader's
 // acq_rel add; the adds are RMWs of one count, so they form a release sequence, and the add that
 // completes the count, an acquire, reads the value the others' adds built: it synchronizes with
-// every block's release. Its release store of the epoch to the flag comes after it in program
-// order, so a leader's acquire load that reads the epoch synchronizes with that store and, by
-// transitivity (causality order), with every block's release. bar.sync after the wait carries it
-// to the block's threads.
+// every block's release (the Arrival's header gives its own argument for this step). The release
+// store of the epoch to the flag comes after it in program order, so a leader's acquire load that
+// reads the epoch synchronizes with that store and, by transitivity (causality order), with every
+// block's release. bar.sync after the wait carries it to the block's threads.
 //
-// What the caller must do: GridBarrier's rules; its words are the count at words[0] and the flag at
-// words[kFlagWord], on a zeroed allocation of at least kFlagGridBarrierWords 64-bit words.
+// What the caller must do: GridBarrier's rules; its words are the count at words[0], the flag at
+// words[kFlagWord] (and the Arrival's further lines), zeroed before the first launch.
 
 #pragma once
 
@@ -53,28 +56,30 @@ __device__ bool wait_for_flag(FlagRef flag, FlagWord epoch, const W& watchdog) {
   });
 }
 
-// The leader's end of a barrier on a release flag: the leader whose arrival completed the barrier
-// (`last`) publishes the epoch with a release store, every other one waits for it.
-template <bool Backoff, class W>
-__device__ bool release_or_wait(bool last, FlagRef flag, FlagWord epoch, const W& watchdog) {
-  if (!last) return wait_for_flag<Backoff>(flag, epoch, watchdog);
-  flag.store(epoch, cuda::memory_order_release);
-  return true;
-}
+// The flat arrival: one count at words[0] that only grows.
+struct OneCount {
+  __device__ explicit OneCount(FlagWord* words)
+      : count_(words), blocks_(FlagWord(gridDim.x) * gridDim.y * gridDim.z) {}
+  // This block's arrival at barrier `epoch`; true when it completed the barrier.
+  __device__ bool completes(FlagWord epoch) {
+    return FlagRef(*count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * blocks_;
+  }
 
-template <class W, bool Backoff = false>
+ private:
+  FlagWord* count_;
+  FlagWord blocks_;
+};
+
+template <class Arrival, class W, bool Backoff = false>
 class FlagDesign {
  public:
-  using Word = unsigned long long;
+  using Word = FlagWord;
 
   // Every launch on these words completed all its barriers, so the flag holds the barriers
   // completed; it cannot move before this block arrives.
   __device__ FlagDesign(Word* words, const W& watchdog)
-      : count_(words),
-        flag_(words + kFlagWord),
-        watchdog_(watchdog),
-        blocks_(Word(gridDim.x) * gridDim.y * gridDim.z) {
-    if (block_leader()) epoch_ = Ref(*flag_).load(cuda::memory_order_relaxed);
+      : arrival_(words), flag_(words + kFlagWord), watchdog_(watchdog) {
+    if (block_leader()) epoch_ = FlagRef(*flag_).load(cuda::memory_order_relaxed);
   }
 
   // Every thread of the block; false in every thread when the watchdog gave up.
@@ -83,18 +88,19 @@ class FlagDesign {
   }
 
  private:
-  using Ref = cuda::atomic_ref<Word, cuda::thread_scope_device>;
-
+  // The leader whose arrival completed the barrier publishes the epoch with a release store,
+  // every other one waits for it.
   __device__ bool arrive_and_wait() {
     const Word epoch = ++epoch_;
-    const bool last = Ref(*count_).fetch_add(1, cuda::memory_order_acq_rel) + 1 == epoch * blocks_;
-    return release_or_wait<Backoff>(last, Ref(*flag_), epoch, watchdog_);
+    FlagRef flag(*flag_);
+    if (!arrival_.completes(epoch)) return wait_for_flag<Backoff>(flag, epoch, watchdog_);
+    flag.store(epoch, cuda::memory_order_release);
+    return true;
   }
 
-  Word* count_;
+  Arrival arrival_;
   Word* flag_;
   W watchdog_;
-  Word blocks_;
   Word epoch_ = 0;  // the leader's: the barriers this grid completed
 };
 
