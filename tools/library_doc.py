@@ -41,8 +41,9 @@ CG = "gpu.grid.cg"
 # What a CUDA user could pick instead of the library's barrier.
 OTHERS = [CG, "gpu.grid.cg-arrive-wait", "gpu.grid.cuda-barrier", "gpu.grid.cuda-barrier-threads"]
 # The designs that may replace GridBarrier's where they are faster, and the cluster-first barrier.
-DESIGNS = ["gpu.grid.flag-count", "gpu.grid.flag-count-backoff", "gpu.grid.tree-count-4",
-           "gpu.grid.tree-count-8"]
+DESIGNS = ["gpu.grid.count-release", "gpu.grid.count-pause-32", "gpu.grid.count-pause-128",
+           "gpu.grid.count-release-pause-32", "gpu.grid.flag-count", "gpu.grid.flag-count-backoff",
+           "gpu.grid.tree-count-4", "gpu.grid.tree-count-8"]
 CLUSTER = "gpu.grid.cluster-count-epoch"
 FLOOR = "gpu.floor.grid"
 BACKGROUNDS = ["none", "copy", "copy-other-domain"]

@@ -23,10 +23,12 @@
 // system-scope barrier (device_barrier.cuh).
 //
 // Why it holds under the PTX memory model: bar.sync (__syncthreads) orders the block's writes
-// before its leader's add, an acq_rel atomic at GPU scope (a release pattern); every add of the
-// barrier is an RMW of the one counter, so they form a release sequence in the counter's
-// modification order, and the leader's acquire load that reads the complete count synchronizes
-// with every block's release; the bar.sync after the wait carries that to the block's threads.
+// before its leader's add, a release (or acq_rel) atomic at GPU scope (a release pattern); every
+// add of the barrier is an RMW of the one counter, so they form a release sequence in the
+// counter's modification order, and the leader's acquire load that reads the complete count
+// synchronizes with every block's release; the bar.sync after the wait carries that to the
+// block's threads. The add needs no acquire half: what the leader acquires, it acquires by the
+// load that ends its wait.
 //
 // What the caller must do and must not do:
 // - every block of the grid calls sync() the same number of times, with all its threads (it
@@ -59,9 +61,17 @@ struct GridBarrierState {
   Watchdog watchdog;                    // budget 0: none
 };
 
+// How a block's leader arrives at the counter: with an acq_rel add (an atom whose acquire half
+// invalidates the SM's L1 after it), or with a release reduction (red.release: no acquire half,
+// no value back). Either is correct: the leader's acquire poll is what synchronizes with the
+// other blocks' releases.
+enum class GridArrival { acq_rel, release };
+
 // The barrier as one block sees it: made by every thread of every block, once per kernel, before
-// the first sync(). W: the watchdog type (watchdog.cuh).
-template <class W = Watchdog>
+// the first sync(). W: the watchdog type (watchdog.cuh). PauseNs: 0, the leader polls back to
+// back; otherwise a failed poll sleeps about PauseNs (__nanosleep) before the next, so that fewer
+// polls reach the counter's line while the last blocks' adds travel to it. Arrival: above.
+template <class W = Watchdog, unsigned PauseNs = 0, GridArrival Arrival = GridArrival::acq_rel>
 class BasicGridBarrier {
  public:
   using Word = unsigned long long;
@@ -98,9 +108,15 @@ class BasicGridBarrier {
   __device__ bool arrive_and_wait() {
     const Word complete = ++epoch_ * blocks_;
     Ref count(*count_);
-    count.fetch_add(1, cuda::memory_order_acq_rel);
-    return detail::spin_until(watchdog_,
-                              [&] { return count.load(cuda::memory_order_acquire) >= complete; });
+    if constexpr (Arrival == GridArrival::release)
+      asm volatile("red.release.gpu.add.u64 [%0], 1;" ::"l"(count_) : "memory");
+    else
+      count.fetch_add(1, cuda::memory_order_acq_rel);
+    return detail::spin_until(watchdog_, [&] {
+      if (count.load(cuda::memory_order_acquire) >= complete) return true;
+      if constexpr (PauseNs != 0) __nanosleep(PauseNs);
+      return false;
+    });
   }
 
   __device__ static bool leader() {

@@ -27,7 +27,9 @@ struct CountEpoch : ZeroState {
   // The counter: two 32-bit state words (the state is 256-byte aligned).
   static std::size_t state_words(int) { return 2; }
 
-  using Block = PublicBlock<gpubarrier::BasicGridBarrier>;
+  template <class W>
+  using Barrier = gpubarrier::BasicGridBarrier<W>;
+  using Block = PublicBlock<Barrier>;
 };
 
 }  // namespace gb::grid

@@ -131,14 +131,18 @@ inline int sm_count(int device) {
   return n;
 }
 
-// cluster_size 0: a cooperative launch; otherwise clusters of that many blocks (feasible() has
-// checked that they are all co-resident; a cooperative launch takes no clusters). `domain`: the
-// memory synchronization domain the kernel runs in. Waits for this launch alone (the legacy
-// stream), not for other streams' work such as a background copy (common/background_load.hpp).
+// cluster_size 0: a cooperative launch, or a plain one where `cooperative` is false; otherwise
+// clusters of that many blocks (feasible() has checked that they are all co-resident; a
+// cooperative launch takes no clusters). `domain`: the memory synchronization domain the kernel
+// runs in. Waits for this launch alone (the legacy stream), not for other streams' work such as a
+// background copy (common/background_load.hpp).
 inline void launch_grid(const void* kernel, int blocks, int threads, int cluster_size, void** args,
-                        cudaLaunchMemSyncDomain domain = cudaLaunchMemSyncDomainDefault) {
+                        cudaLaunchMemSyncDomain domain = cudaLaunchMemSyncDomainDefault,
+                        bool cooperative = true) {
   cudaLaunchAttribute attrs[2]{};
-  if (cluster_size == 0) {
+  if (cluster_size == 0 && !cooperative) {
+    attrs[0].id = cudaLaunchAttributeIgnore;
+  } else if (cluster_size == 0) {
     attrs[0].id = cudaLaunchAttributeCooperative;
     attrs[0].val.cooperative = 1;
   } else {
@@ -237,12 +241,17 @@ class GridBarrierMethod final : public Method {
     int absent = s.absent;
     Barrier::init_state(st, s.blocks, s.threads);
     const Background background = p.choice("background", Background::none);
+    // Beside the copy, a barrier whose waits carry the watchdog is launched plainly: the GPU may
+    // hold a cooperative launch back until every other kernel has ended, so that it would never
+    // run beside the copy. feasible() has checked that the grid fits beside the copy's blocks; a
+    // grid that is not all resident anyway ends in the watchdog's timeout, not in a hang.
+    const bool cooperative = background == Background::none || !Barrier::interruptible;
     BackgroundLoad load(background);
     auto run = [&](long reps) {
       void* args[] = {&st, &w, &reps, &absent};
       const auto t0 = std::chrono::steady_clock::now();
       launch_grid(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads,
-                  s.cluster_size, args, barrier_domain(background));
+                  s.cluster_size, args, barrier_domain(background), cooperative);
       const auto t1 = std::chrono::steady_clock::now();
       watchdog.throw_if_tripped(Barrier::name);
       return std::chrono::duration<double>(t1 - t0).count();

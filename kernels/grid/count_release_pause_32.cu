@@ -1,0 +1,19 @@
+// gpu.grid.count-release-pause-32: the library's flat count with a release-only add and a pause of
+// about 32 ns after each failed poll (grid/count_tuned.cuh).
+#include <string_view>
+
+#include "grid/count_tuned.cuh"
+
+namespace gb::grid {
+
+struct CountReleasePause32 : CountWords {
+  static constexpr std::string_view name = "gpu.grid.count-release-pause-32";
+  static constexpr std::string_view description =
+      "software grid barrier: the library's one 64-bit counter that only grows, with a "
+      "release-only add and a pause of about 32 ns after each failed poll (differential technique)";
+  using Block = PublicBlock<CountTuning<32, gpubarrier::GridArrival::release>::Barrier>;
+};
+
+}  // namespace gb::grid
+
+GB_REGISTER_METHOD(gb::grid::GridBarrierMethod<gb::grid::CountReleasePause32>)
