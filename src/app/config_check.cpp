@@ -8,7 +8,7 @@
 #include <set>
 
 #include "app/commands.hpp"
-#include "app/session.hpp"
+#include "app/session_request.hpp"
 #include "errors/errors.hpp"
 #include "io/config_limits.hpp"
 #include "io/sweep_file.hpp"
@@ -81,10 +81,8 @@ std::string check_sweep(const std::string& path) {
   const SweepFile sweep = load_sweep_file(path);
   const jobs::Catalogue catalogue = jobs::registered_methods();  // the entries point into it
   const auto entries = jobs::check_sweep(sweep, catalogue);
-  std::vector<PlanSpec> specs;
-  for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
   try {
-    check_point_limit(specs);  // `sweep` refuses the file over its default --point-limit
+    check_point_limit(specs_of(sweep));  // `sweep` refuses the file over its default --point-limit
   } catch (const UsageError& e) {
     throw UsageError(path + ": " + e.what());
   }
