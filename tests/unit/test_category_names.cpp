@@ -99,6 +99,8 @@ TEST(CategoryNames, JobsSchedulerAndBindNamesRoundTrip) {
   EXPECT_EQ(names_of<jobs::Scheduler>(), (std::vector<std::string>{"slurm", "none"}));
   EXPECT_EQ(names_of<jobs::Bind>(), (std::vector<std::string>{"core", "none"}));
   expect_refused<jobs::Scheduler>("pbs", "--scheduler");
+  expect_round_trip<jobs::Subset>();
+  EXPECT_EQ(names_of<jobs::Subset>(), (std::vector<std::string>{"best", "worst"}));
 }
 
 TEST(CategoryNames, PointPartNamesRoundTrip) {
