@@ -24,7 +24,7 @@ namespace {
 // and finalised when the session ends, by return or by throw.
 class LaunchScope {
  public:
-  explicit LaunchScope(const std::string& thread_level) {
+  explicit LaunchScope(MpiThreadLevel thread_level) {
     int argc = 0;
     char** argv = nullptr;
     launch_ = init_launch(&argc, &argv, thread_level);

@@ -11,6 +11,7 @@
 #include "app/isolation_mode.hpp"
 #include "app/point_book.hpp"
 #include "core/run_context.hpp"
+#include "runtime/mpi_thread_level.hpp"
 
 namespace gb {
 struct SweepFile;
@@ -31,7 +32,7 @@ struct SessionArgs {
   Isolation isolate = Isolation::none;  // `sweep` defaults to method
   bool isolate_given = false;    // by flag or environment, not the default (notes under mpirun)
   double point_timeout_s = 600;  // an isolated child gets this long per point
-  std::string mpi_thread_level = "single";  // asked of MPI_Init_thread under mpirun/srun
+  MpiThreadLevel mpi_thread_level = MpiThreadLevel::single;  // asked of MPI_Init_thread
   // Hidden, for isolated children: the parent's run id, its pipe and what to skip.
   std::string run_id;
   ChildArgs child;

@@ -92,14 +92,16 @@ void add_session_options(CLI::App& cmd, SessionArgs& args) {
                  "Seconds an isolated child may take for one point before it is killed")
       ->envname("GPUBARRIER_POINT_TIMEOUT")
       ->capture_default_str();
-  cmd.add_option("--mpi-thread-level", args.mpi_thread_level,
-                 "Under mpirun/srun: the thread support asked of MPI_Init_thread (single, "
-                 "funneled, serialized, multiple). gpubarrier calls MPI from its main thread "
-                 "only; OSU measures at single. Open MPI 4.1 takes locks in every call above "
-                 "single, which MPI_Barrier's figure shows. Written in the mpi_thread_level column")
+  cmd.add_option_function<std::string>(
+         "--mpi-thread-level",
+         [&args](const std::string& text) { args.mpi_thread_level = parse_mpi_thread_level(text); },
+         "Under mpirun/srun: the thread support asked of MPI_Init_thread (single, "
+         "funneled, serialized, multiple). gpubarrier calls MPI from its main thread "
+         "only; OSU measures at single. Open MPI 4.1 takes locks in every call above "
+         "single, which MPI_Barrier's figure shows. Written in the mpi_thread_level column")
       ->envname("GPUBARRIER_MPI_THREAD_LEVEL")
-      ->check(CLI::IsMember(mpi_thread_level_names()))
-      ->capture_default_str();
+      ->check(CLI::IsMember(names_of<MpiThreadLevel>()))
+      ->default_str(std::string(name_of(args.mpi_thread_level)));
   // For isolated children only (started by the session itself), so not in --help.
   cmd.add_option("--run-id", args.run_id)->group("");
   cmd.add_option("--child-fd", args.child.fd)->group("");
