@@ -67,10 +67,10 @@ SweepEntry step_entry(const SweepEntry& entry, const std::vector<const MethodInf
 // thread each) where the step's processes get GPUs. Where they get none (a node without GPUs, or
 // fake gres GPUs) only host methods run and the count is of ranks, "n1-mpi-r2", as their rows
 // say (ranks=2, gpu_count=0); a threads step there would be "-t<k>".
-std::string step_id(int nodes, Mode mode, int k, const std::string& subset, bool gpus) {
+std::string step_id(int nodes, Mode mode, int k, std::optional<Subset> subset, bool gpus) {
   const std::string count = gpus ? "g" : mode == Mode::mpi ? "r" : "t";
   return "n" + std::to_string(nodes) + "-" + std::string(to_string(mode)) + "-" + count +
-         std::to_string(k) + (subset.empty() ? "" : "-" + subset);
+         std::to_string(k) + (subset ? "-" + std::string(name_of(*subset)) : "");
 }
 
 struct Planner {
@@ -89,17 +89,17 @@ struct Planner {
   std::map<std::string, std::string> why{};  // method -> why it was left out (this node count)
   std::set<std::string> placed{};            // methods in some step (this node count)
 
-  std::vector<std::pair<std::string, std::vector<int>>> gpu_sets(int k) {
-    if (gpus == 0) return {{"", {}}};
+  std::vector<std::pair<std::optional<Subset>, std::vector<int>>> gpu_sets(int k) {
+    if (gpus == 0) return {{std::nullopt, {}}};
     if (req.subsets.empty()) {
       std::vector<int> first;
       for (int g = 0; g < k; ++g) first.push_back(g);
-      return {{"", first}};
+      return {{std::nullopt, first}};
     }
     const topo::SubsetChoice choice = topo::connected_subsets(topo, k);
-    std::vector<std::pair<std::string, std::vector<int>>> sets;
-    for (const auto& kind : req.subsets) {
-      const auto& set = kind == "best" ? choice.best : choice.worst;
+    std::vector<std::pair<std::optional<Subset>, std::vector<int>>> sets;
+    for (const Subset kind : req.subsets) {
+      const auto& set = kind == Subset::best ? choice.best : choice.worst;
       const bool seen =
           std::any_of(sets.begin(), sets.end(), [&](const auto& s) { return s.second == set; });
       if (seen)

@@ -21,13 +21,13 @@ struct Step {
   std::string id;  // "n1-mpi-g4-best" ("n1-mpi-r2" without GPUs): its sweep file and CSV
   int nodes = 1;
   Mode mode = Mode::single;
-  int per_node = 1;               // GPUs per node (ranks per node in mpi mode, also without GPUs)
-  std::string subset;             // "best", "worst", or empty: GPUs 0..per_node-1
-  std::vector<int> gpus;          // node-local GPUs in local-rank order; empty without GPUs
+  int per_node = 1;              // GPUs per node (ranks per node in mpi mode, also without GPUs)
+  std::optional<Subset> subset;  // std::nullopt: GPUs 0..per_node-1
+  std::vector<int> gpus;         // node-local GPUs in local-rank order; empty without GPUs
   // CPUs per local rank (one entry for one process); "" unknown. A rank: one core of its GPU's
   // CPUs (jobs/rank_cores.hpp); one process: every CPU local to its GPUs.
   std::vector<std::string> cpus;
-  SweepFile sweep;                // the entries it runs, as concrete method names
+  SweepFile sweep;  // the entries it runs, as concrete method names
   long points = 0;
   double seconds = 0;  // estimated
 

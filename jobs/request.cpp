@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cstdio>
 
+#include "core/glob.hpp"
 #include "errors/errors.hpp"
 
 namespace gb::jobs {
@@ -24,6 +25,22 @@ long number(const std::string& item, const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<Subset> parse_subsets(const std::vector<std::string>& words) {
+  std::vector<Subset> subsets;
+  for (const auto& word : words) {
+    if (const std::optional<Subset> s = from_name<Subset>(word)) {
+      subsets.push_back(*s);
+      continue;
+    }
+    const std::string near = closest_word(word, names_of<Subset>());
+    throw UsageError("--subsets " + word +
+                     ": expected best or worst (the best- and "
+                     "worst-connected GPUs of each count, from the topology)" +
+                     (near.empty() ? "" : "; did you mean '" + near + "'?"));
+  }
+  return subsets;
+}
 
 long parse_slurm_time(const std::string& text) {
   long days = 0;

@@ -35,13 +35,28 @@ constexpr const auto& name_table(Bind) {
   return kBindNames;
 }
 
+// Which GPUs of each count a step takes where --subsets asks: the best- or the worst-connected
+// (topology/subsets.hpp).
+enum class Subset { best, worst };
+inline constexpr std::array<Named<Subset>, 2> kSubsetNames{{
+    {Subset::best, "best"},
+    {Subset::worst, "worst"},
+}};
+constexpr const auto& name_table(Subset) {
+  return kSubsetNames;
+}
+
+// --subsets' words, in their order. Throws gb::UsageError "--subsets WORD: expected best or
+// worst (...)", with the closest name, for any other word.
+std::vector<Subset> parse_subsets(const std::vector<std::string>& words);
+
 struct JobRequest {
   std::string system;  // a name in configs/systems or a path
   std::string sweep;   // a name in configs/sweeps or a path
   std::string out;     // the job folder
   std::vector<int> nodes{1};
   std::vector<int> gpu_counts;  // --gpu-counts, per node; empty: every count the sweep asks for
-  std::vector<std::string> subsets;  // "best", "worst"; empty: the first k GPUs
+  std::vector<Subset> subsets;  // empty: the first k GPUs
   Scheduler scheduler = Scheduler::slurm;
   Bind bind = Bind::core;
   bool one_job_per_point = false;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/glob.hpp"
 #include "errors/errors.hpp"
 
 namespace gb::jobs {
@@ -36,19 +35,9 @@ void check_gpus(const JobRequest& req, const SystemFile& sys, int gpus, int slot
 }
 
 void check_subsets(const JobRequest& req, const SystemFile& sys, int gpus) {
-  const std::vector<std::string> known{"best", "worst"};
-  for (const auto& s : req.subsets) {
-    if (std::find(known.begin(), known.end(), s) == known.end()) {
-      const std::string near = closest_word(s, known);
-      throw UsageError("--subsets " + s +
-                       ": expected best or worst (the best- and "
-                       "worst-connected GPUs of each count, from the topology)" +
-                       (near.empty() ? "" : "; did you mean '" + near + "'?"));
-    }
-    if (gpus == 0)
-      throw UsageError("--subsets " + s + ": " + sys.name +
-                       " has no GPU here (the probe found none), so there is no subset to take");
-  }
+  if (!req.subsets.empty() && gpus == 0)
+    throw UsageError("--subsets " + std::string(name_of(req.subsets.front())) + ": " + sys.name +
+                     " has no GPU here (the probe found none), so there is no subset to take");
 }
 
 // #SBATCH lines are split at white space, and the values also land in shell code.

@@ -131,7 +131,7 @@ std::string describe_step(const Step& step, bool select_gpus) {
   if (!step.gpus.empty())
     what += std::string(select_gpus ? ", GPU" : ", CPUs of fake GPU") +
             (step.gpus.size() > 1 ? "s " : " ") + join_ints(step.gpus, ",") +
-            (step.subset.empty() ? "" : " (" + step.subset + ")");
+            (step.subset ? " (" + std::string(name_of(*step.subset)) + ")" : "");
   std::vector<std::string> methods;
   for (const auto& e : step.sweep.runs)
     for (const auto& m : split_list(e.methods))

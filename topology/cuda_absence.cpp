@@ -20,10 +20,9 @@ DriverPresence nvidia_driver_presence() {
   return out;
 }
 
-std::string cuda_unavailable_reason(const std::string& error_name, const std::string& error_text,
-                                    const DriverPresence& driver) {
-  const bool absence =
-      error_name == "cudaErrorInsufficientDriver" || error_name == "cudaErrorNoDevice";
+std::string cuda_unavailable_reason(int cuda_error, const std::string& error_name,
+                                    const std::string& error_text, const DriverPresence& driver) {
+  const bool absence = cuda_error == cudaErrorInsufficientDriver || cuda_error == cudaErrorNoDevice;
   if (absence && !driver.library)
     return "no NVIDIA driver or GPU found: libcuda.so.1, the driver's library, cannot be loaded";
   if (absence && !driver.kernel)
@@ -34,7 +33,7 @@ std::string cuda_unavailable_reason(const std::string& error_name, const std::st
 
 std::string cuda_unavailable_reason(int cuda_error) {
   const auto err = static_cast<cudaError_t>(cuda_error);
-  return cuda_unavailable_reason(cudaGetErrorName(err), cudaGetErrorString(err),
+  return cuda_unavailable_reason(cuda_error, cudaGetErrorName(err), cudaGetErrorString(err),
                                  nvidia_driver_presence());
 }
 

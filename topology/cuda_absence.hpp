@@ -17,11 +17,11 @@ struct DriverPresence {
 // This machine's driver, looked up now. Never throws.
 DriverPresence nvidia_driver_presence();
 
-// `error_name: error_text` (cudaGetErrorName, cudaGetErrorString), except for
-// cudaErrorInsufficientDriver and cudaErrorNoDevice where a part of the driver is missing: then
-// "no NVIDIA driver or GPU found: <the missing part>".
-std::string cuda_unavailable_reason(const std::string& error_name, const std::string& error_text,
-                                    const DriverPresence& driver);
+// `error_name: error_text` (cudaGetErrorName, cudaGetErrorString of `cuda_error`, a
+// cudaError_t), except for cudaErrorInsufficientDriver and cudaErrorNoDevice where a part of the
+// driver is missing: then "no NVIDIA driver or GPU found: <the missing part>".
+std::string cuda_unavailable_reason(int cuda_error, const std::string& error_name,
+                                    const std::string& error_text, const DriverPresence& driver);
 
 // The same for a CUDA runtime error (a cudaError_t) on this machine.
 std::string cuda_unavailable_reason(int cuda_error);

@@ -2,13 +2,16 @@
 // A mistake is reported as `file:line:column: key: expected ...; did you mean 'x'?` (exit 2).
 #include <yaml-cpp/yaml.h>
 
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <set>
 
 #include "app/commands.hpp"
-#include "app/session.hpp"
+#include "app/session_request.hpp"
+#include "core/names.hpp"
 #include "errors/errors.hpp"
 #include "io/config_limits.hpp"
 #include "io/sweep_file.hpp"
@@ -25,13 +28,17 @@
 namespace gb::cli {
 namespace {
 
+// What a file is checked as; --kind names it, else kind_of tells it from the file.
 enum class Kind { system, sweep };
+constexpr std::array<Named<Kind>, 2> kKindNames{{{Kind::system, "system"}, {Kind::sweep, "sweep"}}};
+constexpr const auto& name_table(Kind) {
+  return kKindNames;
+}
 
 // Which loader a file is for: by its top-level keys, then by its folder (configs/systems,
 // configs/sweeps), so that a misspelt key still reaches the loader that can name it.
-Kind kind_of(const std::string& path, const std::string& forced) {
-  if (forced == "system") return Kind::system;
-  if (forced == "sweep") return Kind::sweep;
+Kind kind_of(const std::string& path, std::optional<Kind> forced) {
+  if (forced) return *forced;
   const std::set<std::string> system_keys{
       "alias_of", "probe",  "gpus_per_node", "gpu",   "fake_gpus", "max_nodes",
       "numa",     "wiring", "nics",          "slurm", "env"};
@@ -81,10 +88,8 @@ std::string check_sweep(const std::string& path) {
   const SweepFile sweep = load_sweep_file(path);
   const jobs::Catalogue catalogue = jobs::registered_methods();  // the entries point into it
   const auto entries = jobs::check_sweep(sweep, catalogue);
-  std::vector<PlanSpec> specs;
-  for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
   try {
-    check_point_limit(specs);  // `sweep` refuses the file over its default --point-limit
+    check_point_limit(specs_of(sweep));  // `sweep` refuses the file over its default --point-limit
   } catch (const UsageError& e) {
     throw UsageError(path + ": " + e.what());
   }
@@ -96,7 +101,7 @@ std::string check_sweep(const std::string& path) {
          " method(s)";
 }
 
-void run_check(const std::vector<std::string>& files, const std::string& forced) {
+void run_check(const std::vector<std::string>& files, std::optional<Kind> forced) {
   int bad = 0;
   for (const auto& path : files) {
     try {
@@ -120,7 +125,7 @@ void add_config_command(CLI::App& app, GlobalOptions&) {
       "config", "Configuration files: `gpubarrier config check FILE...` validates them");
   config->require_subcommand(1);
   auto files = std::make_shared<std::vector<std::string>>();
-  auto forced = std::make_shared<std::string>();
+  auto forced = std::make_shared<std::optional<Kind>>();
   auto* check = config->add_subcommand(
       "check",
       "Validate system files (configs/systems) and sweep files (configs/sweeps) without running:\n"
@@ -128,8 +133,12 @@ void add_config_command(CLI::App& app, GlobalOptions&) {
       "file:line:column: key: expected ...; did you mean 'x'? and exit 2.\n"
       "Example: gpubarrier config check configs/systems/*.yaml configs/sweeps/*.yaml");
   check->add_option("files", *files, "System or sweep files (YAML)")->required();
-  check->add_option("--kind", *forced, "system or sweep (default: told by the file's keys)")
-      ->check(CLI::IsMember({"system", "sweep"}));
+  check
+      ->add_option_function<std::string>(
+          "--kind",
+          [forced](const std::string& text) { *forced = parse_name<Kind>(text, "--kind"); },
+          "system or sweep (default: told by the file's keys)")
+      ->check(CLI::IsMember(names_of<Kind>()));
   check->callback([files, forced] { run_check(*files, *forced); });
 }
 

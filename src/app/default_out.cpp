@@ -50,4 +50,9 @@ std::string default_out(const Launch& launch, const std::string& host, const std
   return broadcast_string(launch, launch.is_root() ? pick(stem) : std::string());
 }
 
+std::optional<std::string> csv_path_of(const std::string& out) {
+  if (out == "none") return std::nullopt;
+  return out;
+}
+
 }  // namespace gb::cli

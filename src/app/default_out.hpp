@@ -3,11 +3,16 @@
 // file as an --out the user never gave.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/launch.hpp"
 
 namespace gb::cli {
+
+// The CSV that an --out value names: std::nullopt for "none" (no CSV), else the path. The one
+// place the reserved word is read.
+std::optional<std::string> csv_path_of(const std::string& out);
 
 // Rank 0 claims the first free name (the file created empty, with O_EXCL, so that two runs
 // cannot both take it) among `<stem>.csv`, `<stem>-2.csv`, ... where stem is

@@ -81,7 +81,7 @@ nlohmann::json plan_json(const jobs::Plan& plan) {
                        {"nodes", step.nodes},
                        {"mode", to_string(step.mode)},
                        {"per_node", step.per_node},
-                       {"subset", step.subset},
+                       {"subset", step.subset ? std::string(name_of(*step.subset)) : ""},
                        {"gpus", step.gpus},
                        {"cpus", step.cpus},
                        {"points", step.points}});
@@ -106,7 +106,7 @@ void run_jobs(JobsArgs& a, const CLI::App& cmd, const GlobalOptions& global) {
   auto& req = a.request;
   req.nodes = counts("--nodes", a.nodes);
   req.gpu_counts = counts("--gpu-counts", a.gpu_counts);
-  req.subsets = split_list(a.subsets);
+  req.subsets = jobs::parse_subsets(split_list(a.subsets));
   req.scheduler = parse_name<jobs::Scheduler>(a.scheduler, "--scheduler");
   req.bind = parse_name<jobs::Bind>(a.bind, "--bind");
   if (!a.time.empty()) req.time_limit_s = jobs::parse_slurm_time(a.time);

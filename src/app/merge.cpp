@@ -39,8 +39,14 @@ std::string field(const std::vector<std::string>& row, const char* column) {
 
 // What a summary line shows of a row: the columns that tell apart the rows of one merged sweep
 // (its steps run one method at several launchers, rank, node and GPU counts), then its figure.
-constexpr const char* kSummaryColumns[] = {"method", "metric",  "config", "launcher", "ranks",
-                                           "nodes",  "gpu_ids", "value",  "status"};
+// A column of the summary line; the value shows its unit beside it.
+struct SummaryColumn {
+  const char* name;
+  bool with_unit = false;
+};
+constexpr SummaryColumn kSummaryColumns[] = {{"method"},   {"metric"},      {"config"},
+                                             {"launcher"}, {"ranks"},       {"nodes"},
+                                             {"gpu_ids"},  {"value", true}, {"status"}};
 
 // One line per distinct summary line, in the order first seen: rows that print the same (one
 // figure of several runs, nodes or requeues) are one line with their number in `rows`. Columns
@@ -49,10 +55,10 @@ class Summary {
  public:
   void add(const std::vector<std::string>& row) {
     std::vector<std::string> cells;
-    for (const char* column : kSummaryColumns) {
-      std::string cell = field(row, column);
+    for (const SummaryColumn& column : kSummaryColumns) {
+      std::string cell = field(row, column.name);
+      if (!cell.empty() && column.with_unit) cell += " " + field(row, "unit");
       if (cell.empty()) cell = "-";
-      if (std::string(column) == "value" && cell != "-") cell += " " + field(row, "unit");
       cells.push_back(cell);
     }
     const auto [at, fresh] = seen_.emplace(cells, lines_.size());
@@ -64,7 +70,8 @@ class Summary {
   }
 
   void print() {
-    std::vector<std::string> header(std::begin(kSummaryColumns), std::end(kSummaryColumns));
+    std::vector<std::string> header;
+    for (const SummaryColumn& column : kSummaryColumns) header.emplace_back(column.name);
     header.emplace_back("rows");
     for (std::size_t i = 0; i < lines_.size(); ++i) lines_[i].push_back(std::to_string(counts_[i]));
     std::vector<std::size_t> width(header.size());

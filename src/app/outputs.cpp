@@ -19,11 +19,13 @@ namespace fs = std::filesystem;
 // Checked before any file is opened, so that a refusal leaves no trace. The files beside the
 // CSV (its completion log, its topology record, the mark of a point in flight) belong to the run
 // that wrote the CSV: kept by --resume, replaced by --force, refused otherwise.
-void refuse_overwrite(const std::string& path, const std::string& raw_path, const OpenFlags& f) {
+void refuse_overwrite(const std::optional<std::string>& csv, const std::string& raw_path,
+                      const OpenFlags& f) {
   const bool keep = f.resume || f.force;
   const std::string hint = "continue it with --resume, ";
   std::vector<std::pair<std::string, std::string>> files;
-  if (path != "none") {
+  if (csv) {
+    const std::string& path = *csv;
     refuse_to_overwrite(path, "--out", keep, hint);
     const std::pair<std::string, std::string> beside[] = {
         {"the completion log of '" + path + "'", done_log_path(path)},
@@ -98,18 +100,18 @@ void open_csv(Outputs& out, const std::string& path, const std::string& raw_path
 }
 
 // Rank 0 alone touches the files.
-void open_on_root(Outputs& out, const std::string& path, const std::string& raw_path,
+void open_on_root(Outputs& out, const std::optional<std::string>& path, const std::string& raw_path,
                   const OpenFlags& flags) {
   refuse_overwrite(path, raw_path, flags);
-  if (path != "none") open_csv(out, path, raw_path, flags.resume);
+  if (path) open_csv(out, *path, raw_path, flags.resume);
   out.raw = open_raw(raw_path, flags.resume);
 }
 
 }  // namespace
 
-Outputs open_outputs(const Launch& launch, const std::string& path, const std::string& raw_path,
-                     const OpenFlags& flags) {
-  if (path == "none" && flags.resume)
+Outputs open_outputs(const Launch& launch, const std::optional<std::string>& path,
+                     const std::string& raw_path, const OpenFlags& flags) {
+  if (!path && flags.resume)
     throw UsageError("--resume needs an output file: it continues the CSV given by --out");
   if (flags.resume && flags.force)
     throw UsageError(

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,12 +28,13 @@ struct OpenFlags {
   bool force = false;   // replace files that hold something
 };
 
-// `path` "none": no CSV (then --resume is refused); `raw_path` "": no raw file (with --resume an
-// existing one is appended to). Without --resume or --force, a CSV, completion log or raw file
-// that holds anything is refused, before anything is created or truncated. Throws
+// `path` std::nullopt: no CSV (app/default_out.hpp, csv_path_of) (then --resume is refused);
+// `raw_path` "": no raw file (with
+// --resume an existing one is appended to). Without --resume or --force, a CSV, completion log or
+// raw file that holds anything is refused, before anything is created or truncated. Throws
 // gb::UsageError on every rank when rank 0 cannot open, refuses to overwrite or refuses to resume
 // a file; repairs are reported on stderr.
-Outputs open_outputs(const Launch& launch, const std::string& path, const std::string& raw_path,
-                     const OpenFlags& flags);
+Outputs open_outputs(const Launch& launch, const std::optional<std::string>& path,
+                     const std::string& raw_path, const OpenFlags& flags);
 
 }  // namespace gb::cli

@@ -49,10 +49,10 @@ void refuse_to_overwrite(const std::string& path, const std::string& flag, bool 
   const std::string named = flag + " '" + path + "'" + (what.empty() ? "" : ": " + what);
   const fs::file_status st = fs::symlink_status(path, ec);
   const std::string kind = special_kind(st);
-  if (kind == "a directory")
+  if (st.type() == fs::file_type::directory)
     throw UsageError(named + " is a directory (expected the path of a file, e.g. " +
                      (fs::path(path) / "results.csv").string() + ")");
-  if (kind == "a symbolic link") {
+  if (st.type() == fs::file_type::symlink) {
     const fs::path target = fs::read_symlink(path, ec);
     throw UsageError(named + " is a symbolic link" +
                      (ec ? std::string() : " to '" + target.string() + "'") +

@@ -17,7 +17,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
-#include <string_view>
+#include <string>
+#include <vector>
 
 #include "app/child_process.hpp"
 #include "app/commands.hpp"
@@ -31,11 +32,33 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// What the tool's arguments add to the modules it needs (nullptr: nothing), read from the
+// arguments as the user typed them.
+using ExtraModules = const char* (*)(const std::vector<std::string>& args);
+
+// scipy for compare's --raw (the Mann-Whitney test).
+const char* compare_modules(const std::vector<std::string>& args) {
+  const bool raw = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return a == "--raw" || a.rfind("--raw=", 0) == 0;
+  });
+  return raw ? "scipy.stats" : nullptr;
+}
+
+// pandas for report spans and the results pages (report readme or --check, which hold spans
+// tables). Only there: asking every report's interpreter for pandas would cost each report its
+// import.
+const char* report_modules(const std::vector<std::string>& args) {
+  const bool spans =
+      !args.empty() && (args[0] == "spans" || args[0] == "readme" || args[0] == "--check");
+  return spans ? "pandas" : nullptr;
+}
+
 struct Tool {
   const char* command;  // the subcommand
   const char* script;   // under the tools directory
   const char* help;
   const char* modules;  // what the Python running it must import, comma-separated ("": nothing)
+  ExtraModules extra = nullptr;
 };
 
 constexpr Tool kTools[] = {
@@ -46,7 +69,7 @@ constexpr Tool kTools[] = {
      "pass through).\n"
      "Example: gpubarrier compare results/h100/single-gpu.csv results/h200/single-gpu.csv "
      "--level grid",
-     ""},
+     "", compare_modules},
     {"plot", "plot.py",
      "Plot gpubarrier CSVs (PNG and SVG): heat maps, a line per swept axis, a summary, latency\n"
      "against GPU count, and, across machines, grouped bars and a ratio heat map\n"
@@ -66,7 +89,7 @@ constexpr Tool kTools[] = {
      "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"
      "(tools/report.py; its options pass through).\n"
      "Example: gpubarrier report results/h200x2 --html page.html",
-     "matplotlib"},
+     "matplotlib", report_modules},
 };
 
 std::string env_or_empty(const char* name) {
@@ -74,23 +97,11 @@ std::string env_or_empty(const char* name) {
   return v && *v ? v : "";
 }
 
-// The modules the tool needs for these arguments: its own, scipy for compare's --raw (the
-// Mann-Whitney test), and pandas for report spans and the results pages (report readme or
-// --check, which hold spans tables). Only there: asking every report's interpreter for pandas
-// would cost each report its import.
+// The modules the tool needs for these arguments: its own and what its arguments add.
 std::string needed_modules(const Tool& tool, const std::vector<std::string>& args) {
   std::string modules = tool.modules;
-  const auto add = [&modules](const char* m) {
-    modules += std::string(modules.empty() ? "" : ",") + m;
-  };
-  const std::string_view command = tool.command;
-  const bool raw = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    return a == "--raw" || a.rfind("--raw=", 0) == 0;
-  });
-  if (command == "compare" && raw) add("scipy.stats");
-  if (command == "report" && !args.empty() &&
-      (args[0] == "spans" || args[0] == "readme" || args[0] == "--check"))
-    add("pandas");
+  if (const char* extra = tool.extra ? tool.extra(args) : nullptr)
+    modules += std::string(modules.empty() ? "" : ",") + extra;
   return modules;
 }
 

@@ -4,6 +4,7 @@
 
 #include "app/commands.hpp"
 #include "app/session.hpp"
+#include "app/session_options.hpp"
 
 namespace gb::cli {
 
@@ -18,22 +19,17 @@ void add_run_command(CLI::App& app, GlobalOptions& global) {
       "  gpubarrier run --methods 'gpu.grid.*' --axis blocks_per_sm=1,2 --axis "
       "threads_per_block=128\n"
       "  mpirun -np 2 gpubarrier run --methods host.mpi.barrier --out mpi.csv");
-  cmd->add_option("--methods", spec->methods, "Comma-separated globs of method names (see `list`)")
-      ->envname("GPUBARRIER_METHODS")
-      ->capture_default_str();
-  cmd->add_option(
-         "--axis", spec->axes,
-         "Replace an axis' values: name=v1,v2 | name=first:last:step | "
-         "name=first:last:*factor (repeatable; in GPUBARRIER_AXIS separate them with ';')" +
-             std::string(". ") + categorical_axes_help())
-      ->envname("GPUBARRIER_AXIS")
-      ->delimiter(';');
-  add_session_options(*cmd, *session);
-  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table")
-      ->envname("GPUBARRIER_JSON");
+  add_measure_options(*cmd, spec->methods, spec->axes, *session, global,
+                      {.methods = "Comma-separated globs of method names (see `list`)",
+                       .methods_default = true,
+                       .axis = "Replace an axis' values: name=v1,v2 | name=first:last:step | "
+                               "name=first:last:*factor (repeatable; in GPUBARRIER_AXIS "
+                               "separate them with ';')"});
   cmd->callback([session, spec, cmd, &global] {
-    session->isolate_given = cmd->count("--isolate") > 0;
-    execute_session(*session, [spec] { return std::vector<PlanSpec>{*spec}; }, global);
+    SessionArgs args = *session;
+    args.isolate_given = given_flags(*cmd).isolate;
+    const auto read_specs = [spec](const SessionArgs& given) { return Asked{given, {*spec}}; };
+    execute_session(args, read_specs, global);
   });
 }
 

@@ -16,6 +16,7 @@
 // and JSON in io/selfcheck_*.
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,7 @@
 #include "app/context.hpp"
 #include "app/default_out.hpp"
 #include "app/overwrite_guard.hpp"
-#include "app/session.hpp"
+#include "app/session_options.hpp"
 #include "errors/errors.hpp"
 #include "io/csv_writer.hpp"
 #include "io/selfcheck_json.hpp"
@@ -44,7 +45,7 @@ struct SelfcheckArgs {
   RunOptions options;
 };
 
-void selfcheck(SelfcheckArgs& args, const GlobalOptions& global) {
+void selfcheck(const SelfcheckArgs& args, const GlobalOptions& global) {
   if (args.check.tolerance <= 0 || args.check.tolerance >= 1)
     throw UsageError("--tolerance must be within (0, 1), e.g. 0.05");
   if (args.check.base_trips < 1 || args.check.base_trips > 100000)
@@ -55,12 +56,14 @@ void selfcheck(SelfcheckArgs& args, const GlobalOptions& global) {
   if (ctx.gpus.size() > 1) ctx.gpus.resize(1);  // one GPU: its rows name it alone
 
   const std::string run_id = make_run_id(ctx.env.host);
-  if (args.out.empty()) args.out = default_out(local_launch(), ctx.env.host, run_id, "-selfcheck");
+  const std::optional<std::string> path =
+      args.out.empty() ? default_out(local_launch(), ctx.env.host, run_id, "-selfcheck")
+                       : csv_path_of(args.out);
   // Opened before anything is measured, so that an unwritable path fails at once.
   std::unique_ptr<CsvWriter> csv;
-  if (args.out != "none") {
-    refuse_to_overwrite(args.out, "--out", args.force);
-    csv = std::make_unique<CsvWriter>(args.out);
+  if (path) {
+    refuse_to_overwrite(*path, "--out", args.force);
+    csv = std::make_unique<CsvWriter>(*path);
   }
   std::vector<ResultSink*> sinks;
   if (csv) sinks.push_back(csv.get());

@@ -5,6 +5,7 @@
 
 #include "app/commands.hpp"
 #include "app/session.hpp"
+#include "app/session_options.hpp"
 #include "io/sweep_file.hpp"
 #include "jobs/catalogue.hpp"
 #include "jobs/locate.hpp"
@@ -27,7 +28,7 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
   // A sweep is long and unattended: one crashing or hanging method must not end it.
   session->isolate = Isolation::method;
   auto path = std::make_shared<std::string>();
-  auto cli = std::make_shared<Narrowing>();
+  auto narrowing = std::make_shared<Narrowing>();
   auto* cmd = app.add_subcommand(
       "sweep",
       "Run every entry of a sweep file (methods + axes) into one CSV. The file's samples,\n"
@@ -43,37 +44,24 @@ void add_sweep_command(CLI::App& app, GlobalOptions& global) {
                   "Sweep file (YAML), e.g. configs/sweeps/quick.yaml, or the name of a shipped "
                   "sweep (quick, floor, paper, ...)")
       ->required();
-  cmd->add_option("--methods", cli->methods,
-                  "Keep only the file's methods that match these comma-separated globs")
-      ->envname("GPUBARRIER_METHODS");
-  cmd->add_option("--axis", cli->axes,
-                  "Replace an axis' values in every entry of the file that has it: name=v1,v2 | "
-                  "name=first:last:step | name=first:last:*factor (repeatable)" +
-                      std::string(". ") + categorical_axes_help())
-      ->envname("GPUBARRIER_AXIS")
-      ->delimiter(';');
-  add_session_options(*cmd, *session);
-  cmd->add_flag("--json", global.json, "Rows as a JSON array on stdout instead of the table")
-      ->envname("GPUBARRIER_JSON");
-  cmd->callback([session, path, cli, cmd, &global] {
-    session->isolate_given = cmd->count("--isolate") > 0;
-    const auto read_specs = [&] {
+  add_measure_options(*cmd, narrowing->methods, narrowing->axes, *session, global,
+                      {.methods = "Keep only the file's methods that match these comma-separated "
+                                  "globs",
+                       .axis = "Replace an axis' values in every entry of the file that has it: "
+                               "name=v1,v2 | name=first:last:step | name=first:last:*factor "
+                               "(repeatable)"});
+  cmd->callback([session, path, narrowing, cmd, &global] {
+    const GivenFlags given = given_flags(*cmd);
+    SessionArgs args = *session;
+    args.isolate_given = given.isolate;
+    const auto read_specs = [&](const SessionArgs& settings) {
       const SweepFile sweep = load_sweep_file(sweep_path(*path));
       // The file's globs and axes are checked where they stand (file:line:column), as `config
       // check` and `jobs` check them, before the command line narrows them.
       jobs::check_sweep(sweep, jobs::registered_methods());
-      if (sweep.samples && cmd->count("--samples") == 0) session->options.samples = *sweep.samples;
-      if (sweep.time_budget_s && cmd->count("--time-budget") == 0)
-        session->options.time_budget_s = *sweep.time_budget_s;
-      if (sweep.rse_target && cmd->count("--rse-target") == 0)
-        session->options.rse_target = *sweep.rse_target;
-      if (sweep.point_timeout_s && cmd->count("--point-timeout") == 0)
-        session->point_timeout_s = *sweep.point_timeout_s;
-      std::vector<PlanSpec> specs;
-      for (const auto& entry : sweep.runs) specs.push_back({entry.methods, entry.axes});
-      return specs;
+      return Asked{with_file_defaults(settings, sweep, given), specs_of(sweep)};
     };
-    execute_session(*session, read_specs, global, *cli);
+    execute_session(args, read_specs, global, *narrowing);
   });
 }
 

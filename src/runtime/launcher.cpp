@@ -86,9 +86,9 @@ Launch local_launch() {
   return launch;
 }
 
-Launch init_launch(int* argc, char*** argv, const std::string& thread_level) {
+Launch init_launch(int* argc, char*** argv, MpiThreadLevel thread_level) {
   Launch launch = local_launch();
-  const int requested = mpi_thread_level_value(thread_level);  // a bad name fails before MPI
+  const int requested = mpi_thread_level_value(thread_level);
 #ifdef GPUBARRIER_HAVE_MPI
   if (!started_by_launcher()) return launch;
   const int per_simulated_node = faults::ranks_per_node();  // a bad value fails before MPI too
@@ -101,8 +101,8 @@ Launch init_launch(int* argc, char*** argv, const std::string& thread_level) {
   launch.thread_level = mpi_thread_level_name(provided);
   if (provided < requested) {
     MPI_Finalize();
-    throw UsageError("--mpi-thread-level " + thread_level + ": this MPI provides only '" +
-                     launch.thread_level + "'");
+    throw UsageError("--mpi-thread-level " + std::string(name_of(thread_level)) +
+                     ": this MPI provides only '" + launch.thread_level + "'");
   }
   launch.under_mpi = true;
   launch.launcher = "mpi";

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/launch.hpp"
+#include "runtime/mpi_thread_level.hpp"
 
 namespace gb {
 
@@ -15,10 +16,10 @@ bool started_by_launcher();
 // This process alone, MPI not initialised (for commands that never need ranks).
 Launch local_launch();
 
-// Initialises MPI only when started_by_launcher(), asking for thread support `thread_level`
-// ("single", "funneled", ...); sets the process label used in errors. Fails when MPI provides
+// Initialises MPI only when started_by_launcher(), asking for thread support `thread_level`;
+// sets the process label used in errors. Fails when MPI provides
 // less than asked.
-Launch init_launch(int* argc, char*** argv, const std::string& thread_level = "single");
+Launch init_launch(int* argc, char*** argv, MpiThreadLevel thread_level = MpiThreadLevel::single);
 void finalize_launch(const Launch& launch);
 
 }  // namespace gb

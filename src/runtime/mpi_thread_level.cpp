@@ -7,21 +7,15 @@ namespace gb {
 namespace {
 
 #ifdef GPUBARRIER_HAVE_MPI
+// In the enum's order.
 constexpr int kValues[] = {MPI_THREAD_SINGLE, MPI_THREAD_FUNNELED, MPI_THREAD_SERIALIZED,
                            MPI_THREAD_MULTIPLE};
 #endif
 
 }  // namespace
 
-const std::vector<std::string>& mpi_thread_level_names() {
-  static const std::vector<std::string> names{"single", "funneled", "serialized", "multiple"};
-  return names;
-}
-
-int mpi_thread_level_rank(std::string_view name) {
-  const auto& names = mpi_thread_level_names();
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (names[i] == name) return static_cast<int>(i);
+MpiThreadLevel parse_mpi_thread_level(std::string_view name) {
+  if (const std::optional<MpiThreadLevel> level = from_name<MpiThreadLevel>(name)) return *level;
   throw UsageError("--mpi-thread-level '" + std::string(name) +
                    "': expected single, funneled, serialized or multiple");
 }
@@ -29,19 +23,18 @@ int mpi_thread_level_rank(std::string_view name) {
 std::string mpi_thread_level_name(int level) {
 #ifdef GPUBARRIER_HAVE_MPI
   for (std::size_t i = 0; i < std::size(kValues); ++i)
-    if (kValues[i] == level) return mpi_thread_level_names()[i];
+    if (kValues[i] == level) return std::string(kMpiThreadLevelNames[i].name);
 #else
   (void)level;
 #endif
   return "";
 }
 
-int mpi_thread_level_value(std::string_view name) {
-  const int rank = mpi_thread_level_rank(name);
+int mpi_thread_level_value(MpiThreadLevel level) {
 #ifdef GPUBARRIER_HAVE_MPI
-  return kValues[rank];
+  return kValues[static_cast<std::size_t>(level)];
 #else
-  (void)rank;
+  (void)level;
   return -1;
 #endif
 }

@@ -4,24 +4,34 @@
 // at is written in its `mpi_thread_level` column.
 #pragma once
 
+#include <array>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include "core/names.hpp"
 
 namespace gb {
 
-// "single", "funneled", "serialized", "multiple", in the MPI standard's order.
-const std::vector<std::string>& mpi_thread_level_names();
+// In the MPI standard's order, each level including the ones before it.
+enum class MpiThreadLevel { single, funneled, serialized, multiple };
+inline constexpr std::array<Named<MpiThreadLevel>, 4> kMpiThreadLevelNames{{
+    {MpiThreadLevel::single, "single"},
+    {MpiThreadLevel::funneled, "funneled"},
+    {MpiThreadLevel::serialized, "serialized"},
+    {MpiThreadLevel::multiple, "multiple"},
+}};
+constexpr const auto& name_table(MpiThreadLevel) {
+  return kMpiThreadLevelNames;
+}
 
-// The position of `name` in mpi_thread_level_names() (0 = single); throws UsageError naming the
-// accepted names otherwise.
-int mpi_thread_level_rank(std::string_view name);
+// The level named `name`; throws UsageError naming the accepted names otherwise.
+MpiThreadLevel parse_mpi_thread_level(std::string_view name);
 
 // The name of MPI_THREAD_* constant `level`, "" for a value that is none of them. Without MPI
 // only "" (there are no constants to compare with).
 std::string mpi_thread_level_name(int level);
 
-// The MPI_THREAD_* constant of `name` (as mpi_thread_level_rank checks it); -1 without MPI.
-int mpi_thread_level_value(std::string_view name);
+// The MPI_THREAD_* constant of `level`; -1 without MPI.
+int mpi_thread_level_value(MpiThreadLevel level);
 
 }  // namespace gb

@@ -99,6 +99,8 @@ TEST(CategoryNames, JobsSchedulerAndBindNamesRoundTrip) {
   EXPECT_EQ(names_of<jobs::Scheduler>(), (std::vector<std::string>{"slurm", "none"}));
   EXPECT_EQ(names_of<jobs::Bind>(), (std::vector<std::string>{"core", "none"}));
   expect_refused<jobs::Scheduler>("pbs", "--scheduler");
+  expect_round_trip<jobs::Subset>();
+  EXPECT_EQ(names_of<jobs::Subset>(), (std::vector<std::string>{"best", "worst"}));
 }
 
 TEST(CategoryNames, PointPartNamesRoundTrip) {
@@ -117,13 +119,13 @@ TEST(CategoryNames, LoopConventionsNameTheirStatistic) {
     }
 }
 
-// Code compares and sets the enums: a technique, statistic, stop reason, isolation, loop member or
-// point part written as a string literal in a comparison or an assignment would be text that no
-// table checks.
+// Code compares and sets the enums: a technique, statistic, stop reason, isolation, loop member,
+// point part or GPU subset written as a string literal in a comparison or an assignment would be
+// text that no table checks.
 TEST(CategoryNames, NoSourceComparesACategoryAsText) {
   const fs::path root = GB_SOURCE_DIR;
   static const std::regex as_text(
-      R"(\b(technique|statistic|stop|isolate|members|phase)(\(\))?\s*(==|!=|=)\s*")");
+      R"(\b(technique|statistic|stop|isolate|members|phase|subsets?)(\(\))?\s*(==|!=|=)\s*")");
   int files = 0;
   for (const char* folder : {"src", "kernels", "topology", "jobs"})
     for (const auto& e : fs::recursive_directory_iterator(root / folder)) {

@@ -100,7 +100,7 @@ TEST(JobsPlan, SplitsLaunchModesByMethod) {
 
 TEST(JobsPlan, SubsetsComeFromTheTopologyAndBindToLocalCpus) {
   auto r = request("dgx-h100", "paper");
-  r.subsets = {"best", "worst"};
+  r.subsets = {jobs::Subset::best, jobs::Subset::worst};
   const jobs::Plan plan = jobs::make_plan(r, catalogue());
   const auto& best = step(plan, "n1-mpi-g2-best");
   const auto& worst = step(plan, "n1-mpi-g2-worst");
@@ -125,7 +125,7 @@ TEST(JobsPlan, SubsetsWidenANonExclusiveSystemAndSayWhy) {
   const jobs::Plan shared = gb::test::plan_with(r, sys, sweep);
   EXPECT_FALSE(shared.exclusive);
   EXPECT_EQ(shared.scripts[0].gpus_per_node, 2);  // only what the widest step uses
-  r.subsets = {"worst"};
+  r.subsets = {jobs::Subset::worst};
   const jobs::Plan whole = gb::test::plan_with(r, sys, sweep);
   EXPECT_TRUE(whole.exclusive);
   EXPECT_EQ(whole.scripts[0].gpus_per_node, 8);
@@ -199,9 +199,16 @@ TEST(JobsPlan, RefusesImpossibleRequestsWithTheReason) {
   EXPECT_NE(refusal(r).find("more GPUs than dgx-h100 has (8 per node)"), std::string::npos)
       << refusal(r);
 
-  r = request("dgx-h100", "paper");
-  r.subsets = {"bset"};
-  EXPECT_NE(refusal(r).find("did you mean 'best'?"), std::string::npos) << refusal(r);
+  try {
+    jobs::parse_subsets({"best", "bset"});
+    ADD_FAILURE() << "--subsets bset was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "--subsets bset: expected best or worst (the best- and worst-connected GPUs of each "
+              "count, from the topology); did you mean 'best'?");
+  }
+  EXPECT_EQ(jobs::parse_subsets({"worst", "best"}),
+            (std::vector<jobs::Subset>{jobs::Subset::worst, jobs::Subset::best}));
 
   r = request("dgx-h100", "multi-gpu");
   r.nodes = {2};

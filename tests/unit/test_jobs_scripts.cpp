@@ -42,7 +42,7 @@ std::vector<jobs::JobFile> paper_files(jobs::JobRequest r) {
 
 TEST(JobsScripts, BatchScriptAsksForWholeNodesAndRequeuesItself) {
   auto r = request("dgx-h100", "paper");
-  r.subsets = {"best", "worst"};
+  r.subsets = {jobs::Subset::best, jobs::Subset::worst};
   const auto plan = jobs::make_plan(r, catalogue());
   const std::string s = file(jobs::job_files(plan), "n1.sbatch").text;
   EXPECT_EQ(s.rfind("#!/bin/bash\n#SBATCH --job-name=gb-paper-n1\n", 0), 0u) << s.substr(0, 200);
@@ -70,7 +70,7 @@ TEST(JobsScripts, BatchScriptAsksForWholeNodesAndRequeuesItself) {
 
 TEST(JobsScripts, EveryStepResumesItsOwnCsvAndSelectsGpusByLocalRank) {
   auto r = request("dgx-h100", "paper");
-  r.subsets = {"best", "worst"};
+  r.subsets = {jobs::Subset::best, jobs::Subset::worst};
   const auto plan = jobs::make_plan(r, catalogue());
   const auto files = jobs::job_files(plan);
   const std::string s = unwrapped(file(files, "n1.sbatch").text);
@@ -109,7 +109,7 @@ TEST(JobsScripts, EveryStepResumesItsOwnCsvAndSelectsGpusByLocalRank) {
 TEST(JobsScripts, NeverHideGpusFromRanks) {
   for (const char* system : {"dgx-h100", "dgx1-v100", "gb200-nvl72", "local-slurm"}) {
     auto r = request(system, "paper");
-    if (std::string(system) != "local-slurm") r.subsets = {"best", "worst"};
+    if (std::string(system) != "local-slurm") r.subsets = {jobs::Subset::best, jobs::Subset::worst};
     r.nodes = {1, 2};
     for (const auto& f : paper_files(r)) {
       // Code, not the comments that explain why: CUDA IPC and peer access need every GPU.

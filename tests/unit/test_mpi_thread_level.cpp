@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "errors/errors.hpp"
 #include "runtime/mpi_check.hpp"
 
@@ -10,30 +12,34 @@ namespace gb {
 namespace {
 
 TEST(MpiThreadLevel, NamesInTheStandardsOrder) {
-  const auto& names = mpi_thread_level_names();
-  ASSERT_EQ(names.size(), 4u);
-  for (std::size_t i = 0; i < names.size(); ++i)
-    EXPECT_EQ(mpi_thread_level_rank(names[i]), static_cast<int>(i)) << names[i];
+  EXPECT_EQ(names_of<MpiThreadLevel>(),
+            (std::vector<std::string>{"single", "funneled", "serialized", "multiple"}));
+  std::set<MpiThreadLevel> levels;
+  for (const auto& n : kMpiThreadLevelNames) {
+    EXPECT_EQ(parse_mpi_thread_level(n.name), n.value) << n.name;
+    EXPECT_EQ(name_of(n.value), n.name);
+    EXPECT_TRUE(levels.insert(n.value).second) << n.name;
+  }
 }
 
 TEST(MpiThreadLevel, AnUnknownNameIsRefusedNamingTheChoices) {
   try {
-    mpi_thread_level_rank("threaded");
+    parse_mpi_thread_level("threaded");
     FAIL();
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(),
                  "--mpi-thread-level 'threaded': expected single, funneled, serialized or "
                  "multiple");
   }
-  EXPECT_THROW(mpi_thread_level_value("Single"), UsageError);  // names are lower case
+  EXPECT_THROW(parse_mpi_thread_level("Single"), UsageError);  // names are lower case
 }
 
 TEST(MpiThreadLevel, ValuesRoundTripWithMpi) {
 #ifdef GPUBARRIER_HAVE_MPI
-  for (const auto& name : mpi_thread_level_names())
-    EXPECT_EQ(mpi_thread_level_name(mpi_thread_level_value(name)), name);
-  EXPECT_EQ(mpi_thread_level_value("single"), MPI_THREAD_SINGLE);
-  EXPECT_EQ(mpi_thread_level_value("funneled"), MPI_THREAD_FUNNELED);
+  for (const auto& n : kMpiThreadLevelNames)
+    EXPECT_EQ(mpi_thread_level_name(mpi_thread_level_value(n.value)), n.name);
+  EXPECT_EQ(mpi_thread_level_value(MpiThreadLevel::single), MPI_THREAD_SINGLE);
+  EXPECT_EQ(mpi_thread_level_value(MpiThreadLevel::funneled), MPI_THREAD_FUNNELED);
   EXPECT_EQ(mpi_thread_level_name(-12345), "");
 #else
   GTEST_SKIP() << "built without MPI";
