@@ -89,10 +89,15 @@ class Figures:
     def __init__(self, path):
         self.path = path
         self.rows = {}
+        self.skipped_under_load = {}  # (method, blocks/SM, threads, background): the row's note
         for r in read(path):
+            axes = gbcsv.config_names(r)
+            if r["status"] == "skipped" and axes.get("background", "none") != "none":
+                self.skipped_under_load[(r["method"], int(r["blocks_per_sm"] or 0),
+                                         int(r["threads_per_block"] or 0),
+                                         axes["background"])] = r["note"]
             if r["metric"] != "latency":
                 continue
-            axes = gbcsv.config_names(r)
             key = (r["method"], int(r["blocks_per_sm"] or 0), int(r["threads_per_block"] or 0),
                    axes.get("background", "none"), axes.get("cluster_size") or axes.get("floor", ""))
             self.rows[key] = r
@@ -222,6 +227,11 @@ def load_table(results):
         v = [fig.get(m, b, t, bg) for bg in BACKGROUNDS]
         lines.append([f"`{short(m)}`", f"{b} x {t}"] + [ns(x) for x in v] +
                      [f"{v[2][0] / v[1][0]:.3f}" if v[1] and v[2] else "-"])
+    if not lines and fig.skipped_under_load:
+        notes = sorted(set(fig.skipped_under_load.values()))
+        return [f"`{os.path.relpath(fig.path, ROOT)}`: every point beside a copy kernel "
+                f"({len(fig.skipped_under_load)}) is `skipped`, saying: " +
+                "; ".join(f"\"{n}\"" for n in notes) + "."]
     if not lines:
         return [not_measured(fig, "a barrier beside a copy kernel (axis `background`)")]
     return [caption(fig, results, "Beside a copy kernel"), "",
