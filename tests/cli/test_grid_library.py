@@ -19,7 +19,9 @@ from cli_common import expect, run_gpubarrier
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 NEW = ["gpu.grid.cuda-barrier", "gpu.grid.cuda-barrier-threads", "gpu.grid.flag-count",
-       "gpu.grid.flag-count-backoff", "gpu.grid.tree-count-4", "gpu.grid.tree-count-8"]
+       "gpu.grid.flag-count-backoff", "gpu.grid.tree-count-4", "gpu.grid.tree-count-8",
+       "gpu.grid.count-release", "gpu.grid.count-pause-32", "gpu.grid.count-pause-128",
+       "gpu.grid.count-release-pause-32"]
 
 
 def methods(exe):
@@ -112,3 +114,25 @@ def test_answer_table_tests_both_targets(tmp_path):
     expect("Targets met at 2 of 3 shapes." in text, text)
     expect("| 64 | 16 x 256 | 1.00 | 1.20 | 1.10 | 3.00 | 5.00 | persistent, the library's "
            "barrier | 1.10x (persistent, cuda::barrier) |" in text, text)
+
+
+def test_load_section_says_why_every_point_beside_the_copy_was_skipped(tmp_path):
+    results = tmp_path / "results"
+    rows = [grid_row("gpu.grid.cg", 1, 128, 1000), grid_row("gpu.grid.count-epoch", 1, 128, 800)]
+    for bg in ("copy", "copy-other-domain"):
+        skipped = grid_row("gpu.grid.cg", 1, 128, "", extra=f" background={bg}",
+                           note="verified; background: the copy kernel ended first")
+        skipped.update(status="skipped", metric="", value="")
+        rows.append(skipped)
+    write_run(str(results / "h100" / "2026-12-07"), rows)
+    doc = tmp_path / "library.md"
+    doc.write_text("".join(f"<!-- library:{n} -->\n<!-- /library:{n} -->\n"
+                           for n in ("answer", "grid", "floor", "load", "stencil")))
+    p = subprocess.run([sys.executable, "-m", "tools.library_doc", "--results", str(results),
+                        "--doc", str(doc), "--write"], capture_output=True, text=True, cwd=ROOT,
+                       timeout=120)
+    expect(p.returncode == 0, "library_doc --write", p)
+    text = doc.read_text().split("<!-- library:load -->")[1]
+    expect("every point beside a copy kernel (2) is `skipped`, saying: \"verified; background: "
+           "the copy kernel ended first\"." in text and "predates" not in text,
+           f"the load section names the skipped points and their reason: {text}")
