@@ -85,9 +85,9 @@ class NvshmemSession {
   double run(long reps) {
     return deadline_.run(reps, [&](int l, mg::BarrierArgs& a) {
       void* params[] = {&a, &variant_};
-      const int rc = nvshmemx_collective_launch(reinterpret_cast<const void*>(nvshmem_barrier_kernel),
-                                                dim3(blocks_), dim3(threads_), params, 0,
-                                                team_.stream(l));
+      const int rc =
+          nvshmemx_collective_launch(reinterpret_cast<const void*>(nvshmem_barrier_kernel),
+                                     dim3(blocks_), dim3(threads_), params, 0, team_.stream(l));
       if (rc != 0) throw Error("nvshmemx_collective_launch failed (" + std::to_string(rc) + ")");
     });
   }
@@ -128,13 +128,15 @@ std::string nvshmem_problem(const RunContext& ctx) {
 
 class NvshmemBarrier final : public mg::DeviceMethodBase {
  public:
-  std::string_view name() const override { return "multigpu.nvshmem.barrier"; }
-  std::string_view description() const override {
-    return "NVSHMEM's device-side barrier (mpi mode, one PE per rank): grid.sync, block 0 in "
-           "NVSHMEM's barrier, grid.sync; no watchdog inside NVSHMEM's spin, a host-side "
-           "deadline instead";
-  }
-  std::vector<Axis> axes() const override {
+  NvshmemBarrier()
+      : mg::DeviceMethodBase(
+            {.name = "multigpu.nvshmem.barrier",
+             .level = Level::multi_gpu,
+             .description = "NVSHMEM's device-side barrier (mpi mode, one PE per rank): grid.sync, "
+                            "block 0 in NVSHMEM's barrier, grid.sync; no watchdog inside NVSHMEM's "
+                            "spin, a host-side deadline instead",
+             .axes = method_axes()}) {}
+  static std::vector<Axis> method_axes() {
     std::vector<Axis> axes = common_axes();
     // Ordering 0 adds no fence: what NVSHMEM's call promises (sync_all: nothing) is all there is.
     for (Axis& a : axes)
@@ -190,7 +192,9 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
     return state.resource<NvshmemSession>(state.ctx(), mg::team_of(state), state.point());
   }
 #else
-  std::vector<Measurement> measure(State&) override { return {}; }
+  std::vector<Measurement> measure(State&) override {
+    return {};
+  }
 #endif
 };
 
