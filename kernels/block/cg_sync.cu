@@ -9,7 +9,6 @@ namespace gb::block {
 
 struct CgSync {
   static inline const MethodInfo info{.name = "gpu.block.cg-sync",
-                                      .level = Level::block,
                                       .description =
                                           "cg::this_thread_block().sync() latency in one block and "
                                           "throughput over blocks/SM (clock technique)",

@@ -9,7 +9,6 @@ namespace gb::block {
 struct Syncthreads {
   static inline const MethodInfo info{
       .name = "gpu.block.syncthreads",
-      .level = Level::block,
       .description =
           "__syncthreads() latency in one block and throughput over blocks/SM (clock technique)",
       .timed = {{.instruction = "BAR.SYNC"}}};

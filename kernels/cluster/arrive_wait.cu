@@ -11,7 +11,6 @@ namespace gb::cluster {
 struct ArriveWait {
   static inline const MethodInfo info{
       .name = "gpu.cluster.arrive-wait",
-      .level = Level::cluster,
       .description =
           "cluster barrier_arrive() + barrier_wait() latency in one cluster and throughput in "
           "cluster barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)",

@@ -9,7 +9,6 @@ namespace gb::cluster {
 struct ClusterSync {
   static inline const MethodInfo info{
       .name = "gpu.cluster.sync",
-      .level = Level::cluster,
       .description =
           "cg::this_cluster().sync() latency in one cluster and throughput in cluster barriers/us "
           "for the whole GPU over blocks/SM (clock technique, sm_90)",

@@ -19,7 +19,6 @@ namespace gb::grid {
 struct AtomicSense : ZeroState {
   static inline const MethodInfo info{
       .name = "gpu.grid.atomic-sense",
-      .level = Level::grid,
       .description =
           "software grid barrier: atomic counter with sense reversal (differential technique)"};
   static constexpr Traits traits{.interruptible = true};

@@ -19,7 +19,6 @@ struct ArriveWait {
 
 struct CgArriveWait : CgGridPolicy<ArriveWait> {
   static inline const MethodInfo info{.name = "gpu.grid.cg-arrive-wait",
-                                      .level = Level::grid,
                                       .description =
                                           "cg::this_grid().barrier_arrive() + barrier_wait() in a "
                                           "cooperative launch (differential)"};

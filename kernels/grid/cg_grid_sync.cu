@@ -14,7 +14,6 @@ struct GridSync {
 struct CgSync : CgGridPolicy<GridSync> {
   static inline const MethodInfo info{
       .name = "gpu.grid.cg",
-      .level = Level::grid,
       .description = "cg::this_grid().sync() in a cooperative launch (differential technique)"};
 };
 

@@ -22,7 +22,6 @@ namespace gb::grid {
 struct ClusterCountEpoch : ZeroState {
   static inline const MethodInfo info{
       .name = "gpu.grid.cluster-count-epoch",
-      .level = Level::grid,
       .description =
           "software grid barrier, cluster first: the blocks of each thread-block cluster meet on "
           "its hardware barrier, one block per cluster adds 1 to a 64-bit count that only grows, "

@@ -21,7 +21,6 @@ namespace gb::grid {
 struct CountEpoch : ZeroState {
   static inline const MethodInfo info{
       .name = "gpu.grid.count-epoch",
-      .level = Level::grid,
       .description =
           "software grid barrier: one 64-bit counter that only grows, each block adds 1 and polls "
           "it until epoch x blocks; no reset (differential technique)"};

@@ -9,7 +9,6 @@ namespace gb::grid {
 struct CudaBarrierPerBlock : CudaBarrierPolicy<CudaBarrierArrivals::per_block> {
   static inline const MethodInfo info{
       .name = "gpu.grid.cuda-barrier",
-      .level = Level::grid,
       .description =
           "libcu++ cuda::barrier<thread_scope_device>, one arrive_and_wait() per block between two "
           "__syncthreads (differential technique)"};

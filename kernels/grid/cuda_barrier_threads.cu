@@ -9,7 +9,6 @@ namespace gb::grid {
 struct CudaBarrierPerThread : CudaBarrierPolicy<CudaBarrierArrivals::per_thread> {
   static inline const MethodInfo info{
       .name = "gpu.grid.cuda-barrier-threads",
-      .level = Level::grid,
       .description =
           "libcu++ cuda::barrier<thread_scope_device>, arrive_and_wait() by every thread of the "
           "grid (differential technique)"};

@@ -9,7 +9,6 @@ namespace gb::grid {
 struct FlagCount : FlagCountWords {
   static inline const MethodInfo info{
       .name = "gpu.grid.flag-count",
-      .level = Level::grid,
       .description =
           "software grid barrier: each block adds 1 to a count; the block that completes it writes "
           "the epoch to a flag in another line, which the others poll (differential technique)"};

@@ -8,7 +8,6 @@ namespace gb::grid {
 
 struct FlagCountBackoff : FlagCountWords {
   static inline const MethodInfo info{.name = "gpu.grid.flag-count-backoff",
-                                      .level = Level::grid,
                                       .description =
                                           "the flag-count grid barrier whose waiters sleep 32-256 "
                                           "ns between failed polls (differential technique)"};

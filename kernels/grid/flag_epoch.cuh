@@ -21,7 +21,6 @@ namespace gb::grid {
 struct FlagEpoch : ZeroState {
   static inline const MethodInfo info{
       .name = "gpu.grid.flag-epoch",
-      .level = Level::grid,
       .description =
           "software grid barrier: per-block arrival flags gathered by block 0, per-block release "
           "flags, epochs instead of resets (differential technique)"};

@@ -9,7 +9,6 @@ namespace gb::grid {
 struct TreeCount4 : TreeCountWords<4> {
   static inline const MethodInfo info{
       .name = "gpu.grid.tree-count-4",
-      .level = Level::grid,
       .description =
           "software grid barrier in two levels: groups of 4 blocks meet on counts of their own "
           "lines, each group's last adds to the top count, whose last writes a release flag "

@@ -9,7 +9,6 @@ namespace gb::grid {
 struct TreeCount8 : TreeCountWords<8> {
   static inline const MethodInfo info{
       .name = "gpu.grid.tree-count-8",
-      .level = Level::grid,
       .description = "the two-level grid barrier with groups of 8 blocks (differential technique)"};
   using Block = PublicBlock<TreeCount8Barrier>;
 };

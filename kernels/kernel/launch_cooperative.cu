@@ -8,7 +8,6 @@ namespace gb::kernel_detail {
 struct Cooperative {
   static inline const MethodInfo info{
       .name = "kernel.launch.cooperative",
-      .level = Level::kernel,
       .description = "empty cudaLaunchCooperativeKernel: launch+sync latency, launch interval"};
   static constexpr bool captured = false;
   template <class... Args>

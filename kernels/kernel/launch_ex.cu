@@ -7,7 +7,6 @@ namespace gb::kernel_detail {
 struct Ex {
   static inline const MethodInfo info{
       .name = "kernel.launch.ex",
-      .level = Level::kernel,
       .description = "empty cudaLaunchKernelEx: launch+sync latency, launch interval"};
   static constexpr bool captured = false;
   template <class... Args>

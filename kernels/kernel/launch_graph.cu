@@ -8,7 +8,6 @@ namespace gb::kernel_detail {
 struct Graph {
   static inline const MethodInfo info{
       .name = "kernel.launch.graph",
-      .level = Level::kernel,
       .description = "CUDA graph of empty <<<>>> kernels: launch+sync latency, launch interval"};
   static constexpr bool captured = true;
   template <class... Args>

@@ -7,7 +7,6 @@ namespace gb::kernel_detail {
 struct TripleChevron {
   static inline const MethodInfo info{
       .name = "kernel.launch.triple-chevron",
-      .level = Level::kernel,
       .description = "empty kernel<<<>>>: launch+sync latency, launch interval"};
   static constexpr bool captured = false;
   template <class... Args>

@@ -9,7 +9,6 @@ namespace gb::mg {
 // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
 struct AllCount : Algorithm<Needs{.peer_atomics = true}> {
   static inline const MethodInfo info{.name = "multigpu.device.all-count",
-                                      .level = Level::multi_gpu,
                                       .description =
                                           "every block adds its arrival to every GPU's counter and "
                                           "waits on its own GPU's counter (no leader)."};

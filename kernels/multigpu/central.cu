@@ -12,7 +12,6 @@ namespace gb::mg {
 struct Central : Algorithm<Needs{.peer_atomics = true, .grid_sync = true}> {
   static inline const MethodInfo info{
       .name = "multigpu.device.central",
-      .level = Level::multi_gpu,
       .description =
           "grid.sync, one leader per GPU does a system-scope fetch_add on a counter in GPU 0's "
           "memory and spins on it, grid.sync (the baseline)."};

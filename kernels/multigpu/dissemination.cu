@@ -8,7 +8,6 @@ namespace gb::mg {
 
 struct Dissemination : Algorithm<> {
   static inline const MethodInfo info{.name = "multigpu.device.dissemination",
-                                      .level = Level::multi_gpu,
                                       .description =
                                           "ceil(log2 N) rounds of pairwise signals: round k "
                                           "signals GPU i+2^k, waits for GPU i-2^k."};

@@ -34,7 +34,6 @@ namespace gb::mg {
 struct EarlyCount : Algorithm<Needs{.peer_atomics = true}> {
   static inline const MethodInfo info{
       .name = "multigpu.device.early-count",
-      .level = Level::multi_gpu,
       .description =
           "every block releases its own writes at system scope before it arrives, in parallel with "
           "the others, then adds its arrival (relaxed, no answer awaited) to its GPU's counter on "

@@ -13,7 +13,6 @@ namespace gb::mg {
 
 struct Hierarchical : Algorithm<> {
   static inline const MethodInfo info{.name = "multigpu.device.hierarchical",
-                                      .level = Level::multi_gpu,
                                       .description =
                                           "topology-aware: gather inside each NVLink group, "
                                           "exchange between group leaders, release the groups."};

@@ -16,7 +16,6 @@ struct PeerGroupFlags {
 struct Hostflags : Algorithm<Needs{.host_bytes = sizeof(PeerGroupFlags)}> {
   static inline const MethodInfo info{
       .name = "multigpu.device.hostflags",
-      .level = Level::multi_gpu,
       .description =
           "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
           "cuda-samples PeerGroup::sync pattern)."};

@@ -49,7 +49,6 @@ enum class CountPoll { acquire_load = 0, relaxed_then_fence = 1 };
 struct Push : Algorithm<> {
   static inline const MethodInfo info{
       .name = "multigpu.device.push",
-      .level = Level::multi_gpu,
       .description =
           "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
           "its local inbox.",

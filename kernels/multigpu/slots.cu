@@ -36,7 +36,6 @@ struct Slots : Algorithm<> {
   enum class Scan { acquire_per_poll = 0, relaxed_then_fence = 1 };
   static inline const MethodInfo info{
       .name = "multigpu.device.slots",
-      .level = Level::multi_gpu,
       .description =
           "every block writes its epoch into its own slot on every GPU when it arrives and polls "
           "all slots of its GPU (no count before the NVLink signal).",

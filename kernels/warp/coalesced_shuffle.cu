@@ -9,7 +9,6 @@ namespace gb::warp {
 struct CoalescedShuffle {
   static inline const MethodInfo info{
       .name = "gpu.warp.coalesced-shuffle",
-      .level = Level::warp,
       .description =
           "shfl through a coalesced group of group_size lanes, dependent chain (clock technique)",
       .timed = {{.instruction = "SHFL"}}};

@@ -9,7 +9,6 @@ namespace gb::warp {
 struct CoalescedSync {
   static inline const MethodInfo info{
       .name = "gpu.warp.coalesced-sync",
-      .level = Level::warp,
       .description =
           "coalesced group of group_size lanes (made by a branch) .sync() (clock technique)",
       .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::absent}}};

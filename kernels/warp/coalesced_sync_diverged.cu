@@ -11,7 +11,6 @@ namespace gb::warp {
 struct CoalescedSyncDiverged {
   static inline const MethodInfo info{
       .name = "gpu.warp.coalesced-sync-diverged",
-      .level = Level::warp,
       .description =
           "coalesced group of group_size lanes (made by a branch) .sync() reached from two "
           "branches (odd and even lanes) (clock technique)",

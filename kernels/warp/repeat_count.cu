@@ -17,7 +17,6 @@ namespace {
 struct LoopChain {
   static inline const MethodInfo info{
       .name = "gpu.warp.repeat-count",
-      .level = Level::warp,
       .description =
           "one warp's sync or shuffle latency over the chain's length, `repeats` operations "
           "between two clock reads (the study's section 9.4); variant 1 __syncwarp(mask), 2 tile "

@@ -90,7 +90,6 @@ const Unrolled* unrolled_of(long code) {
 struct UnrolledChain {
   static inline const MethodInfo info{
       .name = "gpu.warp.repeat-count-unrolled",
-      .level = Level::warp,
       .description =
           "gpu.warp.repeat-count with the whole chain unrolled, so the code grows with `repeats` "
           "past the instruction cache (the study's section 9.4 suspects its overflow); variant 1 "

@@ -9,7 +9,6 @@ namespace gb::warp {
 struct Syncwarp {
   static inline const MethodInfo info{
       .name = "gpu.warp.syncwarp",
-      .level = Level::warp,
       .description = "__syncwarp(mask), group_size = popcount(mask) (clock technique)",
       .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::absent}}};
   using Group = warp_detail::Masked;

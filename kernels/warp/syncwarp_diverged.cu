@@ -11,7 +11,6 @@ namespace gb::warp {
 struct SyncwarpDiverged {
   static inline const MethodInfo info{
       .name = "gpu.warp.syncwarp-diverged",
-      .level = Level::warp,
       .description =
           "__syncwarp(mask) reached from two branches (odd and even lanes), group_size = "
           "popcount(mask) (clock technique)",

@@ -9,7 +9,6 @@ namespace gb::warp {
 struct TileShuffle {
   static inline const MethodInfo info{
       .name = "gpu.warp.tile-shuffle",
-      .level = Level::warp,
       .description = "shfl through a tile of group_size threads, dependent chain (clock technique)",
       .timed = {{.instruction = "SHFL"}}};
   using Group = warp_detail::Tiles;

@@ -9,7 +9,6 @@ namespace gb::warp {
 struct TileSync {
   static inline const MethodInfo info{
       .name = "gpu.warp.tile-sync",
-      .level = Level::warp,
       .description =
           "cg::tiled_partition<N>().sync() for tiles of group_size threads (clock technique)",
       .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::absent}}};

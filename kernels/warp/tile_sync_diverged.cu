@@ -11,7 +11,6 @@ namespace gb::warp {
 struct TileSyncDiverged {
   static inline const MethodInfo info{
       .name = "gpu.warp.tile-sync-diverged",
-      .level = Level::warp,
       .description =
           "cg::tiled_partition<N>().sync() reached from two branches (odd and even lanes), tiles "
           "of group_size threads (clock technique)",

@@ -97,13 +97,19 @@ std::string_view to_string(TimedPath path) {
 }
 
 MethodInfo framed(const MethodInfo& policy, Level level, std::vector<Axis> frame_axes) {
-  if (policy.level != level)
-    throw Error(std::string(policy.name) + " states level " + std::string(to_string(policy.level)) +
-                ", its frame makes " + std::string(to_string(level)) + " methods");
+  if (policy.level)
+    throw Error(std::string(policy.name) + " states level " +
+                std::string(to_string(*policy.level)) + ": its frame gives it (" +
+                std::string(to_string(level)) + ")");
   MethodInfo info = policy;
+  info.level = level;
   info.axes = std::move(frame_axes);
   info.axes.insert(info.axes.end(), policy.axes.begin(), policy.axes.end());
   return info;
+}
+
+Method::Method(MethodInfo info) : info_(std::move(info)) {
+  if (!info_.level) throw Error(std::string(info_.name) + " states no level (MethodInfo::level)");
 }
 
 const TimedInstruction* Method::timed_at(const Point& point) const {

@@ -215,11 +215,13 @@ struct Measurement {
 //
 // A field the aggregate lacks, a misspelt one, does not compile ("no field named ..."), so no
 // fact a method states can be lost to a default. A frame's policy (kernels/<level>/detail/) states
-// the same aggregate as `static inline const MethodInfo info{...}` and its frame adds the frame's
-// axes before the policy's own (framed below).
+// the same aggregate as `static inline const MethodInfo info{...}` but its level, and its frame
+// adds its level and its axes before the policy's own (framed below).
 struct MethodInfo {
   std::string_view name;  // dotted: gpu.block.syncthreads, multigpu.device.push, ...
-  Level level = Level::host;
+  // Required of a method, its frame's for a frame's policy (a Method without one is refused:
+  // gb::Error).
+  std::optional<Level> level;
   std::string_view description;  // one sentence for `gpubarrier list` and docs/methods.md
   std::vector<Axis> axes = {};
   // A clock-technique method: the instruction its timed region must hold (for every point, or
@@ -230,17 +232,17 @@ struct MethodInfo {
   std::vector<Bound> bounds = {};
 };
 
-// The info of a frame's method: the policy's `info`, at the frame's level (a policy that states
-// another level is refused: gb::Error), with the frame's axes before the policy's own.
+// The info of a frame's method: the policy's `info` at the frame's level (a policy that states a
+// level of its own is refused: gb::Error), with the frame's axes before the policy's own.
 MethodInfo framed(const MethodInfo& policy, Level level, std::vector<Axis> frame_axes = {});
 
 class Method {
  public:
-  explicit Method(MethodInfo info) : info_(std::move(info)) {}
+  explicit Method(MethodInfo info);
   virtual ~Method() = default;
   const MethodInfo& info() const { return info_; }
   std::string_view name() const { return info_.name; }
-  Level level() const { return info_.level; }
+  Level level() const { return *info_.level; }
   std::string_view description() const { return info_.description; }
   const std::vector<Axis>& axes() const { return info_.axes; }
   // The timed instruction of a clock figure at `point`, or nullptr (no clock technique, or none

@@ -39,7 +39,6 @@ struct CompileFailBarrier : Algorithm<Needs{.peer_atomics = true}> {
   static inline const MethodInfo info{
 #endif
       .name = "test.multigpu.compile-fail",
-      .level = Level::multi_gpu,
       .description = "no barrier: a compile-time test."};
   struct Words {
     Word arrive;

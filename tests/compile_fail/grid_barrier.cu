@@ -24,7 +24,6 @@ struct CompileFailGrid : ZeroState {
   static inline const MethodInfo info{
 #endif
       .name = "test.grid.compile-fail",
-      .level = Level::grid,
       .description = "no barrier: a compile-time test"};
 #if defined(GB_CASE_MISSPELT_CLUSTERED)
   static constexpr Traits traits{.clusterd = true};

@@ -41,7 +41,6 @@ class CompileFailHostMethod final : public Method {
 // A frame's policy states the same aggregate.
 struct CompileFailPolicy {
   static inline const MethodInfo info{.name = "test.policy.compile-fail",
-                                      .level = Level::block,
 #if defined(GB_CASE_MISSPELT_POLICY_FIELD)
                                       .descripton = "no barrier: a compile-time test"};
 #else

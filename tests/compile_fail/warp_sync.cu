@@ -38,7 +38,6 @@ struct CompileFailSync {
   static inline const MethodInfo info{
 #endif
       .name = "test.warp.compile-fail",
-      .level = Level::warp,
       .description = "__syncwarp(mask), for a compile-time test"};
   using Group = warp_detail::Masked;
 #if defined(GB_CASE_ACTION_WITHOUT_CHECK)

@@ -4,13 +4,13 @@
 // cg_sync.cu):
 //
 //   struct MyBarrier {
-//     static inline const MethodInfo info{.name = "gpu.block.<...>", .level = Level::block,
-//                                         .description = "...", .timed = {...}};
+//     static inline const MethodInfo info{.name = "gpu.block.<...>", .description = "...",
+//                                         .timed = {...}};  // its frame adds level and axes
 //     __device__ static void sync();  // called by every thread of the block
 //   };
 //   GB_REGISTER_METHOD(gb::block_detail::BlockBarrierMethod<gb::block::MyBarrier>)
 //
-// `info` is the method's MethodInfo (core/method.hpp) but its axes, which the frame gives; the
+// `info` is the method's MethodInfo (core/method.hpp) but its level and axes, the frame's; the
 // concept BlockBarrier states these members: a type that lacks or misspells one is no block
 // barrier, and its registration does not compile.
 #pragma once

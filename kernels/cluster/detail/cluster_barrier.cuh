@@ -5,14 +5,14 @@
 // type in its own file under kernels/cluster/ (cluster_sync.cu, arrive_wait.cu):
 //
 //   struct MyBarrier {
-//     static inline const MethodInfo info{.name = "gpu.cluster.<...>", .level = Level::cluster,
-//                                         .description = "...", .timed = {...}};
+//     static inline const MethodInfo info{.name = "gpu.cluster.<...>", .description = "...",
+//                                         .timed = {...}};  // its frame adds level and axes
 //     template <class Cluster>                        // cg::cluster_group; a template, so that
 //     __device__ static void sync(const Cluster&);    // pre-sm_90 passes never compile its body
 //   };
 //   GB_REGISTER_METHOD(gb::cluster_detail::ClusterBarrierMethod<gb::cluster::MyBarrier>)
 //
-// `info` is the method's MethodInfo (core/method.hpp) but its axes, which the frame gives; the
+// `info` is the method's MethodInfo (core/method.hpp) but its level and axes, the frame's; the
 // concept ClusterBarrier states these members: a type that lacks or misspells one is no cluster
 // barrier, and its registration does not compile.
 #pragma once

@@ -4,8 +4,8 @@
 // technique. A barrier is a policy:
 //
 //   struct Barrier {
-//     static inline const MethodInfo info{.name = "gpu.grid.<...>", .level = Level::grid,
-//                                         .description = "..."};  // the frame adds the axes
+//     static inline const MethodInfo info{.name = "gpu.grid.<...>",
+//                                         .description = "..."};  // the frame: level, axes
 //     static constexpr Traits traits{.interruptible = true};  // what the frame must know of it
 //     static std::size_t state_words(int blocks);      // device words, zero before the first run
 //     static void init_state(unsigned* state, int blocks, int threads);  // host: before the

@@ -8,8 +8,8 @@
 // replaces, so they sit beside the grid barriers' rows.
 //
 // A launch kind is one type:
-//   static inline const MethodInfo info{.name = "kernel.launch.<...>", .level = Level::kernel,
-//                                       .description = "..."};  // the frame adds the axes
+//   static inline const MethodInfo info{.name = "kernel.launch.<...>",
+//                                       .description = "..."};  // the frame: level, axes
 //   static constexpr bool captured;  // submitted as a CUDA graph captured from its launches
 //   template <class... Args>         // one launch of `kernel` on the shape, in the stream
 //   static void launch(const Shape&, cudaStream_t, void (*kernel)(Args...), Args... args);

@@ -3,7 +3,7 @@
 //
 // An algorithm is a struct that derives from mg::Algorithm<Needs{...}> (Algorithm<> where it needs
 // nothing) and holds
-//   static inline const MethodInfo info{.name, .level = Level::multi_gpu, .description, .axes};
+//   static inline const MethodInfo info{.name, .description, .axes};
 //                  its method's name, a sentence and its own axes (the frame adds its own before
 //                  them)
 //   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them), or

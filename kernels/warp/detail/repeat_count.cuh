@@ -8,8 +8,8 @@
 // gpu.warp.coalesced-shuffle. The two methods differ in the shape of the chain alone, a policy:
 //
 //   struct Chain {
-//     static inline const MethodInfo info{.name, .level = Level::warp, .description};  // the
-//                                  // frame adds the axes and each variant's timed instruction
+//     static inline const MethodInfo info{.name, .description};  // the frame adds the level,
+//                                  // the axes and each variant's timed instruction
 //     static bool has(const RepeatVariant&);                  // the variants it runs
 //     static std::vector<long> repeats(std::span<const RepeatVariant>);  // the default lengths
 //     static std::string misfit(const RepeatVariant&, long group_size, long repeats);  // "" fits

@@ -4,14 +4,14 @@
 // syncwarp.cu, ...):
 //
 //   struct MyWarpSync {
-//     static inline const MethodInfo info{.name = "gpu.warp.<...>", .level = Level::warp,
-//                                         .description = "...", .timed = {...}};
+//     static inline const MethodInfo info{.name = "gpu.warp.<...>", .description = "...",
+//                                         .timed = {...}};  // its frame adds level and axes
 //     using Group = Tiles;   // who: a WarpGroupKind (warp/detail/warp_groups.cuh)
 //     using Action = Sync;   // what they do: a WarpAction (warp/detail/warp_actions.cuh)
 //   };
 //   GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::MyWarpSync>)
 //
-// `info` is the method's MethodInfo (core/method.hpp) but its axes, which the frame gives; the
+// `info` is the method's MethodInfo (core/method.hpp) but its level and axes, the frame's; the
 // concept WarpSync states these members: a type that lacks or misspells one, or whose group or
 // action lacks one of theirs, is no warp method, and its registration does not compile.
 #pragma once
