@@ -85,9 +85,9 @@ class NvshmemSession {
   double run(long reps) {
     return deadline_.run(reps, [&](int l, mg::BarrierArgs& a) {
       void* params[] = {&a, &variant_};
-      const int rc =
-          nvshmemx_collective_launch(reinterpret_cast<const void*>(nvshmem_barrier_kernel),
-                                     dim3(blocks_), dim3(threads_), params, 0, team_.stream(l));
+      const int rc = nvshmemx_collective_launch(reinterpret_cast<const void*>(nvshmem_barrier_kernel),
+                                                dim3(blocks_), dim3(threads_), params, 0,
+                                                team_.stream(l));
       if (rc != 0) throw Error("nvshmemx_collective_launch failed (" + std::to_string(rc) + ")");
     });
   }
@@ -192,9 +192,7 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
     return state.resource<NvshmemSession>(state.ctx(), mg::team_of(state), state.point());
   }
 #else
-  std::vector<Measurement> measure(State&) override {
-    return {};
-  }
+  std::vector<Measurement> measure(State&) override { return {}; }
 #endif
 };
 

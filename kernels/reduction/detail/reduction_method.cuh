@@ -48,10 +48,9 @@ class SingleReduction : public Method {
   std::vector<Measurement> measure(State& state) override {
     Input& in = input(state);
     const CachePolicy& cache = cache_of(state);
-    std::vector<Measurement> rows =
-        latency_and_bandwidth(event_samples(
-                                  state.ctx(), 0, [&] { run(state, in); }, cache.before(0)),
-                              static_cast<double>(in.n) * sizeof(double) * traffic(), "GB/s");
+    std::vector<Measurement> rows = latency_and_bandwidth(
+        event_samples(state.ctx(), 0, [&] { run(state, in); }, cache.before(0)),
+        static_cast<double>(in.n) * sizeof(double) * traffic(), "GB/s");
     for (Measurement& m : rows) m.note = join_notes(figure_note(state, in), cache.note());
     return rows;
   }
