@@ -4,10 +4,11 @@ Three kinds, applied by gbcsv.load to every row it reads (so that no table, mode
 uses such a row): the row's status becomes `unverified` and its note starts with
 "outside physical bound: ...", naming the bound.
 
-- Static bounds, stated by each method (`gpubarrier list --json`, "bounds"): every time-like
-  figure is above zero; one dependent shared-memory load takes at least one cycle; and so on.
-  The executable applies them as it writes rows; STATIC repeats them here for rows written
-  before it did (tests/cli/test_bounds.py checks that the two agree).
+- Static bounds, stated by each method (MethodInfo::bounds): every time-like figure is above
+  zero; one dependent shared-memory load takes at least one cycle; and so on. The executable
+  applies them as it writes rows and states them in its schema (`gpubarrier --json schema`,
+  "bounds", committed as tools/schema.json); TIME_METRICS and STATIC are read from there, for
+  rows written before the executable applied them.
 - Every figure is a finite number: NaN and infinity are no measurement (gbcsv.load refuses a file
   that holds one; apply marks such a row for any other caller).
 - Bounds against the hardware and the same run (rows of one run_id in one file):
@@ -34,21 +35,40 @@ uses such a row): the row's status becomes `unverified` and its note starts with
   establish). The executable writes the same part (src/core/resolution.hpp); here it is added to
   rows written before it did.
 """
+import json
 import math
+import os
+
+from . import tool_main
+
+SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
+
+
+def stated(key, path=SCHEMA_FILE):
+    """The part `key` of the executable's schema (tools/schema.json): what the methods state. A
+    file without it is the one-line error of an incomplete tools folder (exit 2)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)[key]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
+        tool_main.fail(tool_main.InputError(
+            f"cannot read '{key}' of {path} ({why}): write it with `gpubarrier --json schema > "
+            f"{path}`"))
+
+
+def _static_bounds(by_method):
+    """(TIME_METRICS, POSITIVE_WHY, STATIC) of the schema's "bounds": those of every method (a
+    time is above zero), and each method's own."""
+    every = by_method["every method"]
+    static = {(method, b["metric"]): (b["min"], b["max"], b["why"])
+              for method, own in by_method.items() if method != "every method" for b in own}
+    return tuple(b["metric"] for b in every), every[0]["why"], static
+
 
 # Metrics that time something: a figure of them at or below zero is impossible.
-TIME_METRICS = ("latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead",
-                "one_way_latency", "interval", "loop_interval")
-
-POSITIVE_WHY = "a time is above zero"
-
-# (method, metric) -> (min, max, why); None for an open side. Mirrors the methods' bounds().
-STATIC = {
-    ("model.smem.stream", "latency_cycles"):
-        (1.0, None, "a dependent shared-memory load takes at least one cycle"),
-    ("model.smem.stream", "bandwidth_cycles"):
-        (None, 128.0, "an SM's shared memory delivers at most 128 B per cycle"),
-}
+# (method, metric) -> (min, max, why) of the methods' own bounds; None for an open side.
+TIME_METRICS, POSITIVE_WHY, STATIC = _static_bounds(stated("bounds"))
 
 # The GPUs' theoretical DRAM bandwidth (GB/s): no array read from DRAM is summed or copied
 # faster. By a substring of the CSV's gpu_model, with the source of each figure.

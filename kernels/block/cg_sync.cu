@@ -8,10 +8,11 @@
 namespace gb::block {
 
 struct CgSync {
-  static constexpr std::string_view name = "gpu.block.cg-sync";
-  static constexpr std::string_view description =
-      "cg::this_thread_block().sync() latency in one block and throughput over blocks/SM "
-      "(clock technique)";
+  static inline const MethodInfo info{.name = "gpu.block.cg-sync",
+                                      .description =
+                                          "cg::this_thread_block().sync() latency in one block and "
+                                          "throughput over blocks/SM (clock technique)",
+                                      .timed = {{.instruction = "BAR.SYNC"}}};
   __device__ static void sync() { cooperative_groups::this_thread_block().sync(); }
 };
 

@@ -7,9 +7,11 @@
 namespace gb::block {
 
 struct Syncthreads {
-  static constexpr std::string_view name = "gpu.block.syncthreads";
-  static constexpr std::string_view description =
-      "__syncthreads() latency in one block and throughput over blocks/SM (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.block.syncthreads",
+      .description =
+          "__syncthreads() latency in one block and throughput over blocks/SM (clock technique)",
+      .timed = {{.instruction = "BAR.SYNC"}}};
   __device__ static void sync() { __syncthreads(); }
 };
 

@@ -9,10 +9,12 @@
 namespace gb::cluster {
 
 struct ArriveWait {
-  static constexpr std::string_view name = "gpu.cluster.arrive-wait";
-  static constexpr std::string_view description =
-      "cluster barrier_arrive() + barrier_wait() latency in one cluster and throughput in "
-      "cluster barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)";
+  static inline const MethodInfo info{
+      .name = "gpu.cluster.arrive-wait",
+      .description =
+          "cluster barrier_arrive() + barrier_wait() latency in one cluster and throughput in "
+          "cluster barriers/us for the whole GPU over blocks/SM (clock technique, sm_90)",
+      .timed = {{.instruction = "UCGABAR_WAIT"}}};
   template <class Cluster>
   __device__ static void sync(const Cluster& cluster) {
     auto token = cluster.barrier_arrive();

@@ -7,10 +7,12 @@
 namespace gb::cluster {
 
 struct ClusterSync {
-  static constexpr std::string_view name = "gpu.cluster.sync";
-  static constexpr std::string_view description =
-      "cg::this_cluster().sync() latency in one cluster and throughput in cluster barriers/us "
-      "for the whole GPU over blocks/SM (clock technique, sm_90)";
+  static inline const MethodInfo info{
+      .name = "gpu.cluster.sync",
+      .description =
+          "cg::this_cluster().sync() latency in one cluster and throughput in cluster barriers/us "
+          "for the whole GPU over blocks/SM (clock technique, sm_90)",
+      .timed = {{.instruction = "UCGABAR_WAIT"}}};
   template <class Cluster>
   __device__ static void sync(const Cluster& cluster) {
     cluster.sync();

@@ -11,16 +11,17 @@
 #include <string_view>
 
 #include "common/watchdog.cuh"
+#include "grid/detail/traits.hpp"
 #include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
 struct AtomicSense : ZeroState {
-  static constexpr std::string_view name = "gpu.grid.atomic-sense";
-  static constexpr std::string_view description =
-      "software grid barrier: atomic counter with sense reversal (differential technique)";
-  static constexpr bool interruptible = true;
-  static constexpr bool clustered = false;
+  static inline const MethodInfo info{
+      .name = "gpu.grid.atomic-sense",
+      .description =
+          "software grid barrier: atomic counter with sense reversal (differential technique)"};
+  static constexpr Traits traits{.interruptible = true};
   static std::size_t state_words(int) { return 2; }  // counter, sense
 
   class Block {

@@ -18,9 +18,10 @@ struct ArriveWait {
 };
 
 struct CgArriveWait : CgGridPolicy<ArriveWait> {
-  static constexpr std::string_view name = "gpu.grid.cg-arrive-wait";
-  static constexpr std::string_view description =
-      "cg::this_grid().barrier_arrive() + barrier_wait() in a cooperative launch (differential)";
+  static inline const MethodInfo info{.name = "gpu.grid.cg-arrive-wait",
+                                      .description =
+                                          "cg::this_grid().barrier_arrive() + barrier_wait() in a "
+                                          "cooperative launch (differential)"};
 };
 
 }  // namespace

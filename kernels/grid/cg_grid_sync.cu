@@ -12,9 +12,9 @@ struct GridSync {
 };
 
 struct CgSync : CgGridPolicy<GridSync> {
-  static constexpr std::string_view name = "gpu.grid.cg";
-  static constexpr std::string_view description =
-      "cg::this_grid().sync() in a cooperative launch (differential technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.cg",
+      .description = "cg::this_grid().sync() in a cooperative launch (differential technique)"};
 };
 
 }  // namespace

@@ -14,18 +14,19 @@
 
 #include "gpubarrier/cluster_grid_barrier.cuh"
 #include "grid/detail/public_block.cuh"
+#include "grid/detail/traits.hpp"
 #include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
 struct ClusterCountEpoch : ZeroState {
-  static constexpr std::string_view name = "gpu.grid.cluster-count-epoch";
-  static constexpr std::string_view description =
-      "software grid barrier, cluster first: the blocks of each thread-block cluster meet on its "
-      "hardware barrier, one block per cluster adds 1 to a 64-bit count that only grows, every "
-      "block polls it until epoch x clusters (sm_90; differential technique)";
-  static constexpr bool interruptible = true;
-  static constexpr bool clustered = true;
+  static inline const MethodInfo info{
+      .name = "gpu.grid.cluster-count-epoch",
+      .description =
+          "software grid barrier, cluster first: the blocks of each thread-block cluster meet on "
+          "its hardware barrier, one block per cluster adds 1 to a 64-bit count that only grows, "
+          "every block polls it until epoch x clusters (sm_90; differential technique)"};
+  static constexpr Traits traits{.interruptible = true, .clustered = true};
   // The count: two 32-bit state words (the state is 256-byte aligned).
   static std::size_t state_words(int) { return 2; }
 

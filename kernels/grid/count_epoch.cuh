@@ -13,17 +13,18 @@
 
 #include "gpubarrier/grid_barrier.cuh"
 #include "grid/detail/public_block.cuh"
+#include "grid/detail/traits.hpp"
 #include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
 struct CountEpoch : ZeroState {
-  static constexpr std::string_view name = "gpu.grid.count-epoch";
-  static constexpr std::string_view description =
-      "software grid barrier: one 64-bit counter that only grows, each block adds 1 and polls it "
-      "until epoch x blocks; no reset (differential technique)";
-  static constexpr bool interruptible = true;
-  static constexpr bool clustered = false;
+  static inline const MethodInfo info{
+      .name = "gpu.grid.count-epoch",
+      .description =
+          "software grid barrier: one 64-bit counter that only grows, each block adds 1 and polls "
+          "it until epoch x blocks; no reset (differential technique)"};
+  static constexpr Traits traits{.interruptible = true};
   // The counter: two 32-bit state words (the state is 256-byte aligned).
   static std::size_t state_words(int) { return 2; }
 

@@ -7,10 +7,11 @@
 namespace gb::grid {
 
 struct CudaBarrierPerBlock : CudaBarrierPolicy<CudaBarrierArrivals::per_block> {
-  static constexpr std::string_view name = "gpu.grid.cuda-barrier";
-  static constexpr std::string_view description =
-      "libcu++ cuda::barrier<thread_scope_device>, one arrive_and_wait() per block between two "
-      "__syncthreads (differential technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.cuda-barrier",
+      .description =
+          "libcu++ cuda::barrier<thread_scope_device>, one arrive_and_wait() per block between two "
+          "__syncthreads (differential technique)"};
 };
 
 }  // namespace gb::grid

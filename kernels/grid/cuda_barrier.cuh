@@ -30,8 +30,7 @@ enum class CudaBarrierArrivals { per_block, per_thread };
 
 template <CudaBarrierArrivals A>
 struct CudaBarrierPolicy {
-  static constexpr bool interruptible = false;
-  static constexpr bool clustered = false;
+  static constexpr Traits traits{};
   static std::size_t state_words(int) {
     static_assert(sizeof(DeviceScopeBarrier) % sizeof(unsigned) == 0);
     return sizeof(DeviceScopeBarrier) / sizeof(unsigned);

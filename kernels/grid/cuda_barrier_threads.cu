@@ -7,10 +7,11 @@
 namespace gb::grid {
 
 struct CudaBarrierPerThread : CudaBarrierPolicy<CudaBarrierArrivals::per_thread> {
-  static constexpr std::string_view name = "gpu.grid.cuda-barrier-threads";
-  static constexpr std::string_view description =
-      "libcu++ cuda::barrier<thread_scope_device>, arrive_and_wait() by every thread of the grid "
-      "(differential technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.cuda-barrier-threads",
+      .description =
+          "libcu++ cuda::barrier<thread_scope_device>, arrive_and_wait() by every thread of the "
+          "grid (differential technique)"};
 };
 
 }  // namespace gb::grid

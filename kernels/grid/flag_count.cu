@@ -7,10 +7,11 @@
 namespace gb::grid {
 
 struct FlagCount : FlagCountWords {
-  static constexpr std::string_view name = "gpu.grid.flag-count";
-  static constexpr std::string_view description =
-      "software grid barrier: each block adds 1 to a count; the block that completes it writes the "
-      "epoch to a flag in another line, which the others poll (differential technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.flag-count",
+      .description =
+          "software grid barrier: each block adds 1 to a count; the block that completes it writes "
+          "the epoch to a flag in another line, which the others poll (differential technique)"};
   using Block = PublicBlock<FlagCountBarrier>;
 };
 

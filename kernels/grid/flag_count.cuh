@@ -20,8 +20,7 @@ template <class W>
 using FlagCountBackoffBarrier = FlagDesign<OneCount, W, true>;
 
 struct FlagCountWords : ZeroState {
-  static constexpr bool interruptible = true;
-  static constexpr bool clustered = false;
+  static constexpr Traits traits{.interruptible = true};
   static std::size_t state_words(int) { return 2 * kFlagGridBarrierWords; }
 };
 

@@ -7,10 +7,10 @@
 namespace gb::grid {
 
 struct FlagCountBackoff : FlagCountWords {
-  static constexpr std::string_view name = "gpu.grid.flag-count-backoff";
-  static constexpr std::string_view description =
-      "the flag-count grid barrier whose waiters sleep 32-256 ns between failed polls "
-      "(differential technique)";
+  static inline const MethodInfo info{.name = "gpu.grid.flag-count-backoff",
+                                      .description =
+                                          "the flag-count grid barrier whose waiters sleep 32-256 "
+                                          "ns between failed polls (differential technique)"};
   using Block = PublicBlock<FlagCountBackoffBarrier>;
 };
 

@@ -13,17 +13,18 @@
 #include <string_view>
 
 #include "common/watchdog.cuh"
+#include "grid/detail/traits.hpp"
 #include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
 
 struct FlagEpoch : ZeroState {
-  static constexpr std::string_view name = "gpu.grid.flag-epoch";
-  static constexpr std::string_view description =
-      "software grid barrier: per-block arrival flags gathered by block 0, per-block release "
-      "flags, epochs instead of resets (differential technique)";
-  static constexpr bool interruptible = true;
-  static constexpr bool clustered = false;
+  static inline const MethodInfo info{
+      .name = "gpu.grid.flag-epoch",
+      .description =
+          "software grid barrier: per-block arrival flags gathered by block 0, per-block release "
+          "flags, epochs instead of resets (differential technique)"};
+  static constexpr Traits traits{.interruptible = true};
   static std::size_t state_words(int blocks) { return 2 * static_cast<std::size_t>(blocks); }
 
   class Block {

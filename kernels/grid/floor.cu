@@ -52,24 +52,24 @@ __global__ void floor_arrivals(unsigned long long* word, long reps) {
 
 class GridFloor final : public Method {
  public:
-  std::string_view name() const override { return "gpu.floor.grid"; }
-  Level level() const override { return Level::grid; }
-  std::string_view description() const override {
-    return "what a grid barrier cannot go below: a dependent L2 atomic round trip, an acquire-load "
-           "round trip, all blocks' arrivals on one word (differential technique)";
-  }
-  std::vector<Axis> axes() const override {
-    return {{"floor",
-             {0, 1, 2},
-             {{FloorPart::atomic_rtt, "atomic-rtt",
-               "one thread's chain of dependent device-scope atomic adds"},
-              {FloorPart::acquire_rtt, "acquire-rtt",
-               "one thread's chain of dependent device-scope acquire loads"},
-              {FloorPart::arrivals, "arrivals",
-               "every block adds to one word without waiting (blocks_per_sm x SMs blocks)"}}},
-            {"blocks_per_sm", {1, 2, 4}},
-            {"threads_per_block", {128}}};
-  }
+  GridFloor()
+      : Method(
+            {.name = "gpu.floor.grid",
+             .level = Level::grid,
+             .description = "what a grid barrier cannot go below: a dependent L2 atomic round "
+                            "trip, an acquire-load round trip, all blocks' arrivals on one word "
+                            "(differential technique)",
+             .axes = {
+                 {"floor",
+                  {0, 1, 2},
+                  {{FloorPart::atomic_rtt, "atomic-rtt",
+                    "one thread's chain of dependent device-scope atomic adds"},
+                   {FloorPart::acquire_rtt, "acquire-rtt",
+                    "one thread's chain of dependent device-scope acquire loads"},
+                   {FloorPart::arrivals, "arrivals",
+                    "every block adds to one word without waiting (blocks_per_sm x SMs blocks)"}}},
+                 {"blocks_per_sm", {1, 2, 4}},
+                 {"threads_per_block", {128}}}}) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {

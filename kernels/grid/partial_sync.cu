@@ -202,33 +202,33 @@ Outcome run_partial_grid_sync(const RunContext& ctx, int blocks, int threads, Mi
 
 class PartialSync final : public Method {
  public:
-  std::string_view name() const override { return "pitfall.grid.partial-sync"; }
-  Level level() const override { return Level::grid; }
-  std::string_view description() const override {
-    return "the study's section 8.2: a grid barrier that part of the grid never reaches; the "
-           "software barriers' watchdog ends the wait and the row is timeout, the deadlock "
-           "reproduced without a hang; cg::this_grid().sync() waits where no watchdog reaches, "
-           "so with part of the grid absent it runs only in an isolated child (sweep --isolate "
-           "method|point), killed at --point-timeout: a timeout row; blocks that never arrived "
-           "(check technique)";
-  }
-  std::vector<Axis> axes() const override {
-    return {{"barrier",
-             {0, 1},
-             {{Which::atomic_sense, "atomic-sense", "gpu.grid.atomic-sense's barrier"},
-              {Which::flag_epoch, "flag-epoch", "gpu.grid.flag-epoch's barrier"},
-              {Which::grid_sync, "grid-sync",
-               "cg::this_grid().sync(), no watchdog: part of the grid absent runs only in an "
-               "isolated child, killed at --point-timeout"}}},
-            {"missing",
-             {0, 1, 2},
-             {{Missing::none, "none", "every block arrives (the control)"},
-              {Missing::last_block, "last-block", "the last block never reaches the barrier"},
-              {Missing::upper_half, "upper-half",
-               "the upper half of the blocks never reaches the barrier"}}},
-            {"blocks_per_sm", {1}},
-            {"threads_per_block", {128}}};
-  }
+  PartialSync()
+      : Method(
+            {.name = "pitfall.grid.partial-sync",
+             .level = Level::grid,
+             .description =
+                 "the study's section 8.2: a grid barrier that part of the grid never reaches; the "
+                 "software barriers' watchdog ends the wait and the row is timeout, the deadlock "
+                 "reproduced without a hang; cg::this_grid().sync() waits where no watchdog "
+                 "reaches, so with part of the grid absent it runs only in an isolated child "
+                 "(sweep --isolate method|point), killed at --point-timeout: a timeout row; blocks "
+                 "that never arrived (check technique)",
+             .axes = {
+                 {"barrier",
+                  {0, 1},
+                  {{Which::atomic_sense, "atomic-sense", "gpu.grid.atomic-sense's barrier"},
+                   {Which::flag_epoch, "flag-epoch", "gpu.grid.flag-epoch's barrier"},
+                   {Which::grid_sync, "grid-sync",
+                    "cg::this_grid().sync(), no watchdog: part of the grid absent runs only in an "
+                    "isolated child, killed at --point-timeout"}}},
+                 {"missing",
+                  {0, 1, 2},
+                  {{Missing::none, "none", "every block arrives (the control)"},
+                   {Missing::last_block, "last-block", "the last block never reaches the barrier"},
+                   {Missing::upper_half, "upper-half",
+                    "the upper half of the blocks never reaches the barrier"}}},
+                 {"blocks_per_sm", {1}},
+                 {"threads_per_block", {128}}}}) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
@@ -261,10 +261,11 @@ class PartialSync final : public Method {
     const Missing missing = p.choice<Missing>("missing");
     switch (p.choice<Which>("barrier")) {
       case Which::atomic_sense:
-        return {
-            row(ctx, AtomicSense::name, run_partial<AtomicSense>(ctx, blocks, threads, missing))};
+        return {row(ctx, AtomicSense::info.name,
+                    run_partial<AtomicSense>(ctx, blocks, threads, missing))};
       case Which::flag_epoch:
-        return {row(ctx, FlagEpoch::name, run_partial<FlagEpoch>(ctx, blocks, threads, missing))};
+        return {
+            row(ctx, FlagEpoch::info.name, run_partial<FlagEpoch>(ctx, blocks, threads, missing))};
       case Which::grid_sync:
         break;
     }

@@ -21,8 +21,7 @@ using TreeCount8Barrier = FlagDesign<GroupCounts<8>, W>;
 
 template <unsigned Group>
 struct TreeCountWords : ZeroState {
-  static constexpr bool interruptible = true;
-  static constexpr bool clustered = false;
+  static constexpr Traits traits{.interruptible = true};
   static std::size_t state_words(int blocks) {
     return 2 * tree_grid_barrier_words(static_cast<unsigned long long>(blocks), Group);
   }

@@ -7,11 +7,12 @@
 namespace gb::grid {
 
 struct TreeCount4 : TreeCountWords<4> {
-  static constexpr std::string_view name = "gpu.grid.tree-count-4";
-  static constexpr std::string_view description =
-      "software grid barrier in two levels: groups of 4 blocks meet on counts of their own lines, "
-      "each group's last adds to the top count, whose last writes a release flag (differential "
-      "technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.tree-count-4",
+      .description =
+          "software grid barrier in two levels: groups of 4 blocks meet on counts of their own "
+          "lines, each group's last adds to the top count, whose last writes a release flag "
+          "(differential technique)"};
   using Block = PublicBlock<TreeCount4Barrier>;
 };
 

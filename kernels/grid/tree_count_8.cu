@@ -7,9 +7,9 @@
 namespace gb::grid {
 
 struct TreeCount8 : TreeCountWords<8> {
-  static constexpr std::string_view name = "gpu.grid.tree-count-8";
-  static constexpr std::string_view description =
-      "the two-level grid barrier with groups of 8 blocks (differential technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.tree-count-8",
+      .description = "the two-level grid barrier with groups of 8 blocks (differential technique)"};
   using Block = PublicBlock<TreeCount8Barrier>;
 };
 

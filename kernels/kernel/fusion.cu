@@ -30,24 +30,22 @@ __global__ void sleep_units(long units, unsigned unit_ns) {
 
 class KernelFusion final : public Method {
  public:
-  std::string_view name() const override { return "kernel.fusion"; }
-  Level level() const override { return Level::kernel; }
-  std::string_view description() const override {
-    return "launch overhead hidden behind running kernels of __nanosleep units (fusion technique, "
-           "the study's Eq. 6)";
-  }
-  std::vector<Axis> axes() const override {
-    return {{"blocks_per_sm", {1}},
-            {"threads_per_block", {128}},
-            {"fusion_i", {100}},
-            {"fusion_j", {10}},
-            {"unit_ns", {1000}},
-            {"launch",
-             {0},
-             {{FusionLaunch::triple_chevron, "triple-chevron", "kernels launched with <<<>>>"},
-              {FusionLaunch::cooperative, "cooperative",
-               "kernels launched with cudaLaunchCooperativeKernel"}}}};
-  }
+  KernelFusion()
+      : Method({.name = "kernel.fusion",
+                .level = Level::kernel,
+                .description = "launch overhead hidden behind running kernels of __nanosleep units "
+                               "(fusion technique, the study's Eq. 6)",
+                .axes = {{"blocks_per_sm", {1}},
+                         {"threads_per_block", {128}},
+                         {"fusion_i", {100}},
+                         {"fusion_j", {10}},
+                         {"unit_ns", {1000}},
+                         {"launch",
+                          {0},
+                          {{FusionLaunch::triple_chevron, "triple-chevron",
+                            "kernels launched with <<<>>>"},
+                           {FusionLaunch::cooperative, "cooperative",
+                            "kernels launched with cudaLaunchCooperativeKernel"}}}}}) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext&, const Point& p) const override {

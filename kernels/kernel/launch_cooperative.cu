@@ -6,9 +6,9 @@
 namespace gb::kernel_detail {
 
 struct Cooperative {
-  static constexpr std::string_view name = "kernel.launch.cooperative";
-  static constexpr std::string_view description =
-      "empty cudaLaunchCooperativeKernel: launch+sync latency, launch interval";
+  static inline const MethodInfo info{
+      .name = "kernel.launch.cooperative",
+      .description = "empty cudaLaunchCooperativeKernel: launch+sync latency, launch interval"};
   static constexpr bool captured = false;
   template <class... Args>
   static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {

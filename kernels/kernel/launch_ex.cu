@@ -5,9 +5,9 @@
 namespace gb::kernel_detail {
 
 struct Ex {
-  static constexpr std::string_view name = "kernel.launch.ex";
-  static constexpr std::string_view description =
-      "empty cudaLaunchKernelEx: launch+sync latency, launch interval";
+  static inline const MethodInfo info{
+      .name = "kernel.launch.ex",
+      .description = "empty cudaLaunchKernelEx: launch+sync latency, launch interval"};
   static constexpr bool captured = false;
   template <class... Args>
   static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {

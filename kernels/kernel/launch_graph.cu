@@ -6,9 +6,9 @@
 namespace gb::kernel_detail {
 
 struct Graph {
-  static constexpr std::string_view name = "kernel.launch.graph";
-  static constexpr std::string_view description =
-      "CUDA graph of empty <<<>>> kernels: launch+sync latency, launch interval";
+  static inline const MethodInfo info{
+      .name = "kernel.launch.graph",
+      .description = "CUDA graph of empty <<<>>> kernels: launch+sync latency, launch interval"};
   static constexpr bool captured = true;
   template <class... Args>
   static void launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...), Args... args) {

@@ -19,17 +19,20 @@ namespace {
 
 class MultiDeviceFusion final : public mg::ThreadsTeamMethod {
  public:
-  std::string_view name() const override { return "kernel.fusion.multi-device"; }
-  Level level() const override { return Level::kernel; }
-  std::string_view description() const override {
-    return "launch overhead hidden behind running kernels, cudaLaunchCooperativeKernelMultiDevice "
-           "of __nanosleep units on every GPU (fusion technique, the study's Eq. 6), run by the "
-           "gpubarrier-legacy helper; gpu_count 0 = all given";
-  }
-  std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}},
-            {"fusion_i", {100}},  {"fusion_j", {10}},     {"unit_ns", {5000}}};
-  }
+  MultiDeviceFusion()
+      : mg::ThreadsTeamMethod(
+            {.name = "kernel.fusion.multi-device",
+             .level = Level::kernel,
+             .description = "launch overhead hidden behind running kernels, "
+                            "cudaLaunchCooperativeKernelMultiDevice of __nanosleep units on every "
+                            "GPU (fusion technique, the study's Eq. 6), run by the "
+                            "gpubarrier-legacy helper; gpu_count 0 = all given",
+             .axes = {{kGpuCountAxis, {0}},
+                      {"blocks_per_sm", {1}},
+                      {"threads_per_block", {128}},
+                      {"fusion_i", {100}},
+                      {"fusion_j", {10}},
+                      {"unit_ns", {5000}}}}) {}
   Usability usable(const RunContext& ctx) const override {
     return legacy::usable(ctx, ThreadsTeamMethod::usable(ctx));
   }

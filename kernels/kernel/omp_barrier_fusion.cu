@@ -29,19 +29,21 @@ __global__ void omp_fusion_units(long units, unsigned unit_ns) {
 
 class OmpBarrierFusion final : public mg::ThreadsTeamMethod {
  public:
-  std::string_view name() const override { return "kernel.fusion.omp-barrier"; }
-  Level level() const override { return Level::kernel; }
-  std::string_view description() const override {
-    return "overhead of a CPU-side barrier step (launch, stream wait, omp barrier; one OpenMP "
-           "thread per GPU) beyond its kernel of __nanosleep units (fusion technique, the "
-           "study's Eq. 6, section 4.2.2); one GPU: the launch and stream wait alone; "
-           "gpu_count 0 = all given";
-  }
-  std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}},         mg::host_wait_axis({0}), {"blocks_per_sm", {1}},
-            {"threads_per_block", {128}}, {"fusion_i", {100}},     {"fusion_j", {10}},
-            {"unit_ns", {1000}}};
-  }
+  OmpBarrierFusion()
+      : mg::ThreadsTeamMethod(
+            {.name = "kernel.fusion.omp-barrier",
+             .level = Level::kernel,
+             .description = "overhead of a CPU-side barrier step (launch, stream wait, omp "
+                            "barrier; one OpenMP thread per GPU) beyond its kernel of __nanosleep "
+                            "units (fusion technique, the study's Eq. 6, section 4.2.2); one GPU: "
+                            "the launch and stream wait alone; gpu_count 0 = all given",
+             .axes = {{kGpuCountAxis, {0}},
+                      mg::host_wait_axis({0}),
+                      {"blocks_per_sm", {1}},
+                      {"threads_per_block", {128}},
+                      {"fusion_i", {100}},
+                      {"fusion_j", {10}},
+                      {"unit_ns", {1000}}}}) {}
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     if (Usability u = mg::team_feasible(ctx, p); !u.ok) return u;
     return fusion_point_usable(p);

@@ -81,13 +81,14 @@ struct Arrays {
 
 class GmemStream final : public StreamMethod {
  public:
-  std::string_view name() const override { return "model.gmem.stream"; }
-  Level level() const override { return Level::grid; }
-  std::string_view description() const override {
-    return "the model's global-memory inputs: Fig. 10 loop bandwidth (B/ns, event technique) and "
-           "dependent-load latency (ns, clock technique)";
-  }
-  std::vector<Axis> axes() const override { return {grid_axis(), cache_axis()}; }
+  GmemStream()
+      : StreamMethod(
+            {.name = "model.gmem.stream",
+             .level = Level::grid,
+             .description = "the model's global-memory inputs: Fig. 10 loop bandwidth (B/ns, event "
+                            "technique) and dependent-load latency (ns, clock technique)",
+             .axes = {grid_axis(), cache_axis()},
+             .timed = {{.instruction = "LDG"}}}) {}
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();

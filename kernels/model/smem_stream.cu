@@ -31,7 +31,8 @@ template <class Word>
 __global__ void smem_kernel(int passes, long long* cycles, double* sink) {
   __shared__ Word s[kSharedWords];
   const unsigned t = threadIdx.x, threads = blockDim.x;
-  for (unsigned i = t; i < kSharedWords; i += threads) s[i] = static_cast<Word>((i + threads) % kSharedWords);
+  for (unsigned i = t; i < kSharedWords; i += threads)
+    s[i] = static_cast<Word>((i + threads) % kSharedWords);
   __syncthreads();
   const long long t0 = dev::sm_clock();
   double sum = 0;
@@ -69,23 +70,22 @@ struct Buffers {
 
 class SmemStream final : public StreamMethod {
  public:
-  std::string_view name() const override { return "model.smem.stream"; }
-  Level level() const override { return Level::block; }
-  std::string_view description() const override {
-    return "the model's shared-memory inputs (the study's Table 3): Fig. 10 loop bandwidth (B/cycle) "
-           "and dependent-load latency (cycles) of one block (clock technique)";
-  }
-  std::vector<Axis> axes() const override { return {{"threads_per_block", {1, 32, 1024}}}; }
-  // Its own bounds first (the runner reports the first one a figure is outside of).
-  std::vector<Bound> bounds() const override {
-    std::vector<Bound> b{
-        {"latency_cycles", 1.0, std::nullopt,
-         "a dependent shared-memory load takes at least one cycle"},
-        {"bandwidth_cycles", std::nullopt, 128.0,
-         "an SM's shared memory delivers at most 128 B per cycle (32 banks x 4 B)"}};
-    for (Bound& x : StreamMethod::bounds()) b.push_back(std::move(x));
-    return b;
-  }
+  SmemStream()
+      : StreamMethod(
+            {.name = "model.smem.stream",
+             .level = Level::block,
+             .description =
+                 "the model's shared-memory inputs (the study's Table 3): Fig. 10 loop bandwidth "
+                 "(B/cycle) and dependent-load latency (cycles) of one block (clock technique)",
+             .axes = {{"threads_per_block", {1, 32, 1024}}},
+             .timed = {{.instruction = "LDS"}},
+             .bounds = {{.metric = "latency_cycles",
+                         .min = 1.0,
+                         .why = "a dependent shared-memory load takes at least one cycle"},
+                        {.metric = "bandwidth_cycles",
+                         .max = 128.0,
+                         .why = "an SM's shared memory delivers at most 128 B per cycle (32 "
+                                "banks x 4 B)"}}}) {}
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
@@ -100,8 +100,11 @@ class SmemStream final : public StreamMethod {
         adaptive_samples(ctx, [&] { return bytes / b.run(smem_kernel<double>, threads, passes); }),
         clock, passes);
     std::vector<Measurement> latency = clock_technique(
-        ctx, [&] { return b.run(smem_kernel<unsigned long long>, threads, kSharedChain) / kSharedChain; }, clock,
-        kSharedChain);
+        ctx,
+        [&] {
+          return b.run(smem_kernel<unsigned long long>, threads, kSharedChain) / kSharedChain;
+        },
+        clock, kSharedChain);
     const std::string c = concurrency_note(latency.front().value, rows.front().value, "cycles");
     for (Measurement& m : rows) m.note = c;
     rows.insert(rows.end(), latency.begin(), latency.end());

@@ -8,10 +8,10 @@ namespace gb::mg {
 
 // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
 struct AllCount : Algorithm<Needs{.peer_atomics = true}> {
-  static constexpr std::string_view name = "multigpu.device.all-count";
-  static constexpr std::string_view description =
-      "every block adds its arrival to every GPU's counter and waits on its own GPU's counter "
-      "(no leader).";
+  static inline const MethodInfo info{.name = "multigpu.device.all-count",
+                                      .description =
+                                          "every block adds its arrival to every GPU's counter and "
+                                          "waits on its own GPU's counter (no leader)."};
 
   struct Words {
     Word counter;  // every block of every GPU

@@ -17,16 +17,16 @@ namespace {
 
 class CgMultiGrid final : public mg::ThreadsTeamMethod {
  public:
-  std::string_view name() const override { return "multigpu.cg.multi-grid"; }
-  Level level() const override { return Level::multi_gpu; }
-  std::string_view description() const override {
-    return "this_multi_grid().sync() after cudaLaunchCooperativeKernelMultiDevice, run by the "
-           "gpubarrier-legacy helper (CUDA 11.x/12.x build; threads mode, differential, stamp "
-           "check with one late block); gpu_count 0 = all given";
-  }
-  std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}}};
-  }
+  CgMultiGrid()
+      : mg::ThreadsTeamMethod(
+            {.name = "multigpu.cg.multi-grid",
+             .level = Level::multi_gpu,
+             .description =
+                 "this_multi_grid().sync() after cudaLaunchCooperativeKernelMultiDevice, run by "
+                 "the gpubarrier-legacy helper (CUDA 11.x/12.x build; threads mode, differential, "
+                 "stamp check with one late block); gpu_count 0 = all given",
+             .axes = {
+                 {kGpuCountAxis, {0}}, {"blocks_per_sm", {1}}, {"threads_per_block", {128}}}}) {}
   Requirements requirements() const override {
     Requirements r = ThreadsTeamMethod::requirements();
     r.peer_access = true;  // the stamp check reads every GPU's stamps

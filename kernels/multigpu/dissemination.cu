@@ -7,9 +7,10 @@
 namespace gb::mg {
 
 struct Dissemination : Algorithm<> {
-  static constexpr std::string_view name = "multigpu.device.dissemination";
-  static constexpr std::string_view description =
-      "ceil(log2 N) rounds of pairwise signals: round k signals GPU i+2^k, waits for GPU i-2^k.";
+  static inline const MethodInfo info{.name = "multigpu.device.dissemination",
+                                      .description =
+                                          "ceil(log2 N) rounds of pairwise signals: round k "
+                                          "signals GPU i+2^k, waits for GPU i-2^k."};
 
   static constexpr int kMaxRounds = 6;  // ceil(log2(kMaxMembers))
   struct Words {

@@ -32,12 +32,13 @@ namespace gb::mg {
 
 // Adds with atomics on peer memory: skipped where the GPUs lack native peer atomics.
 struct EarlyCount : Algorithm<Needs{.peer_atomics = true}> {
-  static constexpr std::string_view name = "multigpu.device.early-count";
-  static constexpr std::string_view description =
-      "every block releases its own writes at system scope before it arrives, in parallel with "
-      "the others, then adds its arrival (relaxed, no answer awaited) to its GPU's counter on "
-      "every GPU and waits for every GPU's counter in its own memory: no release after a "
-      "gather.";
+  static inline const MethodInfo info{
+      .name = "multigpu.device.early-count",
+      .description =
+          "every block releases its own writes at system scope before it arrives, in parallel with "
+          "the others, then adds its arrival (relaxed, no answer awaited) to its GPU's counter on "
+          "every GPU and waits for every GPU's counter in its own memory: no release after a "
+          "gather."};
 
   struct alignas(128) Line {
     Word count;  // arrivals of one GPU's blocks

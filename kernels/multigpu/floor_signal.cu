@@ -162,14 +162,15 @@ Launcher launcher(long word_bits, Poll poll) {
 
 class FloorSignal final : public Method {
  public:
-  std::string_view name() const override { return "multigpu.floor.signal"; }
-  Level level() const override { return Level::multi_gpu; }
-  std::string_view description() const override {
-    return "one-way NVLink/PCIe flag latency (ping-pong / 2, one thread per GPU) between every "
-           "pair of the given GPUs, one row per pair; word = the flag's bits (64, 32); place = "
-           "which 128-byte line holds the flags (0..63)";
-  }
-  std::vector<Axis> axes() const override {
+  FloorSignal()
+      : Method({.name = "multigpu.floor.signal",
+                .level = Level::multi_gpu,
+                .description =
+                    "one-way NVLink/PCIe flag latency (ping-pong / 2, one thread per GPU) between "
+                    "every pair of the given GPUs, one row per pair; word = the flag's bits (64, "
+                    "32); place = which 128-byte line holds the flags (0..63)",
+                .axes = method_axes()}) {}
+  static std::vector<Axis> method_axes() {
     // Named as the device barriers' orderings where a barrier's ordering has this signal as
     // its floor (release-acquire, seq-cst-fence, acq-rel-fence: tools/floor.py pairs them).
     return {

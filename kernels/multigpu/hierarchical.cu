@@ -12,10 +12,10 @@
 namespace gb::mg {
 
 struct Hierarchical : Algorithm<> {
-  static constexpr std::string_view name = "multigpu.device.hierarchical";
-  static constexpr std::string_view description =
-      "topology-aware: gather inside each NVLink group, exchange between group leaders, release "
-      "the groups.";
+  static inline const MethodInfo info{.name = "multigpu.device.hierarchical",
+                                      .description =
+                                          "topology-aware: gather inside each NVLink group, "
+                                          "exchange between group leaders, release the groups."};
 
   struct Words {
     GpuGather gather;

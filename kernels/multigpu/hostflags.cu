@@ -14,10 +14,11 @@ struct PeerGroupFlags {
 };
 
 struct Hostflags : Algorithm<Needs{.host_bytes = sizeof(PeerGroupFlags)}> {
-  static constexpr std::string_view name = "multigpu.device.hostflags";
-  static constexpr std::string_view description =
-      "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
-      "cuda-samples PeerGroup::sync pattern).";
+  static inline const MethodInfo info{
+      .name = "multigpu.device.hostflags",
+      .description =
+          "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
+          "cuda-samples PeerGroup::sync pattern)."};
 
   struct Words {
     GpuGather gather;

@@ -109,13 +109,15 @@ class LsaSession {
 
 class NcclLsaBarrier final : public mg::DeviceMethodBase {
  public:
-  std::string_view name() const override { return "multigpu.nccl.lsa"; }
-  std::string_view description() const override {
-    return "NCCL's device-side barrier (NCCL >= 2.28 device API): grid.sync, then every block's "
-           "ncclLsaBarrierSession::sync (LSA team, barrier index = block, multimem off); no "
-           "watchdog inside NCCL's spin, a host-side deadline instead. gpu_count 0 = all given";
-  }
-  std::vector<Axis> axes() const override { return common_axes(); }
+  NcclLsaBarrier()
+      : mg::DeviceMethodBase(
+            {.name = "multigpu.nccl.lsa",
+             .level = Level::multi_gpu,
+             .description = "NCCL's device-side barrier (NCCL >= 2.28 device API): grid.sync, then "
+                            "every block's ncclLsaBarrierSession::sync (LSA team, barrier index = "
+                            "block, multimem off); no watchdog inside NCCL's spin, a host-side "
+                            "deadline instead. gpu_count 0 = all given",
+             .axes = common_axes()}) {}
   Requirements requirements() const override {
     Requirements r = DeviceMethodBase::requirements();
     r.nccl = true;

@@ -128,13 +128,15 @@ std::string nvshmem_problem(const RunContext& ctx) {
 
 class NvshmemBarrier final : public mg::DeviceMethodBase {
  public:
-  std::string_view name() const override { return "multigpu.nvshmem.barrier"; }
-  std::string_view description() const override {
-    return "NVSHMEM's device-side barrier (mpi mode, one PE per rank): grid.sync, block 0 in "
-           "NVSHMEM's barrier, grid.sync; no watchdog inside NVSHMEM's spin, a host-side "
-           "deadline instead";
-  }
-  std::vector<Axis> axes() const override {
+  NvshmemBarrier()
+      : mg::DeviceMethodBase(
+            {.name = "multigpu.nvshmem.barrier",
+             .level = Level::multi_gpu,
+             .description = "NVSHMEM's device-side barrier (mpi mode, one PE per rank): grid.sync, "
+                            "block 0 in NVSHMEM's barrier, grid.sync; no watchdog inside NVSHMEM's "
+                            "spin, a host-side deadline instead",
+             .axes = method_axes()}) {}
+  static std::vector<Axis> method_axes() {
     std::vector<Axis> axes = common_axes();
     // Ordering 0 adds no fence: what NVSHMEM's call promises (sync_all: nothing) is all there is.
     for (Axis& a : axes)

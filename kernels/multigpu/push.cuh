@@ -47,10 +47,26 @@ enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
 enum class CountPoll { acquire_load = 0, relaxed_then_fence = 1 };
 
 struct Push : Algorithm<> {
-  static constexpr std::string_view name = "multigpu.device.push";
-  static constexpr std::string_view description =
-      "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
-      "its local inbox.";
+  static inline const MethodInfo info{
+      .name = "multigpu.device.push",
+      .description =
+          "each GPU writes its epoch into every peer's inbox in the peer's own memory and spins on "
+          "its local inbox.",
+      .axes = {
+          {"part",
+           {0},
+           {{PushPart::whole, "whole", "the whole barrier"},
+            {PushPart::gather, "gather", "the gather alone: every block waits for its GPU's count"},
+            {PushPart::gather_send, "gather-send",
+             "the gather and the sends: nobody waits for a peer"},
+            {PushPart::exchange, "exchange",
+             "the exchange alone: block 0 of every GPU signals and waits for peers"}}},
+          {"count_poll",
+           {0},
+           {{CountPoll::acquire_load, "acquire-load",
+             "every block polls its GPU's count with an acquire load"},
+            {CountPoll::relaxed_then_fence, "relaxed-then-fence",
+             "relaxed polls, then one device-scope acquire fence (as CUDA's grid.sync waits)"}}}}};
 
   // The inbox (from every member) and the count of this GPU's blocks that reached the barrier.
   using Words = gpubarrier::DeviceBarrierWords;
@@ -59,23 +75,6 @@ struct Push : Algorithm<> {
     bool count_fence = false;  // count_poll=relaxed-then-fence
   };
 
-  static std::vector<Axis> axes() {
-    return {
-        {"part",
-         {0},
-         {{PushPart::whole, "whole", "the whole barrier"},
-          {PushPart::gather, "gather", "the gather alone: every block waits for its GPU's count"},
-          {PushPart::gather_send, "gather-send",
-           "the gather and the sends: nobody waits for a peer"},
-          {PushPart::exchange, "exchange",
-           "the exchange alone: block 0 of every GPU signals and waits for peers"}}},
-        {"count_poll",
-         {0},
-         {{CountPoll::acquire_load, "acquire-load",
-           "every block polls its GPU's count with an acquire load"},
-          {CountPoll::relaxed_then_fence, "relaxed-then-fence",
-           "relaxed polls, then one device-scope acquire fence (as CUDA's grid.sync waits)"}}}};
-  }
   template <class P>
   static Args args(const P& setup, int) {
     return {

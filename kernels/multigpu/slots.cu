@@ -29,29 +29,28 @@
 namespace gb::mg {
 
 struct Slots : Algorithm<> {
-  static constexpr std::string_view name = "multigpu.device.slots";
-  static constexpr std::string_view description =
-      "every block writes its epoch into its own slot on every GPU when it arrives and polls all "
-      "slots of its GPU (no count before the NVLink signal).";
-
   // Its words: members x blocks per GPU; word m * blocks + b is block b of member m's.
   static std::size_t words_bytes(int blocks, int members) {
     return sizeof(Word) * static_cast<std::size_t>(blocks) * static_cast<std::size_t>(members);
   }
   enum class Scan { acquire_per_poll = 0, relaxed_then_fence = 1 };
+  static inline const MethodInfo info{
+      .name = "multigpu.device.slots",
+      .description =
+          "every block writes its epoch into its own slot on every GPU when it arrives and polls "
+          "all slots of its GPU (no count before the NVLink signal).",
+      .axes = {
+          {"scan",
+           {0},
+           {{Scan::acquire_per_poll, "acquire-per-poll",
+             "every thread waits for its slots one after the other, an acquire load at every "
+             "poll"},
+            {Scan::relaxed_then_fence, "relaxed-then-fence",
+             "every thread polls all its unfinished slots with relaxed loads at once, then one "
+             "acquire fence"}}}}};
   struct Args {
     bool scan = false;  // scan=relaxed-then-fence
   };
-  static std::vector<Axis> axes() {
-    return {{"scan",
-             {0},
-             {{Scan::acquire_per_poll, "acquire-per-poll",
-               "every thread waits for its slots one after the other, an acquire load at every "
-               "poll"},
-              {Scan::relaxed_then_fence, "relaxed-then-fence",
-               "every thread polls all its unfinished slots with relaxed loads at once, then one "
-               "acquire fence"}}}};
-  }
   template <class P>
   static Args args(const P& setup, int) {
     return {setup.point.choice("scan", Scan::acquire_per_poll) == Scan::relaxed_then_fence};

@@ -29,18 +29,19 @@ constexpr long kCheckCrossings = 64;  // as the device barriers' check
 
 class TorchSymmBarrier final : public mg::ThreadsTeamMethod {
  public:
-  std::string_view name() const override { return "multigpu.torch.symm-barrier"; }
-  Level level() const override { return Level::multi_gpu; }
-  std::string_view description() const override {
-    return "PyTorch's symmetric-memory barrier (torch.distributed._symmetric_memory: "
-           "symm_mem.empty + rendezvous, handle.barrier(channel)): one kernel of one block per "
-           "GPU and barrier, R barrier() calls captured into a CUDA graph and replayed by "
-           "tools/peers/torch_symm_barrier.py (one process per GPU, NCCL process group, "
-           "multicast off), differential; checked by stamps read after each barrier with one "
-           "GPU late in turn. Needs a python3 with torch (GPUBARRIER_TORCH_PYTHON picks one). "
-           "gpu_count 0 = all given (2 or more); channel: the signal pad's channel";
-  }
-  std::vector<Axis> axes() const override { return {{kGpuCountAxis, {0}}, {"channel", {0}}}; }
+  TorchSymmBarrier()
+      : mg::ThreadsTeamMethod(
+            {.name = "multigpu.torch.symm-barrier",
+             .level = Level::multi_gpu,
+             .description =
+                 "PyTorch's symmetric-memory barrier (torch.distributed._symmetric_memory: "
+                 "symm_mem.empty + rendezvous, handle.barrier(channel)): one kernel of one block "
+                 "per GPU and barrier, R barrier() calls captured into a CUDA graph and replayed "
+                 "by tools/peers/torch_symm_barrier.py (one process per GPU, NCCL process group, "
+                 "multicast off), differential; checked by stamps read after each barrier with one "
+                 "GPU late in turn. Needs a python3 with torch (GPUBARRIER_TORCH_PYTHON picks "
+                 "one). gpu_count 0 = all given (2 or more); channel: the signal pad's channel",
+             .axes = {{kGpuCountAxis, {0}}, {"channel", {0}}}}) {}
   Requirements requirements() const override {
     Requirements r = ThreadsTeamMethod::requirements();
     r.min_gpus = 2;

@@ -31,22 +31,24 @@ class NodeCrossingsHolder {
 
 class NodeHierarchicalBarrier final : public DeviceMethodBase {
  public:
-  std::string_view name() const override { return NodeHierarchical::name; }
-  Level level() const override { return Level::multi_node; }
-  std::string_view description() const override {
-    return "the GPUs of each node gather as multigpu.device.push does, the node's leader GPU "
-           "crosses the network, then releases its node. network=device-initiated uses NVSHMEM "
-           "(dissemination, nvshmemx_signal_op; built with NVSHMEM only; over InfiniBand with "
-           "IBGDA or NVSHMEM's proxy, over NVLink between simulated nodes). mpi mode only; "
-           "GPUBARRIER_TEST_RANKS_AS_NODES=k makes every k ranks a node on one "
-           "machine (test only)";
-  }
+  NodeHierarchicalBarrier()
+      : DeviceMethodBase(
+            {.name = NodeHierarchical::name,
+             .level = Level::multi_node,
+             .description =
+                 "the GPUs of each node gather as multigpu.device.push does, the node's leader GPU "
+                 "crosses the network, then releases its node. network=device-initiated uses "
+                 "NVSHMEM (dissemination, nvshmemx_signal_op; built with NVSHMEM only; over "
+                 "InfiniBand with IBGDA or NVSHMEM's proxy, over NVLink between simulated nodes). "
+                 "mpi mode only; GPUBARRIER_TEST_RANKS_AS_NODES=k makes every k ranks a node on "
+                 "one machine (test only)",
+             .axes = method_axes()}) {}
   Requirements requirements() const override {
     Requirements r = DeviceMethodBase::requirements();
     r.threads_mode = false;  // the proxy's MPI calls need one rank per GPU
     return r;
   }
-  std::vector<Axis> axes() const override {
+  static std::vector<Axis> method_axes() {
     std::vector<Axis> axes = common_axes();
     axes.push_back(
         {"network",
@@ -121,8 +123,7 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
   static NodeCrossings* session(State& state) {
     if (state.skipped()) return nullptr;
     try {
-      return &state.resource<NodeCrossingsHolder>(state.ctx(), team_of(state), state.point())
-                  .get();
+      return &state.resource<NodeCrossingsHolder>(state.ctx(), team_of(state), state.point()).get();
     } catch (const NetworkUnavailable& e) {
       state.skip(e.what());
       return nullptr;

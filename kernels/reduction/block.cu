@@ -36,15 +36,17 @@ struct Cycles {
 
 class BlockReduction final : public SingleReduction {
  public:
-  std::string_view name() const override { return "reduction.block"; }
-  Level level() const override { return Level::block; }
-  std::string_view description() const override {
-    return "one block sums a double array held in its shared memory: strided shares, warp "
-           "shuffles, one barrier (clock technique)";
-  }
+  BlockReduction()
+      : SingleReduction(
+            {.name = "reduction.block",
+             .level = Level::block,
+             .description = "one block sums a double array held in its shared memory: strided "
+                            "shares, warp shuffles, one barrier (clock technique)",
+             .axes = method_axes(),
+             .timed = {{.instruction = "BAR.SYNC"}}}) {}
   // Sizes that fit in shared memory: 8 B to 128 KiB in x2 steps (both predicted switch points
   // of the in-block pairs lie inside).
-  std::vector<Axis> axes() const override {
+  static std::vector<Axis> method_axes() {
     std::vector<long> bytes;
     for (long b = 8; b <= (128L << 10); b *= 2) bytes.push_back(b);
     return {{"threads_per_block", {1, 32, 1024}}, {"bytes", bytes}, cache_axis()};

@@ -14,12 +14,13 @@ struct Destination {
 
 class Copy final : public SingleReduction {
  public:
-  std::string_view name() const override { return "reduction.copy"; }
-  Level level() const override { return Level::kernel; }
-  std::string_view description() const override {
-    return "device-to-device cudaMemcpy of the reductions' array: their bandwidth ceiling "
-           "(bytes read + written; event technique)";
-  }
+  Copy()
+      : SingleReduction(
+            {.name = "reduction.copy",
+             .level = Level::kernel,
+             .description = "device-to-device cudaMemcpy of the reductions' array: their bandwidth "
+                            "ceiling (bytes read + written; event technique)",
+             .axes = single_axes()}) {}
   Verification verify(State&) override {
     return Verification::not_verified("a copy, the reductions' ceiling: no sum to check");
   }

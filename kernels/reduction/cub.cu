@@ -22,11 +22,13 @@ struct CubStorage {
 
 class CubReduction final : public SingleReduction {
  public:
-  std::string_view name() const override { return "reduction.single.cub"; }
-  Level level() const override { return Level::grid; }
-  std::string_view description() const override {
-    return "sum of a double array by cub::DeviceReduce::Sum (CCCL; event technique)";
-  }
+  CubReduction()
+      : SingleReduction(
+            {.name = "reduction.single.cub",
+             .level = Level::grid,
+             .description =
+                 "sum of a double array by cub::DeviceReduce::Sum (CCCL; event technique)",
+             .axes = single_axes()}) {}
 
  protected:
   void run(State& state, Input& in) override {

@@ -18,15 +18,15 @@ struct Partials {
 
 class GridSyncReduction final : public SingleReduction {
  public:
-  std::string_view name() const override { return "reduction.single.grid-sync"; }
-  Level level() const override { return Level::grid; }
-  std::string_view description() const override {
-    return "sum of a double array in one cooperative kernel: partial sums, grid.sync(), block 0 "
-           "sums them (event technique; the study's Fig. 13)";
-  }
+  GridSyncReduction()
+      : SingleReduction(
+            {.name = "reduction.single.grid-sync",
+             .level = Level::grid,
+             .description = "sum of a double array in one cooperative kernel: partial sums, "
+                            "grid.sync(), block 0 sums them (event technique; the study's Fig. 13)",
+             .axes = single_axes({grid_axis()})}) {}
 
  protected:
-  std::vector<Axis> extra_axes() const override { return {grid_axis()}; }
   void run(State& state, Input& in) override {
     Partials& p = state.resource<Partials>(
         full_grid(state.point()) ? resident_blocks(grid_sum_kernel<double>, kThreads) : 1);

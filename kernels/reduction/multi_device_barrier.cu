@@ -86,7 +86,7 @@ class BarrierReduction {
     return "watchdog (" + std::to_string(ctx_.options.watchdog_s) +
            " s) expired: a GPU never reached the barrier";
   }
-  std::string note() const { return std::string(A::name) + " barrier, release/acquire"; }
+  std::string note() const { return std::string(A::info.name) + " barrier, release/acquire"; }
 
  private:
   static std::vector<int> blocks(const Team& team, const reduction::Shares& shares) {
@@ -107,13 +107,16 @@ class BarrierReduction {
 
 class DeviceBarrierReduction final : public reduction::MultiReduction<BarrierReduction<Push>> {
  public:
-  std::string_view name() const override { return "reduction.multi.device-barrier"; }
-  std::string_view description() const override {
-    return "sum of a double array spread over the GPUs (bytes = the whole array): each GPU's "
-           "cooperative kernel sums its share (grid.sync), writes it into GPU 0's memory over "
-           "peer access, crosses the push device barrier, GPU 0 sums the partials (the study's "
-           "Fig. 13; host-loop); gpu_count 0 = all given";
-  }
+  DeviceBarrierReduction()
+      : reduction::MultiReduction<BarrierReduction<Push>>(
+            {.name = "reduction.multi.device-barrier",
+             .level = Level::multi_gpu,
+             .description =
+                 "sum of a double array spread over the GPUs (bytes = the whole array): each GPU's "
+                 "cooperative kernel sums its share (grid.sync), writes it into GPU 0's memory "
+                 "over peer access, crosses the push device barrier, GPU 0 sums the partials (the "
+                 "study's Fig. 13; host-loop); gpu_count 0 = all given",
+             .axes = reduction::multi_axes({})}) {}
   Requirements requirements() const override { return device_requirements(); }
 
  protected:

@@ -25,16 +25,17 @@ struct MpiBarrier {
 
 class MpiReduction final : public MultiReduction<HostBarrierSession<MpiBarrier>> {
  public:
-  std::string_view name() const override { return "reduction.multi.mpi"; }
-  std::string_view description() const override {
-    return "sum of a double array spread over the GPUs (bytes = the whole array), one rank per "
-           "GPU: share sum into GPU 0's memory (CUDA IPC), stream sync, MPI_Barrier, rank 0 "
-           "sums the partials (mpi mode, host-loop, max over ranks; the study's Fig. 14); run "
-           "under mpirun -np N (gpu_count 1 from -np 1)";
-  }
-  Requirements requirements() const override {
-    return Requirements::rank_per_gpu();
-  }
+  MpiReduction()
+      : MultiReduction<HostBarrierSession<MpiBarrier>>(
+            {.name = "reduction.multi.mpi",
+             .level = Level::multi_gpu,
+             .description =
+                 "sum of a double array spread over the GPUs (bytes = the whole array), one rank "
+                 "per GPU: share sum into GPU 0's memory (CUDA IPC), stream sync, MPI_Barrier, "
+                 "rank 0 sums the partials (mpi mode, host-loop, max over ranks; the study's Fig. "
+                 "14); run under mpirun -np N (gpu_count 1 from -np 1)",
+             .axes = multi_axes({})}) {}
+  Requirements requirements() const override { return Requirements::rank_per_gpu(); }
 };
 
 }  // namespace

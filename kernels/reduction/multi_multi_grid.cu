@@ -38,18 +38,17 @@ const legacy::Shape kShape{};
 
 class MultiGridReduction final : public ThreadsTeamMethod {
  public:
-  std::string_view name() const override { return "reduction.multi.multi-grid"; }
-  Level level() const override { return Level::multi_gpu; }
-  std::string_view description() const override {
-    return "sum of a double array spread over the GPUs (bytes = the whole array), run by the "
-           "gpubarrier-legacy helper: one kernel per GPU, launched by "
-           "cudaLaunchCooperativeKernelMultiDevice, sums its share (grid.sync), writes it into "
-           "GPU 0's memory over peer access, this_multi_grid().sync(), GPU 0 sums the partials "
-           "(the study's Figs. 13 and 16; threads mode, host-loop); gpu_count 0 = all given";
-  }
-  std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}}, {"bytes", reduction::default_bytes()}};
-  }
+  MultiGridReduction()
+      : ThreadsTeamMethod(
+            {.name = "reduction.multi.multi-grid",
+             .level = Level::multi_gpu,
+             .description = "sum of a double array spread over the GPUs (bytes = the whole array), "
+                            "run by the gpubarrier-legacy helper: one kernel per GPU, launched by "
+                            "cudaLaunchCooperativeKernelMultiDevice, sums its share (grid.sync), "
+                            "writes it into GPU 0's memory over peer access, "
+                            "this_multi_grid().sync(), GPU 0 sums the partials (the study's Figs. "
+                            "13 and 16; threads mode, host-loop); gpu_count 0 = all given",
+             .axes = {{kGpuCountAxis, {0}}, {"bytes", reduction::default_bytes()}}}) {}
   Requirements requirements() const override {
     Requirements r = ThreadsTeamMethod::requirements();
     r.peer_access = true;  // each GPU writes its share's sum into GPU 0's memory

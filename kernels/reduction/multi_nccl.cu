@@ -71,13 +71,14 @@ class NcclSession {
 
 class NcclReduction final : public MultiReduction<NcclSession> {
  public:
-  std::string_view name() const override { return "reduction.multi.nccl"; }
-  std::string_view description() const override {
-    return "sum of a double array spread over the GPUs (bytes = the whole array): each GPU sums "
-           "its share (cooperative kernel), NCCL reduces the partial sums (host-loop); gpu_count 0 "
-           "= "
-           "all given";
-  }
+  NcclReduction()
+      : MultiReduction<NcclSession>(
+            {.name = "reduction.multi.nccl",
+             .level = Level::multi_gpu,
+             .description = "sum of a double array spread over the GPUs (bytes = the whole array): "
+                            "each GPU sums its share (cooperative kernel), NCCL reduces the "
+                            "partial sums (host-loop); gpu_count 0 = all given",
+             .axes = multi_axes(variant_axes())}) {}
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, true);
     r.nccl = true;
@@ -85,7 +86,7 @@ class NcclReduction final : public MultiReduction<NcclSession> {
   }
 
  protected:
-  std::vector<Axis> extra_axes() const override {
+  static std::vector<Axis> variant_axes() {
     return {{"variant",
              {0, 1},
              {{Collective::allreduce, "allreduce", "ncclAllReduce: every GPU gets the total"},

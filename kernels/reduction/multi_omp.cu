@@ -1,7 +1,7 @@
 // reduction.multi.omp: the array spread over the GPUs (multi_reduction.cuh), one OpenMP thread
 // per GPU (threads mode only): each GPU's share sum lands in GPU 0's memory, the threads meet at
-// an OpenMP barrier (Team::thread_barrier), thread 0 sums the partials on GPU 0 (detail/host_barrier_reduction.cuh).
-// tools/model.py pairs it with host.omp.gpu-barrier.
+// an OpenMP barrier (Team::thread_barrier), thread 0 sums the partials on GPU 0
+// (detail/host_barrier_reduction.cuh). tools/model.py pairs it with host.omp.gpu-barrier.
 #include <cstdlib>
 #include <string>
 
@@ -24,12 +24,15 @@ struct OmpBarrier {
 
 class OmpReduction final : public MultiReduction<HostBarrierSession<OmpBarrier>> {
  public:
-  std::string_view name() const override { return "reduction.multi.omp"; }
-  std::string_view description() const override {
-    return "sum of a double array spread over the GPUs (bytes = the whole array), one OpenMP "
-           "thread per GPU: share sum into GPU 0's memory, stream sync, omp barrier, GPU 0 sums "
-           "the partials (threads mode, host-loop; the study's Fig. 14); gpu_count 0 = all given";
-  }
+  OmpReduction()
+      : MultiReduction<HostBarrierSession<OmpBarrier>>(
+            {.name = "reduction.multi.omp",
+             .level = Level::multi_gpu,
+             .description = "sum of a double array spread over the GPUs (bytes = the whole array), "
+                            "one OpenMP thread per GPU: share sum into GPU 0's memory, stream "
+                            "sync, omp barrier, GPU 0 sums the partials (threads mode, host-loop; "
+                            "the study's Fig. 14); gpu_count 0 = all given",
+             .axes = multi_axes({})}) {}
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, false);
     r.peer_access = true;

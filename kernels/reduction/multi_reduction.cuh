@@ -120,8 +120,7 @@ concept ReductionSession =
 template <ReductionSession Session>
 class MultiReduction : public Method {
  public:
-  Level level() const override { return Level::multi_gpu; }
-  std::vector<Axis> axes() const override { return multi_axes(extra_axes()); }
+  using Method::Method;
   Usability usable(const RunContext& ctx) const override {
     if (ctx.visible_gpus == 0) return Usability::no("no CUDA GPU visible: " + ctx.no_gpu_reason);
     if (Usability u = Method::usable(ctx); !u.ok) return u;
@@ -181,7 +180,6 @@ class MultiReduction : public Method {
   }
 
  protected:
-  virtual std::vector<Axis> extra_axes() const { return {}; }
   // The method's own checks of a point (its extra axes), after the common ones.
   virtual Usability point_feasible(const RunContext&, const Point&) const {
     return Usability::yes();

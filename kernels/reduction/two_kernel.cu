@@ -23,12 +23,13 @@ struct Partials {
 
 class TwoKernel final : public SingleReduction {
  public:
-  std::string_view name() const override { return "reduction.single.two-kernel"; }
-  Level level() const override { return Level::kernel; }
-  std::string_view description() const override {
-    return "sum of a double array: partial sums per block, kernel boundary, one block sums them "
-           "(event technique; the study's Fig. 14)";
-  }
+  TwoKernel()
+      : SingleReduction(
+            {.name = "reduction.single.two-kernel",
+             .level = Level::kernel,
+             .description = "sum of a double array: partial sums per block, kernel boundary, one "
+                            "block sums them (event technique; the study's Fig. 14)",
+             .axes = single_axes()}) {}
 
  protected:
   void run(State& state, Input& in) override {

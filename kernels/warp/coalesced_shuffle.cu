@@ -7,9 +7,11 @@
 namespace gb::warp {
 
 struct CoalescedShuffle {
-  static constexpr std::string_view name = "gpu.warp.coalesced-shuffle";
-  static constexpr std::string_view description =
-      "shfl through a coalesced group of group_size lanes, dependent chain (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.coalesced-shuffle",
+      .description =
+          "shfl through a coalesced group of group_size lanes, dependent chain (clock technique)",
+      .timed = {{.instruction = "SHFL"}}};
   using Group = warp_detail::Coalesced;
   using Action = warp_detail::Shuffle;
 };

@@ -7,9 +7,11 @@
 namespace gb::warp {
 
 struct CoalescedSync {
-  static constexpr std::string_view name = "gpu.warp.coalesced-sync";
-  static constexpr std::string_view description =
-      "coalesced group of group_size lanes (made by a branch) .sync() (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.coalesced-sync",
+      .description =
+          "coalesced group of group_size lanes (made by a branch) .sync() (clock technique)",
+      .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::absent}}};
   using Group = warp_detail::Coalesced;
   using Action = warp_detail::Sync;
 };

@@ -9,10 +9,12 @@
 namespace gb::warp {
 
 struct CoalescedSyncDiverged {
-  static constexpr std::string_view name = "gpu.warp.coalesced-sync-diverged";
-  static constexpr std::string_view description =
-      "coalesced group of group_size lanes (made by a branch) .sync() reached from two branches "
-      "(odd and even lanes) (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.coalesced-sync-diverged",
+      .description =
+          "coalesced group of group_size lanes (made by a branch) .sync() reached from two "
+          "branches (odd and even lanes) (clock technique)",
+      .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::diverged}}};
   using Group = warp_detail::Split<warp_detail::Coalesced>;
   using Action = warp_detail::Sync;
 };

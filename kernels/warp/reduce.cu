@@ -83,21 +83,32 @@ struct Buffers {
 
 class WarpReduce final : public Method {
  public:
-  std::string_view name() const override { return "gpu.warp.reduce"; }
-  Level level() const override { return Level::warp; }
-  std::string_view description() const override {
-    return "one warp sums 32 doubles; variant no-sync is wrong on purpose (clock technique)";
-  }
-  std::vector<Axis> axes() const override {
-    return {{"variant",
-             {0, 1, 2, 3, 4, 5},
-             {{ReduceVariant::serial, variants::serial},
-              {ReduceVariant::no_sync, variants::no_sync},
-              {ReduceVariant::tile_sync, variants::tile_sync},
-              {ReduceVariant::coalesced_sync, variants::coalesced_sync},
-              {ReduceVariant::tile_shuffle, variants::tile_shuffle},
-              {ReduceVariant::coalesced_shuffle, variants::coalesced_shuffle}}}};
-  }
+  WarpReduce()
+      : Method(
+            {.name = "gpu.warp.reduce",
+             .level = Level::warp,
+             .description =
+                 "one warp sums 32 doubles; variant no-sync is wrong on purpose (clock technique)",
+             .axes = {{"variant",
+                       {0, 1, 2, 3, 4, 5},
+                       {{ReduceVariant::serial, variants::serial},
+                        {ReduceVariant::no_sync, variants::no_sync},
+                        {ReduceVariant::tile_sync, variants::tile_sync},
+                        {ReduceVariant::coalesced_sync, variants::coalesced_sync},
+                        {ReduceVariant::tile_shuffle, variants::tile_shuffle},
+                        {ReduceVariant::coalesced_shuffle, variants::coalesced_shuffle}}}},
+             .timed = {{.instruction = "DADD", .axis = "variant", .value = 0},
+                       {.instruction = "DADD", .axis = "variant", .value = 1},
+                       {.instruction = "WARPSYNC",
+                        .sm90 = TimedPath::absent,
+                        .axis = "variant",
+                        .value = 2},
+                       {.instruction = "WARPSYNC",
+                        .sm90 = TimedPath::absent,
+                        .axis = "variant",
+                        .value = 3},
+                       {.instruction = "SHFL", .axis = "variant", .value = 4},
+                       {.instruction = "SHFL", .axis = "variant", .value = 5}}}) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   // The check runs 32 times (a race may come out right in one run and wrong in the next). The

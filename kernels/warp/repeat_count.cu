@@ -15,12 +15,13 @@ namespace {
 
 // Every variant, any multiple of kUnroll operations.
 struct LoopChain {
-  static constexpr std::string_view name = "gpu.warp.repeat-count";
-  static constexpr std::string_view description =
-      "one warp's sync or shuffle latency over the chain's length, `repeats` operations "
-      "between two clock reads (the study's section 9.4); variant 1 __syncwarp(mask), 2 "
-      "tile sync, 3 coalesced-group sync (each reached from two branches, odd and even "
-      "lanes), 4 tile shuffle, 5 coalesced shuffle (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.repeat-count",
+      .description =
+          "one warp's sync or shuffle latency over the chain's length, `repeats` operations "
+          "between two clock reads (the study's section 9.4); variant 1 __syncwarp(mask), 2 tile "
+          "sync, 3 coalesced-group sync (each reached from two branches, odd and even lanes), 4 "
+          "tile shuffle, 5 coalesced shuffle (clock technique)"};
   static bool has(const RepeatVariant&) { return true; }
   static std::vector<long> repeats(std::span<const RepeatVariant>) {
     return {32, 128, 512, 2048, 8192, 32768};

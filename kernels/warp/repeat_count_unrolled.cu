@@ -88,12 +88,13 @@ const Unrolled* unrolled_of(long code) {
 }
 
 struct UnrolledChain {
-  static constexpr std::string_view name = "gpu.warp.repeat-count-unrolled";
-  static constexpr std::string_view description =
-      "gpu.warp.repeat-count with the whole chain unrolled, so the code grows with `repeats` "
-      "past the instruction cache (the study's section 9.4 suspects its overflow); variant 1 "
-      "__syncwarp(mask) reached from two branches at 64..1024 operations, 4 tile shuffle at "
-      "2048..16384, a whole warp (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.repeat-count-unrolled",
+      .description =
+          "gpu.warp.repeat-count with the whole chain unrolled, so the code grows with `repeats` "
+          "past the instruction cache (the study's section 9.4 suspects its overflow); variant 1 "
+          "__syncwarp(mask) reached from two branches at 64..1024 operations, 4 tile shuffle at "
+          "2048..16384, a whole warp (clock technique)"};
   static bool has(const RepeatVariant& v) { return unrolled_of(v.code) != nullptr; }
   static std::vector<long> repeats(std::span<const RepeatVariant>) {
     std::vector<long> r;

@@ -7,9 +7,10 @@
 namespace gb::warp {
 
 struct Syncwarp {
-  static constexpr std::string_view name = "gpu.warp.syncwarp";
-  static constexpr std::string_view description =
-      "__syncwarp(mask), group_size = popcount(mask) (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.syncwarp",
+      .description = "__syncwarp(mask), group_size = popcount(mask) (clock technique)",
+      .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::absent}}};
   using Group = warp_detail::Masked;
   using Action = warp_detail::Sync;
 };

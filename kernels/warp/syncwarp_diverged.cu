@@ -9,10 +9,12 @@
 namespace gb::warp {
 
 struct SyncwarpDiverged {
-  static constexpr std::string_view name = "gpu.warp.syncwarp-diverged";
-  static constexpr std::string_view description =
-      "__syncwarp(mask) reached from two branches (odd and even lanes), group_size = "
-      "popcount(mask) (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.syncwarp-diverged",
+      .description =
+          "__syncwarp(mask) reached from two branches (odd and even lanes), group_size = "
+          "popcount(mask) (clock technique)",
+      .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::diverged}}};
   using Group = warp_detail::Split<warp_detail::Masked>;
   using Action = warp_detail::Sync;
 };

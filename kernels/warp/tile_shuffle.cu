@@ -7,9 +7,10 @@
 namespace gb::warp {
 
 struct TileShuffle {
-  static constexpr std::string_view name = "gpu.warp.tile-shuffle";
-  static constexpr std::string_view description =
-      "shfl through a tile of group_size threads, dependent chain (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.tile-shuffle",
+      .description = "shfl through a tile of group_size threads, dependent chain (clock technique)",
+      .timed = {{.instruction = "SHFL"}}};
   using Group = warp_detail::Tiles;
   using Action = warp_detail::Shuffle;
 };

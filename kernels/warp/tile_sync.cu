@@ -7,9 +7,11 @@
 namespace gb::warp {
 
 struct TileSync {
-  static constexpr std::string_view name = "gpu.warp.tile-sync";
-  static constexpr std::string_view description =
-      "cg::tiled_partition<N>().sync() for tiles of group_size threads (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.tile-sync",
+      .description =
+          "cg::tiled_partition<N>().sync() for tiles of group_size threads (clock technique)",
+      .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::absent}}};
   using Group = warp_detail::Tiles;
   using Action = warp_detail::Sync;
 };

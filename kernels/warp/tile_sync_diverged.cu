@@ -9,10 +9,12 @@
 namespace gb::warp {
 
 struct TileSyncDiverged {
-  static constexpr std::string_view name = "gpu.warp.tile-sync-diverged";
-  static constexpr std::string_view description =
-      "cg::tiled_partition<N>().sync() reached from two branches (odd and even lanes), tiles of "
-      "group_size threads (clock technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.warp.tile-sync-diverged",
+      .description =
+          "cg::tiled_partition<N>().sync() reached from two branches (odd and even lanes), tiles "
+          "of group_size threads (clock technique)",
+      .timed = {{.instruction = "WARPSYNC", .sm90 = TimedPath::diverged}}};
   using Group = warp_detail::Split<warp_detail::Tiles>;
   using Action = warp_detail::Sync;
 };

@@ -69,15 +69,16 @@ std::vector<int> clock_groups(const WaitVariant& variant, int k, long& groups) {
 
 class WaitCheck final : public Method {
  public:
-  std::string_view name() const override { return "pitfall.warp.wait-check"; }
-  Level level() const override { return Level::warp; }
-  std::string_view description() const override {
-    return "the study's section 8.1 (Fig. 17): threads of a group arrive spread out, read the "
-           "clock, cross and read it again; a trial fails when one left before another arrived "
-           "(variant no-sync is the negative control: it must fail); failed trials per 10^6 "
-           "(check technique)";
-  }
-  std::vector<Axis> axes() const override {
+  WaitCheck()
+      : Method(
+            {.name = "pitfall.warp.wait-check",
+             .level = Level::warp,
+             .description = "the study's section 8.1 (Fig. 17): threads of a group arrive spread "
+                            "out, read the clock, cross and read it again; a trial fails when one "
+                            "left before another arrived (variant no-sync is the negative control: "
+                            "it must fail); failed trials per 10^6 (check technique)",
+             .axes = method_axes()}) {}
+  static std::vector<Axis> method_axes() {
     Axis axis{"variant", {}};
     for (long v = 0; v < kVariantCount; ++v) {
       axis.values.push_back(v);

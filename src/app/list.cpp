@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "app/bound_json.hpp"
 #include "app/commands.hpp"
 #include "app/context.hpp"
 #include "core/registry.hpp"
@@ -35,19 +36,10 @@ nlohmann::json value_names_json(const std::vector<Axis>& axes) {
   return out;
 }
 
-// A method's physical bounds (Method::bounds): {metric, min, max, why, min_exclusive}, null for
-// an open side.
+// A method's physical bounds (Method::bounds), each as app/bound_json.hpp writes it.
 nlohmann::json bounds_json(const std::vector<Bound>& bounds) {
   nlohmann::json out = nlohmann::json::array();
-  const auto side = [](const std::optional<double>& v) {
-    return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-  };
-  for (const Bound& b : bounds)
-    out.push_back({{"metric", b.metric},
-                   {"min", side(b.min)},
-                   {"max", side(b.max)},
-                   {"why", b.why},
-                   {"min_exclusive", b.min_exclusive}});
+  for (const Bound& b : bounds) out.push_back(bound_json<nlohmann::json>(b));
   return out;
 }
 

@@ -2,8 +2,10 @@
 // version that added each (io/row.hpp), the noisy-figure thresholds (core/noisy.hpp) and the
 // statuses (core/method.hpp), and the names of categorical axis values: what each means
 // (core/axis_glossary.hpp, from the methods) and which code each method reads for it, so that the
-// tools read a config of names and one of the integers written before names alike. Its --json is
-// what the Python tools read (tools/schema.json).
+// tools read a config of names and one of the integers written before names alike; with --json
+// also each method's timed instructions and physical bounds (MethodInfo), which the tools apply
+// to rows written before the executable did. Its --json is what the Python tools read
+// (tools/schema.json).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -11,8 +13,10 @@
 #include <string_view>
 #include <vector>
 
+#include "app/bound_json.hpp"
 #include "app/commands.hpp"
 #include "core/axis_glossary.hpp"
+#include "core/bounds.hpp"
 #include "core/method.hpp"
 #include "core/noisy.hpp"
 #include "core/oversubscription.hpp"
@@ -50,6 +54,31 @@ nlohmann::ordered_json value_names_json() {
   return out;
 }
 
+// {method: [{instruction, sm90, axis, value}]} for every method that states a timed instruction
+// (MethodInfo::timed): what its clock figures must time, for the tools and the SASS test.
+nlohmann::ordered_json timed_json() {
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& m : Registry::instance().create_all())
+    for (const TimedInstruction& t : m->info().timed)
+      out[std::string(m->name())].push_back({{"instruction", t.instruction},
+                                             {"sm90", to_string(t.sm90)},
+                                             {"axis", t.axis},
+                                             {"value", t.value}});
+  return out;
+}
+
+// Every method's physical bounds: {"every method": [time_bounds()], method: [its own
+// (MethodInfo::bounds)]} for the methods that state some.
+nlohmann::ordered_json bounds_json() {
+  nlohmann::ordered_json every = nlohmann::ordered_json::array();
+  for (const Bound& b : time_bounds()) every.push_back(bound_json<nlohmann::ordered_json>(b));
+  nlohmann::ordered_json out = {{"every method", every}};
+  for (const auto& m : Registry::instance().create_all())
+    for (const Bound& b : m->info().bounds)
+      out[std::string(m->name())].push_back(bound_json<nlohmann::ordered_json>(b));
+  return out;
+}
+
 nlohmann::ordered_json schema_json() {
   nlohmann::ordered_json columns = nlohmann::ordered_json::array();
   const auto& names = Row::columns();
@@ -63,7 +92,9 @@ nlohmann::ordered_json schema_json() {
        {{"cv", kNoisyCv}, {"budget_cv", kNoisyBudgetCv}, {"mean_median_gap", kNoisyMeanMedianGap}}},
       {"statuses", statuses()},
       {"glossary", glossary_json()},
-      {"value_names", value_names_json()}};
+      {"value_names", value_names_json()},
+      {"timed", timed_json()},
+      {"bounds", bounds_json()}};
 }
 
 void print_table() {

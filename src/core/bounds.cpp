@@ -22,7 +22,9 @@ std::vector<Bound> time_bounds() {
 }
 
 std::vector<Bound> Method::bounds() const {
-  return time_bounds();
+  std::vector<Bound> b = info_.bounds;
+  for (Bound& t : time_bounds()) b.push_back(std::move(t));
+  return b;
 }
 
 std::string bound_violation(const std::vector<Bound>& bounds, const Measurement& m) {

@@ -16,45 +16,34 @@
 namespace gb::faults {
 namespace {
 
-// Every environment hook. docs/reliability.md ("Test hooks") shows this table to users; a new
-// hook goes here first (tests/unit/test_faults.cpp checks both).
+// Every environment hook. docs/reliability.md ("Test hooks") shows this table to users, with the
+// tests that set each hook; a new hook goes here first (tests/unit/test_faults.cpp keeps the two
+// in step).
 constexpr std::array kHooks{
     HookInfo{Hook::break_check, "GPUBARRIER_TEST_BREAK", "<method glob>",
              "the check kernels of the matching block, cluster and grid methods skip their "
              "barrier; timed kernels never do",
-             "kernels/block, kernels/cluster, kernels/grid (break_check)",
-             "gpu.sync (test_block_broken, test_cluster_broken), "
-             "gpu.grid_kernel (test_grid_broken)"},
+             "kernels/block, kernels/cluster, kernels/grid (break_check)"},
     HookInfo{Hook::crash, "GPUBARRIER_TEST_CRASH", "<glob>[@<rank>]",
              "a point whose \"<method> <point>\" or method matches aborts (with @<rank>: on that "
              "rank of an MPI launch alone)",
-             "the runner, at the start of every point (crash_or_hang)",
-             "cli.isolation_hangs, cli.isolation, cli.resume (test_retry_failed), mpi.cpu "
-             "(test_lost_point), "
-             "slurm.jobs_submit (test_lost_point)"},
+             "the runner, at the start of every point (crash_or_hang)"},
     HookInfo{Hook::hang, "GPUBARRIER_TEST_HANG", "<glob>[@<rank>]",
              "a matching point hangs forever (with @<rank>: on that rank alone)",
-             "the runner, at the start of every point (crash_or_hang)",
-             "cli.isolation_hangs, cli.resume (test_env_and_lock)"},
+             "the runner, at the start of every point (crash_or_hang)"},
     HookInfo{Hook::throw_member, "GPUBARRIER_TEST_THROW", "<verify|measure>:<member>",
              "that member (a rank under mpirun, else a thread) throws once per process where it "
              "starts its part of the phase",
-             "the team's parallel sections and the host loops (throw_if_named)",
-             "mpi.cpu (test_member_throws), cli.member_throws_omp, gpu.multigpu "
-             "(test_member_throws), mpi.gpu (test_member_throws), unit TestThrow.*, "
-             "ReferenceLoop.AThreadThatThrows*"},
+             "the team's parallel sections and the host loops (throw_if_named)"},
     HookInfo{Hook::ranks_as_nodes, "GPUBARRIER_TEST_RANKS_AS_NODES", "<k>",
              "every k consecutive ranks count as one node (multi-node methods on one machine; "
              "`<system>-simulated` in the system column); 0: off",
-             "the launcher's node layout (ranks_per_node)",
-             "mpi.cpu (test_simulated_nodes, test_multinode_without_gpu), mpi.gpu "
-             "(test_simulated_nodes, test_multinode_simulated, test_multinode_two_by_two)"},
+             "the launcher's node layout (ranks_per_node)"},
     HookInfo{Hook::legacy_hang, "GPUBARRIER_LEGACY_TEST_HANG", "1",
              "block 0 of the legacy helper's first GPU leaves the multi-grid sync at once, so "
              "the others spin until gpubarrier's deadline kills the helper",
              "legacy/multi_grid.cu: the gpubarrier-legacy helper, a program of its own built "
-             "with another CUDA toolkit, which cannot link this module and reads it itself",
-             "gpu.legacy (test_deadline_kills_helper)"},
+             "with another CUDA toolkit, which cannot link this module and reads it itself"},
 };
 
 // Whether a GPUBARRIER_TEST_CRASH / _HANG setting matches the point.

@@ -3,7 +3,7 @@
 // barrier that does not wait, a crash that becomes a failed row, a hang that becomes a timeout
 // row, a member that throws and takes its team with it, several nodes simulated on one machine.
 // docs/reliability.md, "Test hooks", lists them for users: variable, effect and the tests that
-// set it; its rows follow hooks() below.
+// set it (the documentation's to say, not the code's); its rows follow hooks() below.
 //
 // Two kinds:
 //   - environment variables GPUBARRIER_TEST_* (and the legacy helper's GPUBARRIER_LEGACY_TEST_*),
@@ -44,7 +44,6 @@ struct HookInfo {
   std::string_view value;     // what it holds
   std::string_view effect;    // what it breaks
   std::string_view asks;      // the code that asks for it
-  std::string_view tests;     // the tests that set it (ctest names, with the pytest tests in them)
 };
 
 // Every environment hook, in the order of docs/reliability.md's table.

@@ -84,6 +84,40 @@ std::string Point::to_string() const {
   return s;
 }
 
+std::string_view to_string(TimedPath path) {
+  switch (path) {
+    case TimedPath::timed:
+      return "timed";
+    case TimedPath::diverged:
+      return "diverged";
+    case TimedPath::absent:
+      return "absent";
+  }
+  return "unknown";
+}
+
+MethodInfo framed(const MethodInfo& policy, Level level, std::vector<Axis> frame_axes) {
+  if (policy.level)
+    throw Error(std::string(policy.name) + " states level " +
+                std::string(to_string(*policy.level)) + ": its frame gives it (" +
+                std::string(to_string(level)) + ")");
+  MethodInfo info = policy;
+  info.level = level;
+  info.axes = std::move(frame_axes);
+  info.axes.insert(info.axes.end(), policy.axes.begin(), policy.axes.end());
+  return info;
+}
+
+Method::Method(MethodInfo info) : info_(std::move(info)) {
+  if (!info_.level) throw Error(std::string(info_.name) + " states no level (MethodInfo::level)");
+}
+
+const TimedInstruction* Method::timed_at(const Point& point) const {
+  for (const TimedInstruction& t : info_.timed)
+    if (t.axis.empty() || point.find(t.axis) == t.value) return &t;
+  return nullptr;
+}
+
 Usability Method::usable(const RunContext& ctx) const {
   const Requirements req = requirements();
   if (req.mpi_launch && !ctx.launch.under_mpi)

@@ -14,6 +14,7 @@
 #include "core/statistics.hpp"
 #include "core/stop_reason.hpp"
 #include "core/technique.hpp"
+#include "core/timed_instruction.hpp"
 
 namespace gb {
 
@@ -207,13 +208,46 @@ struct Measurement {
   std::vector<int> gpus;
 };
 
+// What a method is, stated once, by designated initializers, where the method is declared:
+//
+//   Method({.name = "host.<...>", .level = Level::host, .description = "...",
+//           .axes = {{"group_size", {2, 4, 8, 16}}}})
+//
+// A field the aggregate lacks, a misspelt one, does not compile ("no field named ..."), so no
+// fact a method states can be lost to a default. A frame's policy (kernels/<level>/detail/) states
+// the same aggregate as `static inline const MethodInfo info{...}` but its level, and its frame
+// adds its level and its axes before the policy's own (framed below).
+struct MethodInfo {
+  std::string_view name;  // dotted: gpu.block.syncthreads, multigpu.device.push, ...
+  // Required of a method, its frame's for a frame's policy (a Method without one is refused:
+  // gb::Error).
+  std::optional<Level> level;
+  std::string_view description;  // one sentence for `gpubarrier list` and docs/methods.md
+  std::vector<Axis> axes = {};
+  // A clock-technique method: the instruction its timed region must hold (for every point, or
+  // per value of an axis); `gpubarrier schema` states them and the SASS test checks them.
+  std::vector<TimedInstruction> timed = {};
+  // Physical bounds of its figures beyond every method's (time_bounds(), core/bounds.hpp); the
+  // runner reports the first one a figure is outside of, these first.
+  std::vector<Bound> bounds = {};
+};
+
+// The info of a frame's method: the policy's `info` at the frame's level (a policy that states a
+// level of its own is refused: gb::Error), with the frame's axes before the policy's own.
+MethodInfo framed(const MethodInfo& policy, Level level, std::vector<Axis> frame_axes = {});
+
 class Method {
  public:
+  explicit Method(MethodInfo info);
   virtual ~Method() = default;
-  virtual std::string_view name() const = 0;
-  virtual Level level() const = 0;
-  virtual std::string_view description() const = 0;
-  virtual std::vector<Axis> axes() const { return {}; }
+  const MethodInfo& info() const { return info_; }
+  std::string_view name() const { return info_.name; }
+  Level level() const { return *info_.level; }
+  std::string_view description() const { return info_.description; }
+  const std::vector<Axis>& axes() const { return info_.axes; }
+  // The timed instruction of a clock figure at `point`, or nullptr (no clock technique, or none
+  // stated for that point).
+  const TimedInstruction* timed_at(const Point& point) const;
   virtual Requirements requirements() const { return {}; }
 
   // Whether the method can run at all in this context. The default checks requirements();
@@ -229,11 +263,13 @@ class Method {
 
   virtual std::vector<Measurement> measure(State& state) = 0;
 
-  // The physical bounds of the method's figures, applied by the runner to every measured row.
-  // The default: every time-like figure (latency, loop_latency, latency_cycles, launch_interval,
-  // launch_overhead, one_way_latency, interval, loop_interval) is positive. Override to add bounds,
-  // calling the base.
-  virtual std::vector<Bound> bounds() const;
+  // The physical bounds of the method's figures, applied by the runner to every measured row: its
+  // own (MethodInfo::bounds), then every time-like figure (latency, loop_latency, latency_cycles,
+  // launch_interval, launch_overhead, one_way_latency, interval, loop_interval) is positive.
+  std::vector<Bound> bounds() const;
+
+ private:
+  MethodInfo info_;
 };
 
 }  // namespace gb

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "core/method.hpp"
-#include "core/method_members.hpp"
 
 namespace gb {
 
@@ -26,10 +25,8 @@ class Registry {
 
 #define GB_CONCAT_INNER(a, b) a##b
 #define GB_CONCAT(a, b) GB_CONCAT_INNER(a, b)
-// Registers Type (default-constructible Method) with the global registry, once it has passed
-// core/method_members.hpp's check of its members' names.
+// Registers Type (a default-constructible Method) with the global registry.
 #define GB_REGISTER_METHOD(Type)                                             \
-  static_assert(::gb::MethodNamesNoneReads<Type>::ok);                       \
   namespace {                                                                \
   [[maybe_unused]] const bool GB_CONCAT(gb_registered_, __COUNTER__) =       \
       ::gb::Registry::instance().add([]() -> std::unique_ptr<::gb::Method> { \

@@ -163,7 +163,7 @@ void run_point(RunContext& ctx, const RunPlan& plan, Method& method, const Point
       // A clock figure says whether its timed region holds the instruction it claims to time,
       // as a part of its own after the method's (core/timed_regions.hpp).
       if (m.technique == Technique::clock)
-        if (std::string part = timed_region_note(method.name(), point, ctx.compute_capability);
+        if (std::string part = timed_region_note(method, point, ctx.compute_capability);
             !part.empty())
           m.note += (m.note.empty() ? "" : "; ") + part;
       if (!where.empty()) m.note += (m.note.empty() ? "" : "; ") + where;

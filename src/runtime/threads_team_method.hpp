@@ -9,12 +9,10 @@ namespace gb::mg {
 
 class ThreadsTeamMethod : public Method {
  public:
-  std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}}, host_wait_axis({0, 1, 2})};
-  }
-  Requirements requirements() const override {
-    return Requirements::gpu_team(true, false);
-  }
+  using Method::Method;
+  // The axes of a method that has none of its own: the GPU count and how the host waits.
+  static std::vector<Axis> team_axes() { return {{kGpuCountAxis, {0}}, host_wait_axis({0, 1, 2})}; }
+  Requirements requirements() const override { return Requirements::gpu_team(true, false); }
   Usability usable(const RunContext& ctx) const override {
     if (Usability u = Method::usable(ctx); !u.ok) return u;
     return team_usable(ctx, requirements());

@@ -4,8 +4,8 @@
 table, model or answer uses it: a time at or below zero, a dependent shared-memory load under one
 cycle, a DRAM-read reduction above the GPU's DRAM peak, a barrier across GPUs faster than the same
 run's one-way signal. Rows inside the bounds, and warm arrays that fit in L2, stay ok. When the
-executable states its methods' bounds (`gpubarrier list --json`, "bounds"), they agree with the
-tools' copy for old rows.
+executable states its methods' bounds (`gpubarrier --json schema`, "bounds"), the tools read
+them from there (tools/schema.json) for old rows.
 
 Run by pytest: pytest tests/cli/test_bounds.py
 """
@@ -92,23 +92,26 @@ def test_rows_outside_bounds(tmp_path, gpubarrier):
 
 
 def test_stated_bounds_agree(gpubarrier):
-    # The executable's stated bounds agree with the tools' copy (for rows written before it stated
-    # them).
+    # The tools apply the bounds the executable states (its schema, read from tools/schema.json,
+    # for rows written before it applied them), and each method's bounds in `list --json` are its
+    # own, then every method's.
+    schema = run_gpubarrier(gpubarrier, "--json", "schema")
+    expect(schema.returncode == 0, "gpubarrier --json schema exits 0", schema)
+    stated = json.loads(schema.stdout)["bounds"]
+    every = stated["every method"]
+    expect(bounds.TIME_METRICS == tuple(b["metric"] for b in every) and
+           all(b["min"] == 0 and b["max"] is None and b["min_exclusive"] and
+               b["why"] == bounds.POSITIVE_WHY for b in every),
+           f"tools/bounds.py's time metrics {bounds.TIME_METRICS} are not the executable's {every}")
+    own = {(m, b["metric"]): (b["min"], b["max"], b["why"])
+           for m, rows in stated.items() if m != "every method" for b in rows}
+    expect(own and bounds.STATIC == own,
+           f"tools/bounds.py has {bounds.STATIC}, the executable states {own}: regenerate "
+           f"tools/schema.json (scripts/regenerate-docs)")
     lst = run_gpubarrier(gpubarrier, "--json", "list")
     expect(lst.returncode == 0, "gpubarrier --json list exits 0", lst)
-    stated = json.loads(lst.stdout)
-    methods = stated if isinstance(stated, list) else stated.get("methods", [])
-    if any("bounds" in m for m in methods):
-        for m in methods:
-            for b in m.get("bounds", []):
-                lo, hi = b.get("min"), b.get("max")
-                mine = bounds.static_bounds(m["name"], b["metric"])
-                expect(any((lo is None or (tlo is not None and abs(tlo - lo) < 1e-9)) and
-                           (hi is None or (thi is not None and abs(thi - hi) < 1e-9))
-                           for tlo, thi, _ in mine),
-                       f"{m['name']} {b['metric']}: the executable states [{lo}, {hi}], "
-                       f"tools/bounds.py has {mine}")
-        for (method, metric), _ in bounds.STATIC.items():
-            m = next((x for x in methods if x["name"] == method), None)
-            expect(m is not None and any(b["metric"] == metric for b in m.get("bounds", [])),
-                   f"{method} {metric}: tools/bounds.py has a bound the executable does not state")
+    for m in json.loads(lst.stdout):
+        want = stated.get(m["name"], []) + every
+        expect([(b["metric"], b["min"], b["max"]) for b in m["bounds"]] ==
+               [(b["metric"], b["min"], b["max"]) for b in want],
+               f"{m['name']}: list --json states {m['bounds']}, the schema {want}")

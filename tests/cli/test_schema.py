@@ -48,7 +48,16 @@ def test_command(exe):
     expect(sub.returncode == 0 and json.loads(sub.stdout) == schema,
            "`schema --json` and `--json schema` print the same", sub)
     expect(list(schema) == ["schema_version", "columns", "noisy", "statuses", "glossary",
-                            "value_names"], f"the JSON's keys in order, got {list(schema)}")
+                            "value_names", "timed", "bounds"],
+           f"the JSON's keys in order, got {list(schema)}")
+    # Each method's timed instructions and its own bounds, as the method states them (the tools
+    # apply them to rows written before the executable did).
+    expect(schema["timed"]["gpu.warp.tile-sync"] == [{"instruction": "WARPSYNC", "sm90": "absent",
+                                                      "axis": "", "value": 0}],
+           f"gpu.warp.tile-sync's timed instruction: {schema['timed'].get('gpu.warp.tile-sync')}")
+    expect([b["metric"] for b in schema["bounds"]["model.smem.stream"]] ==
+           ["latency_cycles", "bandwidth_cycles"] and schema["bounds"]["every method"],
+           f"the stated bounds: {schema['bounds']}")
     # Named values: one meaning per name; each method's codes named from the glossary, the
     # floor signal's release-acquire the device barriers' release-acquire under another code.
     glossary, names = schema["glossary"], schema["value_names"]

@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """Rows written before the executable noted whether a clock figure's timed region holds its
-instruction (src/core/timed_regions.cpp) are judged by the same table (tools/timed_regions.py):
+instruction (each method states it, MethodInfo::timed) are judged by the instructions the
+executable states (`gpubarrier --json schema`, "timed"; tools/timed_regions.py reads them from
+tools/schema.json):
 
   old_row   a committed H100 gpu.warp.tile-sync latency row (h100/2026-11-28/study-tables.csv
             line 27, note "verified; SM clock 1979 MHz measured") is excluded with the reason
             the executable writes, "not timed: compiled to no WARPSYNC on sm_90 (...)"; a
             gpu.warp.tile-shuffle row of that file (SHFL, timed) is not excluded
-  table     the Python table's absent rows are src/core/timed_regions.cpp's absent rows
+  table     the tools' absent instructions are the executable's, every method that states a
+            timed instruction is a clock-technique method of `list`, and every clock-technique
+            method states one
 
 Run by pytest: pytest tests/cli/test_timed_regions.py [--gpubarrier PATH]
 """
+import json
 import os
-import re
 import sys
 
 
@@ -19,12 +23,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 from tools import gbcsv
-from cli_common import committed_files, expect
+from cli_common import committed_files, expect, run_gpubarrier
 
 STUDY_1X = "results/h100/2026-11-28/study-tables.csv"
-CPP = "src/core/timed_regions.cpp"
-ROW = re.compile(r'^\s*TimedRegion\{"([^"]+)", "([^"]*)", (\d+), "([A-Z0-9_.]+)", '
-                 r'(timed|diverged|absent)\},$')
 
 
 def test_old_row():
@@ -47,19 +48,21 @@ def test_old_row():
     print("PASS old_row")
 
 
-def test_table():
+def test_table(gpubarrier):
     from tools import timed_regions
-    lines = [line for line in open(os.path.join(ROOT, CPP)).read().splitlines()
-             if line.strip().startswith("TimedRegion{")]
-    expect(lines, f"{CPP}: TimedRegion rows")
-    absent = set()
-    for line in lines:
-        m = ROW.match(line)
-        expect(m, f"{CPP}: a row this test cannot read (one row a line): {line.strip()}")
-        method, axis, value, instruction, where = m.groups()
-        if where == "absent":
-            absent.add((method, axis, int(value) if axis else 0, instruction))
-    copy = {(m, a, v if a else 0, i) for m, a, v, i in timed_regions.ABSENT_ON_SM90}
-    expect(copy == absent, f"tools/timed_regions.py and {CPP} disagree: only in Python "
-           f"{sorted(copy - absent)}, only in C++ {sorted(absent - copy)}")
-    print("PASS table", len(absent), "absent rows")
+    schema = run_gpubarrier(gpubarrier, "--json", "schema")
+    expect(schema.returncode == 0, "gpubarrier --json schema exits 0", schema)
+    timed = json.loads(schema.stdout)["timed"]
+    listed = run_gpubarrier(gpubarrier, "list", "--json")
+    expect(listed.returncode == 0, "gpubarrier list --json exits 0", listed)
+    clock = {m["name"] for m in json.loads(listed.stdout)
+             if "clock technique" in m["description"]}
+    expect(set(timed) == clock, f"methods that state a timed instruction {sorted(timed)} are "
+           f"not the clock-technique methods {sorted(clock)}")
+    absent = {(method, t["axis"], t["value"], t["instruction"])
+              for method, rows in timed.items() for t in rows if t["sm90"] == "absent"}
+    expect(absent, "some timed instruction is absent on sm_90 (the converged warp syncs)")
+    read = set(timed_regions.ABSENT_ON_SM90)
+    expect(read == absent, f"tools/timed_regions.py reads {sorted(read)}, the executable states "
+           f"{sorted(absent)}: regenerate tools/schema.json (scripts/regenerate-docs)")
+    print("PASS table", len(absent), "absent instructions")

@@ -4,16 +4,17 @@
 // which the concept DeviceAlgorithm (multigpu/frame/algorithm.cuh) must refuse instead of reading
 // a default.
 // CASE wrong_signature: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
-// CASE summary_for_description: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
+// CASE summary_for_info: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
 // CASE without_defaults: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
 // CASE args_not_made: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
 // CASE misspelt_need: "Needs" "no field" "peer_atomic"
-// CASE need_as_member: "CompileFailBarrier" "'peer_atomics', which the frame never reads"
-// "Needs{.peer_atomics = true}" CASE misspelt_note: "CompileFailBarrier" "'notes', which the frame
-// never reads: it reads 'note'" CASE misspelt_template_member: "CompileFailBarrier" "'feasible',
-// which the frame never reads: it reads 'infeasible'" CASE final_type: "DeviceAlgorithm"
-// "CompileFailBarrier" "ReadsEveryMember"
+// CASE need_as_member: "CompileFailBarrier" "'peer_atomics'" "Needs{.peer_atomics = true}"
+// CASE misspelt_note: "CompileFailBarrier" "'notes', which the frame never reads" "'note'"
+// CASE misspelt_template_member: "CompileFailBarrier" "'feasible'" "'infeasible'"
+// CASE axes_as_member: "CompileFailBarrier" "'axes', which the frame never reads" "info's .axes"
+// CASE final_type: "DeviceAlgorithm" "CompileFailBarrier" "ReadsEveryMember"
 #include <string>
+#include <vector>
 
 #include "core/registry.hpp"
 #include "multigpu/frame/device_barrier.cuh"
@@ -32,12 +33,13 @@ struct CompileFailBarrier final : Algorithm<Needs{.peer_atomics = true}> {
 #else
 struct CompileFailBarrier : Algorithm<Needs{.peer_atomics = true}> {
 #endif
-  static constexpr std::string_view name = "test.multigpu.compile-fail";
-#if defined(GB_CASE_SUMMARY_FOR_DESCRIPTION)
-  static constexpr std::string_view summary = "no barrier: a compile-time test.";
+#if defined(GB_CASE_SUMMARY_FOR_INFO)
+  static inline const MethodInfo summary{
 #else
-  static constexpr std::string_view description = "no barrier: a compile-time test.";
+  static inline const MethodInfo info{
 #endif
+      .name = "test.multigpu.compile-fail",
+      .description = "no barrier: a compile-time test."};
   struct Words {
     Word arrive;
   };
@@ -72,6 +74,12 @@ struct CompileFailBarrier : Algorithm<Needs{.peer_atomics = true}> {
   template <class Pt>
   static std::string infeasible(const Pt&) {
     return "";
+  }
+#endif
+
+#if defined(GB_CASE_AXES_AS_MEMBER)
+  static std::vector<Axis> axes() {
+    return {};
   }
 #endif
 

@@ -1,11 +1,11 @@
 // A grid barrier as a file under kernels/grid/ holds it (kernels/grid/flag_epoch.cuh + .cu), for
 // test_compile_fail.py: as it stands it registers; each case below breaks it one way, and the
 // GridBarrier concept (grid/detail/grid_barrier.cuh) must refuse it.
-// CASE k_prefixed_name: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
+// CASE k_prefixed_info: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE missing_state_words: "GridBarrier" "CompileFailGrid" "GridBarrierMembers"
 // CASE sync_returns_void: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
 // CASE block_without_watchdog: "GridBarrier" "CompileFailGrid" "GridBarrierBlock"
-// CASE misspelt_clustered: "GridBarrier" "CompileFailGrid" "StatesClustered"
+// CASE misspelt_clustered: "Traits" "no field" "clusterd"
 #include <cstddef>
 #include <string_view>
 
@@ -18,17 +18,17 @@ namespace gb::grid {
 
 // No barrier at all (every block passes at once): only the members are under test.
 struct CompileFailGrid : ZeroState {
-#if defined(GB_CASE_K_PREFIXED_NAME)
-  static constexpr std::string_view kName = "test.grid.compile-fail";
+#if defined(GB_CASE_K_PREFIXED_INFO)
+  static inline const MethodInfo kInfo{
 #else
-  static constexpr std::string_view name = "test.grid.compile-fail";
+  static inline const MethodInfo info{
 #endif
-  static constexpr std::string_view description = "no barrier: a compile-time test";
-  static constexpr bool interruptible = false;
+      .name = "test.grid.compile-fail",
+      .description = "no barrier: a compile-time test"};
 #if defined(GB_CASE_MISSPELT_CLUSTERED)
-  static constexpr bool clusterd = false;
+  static constexpr Traits traits{.clusterd = true};
 #else
-  static constexpr bool clustered = false;
+  static constexpr Traits traits{};
 #endif
 #if !defined(GB_CASE_MISSING_STATE_WORDS)
   static std::size_t state_words(int) {

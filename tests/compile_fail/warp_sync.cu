@@ -1,7 +1,7 @@
 // A warp method as a file under kernels/warp/ holds it (kernels/warp/syncwarp.cu), for
 // test_compile_fail.py: as it stands it registers; each case below breaks it one way, and
 // the WarpSync concept (warp/detail/warp_sync.cuh) must refuse it.
-// CASE misspelt_description: "type constraint failed for" "CompileFailSync" "concept WarpSync"
+// CASE misspelt_info: "type constraint failed for" "CompileFailSync" "concept WarpSync"
 // CASE missing_action: "type constraint failed for" "CompileFailSync" "concept WarpSync"
 // CASE action_without_check: "concept is false" "CompileFailSync::Action" "concept WarpAction"
 #include "core/registry.hpp"
@@ -32,12 +32,13 @@ struct SyncWithoutCheck {
 };
 
 struct CompileFailSync {
-  static constexpr std::string_view name = "test.warp.compile-fail";
-#if defined(GB_CASE_MISSPELT_DESCRIPTION)
-  static constexpr std::string_view descripton = "__syncwarp(mask), for a compile-time test";
+#if defined(GB_CASE_MISSPELT_INFO)
+  static inline const MethodInfo infos{
 #else
-  static constexpr std::string_view description = "__syncwarp(mask), for a compile-time test";
+  static inline const MethodInfo info{
 #endif
+      .name = "test.warp.compile-fail",
+      .description = "__syncwarp(mask), for a compile-time test"};
   using Group = warp_detail::Masked;
 #if defined(GB_CASE_ACTION_WITHOUT_CHECK)
   using Action = SyncWithoutCheck;

@@ -419,8 +419,8 @@ def test_warp_timed_no_shared(functions, cuobjdump, binary):
           "warp_check kernels with it")
 
 
-# Every clock-technique method's timed kernels (src/core/timed_regions.cpp names the instruction
-# each must time), by (method, "axis=value" or ""): a pattern on their mangled names.
+# Every clock-technique method's timed kernels (each method states the instruction they must time,
+# MethodInfo::timed), by (method, "axis=value" or ""): a pattern on their mangled names.
 TIMED_KERNELS = {
     ("gpu.block.cg-sync", ""): r"block_barrier_timedINS_5block6CgSyncE",
     ("gpu.block.syncthreads", ""): r"block_barrier_timedINS_5block11SyncthreadsE",
@@ -456,28 +456,18 @@ TIMED_KERNELS = {
     ("reduction.block", ""): r"_ZN2gb9reduction\w*block_kernel",
 }
 
-TABLE_ROW = re.compile(r'^\s*TimedRegion\{"([^"]+)", "([^"]*)", (\d+), "([A-Z0-9_.]+)", '
-                       r'(timed|diverged|absent)\},$')
-
-
-def timed_region_table():
-    """src/core/timed_regions.cpp's rows: {(method, "axis=value" or ""): (instruction, where)}."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "core",
-                        "timed_regions.cpp")
-    try:
-        text = open(path).read()
-    except OSError as e:
-        pytest.fail(f"no table of timed instructions: {e}")
-    lines = [line for line in text.splitlines() if line.strip().startswith("TimedRegion{")]
-    rows = {}
-    for line in lines:
-        m = TABLE_ROW.match(line)
-        if not m:
-            pytest.fail(f"{path}: a row this check cannot read (one row a line): {line.strip()}")
-        method, axis, value, instruction, where = m.groups()
-        rows[(method, f"{axis}={value}" if axis else "")] = (instruction, where)
+def timed_region_table(binary):
+    """What the methods state they time (`gpubarrier --json schema`, "timed"): {(method,
+    "axis=value" or ""): (instruction, where)}."""
+    p = subprocess.run([os.path.abspath(binary), "--json", "schema"], capture_output=True,
+                       text=True)
+    if p.returncode != 0:
+        pytest.fail(f"{binary} --json schema: {p.stderr}")
+    rows = {(method, f"{t['axis']}={t['value']}" if t["axis"] else ""): (t["instruction"],
+                                                                         t["sm90"])
+            for method, timed in json.loads(p.stdout).get("timed", {}).items() for t in timed}
     if not rows:
-        pytest.fail(f"{path}: no TimedRegion rows")
+        pytest.fail(f"{binary} --json schema states no timed instruction")
     return rows
 
 
@@ -530,19 +520,19 @@ def branch_targets(body, region):
 def test_timed_instructions(functions, binary):
     # The clock()/SASS post's check for every clock-technique method: the instruction its figure
     # claims to time is in the code between its clock reads (each pair of reads), where
-    # src/core/timed_regions.cpp says; a row without it says so in its note ("not timed: ...").
+    # the method states (MethodInfo::timed); a row without it says so ("not timed: ...").
     # `timed`: on the straight path; `absent`: not on it (a converged chain's syncs are NOPs on
     # sm_90, and the group falls through their divergence branches); `diverged`: behind every
     # operation's divergence branch (BRA.DIV), which the method's group takes at run time since
     # its members reach each operation from two branches (warp_groups.cuh, SplitGroup).
-    table = timed_region_table()
+    table = timed_region_table(binary)
     listed, clock = clock_methods(binary)
     untabled = sorted(clock - {method for method, _ in table})
     if untabled:
-        pytest.fail(f"clock-technique methods without a row in timed_regions.cpp: {untabled}")
+        pytest.fail(f"clock-technique methods that state no timed instruction: {untabled}")
     unknown = sorted({method for method, _ in table} - listed)
     if unknown:
-        pytest.fail(f"timed_regions.cpp rows for methods the executable lacks: {unknown}")
+        pytest.fail(f"timed instructions of methods `list` lacks: {unknown}")
     if set(table) != set(TIMED_KERNELS):
         pytest.fail(f"rows without kernels here: {sorted(set(table) - set(TIMED_KERNELS))}; "
                  f"kernels without rows: {sorted(set(TIMED_KERNELS) - set(table))}")
@@ -561,7 +551,7 @@ def test_timed_instructions(functions, binary):
                 got = ("timed" if has(region) else
                        "diverged" if where == "diverged" and behind else "absent")
                 if got != where:
-                    pytest.fail(f"{key[0]} {key[1]} ({name}): timed_regions.cpp says "
+                    pytest.fail(f"{key[0]} {key[1]} ({name}): the method states "
                              f"{instruction} is {where}, the SASS has it {got}: "
                              f"{dict(Counter(op for op, _ in region))}")
                 if where == "diverged" and len(targets) < 32:

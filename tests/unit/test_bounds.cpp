@@ -123,10 +123,11 @@ namespace {
 // A host method whose figures the test sets: the runner must judge them by its bounds.
 class Fixed final : public Method {
  public:
-  explicit Fixed(double latency) : latency_(latency) {}
-  std::string_view name() const override { return "test.fixed"; }
-  Level level() const override { return Level::host; }
-  std::string_view description() const override { return "figures set by the test"; }
+  explicit Fixed(double latency)
+      : Method({.name = "test.fixed",
+                .level = Level::host,
+                .description = "figures set by the test"}),
+        latency_(latency) {}
   Verification verify(State&) override { return Verification::passed(); }
   std::vector<Measurement> measure(State&) override {
     return {figure("latency", latency_, "2 threads"), figure("throughput", -1)};

@@ -132,9 +132,10 @@ namespace {
 
 class Unchecked final : public Method {
  public:
-  std::string_view name() const override { return "test.unchecked"; }
-  Level level() const override { return Level::host; }
-  std::string_view description() const override { return "a method without a barrier check"; }
+  Unchecked()
+      : Method({.name = "test.unchecked",
+                .level = Level::host,
+                .description = "a method without a barrier check"}) {}
   Verification verify(State&) override { return Verification::not_verified("nothing to stamp"); }
   std::vector<Measurement> measure(State&) override {
     Measurement a;

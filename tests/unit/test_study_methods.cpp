@@ -63,8 +63,8 @@ TEST(RepeatCount, ChainsOfWholeLoopTripsOfEveryVariant) {
   RunContext ctx;
   for (long v = 1; v <= 5; ++v) {
     EXPECT_TRUE(m->feasible(ctx, point(*m, {{"variant", v}, {"repeats", 64}})).ok) << v;
-    // Every variant's figure times its instruction on sm_90 (the SASS check holds the table).
-    EXPECT_EQ(timed_region_note(m->name(), point(*m, {{"variant", v}}), 90), "") << v;
+    // Every variant's figure times its instruction on sm_90 (the SASS test checks the claim).
+    EXPECT_EQ(timed_region_note(*m, point(*m, {{"variant", v}}), 90), "") << v;
   }
   const Usability odd = m->feasible(ctx, point(*m, {{"repeats", 48}}));
   EXPECT_FALSE(odd.ok);
@@ -106,7 +106,7 @@ TEST(RepeatCountUnrolled, WholeChainsOfTheCompiledLengths) {
   EXPECT_NE(part.reason.find("whole warp"), std::string::npos) << part.reason;
   // Both figures time their instruction on sm_90, as the loop's do.
   for (const long v : {1L, 4L})
-    EXPECT_EQ(timed_region_note(m->name(), point(*m, {{"variant", v}}), 90), "") << v;
+    EXPECT_EQ(timed_region_note(*m, point(*m, {{"variant", v}}), 90), "") << v;
 }
 
 TEST(PartialSync, GridSyncWithPartOfTheGridOnlyInAnIsolatedChild) {

@@ -1,10 +1,11 @@
-// What a clock-technique figure times (core/timed_regions.hpp): every clock method has a row of
-// the table, and the runner appends the row's answer to the figure's note as a part of its own,
-// after "verified" and the method's parts. tests/gpu/test_sass.py (timed_instructions) checks the
-// table against the build's SASS.
+// What a clock-technique figure times (MethodInfo::timed, core/timed_instruction.hpp): every clock
+// method states the instruction its timed region must hold, and the runner appends the answer to
+// the figure's note as a part of its own, after "verified" and the method's parts
+// (core/timed_regions.hpp). tests/gpu/test_sass.py checks what the methods state against the
+// build's SASS.
 #include <gtest/gtest.h>
 
-#include <set>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,14 +21,28 @@ namespace {
 
 const char* const kNoWarpsync = "not timed: compiled to no WARPSYNC on sm_90";
 
-// Figures as a clock-technique method gives them, under a name the test picks.
+std::unique_ptr<Method> method_named(std::string_view name) {
+  for (auto& m : Registry::instance().create_all())
+    if (m->name() == name) return std::move(m);
+  return nullptr;
+}
+
+std::string note_of(std::string_view method, const Point& point, int cc) {
+  const auto m = method_named(method);
+  if (!m) return "(" + std::string(method) + " is not registered)";
+  return timed_region_note(*m, point, cc);
+}
+
+// Clock figures as a clock-technique method gives them, with the timed instructions the test
+// gives it.
 class TimedRegionFake final : public Method {
  public:
-  explicit TimedRegionFake(std::string name) : name_(std::move(name)) {}
-  std::string_view name() const override { return name_; }
-  Level level() const override { return Level::host; }
-  std::string_view description() const override { return "clock figures set by the test"; }
-  std::vector<Axis> axes() const override { return {{"group_size", {32}}}; }
+  explicit TimedRegionFake(std::vector<TimedInstruction> timed)
+      : Method({.name = "test.timed-region",
+                .level = Level::host,
+                .description = "clock figures set by the test",
+                .axes = {{"group_size", {32}}},
+                .timed = std::move(timed)}) {}
   Verification verify(State&) override { return Verification::passed(); }
   std::vector<Measurement> measure(State&) override {
     Measurement clock;
@@ -40,15 +55,12 @@ class TimedRegionFake final : public Method {
     other.note.clear();
     return {clock, other};
   }
-
- private:
-  std::string name_;
 };
 
-std::vector<Record> timed_region_rows(const std::string& method, int cc) {
+std::vector<Record> timed_region_rows(std::vector<TimedInstruction> timed, int cc) {
   RunContext ctx = test::quick_context();
   ctx.compute_capability = cc;
-  TimedRegionFake fake(method);
+  TimedRegionFake fake(std::move(timed));
   return test::run_one(ctx, fake);
 }
 
@@ -60,51 +72,66 @@ Point variant_point(long v) {
 
 TEST(TimedRegions, ConvergedWarpSyncsTimeNoWarpsyncOnSm90) {
   for (const char* m : {"gpu.warp.tile-sync", "gpu.warp.coalesced-sync", "gpu.warp.syncwarp"})
-    EXPECT_EQ(timed_region_note(m, Point({{"group_size", 32}}), 90), kNoWarpsync) << m;
-  EXPECT_EQ(timed_region_note("gpu.warp.reduce", variant_point(2), 90), kNoWarpsync);
-  EXPECT_EQ(timed_region_note("gpu.warp.reduce", variant_point(3), 90), kNoWarpsync);
+    EXPECT_EQ(note_of(m, Point({{"group_size", 32}}), 90), kNoWarpsync) << m;
+  EXPECT_EQ(note_of("gpu.warp.reduce", variant_point(2), 90), kNoWarpsync);
+  EXPECT_EQ(note_of("gpu.warp.reduce", variant_point(3), 90), kNoWarpsync);
 }
 
 TEST(TimedRegions, DivergedSyncsShufflesAndBarriersAreTimed) {
   for (const char* m : {"gpu.warp.tile-sync-diverged", "gpu.warp.coalesced-sync-diverged",
                         "gpu.warp.syncwarp-diverged", "gpu.warp.tile-shuffle",
                         "gpu.block.syncthreads", "gpu.cluster.sync", "model.smem.stream"})
-    EXPECT_EQ(timed_region_note(m, Point({{"group_size", 32}}), 90), "") << m;
+    EXPECT_EQ(note_of(m, Point({{"group_size", 32}}), 90), "") << m;
   for (long v : {0L, 1L, 4L, 5L})
-    EXPECT_EQ(timed_region_note("gpu.warp.reduce", variant_point(v), 90), "") << v;
+    EXPECT_EQ(note_of("gpu.warp.reduce", variant_point(v), 90), "") << v;
 }
 
-TEST(TimedRegions, OtherArchitecturesAndUnknownMethodsAreUnresolved) {
-  const std::string other = timed_region_note("gpu.warp.tile-shuffle", Point(), 100);
+TEST(TimedRegions, OtherArchitecturesAndMethodsWithoutAnInstructionAreUnresolved) {
+  const std::string other = note_of("gpu.warp.tile-shuffle", Point(), 100);
   EXPECT_EQ(other.rfind("unresolved: ", 0), 0u) << other;
   EXPECT_NE(other.find("sm_100"), std::string::npos) << other;
-  const std::string unknown = timed_region_note("gpu.warp.unknown", Point(), 90);
-  EXPECT_EQ(unknown.rfind("unresolved: ", 0), 0u) << unknown;
+  const std::string none = note_of("gpu.grid.cg", Point(), 90);
+  EXPECT_EQ(none.rfind("unresolved: ", 0), 0u) << none;
 }
 
-// Every registered method that says it uses the clock technique has a row, and every row's
-// method is registered.
-TEST(TimedRegions, EveryClockMethodHasARow) {
-  std::set<std::string> registered;
+// Every registered method that says it uses the clock technique states the instruction its
+// figures time, for every value of the axis it names them by: a clock method without one has
+// figures that nothing checks.
+TEST(TimedRegions, EveryClockMethodStatesItsTimedInstruction) {
   for (const auto& m : Registry::instance().create_all()) {
-    registered.insert(std::string(m->name()));
-    if (m->description().find("clock technique") == std::string_view::npos) continue;
-    bool found = false;
-    for (const TimedRegion& r : timed_regions()) found = found || r.method == m->name();
-    EXPECT_TRUE(found) << m->name() << " has no row in core/timed_regions.cpp";
+    const bool clock = m->description().find("clock technique") != std::string_view::npos;
+    if (!clock) {
+      EXPECT_TRUE(m->info().timed.empty()) << m->name() << ": a timed instruction, no clock figure";
+      continue;
+    }
+    ASSERT_FALSE(m->info().timed.empty())
+        << m->name() << " uses the clock technique and states no timed instruction (.timed)";
+    for (const TimedInstruction& t : m->info().timed) {
+      EXPECT_FALSE(t.instruction.empty()) << m->name();
+      if (t.axis.empty()) continue;
+      bool named = false;
+      for (const Axis& a : m->axes()) named = named || a.name == t.axis;
+      EXPECT_TRUE(named) << m->name() << ": its timed instruction's axis " << t.axis
+                         << " is none of its axes";
+    }
+    // Every default point of the axis that selects the instruction has one.
+    for (const Axis& a : m->axes())
+      if (a.name == m->info().timed.front().axis)
+        for (long v : a.values)
+          EXPECT_NE(m->timed_at(Point({{a.name, v}})), nullptr)
+              << m->name() << " " << a.name << "=" << v << " has no timed instruction";
   }
-  for (const TimedRegion& r : timed_regions())
-    EXPECT_TRUE(registered.count(std::string(r.method))) << r.method << " is not registered";
 }
 
 TEST(TimedRegions, TheRunnerAppendsThePartAfterTheVerification) {
-  const std::vector<Record> rows = timed_region_rows("gpu.warp.tile-sync", 90);
+  const std::vector<Record> rows =
+      timed_region_rows({{.instruction = "WARPSYNC", .sm90 = TimedPath::absent}}, 90);
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].figure.note,
             std::string("verified; SM clock 1980 MHz measured; ") + kNoWarpsync);
   EXPECT_EQ(rows[0].figure.status, Status::ok);
   EXPECT_EQ(rows[1].figure.note, "verified");  // not a clock figure: no part
-  const std::vector<Record> shuffle = timed_region_rows("gpu.warp.tile-shuffle", 90);
+  const std::vector<Record> shuffle = timed_region_rows({{.instruction = "SHFL"}}, 90);
   ASSERT_EQ(shuffle.size(), 2u);
   EXPECT_EQ(shuffle[0].figure.note, "verified; SM clock 1980 MHz measured");
 }

@@ -4,13 +4,14 @@
 // cg_sync.cu):
 //
 //   struct MyBarrier {
-//     static constexpr std::string_view name;         // "gpu.block.<...>"
-//     static constexpr std::string_view description;  // for `gpubarrier list`
-//     __device__ static void sync();                  // called by every thread of the block
+//     static inline const MethodInfo info{.name = "gpu.block.<...>", .description = "...",
+//                                         .timed = {...}};  // its frame adds level and axes
+//     __device__ static void sync();  // called by every thread of the block
 //   };
 //   GB_REGISTER_METHOD(gb::block_detail::BlockBarrierMethod<gb::block::MyBarrier>)
 //
-// The concept BlockBarrier states these members: a type that lacks or misspells one is no block
+// `info` is the method's MethodInfo (core/method.hpp) but its level and axes, the frame's; the
+// concept BlockBarrier states these members: a type that lacks or misspells one is no block
 // barrier, and its registration does not compile.
 #pragma once
 
@@ -34,8 +35,7 @@ namespace gb::block_detail {
 
 template <class B>
 concept BlockBarrier = requires {
-  { B::name } -> std::convertible_to<std::string_view>;
-  { B::description } -> std::convertible_to<std::string_view>;
+  { B::info } -> std::same_as<const MethodInfo&>;
   { B::sync() } -> std::same_as<void>;
 };
 
@@ -78,13 +78,10 @@ __global__ void block_barrier_check(int rounds, StampRecord* records, int broken
 template <BlockBarrier B>
 class BlockBarrierMethod final : public Method {
  public:
-  std::string_view name() const override { return B::name; }
-  std::string_view description() const override { return B::description; }
-  Level level() const override { return Level::block; }
-  std::vector<Axis> axes() const override {
-    return {{"threads_per_block", {32, 64, 128, 256, 512, 1024}},
-            {"blocks_per_sm", {1, 2, 4, 8, 16, 32}}};
-  }
+  BlockBarrierMethod()
+      : Method(framed(B::info, Level::block,
+                      {{"threads_per_block", {32, 64, 128, 256, 512, 1024}},
+                       {"blocks_per_sm", {1, 2, 4, 8, 16, 32}}})) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     const long threads = p.at("threads_per_block");

@@ -5,15 +5,16 @@
 // type in its own file under kernels/cluster/ (cluster_sync.cu, arrive_wait.cu):
 //
 //   struct MyBarrier {
-//     static constexpr std::string_view name;         // "gpu.cluster.<...>"
-//     static constexpr std::string_view description;  // for `gpubarrier list`
+//     static inline const MethodInfo info{.name = "gpu.cluster.<...>", .description = "...",
+//                                         .timed = {...}};  // its frame adds level and axes
 //     template <class Cluster>                        // cg::cluster_group; a template, so that
 //     __device__ static void sync(const Cluster&);    // pre-sm_90 passes never compile its body
 //   };
 //   GB_REGISTER_METHOD(gb::cluster_detail::ClusterBarrierMethod<gb::cluster::MyBarrier>)
 //
-// The concept ClusterBarrier states these members: a type that lacks or misspells one is no
-// cluster barrier, and its registration does not compile.
+// `info` is the method's MethodInfo (core/method.hpp) but its level and axes, the frame's; the
+// concept ClusterBarrier states these members: a type that lacks or misspells one is no cluster
+// barrier, and its registration does not compile.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -53,8 +54,7 @@ constexpr int kCheckRounds = 64;
 
 template <class B>
 concept ClusterBarrierMembers = requires {
-  { B::name } -> std::convertible_to<std::string_view>;
-  { B::description } -> std::convertible_to<std::string_view>;
+  { B::info } -> std::same_as<const MethodInfo&>;
 };
 
 #if GB_HAS_CLUSTERS
@@ -149,14 +149,11 @@ inline cudaLaunchConfig_t cluster_config(int cluster_size, int clusters, int thr
 template <ClusterBarrier B>
 class ClusterBarrierMethod final : public Method {
  public:
-  std::string_view name() const override { return B::name; }
-  std::string_view description() const override { return B::description; }
-  Level level() const override { return Level::cluster; }
-  std::vector<Axis> axes() const override {
-    return {{"cluster_size", {1, 2, 4, 8, 16}},
-            {"threads_per_block", {32, 64, 128, 256, 512, 1024}},
-            {"blocks_per_sm", {1, 2, 4, 8, 16, 32}}};
-  }
+  ClusterBarrierMethod()
+      : Method(framed(B::info, Level::cluster,
+                      {{"cluster_size", {1, 2, 4, 8, 16}},
+                       {"threads_per_block", {32, 64, 128, 256, 512, 1024}},
+                       {"blocks_per_sm", {1, 2, 4, 8, 16, 32}}})) {}
   Requirements requirements() const override { return Requirements::single_gpu(90); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
@@ -234,7 +231,8 @@ class ClusterBarrierMethod final : public Method {
                               std::to_string(sms) + " SMs / cluster_size; at most " +
                               std::to_string(most) + " co-resident)";
     auto rate = [&] { return gpu_rate(run(clusters), kReps, size * warps); };
-    for (Measurement& m : gpu_throughput(ctx, rate, clock, kReps, shape)) rows.push_back(std::move(m));
+    for (Measurement& m : gpu_throughput(ctx, rate, clock, kReps, shape))
+      rows.push_back(std::move(m));
     return rows;
   }
 

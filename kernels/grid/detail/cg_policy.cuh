@@ -14,8 +14,7 @@ namespace gb::grid {
 
 template <class Cross>
 struct CgGridPolicy : ZeroState {
-  static constexpr bool interruptible = false;
-  static constexpr bool clustered = false;
+  static constexpr Traits traits{};
   static std::size_t state_words(int) { return 0; }
 
   class Block {

@@ -4,9 +4,9 @@
 // technique. A barrier is a policy:
 //
 //   struct Barrier {
-//     static constexpr std::string_view name, description;
-//     static constexpr bool interruptible;            // its spin loops carry the watchdog
-//     static constexpr bool clustered;                // meets in clusters
+//     static inline const MethodInfo info{.name = "gpu.grid.<...>",
+//                                         .description = "..."};  // the frame: level, axes
+//     static constexpr Traits traits{.interruptible = true};  // what the frame must know of it
 //     static std::size_t state_words(int blocks);      // device words, zero before the first run
 //     static void init_state(unsigned* state, int blocks, int threads);  // host: before the
 //                                                      // first launch on zeroed words (ZeroState:
@@ -18,10 +18,12 @@
 //     };
 //   };
 //
-// The concept GridBarrier states these members, every one required (a barrier that meets in no
-// clusters says `clustered = false`), so that a misspelt one is a missing one: a type that lacks
-// or misspells one, or whose Block cannot be made from (state, watchdog) or has no `bool sync()`,
-// is no grid barrier, and its registration does not compile.
+// `info` is the method's MethodInfo (core/method.hpp) and `traits` the frame's Traits
+// (grid/detail/traits.hpp), both
+// written with designated initializers, so that a misspelt field does not compile and an unnamed
+// one is its default. The concept GridBarrier states the members: a type that lacks or misspells
+// one, or whose Block cannot be made from (state, watchdog) or has no `bool sync()`, is no grid
+// barrier, and its registration does not compile.
 //
 // Software barriers are launched cooperatively too: the launch then refuses a grid whose blocks
 // cannot all be resident at once, the precondition of any grid barrier, instead of deadlocking.
@@ -52,15 +54,15 @@
 #include "core/state.hpp"
 #include "core/techniques.hpp"
 #include "gpubarrier/residency.cuh"
+#include "grid/detail/traits.hpp"
 
 namespace gb {
 namespace grid {
 
 template <class B>
 concept GridBarrierMembers = requires(int blocks) {
-  { B::name } -> std::convertible_to<std::string_view>;
-  { B::description } -> std::convertible_to<std::string_view>;
-  { B::interruptible } -> std::convertible_to<bool>;
+  { B::info } -> std::same_as<const MethodInfo&>;
+  { B::traits } -> std::same_as<const Traits&>;
   { B::state_words(blocks) } -> std::convertible_to<std::size_t>;
   B::init_state(static_cast<unsigned*>(nullptr), blocks, blocks);
 };
@@ -72,15 +74,8 @@ concept GridBarrierBlock =
   { block.sync() } -> std::same_as<bool>;
 };
 
-// `clustered` in a concept of its own, whose name the compiler's note on a barrier without it
-// gives.
 template <class B>
-concept StatesClustered = requires {
-  typename std::bool_constant<B::clustered>;
-};
-
-template <class B>
-concept GridBarrier = GridBarrierMembers<B> && StatesClustered<B> && GridBarrierBlock<B>;
+concept GridBarrier = GridBarrierMembers<B> && GridBarrierBlock<B>;
 
 // The partial-participation test (skip_block=last): the last `absent` blocks (one block, or the
 // last cluster) never arrive at any barrier; absent = 0: every block arrives.
@@ -166,26 +161,9 @@ inline void launch_grid(const void* kernel, int blocks, int threads, int cluster
 template <GridBarrier Barrier>
 class GridBarrierMethod final : public Method {
  public:
-  std::string_view name() const override { return Barrier::name; }
-  Level level() const override { return Level::grid; }
-  std::string_view description() const override { return Barrier::description; }
-  std::vector<Axis> axes() const override {
-    std::vector<Axis> a = {{"blocks_per_sm", {1, 2, 4, 8, 16, 32}},
-                           {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
-    // Only a barrier whose spin loops carry the watchdog may be left by a block on purpose.
-    if (Barrier::interruptible)
-      a.push_back({"skip_block",
-                   {0},
-                   {{SkipBlock::none, "none", "every block arrives"},
-                    {SkipBlock::last, "last",
-                     "the last block (the last cluster of a clustered barrier) never arrives "
-                     "(the barrier must give up, not hang)"}}});
-    if (Barrier::clustered) a.push_back({"cluster_size", {2, 4, 8}});
-    a.push_back(background_axis());
-    return a;
-  }
+  GridBarrierMethod() : Method(framed(Barrier::info, Level::grid, frame_axes())) {}
   Requirements requirements() const override {
-    return Requirements::single_gpu(Barrier::clustered ? 90 : 0);
+    return Requirements::single_gpu(Barrier::traits.clustered ? 90 : 0);
   }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
@@ -198,7 +176,7 @@ class GridBarrierMethod final : public Method {
                                          static_cast<int>(threads));
         !room.ok)
       return room;
-    if constexpr (Barrier::clustered)
+    if constexpr (Barrier::traits.clustered)
       return clusters_fit(ctx, per_sm, static_cast<int>(threads), p.at("cluster_size"));
     else
       return blocks_fit("occupancy", per_sm, static_cast<int>(threads), timed<Barrier>,
@@ -216,7 +194,7 @@ class GridBarrierMethod final : public Method {
     unsigned* st = words.get();
     WatchdogArgs w = watchdog.args();
     int absent = s.absent;
-    int broken = faults::break_check(Barrier::name);
+    int broken = faults::break_check(name());
     unsigned seed = check_seed();
     unsigned* stamp_ptr = stamps.get();
     unsigned* fail_ptr = failures.get();
@@ -224,7 +202,7 @@ class GridBarrierMethod final : public Method {
     void* args[] = {&st, &w, &rounds, &absent, &broken, &seed, &stamp_ptr, &fail_ptr};
     launch_grid(reinterpret_cast<const void*>(check<Barrier>), s.blocks, s.threads, s.cluster_size,
                 args);
-    if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(Barrier::name));
+    if (watchdog.tripped()) return Verification::timed_out(watchdog.detail(name()));
     return Verification::from_failures(failures.to_host()[0],
                                        "block stamps of the wrong round seen after the barrier");
   }
@@ -253,7 +231,7 @@ class GridBarrierMethod final : public Method {
       launch_grid(reinterpret_cast<const void*>(timed<Barrier>), s.blocks, s.threads,
                   s.cluster_size, args, barrier_domain(background), cooperative);
       const auto t1 = std::chrono::steady_clock::now();
-      watchdog.throw_if_tripped(Barrier::name);
+      watchdog.throw_if_tripped(name());
       return std::chrono::duration<double>(t1 - t0).count();
     };
     try {
@@ -265,9 +243,10 @@ class GridBarrierMethod final : public Method {
       skipped.unit = m.unit;
       skipped.technique = m.technique;
       skipped.status = Status::skipped;
-      skipped.note = "background: the copy kernel ended before the barrier's timed launches did "
-                     "(it stops itself after 10 s; or this GPU held the cooperative launches back "
-                     "until it ended), so the figure is no figure under load";
+      skipped.note =
+          "background: the copy kernel ended before the barrier's timed launches did "
+          "(it stops itself after 10 s; or this GPU held the cooperative launches back "
+          "until it ended), so the figure is no figure under load";
       return {skipped};
     } catch (const WatchdogTimeout& e) {
       return {timeout_measurement("latency", "ns", Technique::differential, e.what())};
@@ -275,13 +254,28 @@ class GridBarrierMethod final : public Method {
   }
 
  private:
+  static std::vector<Axis> frame_axes() {
+    std::vector<Axis> a = {{"blocks_per_sm", {1, 2, 4, 8, 16, 32}},
+                           {"threads_per_block", {32, 64, 128, 256, 512, 1024}}};
+    // Only a barrier whose spin loops carry the watchdog may be left by a block on purpose.
+    if (Barrier::traits.interruptible)
+      a.push_back({"skip_block",
+                   {0},
+                   {{SkipBlock::none, "none", "every block arrives"},
+                    {SkipBlock::last, "last",
+                     "the last block (the last cluster of a clustered barrier) never arrives "
+                     "(the barrier must give up, not hang)"}}});
+    if (Barrier::traits.clustered) a.push_back({"cluster_size", {2, 4, 8}});
+    a.push_back(background_axis());
+    return a;
+  }
   struct Shape {
     int blocks, threads;
     int cluster_size;  // 0: not clustered
     int absent;        // the trailing blocks that never arrive (skip_block=1)
   };
   static Shape shape(const RunContext& ctx, const Point& p) {
-    const int cluster = Barrier::clustered ? static_cast<int>(p.at("cluster_size")) : 0;
+    const int cluster = Barrier::traits.clustered ? static_cast<int>(p.at("cluster_size")) : 0;
     return {static_cast<int>(p.at("blocks_per_sm")) * sm_count(ctx.gpus.front()),
             static_cast<int>(p.at("threads_per_block")), cluster,
             p.choice("skip_block", SkipBlock::none) == SkipBlock::last ? std::max(cluster, 1) : 0};

@@ -8,7 +8,8 @@
 // replaces, so they sit beside the grid barriers' rows.
 //
 // A launch kind is one type:
-//   static constexpr std::string_view name, description;
+//   static inline const MethodInfo info{.name = "kernel.launch.<...>",
+//                                       .description = "..."};  // the frame: level, axes
 //   static constexpr bool captured;  // submitted as a CUDA graph captured from its launches
 //   template <class... Args>         // one launch of `kernel` on the shape, in the stream
 //   static void launch(const Shape&, cudaStream_t, void (*kernel)(Args...), Args... args);
@@ -142,8 +143,7 @@ inline Usability cooperative_fit(const RunContext& ctx, long per_sm, int threads
 template <class K>
 concept LaunchKind = requires(const Shape& s, cudaStream_t stream, const RunContext& ctx,
                               unsigned* stamps, unsigned round) {
-  { K::name } -> std::convertible_to<std::string_view>;
-  { K::description } -> std::convertible_to<std::string_view>;
+  { K::info } -> std::same_as<const MethodInfo&>;
   typename std::bool_constant<K::captured>;
   { K::launch(s, stream, empty_kernel<>) } -> std::same_as<void>;
   { K::launch(s, stream, stamp_kernel<>, stamps, round) } -> std::same_as<void>;
@@ -160,12 +160,9 @@ void chevron_launch(const Shape& s, cudaStream_t stream, void (*kernel)(Args...)
 template <LaunchKind Kind>
 class KernelLaunch final : public Method {
  public:
-  std::string_view name() const override { return Kind::name; }
-  Level level() const override { return Level::kernel; }
-  std::string_view description() const override { return Kind::description; }
-  std::vector<Axis> axes() const override {
-    return {{"blocks_per_sm", {1, 2, 8}}, {"threads_per_block", {128}}};
-  }
+  KernelLaunch()
+      : Method(framed(Kind::info, Level::kernel,
+                      {{"blocks_per_sm", {1, 2, 8}}, {"threads_per_block", {128}}})) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {

@@ -13,6 +13,7 @@ namespace gb::model {
 // What both stream methods are: one GPU, nothing to verify, one axis within [lo, hi].
 class StreamMethod : public Method {
  public:
+  using Method::Method;
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext&, const Point& p) const override {
     const Axis a = axes().front();

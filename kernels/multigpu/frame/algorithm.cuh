@@ -3,7 +3,9 @@
 //
 // An algorithm is a struct that derives from mg::Algorithm<Needs{...}> (Algorithm<> where it needs
 // nothing) and holds
-//   static constexpr std::string_view name, description;  its method's name and a sentence
+//   static inline const MethodInfo info{.name, .description, .axes};
+//                  its method's name, a sentence and its own axes (the frame adds its own before
+//                  them)
 //   struct Words;  its signal words, one set per GPU in that GPU's memory (peers write them), or
 //                  words_bytes below
 //   template <class Bar> __device__ static bool cross(const Bar&, const Args&, Word epoch);
@@ -21,7 +23,6 @@
 //   static std::size_t words_bytes(int blocks, int members);  its words' bytes per member where
 //                  they grow with the grid, in place of Words
 //   static std::string note(const AlgoSetup&);  added to its rows' notes (default none)
-//   static std::vector<Axis> axes();  its own axes (default none)
 //   static std::string infeasible(const Point&);  empty, or why a point cannot run
 //   static std::string unverified(const Point&);  empty, or why a point of its axes is no barrier
 //                  that can be checked
@@ -33,7 +34,7 @@
 // - the concept DeviceAlgorithm checks every member with its signature, the defaults included: a
 //   member that lacks one, or has another (a `note(const Point&)` hides the default and does not
 //   fit), does not compile;
-// - a member named close to an optional one (`notes`, `axis`, `feasible`, ...; the list is
+// - a member named close to an optional one (`notes`, `axes`, `feasible`, ...; the list is
 //   NamesNoneReads below) or named like a need (`static constexpr bool peer_atomics`) would
 //   compile and never be read, so it fails a static_assert (ReadsEveryMember, part of
 //   DeviceAlgorithm) that names it and the name the frame reads. C++20 cannot list a class's
@@ -79,7 +80,6 @@ struct AlgorithmDefaults {
   struct Args {};
   static Args args(const AlgoSetup&, int) { return {}; }
   static std::string note(const AlgoSetup&) { return {}; }
-  static std::vector<Axis> axes() { return {}; }
   static std::string infeasible(const Point&) { return {}; }
   static std::string unverified(const Point&) { return {}; }
 };
@@ -112,8 +112,8 @@ template <class A>
 struct NamesNoneReads {
   GB_MG_NOT_READ(arg, "'args'");
   GB_MG_NOT_READ(notes, "'note'");
-  GB_MG_NOT_READ(axis, "'axes'");
-  GB_MG_NOT_READ(extra_axes, "'axes'");
+  GB_MG_NOT_READ(axes, "info's .axes");
+  GB_MG_NOT_READ(axis, "info's .axes");
   GB_MG_NOT_READ(feasible, "'infeasible' (empty, or why a point cannot run)");
   GB_MG_NOT_READ(unverifiable, "'unverified'");
   GB_MG_NOT_READ(word_bytes, "'words_bytes'");
@@ -128,8 +128,7 @@ struct NamesNoneReads {
 // Its name, its sentence, its needs and the defaults of Algorithm to fall back on.
 template <class A>
 concept AlgorithmTraits = std::derived_from<A, AlgorithmDefaults> && requires {
-  { A::name } -> std::convertible_to<std::string_view>;
-  { A::description } -> std::convertible_to<std::string_view>;
+  { A::info } -> std::same_as<const MethodInfo&>;
   { A::needs } -> std::convertible_to<Needs>;
 };
 
@@ -157,7 +156,6 @@ template <class A>
 concept AlgorithmHostMembers = requires(const AlgoSetup& s, const Point& p, int local) {
   { A::args(s, local) } -> std::same_as<typename A::Args>;
   { A::note(s) } -> std::same_as<std::string>;
-  { A::axes() } -> std::same_as<std::vector<Axis>>;
   { A::infeasible(p) } -> std::same_as<std::string>;
   { A::unverified(p) } -> std::same_as<std::string>;
 };

@@ -213,7 +213,7 @@ inline Requirements device_requirements() {
 // cooperative kernel per GPU of one node, peers reached over NVLink/PCIe, threads or mpi mode.
 class DeviceMethodBase : public Method {
  public:
-  Level level() const override { return Level::multi_gpu; }
+  using Method::Method;
   Requirements requirements() const override { return device_requirements(); }
 
   Usability usable(const RunContext& ctx) const override {
@@ -280,24 +280,12 @@ inline constexpr std::string_view kDeviceAxesHelp =
     "skip-wait and unordered (test hooks) report what the check caught per 10^6 crossings, not a "
     "latency";
 
-// The method of algorithm A: A::name, A::description (a sentence), its optional members
+// The method of algorithm A: A::info (its name, a sentence, its own axes), its optional members
 // (frame/algorithm.cuh) and the rest from above.
 template <DeviceAlgorithm A>
 class DeviceBarrier final : public DeviceMethodBase {
  public:
-  std::string_view name() const override { return A::name; }
-  std::string_view description() const override {
-    static const std::string text =
-        std::string(A::description) + " " + std::string(kDeviceAxesHelp);
-    return text;
-  }
-  std::vector<Axis> axes() const override {
-    std::vector<Axis> axes = common_axes();
-    axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent_timing)});
-    axes.push_back(launch_axis());
-    for (Axis& x : A::axes()) axes.push_back(std::move(x));
-    return axes;
-  }
+  DeviceBarrier() : DeviceMethodBase(info()) {}
 
   Usability feasible(const RunContext& ctx, const Point& p) const override {
     return agree(ctx, check(ctx, p));
@@ -322,6 +310,17 @@ class DeviceBarrier final : public DeviceMethodBase {
   }
 
  private:
+  // A's info with the frame's axes before A's own and the device axes' help after its sentence.
+  static MethodInfo info() {
+    static const std::string text =
+        std::string(A::info.description) + " " + std::string(kDeviceAxesHelp);
+    std::vector<Axis> axes = common_axes();
+    axes.push_back({"fault", {0}, faults::device_fault_names(Fault::absent_timing)});
+    axes.push_back(launch_axis());
+    MethodInfo info = framed(A::info, Level::multi_gpu, std::move(axes));
+    info.description = text;
+    return info;
+  }
   // The faults whose rows are the check's counts instead of a latency.
   static bool counted(Fault fault) {
     return fault == Fault::skip_wait || fault == Fault::unordered;

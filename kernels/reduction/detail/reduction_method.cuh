@@ -20,11 +20,12 @@ namespace gb::reduction {
 
 class SingleReduction : public Method {
  public:
-  std::vector<Axis> axes() const override {
-    std::vector<Axis> a = extra_axes();
-    a.push_back({"bytes", default_bytes()});
-    a.push_back(cache_axis());
-    return a;
+  using Method::Method;
+  // A single-GPU reduction's axes: its own (`extra`), then bytes and cache.
+  static std::vector<Axis> single_axes(std::vector<Axis> extra = {}) {
+    extra.push_back({"bytes", default_bytes()});
+    extra.push_back(cache_axis());
+    return extra;
   }
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext& ctx, const Point& p) const override {
@@ -55,7 +56,6 @@ class SingleReduction : public Method {
   }
 
  protected:
-  virtual std::vector<Axis> extra_axes() const { return {}; }
   // Device arrays of `bytes` the point needs (feasibility).
   virtual int copies() const { return 1; }
   // Bytes moved per byte of input (the bandwidth figure).

@@ -8,7 +8,8 @@
 // gpu.warp.coalesced-shuffle. The two methods differ in the shape of the chain alone, a policy:
 //
 //   struct Chain {
-//     static constexpr std::string_view name, description;
+//     static inline const MethodInfo info{.name, .description};  // the frame adds the level,
+//                                  // the axes and each variant's timed instruction
 //     static bool has(const RepeatVariant&);                  // the variants it runs
 //     static std::vector<long> repeats(std::span<const RepeatVariant>);  // the default lengths
 //     static std::string misfit(const RepeatVariant&, long group_size, long repeats);  // "" fits
@@ -34,22 +35,31 @@ struct RepeatVariant {
   WarpKernels (*kernels)(int group_size);
   std::string (*misfit)(long group_size);
   int (*clock_group)(int lane, int group_size);
+  TimedInstruction timed;  // its instruction and path (the axis and value are the frame's)
 };
 
 template <WarpGroupKind G, WarpAction A>
-constexpr RepeatVariant repeat_variant(long code, NamedValue value) {
-  return {code, value, &select_kernels<G, A>, [](long k) { return G::misfit(k, 1); },
-          [](int lane, int k) { return G::clock_group(lane, k); }};
+constexpr RepeatVariant repeat_variant(long code, NamedValue value, TimedInstruction timed) {
+  return {code,
+          value,
+          &select_kernels<G, A>,
+          [](long k) { return G::misfit(k, 1); },
+          [](int lane, int k) { return G::clock_group(lane, k); },
+          timed};
 }
 
 // The codes and names of the variant axis (the warp variants' names,
-// warp/detail/warp_variants.hpp).
+// warp/detail/warp_variants.hpp), and what each chain times: the syncs behind the divergence
+// branch their Split group takes, the shuffles on the straight path.
+inline constexpr TimedInstruction kDivergedSync{.instruction = "WARPSYNC",
+                                                .sm90 = TimedPath::diverged};
+inline constexpr TimedInstruction kShuffle{.instruction = "SHFL"};
 inline const RepeatVariant kRepeatVariants[] = {
-    repeat_variant<Split<Masked>, Sync>(1, variants::syncwarp_mask),
-    repeat_variant<Split<Tiles>, Sync>(2, variants::tile_sync),
-    repeat_variant<Split<Coalesced>, Sync>(3, variants::coalesced_sync),
-    repeat_variant<Tiles, Shuffle>(4, variants::tile_shuffle),
-    repeat_variant<Coalesced, Shuffle>(5, variants::coalesced_shuffle),
+    repeat_variant<Split<Masked>, Sync>(1, variants::syncwarp_mask, kDivergedSync),
+    repeat_variant<Split<Tiles>, Sync>(2, variants::tile_sync, kDivergedSync),
+    repeat_variant<Split<Coalesced>, Sync>(3, variants::coalesced_sync, kDivergedSync),
+    repeat_variant<Tiles, Shuffle>(4, variants::tile_shuffle, kShuffle),
+    repeat_variant<Coalesced, Shuffle>(5, variants::coalesced_shuffle, kShuffle),
 };
 
 inline const RepeatVariant* repeat_variant_of(long code) {
@@ -68,21 +78,7 @@ inline std::string joined(std::span<const long> values) {
 template <class Chain>
 class RepeatCount final : public Method {
  public:
-  std::string_view name() const override { return Chain::name; }
-  Level level() const override { return Level::warp; }
-  std::string_view description() const override { return Chain::description; }
-  std::vector<Axis> axes() const override {
-    std::vector<ValueName> names;
-    std::vector<long> codes;
-    std::vector<RepeatVariant> mine;
-    for (const RepeatVariant& v : kRepeatVariants) {
-      if (!Chain::has(v)) continue;
-      codes.push_back(v.code);
-      names.push_back({v.code, v.value});
-      mine.push_back(v);
-    }
-    return {{"variant", codes, names}, {"group_size", {32}}, {"repeats", Chain::repeats(mine)}};
-  }
+  RepeatCount() : Method(info()) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext&, const Point& p) const override {
     const RepeatVariant* v = repeat_variant_of(p.at("variant"));
@@ -136,6 +132,26 @@ class RepeatCount final : public Method {
   }
 
  private:
+  // The chain's info with the frame's axes and, per variant it runs, the variant's instruction.
+  static MethodInfo info() {
+    std::vector<ValueName> names;
+    std::vector<long> codes;
+    std::vector<RepeatVariant> mine;
+    std::vector<TimedInstruction> timed;
+    for (const RepeatVariant& v : kRepeatVariants) {
+      if (!Chain::has(v)) continue;
+      codes.push_back(v.code);
+      names.push_back({v.code, v.value});
+      mine.push_back(v);
+      timed.push_back({v.timed.instruction, v.timed.sm90, "variant", v.code});
+    }
+    MethodInfo info = framed(
+        Chain::info, Level::warp,
+        {{"variant", codes, names}, {"group_size", {32}}, {"repeats", Chain::repeats(mine)}});
+    info.timed = std::move(timed);
+    return info;
+  }
+
   static std::string variant_codes() {
     std::vector<long> codes;
     for (const RepeatVariant& v : kRepeatVariants)

@@ -4,15 +4,16 @@
 // syncwarp.cu, ...):
 //
 //   struct MyWarpSync {
-//     static constexpr std::string_view name;         // "gpu.warp.<...>"
-//     static constexpr std::string_view description;  // for `gpubarrier list`
+//     static inline const MethodInfo info{.name = "gpu.warp.<...>", .description = "...",
+//                                         .timed = {...}};  // its frame adds level and axes
 //     using Group = Tiles;   // who: a WarpGroupKind (warp/detail/warp_groups.cuh)
 //     using Action = Sync;   // what they do: a WarpAction (warp/detail/warp_actions.cuh)
 //   };
 //   GB_REGISTER_METHOD(gb::warp_detail::WarpMethod<gb::warp::MyWarpSync>)
 //
-// The concept WarpSync states these members: a type that lacks or misspells one, or whose group
-// or action lacks one of theirs, is no warp method, and its registration does not compile.
+// `info` is the method's MethodInfo (core/method.hpp) but its level and axes, the frame's; the
+// concept WarpSync states these members: a type that lacks or misspells one, or whose group or
+// action lacks one of theirs, is no warp method, and its registration does not compile.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -39,8 +40,7 @@ namespace gb::warp_detail {
 
 template <class W>
 concept WarpSyncMembers = requires {
-  { W::name } -> std::convertible_to<std::string_view>;
-  { W::description } -> std::convertible_to<std::string_view>;
+  { W::info } -> std::same_as<const MethodInfo&>;
   typename W::Group;
   typename W::Action;
 };
@@ -132,10 +132,7 @@ class WarpMethod final : public Method {
   using A = typename W::Action;
 
  public:
-  std::string_view name() const override { return W::name; }
-  Level level() const override { return Level::warp; }
-  std::string_view description() const override { return W::description; }
-  std::vector<Axis> axes() const override { return {{"group_size", G::sizes()}}; }
+  WarpMethod() : Method(framed(W::info, Level::warp, {{"group_size", G::sizes()}})) {}
   Requirements requirements() const override { return Requirements::single_gpu(); }
   Usability feasible(const RunContext&, const Point& p) const override {
     const long k = p.at("group_size");

@@ -13,12 +13,11 @@ namespace {
 
 class MpiBarrier final : public Method {
  public:
-  std::string_view name() const override { return "host.mpi.barrier"; }
-  Level level() const override { return Level::host; }
-  std::string_view description() const override {
-    return "MPI_Barrier among all ranks (host-loop: loop mean averaged over ranks as "
-           "osu_barrier does; per step, max over ranks)";
-  }
+  MpiBarrier()
+      : Method({.name = "host.mpi.barrier",
+                .level = Level::host,
+                .description = "MPI_Barrier among all ranks (host-loop: loop mean averaged over "
+                               "ranks as osu_barrier does; per step, max over ranks)"}) {}
   Requirements requirements() const override {
     Requirements r;
     r.mpi_launch = true;

@@ -13,13 +13,12 @@ namespace {
 
 class MpiGpuBarrier final : public Method {
  public:
-  std::string_view name() const override { return "host.mpi.gpu-barrier"; }
-  Level level() const override { return Level::multi_gpu; }
-  std::string_view description() const override {
-    return "empty kernel + stream sync + MPI_Barrier, one rank per GPU (mpi mode, host-loop, "
-           "max over ranks)";
-  }
-  std::vector<Axis> axes() const override { return {mg::host_wait_axis({0, 1, 2})}; }
+  MpiGpuBarrier()
+      : Method({.name = "host.mpi.gpu-barrier",
+                .level = Level::multi_gpu,
+                .description = "empty kernel + stream sync + MPI_Barrier, one rank per GPU (mpi "
+                               "mode, host-loop, max over ranks)",
+                .axes = {mg::host_wait_axis({0, 1, 2})}}) {}
   Requirements requirements() const override { return Requirements::rank_per_gpu(); }
   Usability usable(const RunContext& ctx) const override {
     // Without a GPU, mpirun would not help: say so first.

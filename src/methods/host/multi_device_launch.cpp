@@ -25,15 +25,16 @@ enum class Impl { emulated = 0, real = 1 };
 
 class MultiDeviceLaunch final : public mg::ThreadsTeamMethod {
  public:
-  std::string_view name() const override { return "kernel.multi-device-launch"; }
-  Level level() const override { return Level::kernel; }
-  std::string_view description() const override {
-    return "cooperative launch of an empty kernel (1 block/SM) on every GPU, then wait for all "
-           "(threads mode, host-loop); gpu_count 0 = all given; impl=real needs the "
-           "gpubarrier-legacy helper";
-  }
-  std::vector<Axis> axes() const override {
-    std::vector<Axis> axes = ThreadsTeamMethod::axes();
+  MultiDeviceLaunch()
+      : mg::ThreadsTeamMethod(
+            {.name = "kernel.multi-device-launch",
+             .level = Level::kernel,
+             .description = "cooperative launch of an empty kernel (1 block/SM) on every GPU, then "
+                            "wait for all (threads mode, host-loop); gpu_count 0 = all given; "
+                            "impl=real needs the gpubarrier-legacy helper",
+             .axes = method_axes()}) {}
+  static std::vector<Axis> method_axes() {
+    std::vector<Axis> axes = team_axes();
     axes.push_back(
         {"impl",
          {0, 1},

@@ -29,22 +29,21 @@ enum class Blocking { back_to_back = 0, sync_each_step = 1 };
 
 class NcclAllReduce final : public Method {
  public:
-  std::string_view name() const override { return "host.nccl.allreduce"; }
-  Level level() const override { return Level::multi_gpu; }
-  std::string_view description() const override {
-    return "ncclAllReduce of 1 float as a barrier; blocking=back-to-back gives intervals "
-           "between calls, not a barrier's latency; gpu_count 0 = all given";
-  }
-  std::vector<Axis> axes() const override {
-    return {{kGpuCountAxis, {0}},
-            {"blocking",
-             {1, 0},
-             {{Blocking::back_to_back, "back-to-back",
-               "the steps are enqueued back to back, then one stream wait (differential)"},
-              {Blocking::sync_each_step, "sync-each-step",
-               "a stream wait after every step (host loop)"}}},
-            mg::host_wait_axis({0})};
-  }
+  NcclAllReduce()
+      : Method({.name = "host.nccl.allreduce",
+                .level = Level::multi_gpu,
+                .description =
+                    "ncclAllReduce of 1 float as a barrier; blocking=back-to-back gives intervals "
+                    "between calls, not a barrier's latency; gpu_count 0 = all given",
+                .axes = {
+                    {kGpuCountAxis, {0}},
+                    {"blocking",
+                     {1, 0},
+                     {{Blocking::back_to_back, "back-to-back",
+                       "the steps are enqueued back to back, then one stream wait (differential)"},
+                      {Blocking::sync_each_step, "sync-each-step",
+                       "a stream wait after every step (host loop)"}}},
+                    mg::host_wait_axis({0})}}) {}
   Requirements requirements() const override {
     Requirements r = Requirements::gpu_team(true, true);
     r.nccl = true;

@@ -15,8 +15,8 @@
 #include "core/oversubscription.hpp"
 #include "core/registry.hpp"
 #include "core/state.hpp"
-#include "core/thread_limit.hpp"
 #include "core/techniques.hpp"
+#include "core/thread_limit.hpp"
 #include "runtime/team_binding.hpp"
 
 namespace gb {
@@ -24,13 +24,12 @@ namespace {
 
 class OmpBarrier final : public Method {
  public:
-  std::string_view name() const override { return "host.omp.barrier"; }
-  Level level() const override { return Level::host; }
-  std::string_view description() const override {
-    return "OpenMP barrier among group_size threads (host-loop: loop mean, max over threads, as "
-           "EPCC syncbench; per step, max over threads)";
-  }
-  std::vector<Axis> axes() const override { return {{"group_size", {2, 4, 8, 16}}}; }
+  OmpBarrier()
+      : Method({.name = "host.omp.barrier",
+                .level = Level::host,
+                .description = "OpenMP barrier among group_size threads (host-loop: loop mean, max "
+                               "over threads, as EPCC syncbench; per step, max over threads)",
+                .axes = {{"group_size", {2, 4, 8, 16}}}}) {}
 
   // A team larger than this process's CPUs runs only when its group_size is named (--axis, a
   // sweep file): then its rows say `noisy: oversubscribed` (core/oversubscription.hpp), as what

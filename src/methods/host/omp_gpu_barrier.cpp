@@ -16,12 +16,13 @@ namespace {
 
 class OmpGpuBarrier final : public mg::ThreadsTeamMethod {
  public:
-  std::string_view name() const override { return "host.omp.gpu-barrier"; }
-  Level level() const override { return Level::multi_gpu; }
-  std::string_view description() const override {
-    return "empty kernel + stream sync + omp barrier, one thread per GPU (threads mode, "
-           "host-loop, max over threads); gpu_count 0 = all given";
-  }
+  OmpGpuBarrier()
+      : mg::ThreadsTeamMethod(
+            {.name = "host.omp.gpu-barrier",
+             .level = Level::multi_gpu,
+             .description = "empty kernel + stream sync + omp barrier, one thread per GPU (threads "
+                            "mode, host-loop, max over threads); gpu_count 0 = all given",
+             .axes = team_axes()}) {}
 
   Verification verify(State& state) override { return mg::verify_gpu_host_barrier(state, &wait); }
   std::vector<Measurement> measure(State& state) override {
