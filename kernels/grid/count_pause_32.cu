@@ -7,11 +7,11 @@
 namespace gb::grid {
 
 struct CountPause32 : CountWords {
-  static constexpr std::string_view name = "gpu.grid.count-pause-32";
-  static constexpr std::string_view description =
-      "software grid barrier: the library's one 64-bit counter that only grows, with a pause of "
-      "about 32 ns after each failed poll (differential "
-      "technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.count-pause-32",
+      .description =
+          "software grid barrier: the library's one 64-bit counter that only grows, with a pause"
+          " of about 32 ns after each failed poll (differential technique)"};
   using Block = PublicBlock<CountTuning<32, gpubarrier::GridArrival::acq_rel>::Barrier>;
 };
 

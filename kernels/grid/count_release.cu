@@ -7,10 +7,11 @@
 namespace gb::grid {
 
 struct CountRelease : CountWords {
-  static constexpr std::string_view name = "gpu.grid.count-release";
-  static constexpr std::string_view description =
-      "software grid barrier: the library's one 64-bit counter that only grows, with a "
-      "release-only add for the arrival (differential technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.count-release",
+      .description =
+          "software grid barrier: the library's one 64-bit counter that only grows, with a "
+          "release-only add for the arrival (differential technique)"};
   using Block = PublicBlock<CountTuning<0, gpubarrier::GridArrival::release>::Barrier>;
 };
 

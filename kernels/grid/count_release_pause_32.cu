@@ -7,10 +7,12 @@
 namespace gb::grid {
 
 struct CountReleasePause32 : CountWords {
-  static constexpr std::string_view name = "gpu.grid.count-release-pause-32";
-  static constexpr std::string_view description =
-      "software grid barrier: the library's one 64-bit counter that only grows, with a "
-      "release-only add and a pause of about 32 ns after each failed poll (differential technique)";
+  static inline const MethodInfo info{
+      .name = "gpu.grid.count-release-pause-32",
+      .description =
+          "software grid barrier: the library's one 64-bit counter that only grows, with a "
+          "release-only add and a pause of about 32 ns after each failed poll (differential "
+          "technique)"};
   using Block = PublicBlock<CountTuning<32, gpubarrier::GridArrival::release>::Barrier>;
 };
 

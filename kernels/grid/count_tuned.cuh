@@ -13,6 +13,7 @@
 #include "gpubarrier/grid_barrier.cuh"
 #include "grid/detail/grid_barrier.cuh"
 #include "grid/detail/public_block.cuh"
+#include "grid/detail/traits.hpp"
 #include "grid/detail/zero_state.hpp"
 
 namespace gb::grid {
@@ -25,8 +26,7 @@ struct CountTuning {
 
 // The counter: two 32-bit state words (the state is 256-byte aligned), as gpu.grid.count-epoch.
 struct CountWords : ZeroState {
-  static constexpr bool interruptible = true;
-  static constexpr bool clustered = false;
+  static constexpr Traits traits{.interruptible = true};
   static std::size_t state_words(int) { return 2; }
 };
 

@@ -223,7 +223,7 @@ class GridBarrierMethod final : public Method {
     // hold a cooperative launch back until every other kernel has ended, so that it would never
     // run beside the copy. feasible() has checked that the grid fits beside the copy's blocks; a
     // grid that is not all resident anyway ends in the watchdog's timeout, not in a hang.
-    const bool cooperative = background == Background::none || !Barrier::interruptible;
+    const bool cooperative = background == Background::none || !Barrier::traits.interruptible;
     BackgroundLoad load(background);
     auto run = [&](long reps) {
       void* args[] = {&st, &w, &reps, &absent};
