@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Physical bounds (tools/bounds.py): a row whose figure no hardware can produce is read as
+"""Physical bounds (gpubarrier_tools/data/bounds.py): a row whose figure no hardware can produce is read as
 `unverified`, with the bound at the start of its note, by every tool (gbcsv.load), so that no
 table, model or answer uses it: a time at or below zero, a dependent shared-memory load under one
 cycle, a DRAM-read reduction above the GPU's DRAM peak, a barrier across GPUs faster than the same
@@ -12,8 +12,8 @@ Run by pytest: pytest tests/cli/test_bounds.py
 import json
 import os
 
-from tools import bounds
-from tools import gbcsv
+from gpubarrier_tools.data import bounds
+from gpubarrier_tools.data import gbcsv
 from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
 H100 = "NVIDIA H100 80GB HBM3"
@@ -107,8 +107,8 @@ def test_stated_bounds_agree(gpubarrier):
                            (hi is None or (thi is not None and abs(thi - hi) < 1e-9))
                            for tlo, thi, _ in mine),
                        f"{m['name']} {b['metric']}: the executable states [{lo}, {hi}], "
-                       f"tools/bounds.py has {mine}")
+                       f"gpubarrier_tools/data/bounds.py has {mine}")
         for (method, metric), _ in bounds.STATIC.items():
             m = next((x for x in methods if x["name"] == method), None)
             expect(m is not None and any(b["metric"] == metric for b in m.get("bounds", [])),
-                   f"{method} {metric}: tools/bounds.py has a bound the executable does not state")
+                   f"{method} {metric}: gpubarrier_tools/data/bounds.py has a bound the executable does not state")

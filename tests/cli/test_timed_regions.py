@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Rows written before the executable noted whether a clock figure's timed region holds its
-instruction (src/core/timed_regions.cpp) are judged by the same table (tools/timed_regions.py):
+instruction (src/core/timed_regions.cpp) are judged by the same table (gpubarrier_tools/data/timed_regions.py):
 
   old_row   a committed H100 gpu.warp.tile-sync latency row (h100/2026-11-28/study-tables.csv
             line 27, note "verified; SM clock 1979 MHz measured") is excluded with the reason
@@ -18,7 +18,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import committed_files, expect
 
 STUDY_1X = "results/h100/2026-11-28/study-tables.csv"
@@ -48,7 +48,7 @@ def test_old_row():
 
 
 def test_table():
-    from tools import timed_regions
+    from gpubarrier_tools.data import timed_regions
     lines = [line for line in open(os.path.join(ROOT, CPP)).read().splitlines()
              if line.strip().startswith("TimedRegion{")]
     expect(lines, f"{CPP}: TimedRegion rows")
@@ -60,6 +60,6 @@ def test_table():
         if where == "absent":
             absent.add((method, axis, int(value) if axis else 0, instruction))
     copy = {(m, a, v if a else 0, i) for m, a, v, i in timed_regions.ABSENT_ON_SM90}
-    expect(copy == absent, f"tools/timed_regions.py and {CPP} disagree: only in Python "
+    expect(copy == absent, f"gpubarrier_tools/data/timed_regions.py and {CPP} disagree: only in Python "
            f"{sorted(copy - absent)}, only in C++ {sorted(absent - copy)}")
     print("PASS table", len(absent), "absent rows")
