@@ -32,10 +32,9 @@ import collections
 import re
 
 from ..data import gbcsv
-from . import floor as floor_of
+from ..data.machines import machines  # [(label, rows)]; html_report reads it as answers.machines
 from ..data.tables import Table
-# machines(rows): [(label, rows)]; cli/html_report.py reads it as answers.machines too.
-from ..data.machines import machines  # noqa: F401
+from . import floor as floor_of
 
 # Level keys in the order the table shows them, with their names.
 LEVELS = [("warp", "warp"), ("block", "block"), ("cluster", "cluster"), ("grid", "grid"),
@@ -359,7 +358,7 @@ def report(rows):
     it where a figure is not verified), or a line saying why there is none; the items
     (data/tables.py), without a blank line at the end."""
     out = []
-    code = lambda s: f"`{s}`"  # noqa: E731
+    code = lambda s: f"`{s}`"
     for label, rs in machines(rows):
         found = answers(rs)
         out += [f"### {label}", ""]
@@ -444,7 +443,7 @@ def floor_line(rows):
         if "floor" in item:
             n = int(item["gpu_count"])
             floor[n] = min(floor.get(n, (float("inf"), "")), (item["floor"], item["grid_from"]))
-    for r, v, unit in candidates(rows):  # counts without a same-run floor: parts of other runs
+    for r, _v, unit in candidates(rows):  # counts without a same-run floor: parts of other runs
         if level_of(r) == "multi-gpu" and r["gpu_count"].isdigit() and \
                 int(r["gpu_count"]) not in floor and unit == "ns":
             f = floor_elsewhere(rows, r)

@@ -19,10 +19,7 @@ import operator
 import os
 import statistics
 
-from ..data import gbcsv
-from ..data import machines
-from ..data import tool_main
-from ..data import user_files
+from ..data import gbcsv, machines, tool_main, user_files
 from ..data.tables import Table
 
 ROOT = tool_main.ROOT
@@ -462,7 +459,7 @@ def _columns(res):
     """The key columns worth showing: those that vary, less what --by varies."""
     rows = res["joined"] + [r for v in res["only"].values() for r in v]
     cols = ["method", "config", "metric"]
-    for c, show in (("gpu_count", "gpus"), ("ranks", "ranks"), ("nodes", "nodes"),
+    for c, _show in (("gpu_count", "gpus"), ("ranks", "ranks"), ("nodes", "nodes"),
                     ("launcher", "launcher")):
         vals = {r[c] for r in rows}
         if len(vals - {"*"}) > 1:
@@ -568,7 +565,7 @@ def _floor_rows(res):
     verified grid barrier at the shape + the one-way signal, from the same run of that side),
     each ratio with the grid barrier it was built on: (header, body), or None where no side has
     a barrier with its floor's parts (e.g. --level multi-gpu leaves out the grid barriers)."""
-    from . import floor  # noqa: PLC0415
+    from . import floor
     per_side = []
     for s in res["sides"]:
         rows = [r for rs in s.groups.values() for r in rs]
@@ -610,7 +607,7 @@ def report(res, markdown=True):
     in one side, the at-the-floor table and the summary, with Markdown's list marks and bold
     where `markdown`, as plain lines for a terminal otherwise."""
     p = parts(res)
-    bold = (lambda s: f"**{s}**") if markdown else (lambda s: s)  # noqa: E731
+    bold = (lambda s: f"**{s}**") if markdown else (lambda s: s)
     out = [f"- {x}" for x in p["sides"]] if markdown else \
         [p["sides_title"]] + [f"  {x}" for x in p["sides"]]
     out += ["", p["table"] or NO_JOINED_KEY]
@@ -735,7 +732,7 @@ def measure_floor(groups=None):
     return floors, by_tech, spreads
 
 
-_DEFAULT_FLOORS = {}
+_DEFAULT_FLOORS: dict[str, float] = {}
 # The default floors, measured from the committed repeat runs (FLOOR_SETS) and kept beside this
 # file so that an installed prefix, which has no results/, compares with the same floors.
 FLOORS_FILE = os.path.join(tool_main.TOOLS_DIR, "data", "noise_floors.json")
@@ -747,7 +744,7 @@ def floors_document(groups=None):
     """The content of FLOORS_FILE for `groups` (FLOOR_SETS by default): per technique its floor
     and the CSVs (relative to the checkout where inside it) whose repeated keys gave it."""
     floors, _, spreads = measure_floor(groups)
-    shown = lambda f: os.path.relpath(f, ROOT) if f.startswith(ROOT + os.sep) else f  # noqa: E731
+    shown = lambda f: os.path.relpath(f, ROOT) if f.startswith(ROOT + os.sep) else f
     csvs = {}
     for t, _, _, _, files in spreads:
         for name in (t, "other"):
@@ -796,7 +793,7 @@ def floor_lines(groups):
           f"{floors['other'] * 100:.1f}%")
     worst = sorted(spreads, key=lambda x: -x[1])[:5]
     out.append("largest:")
-    for t, s, key, n, _ in worst:
+    for _t, s, key, n, _ in worst:
         out.append(f"  {s * 100:6.2f}%  {key[0]} {' '.join(f'{a}={v}' for a, v in key[1])} {key[2]} "
               f"[{key[6]}, gpus {key[3]}, ids {key[7] or '-'}] over {n} runs")
     out.append("floors: " + json.dumps({t: round(v, 4) for t, v in floors.items()}))

@@ -40,17 +40,28 @@ import collections
 import os
 import re
 
-from . import answers
-from . import findings_eq6 as eq6
-from . import findings_more
-from ..data import gbcsv
+from ..data import gbcsv, study_reference, tool_main
 from ..data import machines as machines_mod
-from ..data import study_reference
-from ..data import tool_main
-from .findings_rules import (SLIGHTLY, Fig, Missing, NoReference, NotMeasured, NotTimed,
-                             Outcome, Scope, about, flat, floor_of, less, margin, slightly_less,
-                             verdict)
 from ..data.tables import Table
+from . import answers, findings_more
+from . import findings_eq6 as eq6
+from .findings_rules import (
+    SLIGHTLY,
+    Fig,
+    Missing,
+    NoReference,
+    NotMeasured,
+    NotTimed,
+    Outcome,
+    Scope,
+    about,
+    flat,
+    floor_of,
+    less,
+    margin,
+    slightly_less,
+    verdict,
+)
 
 GPUS = [("H100", "H100"), ("H200", "H200")]
 

@@ -10,8 +10,7 @@ that every side measured, else the longest below it.
 """
 import collections
 
-from ..data import bounds
-from ..data import gbcsv
+from ..data import bounds, gbcsv
 from . import findings_rules
 from .findings_rules import Fig, Missing, Outcome, _matches, about, less, margin
 

@@ -7,9 +7,7 @@ reason; ANSWERS names it by the key of its conclusion in data/study_conclusions.
 """
 import collections
 
-from ..data import bounds
-from ..data import gbcsv
-from ..data import study_reference
+from ..data import bounds, gbcsv, study_reference
 from .findings_rules import Fig, Missing, NotMeasured, Outcome, flat, less, margin
 
 KIB = 1024

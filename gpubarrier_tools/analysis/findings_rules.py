@@ -20,9 +20,7 @@ figure is, when two figures differ, and which verdict a claim's checks give.
 """
 import math
 
-from ..data import bounds
-from ..data import gbcsv
-from ..data import study_reference
+from ..data import bounds, gbcsv, study_reference
 from .reports import common
 
 

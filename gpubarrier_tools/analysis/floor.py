@@ -195,7 +195,7 @@ FLOOR_HEADER = ["method", "GPUs", "blocks/SM x threads", "ordering", "latency (u
 def floor_table(items):
     """(rows of text cells under FLOOR_HEADER, the missing parts named once each) of floors()'s
     items, by GPU count, shape, ordering and ratio."""
-    us = lambda v: "-" if v is None else f"{v / 1000:.3g}"  # noqa: E731
+    us = lambda v: "-" if v is None else f"{v / 1000:.3g}"
     done = sorted((i for i in items if "missing" not in i),
                   key=lambda i: (int(i["gpu_count"] or 0), i["shape"], i["ordering"], i["ratio"]))
     cells = [[i["method"], i["gpu_count"], i["shape"], i["ordering"], us(i["latency"]),

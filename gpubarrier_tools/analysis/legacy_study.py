@@ -12,8 +12,8 @@ Our figures are medians of the ok rows of a point (one row per GPU for single-GP
 import statistics
 
 from ..data import gbcsv
-from ..data.tables import Table
 from ..data.study_reference import STUDY_LAUNCH_TYPES, STUDY_MULTI_GRID_2GPU
+from ..data.tables import Table
 
 cfg = gbcsv.config_axes
 

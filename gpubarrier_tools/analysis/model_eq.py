@@ -15,8 +15,8 @@ C_more (scenario 3). Below C_basic (scenario 1) "basic" always wins.
 
 Units are the caller's: B/cycle and cycles give bytes, as do B/ns (GB/s) and ns.
 """
-from dataclasses import dataclass
 import math
+from dataclasses import dataclass
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ command line (`gpubarrier model`); its help names the inputs, the predictions an
 import statistics
 
 from ..data import gbcsv
-from .model_eq import Side, crossing, eq5, switch_point
 from ..data.study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS
 from ..data.tables import Table
+from .model_eq import Side, crossing, eq5, switch_point
 
 SMEM, GMEM = "model.smem.stream", "model.gmem.stream"
 # A multi-GPU barrier, the reduction that uses it, and the reduction's rows that do (NCCL's

@@ -65,10 +65,8 @@ import os
 import statistics
 import sys
 
-from ..data import gbcsv
+from ..data import gbcsv, tool_main, user_files
 from ..data import machines as machines_of
-from ..data import tool_main
-from ..data import user_files
 from ..data.tables import Table
 
 NETWORK_NAMES = ("endpoint", "switch_hop", "nodes_per_leaf", "nccl_net_hop")
@@ -99,7 +97,7 @@ def load_network(path):
             lo, hi = float(r["low"]), float(r["high"])
         except (TypeError, ValueError):
             raise NetworkFileError(f"{where}: low and high must be numbers, found "
-                                   f"'{r['low']}', '{r['high']}'")
+                                   f"'{r['low']}', '{r['high']}'") from None
         if not 0 <= lo <= hi or not math.isfinite(hi):
             raise NetworkFileError(f"{where}: expected 0 <= low <= high, found {lo}, {hi}")
         if not (r["source"] or "").strip():

@@ -11,8 +11,8 @@ and push at orderings 1 (relaxed + seq_cst fences) and 2 (relaxed + acq_rel fenc
     overlap = gather + exchange - whole   (how much of the two phases run at once)
 """
 
-from . import floor
 from ..data import gbcsv
+from . import floor
 
 PUSH = "multigpu.device.push"
 HEADER = ["GPUs", "blocks/SM x threads", "floor (us)", "push (us)", "push / floor",
@@ -54,7 +54,7 @@ def phases(rows):
 
 def phases_table(rows):
     """Text cells under HEADER, one row per GPU count and shape that has the whole barrier."""
-    us = lambda v: "-" if v is None else f"{v / 1000:.2f}"  # noqa: E731
+    us = lambda v: "-" if v is None else f"{v / 1000:.2f}"
     cells = []
     for (_, _, gpus, shape), p in sorted(phases(rows).items(), key=lambda kv: kv[0][2:]):
         whole = p.get("part0")

@@ -22,8 +22,7 @@ brackets. Each function returns the items of its tables (data/tables.py: lines a
 import os
 import statistics
 
-from ..data import bounds
-from ..data import gbcsv
+from ..data import bounds, gbcsv
 from ..data import machines as machines_of
 from ..data import study_reference as study
 from ..data.tables import Table
@@ -214,7 +213,7 @@ def read_ceiling(rows, runs, cache):
 def table6(rows, sizes=None):
     """sizes: the array sizes (bytes) to show; default every size >= 1 MiB that every column
     measured. One line per machine, size and cache axis (where the rows have one)."""
-    gbs = lambda v: "-" if v is None else f"{v:.1f}"  # noqa: E731
+    gbs = lambda v: "-" if v is None else f"{v:.1f}"
     header = ["machine", "array"] + [label for label, _, _ in REDUCTIONS] + \
         ["CUDA sample", "stream read (`model.gmem.stream` grid=1)", "copy (read + write)",
          "theory (DRAM peak)", "best / theory"]
@@ -276,7 +275,7 @@ def fig16(rows, sizes=None):
                           gbcsv.config_axes(r).get("variant", "0") == "0"])
     if not ok:
         return ["**Fig. 16**: no `reduction.multi.*` bandwidth rows."]
-    axes = lambda r: gbcsv.config_axes(r)  # noqa: E731
+    axes = lambda r: gbcsv.config_axes(r)
     counts = sorted({int(r["gpu_count"]) for r in ok})
     measured = sorted({int(axes(r)["bytes"]) for r in ok})
     shown = sorted(set(sizes) & set(measured)) if sizes else \

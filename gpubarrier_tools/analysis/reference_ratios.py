@@ -14,9 +14,7 @@ import glob
 import os
 import statistics
 
-from ..data import gbcsv
-from ..data import tool_main
-from ..data import user_files
+from ..data import gbcsv, tool_main, user_files
 from ..data.tables import Table
 
 TOLERANCE = 0.10  # within 10% of the reference tools' conventions
@@ -58,7 +56,7 @@ def summary(argv):
     for p in paths:
         rows = read(p)
         host = ", ".join(sorted({r["host"] for r in rows if r["host"]})) or "-"
-        for method, config, _, gb, ref, skipped in ratios(rows):
+        for method, config, _, gb, ref, _skipped in ratios(rows):
             got = ratio(gb, ref)
             if got is None:
                 continue

@@ -85,7 +85,7 @@ def spans(argv, load):
         raise ValueError("spans: CSV... [--metric M] [--scale S] [COL=V ...]")
     # Imported here, not with the module: every report.py command imports this one, and only
     # spans groups with pandas.
-    import pandas as pd  # noqa: PLC0415
+    import pandas as pd
     points = []
     for r in load(argv):
         if metric and r["metric"] != metric:

@@ -9,9 +9,9 @@ where scripts/run writes a user's own runs) is not listed: the index is of what 
 import os
 import subprocess
 
-from . import answers
 from ..data import gbcsv
 from ..data.tables import Table
+from . import answers
 
 
 def _ignored(path):

@@ -15,9 +15,8 @@ Reads schema v1 and later (only the columns above, value, stddev, samples, statu
 import argparse
 import math
 
+from ..data import gbcsv, user_files
 from ..data.tool_main import InputError, run, shown
-from ..data import gbcsv
-from ..data import user_files
 
 KEY = ("method", "config", "metric", "launcher", "gpu_count", "gpu_ids")
 NEEDED = KEY + ("value", "stddev", "samples", "status")

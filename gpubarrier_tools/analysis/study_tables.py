@@ -16,9 +16,9 @@ from the folder read (the machine kind folder included).
 """
 import os
 
-from . import findings
 from ..data import gbcsv
 from ..data.tables import Table
+from . import findings
 
 # (label, method, group sizes: "all" | "partial" | "32", the study's V100 / P100 latency, the
 # study's V100 / P100 throughput (sync/cycle))
@@ -96,14 +96,14 @@ def _newest(rows):
 def warp_table(rows):
     methods = {m for _, m, _, _, _ in WARP_KINDS}
     lines = []
-    for i, (gpu, label) in enumerate(findings.GPUS):
+    for _i, (gpu, label) in enumerate(findings.GPUS):
         mine = _newest(_scope_with(rows, gpu, methods))
         for label_k, method, which, lat_s, thr_s in WARP_KINDS:
             lat = [r for r in mine if r["method"] == method and
                    r["metric"] == "latency_cycles" and _group_ok(r, which)]
             thr = [r for r in mine if r["method"] == method and
                    r["metric"] == "throughput_cycles" and _group_ok(r, which)]
-            values = lambda rs: [float(r["value"]) for r in rs]  # noqa: E731
+            values = lambda rs: [float(r["value"]) for r in rs]
             lines.append([label_k, lat_s, thr_s, label, _cell(lat, values, _span),
                           _cell(thr, values, lambda v: "%.3g" % max(v)),
                           _files(r for r in mine if r["method"] == method)])

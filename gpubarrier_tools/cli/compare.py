@@ -94,11 +94,25 @@ import math
 import sys
 
 from .. import render
-from ..data import tool_main
+
 # The Python use of `compare` (compare_text, default_floors, measure_floor, percentile) as well.
-from ..analysis.comparison import (  # noqa: F401
-    BY_CHOICES, DEFAULT_K, FLOORS_FILE, CompareError, _floor_text, compare, default_floors,
-    floor_lines, floors_document, measure_floor, percentile, render_csv, report, to_json)
+from ..analysis.comparison import (  # noqa: F401 (read as compare.NAME)
+    BY_CHOICES,
+    DEFAULT_K,
+    FLOORS_FILE,
+    CompareError,
+    _floor_text,
+    compare,
+    default_floors,
+    floor_lines,
+    floors_document,
+    measure_floor,
+    percentile,
+    render_csv,
+    report,
+    to_json,
+)
+from ..data import tool_main
 
 
 def render_as(res, fmt):
@@ -112,7 +126,7 @@ def render_as(res, fmt):
     if fmt == "json":
         return json.dumps(to_json(res), indent=1) + "\n"
     if fmt == "html":
-        from . import html_report  # noqa: PLC0415
+        from . import html_report
         return html_report.comparison_html(res)
     raise CompareError(f"--format {fmt}: expected table, markdown, csv, json or html")
 

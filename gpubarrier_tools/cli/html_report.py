@@ -28,13 +28,10 @@ import html
 import os
 import tempfile
 
-from ..data import gbcsv
-from ..data import output_files
-from ..data import tool_main
-from ..data import user_files
 from .. import render
 from ..analysis.reports.checks import sanitize
 from ..analysis.reports.reference import reference
+from ..data import gbcsv, output_files, tool_main, user_files
 from ..data.tables import Html, Table
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
@@ -192,7 +189,7 @@ def provenance(rows, csvs):
 
 def read_topology_json(path):
     """The parsed `gpubarrier topo --json` file, or None where it cannot be read as one."""
-    import json  # noqa: PLC0415
+    import json
     try:
         data = json.loads(user_files.read_text(path, "a `gpubarrier topo --json` file"))
     except (user_files.FileError, ValueError):
@@ -349,7 +346,7 @@ LEVEL_HEADER = ["method", "launcher", "GPUs", "config", "metric", "value", "unit
 
 def floor_section(rows):
     """The floor table (analysis/floor.py) as HTML; empty where no barrier has its floor's parts."""
-    from ..analysis import floor  # noqa: PLC0415
+    from ..analysis import floor
     cells, _ = floor.floor_table(floor.floors([r for r in rows if r["status"] == "ok"]))
     if not cells:
         return ""
@@ -359,7 +356,7 @@ def floor_section(rows):
 def comparison_html(res):
     """A comparison (analysis/comparison.py parts) as an HTML fragment: its sides and its summary as
     lists, its tables (render/__init__.py) under their titles."""
-    from ..analysis import comparison  # noqa: PLC0415
+    from ..analysis import comparison
     p = comparison.parts(res)
     out = ["<ul>" + "".join(f"<li>{esc(x)}</li>" for x in p["sides"]) + "</ul>"]
     out.append(render.html_table(p["table"]) if p["table"] else
@@ -376,8 +373,8 @@ def comparison_html(res):
 def comparison_section(csvs):
     """The comparison of the inputs (analysis/comparison.py) as HTML, or a note why there is none."""
     try:
-        from ..analysis import comparison  # noqa: PLC0415 (lazy: another tool, optional here)
-    except Exception as e:  # noqa: BLE001
+        from ..analysis import comparison  # lazy: another tool, optional here
+    except Exception as e:  # noqa: BLE001 (the page says why it has no comparison)
         return (f'<p class="note">The comparison table is not available: tools/compare.py '
                 f'could not be used ({esc(type(e).__name__)}: {esc(e)}).</p>')
     try:
@@ -410,14 +407,14 @@ CAPTIONS = {
 def plots_section(csvs, baseline=None):
     """The plots of cli/plot.py as base64 PNG <img>, or a note why there are none."""
     try:
-        from . import plot  # noqa: PLC0415 (needs matplotlib)
+        from . import plot  # needs matplotlib
     except ModuleNotFoundError as e:
         name = (e.name or "matplotlib").split(".")[0]
         return (f'<p class="note">No plots: tools/plot.py needs the Python module '
                 f'<code>{esc(name)}</code>, which {esc(tool_main.interpreter())} (the Python '
                 f'that wrote this page) cannot import: {esc(tool_main.missing_module_fix(name))}'
                 f', then write the page again.</p>', 0)
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:  # noqa: BLE001 (the page says why it has no plots)
         return (f'<p class="note">No plots: tools/plot.py could not be loaded '
                 f'({esc(type(e).__name__)}: {esc(e)}) by {esc(tool_main.interpreter())}.</p>', 0)
     with tempfile.TemporaryDirectory() as d:
@@ -427,7 +424,7 @@ def plots_section(csvs, baseline=None):
             made, _ = plot.make_plots(csvs, d, ["png"], baseline=baseline, only=only,
                                       split_repeats=len(csvs) <= 4,
                                       compare=baseline is not None)
-        except Exception as e:  # noqa: BLE001
+        except Exception as e:  # noqa: BLE001 (the page says why it has no plots)
             return f'<p class="note">No plots: {esc(type(e).__name__)}: {esc(e)}</p>', 0
         order = ["compare-bars", "compare-ratio", "compare-scaling", "summary", "scaling",
                  "eq6-length", "selfcheck"]
@@ -508,7 +505,7 @@ def answers_table(found, table_id):
     """The answers (analysis/answers.py) of one machine as an HTML table: the answers report's
     Table, its GPU count, latency and ratio to the floor aligned right, the first two kept on
     one line."""
-    from ..analysis import answers  # noqa: PLC0415
+    from ..analysis import answers
     return render.html_table(answers.table(found), css="answers", table_id=table_id,
                              right=(1, 3, 4), nowrap=(1, 3))
 
@@ -516,8 +513,8 @@ def answers_table(found, table_id):
 def machine_section(index, label, mrows, files, topo_files, topo_left):
     """One machine: its answers, its chart of latency against GPU count, its topology, its
     provenance."""
-    from ..analysis import answers  # noqa: PLC0415
-    from ..render import answers_chart  # noqa: PLC0415
+    from ..analysis import answers
+    from ..render import answers_chart
     anchor = "answers" if index == 0 else f"answers-{index + 1}"
     parts = [f"<h2>{esc(label)}</h2>"]
     found = answers.answers(mrows)
@@ -579,7 +576,7 @@ NO_TOPOLOGY = ('<p class="note">Topology not recorded: run <code>gpubarrier topo
 def pick_baseline(csvs, rows, baseline):
     """The inputs reordered so that those of --baseline LABEL (a part of a file's path or of a
     machine's label) come first; InputError when LABEL matches none."""
-    from ..analysis import answers  # noqa: PLC0415
+    from ..analysis import answers
     files = [p for p in csvs if baseline in p]
     if not files:
         for label, rs in answers.machines(rows):
@@ -600,7 +597,7 @@ def build(paths, title=None, baseline=None):
     title = title or "gpubarrier results: " + ", ".join(paths)
     if not csvs:
         return only_others(title, topo, others, left)
-    from ..analysis import answers  # noqa: PLC0415
+    from ..analysis import answers
     per_file = collections.OrderedDict((p, gbcsv.load_file(p)) for p in csvs)
     rows = [r for rs in per_file.values() for r in rs]
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

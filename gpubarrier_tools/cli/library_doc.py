@@ -26,8 +26,8 @@ import re
 import statistics
 import sys
 
-from ..data import gbcsv, output_files
 from .. import render
+from ..data import gbcsv, output_files
 from ..data.tables import Table
 
 ROOT = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))

@@ -18,7 +18,6 @@ import os
 import re
 import sys
 
-
 from .. import render
 from ..data import tool_main
 from ..data.tables import Table
@@ -72,7 +71,7 @@ def document(methods):
         "",
     ]
     order = {lvl: i for i, lvl in enumerate(LEVELS)}
-    levels = sorted({m["level"] for m in methods}, key=lambda l: (order.get(l, len(LEVELS)), l))
+    levels = sorted({m["level"] for m in methods}, key=lambda lv: (order.get(lv, len(LEVELS)), lv))
     out += [Table(["level", "what waits", "methods"],
                   [[f"[{lvl}](#level-{lvl})", LEVEL_TEXT.get(lvl, ""),
                     str(sum(1 for m in methods if m["level"] == lvl))] for lvl in levels]), ""]
@@ -120,7 +119,7 @@ def bound_text(b):
 def bounds_section(methods):
     """The physical bounds each method states for its figures: those every method states once,
     then each method's own."""
-    key = lambda b: (b["metric"], b.get("min"), b.get("max"), b.get("min_exclusive"))  # noqa: E731
+    key = lambda b: (b["metric"], b.get("min"), b.get("max"), b.get("min_exclusive"))
     stated = [m.get("bounds", []) for m in methods]
     if not any(stated):
         return []

@@ -41,11 +41,16 @@ import json
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from ..data import gbcsv
 from .. import render
-from ..data import tool_main
 from ..analysis.model_predictions import (  # noqa: F401 (GMEM, SMEM, MULTI_REDUCTIONS: the model's inputs)
-    GMEM, MULTI_REDUCTIONS, SMEM, predictions, report, study_predictions)
+    GMEM,
+    MULTI_REDUCTIONS,
+    SMEM,
+    predictions,
+    report,
+    study_predictions,
+)
+from ..data import gbcsv, tool_main
 
 
 def main(argv):

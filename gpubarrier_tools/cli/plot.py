@@ -39,8 +39,7 @@ import math
 import os
 import re
 
-from ..data import output_files
-from ..data import tool_main
+from ..data import output_files, tool_main
 
 # Run as a program, a Python without matplotlib is one line naming it and the fix; imported
 # (html_report.py), the ImportError is the importer's.
@@ -50,20 +49,16 @@ with tool_main.imports(__name__):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ..analysis import findings_eq6
-    from ..analysis import floor
-    from ..analysis import model_predictions
+    from ..analysis import findings_eq6, floor, model_predictions
     from ..data import gbcsv
-    from ..render import plot_compare
-    from ..render import plot_eq6
-    from ..render import plot_reduction
+    from ..render import plot_compare, plot_eq6, plot_reduction
 
 # Reproducible files: no creation date in SVG/PNG metadata, fixed SVG ids.
 plt.rcParams["svg.hashsalt"] = "gpubarrier"
 FORMATS = ["png"]  # set by main() / make_plots(); every plot is written in each of these
 # The files that were in --out before this run: one of them is replaced only with --force (the
 # executable's rule for --out); set by make_plots().
-EXISTED = set()
+EXISTED: set[str] = set()
 FORCE = False
 # The largest magnitude of a figure (value, value + stddev) a plot draws: no measured figure
 # comes near it, and an axis near the float limit (1e308) cannot be scaled or ticked.

@@ -97,19 +97,16 @@ if __name__ == "__main__" and not __package__:
     _name = os.path.basename(_package_dir)
     _spec = importlib.util.spec_from_file_location(
         _name, os.path.join(_package_dir, "__init__.py"), submodule_search_locations=[_package_dir])
+    assert _spec is not None and _spec.loader is not None  # a file's spec has its loader
     _package = importlib.util.module_from_spec(_spec)
     sys.modules[_name] = _package
     _spec.loader.exec_module(_package)
     runpy.run_module(f"{_name}.cli.report", run_name="__main__", alter_sys=True)
     sys.exit(0)
 
-from ..analysis import answers as answers_of
-from ..data import gbcsv
-from ..analysis import legacy_study
-from ..analysis import multinode_model
 from .. import render
-from ..analysis import report_grids
-from ..data import tool_main
+from ..analysis import answers as answers_of
+from ..analysis import legacy_study, multinode_model, report_grids
 from ..analysis.reports.checks import faults, sanitize
 from ..analysis.reports.common import load
 from ..analysis.reports.delegated import reduction_tables, samerows
@@ -122,6 +119,7 @@ from ..analysis.reports.scaling import scaling
 from ..analysis.reports.selfcheck import selfcheck, selfcheck_log
 from ..analysis.reports.single import single
 from ..analysis.reports.value import count, pairs, ratio, rows_table, runs, value
+from ..data import gbcsv, tool_main
 
 
 def rendered(report):
@@ -135,13 +133,13 @@ def rendered(report):
 
 def compare_table(argv):
     """`gpubarrier compare ARGS` (cli/compare.py) as its Markdown table with its verdicts."""
-    from . import compare  # noqa: PLC0415
+    from . import compare
     return compare.main(list(argv) + ["--format", "markdown"])
 
 
 def model_table(argv):
     """`gpubarrier model ARGS` (cli/model.py): the study's model, as its Markdown table."""
-    from . import model  # noqa: PLC0415
+    from . import model
     return model.main(list(argv))
 
 
@@ -189,7 +187,7 @@ def dispatch(args):
             return 0
         args.insert(0, "answers")
     if not args or args[0] not in MODES:
-        import difflib  # noqa: PLC0415
+        import difflib
         near = difflib.get_close_matches(args[0], MODES, 2) if args else []
         raise tool_main.InputError(
             (f"unknown table {args[0]!r}" if args else "no table named") +

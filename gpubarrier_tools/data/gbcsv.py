@@ -37,10 +37,7 @@ import operator
 import os
 import re
 
-from . import tool_main
-from . import bounds
-from . import timed_regions
-from . import user_files
+from . import bounds, timed_regions, tool_main, user_files
 
 # The CSV schema as the executable states it: `gpubarrier --json schema`, committed beside this
 # file (data/schema.json; test cli.schema keeps the two equal), so that the tools

@@ -110,7 +110,7 @@ def machines(rows):
     for i, r in enumerate(rows):
         members.setdefault(group[i], []).append(r)
     out, seen = [], collections.Counter()
-    for k, rs in members.items():
+    for rs in members.values():
         label = _label(rs)
         seen[label] += 1
         out.append((label if seen[label] == 1 else f"{label} #{seen[label]}", rs))

@@ -312,7 +312,7 @@ def imports(module_name):
     the ImportError goes to that tool (html_report.py notes that it has no plots)."""
     try:
         yield
-    except Exception as e:  # noqa: BLE001
+    except Exception as e:
         if module_name != "__main__":
             raise
         fail(e)

@@ -6,14 +6,15 @@ is not verified hatched, a noisy one with a dotted edge. render/answers_chart.py
 it."""
 import io
 
+
 def png(parts, floors, floor_label, title=""):
     """PNG bytes of the bars of `parts` (analysis/answers.py bar_groups: [(group name, level,
     gpus, [(method label, ns, verified, noisy, the figure as text)])]); floors: {gpu count:
     composed floor ns} of the multi-GPU device-side group. Needs matplotlib."""
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-    from matplotlib.patches import Patch  # noqa: PLC0415
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
     n_bars = sum(len(bars) for *_, bars in parts)
     fig, ax = plt.subplots(figsize=(11, 0.28 * n_bars + 0.4 * len(parts) + 1.4), dpi=90)
     cmap = plt.get_cmap("tab10")
@@ -34,7 +35,7 @@ def png(parts, floors, floor_label, title=""):
         handles.append(Patch(color=color, label=name))
         y += 0.6
     if any(f for f in floors.values()) and any(p[1] == "multi-gpu" for p in parts):
-        from matplotlib.lines import Line2D  # noqa: PLC0415
+        from matplotlib.lines import Line2D
         handles.append(Line2D([], [], color="k", ls="--", label=floor_label))
     if any(not ok for *_, bars in parts for _, _, ok, _, _ in bars):
         handles.append(Patch(facecolor="white", edgecolor="0.3", hatch="///",
@@ -44,7 +45,7 @@ def png(parts, floors, floor_label, title=""):
     ax.set_yticks(ticks, labels, fontsize=8)
     ax.invert_yaxis()
     if highest > 20 * lowest:
-        from matplotlib.ticker import FuncFormatter  # noqa: PLC0415
+        from matplotlib.ticker import FuncFormatter
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.set_xlim(right=highest * (3 if highest > 20 * lowest else 1.15))

@@ -17,9 +17,9 @@ def chart_png(chart, title=""):
     if kind is None:
         return None
     lines, floor = chart["lines"], chart["floor"]
-    import matplotlib  # noqa: PLC0415
+    import matplotlib
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: PLC0415
+    import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(11, 5), dpi=90)
     cmap = plt.get_cmap("tab20")
     for i, (label, pts) in enumerate(sorted(lines.items())):
@@ -33,7 +33,7 @@ def chart_png(chart, title=""):
     counts = sorted({x for pts in lines.values() for x in pts} | set(floor))
     ax.set_xticks(counts)
     ax.set_yscale("log")
-    from matplotlib.ticker import FuncFormatter  # noqa: PLC0415
+    from matplotlib.ticker import FuncFormatter
     plain = FuncFormatter(lambda v, _: f"{v:g}")
     ax.yaxis.set_major_formatter(plain)
     ax.yaxis.set_minor_formatter(plain)

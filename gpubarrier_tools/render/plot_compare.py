@@ -265,7 +265,7 @@ def bars(table, groups, out, save, prefix):
         div, unit = _unit(vals)
         for gi, g in enumerate(groups):
             ys, xs, errs = [], [], []
-            for mi, (_, m, cfg, pick) in enumerate(entries):
+            for mi, (_, _m, _cfg, pick) in enumerate(entries):
                 if g in pick:
                     r = pick[g]
                     ys.append(mi + (gi - (len(groups) - 1) / 2) * bar_h)
@@ -324,7 +324,7 @@ def ratio_heatmap(table, groups, baseline, out, save, prefix):
     cmap.set_bad("0.85")
     masked = [[v if v == v else math.nan for v in row] for row in grid]
     im = ax.imshow(masked, cmap=cmap, norm=norm, aspect="auto")
-    for i, (lv, m, cfg, pick) in enumerate(entries):
+    for i, (_lv, _m, _cfg, pick) in enumerate(entries):
         for j, g in enumerate(groups):
             v = grid[i][j]
             if g == baseline:

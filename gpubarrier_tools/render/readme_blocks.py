@@ -85,7 +85,7 @@ def run_command(dispatch, text, base):
             rc = dispatch(args)
     except SystemExit as e:
         raise MarkerError(f"exited with {e.code}") from None
-    except Exception as e:  # any failure of the command is the marker's failure
+    except Exception as e:  # noqa: BLE001 (any failure of the command is the marker's failure)
         raise MarkerError(f"{type(e).__name__}: {e}") from None
     finally:
         os.chdir(cwd)

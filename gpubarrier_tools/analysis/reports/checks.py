@@ -1,7 +1,6 @@
 """report faults and report sanitize: what the device barriers' check caught under the fault test
 hooks, and scripts/gpu-sanitize's summary per tool."""
-from ...data import tool_main
-from ...data import user_files
+from ...data import tool_main, user_files
 from ...data.tables import Table
 from .common import cfg, load, need
 
@@ -40,7 +39,7 @@ def sanitize(argv):
     by_tool = {}
     for _, r in records:
         by_tool.setdefault(r["tool"], {}).setdefault(r["result"], []).append(r["method"])
-    names = lambda ms: ", ".join(f"`{m}`" for m in sorted(ms)) or "-"  # noqa: E731
+    names = lambda ms: ", ".join(f"`{m}`" for m in sorted(ms)) or "-"
     return [Table(["tool", "clean", "errors", "incomplete (killed at the time limit)", "skipped"],
                   [[t, str(len(v.get("clean", []))), names(v.get("errors", [])),
                     names(v.get("incomplete", [])), names(v.get("skipped", []))]

@@ -5,13 +5,12 @@ import fnmatch
 import os
 import sys
 
-from ...data import gbcsv
+from ...data import gbcsv, tool_main
 from ...data import machines as machines_of
-from ...data import tool_main
 from ...data.tables import Table
 
-_CACHE = {}
-_NOTED = set()  # skipped files already named on stderr
+_CACHE: dict[tuple, list] = {}  # (path, mtime, statuses): its rows
+_NOTED: set[str] = set()  # skipped files already named on stderr
 
 
 def csv_paths(paths):

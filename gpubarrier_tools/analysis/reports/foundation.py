@@ -5,9 +5,7 @@ the run; --reference CSV another), within 15% or not.
     report.py foundation SWEEP.csv [--reference CSV]"""
 import os
 
-from ...data import gbcsv
-from ...data import study_reference
-
+from ...data import gbcsv, study_reference
 from .common import load, pick, table, vals
 
 

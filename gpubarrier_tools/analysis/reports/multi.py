@@ -3,9 +3,17 @@ by launcher), and host-side barriers by host_wait; the row keys scaling shares."
 import collections
 
 from .common import (
-    TABLE_METRICS, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
-    option, table)
-
+    TABLE_METRICS,
+    by_machine,
+    cfg,
+    headline_label,
+    host_headline,
+    load,
+    machine_tables,
+    need,
+    option,
+    table,
+)
 
 ORDERING = {"0": "release/acquire", "1": "relaxed + fences"}
 

@@ -9,7 +9,7 @@ def reference(argv):
     config, every round's gpubarrier and reference figure (ns), the ratio of their means (and
     the range of the per-round ratios) and whether it is within 10% (analysis/reference_ratios.py):
     the table and a line on the rounds (data/tables.py)."""
-    from .. import reference_ratios as rr  # noqa: PLC0415
+    from .. import reference_ratios as rr
     if len(argv) != 1:
         raise ValueError("reference: CHECK.csv (written by scripts/reference-check)")
     rows = rr.read(argv[0])

@@ -2,8 +2,16 @@
 import collections
 
 from .common import (
-    TABLE_METRICS, by_machine, cfg, headline_label, host_headline, load, machine_tables, need,
-    option)
+    TABLE_METRICS,
+    by_machine,
+    cfg,
+    headline_label,
+    host_headline,
+    load,
+    machine_tables,
+    need,
+    option,
+)
 from .multi import multi_key, shape_of
 
 

@@ -3,7 +3,6 @@ per GPU, the study's V100/P100 figures beside them (data/study_reference.py)."""
 import os
 
 from ...data import study_reference
-
 from .common import cfg, csv_paths, fmt, load, need, pick, span, table, vals
 
 
@@ -28,7 +27,7 @@ def single(argv):
     need(columns, "CSV", [], "single CSV[,CSV...] [CSV[,CSV...] ...]: one column per GPU")
     columns = [csv_paths(files) for files in columns]
     data = [[load([p]) for p in files] for files in columns]
-    gpu_rows = lambda rows: [r for r in rows if r["level"] in SINGLE_GPU_LEVELS]  # noqa: E731
+    gpu_rows = lambda rows: [r for r in rows if r["level"] in SINGLE_GPU_LEVELS]
     need(any(gpu_rows(rows) for files in data for rows in files), "single-GPU rows",
          [p for files in columns for p in files],
          f"`report single` reads the levels {', '.join(SINGLE_GPU_LEVELS)} (configs/sweeps/"

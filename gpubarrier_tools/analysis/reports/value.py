@@ -6,7 +6,6 @@ import os
 import statistics
 
 from ...data import gbcsv
-
 from .common import cfg, fmt, load, matches, need, option, table, vals
 
 
@@ -111,7 +110,7 @@ def pairs(argv):
     if mode == "count":
         return [f"{len(beyond)} of {len(diffs)}"]
     out = []
-    for (method, metric, n, axes, *_), a, b, d in sorted(beyond, key=lambda x: -x[3]):
+    for (method, _metric, n, axes, *_), a, b, d in sorted(beyond, key=lambda x: -x[3]):
         out.append([f"`{method}`", " ".join(f"{k}={v}" for k, v in axes if k != "fault"), n, f"{a:.0f}",
                     f"{b:.0f}", f"{d:{f}}%"])
     return [table(["method", "config", "GPUs", f"{sel['--a'][1]} (ns)", f"{sel['--b'][1]} (ns)",
