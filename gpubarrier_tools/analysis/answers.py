@@ -28,6 +28,7 @@ The floor (analysis/floor.py): a multi-GPU device barrier's cheapest
 verified grid barrier at its shape + one-way signal of the same run, the ratio naming the grid
 barrier; other levels have none.
 """
+
 import collections
 import re
 
@@ -37,25 +38,40 @@ from ..data.tables import Table
 from . import floor as floor_of
 
 # Level keys in the order the table shows them, with their names.
-LEVELS = [("warp", "warp"), ("block", "block"), ("cluster", "cluster"), ("grid", "grid"),
-          ("kernel", "kernel boundary"), ("multi-gpu", "multi-GPU device-side"),
-          ("multi-gpu-host", "multi-GPU host-side"), ("multi-node", "multi-node"),
-          ("host", "host (CPU only)")]
+LEVELS = [
+    ("warp", "warp"),
+    ("block", "block"),
+    ("cluster", "cluster"),
+    ("grid", "grid"),
+    ("kernel", "kernel boundary"),
+    ("multi-gpu", "multi-GPU device-side"),
+    ("multi-gpu-host", "multi-GPU host-side"),
+    ("multi-node", "multi-node"),
+    ("host", "host (CPU only)"),
+]
 LEVEL_NAME = dict(LEVELS)
 # Rows of these methods time something else than a barrier (a reduction, a memory stream, the
 # floor's own signal, the self-check): not candidates for an answer.
 NOT_BARRIERS = ("reduction.", "model.", "selfcheck.", floor_of.SIGNAL, "gpu.warp.reduce")
-HEADER = ["level", "GPUs", "fastest verified", "latency", "latency / floor",
-          "alternatives (latency / fastest)"]
+HEADER = [
+    "level",
+    "GPUs",
+    "fastest verified",
+    "latency",
+    "latency / floor",
+    "alternatives (latency / fastest)",
+]
 # The header of a table where some answer is not verified.
 HEADER_UNVERIFIED = HEADER[:2] + ["fastest (verified first)"] + HEADER[3:]
 NOT_VERIFIED = "not verified: "
 # Levels whose barrier is between GPUs: at one GPU, one member (GATHER_ALONE).
 BETWEEN_GPUS = ("multi-gpu", "multi-gpu-host", "multi-node")
 GATHER_ALONE = "the gather alone"
-GATHER_ALONE_LEGEND = (f"1 ({GATHER_ALONE}): a barrier between GPUs run on one GPU has one member, "
-                       "so its figure is that member's own gather (its GPU's blocks, or its host's "
-                       "wait for its stream), not a barrier between GPUs; no comparison.")
+GATHER_ALONE_LEGEND = (
+    f"1 ({GATHER_ALONE}): a barrier between GPUs run on one GPU has one member, "
+    "so its figure is that member's own gather (its GPU's blocks, or its host's "
+    "wait for its stream), not a barrier between GPUs; no comparison."
+)
 
 
 def header(found):
@@ -92,8 +108,15 @@ def level_of(r):
 
 
 def _point(r):
-    return (r["_file"], r["run_id"], r["method"], r["config"], r["gpu_ids"], r["launcher"],
-            r["ranks"])
+    return (
+        r["_file"],
+        r["run_id"],
+        r["method"],
+        r["config"],
+        r["gpu_ids"],
+        r["launcher"],
+        r["ranks"],
+    )
 
 
 def candidates(rows):
@@ -170,8 +193,9 @@ def method_label(r):
     from a CUDA graph (a device barrier's launch=graph: another shape than its persistent whole-GPU
     rows, so it is answered apart) and [mpi] where it ran one MPI rank per GPU."""
     graph = floor_of.one_launch_per_barrier(r) and r["method"].startswith("multigpu.device.")
-    return (r["method"] + (" [graph]" if graph else "") +
-            (" [mpi]" if r["launcher"] == "mpi" else ""))
+    return (
+        r["method"] + (" [graph]" if graph else "") + (" [mpi]" if r["launcher"] == "mpi" else "")
+    )
 
 
 def _floor_index(rows):
@@ -179,8 +203,9 @@ def _floor_index(rows):
     ok = [r for r in rows if r["status"] == "ok"]
     index = {}
     for item in floor_of.floors(ok):
-        index[(item["file"], item["run_id"], item["config"], item["gpu_count"],
-               item["latency"])] = item
+        index[
+            (item["file"], item["run_id"], item["config"], item["gpu_count"], item["latency"])
+        ] = item
     return index
 
 
@@ -192,8 +217,13 @@ def floor_elsewhere(rows, r):
     ok = [x for x in rows if x["status"] == "ok"]
     shape = floor_of._shape(r)
     gpus = set(r["gpu_ids"].split(",")) if r["gpu_ids"] else set()
-    grid = [(float(x["value"]), x["method"]) for x in ok if floor_of.is_grid_barrier(x) and
-            floor_of._shape(x) == shape and (not gpus or x["gpu_ids"] in gpus)]
+    grid = [
+        (float(x["value"]), x["method"])
+        for x in ok
+        if floor_of.is_grid_barrier(x)
+        and floor_of._shape(x) == shape
+        and (not gpus or x["gpu_ids"] in gpus)
+    ]
     if not grid:
         return None
     signal = None
@@ -201,11 +231,13 @@ def floor_elsewhere(rows, r):
         want = floor_of.signal_ordering(r)
         pairs = {}
         for x in ok:
-            if x["method"] == floor_of.SIGNAL and x["metric"] == "one_way_latency" and \
-                    gbcsv.config_axes(x).get("ordering") == want and \
-                    set(x["gpu_ids"].split(",")) <= gpus:
-                pairs[x["gpu_ids"]] = min(pairs.get(x["gpu_ids"], float("inf")),
-                                          float(x["value"]))
+            if (
+                x["method"] == floor_of.SIGNAL
+                and x["metric"] == "one_way_latency"
+                and gbcsv.config_axes(x).get("ordering") == want
+                and set(x["gpu_ids"].split(",")) <= gpus
+            ):
+                pairs[x["gpu_ids"]] = min(pairs.get(x["gpu_ids"], float("inf")), float(x["value"]))
         if not pairs:
             return None
         signal = max(pairs.values())
@@ -241,20 +273,33 @@ def answers(rows):
         # verified first: an unverified method answers only where no method is verified
         methods = sorted(best[key].items(), key=lambda kv: (kv[1][0][0], kv[1][1], kv[0]))
         (label, (_, v, r)), rest = methods[0], methods[1:]
-        item = floors.get((r["_file"], r["run_id"], r["config"], r["gpu_count"], v)) \
-            if key[0] == "multi-gpu" else None
+        item = (
+            floors.get((r["_file"], r["run_id"], r["config"], r["gpu_count"], v))
+            if key[0] == "multi-gpu"
+            else None
+        )
         elsewhere = None
         if key[0] == "multi-gpu" and not (item and "floor" in item):
             elsewhere = floor_elsewhere(rows, r)
-        out.append({"level": key[0], "gpus": key[1], "unit": key[2], "method": label,
-                    "value": v, "row": r, "noisy": noisy(r), "verified": verified(r),
-                    "why": {lb: unverified_why(rr) for lb, (_, _, rr) in methods
-                            if not verified(rr)},
-                    "floor": item if item and "floor" in item else None,
-                    "floor_elsewhere": elsewhere,
-                    "floor_missing": item.get("missing") if item else None,
-                    "alternatives": [(lb, val, noisy(rr), verified(rr), rr)
-                                     for lb, (_, val, rr) in rest]})
+        out.append(
+            {
+                "level": key[0],
+                "gpus": key[1],
+                "unit": key[2],
+                "method": label,
+                "value": v,
+                "row": r,
+                "noisy": noisy(r),
+                "verified": verified(r),
+                "why": {lb: unverified_why(rr) for lb, (_, _, rr) in methods if not verified(rr)},
+                "floor": item if item and "floor" in item else None,
+                "floor_elsewhere": elsewhere,
+                "floor_missing": item.get("missing") if item else None,
+                "alternatives": [
+                    (lb, val, noisy(rr), verified(rr), rr) for lb, (_, val, rr) in rest
+                ],
+            }
+        )
     return out
 
 
@@ -279,13 +324,24 @@ def cells(a, markup=lambda s: s):
         ratio = "no floor measured"
     else:
         ratio = "-"
-    alts = ", ".join(with_team(markup(lb), rr) + f" {val / a['value']:.2f}×" + marks(ok, nz)
-                     for lb, val, nz, ok, rr in a["alternatives"]) or "none measured"
+    alts = (
+        ", ".join(
+            with_team(markup(lb), rr) + f" {val / a['value']:.2f}×" + marks(ok, nz)
+            for lb, val, nz, ok, rr in a["alternatives"]
+        )
+        or "none measured"
+    )
     gpus = str(a["gpus"]) if a["gpus"] else "none"
     if one_member(a):
         gpus += f" ({GATHER_ALONE})"
-    return [LEVEL_NAME.get(a["level"], a["level"]), gpus, with_team(markup(a["method"]), a["row"]) + flag,
-            fmt_latency(a["value"], a["unit"]), ratio, alts]
+    return [
+        LEVEL_NAME.get(a["level"], a["level"]),
+        gpus,
+        with_team(markup(a["method"]), a["row"]) + flag,
+        fmt_latency(a["value"], a["unit"]),
+        ratio,
+        alts,
+    ]
 
 
 def one_member(a):
@@ -304,9 +360,13 @@ def legend(found, markup=lambda s: s):
                 why[text].append(label)
     if not why:
         return ""
-    return ("Not verified (status ok, no barrier check ran): " +
-            "; ".join(f"{', '.join(markup(m) for m in labels)}: {text}"
-                      for text, labels in why.items()) + ".")
+    return (
+        "Not verified (status ok, no barrier check ran): "
+        + "; ".join(
+            f"{', '.join(markup(m) for m in labels)}: {text}" for text, labels in why.items()
+        )
+        + "."
+    )
 
 
 def _plural(n, word):
@@ -322,8 +382,10 @@ def nothing(rows, markup=lambda s: s, reasons=3, width=160):
     if ok:
         methods = sorted({r["method"] for r in ok})
         more = f", +{len(methods) - 4} more" if len(methods) > 4 else ""
-        parts.append(f"{_plural(len(ok), 'row')} ok, none a barrier's latency "
-                     f"({', '.join(markup(m) for m in methods[:4])}{more})")
+        parts.append(
+            f"{_plural(len(ok), 'row')} ok, none a barrier's latency "
+            f"({', '.join(markup(m) for m in methods[:4])}{more})"
+        )
     known = ["skipped", "failed", "timeout", "unverified"]
     others = sorted({r["status"] for r in rows} - set(known) - {"ok"})
     for status in known + others:
@@ -337,8 +399,11 @@ def nothing(rows, markup=lambda s: s, reasons=3, width=160):
             kinds[re.sub(r"\d+(\.\d+)?", "#", text)].append(text)
         notes = sorted(kinds.values(), key=lambda texts: -len(texts))
         many = [t for t in notes[:reasons] if len(t) > 1] or notes[:1]
-        shown = "; ".join(f"{len(t)} × {t[0] if len(t[0]) <= width else t[0][:width] + '…'}" +
-                          (" (figures vary)" if len(set(t)) > 1 else "") for t in many)
+        shown = "; ".join(
+            f"{len(t)} × {t[0] if len(t[0]) <= width else t[0][:width] + '…'}"
+            + (" (figures vary)" if len(set(t)) > 1 else "")
+            for t in many
+        )
         if len(notes) > len(many):
             shown += f"; {_plural(len(notes) - len(many), 'other reason')}"
         parts.append(f"{_plural(len(rs), 'row')} {status} ({shown})")
@@ -349,8 +414,11 @@ def nothing(rows, markup=lambda s: s, reasons=3, width=160):
 def table(found):
     """The Table of one machine's answers: method names as `code`, a noisy answer's row
     marked."""
-    return Table(header(found), [cells(a, lambda s: f"`{s}`") for a in found],
-                 marks=["noisy" if a["noisy"] else "" for a in found])
+    return Table(
+        header(found),
+        [cells(a, lambda s: f"`{s}`") for a in found],
+        marks=["noisy" if a["noisy"] else "" for a in found],
+    )
 
 
 def report(rows):
@@ -380,8 +448,11 @@ def chart_points(rows):
     floor ns}) of one machine's multi-GPU device barriers by GPU count (host-side ones are in the
     table: at one GPU an NCCL all-reduce is no barrier and would set the scale)."""
     lines = collections.defaultdict(dict)
-    found = [(r, v) for r, v, unit in candidates(rows)
-             if unit == "ns" and level_of(r) == "multi-gpu" and r["gpu_count"].isdigit()]
+    found = [
+        (r, v)
+        for r, v, unit in candidates(rows)
+        if unit == "ns" and level_of(r) == "multi-gpu" and r["gpu_count"].isdigit()
+    ]
     checked = {method_label(r) for r, _ in found if verified(r)}
     for r, v in found:
         n, label = int(r["gpu_count"]), method_label(r)
@@ -403,11 +474,14 @@ def bar_groups(found):
         if a["unit"] != "ns":
             continue
         n = a["gpus"]
-        name = LEVEL_NAME.get(a["level"], a["level"]) + \
-            (f", {n} GPU{'s' if n != 1 else ''}" if n else "") + \
-            (f" ({GATHER_ALONE})" if one_member(a) else "")
-        bars = [(a["method"], a["value"], a["verified"], a["noisy"])] + \
-            [(lb, v, ok, nz) for lb, v, nz, ok, _ in a["alternatives"]]
+        name = (
+            LEVEL_NAME.get(a["level"], a["level"])
+            + (f", {n} GPU{'s' if n != 1 else ''}" if n else "")
+            + (f" ({GATHER_ALONE})" if one_member(a) else "")
+        )
+        bars = [(a["method"], a["value"], a["verified"], a["noisy"])] + [
+            (lb, v, ok, nz) for lb, v, nz, ok, _ in a["alternatives"]
+        ]
         out.append((name, a["level"], n, [b + (fmt_latency(b[1], "ns"),) for b in bars]))
     return out
 
@@ -421,8 +495,13 @@ def chart(rows):
     the floor per GPU count, where the kind is "bars"}."""
     lines, floor = chart_points(rows)
     line = floor_line(rows)
-    out = {"lines": lines, "floor": floor, "bars": [], "bar_floors": {},
-           "floor_label": "floor: " + floor_of.floor_terms(g for _, g in line.values())}
+    out = {
+        "lines": lines,
+        "floor": floor,
+        "bars": [],
+        "bar_floors": {},
+        "floor_label": "floor: " + floor_of.floor_terms(g for _, g in line.values()),
+    }
     if len({n for pts in lines.values() for n in pts}) >= 2:
         out["kind"] = "lines"
         return out
@@ -444,8 +523,12 @@ def floor_line(rows):
             n = int(item["gpu_count"])
             floor[n] = min(floor.get(n, (float("inf"), "")), (item["floor"], item["grid_from"]))
     for r, _v, unit in candidates(rows):  # counts without a same-run floor: parts of other runs
-        if level_of(r) == "multi-gpu" and r["gpu_count"].isdigit() and \
-                int(r["gpu_count"]) not in floor and unit == "ns":
+        if (
+            level_of(r) == "multi-gpu"
+            and r["gpu_count"].isdigit()
+            and int(r["gpu_count"]) not in floor
+            and unit == "ns"
+        ):
             f = floor_elsewhere(rows, r)
             if f:
                 n = -int(r["gpu_count"])
@@ -459,6 +542,8 @@ def main(argv, load):
     """`report answers CSV_OR_DIR...` (also `report DIR_OR_CSVS` with no table named)."""
     rows = load(argv, statuses=None)
     if not rows:  # the header alone: a run stopped before its first point was done
-        return [f"No rows in {', '.join(argv)}: nothing was measured (the CSV holds its header "
-                "only; a run writes each row as its point is done)."]
+        return [
+            f"No rows in {', '.join(argv)}: nothing was measured (the CSV holds its header "
+            "only; a run writes each row as its point is done)."
+        ]
     return report(rows)

@@ -8,6 +8,7 @@ verdict per figure, and the run-to-run floors it uses. cli/compare.py is the com
     render_csv(res), to_json(res)   its CSV and JSON forms
     default_floors(), measure_floor(groups), floor_lines(groups)   the run-to-run floors
 """
+
 import csv
 import difflib
 import fnmatch
@@ -27,11 +28,28 @@ BY_CHOICES = ("system", "gpu_model", "topology", "gpu_count", "launcher", "file"
 ALPHA = 0.01
 DEFAULT_K = 3.0
 FLOOR_PERCENTILE = 95
-LOWER_IS_FASTER = ("latency", "loop_latency", "latency_cycles", "launch_interval", "launch_overhead",
-                   "interval", "loop_interval")
+LOWER_IS_FASTER = (
+    "latency",
+    "loop_latency",
+    "latency_cycles",
+    "launch_interval",
+    "launch_overhead",
+    "interval",
+    "loop_interval",
+)
 HIGHER_IS_FASTER = ("throughput", "throughput_cycles")
-RAW_COLUMNS = ("run_id", "method", "config", "gpu_ids", "launcher", "metric", "unit", "statistic",
-               "sample", "value")
+RAW_COLUMNS = (
+    "run_id",
+    "method",
+    "config",
+    "gpu_ids",
+    "launcher",
+    "metric",
+    "unit",
+    "statistic",
+    "sample",
+    "value",
+)
 
 # Groups of committed repeat runs: each group is one build on one machine measured several times.
 FLOOR_SETS = [
@@ -44,14 +62,20 @@ FLOOR_SETS = [
     ["results/h200x2/architecture/layout-before-*.csv"],
     ["results/h200x2/architecture/layout-after-*.csv"],
     ["results/h200x2/architecture/layout-wordsfirst-*.csv"],
-    ["results/h200x2/architecture/refactor-quick-before.csv",
-     "results/h200x2/architecture/quick-reversed-before-second.csv"],
-    ["results/h200x2/architecture/refactor-quick-after.csv",
-     "results/h200x2/architecture/quick-reversed-after-first.csv"],
+    [
+        "results/h200x2/architecture/refactor-quick-before.csv",
+        "results/h200x2/architecture/quick-reversed-before-second.csv",
+    ],
+    [
+        "results/h200x2/architecture/refactor-quick-after.csv",
+        "results/h200x2/architecture/quick-reversed-after-first.csv",
+    ],
     ["results/h200/push-regression/fixed/base-r*.csv"],
     ["results/h200/push-regression/fixed/own-r*.csv"],
-] + [[f"results/h200/push-regression/placement/{p}-r*.csv"]
-     for p in ["base"] + [f"pad{n}" for n in (0, 256, 512, 768, 1024, 1280, 1536, 1792, 2048)]]
+] + [
+    [f"results/h200/push-regression/placement/{p}-r*.csv"]
+    for p in ["base"] + [f"pad{n}" for n in (0, 256, 512, 768, 1024, 1280, 1536, 1792, 2048)]
+]
 
 
 class CompareError(tool_main.InputError):
@@ -60,6 +84,7 @@ class CompareError(tool_main.InputError):
 
 # ----------------------------------------------------------------------------------------------
 # keys, sides, aggregation
+
 
 def _int(text, default=0):
     try:
@@ -86,8 +111,15 @@ def join_key(row, by):
         gpus, ranks = "*", "*"
     if by == "launcher":
         launcher, ranks = "*", "*"
-    return (row["method"], config_key(row), row["metric"], gpus, ranks, row["nodes"] or "1",
-            launcher)
+    return (
+        row["method"],
+        config_key(row),
+        row["metric"],
+        gpus,
+        ranks,
+        row["nodes"] or "1",
+        launcher,
+    )
 
 
 def by_value(row, by):
@@ -152,7 +184,9 @@ def make_sides(paths, per_file_rows, by):
         if by == "file":
             s.label = names[s.file_index]
         elif values.count(s.value) == 1:
-            s.label = s.value if by != "gpu_count" else f"{s.value} GPU{'' if s.value == '1' else 's'}"
+            s.label = (
+                s.value if by != "gpu_count" else f"{s.value} GPU{'' if s.value == '1' else 's'}"
+            )
         elif s.file_index in multi:
             s.label = f"{names[s.file_index]}:{s.value}"
         else:
@@ -209,6 +243,7 @@ def fmt_num(v):
 # ----------------------------------------------------------------------------------------------
 # per-sample data
 
+
 def raw_key(row):
     return tuple(row[c] for c in ("run_id", "method", "config", "gpu_ids", "launcher", "metric"))
 
@@ -227,11 +262,14 @@ def load_raw(paths):
                 header = fields
                 missing = [c for c in RAW_COLUMNS if c not in header]
                 if missing:
-                    raise gbcsv.CsvError(f"{name}:1: column '{tool_main.shown(missing[0])}' is "
-                                         f"missing: a raw sample file has {','.join(RAW_COLUMNS)}")
+                    raise gbcsv.CsvError(
+                        f"{name}:1: column '{tool_main.shown(missing[0])}' is "
+                        f"missing: a raw sample file has {','.join(RAW_COLUMNS)}"
+                    )
                 key_of = operator.itemgetter(*[header.index(c) for c in RAW_COLUMNS[:6]])
-                at_value, at_method, at_config = (header.index(c) for c in
-                                                  ("value", "method", "config"))
+                at_value, at_method, at_config = (
+                    header.index(c) for c in ("value", "method", "config")
+                )
                 continue
             if len(fields) != len(header):
                 raise gbcsv.CsvError(f"{name}:{line}: {len(fields)} fields, expected {len(header)}")
@@ -240,21 +278,25 @@ def load_raw(paths):
             except ValueError:
                 v = None
             if v is None or not math.isfinite(v):
-                raise gbcsv.CsvError(f"{name}:{line}: column 'value' (column {at_value + 1}) is "
-                                     f"'{fields[at_value]}': expected a finite number")
+                raise gbcsv.CsvError(
+                    f"{name}:{line}: column 'value' (column {at_value + 1}) is "
+                    f"'{fields[at_value]}': expected a finite number"
+                )
             written = (fields[at_method], fields[at_config])
             if written not in configs:
                 configs[written] = gbcsv.config_codes(*written)
             fields[at_config] = configs[written]  # as rows read
             out.setdefault(key_of(fields), []).append(v)
         if header is None:
-            raise gbcsv.CsvError(f"{name}:1: empty file: expected the header "
-                                 f"{','.join(RAW_COLUMNS)}")
+            raise gbcsv.CsvError(
+                f"{name}:1: empty file: expected the header {','.join(RAW_COLUMNS)}"
+            )
     return out
 
 
 # ----------------------------------------------------------------------------------------------
 # verdicts
+
 
 def direction(metric):
     if metric in LOWER_IS_FASTER:
@@ -288,6 +330,7 @@ def verdict(metric, a, b, k, floor):
     out.update(se=se, floor=fl, threshold=max(k * se, fl * abs(a.value)))
     if len(a.samples) >= 3 and len(b.samples) >= 3:
         from scipy.stats import mannwhitneyu  # only needed with --raw
+
         p = float(mannwhitneyu(a.samples, b.samples, alternative="two-sided").pvalue)
         out["p"] = p
         within_floor = abs(diff) < fl * abs(a.value)
@@ -319,6 +362,7 @@ def verdict(metric, a, b, k, floor):
 # ----------------------------------------------------------------------------------------------
 # the comparison
 
+
 def check_units(per_file_rows, paths):
     seen = {}
     for path, rows in zip(paths, per_file_rows):
@@ -331,7 +375,8 @@ def check_units(per_file_rows, paths):
                 raise CompareError(
                     f"{r['method']} {r['metric']}: unit '{unit0}' in {path0}:{line0} but "
                     f"'{r['unit']}' in {path}:{r['_line']}: figures in different units are not "
-                    f"compared")
+                    f"compared"
+                )
 
 
 def _matches(row, methods, levels, where=None):
@@ -367,12 +412,15 @@ def check_where(where, axes, paths, text=None):
         near = difflib.get_close_matches(name, axes, 3, 0.6)
         spec = text or ",".join(f"{k}={v}" for k, v in where.items())
         hint = f"did you mean {' or '.join(near)}? " if near else ""
-        raise CompareError(f"--where {spec}: no row of {', '.join(paths)} has the axis "
-                           f"'{name}' ({hint}their axes: {', '.join(axes) or 'none'})")
+        raise CompareError(
+            f"--where {spec}: no row of {', '.join(paths)} has the axis "
+            f"'{name}' ({hint}their axes: {', '.join(axes) or 'none'})"
+        )
 
 
-def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, floor=None,
-            where=None):
+def compare(
+    paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, floor=None, where=None
+):
     """The comparison as a dict (what --format json prints). Raises gbcsv.CsvError, CompareError."""
     if by is not None and by not in BY_CHOICES:
         raise CompareError(f"--by {by}: expected one of {', '.join(BY_CHOICES)}")
@@ -387,8 +435,7 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
         if where:
             axes.update(a for r in rows for a in gbcsv.config_axes(r))
         ok = [r for r in rows if r["status"] == "ok" and _matches(r, globs, levels, where)]
-        ignored += sum(1 for r in rows
-                       if r["status"] != "ok" and _matches(r, globs, levels, where))
+        ignored += sum(1 for r in rows if r["status"] != "ok" and _matches(r, globs, levels, where))
         per_file.append(ok)
         del rows
     if where:
@@ -399,11 +446,17 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
     if len(sides) < 2:
         raise CompareError(
             f"one side only ({', '.join(paths)}{' by ' + by_used if by_used != 'file' else ''}): "
-            f"give a second file, or --by a column whose values differ within the file")
+            f"give a second file, or --by a column whose values differ within the file"
+        )
     empty = [s.path for s in sides if not s.groups]
     if len(empty) == len(sides):
-        what = " matching" + (f" --methods {','.join(globs)}" if globs else "") + \
-               (f" --level {','.join(levels)}" if levels else "") if (globs or levels) else ""
+        what = (
+            " matching"
+            + (f" --methods {','.join(globs)}" if globs else "")
+            + (f" --level {','.join(levels)}" if levels else "")
+            if (globs or levels)
+            else ""
+        )
         raise CompareError(f"no ok rows{what} in {', '.join(paths)}")
     raw_samples = load_raw(raw or [])
     base = sides[0]
@@ -414,17 +467,35 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
     kinds = ("same", "faster", "slower", "differ", "n/a", "noisy")
     counts = dict.fromkeys(("joined",) + kinds, 0)
     per_side = [dict.fromkeys(kinds, 0) for _ in sides[1:]]
-    for key in sorted(keys, key=lambda k: (k[0], k[2], k[6], _sort_value(k[3]), k[4], k[5],
-                                          [(a, _sort_value(v)) for a, v in k[1]])):
+    for key in sorted(
+        keys,
+        key=lambda k: (
+            k[0],
+            k[2],
+            k[6],
+            _sort_value(k[3]),
+            k[4],
+            k[5],
+            [(a, _sort_value(v)) for a, v in k[1]],
+        ),
+    ):
         present = [s for s in sides if key in s.groups]
         first = present[0].groups[key][0]
-        info = {"method": key[0], "config": config_text(first), "metric": key[2],
-                "gpu_count": key[3], "ranks": key[4], "nodes": key[5], "launcher": key[6],
-                "unit": first["unit"]}
+        info = {
+            "method": key[0],
+            "config": config_text(first),
+            "metric": key[2],
+            "gpu_count": key[3],
+            "ranks": key[4],
+            "nodes": key[5],
+            "launcher": key[6],
+            "unit": first["unit"],
+        }
         if key not in base.groups or len(present) < 2:
             label = ", ".join(s.label for s in present)
             only.setdefault(label, []).append(
-                dict(info, values=[Agg(s.groups[key], raw_samples).text() for s in present]))
+                dict(info, values=[Agg(s.groups[key], raw_samples).text() for s in present])
+            )
             continue
         aggs = [Agg(s.groups[key], raw_samples) if key in s.groups else None for s in sides]
         a = aggs[0]
@@ -439,13 +510,23 @@ def compare(paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, flo
             cmp_.append(v)
         counts["joined"] += 1
         joined.append(dict(info, aggs=aggs, comparisons=cmp_))
-    return {"by": by_used, "sides": sides, "joined": joined, "only": only, "counts": counts,
-            "per_side": per_side,
-            "k": k, "floor": floor, "ignored_not_ok": ignored, "raw": bool(raw)}
+    return {
+        "by": by_used,
+        "sides": sides,
+        "joined": joined,
+        "only": only,
+        "counts": counts,
+        "per_side": per_side,
+        "k": k,
+        "floor": floor,
+        "ignored_not_ok": ignored,
+        "raw": bool(raw),
+    }
 
 
 # ----------------------------------------------------------------------------------------------
 # output
+
 
 def _floor_text(floor):
     if floor is not None:
@@ -459,8 +540,12 @@ def _columns(res):
     """The key columns worth showing: those that vary, less what --by varies."""
     rows = res["joined"] + [r for v in res["only"].values() for r in v]
     cols = ["method", "config", "metric"]
-    for c, _show in (("gpu_count", "gpus"), ("ranks", "ranks"), ("nodes", "nodes"),
-                    ("launcher", "launcher")):
+    for c, _show in (
+        ("gpu_count", "gpus"),
+        ("ranks", "ranks"),
+        ("nodes", "nodes"),
+        ("launcher", "launcher"),
+    ):
         vals = {r[c] for r in rows}
         if len(vals - {"*"}) > 1:
             cols.append(c)
@@ -475,8 +560,12 @@ def _table_rows(res):
     keycols = _columns(res)
     header = [HEAD.get(c, c) for c in keycols] + ["unit", sides[0].label]
     for s in sides[1:]:
-        header += [s.label, f"/{sides[0].label}" if len(sides) > 2 else "ratio",
-                   "verdict" if len(sides) == 2 else f"verdict {s.label}", "test"]
+        header += [
+            s.label,
+            f"/{sides[0].label}" if len(sides) > 2 else "ratio",
+            "verdict" if len(sides) == 2 else f"verdict {s.label}",
+            "test",
+        ]
     body = []
     for r in res["joined"]:
         line = [r[c] for c in keycols] + [r["unit"], r["aggs"][0].text()]
@@ -496,8 +585,10 @@ def _summary_lines(res):
     n_only = {label: len(v) for label, v in res["only"].items()}
     parts = [f"{c['joined']} keys joined (in the baseline {sides[0].label} and another side)"]
     for s, pc in zip(sides[1:], res["per_side"]):
-        line = (f"{s.label} against {sides[0].label}: {pc['same']} same, {pc['faster']} faster, "
-                f"{pc['slower']} slower")
+        line = (
+            f"{s.label} against {sides[0].label}: {pc['same']} same, {pc['faster']} faster, "
+            f"{pc['slower']} slower"
+        )
         if pc["differ"]:
             line += f", {pc['differ']} differ (metric without a direction)"
         if pc["n/a"]:
@@ -506,22 +597,24 @@ def _summary_lines(res):
             line += f", {pc['noisy']} noisy (no verdict)"
         parts.append(line)
     if n_only:
-        parts.append("only in one side: " + "; ".join(f"{label} {n}"
-                                                      for label, n in n_only.items()))
+        parts.append(
+            "only in one side: " + "; ".join(f"{label} {n}" for label, n in n_only.items())
+        )
     else:
         parts.append("only in one side: none")
     if res["ignored_not_ok"]:
         parts.append(f"{res['ignored_not_ok']} rows not ok (skipped/failed/...) were not compared")
-    parts.append(f"verdict: same when |B - A| < max({res['k']:g} x SE, floor x A); "
-                 f"floor {_floor_text(res['floor'])}"
-                 + ("; Mann-Whitney U (alpha 0.01) where --raw samples exist" if res["raw"] else ""))
+    parts.append(
+        f"verdict: same when |B - A| < max({res['k']:g} x SE, floor x A); "
+        f"floor {_floor_text(res['floor'])}"
+        + ("; Mann-Whitney U (alpha 0.01) where --raw samples exist" if res["raw"] else "")
+    )
     return parts
 
 
 def side_gpus(side):
     """The GPU UUIDs of a side's rows (machines.uuids_of), sorted; empty where none records them."""
-    return sorted({u for rows in side.groups.values() for r in rows
-                   for u in machines.uuids_of(r)})
+    return sorted({u for rows in side.groups.values() for r in rows for u in machines.uuids_of(r)})
 
 
 def _gpus_text(uuids):
@@ -543,11 +636,15 @@ def _sides_lines(res):
     for i, s in enumerate(res["sides"]):
         n = len(s.groups)
         what = f"{s.path}" + (f" [{res['by']}={s.value}]" if res["by"] != "file" else "")
-        out.append(f"  {s.label}{' (baseline)' if i == 0 else ''}: {what}, {n} keys, "
-                   f"{_gpus_text(side_gpus(s))}")
+        out.append(
+            f"  {s.label}{' (baseline)' if i == 0 else ''}: {what}, {n} keys, "
+            f"{_gpus_text(side_gpus(s))}"
+        )
     if gpus_differ(res["sides"]):
-        out.append("  measured on different GPUs: a verdict holds the difference between the GPUs "
-                   "as well as between the runs")
+        out.append(
+            "  measured on different GPUs: a verdict holds the difference between the GPUs "
+            "as well as between the runs"
+        )
     return out
 
 
@@ -566,23 +663,36 @@ def _floor_rows(res):
     each ratio with the grid barrier it was built on: (header, body), or None where no side has
     a barrier with its floor's parts (e.g. --level multi-gpu leaves out the grid barriers)."""
     from . import floor
+
     per_side = []
     for s in res["sides"]:
         rows = [r for rs in s.groups.values() for r in rs]
-        per_side.append({(i["method"], i["gpu_count"], i["shape"], i["ordering"]):
-                         f"{i['ratio']:.2f} ({i['grid_from']})"
-                         for i in floor.floors(rows) if "ratio" in i})
+        per_side.append(
+            {
+                (
+                    i["method"],
+                    i["gpu_count"],
+                    i["shape"],
+                    i["ordering"],
+                ): f"{i['ratio']:.2f} ({i['grid_from']})"
+                for i in floor.floors(rows)
+                if "ratio" in i
+            }
+        )
     keys = sorted(set().union(*per_side), key=lambda k: (k[0], _sort_value(k[1]), k[2], k[3]))
     if not keys:
         return None
-    header = ["method", "gpus", "blocks/SM x threads", "ordering"] + \
-        [f"{s.label}: latency / floor" for s in res["sides"]]
+    header = ["method", "gpus", "blocks/SM x threads", "ordering"] + [
+        f"{s.label}: latency / floor" for s in res["sides"]
+    ]
     body = [list(k) + [d.get(k, "-") for d in per_side] for k in keys]
     return header, body
 
 
-FLOOR_TITLE = ("at the floor (each multi-GPU barrier / the cheapest verified grid barrier, named, "
-               "+ one-way signal of the same run; tools/floor.py)")
+FLOOR_TITLE = (
+    "at the floor (each multi-GPU barrier / the cheapest verified grid barrier, named, "
+    "+ one-way signal of the same run; tools/floor.py)"
+)
 
 
 def parts(res):
@@ -593,10 +703,14 @@ def parts(res):
     keycols, header, body = _table_rows(res)
     sides = _sides_lines(res)
     floors = _floor_rows(res)
-    return {"sides_title": sides[0], "sides": [x.strip() for x in sides[1:]],
-            "table": Table(header, body) if body else None,
-            "only": [(label, Table(h, b)) for label, h, b in _only_rows(res, keycols)],
-            "floor": Table(*floors) if floors else None, "summary": _summary_lines(res)}
+    return {
+        "sides_title": sides[0],
+        "sides": [x.strip() for x in sides[1:]],
+        "table": Table(header, body) if body else None,
+        "only": [(label, Table(h, b)) for label, h, b in _only_rows(res, keycols)],
+        "floor": Table(*floors) if floors else None,
+        "summary": _summary_lines(res),
+    }
 
 
 NO_JOINED_KEY = "(no key is in the baseline and another side)"
@@ -608,12 +722,18 @@ def report(res, markdown=True):
     where `markdown`, as plain lines for a terminal otherwise."""
     p = parts(res)
     bold = (lambda s: f"**{s}**") if markdown else (lambda s: s)
-    out = [f"- {x}" for x in p["sides"]] if markdown else \
-        [p["sides_title"]] + [f"  {x}" for x in p["sides"]]
+    out = (
+        [f"- {x}" for x in p["sides"]]
+        if markdown
+        else [p["sides_title"]] + [f"  {x}" for x in p["sides"]]
+    )
     out += ["", p["table"] or NO_JOINED_KEY]
     for label, t in p["only"]:
-        out += ["", f"{bold('only in ' + label)} ({len(t.rows)} keys, no verdict):"] + \
-            ([""] if markdown else []) + [t]
+        out += (
+            ["", f"{bold('only in ' + label)} ({len(t.rows)} keys, no verdict):"]
+            + ([""] if markdown else [])
+            + [t]
+        )
     if p["floor"]:
         out += ["", f"{bold(FLOOR_TITLE)}:"] + ([""] if markdown else []) + [p["floor"]]
     return out + [""] + [f"{'- ' if markdown else ''}{x}" for x in p["summary"]]
@@ -623,23 +743,37 @@ def render_csv(res):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     keycols = ["method", "config", "metric", "gpu_count", "ranks", "nodes", "launcher", "unit"]
-    w.writerow(keycols + ["side", "file", "statistic", "value", "count", "se", "ratio", "verdict",
-                          "test", "p"])
+    w.writerow(
+        keycols
+        + ["side", "file", "statistic", "value", "count", "se", "ratio", "verdict", "test", "p"]
+    )
     sides = res["sides"]
     for r in res["joined"]:
         for i, (s, agg) in enumerate(zip(sides, r["aggs"])):
             if agg is None:
                 continue
             c = r["comparisons"][i - 1] if i else None
-            w.writerow([r[x] for x in keycols] + [
-                s.label, s.path, agg.statistic, f"{agg.value:.6g}", agg.count, f"{agg.se:.3g}",
-                f"{c['ratio']:.6g}" if c and c["ratio"] is not None else ("1" if not i else ""),
-                c["verdict"] if c else "baseline", c["test"] if c else "",
-                f"{c['p']:.3g}" if c and "p" in c else ""])
+            w.writerow(
+                [r[x] for x in keycols]
+                + [
+                    s.label,
+                    s.path,
+                    agg.statistic,
+                    f"{agg.value:.6g}",
+                    agg.count,
+                    f"{agg.se:.3g}",
+                    f"{c['ratio']:.6g}" if c and c["ratio"] is not None else ("1" if not i else ""),
+                    c["verdict"] if c else "baseline",
+                    c["test"] if c else "",
+                    f"{c['p']:.3g}" if c and "p" in c else "",
+                ]
+            )
     for label, rows in res["only"].items():
         for r in rows:
-            w.writerow([r[x] for x in keycols] + [label, "", "", " / ".join(r["values"]), "", "",
-                                                  "", f"only in {label}", "", ""])
+            w.writerow(
+                [r[x] for x in keycols]
+                + [label, "", "", " / ".join(r["values"]), "", "", "", f"only in {label}", "", ""]
+            )
     return buf.getvalue()
 
 
@@ -647,32 +781,67 @@ def to_json(res):
     def agg_json(s, a):
         if a is None:
             return None
-        return {"side": s.label, "value": a.value, "count": a.count, "se": a.se,
-                "statistic": a.statistic, "technique": "/".join(a.techniques),
-                "gpu_ids": a.gpu_id_sets, "raw_samples": len(a.samples)}
+        return {
+            "side": s.label,
+            "value": a.value,
+            "count": a.count,
+            "se": a.se,
+            "statistic": a.statistic,
+            "technique": "/".join(a.techniques),
+            "gpu_ids": a.gpu_id_sets,
+            "raw_samples": len(a.samples),
+        }
+
     sides = res["sides"]
     return {
-        "by": res["by"], "k": res["k"],
-        "floor": res["floor"] if res["floor"] is not None else
-        default_floors(),
-        "sides": [{"label": s.label, "file": s.path, "by_value": s.value, "keys": len(s.groups),
-                   "gpu_uuids": side_gpus(s)}
-                  for s in sides],
-        "joined": [{**{k: r[k] for k in ("method", "config", "metric", "gpu_count", "ranks",
-                                         "nodes", "launcher", "unit")},
-                    "values": [agg_json(s, a) for s, a in zip(sides, r["aggs"])],
-                    "comparisons": [dict(c, side=s.label) if c else None
-                                    for s, c in zip(sides[1:], r["comparisons"])]}
-                   for r in res["joined"]],
+        "by": res["by"],
+        "k": res["k"],
+        "floor": res["floor"] if res["floor"] is not None else default_floors(),
+        "sides": [
+            {
+                "label": s.label,
+                "file": s.path,
+                "by_value": s.value,
+                "keys": len(s.groups),
+                "gpu_uuids": side_gpus(s),
+            }
+            for s in sides
+        ],
+        "joined": [
+            {
+                **{
+                    k: r[k]
+                    for k in (
+                        "method",
+                        "config",
+                        "metric",
+                        "gpu_count",
+                        "ranks",
+                        "nodes",
+                        "launcher",
+                        "unit",
+                    )
+                },
+                "values": [agg_json(s, a) for s, a in zip(sides, r["aggs"])],
+                "comparisons": [
+                    dict(c, side=s.label) if c else None
+                    for s, c in zip(sides[1:], r["comparisons"])
+                ],
+            }
+            for r in res["joined"]
+        ],
         "only": [{"in": label, **row} for label, rows in res["only"].items() for row in rows],
-        "summary": dict(res["counts"], per_side={
-            s.label: pc for s, pc in zip(sides[1:], res["per_side"])},
-            only={label: len(rows) for label, rows in res["only"].items()}),
+        "summary": dict(
+            res["counts"],
+            per_side={s.label: pc for s, pc in zip(sides[1:], res["per_side"])},
+            only={label: len(rows) for label, rows in res["only"].items()},
+        ),
     }
 
 
 # ----------------------------------------------------------------------------------------------
 # the floor
+
 
 def _expand(group):
     files = []
@@ -680,8 +849,11 @@ def _expand(group):
         for item in part.split(","):
             if not item:
                 continue
-            path = item if os.path.isabs(item) or os.path.exists(item) or glob.glob(item) \
+            path = (
+                item
+                if os.path.isabs(item) or os.path.exists(item) or glob.glob(item)
                 else os.path.join(ROOT, item)
+            )
             hits = sorted(glob.glob(path))
             if not hits:
                 raise CompareError(f"--measure-floor: no file matches {tool_main.shown(item)}")
@@ -737,7 +909,8 @@ _DEFAULT_FLOORS: dict[str, float] = {}
 # file so that an installed prefix, which has no results/, compares with the same floors.
 FLOORS_FILE = os.path.join(tool_main.TOOLS_DIR, "data", "noise_floors.json")
 FLOORS_COMMAND = (
-    "gpubarrier compare --measure-floor --json > gpubarrier_tools/data/noise_floors.json")
+    "gpubarrier compare --measure-floor --json > gpubarrier_tools/data/noise_floors.json"
+)
 
 
 def floors_document(groups=None):
@@ -749,11 +922,13 @@ def floors_document(groups=None):
     for t, _, _, _, files in spreads:
         for name in (t, "other"):
             csvs.setdefault(name, set()).update(shown(f) for f in files)
-    return {"about": f"run-to-run noise floor per technique: p{FLOOR_PERCENTILE} of the relative "
-                     "range (max - min) / median of every key repeated across runs, rounded up "
-                     "to 0.1%; 'other' pools every key",
-            "command": FLOORS_COMMAND,
-            "floors": {t: {"floor": v, "csvs": sorted(csvs[t])} for t, v in floors.items()}}
+    return {
+        "about": f"run-to-run noise floor per technique: p{FLOOR_PERCENTILE} of the relative "
+        "range (max - min) / median of every key repeated across runs, rounded up "
+        "to 0.1%; 'other' pools every key",
+        "command": FLOORS_COMMAND,
+        "floors": {t: {"floor": v, "csvs": sorted(csvs[t])} for t, v in floors.items()},
+    }
 
 
 def default_floors():
@@ -768,9 +943,11 @@ def default_floors():
                 raise KeyError("other")
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
             why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
-            raise CompareError(f"cannot read the noise floors {FLOORS_FILE} ({why}): give "
-                               f"--floor PCT, or restore the file from the checkout "
-                               f"(`{FLOORS_COMMAND}` writes it)") from None
+            raise CompareError(
+                f"cannot read the noise floors {FLOORS_FILE} ({why}): give "
+                f"--floor PCT, or restore the file from the checkout "
+                f"(`{FLOORS_COMMAND}` writes it)"
+            ) from None
         _DEFAULT_FLOORS.update(floors)
     return dict(_DEFAULT_FLOORS)
 
@@ -781,20 +958,28 @@ def floor_lines(groups):
     out = []
     floors, by_tech, spreads = measure_floor(groups)
     files = sorted({f for *_, fs in spreads for f in fs})
-    out.append(f"run-to-run relative range (max - min) / median of {len(spreads)} repeated keys in "
-          f"{len(files)} files; floor = p{FLOOR_PERCENTILE}, rounded up to 0.1%:")
+    out.append(
+        f"run-to-run relative range (max - min) / median of {len(spreads)} repeated keys in "
+        f"{len(files)} files; floor = p{FLOOR_PERCENTILE}, rounded up to 0.1%:"
+    )
     out.append(f"  {'technique':14} {'keys':>5} {'median':>8} {'p95':>8} {'max':>8}  floor")
     for t, v in sorted(by_tech.items()):
-        out.append(f"  {t:14} {len(v):5} {statistics.median(v) * 100:7.2f}% "
-              f"{percentile(v, 95) * 100:7.2f}% {max(v) * 100:7.2f}%  {floors[t] * 100:.1f}%")
+        out.append(
+            f"  {t:14} {len(v):5} {statistics.median(v) * 100:7.2f}% "
+            f"{percentile(v, 95) * 100:7.2f}% {max(v) * 100:7.2f}%  {floors[t] * 100:.1f}%"
+        )
     allv = [s for _, s, *_ in spreads]
-    out.append(f"  {'all (other)':14} {len(allv):5} {statistics.median(allv) * 100:7.2f}% "
-          f"{percentile(allv, 95) * 100:7.2f}% {max(allv) * 100:7.2f}%  "
-          f"{floors['other'] * 100:.1f}%")
+    out.append(
+        f"  {'all (other)':14} {len(allv):5} {statistics.median(allv) * 100:7.2f}% "
+        f"{percentile(allv, 95) * 100:7.2f}% {max(allv) * 100:7.2f}%  "
+        f"{floors['other'] * 100:.1f}%"
+    )
     worst = sorted(spreads, key=lambda x: -x[1])[:5]
     out.append("largest:")
     for _t, s, key, n, _ in worst:
-        out.append(f"  {s * 100:6.2f}%  {key[0]} {' '.join(f'{a}={v}' for a, v in key[1])} {key[2]} "
-              f"[{key[6]}, gpus {key[3]}, ids {key[7] or '-'}] over {n} runs")
+        out.append(
+            f"  {s * 100:6.2f}%  {key[0]} {' '.join(f'{a}={v}' for a, v in key[1])} {key[2]} "
+            f"[{key[6]}, gpus {key[3]}, ids {key[7] or '-'}] over {n} runs"
+        )
     out.append("floors: " + json.dumps({t: round(v, 4) for t, v in floors.items()}))
     return out

@@ -8,6 +8,7 @@ Every figure here carries its kernel length, and a comparison takes its Eq. 6 fi
 length: the study's setting, the shortest length from 5 µs (its "around 5 us in single GPU")
 that every side measured, else the longest below it.
 """
+
 import collections
 
 from ..data import bounds, gbcsv
@@ -34,8 +35,10 @@ def by_length(s, method, metric="launch_overhead", **axes):
         n = length_ns(r)
         if not _matches(r, method, metric, axes):
             continue
-        if n not in out or (r["timestamp"], r["_line"]) > (out[n].row["timestamp"],
-                                                             out[n].row["_line"]):
+        if n not in out or (r["timestamp"], r["_line"]) > (
+            out[n].row["timestamp"],
+            out[n].row["_line"],
+        ):
             out[n] = Fig(r)
     s.found += bool(out)
     return out
@@ -54,11 +57,14 @@ def at_one_length(s, *sides):
     got = [by_length(s, m, **axes) for m, axes in sides]
     common = set(got[0]).intersection(*got[1:]) if got else set()
     if not common:
-        held = "; ".join(f"{m} {' '.join(f'{k}={v}' for k, v in axes.items())}: " +
-                         (", ".join(length_text(n) for n in sorted(g, key=_order)) or "none")
-                         for (m, axes), g in zip(sides, got))
-        names = " and ".join(f"{m} {' '.join(f'{k}={v}' for k, v in axes.items())}".strip()
-                             for m, axes in sides)
+        held = "; ".join(
+            f"{m} {' '.join(f'{k}={v}' for k, v in axes.items())}: "
+            + (", ".join(length_text(n) for n in sorted(g, key=_order)) or "none")
+            for (m, axes), g in zip(sides, got)
+        )
+        names = " and ".join(
+            f"{m} {' '.join(f'{k}={v}' for k, v in axes.items())}".strip() for m, axes in sides
+        )
         raise Missing(f"{names} launch_overhead at one kernel length (held: {held})")
     n = setting(common)
     return [g[n] for g in got]
@@ -73,7 +79,7 @@ def length_text(n):
 
 
 def kernels(f):
-    """"10 µs kernels": the shorter kernel's length of an Eq. 6 figure."""
+    """ "10 µs kernels": the shorter kernel's length of an Eq. 6 figure."""
     n = length_ns(f.row)
     return f"{length_text(n)} kernels" if n is not None else "kernel length not recorded"
 
@@ -90,18 +96,25 @@ def show(f):
 
 
 def launch_overhead(s):
-    trad, coop = at_one_length(s, ("kernel.fusion", {"launch": 0}),
-                               ("kernel.fusion", {"launch": 1}))
-    return Outcome(f"<<<>>> {show(trad)}, cooperative {show(coop)} ({kernels(trad)})",
-                   [about(trad, coop, 0.25, "cooperative about <<<>>> (25%)")], [trad, coop])
+    trad, coop = at_one_length(
+        s, ("kernel.fusion", {"launch": 0}), ("kernel.fusion", {"launch": 1})
+    )
+    return Outcome(
+        f"<<<>>> {show(trad)}, cooperative {show(coop)} ({kernels(trad)})",
+        [about(trad, coop, 0.25, "cooperative about <<<>>> (25%)")],
+        [trad, coop],
+    )
 
 
 def multi_device_overhead(s):
-    trad, mdev = at_one_length(s, ("kernel.fusion", {"launch": 0}),
-                               ("kernel.fusion.multi-device", {"gpu_count": 1}))
-    return Outcome(f"<<<>>> {show(trad)}, multi-device {show(mdev)} (Eq. 6, 1 GPU, "
-                   f"{kernels(trad)})", [less(trad, mdev, "multi-device above <<<>>>")],
-                   [trad, mdev])
+    trad, mdev = at_one_length(
+        s, ("kernel.fusion", {"launch": 0}), ("kernel.fusion.multi-device", {"gpu_count": 1})
+    )
+    return Outcome(
+        f"<<<>>> {show(trad)}, multi-device {show(mdev)} (Eq. 6, 1 GPU, {kernels(trad)})",
+        [less(trad, mdev, "multi-device above <<<>>>")],
+        [trad, mdev],
+    )
 
 
 def boundary(s):
@@ -114,18 +127,21 @@ def boundary(s):
 
 
 def hidden_note(s):
-    """"; from 20 µs kernels on ...": where a longer kernel hid the launch (a zero), said beside
+    """ "; from 20 µs kernels on ...": where a longer kernel hid the launch (a zero), said beside
     a comparison that used the figure at the study's setting; "" where none did."""
     by = curve(s)
     zeros = [n for n in sorted(by) if by[n].zero is not None]
-    return (f"; from {length_text(zeros[0])} kernels the launch hides behind the running kernel "
-            f"(Eq. 6: no overhead left)" if zeros else "")
+    return (
+        f"; from {length_text(zeros[0])} kernels the launch hides behind the running kernel "
+        f"(Eq. 6: no overhead left)"
+        if zeros
+        else ""
+    )
 
 
 def curve(s, launch=0):
     """{length: Fig} of kernel.fusion at `launch`: the overhead over the kernel length."""
-    return {n: f for n, f in by_length(s, "kernel.fusion", launch=launch).items()
-            if n is not None}
+    return {n: f for n, f in by_length(s, "kernel.fusion", launch=launch).items() if n is not None}
 
 
 def _curve_text(by):
@@ -140,28 +156,43 @@ def settles(s):
     long_ = [n for n in sorted(by) if n >= SETTLED_NS]
     short_ = [n for n in sorted(by) if n < SETTLED_NS]
     if len(long_) < 2:
-        raise Missing("kernel.fusion launch_overhead over its shorter kernel's length at two or "
-                      "more lengths from 5 µs: the rows hold " +
-                      (", ".join(length_text(n) for n in sorted(by)) or "none") +
-                      " (sweep unit_ns)")
+        raise Missing(
+            "kernel.fusion launch_overhead over its shorter kernel's length at two or "
+            "more lengths from 5 µs: the rows hold "
+            + (", ".join(length_text(n) for n in sorted(by)) or "none")
+            + " (sweep unit_ns)"
+        )
     first = by[long_[0]]
-    off = [n for n in long_[1:] if abs(by[n].value - first.value) > 0.25 * abs(first.value)
-           and abs(by[n].value - first.value) > margin(by[n], first)]
+    off = [
+        n
+        for n in long_[1:]
+        if abs(by[n].value - first.value) > 0.25 * abs(first.value)
+        and abs(by[n].value - first.value) > margin(by[n], first)
+    ]
     zeros = [n for n in off if by[n].zero is not None]
     if zeros:
-        what = (f"settles from 5 µs: falls to zero (no overhead left) from "
-                f"{length_text(zeros[0])} kernels instead")
+        what = (
+            f"settles from 5 µs: falls to zero (no overhead left) from "
+            f"{length_text(zeros[0])} kernels instead"
+        )
     elif off:
         what = f"settles from 5 µs: off by more than 25% at {length_text(off[0])}"
     else:
         what = "settles from 5 µs: within 25% of the figure at " + length_text(long_[0])
-    within = [n for n in long_[1:] if n not in off and
-              abs(by[n].value - first.value) > 0.25 * abs(first.value)]
+    within = [
+        n
+        for n in long_[1:]
+        if n not in off and abs(by[n].value - first.value) > 0.25 * abs(first.value)
+    ]
     checks = [(False if off else None if within else True, what)]
     if short_:
         shortest = by[short_[0]]
-        checks.append((True if abs(shortest.value - first.value) > margin(shortest, first)
-                       else None, "off the settled figure below 5 µs"))
+        checks.append(
+            (
+                True if abs(shortest.value - first.value) > margin(shortest, first) else None,
+                "off the settled figure below 5 µs",
+            )
+        )
     text = _curve_text(by) + ("" if short_ else "; no length below 5 µs measured")
     return Outcome(text, checks, [by[n] for n in sorted(by)])
 
@@ -171,19 +202,30 @@ def over_length(s):
     the next launch (the longest length's figure below the shortest's beyond the margin)."""
     by = curve(s)
     if len(by) < 2:
-        raise Missing("kernel.fusion launch_overhead at two or more kernel lengths (sweep "
-                      "unit_ns over 1-200 µs kernels): the rows hold " +
-                      (", ".join(length_text(n) for n in sorted(by)) or "none"))
+        raise Missing(
+            "kernel.fusion launch_overhead at two or more kernel lengths (sweep "
+            "unit_ns over 1-200 µs kernels): the rows hold "
+            + (", ".join(length_text(n) for n in sorted(by)) or "none")
+        )
     lo, hi = by[min(by)], by[max(by)]
     d, m = lo.value - hi.value, margin(lo, hi)
     hidden = [n for n in sorted(by) if by[n].zero is not None]
-    meaning = ("the part of a launch not hidden behind the running kernel; "
-               + (f"from {length_text(hidden[0])} the next launch is hidden: no overhead left"
-                  if hidden else "no length long enough to hide the launch measured"))
-    return Outcome(f"<<<>>> {_curve_text(by)} ({meaning})",
-                   [(True if d > m else False if -d > m else None,
-                     "the overhead falls as the running kernel hides the launch")],
-                   [by[n] for n in sorted(by)], extension=True)
+    meaning = "the part of a launch not hidden behind the running kernel; " + (
+        f"from {length_text(hidden[0])} the next launch is hidden: no overhead left"
+        if hidden
+        else "no length long enough to hide the launch measured"
+    )
+    return Outcome(
+        f"<<<>>> {_curve_text(by)} ({meaning})",
+        [
+            (
+                True if d > m else False if -d > m else None,
+                "the overhead falls as the running kernel hides the launch",
+            )
+        ],
+        [by[n] for n in sorted(by)],
+        extension=True,
+    )
 
 
 def length_points(paths):

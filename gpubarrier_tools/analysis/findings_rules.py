@@ -18,6 +18,7 @@ figure is, when two figures differ, and which verdict a claim's checks give.
   decides beyond the margin stands; an excluded figure takes part in no check (the claims leave
   it out and name it).
 """
+
 import math
 
 from ..data import bounds, gbcsv, study_reference
@@ -52,8 +53,10 @@ STANDARD_ERROR_FACTOR = {"mean": 1.0, "eq6": 1.0, "eq7": 1.0, "median": math.sqr
 # The figure an Eq. 6 interval would resolve: the study's launch overhead of the same launch
 # (Table 1, V100, ns). A narrower interval that includes zero measured "no overhead left".
 _TABLE1 = {name: overhead for name, overhead, _ in study_reference.STUDY_LAUNCH_TYPES}
-RESOLVES = {"kernel.fusion": {"0": _TABLE1["traditional"], "1": _TABLE1["cooperative"]},
-            "kernel.fusion.multi-device": {"": _TABLE1["cooperative multi-device"]}}
+RESOLVES = {
+    "kernel.fusion": {"0": _TABLE1["traditional"], "1": _TABLE1["cooperative"]},
+    "kernel.fusion.multi-device": {"": _TABLE1["cooperative multi-device"]},
+}
 LAUNCH_CODES = {"triple-chevron": "0", "cooperative": "1"}
 
 
@@ -80,8 +83,9 @@ def zero_within(row):
     scale = resolves(row)
     if scale is None:
         return None
-    ci = bounds.interval95(_num(row.get("value")), _num(row.get("stddev")),
-                           _num(row.get("samples")))
+    ci = bounds.interval95(
+        _num(row.get("value")), _num(row.get("stddev")), _num(row.get("samples"))
+    )
     if ci is None or not ci[0] <= 0.0 <= ci[1]:
         return None
     reach = max(-ci[0], ci[1])
@@ -93,10 +97,14 @@ def zero_row(row):
     (unresolved, or the "a time is above zero" bound a difference of two means can cross)."""
     if zero_within(row) is None:
         return False
-    parts = [p for p in (row.get("note") or "").split("; ")
-             if p.startswith((bounds.UNRESOLVED, "outside physical bound"))]
+    parts = [
+        p
+        for p in (row.get("note") or "").split("; ")
+        if p.startswith((bounds.UNRESOLVED, "outside physical bound"))
+    ]
     return row.get("status") == "ok" or all(
-        p.startswith(bounds.UNRESOLVED) or bounds.POSITIVE_WHY in p for p in parts)
+        p.startswith(bounds.UNRESOLVED) or bounds.POSITIVE_WHY in p for p in parts
+    )
 
 
 class Fig:
@@ -133,13 +141,21 @@ def _matches(r, method, metric, axes):
         return False
     cfg = gbcsv.config_axes(r)
     absent = {k for k in axes if k in DEFAULTS and cfg.get(k, r.get(k, "")) in ("", None)}
-    return all(str(axes[k]) == DEFAULTS[k] for k in absent) and \
-        common.matches(r, **{k: v for k, v in axes.items() if k not in absent})
+    return all(str(axes[k]) == DEFAULTS[k] for k in absent) and common.matches(
+        r, **{k: v for k, v in axes.items() if k not in absent}
+    )
 
 
 # Axis values a row that lacks the axis had (rows written before the axis existed).
-DEFAULTS = {"launch": "0", "cache": "1", "part": "0", "fault": "0", "host_wait": "0",
-            "impl": "0", "variant": "0"}
+DEFAULTS = {
+    "launch": "0",
+    "cache": "1",
+    "part": "0",
+    "fault": "0",
+    "host_wait": "0",
+    "impl": "0",
+    "variant": "0",
+}
 
 
 class Scope:
@@ -169,8 +185,7 @@ class Scope:
             if _matches(r, method, metric, axes) and axis in gbcsv.config_axes(r):
                 out.setdefault(gbcsv.config_axes(r)[axis], []).append(r)
         self.found += bool(out)
-        return {k: Fig(max(v, key=lambda r: (r["timestamp"], r["_line"])))
-                for k, v in out.items()}
+        return {k: Fig(max(v, key=lambda r: (r["timestamp"], r["_line"]))) for k, v in out.items()}
 
 
 class Outcome:
@@ -179,8 +194,7 @@ class Outcome:
     (text: which and why), the magnitude words tested, and whether the claim is an extension of
     the study (its verdict at most inconclusive)."""
 
-    def __init__(self, figures, checks, figs, sources=None, left_out=(), words=(),
-                 extension=False):
+    def __init__(self, figures, checks, figs, sources=None, left_out=(), words=(), extension=False):
         self.figures, self.checks, self.figs = figures, checks, figs
         self.sources = sources if sources is not None else [f.row for f in figs]
         self.left_out, self.words, self.extension = list(left_out), list(words), extension
@@ -190,15 +204,18 @@ def floor_of(f):
     """The run-to-run floor (a fraction) of the figure's technique: what two runs of one build on
     one machine differ by (cli/compare.py, measured from the committed repeat runs)."""
     from . import comparison as compare
+
     floors = compare.default_floors()
     return floors.get(f.row.get("technique", ""), floors["other"])
 
 
 def margin_parts(a, b):
     """(statistical, floor, between GPUs) parts of the margin of a against b."""
-    return (2 * (a.error + b.error), max(floor_of(a), floor_of(b)) * min(abs(a.value),
-                                                                           abs(b.value)),
-            a.gpu_spread + b.gpu_spread)
+    return (
+        2 * (a.error + b.error),
+        max(floor_of(a), floor_of(b)) * min(abs(a.value), abs(b.value)),
+        a.gpu_spread + b.gpu_spread,
+    )
 
 
 def margin(a, b):
@@ -222,8 +239,11 @@ def margin_basis(figs):
             if fl > stat:
                 floor = max(floor, max(floor_of(f), floor_of(g)))
             gpus = gpus or spread > 0
-    text = ("standard errors, stddevs where a figure gives no standard error"
-            if len(errors) == 2 else next(iter(errors), ""))
+    text = (
+        "standard errors, stddevs where a figure gives no standard error"
+        if len(errors) == 2
+        else next(iter(errors), "")
+    )
     if floor:
         text += f"; the run-to-run floor ({100 * floor:.1f}%) where larger"
     if gpus:
@@ -265,8 +285,10 @@ def slightly_less(a, b, what):
     if ok is False:
         return False, what
     if gap - SLIGHTLY > 0 and b.value - a.value - SLIGHTLY * abs(a.value) > margin(a, b):
-        return False, f"{what}: not slightly ({100 * gap:.0f}% apart, more than " \
-                      f"{100 * SLIGHTLY:.0f}%)"
+        return (
+            False,
+            f"{what}: not slightly ({100 * gap:.0f}% apart, more than {100 * SLIGHTLY:.0f}%)",
+        )
     return ok, what
 
 
@@ -282,8 +304,14 @@ def verdict(out):
         notes.append("left out: " + "; ".join(out.left_out))
     if getattr(out, "words", None):
         notes.append("tested " + ", ".join(f"\"{w}\"" for w in out.words))
-    apart = sorted({f"{f.row['method']} {f.gpus[0]:.4g}-{f.gpus[1]:.4g} {f.row.get('unit', '')}"
-                    f" over the machine's {f.gpus[2]} GPUs" for f in out.figs if f.gpu_spread})
+    apart = sorted(
+        {
+            f"{f.row['method']} {f.gpus[0]:.4g}-{f.gpus[1]:.4g} {f.row.get('unit', '')}"
+            f" over the machine's {f.gpus[2]} GPUs"
+            for f in out.figs
+            if f.gpu_spread
+        }
+    )
     if apart:
         notes.append("GPUs of one machine apart: " + "; ".join(apart[:2]))
     basis = margin_basis(out.figs) if len(out.figs) > 1 else ""
@@ -295,14 +323,20 @@ def verdict(out):
         v, why = "refuted", "fails: " + ", ".join(failed[:4])
     elif any(ok is None for ok in results):
         within = [what for ok, what in out.checks if ok is None]
-        v, why = "inconclusive", ("noisy: " + "; ".join(noisy[:2]) + "; " if noisy else "") + \
-            "within the spread: " + ", ".join(within[:4])
+        v, why = (
+            "inconclusive",
+            ("noisy: " + "; ".join(noisy[:2]) + "; " if noisy else "")
+            + "within the spread: "
+            + ", ".join(within[:4]),
+        )
     else:
         v, why = "confirmed", ""
     if noisy and v != "inconclusive":
         notes.append("noisy figures decided beyond their margin: " + "; ".join(noisy[:2]))
     if getattr(out, "extension", False) and v in ("confirmed", "refuted"):
-        why = f"an extension, not a conclusion of the study: at most inconclusive ({v} by its " \
-              f"own check{': ' + why if why else ''})"
+        why = (
+            f"an extension, not a conclusion of the study: at most inconclusive ({v} by its "
+            f"own check{': ' + why if why else ''})"
+        )
         v = "inconclusive"
     return v, "; ".join(t for t in [why] + notes if t)

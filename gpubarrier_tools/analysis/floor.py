@@ -42,8 +42,13 @@ def signal_ordering(r):
 
 def is_grid_barrier(r):
     """A verified latency row of a grid barrier: the rows the floor's first term comes from."""
-    return (r["level"] == "grid" and r["method"].startswith(GRID_PREFIX) and
-            r["metric"] == "latency" and r["status"] == "ok" and r["note"].startswith("verified"))
+    return (
+        r["level"] == "grid"
+        and r["method"].startswith(GRID_PREFIX)
+        and r["metric"] == "latency"
+        and r["status"] == "ok"
+        and r["note"].startswith("verified")
+    )
 
 
 def cheapest_grid(rows, shape, gpus):
@@ -81,9 +86,14 @@ def is_barrier(r):
     per barrier (the device barriers' launch=1, PyTorch's barrier: no blocks_per_sm) are not
     bounded by a grid barrier of the whole GPU."""
     axes = gbcsv.config_axes(r)
-    return (r["method"].startswith("multigpu.") and r["method"] != SIGNAL
-            and r["metric"] == "latency" and axes.get("part", "0") == "0"
-            and not one_launch_per_barrier(r) and "blocks_per_sm" in axes)
+    return (
+        r["method"].startswith("multigpu.")
+        and r["method"] != SIGNAL
+        and r["metric"] == "latency"
+        and axes.get("part", "0") == "0"
+        and not one_launch_per_barrier(r)
+        and "blocks_per_sm" in axes
+    )
 
 
 def _shape(r):
@@ -113,10 +123,16 @@ def floors(rows):
         for b in (r for r in run if is_barrier(r)):
             gpus = set(b["gpu_ids"].split(",")) if b["gpu_ids"] else set()
             axes = gbcsv.config_axes(b)
-            item = {"method": _label(b, axes), "gpu_count": b["gpu_count"],
-                    "shape": "x".join(s or "?" for s in _shape(b)),
-                    "ordering": axes.get("ordering", ""), "latency": float(b["value"]),
-                    "run_id": b["run_id"], "file": b["_file"], "config": b["config"]}
+            item = {
+                "method": _label(b, axes),
+                "gpu_count": b["gpu_count"],
+                "shape": "x".join(s or "?" for s in _shape(b)),
+                "ordering": axes.get("ordering", ""),
+                "latency": float(b["value"]),
+                "run_id": b["run_id"],
+                "file": b["_file"],
+                "config": b["config"],
+            }
             grid = cheapest_grid(run, _shape(b), gpus)
             signal = None
             if len(gpus) > 1:
@@ -132,8 +148,9 @@ def floors(rows):
             if grid is None:
                 item["missing"] = f"{GRID_WANTED} at {item['shape']} in run {b['run_id']}"
             if "missing" not in item:
-                item.update(grid=grid[0], grid_from=grid[1], signal=signal,
-                            floor=grid[0] + (signal or 0.0))
+                item.update(
+                    grid=grid[0], grid_from=grid[1], signal=signal, floor=grid[0] + (signal or 0.0)
+                )
                 item["ratio"] = item["latency"] / item["floor"]
             out.append(item)
     return out
@@ -144,8 +161,9 @@ def signal_variant(r):
     the flags were not on the first line (rows from before those axes were word=64 poll=0)."""
     axes = gbcsv.config_axes(r)
     place = axes.get("place", "0")
-    return (f"word={axes.get('word', '64')} poll={axes.get('poll', '0')}" +
-            (f" place={place}" if place != "0" else ""))
+    return f"word={axes.get('word', '64')} poll={axes.get('poll', '0')}" + (
+        f" place={place}" if place != "0" else ""
+    )
 
 
 def cheapest_signals(run, ordering, gpus):
@@ -153,15 +171,20 @@ def cheapest_signals(run, ordering, gpus):
     measuring it, the way)} for the pairs within `gpus`."""
     best, ways = {}, set()
     for r in run:
-        if (r["method"] == SIGNAL and r["metric"] == "one_way_latency" and
-                gbcsv.config_axes(r).get("ordering") == ordering and
-                gbcsv.config_axes(r).get("timing", "0") == "0" and
-                set(r["gpu_ids"].split(",")) <= gpus):
+        if (
+            r["method"] == SIGNAL
+            and r["metric"] == "one_way_latency"
+            and gbcsv.config_axes(r).get("ordering") == ordering
+            and gbcsv.config_axes(r).get("timing", "0") == "0"
+            and set(r["gpu_ids"].split(",")) <= gpus
+        ):
             pair, value = r["gpu_ids"], (float(r["value"]), signal_variant(r))
             best[pair] = min(best.get(pair, value), value)
             ways.add(value[1])
-    return {pair: (v, f"{way} (the lowest of {len(ways)} ways)" if len(ways) > 1 else way)
-            for pair, (v, way) in best.items()}
+    return {
+        pair: (v, f"{way} (the lowest of {len(ways)} ways)" if len(ways) > 1 else way)
+        for pair, (v, way) in best.items()
+    }
 
 
 def signal_sources(items):
@@ -170,8 +193,10 @@ def signal_sources(items):
     for i in items:
         if i.get("signal_from"):
             seen.setdefault(i["signal_ordering"], set()).add(i["signal_from"])
-    return [f"signal ordering={o} ({SIGNAL_NAMES.get(o, o)}): {'; '.join(sorted(v))}"
-            for o, v in sorted(seen.items())]
+    return [
+        f"signal ordering={o} ({SIGNAL_NAMES.get(o, o)}): {'; '.join(sorted(v))}"
+        for o, v in sorted(seen.items())
+    ]
 
 
 def floor_by_count(rows):
@@ -182,23 +207,47 @@ def floor_by_count(rows):
     for item in floors(rows):
         if "floor" in item and item["shape"] == "1x128" and item["ordering"] == "0":
             n = int(item["gpu_count"])
-            by_count[n] = min(by_count.get(n, (float("inf"), "")),
-                              (item["floor"] / 1000, item["grid_from"]))
+            by_count[n] = min(
+                by_count.get(n, (float("inf"), "")), (item["floor"] / 1000, item["grid_from"])
+            )
     return by_count
 
 
-FLOOR_HEADER = ["method", "GPUs", "blocks/SM x threads", "ordering", "latency (us)",
-                "grid barrier", "grid barrier (us)", "signal (us)", "floor (us)",
-                "latency / floor"]
+FLOOR_HEADER = [
+    "method",
+    "GPUs",
+    "blocks/SM x threads",
+    "ordering",
+    "latency (us)",
+    "grid barrier",
+    "grid barrier (us)",
+    "signal (us)",
+    "floor (us)",
+    "latency / floor",
+]
 
 
 def floor_table(items):
     """(rows of text cells under FLOOR_HEADER, the missing parts named once each) of floors()'s
     items, by GPU count, shape, ordering and ratio."""
     us = lambda v: "-" if v is None else f"{v / 1000:.3g}"
-    done = sorted((i for i in items if "missing" not in i),
-                  key=lambda i: (int(i["gpu_count"] or 0), i["shape"], i["ordering"], i["ratio"]))
-    cells = [[i["method"], i["gpu_count"], i["shape"], i["ordering"], us(i["latency"]),
-              i["grid_from"], us(i["grid"]), us(i["signal"]), us(i["floor"]),
-              f"{i['ratio']:.2f}"] for i in done]
+    done = sorted(
+        (i for i in items if "missing" not in i),
+        key=lambda i: (int(i["gpu_count"] or 0), i["shape"], i["ordering"], i["ratio"]),
+    )
+    cells = [
+        [
+            i["method"],
+            i["gpu_count"],
+            i["shape"],
+            i["ordering"],
+            us(i["latency"]),
+            i["grid_from"],
+            us(i["grid"]),
+            us(i["signal"]),
+            us(i["floor"]),
+            f"{i['ratio']:.2f}",
+        ]
+        for i in done
+    ]
     return cells, sorted({i["missing"] for i in items if "missing" in i})

@@ -9,6 +9,7 @@
 
 Our figures are medians of the ok rows of a point (one row per GPU for single-GPU methods).
 """
+
 import statistics
 
 from ..data import gbcsv
@@ -23,9 +24,13 @@ def _us(v):
 
 
 def _median(rows, method, metric, **axes):
-    vals = [float(r["value"]) for r in rows
-            if r["method"] == method and r["metric"] == metric and
-            all(cfg(r).get(k, r.get(k)) == str(v) for k, v in axes.items())]
+    vals = [
+        float(r["value"])
+        for r in rows
+        if r["method"] == method
+        and r["metric"] == metric
+        and all(cfg(r).get(k, r.get(k)) == str(v) for k, v in axes.items())
+    ]
     return statistics.median(vals) if vals else None
 
 
@@ -37,26 +42,58 @@ def launch(rows):
     """The study's Table 1 beside ours, in us."""
     fused = [r for r in rows if r["method"] == "kernel.fusion" and r["metric"] == "launch_overhead"]
     ours = [
-        ("traditional (`<<<>>>`)", 1,
-         statistics.median([float(r["value"]) for r in fused if cfg(r).get("launch", "0") == "0"])
-         if any(cfg(r).get("launch", "0") == "0" for r in fused) else None,
-         _median(rows, "kernel.launch.triple-chevron", "latency", blocks_per_sm=1))]
-    ours.append(("cooperative", 1, _median(rows, "kernel.fusion", "launch_overhead", launch=1),
-                 _median(rows, "kernel.launch.cooperative", "latency", blocks_per_sm=1)))
-    for n in sorted(set(_counts(rows, "kernel.fusion.multi-device")) |
-                    set(_counts(rows, "kernel.multi-device-launch"))):
-        ours.append(("cooperative multi-device (helper)", n,
-                     _median(rows, "kernel.fusion.multi-device", "launch_overhead", gpu_count=n),
-                     _median(rows, "kernel.multi-device-launch", "latency", gpu_count=n, impl=1,
-                             host_wait=0)))
+        (
+            "traditional (`<<<>>>`)",
+            1,
+            statistics.median(
+                [float(r["value"]) for r in fused if cfg(r).get("launch", "0") == "0"]
+            )
+            if any(cfg(r).get("launch", "0") == "0" for r in fused)
+            else None,
+            _median(rows, "kernel.launch.triple-chevron", "latency", blocks_per_sm=1),
+        )
+    ]
+    ours.append(
+        (
+            "cooperative",
+            1,
+            _median(rows, "kernel.fusion", "launch_overhead", launch=1),
+            _median(rows, "kernel.launch.cooperative", "latency", blocks_per_sm=1),
+        )
+    )
+    for n in sorted(
+        set(_counts(rows, "kernel.fusion.multi-device"))
+        | set(_counts(rows, "kernel.multi-device-launch"))
+    ):
+        ours.append(
+            (
+                "cooperative multi-device (helper)",
+                n,
+                _median(rows, "kernel.fusion.multi-device", "launch_overhead", gpu_count=n),
+                _median(
+                    rows, "kernel.multi-device-launch", "latency", gpu_count=n, impl=1, host_wait=0
+                ),
+            )
+        )
     study = {name: (o, t) for name, o, t in STUDY_LAUNCH_TYPES}
     out = []
     for label, n, overhead, total in ours:
         key = label.split(" (")[0]
         s_o, s_t = study[key]
         out.append([label, str(n), _us(overhead), _us(s_o), _us(total), _us(s_t)])
-    return [Table(["launch type", "GPUs", "launch overhead (Eq. 6)", "study",
-                   "null kernel launch + wait", "study"], out)]
+    return [
+        Table(
+            [
+                "launch type",
+                "GPUs",
+                "launch overhead (Eq. 6)",
+                "study",
+                "null kernel launch + wait",
+                "study",
+            ],
+            out,
+        )
+    ]
 
 
 def multigrid(rows):
@@ -64,8 +101,11 @@ def multigrid(rows):
     mine = []
     for r in rows:
         c = cfg(r)
-        if r["method"] != "multigpu.cg.multi-grid" or r["metric"] != "latency" or \
-                r["gpu_count"] != "2":
+        if (
+            r["method"] != "multigpu.cg.multi-grid"
+            or r["metric"] != "latency"
+            or r["gpu_count"] != "2"
+        ):
             continue
         b, t = int(c["blocks_per_sm"]), int(c["threads_per_block"])
         mine.append((b, b * t / 32, float(r["value"])))
@@ -75,11 +115,23 @@ def multigrid(rows):
     for gpu, cases in STUDY_MULTI_GRID_2GPU.items():
         for case, inside, lo, hi in cases:
             v = [x for b, w, x in mine if inside(b, w)]
-            ours = f"{min(v) / 1000:.3g}-{max(v) / 1000:.3g} ({len(v)} shapes)" if v else \
-                "no shape measured fits"
+            ours = (
+                f"{min(v) / 1000:.3g}-{max(v) / 1000:.3g} ({len(v)} shapes)"
+                if v
+                else "no shape measured fits"
+            )
             out.append([gpu, case, f"{lo:g}-{hi:g}", ours])
-    return [Table(["study's GPU", "region of the heat map (the workshop version's Table 9)",
-                   "study (us)", "ours, 2 GPUs (us)"], out)]
+    return [
+        Table(
+            [
+                "study's GPU",
+                "region of the heat map (the workshop version's Table 9)",
+                "study (us)",
+                "ours, 2 GPUs (us)",
+            ],
+            out,
+        )
+    ]
 
 
 def main(argv, load):

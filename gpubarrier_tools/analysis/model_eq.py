@@ -15,6 +15,7 @@ C_more (scenario 3). Below C_basic (scenario 1) "basic" always wins.
 
 Units are the caller's: B/cycle and cycles give bytes, as do B/ns (GB/s) and ns.
 """
+
 import math
 from dataclasses import dataclass
 
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Side:
     """One configuration: latency T and throughput Thr, in consistent units."""
+
     latency: float
     throughput: float
 
@@ -37,6 +39,7 @@ class Side:
 @dataclass(frozen=True)
 class SwitchPoint:
     """Where "more" starts to win: n (None when it never does), and which equation that is."""
+
     n: float
     equation: str
     scenario: str
@@ -70,8 +73,7 @@ def switch_point(basic, more, t_sync):
         if n <= hi:
             equation, scenario = _equation(n, basic, more)
             return SwitchPoint(n, equation, scenario)
-    return SwitchPoint(None, "Eq. 2",
-                       "never: Thr_more <= Thr_basic, so more never catches up")
+    return SwitchPoint(None, "Eq. 2", "never: Thr_more <= Thr_basic, so more never catches up")
 
 
 def eq5(t_sync, thr_basic, thr_more):
@@ -83,6 +85,7 @@ def eq5(t_sync, thr_basic, thr_more):
 class Crossing:
     """A measured switch point: n, or a bound on it (bound "<=": "more" already won at the
     smallest size measured, n; ">": it never won up to the largest, n; "": interpolated)."""
+
     n: float
     bound: str = ""
 

@@ -6,6 +6,7 @@ command line (`gpubarrier model`); its help names the inputs, the predictions an
     study_predictions()        the same from the study's own V100/P100 inputs
     report(preds, study)       their table and the line under it (data/tables.py)
 """
+
 import statistics
 
 from ..data import gbcsv
@@ -16,10 +17,12 @@ from .model_eq import Side, crossing, eq5, switch_point
 SMEM, GMEM = "model.smem.stream", "model.gmem.stream"
 # A multi-GPU barrier, the reduction that uses it, and the reduction's rows that do (NCCL's
 # variant 0 is the allreduce that host.nccl.allreduce measures; 1 is ncclReduce).
-MULTI_REDUCTIONS = [("multigpu.device.", "reduction.multi.device-barrier", {}),
-                    ("host.omp.gpu-barrier", "reduction.multi.omp", {}),
-                    ("host.mpi.gpu-barrier", "reduction.multi.mpi", {}),
-                    ("host.nccl.allreduce", "reduction.multi.nccl", {"variant": 0})]
+MULTI_REDUCTIONS = [
+    ("multigpu.device.", "reduction.multi.device-barrier", {}),
+    ("host.omp.gpu-barrier", "reduction.multi.omp", {}),
+    ("host.mpi.gpu-barrier", "reduction.multi.mpi", {}),
+    ("host.nccl.allreduce", "reduction.multi.nccl", {"variant": 0}),
+]
 
 
 class Missing(Exception):
@@ -35,8 +38,9 @@ class Rows:
     def select(self, method, metric, **axes):
         out = []
         for r in self.rows:
-            if r["method"] != method and not (method.endswith(".") and
-                                              r["method"].startswith(method)):
+            if r["method"] != method and not (
+                method.endswith(".") and r["method"].startswith(method)
+            ):
                 continue
             if r["metric"] != metric:
                 continue
@@ -53,8 +57,10 @@ class Rows:
             raise Missing(what.strip())
         units = {r["unit"] for r in rows}
         if units != {unit}:
-            raise gbcsv.CsvError(f"{rows[0]['_file']}:{rows[0]['_line']}: {what.strip()} has "
-                                 f"unit {'/'.join(sorted(units))}, expected {unit}")
+            raise gbcsv.CsvError(
+                f"{rows[0]['_file']}:{rows[0]['_line']}: {what.strip()} has "
+                f"unit {'/'.join(sorted(units))}, expected {unit}"
+            )
         return statistics.median(float(r["value"]) for r in rows)
 
     def fastest(self, method, metric, **axes):
@@ -81,8 +87,10 @@ class Rows:
 
 
 def stream_side(rows, method, bandwidth, latency, units, **axes):
-    return Side(rows.figure(method, latency, units[1], **axes),
-                rows.figure(method, bandwidth, units[0], **axes))
+    return Side(
+        rows.figure(method, latency, units[1], **axes),
+        rows.figure(method, bandwidth, units[0], **axes),
+    )
 
 
 def measured(rows, method, basic_axes, more_axes):
@@ -92,14 +100,27 @@ def measured(rows, method, basic_axes, more_axes):
 
 def prediction(label, basic_name, more_name, basic, more, t_sync, sync_from, units, found):
     sp = switch_point(basic, more, t_sync)
-    return {"prediction": label, "basic": basic_name, "more": more_name, "units": units,
-            "T": basic.latency, "thr_basic": basic.throughput, "thr_more": more.throughput,
-            "c_basic": basic.concurrency(), "c_more": more.concurrency(), "t_sync": t_sync,
-            "sync_from": sync_from, "n": sp.n, "scenario": sp.scenario, "equation": sp.equation,
-            "n_l": eq5(t_sync, basic.throughput, more.throughput)
-            if more.throughput > basic.throughput else None,
-            "measured": None if found is None else found.n,
-            "measured_bound": None if found is None else found.bound}
+    return {
+        "prediction": label,
+        "basic": basic_name,
+        "more": more_name,
+        "units": units,
+        "T": basic.latency,
+        "thr_basic": basic.throughput,
+        "thr_more": more.throughput,
+        "c_basic": basic.concurrency(),
+        "c_more": more.concurrency(),
+        "t_sync": t_sync,
+        "sync_from": sync_from,
+        "n": sp.n,
+        "scenario": sp.scenario,
+        "equation": sp.equation,
+        "n_l": eq5(t_sync, basic.throughput, more.throughput)
+        if more.throughput > basic.throughput
+        else None,
+        "measured": None if found is None else found.n,
+        "measured_bound": None if found is None else found.bound,
+    }
 
 
 def in_block(rows, syncs):
@@ -107,23 +128,44 @@ def in_block(rows, syncs):
     out = []
     units = ("B/cycle", "cycles")
     for label, (b, m), sync in [
-            ("1 thread vs 1 warp", (1, 32),
-             ("gpu.warp.tile-shuffle", "latency_cycles", {"group_size": 32})),
-            ("32 vs 1024 threads", (32, 1024),
-             ("gpu.block.syncthreads", "latency_cycles", {"threads_per_block": 1024}))]:
+        (
+            "1 thread vs 1 warp",
+            (1, 32),
+            ("gpu.warp.tile-shuffle", "latency_cycles", {"group_size": 32}),
+        ),
+        (
+            "32 vs 1024 threads",
+            (32, 1024),
+            ("gpu.block.syncthreads", "latency_cycles", {"threads_per_block": 1024}),
+        ),
+    ]:
         try:
-            basic = stream_side(rows, SMEM, "bandwidth_cycles", "latency_cycles", units,
-                                threads_per_block=b)
-            more = stream_side(rows, SMEM, "bandwidth_cycles", "latency_cycles", units,
-                               threads_per_block=m)
+            basic = stream_side(
+                rows, SMEM, "bandwidth_cycles", "latency_cycles", units, threads_per_block=b
+            )
+            more = stream_side(
+                rows, SMEM, "bandwidth_cycles", "latency_cycles", units, threads_per_block=m
+            )
             one = rows.figure(sync[0], sync[1], "cycles", **sync[2])
         except Missing as e:
             out.append({"prediction": label, "missing": str(e)})
             continue
-        found = measured(rows, "reduction.block", {"threads_per_block": b},
-                         {"threads_per_block": m})
-        out.append(prediction(label, f"{b} thread(s)", f"{m} threads", basic, more, syncs * one,
-                              f"{syncs} x {sync[0]}", "B, cycles", found))
+        found = measured(
+            rows, "reduction.block", {"threads_per_block": b}, {"threads_per_block": m}
+        )
+        out.append(
+            prediction(
+                label,
+                f"{b} thread(s)",
+                f"{m} threads",
+                basic,
+                more,
+                syncs * one,
+                f"{syncs} x {sync[0]}",
+                "B, cycles",
+                found,
+            )
+        )
     return out
 
 
@@ -136,13 +178,21 @@ def across_grid_and_gpus(rows):
         grid = stream_side(rows, GMEM, "bandwidth", "latency", units, grid=1)
         sync, config = rows.fastest("gpu.grid.cg", "latency")
         found = measured(rows, "reduction.single.grid-sync", {"grid": 0}, {"grid": 1})
-        out.append(prediction("1 block vs the grid", "1 block", "grid", block, grid, sync,
-                              config, "B, ns", found))
+        out.append(
+            prediction(
+                "1 block vs the grid", "1 block", "grid", block, grid, sync, config, "B, ns", found
+            )
+        )
     except Missing as e:
         out.append({"prediction": "1 block vs the grid", "missing": str(e)})
         return out
-    counts = sorted({int(r["gpu_count"]) for r in rows.rows if r["gpu_count"].isdigit()
-                     and int(r["gpu_count"]) > 1})
+    counts = sorted(
+        {
+            int(r["gpu_count"])
+            for r in rows.rows
+            if r["gpu_count"].isdigit() and int(r["gpu_count"]) > 1
+        }
+    )
     for prefix, reduction, which in MULTI_REDUCTIONS:
         for n in counts:
             label = f"1 GPU vs {n} GPUs, {prefix.rstrip('.')}"
@@ -156,8 +206,19 @@ def across_grid_and_gpus(rows):
                 continue
             more = Side(grid.latency, grid.throughput * n)
             found = measured(rows, reduction, {"gpu_count": 1, **which}, {"gpu_count": n, **which})
-            out.append(prediction(label, "1 GPU", f"{n} GPUs", grid, more, barrier + signal,
-                                  f"{config} + one-way signal", "B, ns", found))
+            out.append(
+                prediction(
+                    label,
+                    "1 GPU",
+                    f"{n} GPUs",
+                    grid,
+                    more,
+                    barrier + signal,
+                    f"{config} + one-way signal",
+                    "B, ns",
+                    found,
+                )
+            )
     return out
 
 
@@ -166,8 +227,17 @@ def study_predictions():
     for basic, more, per_gpu in STUDY_SWITCH_POINTS:
         for gpu, (t_sync, published) in per_gpu.items():
             b, m = (Side(STUDY_MODEL[gpu][k][1], STUDY_MODEL[gpu][k][0]) for k in (basic, more))
-            p = prediction(f"{basic} vs {more}", basic, more, b, m, t_sync,
-                           "the study's Table 4", "B, cycles", None)
+            p = prediction(
+                f"{basic} vs {more}",
+                basic,
+                more,
+                b,
+                m,
+                t_sync,
+                "the study's Table 4",
+                "B, cycles",
+                None,
+            )
             p.update(gpu_model=gpu, published=published)
             out.append(p)
     return out
@@ -191,9 +261,21 @@ def number(v):
 
 def report(preds, study):
     """The predictions' table and the line under it naming the units (data/tables.py)."""
-    head = ["prediction", "GPU", "T", "Thr basic", "Thr more", "C basic", "C more", "T_sync",
-            "N (Eq. 2)", "scenario", "N_l (Eq. 5)", "study's Table 4" if study else "measured",
-            "error"]
+    head = [
+        "prediction",
+        "GPU",
+        "T",
+        "Thr basic",
+        "Thr more",
+        "C basic",
+        "C more",
+        "T_sync",
+        "N (Eq. 2)",
+        "scenario",
+        "N_l (Eq. 5)",
+        "study's Table 4" if study else "measured",
+        "error",
+    ]
     lines = []
     for p in preds:
         if "missing" in p:  # the cells after it left empty
@@ -203,18 +285,42 @@ def report(preds, study):
             other, err = p["published"], p["n_l"] / p["published"] - 1
         else:
             other = p["measured"]
-            err = other / p["n"] - 1 if other is not None and p["n"] and \
-                not p["measured_bound"] else None
-        shown = "-" if other is None else f"{p['measured_bound'] or ''}{number(other)}" \
-            if not study else number(other)
-        lines.append([
-            p["prediction"], p["gpu_model"], number(p["T"]), number(p["thr_basic"]),
-            number(p["thr_more"]), number(p["c_basic"]), number(p["c_more"]),
-            f"{number(p['t_sync'])} ({p['sync_from']})", number(p["n"]), p["scenario"],
-            number(p["n_l"]), shown, "-" if err is None else f"{100 * err:+.1f}%"])
-    units = "sizes in bytes; T and T_sync in cycles, Thr in B/cycle for the in-block rows, " \
+            err = (
+                other / p["n"] - 1
+                if other is not None and p["n"] and not p["measured_bound"]
+                else None
+            )
+        shown = (
+            "-"
+            if other is None
+            else f"{p['measured_bound'] or ''}{number(other)}"
+            if not study
+            else number(other)
+        )
+        lines.append(
+            [
+                p["prediction"],
+                p["gpu_model"],
+                number(p["T"]),
+                number(p["thr_basic"]),
+                number(p["thr_more"]),
+                number(p["c_basic"]),
+                number(p["c_more"]),
+                f"{number(p['t_sync'])} ({p['sync_from']})",
+                number(p["n"]),
+                p["scenario"],
+                number(p["n_l"]),
+                shown,
+                "-" if err is None else f"{100 * err:+.1f}%",
+            ]
+        )
+    units = (
+        "sizes in bytes; T and T_sync in cycles, Thr in B/cycle for the in-block rows, "
         "ns and B/ns (GB/s) for the grid and multi-GPU rows"
-    note = ("error: N_l (Eq. 5) against the study's printed switch point" if study
-            else "error: measured / N (Eq. 2) - 1; <= and > mark a crossing outside the sizes "
-            "measured")
+    )
+    note = (
+        "error: N_l (Eq. 5) against the study's printed switch point"
+        if study
+        else "error: measured / N (Eq. 2) - 1; <= and > mark a crossing outside the sizes measured"
+    )
     return [Table(head, lines), "", f"{units}; {note}."]

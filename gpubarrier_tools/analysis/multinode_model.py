@@ -59,6 +59,7 @@ THE MODEL, for N nodes of g GPUs (low and high take the network file's low and h
 A missing measured input names the rows it needs and the tool exits 2, as a bad network file
 does (its line and what was expected).
 """
+
 import argparse
 import math
 import os
@@ -81,28 +82,35 @@ def load_network(path):
     """{name: (low, high, unit, source)} from the network file; NetworkFileError names the line."""
     want = ["name", "low", "high", "unit", "source"]
     header, records = user_files.csv_dicts(
-        path, f"the network file ({','.join(want)})", NetworkFileError)
+        path, f"the network file ({','.join(want)})", NetworkFileError
+    )
     if header != want:
-        raise NetworkFileError(f"{tool_main.shown(path)}:1: expected the header {','.join(want)}, "
-                               f"found {','.join(header)}")
+        raise NetworkFileError(
+            f"{tool_main.shown(path)}:1: expected the header {','.join(want)}, "
+            f"found {','.join(header)}"
+        )
     out = {}
     for line, r in records:
         where = f"{tool_main.shown(path)}:{line}"
         if r["name"] not in NETWORK_NAMES:
-            raise NetworkFileError(f"{where}: unknown name '{r['name']}', expected one of "
-                                   f"{', '.join(NETWORK_NAMES)}")
+            raise NetworkFileError(
+                f"{where}: unknown name '{r['name']}', expected one of {', '.join(NETWORK_NAMES)}"
+            )
         if r["name"] in out:
             raise NetworkFileError(f"{where}: '{r['name']}' given twice")
         try:
             lo, hi = float(r["low"]), float(r["high"])
         except (TypeError, ValueError):
-            raise NetworkFileError(f"{where}: low and high must be numbers, found "
-                                   f"'{r['low']}', '{r['high']}'") from None
+            raise NetworkFileError(
+                f"{where}: low and high must be numbers, found '{r['low']}', '{r['high']}'"
+            ) from None
         if not 0 <= lo <= hi or not math.isfinite(hi):
             raise NetworkFileError(f"{where}: expected 0 <= low <= high, found {lo}, {hi}")
         if not (r["source"] or "").strip():
-            raise NetworkFileError(f"{where}: '{r['name']}' names no source; every assumed "
-                                   "figure names where it comes from")
+            raise NetworkFileError(
+                f"{where}: '{r['name']}' names no source; every assumed "
+                "figure names where it comes from"
+            )
         out[r["name"]] = (lo, hi, r["unit"], r["source"].strip())
     missing = [n for n in NETWORK_NAMES if n not in out]
     if missing:
@@ -111,9 +119,15 @@ def load_network(path):
 
 
 def _median_of(rows, method, metric, want_axes, **cols):
-    hits = [r for r in rows if r["method"] == method and r["metric"] == metric
-            and r["nodes"] in ("1", "") and all(r[k] == str(v) for k, v in cols.items())
-            and all(gbcsv.config_axes(r).get(k) == str(v) for k, v in want_axes.items())]
+    hits = [
+        r
+        for r in rows
+        if r["method"] == method
+        and r["metric"] == metric
+        and r["nodes"] in ("1", "")
+        and all(r[k] == str(v) for k, v in cols.items())
+        and all(gbcsv.config_axes(r).get(k) == str(v) for k, v in want_axes.items())
+    ]
     if not hits:
         return None
     files = sorted({r["_file"] for r in hits})
@@ -125,16 +139,31 @@ def measured(rows, g, shape):
     None or the two GPU counts it was extrapolated from)}."""
     b, t = shape.split("x")
     specs = {
-        "local": ("multinode.hierarchical", "latency",
-                  dict(blocks_per_sm=b, threads_per_block=t, ordering=0, network=0, fault=0),
-                  lambda n: dict(ranks=n)),
-        "host": ("host.mpi.gpu-barrier", "loop_latency", dict(host_wait=0),
-                 lambda n: dict(ranks=n)),
-        "nccl": ("host.nccl.allreduce", "loop_interval", dict(blocking=0, host_wait=0),
-                 lambda n: dict(gpu_count=n)),
+        "local": (
+            "multinode.hierarchical",
+            "latency",
+            dict(blocks_per_sm=b, threads_per_block=t, ordering=0, network=0, fault=0),
+            lambda n: dict(ranks=n),
+        ),
+        "host": (
+            "host.mpi.gpu-barrier",
+            "loop_latency",
+            dict(host_wait=0),
+            lambda n: dict(ranks=n),
+        ),
+        "nccl": (
+            "host.nccl.allreduce",
+            "loop_interval",
+            dict(blocking=0, host_wait=0),
+            lambda n: dict(gpu_count=n),
+        ),
     }
-    specs["device"] = ("multinode.hierarchical", "latency", dict(specs["local"][2], network=1),
-                       specs["local"][3])
+    specs["device"] = (
+        "multinode.hierarchical",
+        "latency",
+        dict(specs["local"][2], network=1),
+        specs["local"][3],
+    )
     out, missing = {}, []
     for name, (method, metric, axes, cols) in specs.items():
         got = _median_of(rows, method, metric, axes, **cols(g))
@@ -146,8 +175,10 @@ def measured(rows, g, shape):
         if got is not None:
             out[name] = got
         elif name != "device":  # optional
-            missing.append(f"{name}: {method} {metric} at {g} GPUs on one node "
-                           f"({' '.join(f'{k}={v}' for k, v in axes.items())})")
+            missing.append(
+                f"{name}: {method} {metric} at {g} GPUs on one node "
+                f"({' '.join(f'{k}={v}' for k, v in axes.items())})"
+            )
     got = _median_of(rows, "host.mpi.barrier", "loop_latency", {}, ranks=2)
     if got is None:
         missing.append("mpi_round: host.mpi.barrier loop_latency at 2 ranks on one node")
@@ -159,12 +190,21 @@ def measured(rows, g, shape):
 def two_node_round(rows):
     """One MPI_Barrier round across the network, measured: host.mpi.barrier at 2 ranks on 2
     nodes, loop_latency (us, CSVs, None); None without such rows."""
-    hits = [r for r in rows if r["method"] == "host.mpi.barrier" and r["metric"] == "loop_latency"
-            and r["nodes"] == "2" and r["ranks"] == "2"]
+    hits = [
+        r
+        for r in rows
+        if r["method"] == "host.mpi.barrier"
+        and r["metric"] == "loop_latency"
+        and r["nodes"] == "2"
+        and r["ranks"] == "2"
+    ]
     if not hits:
         return None
-    return (statistics.median(float(r["value"]) for r in hits) / 1000.0,
-            sorted({r["_file"] for r in hits}), None)
+    return (
+        statistics.median(float(r["value"]) for r in hits) / 1000.0,
+        sorted({r["_file"] for r in hits}),
+        None,
+    )
 
 
 def rounds(n):
@@ -180,9 +220,13 @@ def predict(m, net, n, which):
         one_round = m["mpi_round"][0] + net["endpoint"][which] + hops * net["switch_hop"][which]
     leaders = rounds(n) * one_round
     nccl_steps = 2 * int(math.floor(math.log2(n))) if n > 1 else 0
-    out = {"hops": hops, "leaders": leaders, "hierarchical": m["local"][0] + leaders,
-           "host": m["host"][0] + leaders,
-           "nccl": m["nccl"][0] + nccl_steps * net["nccl_net_hop"][which]}
+    out = {
+        "hops": hops,
+        "leaders": leaders,
+        "hierarchical": m["local"][0] + leaders,
+        "host": m["host"][0] + leaders,
+        "nccl": m["nccl"][0] + nccl_steps * net["nccl_net_hop"][which],
+    }
     if "device" in m:
         signal = net["endpoint"][which] + hops * net["switch_hop"][which]
         out["device"] = m["device"][0] + rounds(n) * signal
@@ -197,30 +241,50 @@ def _band(lo, hi, f=".1f"):
 def inputs_table(m, net, where=None):
     """Rows: input, value, measured in / assumed from; with `where` ({input: machine label}) naming
     more than one machine, a machine column too (assumed figures: "-")."""
-    names = {"local": "local(g): `multinode.hierarchical` on one node",
-             "device": "device(g): `multinode.hierarchical` network=1 on one node",
-             "host": "host(g): `host.mpi.gpu-barrier` host_wait=0 on one node",
-             "nccl": "nccl(g): `host.nccl.allreduce` blocking=0 on one node",
-             "mpi_round": "mpi_round: `host.mpi.barrier`, 2 ranks",
-             "net_round": "net_round: `host.mpi.barrier`, 2 ranks on 2 nodes"}
+    names = {
+        "local": "local(g): `multinode.hierarchical` on one node",
+        "device": "device(g): `multinode.hierarchical` network=1 on one node",
+        "host": "host(g): `host.mpi.gpu-barrier` host_wait=0 on one node",
+        "nccl": "nccl(g): `host.nccl.allreduce` blocking=0 on one node",
+        "mpi_round": "mpi_round: `host.mpi.barrier`, 2 ranks",
+        "net_round": "net_round: `host.mpi.barrier`, 2 ranks on 2 nodes",
+    }
     mixed = where is not None and len(set(where.values())) > 1
     rows = []
     for k, (v, files, extrapolated) in m.items():
         where_text = ", ".join(f"`{f}`" for f in files)
-        rows.append([names[k], f"{v:.2f} us", f"measured: {where_text}" if not extrapolated else
-                     f"extrapolated (assumed: each doubling of the GPUs adds what the last one "
-                     f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in "
-                     f"{where_text}"] + ([where[k]] if mixed else []))
+        rows.append(
+            [
+                names[k],
+                f"{v:.2f} us",
+                f"measured: {where_text}"
+                if not extrapolated
+                else f"extrapolated (assumed: each doubling of the GPUs adds what the last one "
+                f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in "
+                f"{where_text}",
+            ]
+            + ([where[k]] if mixed else [])
+        )
     # net_round holds the endpoint, except for network=1's signals
     unused = {"endpoint"} if "net_round" in m and "device" not in m else set()
-    rows += [[name, f"{_band(lo, hi, 'g')} {unit}", "assumed: " + src] + (["-"] if mixed else [])
-             for name, (lo, hi, unit, src) in net.items() if name not in unused]
+    rows += [
+        [name, f"{_band(lo, hi, 'g')} {unit}", "assumed: " + src] + (["-"] if mixed else [])
+        for name, (lo, hi, unit, src) in net.items()
+        if name not in unused
+    ]
     return ["input", "value", "measured in / assumed from"] + (["machine"] if mixed else []), rows
 
 
 def predictions_table(m, net, nodes):
-    header = ["nodes", "rounds", "switch hops", "leaders' MPI_Barrier",
-              "`multinode.hierarchical`", "`host.mpi.gpu-barrier`", "`host.nccl.allreduce` (b2b)"]
+    header = [
+        "nodes",
+        "rounds",
+        "switch hops",
+        "leaders' MPI_Barrier",
+        "`multinode.hierarchical`",
+        "`host.mpi.gpu-barrier`",
+        "`host.nccl.allreduce` (b2b)",
+    ]
     keys = ["leaders", "hierarchical", "host", "nccl"]
     if "device" in m:
         header.insert(5, "`multinode.hierarchical` network=1")
@@ -257,9 +321,14 @@ def machine_line(where):
     labels = list(dict.fromkeys(where.values()))
     if len(labels) == 1:
         return f"Machine: {labels[0]}."
-    return "Inputs of several machines: " + "; ".join(
-        f"{', '.join(k for k, v in where.items() if v == label)} from {label}"
-        for label in labels) + "."
+    return (
+        "Inputs of several machines: "
+        + "; ".join(
+            f"{', '.join(k for k, v in where.items() if v == label)} from {label}"
+            for label in labels
+        )
+        + "."
+    )
 
 
 class MixedMachines(Exception):
@@ -275,20 +344,30 @@ def choose(rows, g, shape, combine, skip=()):
     per = []
     for label, rs in machines_of.machines(rows):
         m, missing = measured(rs, g, shape)
-        per.append((label, {k: v for k, v in m.items() if k not in skip},
-                    [x for x in missing if x.split(":")[0] not in skip]))
+        per.append(
+            (
+                label,
+                {k: v for k, v in m.items() if k not in skip},
+                [x for x in missing if x.split(":")[0] not in skip],
+            )
+        )
     whole = [(m, dict.fromkeys(m, label)) for label, m, missing in per if not missing]
     if whole:
         return whole, []
     if len(per) <= 1:
-        return [], per[0][2] if per else \
-            [x for x in measured([], g, shape)[1] if x.split(":")[0] not in skip]
+        return [], per[0][2] if per else [
+            x for x in measured([], g, shape)[1] if x.split(":")[0] not in skip
+        ]
     if not combine:
         raise MixedMachines(
-            "no one machine has every measured input (" + "; ".join(
+            "no one machine has every measured input ("
+            + "; ".join(
                 f"{label} lacks {', '.join(x.split(':')[0] for x in missing)}"
-                for label, _, missing in per) + "); --combine takes each input from the machine "
-            "that has it, and the inputs table names each one's machine")
+                for label, _, missing in per
+            )
+            + "); --combine takes each input from the machine "
+            "that has it, and the inputs table names each one's machine"
+        )
     m, where = {}, {}
     for label, got, _ in sorted(per, key=lambda p: -len(p[1])):
         for k, v in got.items():
@@ -303,18 +382,23 @@ def choose(rows, g, shape, combine, skip=()):
 def main(argv, load):
     """report.py multinode-model: argv without the subcommand; load is report.py's. Returns a
     table per machine under a line naming it (data/tables.py)."""
-    parser = tool_main.ArgumentParser(prog=f"{tool_main.prog()} multinode-model",
-                                      description=__doc__,
-                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = tool_main.ArgumentParser(
+        prog=f"{tool_main.prog()} multinode-model",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("csvs", nargs="+", help="CSVs measured on one node")
     parser.add_argument("--network", default=DEFAULT_NETWORK)
     parser.add_argument("--gpus-per-node", type=positive_int, default=4)
     parser.add_argument("--nodes", type=positive_ints, default=[2, 4, 8, 16, 32, 64])
     parser.add_argument("--shape", default="1x128")
     parser.add_argument("--two-nodes", default="")
-    parser.add_argument("--combine", action="store_true",
-                        help="take each input from the machine that has it where no one machine "
-                             "has them all (the inputs table names each one's machine)")
+    parser.add_argument(
+        "--combine",
+        action="store_true",
+        help="take each input from the machine that has it where no one machine "
+        "has them all (the inputs table names each one's machine)",
+    )
     parser.add_argument("--inputs", action="store_true")
     args = parser.parse_args(argv)
     try:
@@ -325,8 +409,9 @@ def main(argv, load):
     # net_round (--two-nodes) holds MPI's software round too: mpi_round is not needed then
     skip = ("mpi_round",) if args.two_nodes else ()
     try:
-        chosen, missing = choose(load(args.csvs), args.gpus_per_node, args.shape, args.combine,
-                                 skip)
+        chosen, missing = choose(
+            load(args.csvs), args.gpus_per_node, args.shape, args.combine, skip
+        )
     except MixedMachines as e:
         print(f"multinode-model: {e}", file=sys.stderr)
         sys.exit(2)
@@ -334,11 +419,18 @@ def main(argv, load):
         two_rows = load([args.two_nodes])
         got = two_node_round(two_rows)
         if got is None:
-            missing.append(f"net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes "
-                           f"(nodes=2) in {args.two_nodes}")
+            missing.append(
+                f"net_round: host.mpi.barrier loop_latency at 2 ranks on 2 nodes "
+                f"(nodes=2) in {args.two_nodes}"
+            )
         else:
-            hit = next(r for r in two_rows if r["method"] == "host.mpi.barrier" and
-                       r["nodes"] == "2" and r["metric"] == "loop_latency")
+            hit = next(
+                r
+                for r in two_rows
+                if r["method"] == "host.mpi.barrier"
+                and r["nodes"] == "2"
+                and r["metric"] == "loop_latency"
+            )
             label = machines_of.index(two_rows)[id(hit)]
             for m, where in chosen:
                 m["net_round"], where["net_round"] = got, label
@@ -347,7 +439,8 @@ def main(argv, load):
         sys.exit(2)  # the CSVs lack rows the model reads: bad input
     out = []
     for i, (m, where) in enumerate(chosen):
-        cells = inputs_table(m, net, where) if args.inputs else \
-            predictions_table(m, net, args.nodes)
+        cells = (
+            inputs_table(m, net, where) if args.inputs else predictions_table(m, net, args.nodes)
+        )
         out += ([""] if i else []) + [machine_line(where), "", Table(*cells)]
     return out

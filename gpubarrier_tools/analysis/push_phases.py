@@ -15,15 +15,32 @@ from ..data import gbcsv
 from . import floor
 
 PUSH = "multigpu.device.push"
-HEADER = ["GPUs", "blocks/SM x threads", "floor (us)", "push (us)", "push / floor",
-          "gather alone", "gather + sends", "exchange alone", "overlap", "push, count_poll=1",
-          "its gather alone", "ordering 1 (us)", "ordering 2 (us)", "2 / 1"]
+HEADER = [
+    "GPUs",
+    "blocks/SM x threads",
+    "floor (us)",
+    "push (us)",
+    "push / floor",
+    "gather alone",
+    "gather + sends",
+    "exchange alone",
+    "overlap",
+    "push, count_poll=1",
+    "its gather alone",
+    "ordering 1 (us)",
+    "ordering 2 (us)",
+    "2 / 1",
+]
 
 
 def _key(r):
     c = gbcsv.config_axes(r)
-    return (r["_file"], r["run_id"], int(r["gpu_count"] or 0),
-            f'{c.get("blocks_per_sm", "?")}x{c.get("threads_per_block", "?")}')
+    return (
+        r["_file"],
+        r["run_id"],
+        int(r["gpu_count"] or 0),
+        f'{c.get("blocks_per_sm", "?")}x{c.get("threads_per_block", "?")}',
+    )
 
 
 def phases(rows):
@@ -62,9 +79,22 @@ def phases_table(rows):
             continue
         g, e = p.get("part1"), p.get("part3")
         f, o1, o2 = p.get("floor"), p.get("ordering1"), p.get("ordering2")
-        cells.append([str(gpus), shape, us(f), us(whole),
-                      f"{whole / f:.2f}" if f else "-", us(g), us(p.get("part2")), us(e),
-                      us(g + e - whole) if g is not None and e is not None else "-",
-                      us(p.get("fenced_part0")), us(p.get("fenced_part1")),
-                      us(o1), us(o2), f"{o2 / o1:.3f}" if o1 and o2 else "-"])
+        cells.append(
+            [
+                str(gpus),
+                shape,
+                us(f),
+                us(whole),
+                f"{whole / f:.2f}" if f else "-",
+                us(g),
+                us(p.get("part2")),
+                us(e),
+                us(g + e - whole) if g is not None and e is not None else "-",
+                us(p.get("fenced_part0")),
+                us(p.get("fenced_part1")),
+                us(o1),
+                us(o2),
+                f"{o2 / o1:.3f}" if o1 and o2 else "-",
+            ]
+        )
     return cells

@@ -9,6 +9,7 @@ scripts/reference-check writes: reference/rows.py COLUMNS).
                      reference-check CSV under DIR: its folder, the ratio and whether it is
                      within TOLERANCE (the table, data/tables.py)
 """
+
 import collections
 import glob
 import os
@@ -24,8 +25,9 @@ WANTED = {"method", "config", "convention", "source", "round", "value_ns", "host
 def read(path):
     header, records = user_files.csv_dicts(path, "a reference check of scripts/reference-check")
     if not records or WANTED - set(header):
-        raise tool_main.InputError(f"reference: {tool_main.shown(path)}: expected the columns "
-                                   f"{sorted(WANTED)}")
+        raise tool_main.InputError(
+            f"reference: {tool_main.shown(path)}: expected the columns {sorted(WANTED)}"
+        )
     return [r for _, r in records]
 
 
@@ -50,8 +52,11 @@ def ratio(gb, ref):
 
 def summary(argv):
     base = argv[0] if argv else "."
-    paths = sorted(p for p in glob.glob(os.path.join(base, "**", "*.csv"), recursive=True)
-                   if gbcsv.kind_of(p)[0] == "reference-check")
+    paths = sorted(
+        p
+        for p in glob.glob(os.path.join(base, "**", "*.csv"), recursive=True)
+        if gbcsv.kind_of(p)[0] == "reference-check"
+    )
     lines = []
     for p in paths:
         rows = read(p)
@@ -62,8 +67,26 @@ def summary(argv):
                 continue
             q, per, rounds = got
             ok = abs(q - 1) <= TOLERANCE
-            lines.append([f"`{os.path.relpath(p, base)}`", host, f"`{method}`", config,
-                          f"{q:.3f} ({min(per):.3f}-{max(per):.3f}, {len(rounds)})",
-                          f"{'yes' if ok else '**no**'} ({(q - 1) * 100:+.1f}%)"])
-    return [Table(["CSV", "host", "method", "config", "gpubarrier / reference (rounds)",
-                   f"within {TOLERANCE:.0%}"], lines)]
+            lines.append(
+                [
+                    f"`{os.path.relpath(p, base)}`",
+                    host,
+                    f"`{method}`",
+                    config,
+                    f"{q:.3f} ({min(per):.3f}-{max(per):.3f}, {len(rounds)})",
+                    f"{'yes' if ok else '**no**'} ({(q - 1) * 100:+.1f}%)",
+                ]
+            )
+    return [
+        Table(
+            [
+                "CSV",
+                "host",
+                "method",
+                "config",
+                "gpubarrier / reference (rounds)",
+                f"within {TOLERANCE:.0%}",
+            ],
+            lines,
+        )
+    ]

@@ -1,15 +1,16 @@
 """Two tables of cli/report.py for sweeps over shapes and repeated rows:
 
-    heatmap CSV... --method M [--metric latency] [--scale 1e-3]
-        one line per (GPU count, launcher, blocks/SM), one column per threads/block: the study's
-        heat maps (the study's Figs. 8-9, the workshop version's Table 9). A cell is the median of the ok rows of
-        that point (us by default), `n/f` where every row of the point is skipped (the shape does
-        not fit), `-` where the CSVs have no row.
-    spans CSV... [--metric M] [--scale 1e-3] [COL=V ...]
-        one line per (method, config, metric, GPU count, launcher): the median and the range of
-        its ok rows, and how many (a point run on each GPU in turn, or in several runs). V may
-        be a pattern (method=reduction.multi.*).
+heatmap CSV... --method M [--metric latency] [--scale 1e-3]
+    one line per (GPU count, launcher, blocks/SM), one column per threads/block: the study's
+    heat maps (the study's Figs. 8-9, the workshop version's Table 9). A cell is the median of the ok rows of
+    that point (us by default), `n/f` where every row of the point is skipped (the shape does
+    not fit), `-` where the CSVs have no row.
+spans CSV... [--metric M] [--scale 1e-3] [COL=V ...]
+    one line per (method, config, metric, GPU count, launcher): the median and the range of
+    its ok rows, and how many (a point run on each GPU in turn, or in several runs). V may
+    be a pattern (method=reduction.multi.*).
 """
+
 import collections
 import fnmatch
 import statistics
@@ -46,7 +47,7 @@ def heatmap(argv, load):
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
     if not method or not argv:
         raise ValueError("heatmap: CSV... --method METHOD [--metric M] [--scale S]")
-    cells = collections.defaultdict(list)   # (gpus, launcher, per_sm, threads) -> values
+    cells = collections.defaultdict(list)  # (gpus, launcher, per_sm, threads) -> values
     skipped = set()
     threads_seen, lines = set(), set()
     for r in load(argv, statuses=("ok", "skipped")):
@@ -55,8 +56,12 @@ def heatmap(argv, load):
             continue
         if r["status"] == "ok" and r["metric"] != metric:
             continue
-        key = (int(r["gpu_count"] or 0), _launcher(r), int(c["blocks_per_sm"]),
-               int(c["threads_per_block"]))
+        key = (
+            int(r["gpu_count"] or 0),
+            _launcher(r),
+            int(c["blocks_per_sm"]),
+            int(c["threads_per_block"]),
+        )
         threads_seen.add(key[3])
         lines.add(key[:3])
         if r["status"] == "ok":
@@ -71,8 +76,13 @@ def heatmap(argv, load):
         row = [str(line[0]), line[1], str(line[2])]
         for t in threads:
             key = line + (t,)
-            row.append(_fmt(statistics.median(cells[key])) if cells.get(key)
-                       else "n/f" if key in skipped else "-")
+            row.append(
+                _fmt(statistics.median(cells[key]))
+                if cells.get(key)
+                else "n/f"
+                if key in skipped
+                else "-"
+            )
         out.append(row)
     return [Table(["GPUs", "launcher", "blocks/SM"] + [f"{t} threads" for t in threads], out)]
 
@@ -86,24 +96,46 @@ def spans(argv, load):
     # Imported here, not with the module: every report.py command imports this one, and only
     # spans groups with pandas.
     import pandas as pd
+
     points = []
     for r in load(argv):
         if metric and r["metric"] != metric:
             continue
         c = cfg(r)
-        if not all(fnmatch.fnmatchcase(str(r[k] if k in r and k not in c else c.get(k)), v)
-                   for k, v in want.items()):
+        if not all(
+            fnmatch.fnmatchcase(str(r[k] if k in r and k not in c else c.get(k)), v)
+            for k, v in want.items()
+        ):
             continue
         config = " ".join(f"{k}={v}" for k, v in c.items() if k not in ("gpu_count", "fault"))
-        points.append((r["method"], config, r["metric"], r["gpu_count"], _launcher(r),
-                       float(r["value"]) * scale))
+        points.append(
+            (
+                r["method"],
+                config,
+                r["metric"],
+                r["gpu_count"],
+                _launcher(r),
+                float(r["value"]) * scale,
+            )
+        )
     keys = ["method", "config", "metric", "gpus", "launcher"]
     frame = pd.DataFrame(points, columns=keys + ["value"])
     out = []
     # One line per point, in the order of its key (groupby sorts by it).
     for (method, config, m, gpus, launcher), v in frame.groupby(keys, sort=True)["value"]:
         lo, hi = v.min(), v.max()
-        out.append([f"`{method}`", config or "-", m, gpus, launcher, _fmt(v.median()),
-                    _fmt(lo) if _fmt(lo) == _fmt(hi) else f"{_fmt(lo)}-{_fmt(hi)}", str(len(v))])
-    return [Table(["method", "config", "metric", "GPUs", "launcher", "median", "range", "rows"],
-                  out)]
+        out.append(
+            [
+                f"`{method}`",
+                config or "-",
+                m,
+                gpus,
+                launcher,
+                _fmt(v.median()),
+                _fmt(lo) if _fmt(lo) == _fmt(hi) else f"{_fmt(lo)}-{_fmt(hi)}",
+                str(len(v)),
+            ]
+        )
+    return [
+        Table(["method", "config", "metric", "GPUs", "launcher", "median", "range", "rows"], out)
+    ]

@@ -6,6 +6,7 @@ UUID sets; rows written before UUIDs were recorded count one machine per host an
 its CSVs, its ok rows, and the first and last day measured. A folder that git ignores (results/local/,
 where scripts/run writes a user's own runs) is not listed: the index is of what is published.
 """
+
 import os
 import subprocess
 
@@ -17,9 +18,20 @@ from . import answers
 def _ignored(path):
     """Whether git ignores `path` (False outside a git checkout or without git)."""
     try:
-        return subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(path)) or ".",
-                               "check-ignore", "-q", os.path.abspath(path)],
-                              capture_output=True).returncode == 0
+        return (
+            subprocess.run(
+                [
+                    "git",
+                    "-C",
+                    os.path.dirname(os.path.abspath(path)) or ".",
+                    "check-ignore",
+                    "-q",
+                    os.path.abspath(path),
+                ],
+                capture_output=True,
+            ).returncode
+            == 0
+        )
     except OSError:
         return False
 
@@ -37,11 +49,25 @@ def folders(argv):
         rows = gbcsv.load(csvs, statuses={"ok"})
         models = sorted({r["gpu_model"].replace("NVIDIA ", "") for r in rows if r["gpu_model"]})
         days = sorted(r["timestamp"][:10] for r in rows if r["timestamp"])
-        span = f"{days[0]} - {days[-1]}" if days and days[0] != days[-1] else \
-            (days[0] if days else "-")
-        page = f"[{name}/README.md]({name}/README.md)" if \
-            os.path.exists(os.path.join(path, "README.md")) else "-"
-        lines.append([f"`{name}/`", ", ".join(models) or "none (host only)",
-                      str(len(answers.machines(rows))), str(len(csvs)), str(len(rows)), span,
-                      page])
+        span = (
+            f"{days[0]} - {days[-1]}"
+            if days and days[0] != days[-1]
+            else (days[0] if days else "-")
+        )
+        page = (
+            f"[{name}/README.md]({name}/README.md)"
+            if os.path.exists(os.path.join(path, "README.md"))
+            else "-"
+        )
+        lines.append(
+            [
+                f"`{name}/`",
+                ", ".join(models) or "none (host only)",
+                str(len(answers.machines(rows))),
+                str(len(csvs)),
+                str(len(rows)),
+                span,
+                page,
+            ]
+        )
     return [Table(["folder", "GPU", "machines", "CSVs", "ok rows", "measured", "page"], lines)]

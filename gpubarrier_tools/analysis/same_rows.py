@@ -12,6 +12,7 @@ stddev / sqrt(samples). Rows present on one side only are listed (a method added
 they do not fail the check. Exit 0 when every joined pair agrees, 1 otherwise, 2 on bad input.
 Reads schema v1 and later (only the columns above, value, stddev, samples, status).
 """
+
 import argparse
 import math
 
@@ -60,10 +61,14 @@ def compare(before, after, tolerance, se_factor):
         ok = abs(va - vb) <= limit
         bad += not ok
         change = (va - vb) / vb * 100 if vb else float("inf")
-        lines.append(f"{'same    ' if ok else 'DIFFERS '} {label}: {vb:.6g} -> {va:.6g} "
-                     f"({change:+.1f}%, limit {limit:.3g})")
-    for side, only in (("before", before.keys() - after.keys()),
-                       ("after", after.keys() - before.keys())):
+        lines.append(
+            f"{'same    ' if ok else 'DIFFERS '} {label}: {vb:.6g} -> {va:.6g} "
+            f"({change:+.1f}%, limit {limit:.3g})"
+        )
+    for side, only in (
+        ("before", before.keys() - after.keys()),
+        ("after", after.keys() - before.keys()),
+    ):
         for key in sorted(only):
             lines.append(f"only {side}: {' '.join(key)}")
     return lines, bad
@@ -80,8 +85,10 @@ def main(argv=None):
     lines, bad = compare(before, after, args.tolerance, args.se)
     print("\n".join(lines))
     joined = len(before.keys() & after.keys())
-    print(f"{joined} joined rows, {bad} differ "
-          f"(statuses equal and values within max({args.tolerance:.0%}, {args.se:g} SE))")
+    print(
+        f"{joined} joined rows, {bad} differ "
+        f"(statuses equal and values within max({args.tolerance:.0%}, {args.se:g} SE))"
+    )
     return 1 if bad else 0
 
 

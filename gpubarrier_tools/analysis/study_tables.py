@@ -14,6 +14,7 @@ study's V100/P100 figures beside them (data/study_reference.py). A figure that i
 out of the cell, and a cell with no other figure says why instead. CSVs are named by their path
 from the folder read (the machine kind folder included).
 """
+
 import os
 
 from ..data import gbcsv
@@ -27,8 +28,13 @@ WARP_KINDS = [
     ("Shuffle (tile, every size)", "gpu.warp.tile-shuffle", "all", "22 / 31", "0.928 / 0.642"),
     ("Coalesced (1-31)", "gpu.warp.coalesced-sync", "partial", "108 / 1", "0.167 / 1.791"),
     ("Coalesced (32)", "gpu.warp.coalesced-sync", "32", "14 / 1", "1.306 / 1.821"),
-    ("Shuffle (coalesced, every size)", "gpu.warp.coalesced-shuffle", "all", "77 / 50",
-     "0.121 / 0.166"),
+    (
+        "Shuffle (coalesced, every size)",
+        "gpu.warp.coalesced-shuffle",
+        "all",
+        "77 / 50",
+        "0.121 / 0.166",
+    ),
     ("`__syncwarp` (every size)", "gpu.warp.syncwarp", "all", "-", "-"),
     # the converged chains above compile to no sync instruction on sm_90; these reach the sync
     # from diverged paths, so the sync is there to time (not the study's setting: no figure)
@@ -37,9 +43,14 @@ WARP_KINDS = [
     ("Coalesced, diverged (32)", "gpu.warp.coalesced-sync-diverged", "32", "-", "-"),
     ("`__syncwarp`, diverged (every size)", "gpu.warp.syncwarp-diverged", "all", "-", "-"),
 ]
-BLOCK_STUDY = {32: ("22 / 220", "219 / 87.3"), 64: ("24 / 220", "201 / 51.7"),
-               128: ("28 / 224", "143 / 27.7"), 256: ("36 / 235", "81.2 / 13.7"),
-               512: ("52 / 317", "40.8 / 6.60"), 1024: ("84 / 428", "19.5 / 3.13")}
+BLOCK_STUDY = {
+    32: ("22 / 220", "219 / 87.3"),
+    64: ("24 / 220", "201 / 51.7"),
+    128: ("28 / 224", "143 / 27.7"),
+    256: ("36 / 235", "81.2 / 13.7"),
+    512: ("52 / 317", "40.8 / 6.60"),
+    1024: ("84 / 428", "19.5 / 3.13"),
+}
 
 
 def _group_ok(r, which):
@@ -51,8 +62,9 @@ def _span(values, fmt="{:.3g}"):
     if not values:
         return "-"
     lo, hi = min(values), max(values)
-    return fmt.format(lo) if abs(hi - lo) <= 0.005 * abs(lo) else \
-        f"{fmt.format(lo)}-{fmt.format(hi)}"
+    return (
+        fmt.format(lo) if abs(hi - lo) <= 0.005 * abs(lo) else f"{fmt.format(lo)}-{fmt.format(hi)}"
+    )
 
 
 BASE = ["."]  # the folder the CSVs are named from (main sets it)
@@ -99,17 +111,42 @@ def warp_table(rows):
     for _i, (gpu, label) in enumerate(findings.GPUS):
         mine = _newest(_scope_with(rows, gpu, methods))
         for label_k, method, which, lat_s, thr_s in WARP_KINDS:
-            lat = [r for r in mine if r["method"] == method and
-                   r["metric"] == "latency_cycles" and _group_ok(r, which)]
-            thr = [r for r in mine if r["method"] == method and
-                   r["metric"] == "throughput_cycles" and _group_ok(r, which)]
+            lat = [
+                r
+                for r in mine
+                if r["method"] == method and r["metric"] == "latency_cycles" and _group_ok(r, which)
+            ]
+            thr = [
+                r
+                for r in mine
+                if r["method"] == method
+                and r["metric"] == "throughput_cycles"
+                and _group_ok(r, which)
+            ]
             values = lambda rs: [float(r["value"]) for r in rs]
-            lines.append([label_k, lat_s, thr_s, label, _cell(lat, values, _span),
-                          _cell(thr, values, lambda v: "%.3g" % max(v)),
-                          _files(r for r in mine if r["method"] == method)])
-    return Table(["sync (group size)", "V100 / P100 latency (cycles, the study)",
-                  "V100 / P100 throughput (sync/cycle, the study)", "GPU", "latency (cycles)",
-                  "highest throughput (per cycle per SM)", "CSV"], lines)
+            lines.append(
+                [
+                    label_k,
+                    lat_s,
+                    thr_s,
+                    label,
+                    _cell(lat, values, _span),
+                    _cell(thr, values, lambda v: "%.3g" % max(v)),
+                    _files(r for r in mine if r["method"] == method),
+                ]
+            )
+    return Table(
+        [
+            "sync (group size)",
+            "V100 / P100 latency (cycles, the study)",
+            "V100 / P100 throughput (sync/cycle, the study)",
+            "GPU",
+            "latency (cycles)",
+            "highest throughput (per cycle per SM)",
+            "CSV",
+        ],
+        lines,
+    )
 
 
 def block_table(rows):
@@ -118,24 +155,54 @@ def block_table(rows):
     for gpu, label in findings.GPUS:
         mine = _newest(_scope_with(rows, gpu, {method}))
         for t, (lat_s, thr_s) in BLOCK_STUDY.items():
-            sel = [r for r in mine if r["method"] == method and
-                   gbcsv.config_axes(r).get("threads_per_block") == str(t)]
-            lat = [float(r["value"]) for r in sel if r["metric"] == "latency_cycles" and
-                   gbcsv.config_axes(r).get("blocks_per_sm", "1") == "1"]
+            sel = [
+                r
+                for r in mine
+                if r["method"] == method and gbcsv.config_axes(r).get("threads_per_block") == str(t)
+            ]
+            lat = [
+                float(r["value"])
+                for r in sel
+                if r["metric"] == "latency_cycles"
+                and gbcsv.config_axes(r).get("blocks_per_sm", "1") == "1"
+            ]
             # throughput: warp syncs per ns per SM -> block syncs per µs per SM
-            thr = [float(r["value"]) * 1000 / max(1, t // 32) for r in sel
-                   if r["metric"] == "throughput" and r["unit"].startswith("warp-syncs/ns")]
-            lines.append([str(t), lat_s, thr_s, label, _span(lat),
-                          "%.3g" % max(thr) if thr else "-", _files(sel)])
-    return Table(["threads per block", "V100 / P100 latency (cycles, the study)",
-                  "V100 / P100 block syncs per µs (the study; per SM or GPU not said)", "GPU",
-                  "latency (cycles, 1 block)",
-                  "highest block syncs per µs per SM (over blocks/SM)", "CSV"], lines)
+            thr = [
+                float(r["value"]) * 1000 / max(1, t // 32)
+                for r in sel
+                if r["metric"] == "throughput" and r["unit"].startswith("warp-syncs/ns")
+            ]
+            lines.append(
+                [
+                    str(t),
+                    lat_s,
+                    thr_s,
+                    label,
+                    _span(lat),
+                    "%.3g" % max(thr) if thr else "-",
+                    _files(sel),
+                ]
+            )
+    return Table(
+        [
+            "threads per block",
+            "V100 / P100 latency (cycles, the study)",
+            "V100 / P100 block syncs per µs (the study; per SM or GPU not said)",
+            "GPU",
+            "latency (cycles, 1 block)",
+            "highest block syncs per µs per SM (over blocks/SM)",
+            "CSV",
+        ],
+        lines,
+    )
 
 
 # The workshop version's multi-grid figure across the GPUs of a DGX-1: its three shapes.
-MG_SHAPES = [("1 x 32 (the fastest)", 1, 32), ("4 x 256 (recommended)", 4, 256),
-             ("32 x 64 (the slowest)", 32, 64)]
+MG_SHAPES = [
+    ("1 x 32 (the fastest)", 1, 32),
+    ("4 x 256 (recommended)", 4, 256),
+    ("32 x 64 (the slowest)", 32, 64),
+]
 
 
 def multi_grid_table(rows):
@@ -144,19 +211,30 @@ def multi_grid_table(rows):
     for gpu, label in findings.GPUS:
         mine = _newest(_scope_with(rows, gpu, {method}))
         for name, b, t in MG_SHAPES:
-            sel = [r for r in mine if r["method"] == method and r["metric"] == "latency" and
-                   gbcsv.config_axes(r).get("blocks_per_sm") == str(b) and
-                   gbcsv.config_axes(r).get("threads_per_block") == str(t)]
+            sel = [
+                r
+                for r in mine
+                if r["method"] == method
+                and r["metric"] == "latency"
+                and gbcsv.config_axes(r).get("blocks_per_sm") == str(b)
+                and gbcsv.config_axes(r).get("threads_per_block") == str(t)
+            ]
             if not sel:
                 continue
             by = {int(r["gpu_count"]): float(r["value"]) / 1000 for r in sel}
-            lines.append([label, name] +
-                         [f"{by[n]:.3g}" if n in by else "-" for n in range(1, 5)] +
-                         [_files(sel)])
+            lines.append(
+                [label, name]
+                + [f"{by[n]:.3g}" if n in by else "-" for n in range(1, 5)]
+                + [_files(sel)]
+            )
     if not lines:
         lines.append(["-", "not measured", "-", "-", "-", "-", "-"])
-    return Table(["GPU", "blocks/SM x threads"] +
-                 [f"{n} GPU{'s' if n > 1 else ''} (µs)" for n in range(1, 5)] + ["CSV"], lines)
+    return Table(
+        ["GPU", "blocks/SM x threads"]
+        + [f"{n} GPU{'s' if n > 1 else ''} (µs)" for n in range(1, 5)]
+        + ["CSV"],
+        lines,
+    )
 
 
 def main(argv):
@@ -164,9 +242,18 @@ def main(argv):
     BASE[0] = paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else os.getcwd()
     csvs, _ = gbcsv.expand(paths)
     rows = gbcsv.load(csvs, statuses={"ok"})
-    return ["**Warp synchronization** (the study's Table 2)", "", warp_table(rows),
-            "", "**Block synchronization by block size** (the workshop version's Table 5)", "",
-            block_table(rows),
-            "", "**The multi-grid sync by GPU count at the workshop version's three shapes** (its "
-            "Fig. 11 on a DGX-1 had two plateaus, 2-5 and 6-8 GPUs; the real "
-            "`this_multi_grid().sync()` by the legacy helper)", "", multi_grid_table(rows)]
+    return [
+        "**Warp synchronization** (the study's Table 2)",
+        "",
+        warp_table(rows),
+        "",
+        "**Block synchronization by block size** (the workshop version's Table 5)",
+        "",
+        block_table(rows),
+        "",
+        "**The multi-grid sync by GPU count at the workshop version's three shapes** (its "
+        "Fig. 11 on a DGX-1 had two plateaus, 2-5 and 6-8 GPUs; the real "
+        "`this_multi_grid().sync()` by the legacy helper)",
+        "",
+        multi_grid_table(rows),
+    ]

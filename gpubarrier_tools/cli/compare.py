@@ -88,6 +88,7 @@ read (the message names file, line and column), mismatched units, nothing to com
 (a --where axis no input has names the closest ones); 1 a bug (data/tool_main.py).
 Python use: compare_text(paths, by=None, methods=None, level=None, fmt="markdown") -> str.
 """
+
 import argparse
 import json
 import math
@@ -127,23 +128,36 @@ def render_as(res, fmt):
         return json.dumps(to_json(res), indent=1) + "\n"
     if fmt == "html":
         from . import html_report
+
         return html_report.comparison_html(res)
     raise CompareError(f"--format {fmt}: expected table, markdown, csv, json or html")
 
 
-def compare_text(paths, by=None, methods=None, level=None, fmt="markdown", raw=None, k=DEFAULT_K,
-                 floor=None, where=None):
+def compare_text(
+    paths,
+    by=None,
+    methods=None,
+    level=None,
+    fmt="markdown",
+    raw=None,
+    k=DEFAULT_K,
+    floor=None,
+    where=None,
+):
     """The comparison of `paths` rendered as `fmt` (table, markdown, csv, json, html).
 
     methods: comma-separated globs or a list; level: comma-separated levels or a list; floor: a
     fraction (0.01 = 1%) or None for the measured per-technique floors. Raises gbcsv.CsvError (a
     file that cannot be read) and CompareError (units differ, nothing to compare). where:
     `AXIS=VALUE,...` or a dict: only rows whose config has those values (or lacks the axis)."""
-    return render_as(compare(paths, by=by, methods=methods, level=level, raw=raw, k=k, floor=floor,
-                             where=where), fmt)
+    return render_as(
+        compare(paths, by=by, methods=methods, level=level, raw=raw, k=k, floor=floor, where=where),
+        fmt,
+    )
 
 
 # ----------------------------------------------------------------------------------------------
+
 
 def _help_floors():
     try:
@@ -153,36 +167,71 @@ def _help_floors():
 
 
 def main(argv=None):
-    doc = __doc__.replace("FLOORS_NOW", _help_floors()) if "-h" in (argv or sys.argv) or \
-        "--help" in (argv or sys.argv) else __doc__
+    doc = (
+        __doc__.replace("FLOORS_NOW", _help_floors())
+        if "-h" in (argv or sys.argv) or "--help" in (argv or sys.argv)
+        else __doc__
+    )
     p = tool_main.ArgumentParser(
-        prog="gpubarrier compare", description=doc.split("\n\n", 1)[0],
-        epilog=doc.split("\n\n", 2)[2], formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="gpubarrier compare",
+        description=doc.split("\n\n", 1)[0],
+        epilog=doc.split("\n\n", 2)[2],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("csv", nargs="*", help="gpubarrier CSVs; the first is the baseline")
-    p.add_argument("--by", choices=BY_CHOICES,
-                   help="label (and split) sides by this column (default: system, else gpu_model, "
-                        "where it tells the files apart, else file)")
+    p.add_argument(
+        "--by",
+        choices=BY_CHOICES,
+        help="label (and split) sides by this column (default: system, else gpu_model, "
+        "where it tells the files apart, else file)",
+    )
     p.add_argument("--methods", help="comma-separated method globs, e.g. 'gpu.grid.*'")
-    p.add_argument("--level", help="comma-separated levels: warp,block,cluster,grid,kernel,"
-                                   "multi-gpu,multi-node,host")
-    p.add_argument("--where", metavar="AXIS=V,...",
-                   help="only configurations with these axis values (rows without the axis "
-                        "pass), e.g. blocks_per_sm=1,threads_per_block=128")
-    p.add_argument("--format", default="table",
-                   choices=("table", "markdown", "csv", "json", "html"))
-    p.add_argument("--raw", nargs="+", metavar="RAW.csv", help="per-sample CSVs: decide by the "
-                   "Mann-Whitney U test where both sides have samples (give them after the CSVs)")
-    p.add_argument("--k", type=float, default=DEFAULT_K,
-                   help=f"standard errors within which values are the same (default {DEFAULT_K:g})")
-    p.add_argument("--floor", type=float, metavar="PCT",
-                   help="relative difference (percent) below which values are the same, for "
-                        "every technique (default: the measured floor of each technique)")
-    p.add_argument("--measure-floor", nargs="*", metavar="GROUP",
-                   help="print the run-to-run floor measured from groups of repeat runs (default: "
-                        "the committed repeat CSVs) and exit")
-    p.add_argument("--json", action="store_true",
-                   help="with --measure-floor: print the floors file's content (each technique's "
-                        "floor and its CSVs) instead of the table")
+    p.add_argument(
+        "--level",
+        help="comma-separated levels: warp,block,cluster,grid,kernel,multi-gpu,multi-node,host",
+    )
+    p.add_argument(
+        "--where",
+        metavar="AXIS=V,...",
+        help="only configurations with these axis values (rows without the axis "
+        "pass), e.g. blocks_per_sm=1,threads_per_block=128",
+    )
+    p.add_argument(
+        "--format", default="table", choices=("table", "markdown", "csv", "json", "html")
+    )
+    p.add_argument(
+        "--raw",
+        nargs="+",
+        metavar="RAW.csv",
+        help="per-sample CSVs: decide by the "
+        "Mann-Whitney U test where both sides have samples (give them after the CSVs)",
+    )
+    p.add_argument(
+        "--k",
+        type=float,
+        default=DEFAULT_K,
+        help=f"standard errors within which values are the same (default {DEFAULT_K:g})",
+    )
+    p.add_argument(
+        "--floor",
+        type=float,
+        metavar="PCT",
+        help="relative difference (percent) below which values are the same, for "
+        "every technique (default: the measured floor of each technique)",
+    )
+    p.add_argument(
+        "--measure-floor",
+        nargs="*",
+        metavar="GROUP",
+        help="print the run-to-run floor measured from groups of repeat runs (default: "
+        "the committed repeat CSVs) and exit",
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="with --measure-floor: print the floors file's content (each technique's "
+        "floor and its CSVs) instead of the table",
+    )
     args = p.parse_args(argv)
     # Errors are raised: CsvError and CompareError are bad input (exit 2), a scipy that cannot
     # be imported for --raw is named with its fix (data/tool_main.py).
@@ -194,18 +243,28 @@ def main(argv=None):
             print("\n".join(floor_lines(groups)))
         return 0
     if args.json:
-        raise CompareError("--json goes with --measure-floor (for compare's own JSON give "
-                           "--format json)")
+        raise CompareError(
+            "--json goes with --measure-floor (for compare's own JSON give --format json)"
+        )
     if not args.csv:
         p.error("give at least one CSV (two, or --by a column that splits one)")
     if args.floor is not None and not 0 <= args.floor < 100:
         raise CompareError(f"--floor {args.floor:g}: expected a percentage in [0, 100)")
     if not 0 <= args.k < math.inf:  # NaN too
         raise CompareError(f"--k {args.k:g}: expected a number >= 0")
-    sys.stdout.write(compare_text(args.csv, by=args.by, methods=args.methods,
-                                  level=args.level, fmt=args.format, raw=args.raw, k=args.k,
-                                  floor=None if args.floor is None else args.floor / 100,
-                                  where=args.where))
+    sys.stdout.write(
+        compare_text(
+            args.csv,
+            by=args.by,
+            methods=args.methods,
+            level=args.level,
+            fmt=args.format,
+            raw=args.raw,
+            k=args.k,
+            floor=None if args.floor is None else args.floor / 100,
+            where=args.where,
+        )
+    )
     return 0
 
 

@@ -12,6 +12,7 @@ with what it means. Whether a method can run here (`usable`, `reason`) depends o
 and is left out: `gpubarrier list` shows it. Plain python3 (stdlib only); its tables are
 data/tables.py Tables, rendered as Markdown by render/__init__.py.
 """
+
 import difflib
 import json
 import os
@@ -72,18 +73,35 @@ def document(methods):
     ]
     order = {lvl: i for i, lvl in enumerate(LEVELS)}
     levels = sorted({m["level"] for m in methods}, key=lambda lv: (order.get(lv, len(LEVELS)), lv))
-    out += [Table(["level", "what waits", "methods"],
-                  [[f"[{lvl}](#level-{lvl})", LEVEL_TEXT.get(lvl, ""),
-                    str(sum(1 for m in methods if m["level"] == lvl))] for lvl in levels]), ""]
+    out += [
+        Table(
+            ["level", "what waits", "methods"],
+            [
+                [
+                    f"[{lvl}](#level-{lvl})",
+                    LEVEL_TEXT.get(lvl, ""),
+                    str(sum(1 for m in methods if m["level"] == lvl)),
+                ]
+                for lvl in levels
+            ],
+        ),
+        "",
+    ]
     for lvl in levels:
         rows = []
         for m in sorted((m for m in methods if m["level"] == lvl), key=lambda m: m["name"]):
             named = m.get("value_names", {})
-            axes = "<br>".join(f"`{k}`: {values(v, named.get(k, ()))}"
-                               for k, v in sorted(m.get("axes", {}).items()))
+            axes = "<br>".join(
+                f"`{k}`: {values(v, named.get(k, ()))}"
+                for k, v in sorted(m.get("axes", {}).items())
+            )
             rows.append([f"`{m['name']}`", axes or "(none)", user_text(m.get("description", ""))])
-        out += [f"## Level {lvl}", "", Table(["method", "default axes", "what it measures"], rows),
-                ""]
+        out += [
+            f"## Level {lvl}",
+            "",
+            Table(["method", "default axes", "what it measures"], rows),
+            "",
+        ]
     return out + names_section(methods) + bounds_section(methods)
 
 
@@ -97,12 +115,22 @@ def names_section(methods):
                 meanings.setdefault(axis, {}).setdefault(n["name"], n["meaning"])
     if not meanings:
         return []
-    out = ["## Named values", "",
-           "A categorical axis takes these names (or the method's integer code for one, which "
-           "`gpubarrier list --json` gives); the CSV's `config` column writes the name.", "",
-           Table(["axis", "value", "what it means"],
-                 [[f"`{axis}`", f"`{name}`", meaning] for axis in sorted(meanings)
-                  for name, meaning in meanings[axis].items()]), ""]
+    out = [
+        "## Named values",
+        "",
+        "A categorical axis takes these names (or the method's integer code for one, which "
+        "`gpubarrier list --json` gives); the CSV's `config` column writes the name.",
+        "",
+        Table(
+            ["axis", "value", "what it means"],
+            [
+                [f"`{axis}`", f"`{name}`", meaning]
+                for axis in sorted(meanings)
+                for name, meaning in meanings[axis].items()
+            ],
+        ),
+        "",
+    ]
     return out
 
 
@@ -125,21 +153,33 @@ def bounds_section(methods):
         return []
     common = set.intersection(*({key(b) for b in bs} for bs in stated))
     shared = [b for b in stated[0] if key(b) in common]
-    out = ["## Physical bounds", "",
-           "A figure outside a physical bound of its method is no measurement of what it claims: "
-           "its row is `unverified`, with the bound at the start of its note, and no table, model "
-           "or answer uses it. Every method: " + "; ".join(bound_text(b) for b in shared) + ".",
-           ""]
-    own = [(m["name"], [b for b in m.get("bounds", []) if key(b) not in common])
-           for m in sorted(methods, key=lambda m: m["name"])]
+    out = [
+        "## Physical bounds",
+        "",
+        "A figure outside a physical bound of its method is no measurement of what it claims: "
+        "its row is `unverified`, with the bound at the start of its note, and no table, model "
+        "or answer uses it. Every method: " + "; ".join(bound_text(b) for b in shared) + ".",
+        "",
+    ]
+    own = [
+        (m["name"], [b for b in m.get("bounds", []) if key(b) not in common])
+        for m in sorted(methods, key=lambda m: m["name"])
+    ]
     own = [(n, bs) for n, bs in own if bs]
     if own:
-        out += [Table(["method", "its own bounds"],
-                      [[f"`{n}`", "<br>".join(bound_text(b) for b in bs)] for n, bs in own]), ""]
-    out.append("The tools add bounds against the hardware and the same run: no array read from "
-               "DRAM (cold, or larger than any L2) is reduced faster than the GPU's DRAM "
-               "bandwidth, and no barrier across GPUs completes faster than the same run's one-way "
-               "signal between its GPUs ([results.md](results.md)).")
+        out += [
+            Table(
+                ["method", "its own bounds"],
+                [[f"`{n}`", "<br>".join(bound_text(b) for b in bs)] for n, bs in own],
+            ),
+            "",
+        ]
+    out.append(
+        "The tools add bounds against the hardware and the same run: no array read from "
+        "DRAM (cold, or larger than any L2) is reduced faster than the GPU's DRAM "
+        "bandwidth, and no barrier across GPUs completes faster than the same run's one-way "
+        "signal between its GPUs ([results.md](results.md))."
+    )
     out.append("")
     return out
 
@@ -170,11 +210,14 @@ def main(argv):
         return 1
     if current == doc:
         return 0
-    diff = difflib.unified_diff(current.splitlines(True), doc.splitlines(True),
-                                path, "gpubarrier list --json")
+    diff = difflib.unified_diff(
+        current.splitlines(True), doc.splitlines(True), path, "gpubarrier list --json"
+    )
     sys.stdout.write("".join(diff))
-    sys.stderr.write(f"methods_doc: {path} is not current; regenerate: build/gpubarrier list --json"
-                     f" | python3 -m tools.methods_doc - > docs/methods.md\n")
+    sys.stderr.write(
+        f"methods_doc: {path} is not current; regenerate: build/gpubarrier list --json"
+        f" | python3 -m tools.methods_doc - > docs/methods.md\n"
+    )
     return 1
 
 

@@ -36,6 +36,7 @@ N_l (Eq. 5) is Eq. 5 applied whatever the scenario, as the study's Table 4 does:
 1 warp the study's own inputs put the crossing below C_more, in Eq. 4's range, where Eq. 5 gives
 70 B and Eq. 2 76 B (V100). `error` is measured / N (Eq. 2) - 1.
 """
+
 import argparse
 import json
 import sys
@@ -54,14 +55,30 @@ from ..data import gbcsv, tool_main
 
 
 def main(argv):
-    ap = tool_main.ArgumentParser(prog="gpubarrier model", description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--from", dest="sources", action="append", default=[], metavar="CSV",
-                    help="gpubarrier CSV with the model's inputs (repeatable)")
-    ap.add_argument("--study", action="store_true",
-                    help="the study's own V100/P100 inputs (the study's Tables 3 and 4)")
-    ap.add_argument("--syncs", type=int, default=5,
-                    help="barriers in one in-block tree reduction (the study's 5)")
+    ap = tool_main.ArgumentParser(
+        prog="gpubarrier model",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "--from",
+        dest="sources",
+        action="append",
+        default=[],
+        metavar="CSV",
+        help="gpubarrier CSV with the model's inputs (repeatable)",
+    )
+    ap.add_argument(
+        "--study",
+        action="store_true",
+        help="the study's own V100/P100 inputs (the study's Tables 3 and 4)",
+    )
+    ap.add_argument(
+        "--syncs",
+        type=int,
+        default=5,
+        help="barriers in one in-block tree reduction (the study's 5)",
+    )
     ap.add_argument("--format", choices=["markdown", "json"], default="markdown")
     args = ap.parse_args(argv)
     if args.study == bool(args.sources):
@@ -74,10 +91,12 @@ def main(argv):
         preds = predictions(gbcsv.load(args.sources, statuses={"ok"}), args.syncs)
         if all("missing" in p for p in preds):
             needs = sorted({p["missing"] for p in preds})
-            print("gpubarrier model: no prediction can be computed from "
-                  f"{', '.join(map(tool_main.shown, args.sources))}; it needs rows of: "
-                  + "; ".join(needs),
-                  file=sys.stderr)
+            print(
+                "gpubarrier model: no prediction can be computed from "
+                f"{', '.join(map(tool_main.shown, args.sources))}; it needs rows of: "
+                + "; ".join(needs),
+                file=sys.stderr,
+            )
             return 2  # the input lacks what the model reads: bad input
     if args.format == "json":
         print(json.dumps(preds, indent=1))

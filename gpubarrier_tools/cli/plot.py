@@ -32,6 +32,7 @@ Every plot is written in each --format (png,svg by default).
   cli/plot.py results/h100/single-gpu.csv results/h200/single-gpu.csv --out cmp/ \
       --only compare --format png --baseline H200
 """
+
 import argparse
 import collections
 import io
@@ -78,8 +79,7 @@ def save(fig, out, stem):
                 raise
         meta = {"Date": None} if fmt == "svg" else {}
         image = io.BytesIO()
-        fig.savefig(image, format=fmt, dpi=110, metadata=meta, bbox_inches="tight",
-                    pad_inches=0.1)
+        fig.savefig(image, format=fmt, dpi=110, metadata=meta, bbox_inches="tight", pad_inches=0.1)
         try:
             output_files.write(path, image.getvalue(), replace_link=FORCE)
         except tool_main.InputError:
@@ -99,7 +99,8 @@ def load_ok(paths, split_repeats=True):
             col = "value" if abs(value) >= PLOT_LIMIT else "stddev"
             raise tool_main.InputError(
                 f"{r['_file']}:{r['_line']}: column '{col}' is '{r[col]}': too large to plot "
-                f"(value + stddev below {PLOT_LIMIT:g} expected; no measured figure comes near)")
+                f"(value + stddev below {PLOT_LIMIT:g} expected; no measured figure comes near)"
+            )
     plot_compare.assign_groups(rows, split_repeats)
     return rows
 
@@ -145,8 +146,11 @@ def heatmap(method, rows, out, suffix=""):
     as they are. `suffix` tells several GPU counts of one method apart."""
     field = "_group" if MANY_GROUPS else "gpu_model"
     for model in sorted({r[field] for r in rows}):
-        sub = [r for r in rows if r[field] == model and
-               (r["gpu_ids"] in ("0", "") or int(r["gpu_count"] or 1) > 1)]
+        sub = [
+            r
+            for r in rows
+            if r[field] == model and (r["gpu_ids"] in ("0", "") or int(r["gpu_count"] or 1) > 1)
+        ]
         if not sub:
             continue
         bps = sorted({int(r["blocks_per_sm"]) for r in sub})
@@ -154,7 +158,8 @@ def heatmap(method, rows, out, suffix=""):
         grid = [[float("nan")] * len(tpb) for _ in bps]
         for r in sub:
             grid[bps.index(int(r["blocks_per_sm"]))][tpb.index(int(r["threads_per_block"]))] = (
-                float(r["value"]) / 1000)
+                float(r["value"]) / 1000
+            )
         fig, ax = plt.subplots(figsize=(6, 4.5))
         im = ax.imshow(grid, origin="lower", cmap="viridis")
         ax.set_xticks(range(len(tpb)), tpb)
@@ -182,8 +187,14 @@ def lines(method, rows, axis, others, out):
             by[f"{series_key(r)} {rest}".strip()].append(r)
     for key, rs in sorted(by.items()):
         rs.sort(key=lambda r: config_value(r, axis))
-        ax.errorbar([config_value(r, axis) for r in rs], [float(r["value"]) for r in rs],
-                    yerr=[float(r["stddev"] or 0) for r in rs], marker="o", capsize=3, label=key)
+        ax.errorbar(
+            [config_value(r, axis) for r in rs],
+            [float(r["value"]) for r in rs],
+            yerr=[float(r["stddev"] or 0) for r in rs],
+            marker="o",
+            capsize=3,
+            label=key,
+        )
     ax.set_xscale("log", base=2)
     ax.set_xlabel(axis)
     ax.set_ylabel("latency (ns)")
@@ -203,8 +214,11 @@ def summary(rows, out):
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(names) + 1.2))
     ax.barh(names, [best[n] for n in names])
     ax.set_xscale("log")
-    ax.set_xlabel("best latency over all configurations" + (" and inputs" if MANY_GROUPS else "")
-                  + " (ns, log scale)")
+    ax.set_xlabel(
+        "best latency over all configurations"
+        + (" and inputs" if MANY_GROUPS else "")
+        + " (ns, log scale)"
+    )
     fig.tight_layout()
     save(fig, out, "summary")
 
@@ -230,19 +244,33 @@ def scaling(rows, out, ok_rows=()):
     fig, ax = plt.subplots(figsize=(11, 5.5))
     methods = sorted({m for m, _ in series})
     palette = plt.get_cmap("tab20")
-    colors = {m: palette((2 * i) % 20 + (2 * i // 20) % 2) for i, m in enumerate(methods)}  # dark first
+    colors = {
+        m: palette((2 * i) % 20 + (2 * i // 20) % 2) for i, m in enumerate(methods)
+    }  # dark first
     for (method, mode), pts in sorted(series.items()):
         color = colors[method]
         xs = sorted(pts)
-        ax.plot(xs, [pts[x] for x in xs], marker="o", color=color,
-                linestyle="--" if mode.startswith("mpi") else "-",
-                label=f"{method} ({mode})")
+        ax.plot(
+            xs,
+            [pts[x] for x in xs],
+            marker="o",
+            color=color,
+            linestyle="--" if mode.startswith("mpi") else "-",
+            label=f"{method} ({mode})",
+        )
     floors = floor.floor_by_count(ok_rows)
     if floors:
         xs = sorted(floors)
         grids = floor.floor_terms(g for _, g in floors.values())
-        ax.plot(xs, [floors[x][0] for x in xs], color="black", linestyle=":", linewidth=2,
-                marker="s", label=f"composed floor: {grids} (same run)")
+        ax.plot(
+            xs,
+            [floors[x][0] for x in xs],
+            color="black",
+            linestyle=":",
+            linewidth=2,
+            marker="s",
+            label=f"composed floor: {grids} (same run)",
+        )
     ax.set_xlabel("GPUs")
     ax.set_ylabel("latency per barrier (µs), 1 block/SM x 128 threads")
     ax.set_yscale("log")
@@ -272,6 +300,7 @@ def load_selfcheck(paths_or_rows):
 
 def selfcheck(runs, out):
     """Deviation of the differential from the clock figure against the repeat difference."""
+
     def se(r):
         return float(r["stddev"] or 0) / math.sqrt(max(int(r["samples"] or 1), 1))
 
@@ -312,8 +341,17 @@ def selfcheck(runs, out):
     save(fig, out, "selfcheck")
 
 
-def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", prefix="",
-               split_repeats=True, compare=True, force=False):
+def make_plots(
+    paths,
+    out,
+    formats=("png", "svg"),
+    baseline=None,
+    only="all",
+    prefix="",
+    split_repeats=True,
+    compare=True,
+    force=False,
+):
     """Every plot of these CSVs into out/; returns (paths written, message). A file already in
     out/ is replaced only with force (else InputError naming it and --force). Raises
     gbcsv.CsvError for an unreadable file, ValueError for no rows or an unknown baseline.
@@ -328,20 +366,21 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
     checks = load_selfcheck(ok)
     eq6_points = findings_eq6.length_points(paths)
     if not rows and not checks and not eq6_points:
-        raise ValueError("no ok latency rows (nor selfcheck or Eq. 6 rows) in " +
-                         ", ".join(paths))
+        raise ValueError("no ok latency rows (nor selfcheck or Eq. 6 rows) in " + ", ".join(paths))
     groups = plot_compare.group_labels(rows)
     MANY_GROUPS = len(groups) > 1
     if MANY_GROUPS:
         plot_compare.resolve_baseline(groups, rows, baseline)  # an unknown one fails first
     if os.path.exists(out) and not os.path.isdir(out):
-        raise tool_main.InputError(f"--out '{out}' is a file: plot writes its plots into a "
-                                   f"folder; choose a folder")
+        raise tool_main.InputError(
+            f"--out '{out}' is a file: plot writes its plots into a folder; choose a folder"
+        )
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:
-        raise tool_main.InputError(f"--out '{out}': cannot create the folder "
-                                   f"({e.strerror or e})") from None
+        raise tool_main.InputError(
+            f"--out '{out}': cannot create the folder ({e.strerror or e})"
+        ) from None
     before = set(os.listdir(out))
     EXISTED.clear()
     EXISTED.update(before)
@@ -360,8 +399,9 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
             elif set(varying) == {"blocks_per_sm", "threads_per_block", "gpu_count"}:
                 # the multi-grid heat maps (the study's Figs. 8-9): one per GPU count
                 for n in sorted({config_value(r, "gpu_count") for r in rs}):
-                    heatmap(method, [r for r in rs if config_value(r, "gpu_count") == n], out,
-                            f"-x{n}")
+                    heatmap(
+                        method, [r for r in rs if config_value(r, "gpu_count") == n], out, f"-x{n}"
+                    )
             elif varying:
                 lines(method, rs, varying[0], varying[1:], out)
         if rows:
@@ -371,42 +411,73 @@ def make_plots(paths, out, formats=("png", "svg"), baseline=None, only="all", pr
         plot_eq6.eq6_length(eq6_points, findings_eq6.SETTLED_NS, out, save)
     compared = []
     if MANY_GROUPS and compare:
-        compared = plot_compare.compare_all(rows, groups, out, save, baseline=baseline,
-                                            prefix=prefix)
-    made = sorted(f for f in os.listdir(out)
-                  if f not in before or os.path.getmtime(os.path.join(out, f)) != stamp[f])
-    msg = (f"plot.py: {len(rows)} rows, {len(by_method)} methods, {len(groups)} machine"
-           f"{'s' if len(groups) != 1 else ''}{', selfcheck' if checks else ''}"
-           f"{', comparison vs ' + compared[0] if compared else ''} -> {out}/")
+        compared = plot_compare.compare_all(
+            rows, groups, out, save, baseline=baseline, prefix=prefix
+        )
+    made = sorted(
+        f
+        for f in os.listdir(out)
+        if f not in before or os.path.getmtime(os.path.join(out, f)) != stamp[f]
+    )
+    msg = (
+        f"plot.py: {len(rows)} rows, {len(by_method)} methods, {len(groups)} machine"
+        f"{'s' if len(groups) != 1 else ''}{', selfcheck' if checks else ''}"
+        f"{', comparison vs ' + compared[0] if compared else ''} -> {out}/"
+    )
     return [os.path.join(out, f) for f in made], msg
 
 
 def main(argv=None):
-    ap = tool_main.ArgumentParser(description=__doc__,
-                                  formatter_class=argparse.RawTextHelpFormatter)
+    ap = tool_main.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
     ap.add_argument("csv", nargs="+", help="gpubarrier CSV files")
     ap.add_argument("--out", default="plots", help="output folder (default: plots)")
-    ap.add_argument("--format", default="png,svg",
-                    help="comma-separated file formats of every plot (default: png,svg)")
-    ap.add_argument("--baseline", default=None,
-                    help="machine label (or a unique part of it, or an input file) that the "
-                         "ratio heat map divides by (default: the first input's)")
-    ap.add_argument("--only", choices=("all", "compare"), default="all",
-                    help="compare: only the plots comparing machines (default: all)")
+    ap.add_argument(
+        "--format",
+        default="png,svg",
+        help="comma-separated file formats of every plot (default: png,svg)",
+    )
+    ap.add_argument(
+        "--baseline",
+        default=None,
+        help="machine label (or a unique part of it, or an input file) that the "
+        "ratio heat map divides by (default: the first input's)",
+    )
+    ap.add_argument(
+        "--only",
+        choices=("all", "compare"),
+        default="all",
+        help="compare: only the plots comparing machines (default: all)",
+    )
     ap.add_argument("--prefix", default="", help="prepended to every comparison plot's file name")
-    ap.add_argument("--force", action="store_true",
-                    help="replace plots already in --out (default: refused, naming the file)")
-    ap.add_argument("--merge-repeats", action="store_true",
-                    help="files of one machine stay one machine even where they measured the "
-                         "same points (default: each such file is a machine of its own)")
+    ap.add_argument(
+        "--force",
+        action="store_true",
+        help="replace plots already in --out (default: refused, naming the file)",
+    )
+    ap.add_argument(
+        "--merge-repeats",
+        action="store_true",
+        help="files of one machine stay one machine even where they measured the "
+        "same points (default: each such file is a machine of its own)",
+    )
     args = ap.parse_args(argv)
     formats = [f.strip().lower() for f in args.format.split(",") if f.strip()]
     bad = [f for f in formats if f not in ("png", "svg", "pdf")]
     if bad or not formats:
         ap.error(f"--format {args.format}: expected a comma-separated list of png, svg, pdf")
     try:
-        _, msg = make_plots(args.csv, args.out, formats, args.baseline, args.only, args.prefix,
-                            split_repeats=not args.merge_repeats, force=args.force)
+        _, msg = make_plots(
+            args.csv,
+            args.out,
+            formats,
+            args.baseline,
+            args.only,
+            args.prefix,
+            split_repeats=not args.merge_repeats,
+            force=args.force,
+        )
     except ValueError as e:  # no rows to plot, an unknown --baseline
         raise tool_main.InputError(str(e)) from e
     print(msg)

@@ -80,6 +80,7 @@ Host methods of schema v3 write two rows per point: `loop_latency` (the referenc
 convention) and `latency` (the per-step median). multi, hostwait and scaling show the
 `loop_latency` row where a point has one and label it so; older files keep their `latency` rows.
 """
+
 import importlib
 import os
 import sys
@@ -93,10 +94,12 @@ if __name__ == "__main__" and not __package__:
     # never reaches them.
     import importlib.util
     import runpy
+
     _package_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     _name = os.path.basename(_package_dir)
     _spec = importlib.util.spec_from_file_location(
-        _name, os.path.join(_package_dir, "__init__.py"), submodule_search_locations=[_package_dir])
+        _name, os.path.join(_package_dir, "__init__.py"), submodule_search_locations=[_package_dir]
+    )
     assert _spec is not None and _spec.loader is not None  # a file's spec has its loader
     _package = importlib.util.module_from_spec(_spec)
     sys.modules[_name] = _package
@@ -125,8 +128,10 @@ from ..data import gbcsv, tool_main
 def rendered(report):
     """The mode of a report, which returns its tables and lines (data/tables.py): it prints them
     as Markdown (render/__init__.py). `.report` is the report itself."""
+
     def mode(argv):
         render.print_markdown(report(argv))
+
     mode.report = report
     return mode
 
@@ -134,12 +139,14 @@ def rendered(report):
 def compare_table(argv):
     """`gpubarrier compare ARGS` (cli/compare.py) as its Markdown table with its verdicts."""
     from . import compare
+
     return compare.main(list(argv) + ["--format", "markdown"])
 
 
 def model_table(argv):
     """`gpubarrier model ARGS` (cli/model.py): the study's model, as its Markdown table."""
     from . import model
+
     return model.main(list(argv))
 
 
@@ -151,21 +158,39 @@ def _module(name):
 
 # Every mode but compare and model (the modes of other commands, which print their own
 # renderings) is a report: it returns its items and the mode prints them.
-REPORTS = {"single": single, "foundation": foundation, "multi": multi, "scaling": scaling,
-           "hostwait": hostwait, "reference": reference, "selfcheck": selfcheck,
-           "selfcheck-log": selfcheck_log, "repeats": repeats, "series": series, "value": value,
-           "ratio": ratio, "pairs": pairs, "count": count, "runs": runs, "rows": rows_table,
-           "samerows": samerows, "faults": faults, "floor": floor, "push-phases": push_phases,
-           "reduction-tables": reduction_tables, "sanitize": sanitize,
-           "answers": lambda argv: answers_of.main(argv, load),
-           "heatmap": lambda argv: report_grids.heatmap(argv, load),
-           "spans": lambda argv: report_grids.spans(argv, load),
-           "legacy-study": lambda argv: legacy_study.main(argv, load),
-           "multinode-model": lambda argv: multinode_model.main(argv, load),
-           "findings": lambda argv: _module("findings").main(argv),
-           "folders": lambda argv: _module("results_index").folders(argv),
-           "study-tables": lambda argv: _module("study_tables").main(argv),
-           "reference-summary": lambda argv: _module("reference_ratios").summary(argv)}
+REPORTS = {
+    "single": single,
+    "foundation": foundation,
+    "multi": multi,
+    "scaling": scaling,
+    "hostwait": hostwait,
+    "reference": reference,
+    "selfcheck": selfcheck,
+    "selfcheck-log": selfcheck_log,
+    "repeats": repeats,
+    "series": series,
+    "value": value,
+    "ratio": ratio,
+    "pairs": pairs,
+    "count": count,
+    "runs": runs,
+    "rows": rows_table,
+    "samerows": samerows,
+    "faults": faults,
+    "floor": floor,
+    "push-phases": push_phases,
+    "reduction-tables": reduction_tables,
+    "sanitize": sanitize,
+    "answers": lambda argv: answers_of.main(argv, load),
+    "heatmap": lambda argv: report_grids.heatmap(argv, load),
+    "spans": lambda argv: report_grids.spans(argv, load),
+    "legacy-study": lambda argv: legacy_study.main(argv, load),
+    "multinode-model": lambda argv: multinode_model.main(argv, load),
+    "findings": lambda argv: _module("findings").main(argv),
+    "folders": lambda argv: _module("results_index").folders(argv),
+    "study-tables": lambda argv: _module("study_tables").main(argv),
+    "reference-summary": lambda argv: _module("reference_ratios").summary(argv),
+}
 MODES = {name: rendered(report) for name, report in REPORTS.items()}
 MODES.update({"compare": compare_table, "model": model_table})
 
@@ -173,8 +198,11 @@ MODES.update({"compare": compare_table, "model": model_table})
 def dispatch(args):
     """Run one report.py command line (without the program name); used by readme_blocks."""
     args = list(args)
-    if args and args[0] not in MODES and all(os.path.exists(a) or os.sep in a or
-                                             a.endswith(".csv") for a in args):
+    if (
+        args
+        and args[0] not in MODES
+        and all(os.path.exists(a) or os.sep in a or a.endswith(".csv") for a in args)
+    ):
         # `report DIR_OR_CSVS`: the answer first; a folder that holds only reference checks
         # (the host figures beside the OSU/EPCC/nccl-tests conventions) shows those instead.
         csvs, skipped = gbcsv.expand(args)
@@ -188,12 +216,14 @@ def dispatch(args):
         args.insert(0, "answers")
     if not args or args[0] not in MODES:
         import difflib
+
         near = difflib.get_close_matches(args[0], MODES, 2) if args else []
         raise tool_main.InputError(
-            (f"unknown table {args[0]!r}" if args else "no table named") +
-            (f" (did you mean {' or '.join(near)}?)" if near else "") +
-            f": one of {', '.join(MODES)}, or readme, or CSV... --html OUT.html "
-            f"(report.py --help describes them)")
+            (f"unknown table {args[0]!r}" if args else "no table named")
+            + (f" (did you mean {' or '.join(near)}?)" if near else "")
+            + f": one of {', '.join(MODES)}, or readme, or CSV... --html OUT.html "
+            f"(report.py --help describes them)"
+        )
     return MODES[args[0]](args[1:])
 
 
@@ -212,6 +242,7 @@ def main(argv):
         # `report.py readme [FILE.md] [--check]`, also spelt `report.py --check [FILE.md]`;
         # FILE.md defaults to this tree's results/README.md, so it works from any folder.
         from ..render import readme_blocks
+
         rest = [a for a in argv if a != "readme"]
         if all(a == "--check" for a in rest):
             rest.append(DEFAULT_README)
@@ -222,11 +253,13 @@ def main(argv):
     if not argv:
         raise tool_main.InputError(
             f"give a table and its CSVs, or CSVs and folders for the answers (report DIR), or "
-            f"CSV... --html PAGE.html; see `{tool_main.prog()} --help`")
+            f"CSV... --html PAGE.html; see `{tool_main.prog()} --help`"
+        )
     try:
         return dispatch(argv) or 0
     except ValueError as e:  # the tables' own refusals: what is missing or malformed
         raise tool_main.InputError(str(e)) from e
+
 
 if __name__ == "__main__":
     tool_main.run(main)

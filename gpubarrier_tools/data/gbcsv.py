@@ -28,6 +28,7 @@ not a barrier's latency: files written before its metrics were named `interval` 
 `loop_interval` (results/SCHEMA.md, "Metrics") called it `latency` and `loop_latency`, and such
 rows read by the new names, so that no reader takes them for a barrier.
 """
+
 import collections.abc
 import contextlib
 import glob
@@ -51,18 +52,30 @@ def _read_schema(path):
             schema = json.load(f)
         columns = [(c["name"], int(c["since"])) for c in schema["columns"]]
         noisy = schema["noisy"]
-        value_names = {method: {axis: {str(code): str(name) for code, name in names.items()}
-                                for axis, names in axes.items()}
-                       for method, axes in schema["value_names"].items()}
+        value_names = {
+            method: {
+                axis: {str(code): str(name) for code, name in names.items()}
+                for axis, names in axes.items()
+            }
+            for method, axes in schema["value_names"].items()
+        }
         glossary = {axis: dict(names) for axis, names in schema["glossary"].items()}
-        return (columns, int(schema["schema_version"]), list(schema["statuses"]),
-                (float(noisy["cv"]), float(noisy["budget_cv"]), float(noisy["mean_median_gap"])),
-                value_names, glossary)
+        return (
+            columns,
+            int(schema["schema_version"]),
+            list(schema["statuses"]),
+            (float(noisy["cv"]), float(noisy["budget_cv"]), float(noisy["mean_median_gap"])),
+            value_names,
+            glossary,
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
-        tool_main.fail(tool_main.InputError(
-            f"cannot read the CSV schema {path} ({why}): the tools folder is incomplete; restore "
-            f"it from the checkout, or write it with `gpubarrier --json schema > {path}`"))
+        tool_main.fail(
+            tool_main.InputError(
+                f"cannot read the CSV schema {path} ({why}): the tools folder is incomplete; restore "
+                f"it from the checkout, or write it with `gpubarrier --json schema > {path}`"
+            )
+        )
 
 
 _SCHEMA = _read_schema(SCHEMA_FILE)
@@ -70,8 +83,19 @@ _SCHEMA = _read_schema(SCHEMA_FILE)
 COLUMNS = _SCHEMA[0]
 NAMES = [name for name, _ in COLUMNS]
 LATEST = _SCHEMA[1]
-NUMERIC = {"value", "mean", "stddev", "min", "max", "median", "p95", "p99", "cv", "samples",
-           "sm_clock_mhz"}
+NUMERIC = {
+    "value",
+    "mean",
+    "stddev",
+    "min",
+    "max",
+    "median",
+    "p95",
+    "p99",
+    "cv",
+    "samples",
+    "sm_clock_mhz",
+}
 NUMERIC_IN_ORDER = [name for name in NAMES if name in NUMERIC]
 STATUSES = set(_SCHEMA[2])
 # Numeric columns that cannot be negative, and why.
@@ -81,13 +105,18 @@ NON_NEGATIVE = {"stddev": "a standard deviation", "samples": "a count of samples
 # each name it has) and {axis: {name: meaning}} (one meaning per name on every method).
 VALUE_NAMES = _SCHEMA[4]
 GLOSSARY = _SCHEMA[5]
-_CODES = {method: {axis: {name: code for code, name in names.items()}
-                   for axis, names in axes.items()}
-          for method, axes in VALUE_NAMES.items()}
+_CODES = {
+    method: {axis: {name: code for code, name in names.items()} for axis, names in axes.items()}
+    for method, axes in VALUE_NAMES.items()
+}
 
 # What `value` is for rows that do not say (schema v1 and v2), by technique (results/SCHEMA.md).
-STATISTIC_BY_TECHNIQUE = {"clock": "median", "host-loop": "median", "differential": "eq7",
-                          "fusion": "eq6"}
+STATISTIC_BY_TECHNIQUE = {
+    "clock": "median",
+    "host-loop": "median",
+    "differential": "eq7",
+    "fusion": "eq6",
+}
 
 
 class CsvError(user_files.FileError):
@@ -97,14 +126,23 @@ class CsvError(user_files.FileError):
 # CSVs of other kinds that sit beside gpubarrier's in results folders: (the columns that tell
 # them, what they are and what reads them).
 OTHER_KINDS = [
-    ({"method", "config", "convention", "source", "round", "value_ns"}, "reference-check",
-     "a reference check of scripts/reference-check (`gpubarrier report reference FILE` "
-     "tabulates it)"),
-    ({"tool", "method", "result"}, "sanitize",
-     "a sanitizer summary of scripts/gpu-sanitize (`gpubarrier report sanitize FILE` "
-     "tabulates it)"),
-    ({"run_id", "method", "config", "metric", "sample", "value"}, "raw",
-     "raw samples of `run --raw` (`gpubarrier compare --raw` reads them)"),
+    (
+        {"method", "config", "convention", "source", "round", "value_ns"},
+        "reference-check",
+        "a reference check of scripts/reference-check (`gpubarrier report reference FILE` "
+        "tabulates it)",
+    ),
+    (
+        {"tool", "method", "result"},
+        "sanitize",
+        "a sanitizer summary of scripts/gpu-sanitize (`gpubarrier report sanitize FILE` "
+        "tabulates it)",
+    ),
+    (
+        {"run_id", "method", "config", "metric", "sample", "value"},
+        "raw",
+        "raw samples of `run --raw` (`gpubarrier compare --raw` reads them)",
+    ),
 ]
 
 
@@ -144,8 +182,11 @@ def expand(paths):
         if os.path.isdir(p):
             for f in sorted(glob.glob(os.path.join(p, "**", "*.csv"), recursive=True)):
                 special = user_files.special_kind(f)
-                kind, why = ("other", f"a {special}, not a regular file: not read") if special \
+                kind, why = (
+                    ("other", f"a {special}, not a regular file: not read")
+                    if special
                     else kind_of(f)
+                )
                 if kind == "gpubarrier":
                     csvs.append(f)
                 else:
@@ -153,19 +194,26 @@ def expand(paths):
         elif os.path.exists(p):
             csvs.append(p)
         else:
-            raise CsvError(f"{p}: no such file or directory (expected a gpubarrier CSV or a "
-                           f"folder of them)")
+            raise CsvError(
+                f"{p}: no such file or directory (expected a gpubarrier CSV or a folder of them)"
+            )
     seen = set()
     return [p for p in csvs if not (p in seen or seen.add(p))], skipped
 
 
 def no_csv_error(paths, skipped):
     """The CsvError for folders that hold no gpubarrier CSV (what was there instead)."""
-    found = f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds " \
-        f"({', '.join(sorted({k for _, k, _ in skipped}))}; the first, " \
-        f"{tool_main.shown(skipped[0][0])}: {skipped[0][2]})" if skipped else ": no *.csv"
-    return CsvError(f"{', '.join(map(tool_main.shown, paths))}: no gpubarrier CSV (a CSV whose "
-                    f"first column is schema_version){found}")
+    found = (
+        f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds "
+        f"({', '.join(sorted({k for _, k, _ in skipped}))}; the first, "
+        f"{tool_main.shown(skipped[0][0])}: {skipped[0][2]})"
+        if skipped
+        else ": no *.csv"
+    )
+    return CsvError(
+        f"{', '.join(map(tool_main.shown, paths))}: no gpubarrier CSV (a CSV whose "
+        f"first column is schema_version){found}"
+    )
 
 
 def columns_of(version):
@@ -226,7 +274,7 @@ class Row(collections.abc.MutableMapping):
     def __setitem__(self, key, value):
         i = _INDEX.get(key)
         if i is not None:  # rare (bounds.apply marks a row): the tuple is copied
-            self._values = self._values[:i] + (value,) + self._values[i + 1:]
+            self._values = self._values[:i] + (value,) + self._values[i + 1 :]
         elif self._more is None:
             self._more = {key: value}
         else:
@@ -256,18 +304,19 @@ class Row(collections.abc.MutableMapping):
 
 def _check_header(path, header):
     if not header:
-        raise CsvError(f"{path}:1: empty file: expected a gpubarrier CSV header "
-                       f"(schema_version,run_id,...)")
+        raise CsvError(
+            f"{path}:1: empty file: expected a gpubarrier CSV header (schema_version,run_id,...)"
+        )
     if header[0] != "schema_version":
         known = kind_of_header(header)
-        what = f"this is {known[1]}, not a gpubarrier CSV" if known else \
-            "is this a gpubarrier CSV?"
-        raise CsvError(f"{path}:1: column 1 is '{header[0]}': expected 'schema_version' "
-                       f"({what})")
+        what = f"this is {known[1]}, not a gpubarrier CSV" if known else "is this a gpubarrier CSV?"
+        raise CsvError(f"{path}:1: column 1 is '{header[0]}': expected 'schema_version' ({what})")
     unknown = [h for h in header if h not in NAMES]
     if unknown:
-        raise CsvError(f"{path}:1: column '{tool_main.shown(unknown[0])}' is not in any schema "
-                       f"version up to v{LATEST} (results/SCHEMA.md)")
+        raise CsvError(
+            f"{path}:1: column '{tool_main.shown(unknown[0])}' is not in any schema "
+            f"version up to v{LATEST} (results/SCHEMA.md)"
+        )
 
 
 class _Layout:
@@ -280,23 +329,29 @@ class _Layout:
         absent = len(header)  # the "" appended to every record's fields
         self.shared = operator.itemgetter(*[at.get(n, absent) for n in _SHARED])
         self.own = operator.itemgetter(*[at.get(n, absent) for n in _OWN])
-        self.version, self.status, self.value = at["schema_version"], at.get("status"), \
-            at.get("value")
+        self.version, self.status, self.value = (
+            at["schema_version"],
+            at.get("status"),
+            at.get("value"),
+        )
         self.figures = [(n, at[n]) for n in NUMERIC_IN_ORDER if n in at]
         self.missing = {}  # schema version -> the first column it requires that the file lacks
 
     def missing_for(self, version):
         if version not in self.missing:
             self.missing[version] = next(
-                (c for c in columns_of(version) if c not in self.header), None)
+                (c for c in columns_of(version) if c not in self.header), None
+            )
         return self.missing[version]
 
 
 def _check_row(path, line, layout, fields):
     """The record's fields, checked: field count, schema version, status, figures."""
     if len(fields) != len(layout.header):
-        raise CsvError(f"{path}:{line}: {len(fields)} fields, expected {len(layout.header)} "
-                       f"(the header's columns); a torn or hand-edited row?")
+        raise CsvError(
+            f"{path}:{line}: {len(fields)} fields, expected {len(layout.header)} "
+            f"(the header's columns); a torn or hand-edited row?"
+        )
     v = fields[layout.version]
     if not v.isdigit() or not 1 <= int(v) <= LATEST:
         raise CsvError(f"{path}:{line}: column 'schema_version' is '{v}': expected 1..{LATEST}")
@@ -305,8 +360,10 @@ def _check_row(path, line, layout, fields):
         raise CsvError(f"{path}:{line}: column '{missing}' is missing: schema v{v} requires it")
     status = fields[layout.status]
     if status not in STATUSES:
-        raise CsvError(f"{path}:{line}: column 'status' is '{status}': expected one of "
-                       f"{', '.join(sorted(STATUSES))}")
+        raise CsvError(
+            f"{path}:{line}: column 'status' is '{status}': expected one of "
+            f"{', '.join(sorted(STATUSES))}"
+        )
     for c, i in layout.figures:  # the first bad column as the file has them
         text = fields[i]
         if text == "" or (c != "value" and status != "ok"):
@@ -316,11 +373,15 @@ def _check_row(path, line, layout, fields):
         except ValueError:
             raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a number") from None
         if not math.isfinite(number):  # NaN, inf, 1e999: no measurement, no figure to rank
-            raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a finite number "
-                           f"(NaN and infinity are not figures)")
+            raise CsvError(
+                f"{path}:{line}: column '{c}' is '{text}': expected a finite number "
+                f"(NaN and infinity are not figures)"
+            )
         if number < 0 and c in NON_NEGATIVE:
-            raise CsvError(f"{path}:{line}: column '{c}' is '{text}': expected a number >= 0 "
-                           f"({NON_NEGATIVE[c]})")
+            raise CsvError(
+                f"{path}:{line}: column '{c}' is '{text}': expected a number >= 0 "
+                f"({NON_NEGATIVE[c]})"
+            )
     if status == "ok" and fields[layout.value] == "":
         raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
 
@@ -338,8 +399,11 @@ def load_file(path, statuses=None):
     physical bounds and reads within user_files' bounds, row by row."""
     name = tool_main.shown(path)
     # An ok row may end up unverified (outside a bound): kept until the bounds are applied.
-    keep = None if statuses is None else set(statuses) | ({"ok"} if "unverified" in statuses
-                                                           else set())
+    keep = (
+        None
+        if statuses is None
+        else set(statuses) | ({"ok"} if "unverified" in statuses else set())
+    )
     shared, configs, b2b, rows, layout = {}, {}, {}, [], None
     intern = shared.setdefault
     for line, fields in user_files.csv_rows(path, EXPECTED, CsvError):
@@ -396,11 +460,13 @@ def noisy_reason(row):
         return note.split("noisy: ", 1)[1].split(";")[0].strip()
     if row.get("schema_version", "").isdigit() and int(row["schema_version"]) >= 3:
         return ""  # from v3 on, the note says it
+
     def num(col):
         try:
             return float(row.get(col) or "nan")
         except ValueError:
             return float("nan")
+
     cv, mean, median = num("cv"), num("mean"), num("median")
     reasons = []
     if cv > NOISY_CV:
@@ -408,8 +474,12 @@ def noisy_reason(row):
     elif row.get("stop") == "budget" and cv > NOISY_BUDGET_CV:
         reasons.append(f"time budget spent at cv {cv:.3g} > {NOISY_BUDGET_CV:.3g}")
     stat = statistic(row)
-    if (stat.startswith("eq") or "mean" in stat) and median == median and mean == mean and \
-            abs(mean - median) > NOISY_MEAN_MEDIAN_GAP * abs(median):
+    if (
+        (stat.startswith("eq") or "mean" in stat)
+        and median == median
+        and mean == mean
+        and abs(mean - median) > NOISY_MEAN_MEDIAN_GAP * abs(median)
+    ):
         gap = 100 * abs(mean - median) / abs(median) if median else float("inf")
         reasons.append(f"mean and median differ by {gap:.3g}% > {100 * NOISY_MEAN_MEDIAN_GAP:.3g}%")
     return ", ".join(reasons)
@@ -437,8 +507,9 @@ def figure_excluded(row):
         if part.startswith(EXCLUDING_PARTS):
             return part
     if row.get("technique") == "clock" and row.get("method") and "config" in row:
-        absent = timed_regions.absent_note(row["method"], config_axes(row),
-                                           row.get("gpu_model", ""))
+        absent = timed_regions.absent_note(
+            row["method"], config_axes(row), row.get("gpu_model", "")
+        )
         if absent:
             return absent + " (the table of the executable; the row predates its note)"
     status = row.get("status", "")
@@ -505,7 +576,7 @@ def take_option(argv, name, default=None):
         if i + 1 >= len(argv):
             raise tool_main.InputError(f"{name}: expected a value after it")
         value = argv[i + 1]
-        del argv[i:i + 2]
+        del argv[i : i + 2]
         return value
     return default
 
@@ -518,8 +589,7 @@ def finite_number(name, text):
     except ValueError:
         raise tool_main.InputError(f"{name} {text}: expected a number") from None
     if not math.isfinite(value):
-        raise tool_main.InputError(f"{name} {text}: expected a finite number (not NaN or "
-                                   f"infinity)")
+        raise tool_main.InputError(f"{name} {text}: expected a finite number (not NaN or infinity)")
     return value
 
 
@@ -536,6 +606,7 @@ def format_option(argv, default=None):
         try:
             format(1.5, f)
         except ValueError as e:
-            raise tool_main.InputError(f"--fmt '{f}': {e}: expected a format of a number such "
-                                       f"as .2f, .3g or ,.0f") from None
+            raise tool_main.InputError(
+                f"--fmt '{f}': {e}: expected a format of a number such as .2f, .3g or ,.0f"
+            ) from None
     return f

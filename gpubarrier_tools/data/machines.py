@@ -18,6 +18,7 @@ The rule, from the rows alone (no folder layout is assumed):
     for label, rows_of_one in machines.machines(rows): ...   # most rows first
     label = machines.index(rows)[id(row)]                     # one row's machine
 """
+
 import collections
 
 
@@ -57,6 +58,7 @@ def _placed_groups(rows):
 
     def join(a, b):
         parent[find(b)] = find(a)
+
     keys = {}
     for i, r in enumerate(rows):
         if not placed(r):
@@ -77,12 +79,17 @@ def _label(rs):
         return f"{host} · host-only rows (no GPU)"
     label = f"{host} · {' + '.join(models) or 'no GPU model recorded'}"
     if uuids:
-        label += (f" · {len(uuids)} GPU{'s' if len(uuids) != 1 else ''} ("
-                  + ", ".join(u[:12] for u in uuids[:4])
-                  + (", …" if len(uuids) > 4 else "") + ")")
+        label += (
+            f" · {len(uuids)} GPU{'s' if len(uuids) != 1 else ''} ("
+            + ", ".join(u[:12] for u in uuids[:4])
+            + (", …" if len(uuids) > 4 else "")
+            + ")"
+        )
     else:
-        most = max((int(r["gpu_count"]) for r in rs if r["gpu_count"].isdigit()
-                    and r["status"] == "ok"), default=0)
+        most = max(
+            (int(r["gpu_count"]) for r in rs if r["gpu_count"].isdigit() and r["status"] == "ok"),
+            default=0,
+        )
         if most:
             label += f" · up to {most} GPU{'s' if most != 1 else ''} (UUIDs not recorded)"
     return label
@@ -126,11 +133,13 @@ def index(rows):
 def short_names(groups):
     """{label: a short name for a column or row heading} of machines(rows)' groups: the GPU model
     without "NVIDIA " and memory ("H100"), with " #1", " #2" where two machines share it."""
+
     def short(label, rs):
         models = sorted({r["gpu_model"] for r in rs if r.get("gpu_model")})
         if not models:
             return "host only"
         return "/".join(m.replace("NVIDIA ", "").split()[0] for m in models)
+
     names = [(label, short(label, rs)) for label, rs in groups]
     count = collections.Counter(n for _, n in names)
     out, seen = {}, collections.Counter()

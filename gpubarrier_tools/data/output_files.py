@@ -12,6 +12,7 @@ write (a full disk, a read-only folder) removes the temporary file, leaves `path
 is a WriteError naming `path` (exit 1); a `path` that is no regular file is an InputError (exit 2)
 before anything is written (tool_main.special_file).
 """
+
 import contextlib
 import os
 import stat
@@ -52,8 +53,7 @@ def write(path, data, replace_link=False):
         what = f"cannot write {tool_main.shown(path)}: {e.strerror or e}"
         if e.errno in tool_main.WRITE_ERRNOS:  # a full disk: nothing wrong with the input
             raise tool_main.WriteError(f"{what} (the file is as it was)") from None
-        raise tool_main.InputError(f"{what}: name a file in a folder that can be written") \
-            from None
+        raise tool_main.InputError(f"{what}: name a file in a folder that can be written") from None
     finally:
         if temp is not None:
             with contextlib.suppress(OSError):

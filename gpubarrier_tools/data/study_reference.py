@@ -9,6 +9,7 @@ from a committed reference run.
              Synchronization Methods in Nvidia GPUs" (full paper); the workshop version: its
              earlier version, "A Study of Synchronization Methods in Modern GPUs".
 """
+
 import json
 import os
 
@@ -26,34 +27,72 @@ STUDY = {
     "warp.tile-shuffle": ("22 (every group size)", "31 (every group size)", "001 T2"),
     "warp.coalesced-shuffle": ("77 (every group size)", "50 (every group size)", "001 T2"),
     "block.latency": ("22 / 36 / 84", "220 / 235 / 428", "002 T5"),
-    "block.throughput": ("0.219 / 0.402 / 0.626-0.658 (per SM or GPU not said)",
-                         "0.087 / 0.103 / 0.102-0.111", "002 T7"),
+    "block.throughput": (
+        "0.219 / 0.402 / 0.626-0.658 (per SM or GPU not said)",
+        "0.087 / 0.103 / 0.102-0.111",
+        "002 T7",
+    ),
     "grid.cg.1": ("1.435-2.199", "1.762-2.254", "002 T8"),
-    "grid.cg.min": ("1.838 / 2.847 / 5.055 / 9.207 / 21.061",
-                    "2.050 / 3.421 / 6.420 / 13.228 / 31.345", "002 T8"),
+    "grid.cg.min": (
+        "1.838 / 2.847 / 5.055 / 9.207 / 21.061",
+        "2.050 / 3.421 / 6.420 / 13.228 / 31.345",
+        "002 T8",
+    ),
     "kernel.launch-sync": ("8.888 / 10.248 / - / - \u2020", "-", "001 T1"),
     "kernel.fusion": ("1.081 \u2020", "-", "001 T1"),
 }
 
-STUDY_FOOTNOTE = ("\u2020 the study's Table 1 does not name the GPU; it also gives a launch overhead "
-                  "of 1.063 us (cooperative) and 1.258 us (cooperative multi-device) by Eq. 6, and "
-                  "a null-kernel total latency of 10.874 us for the cooperative multi-device launch.")
+STUDY_FOOTNOTE = (
+    "\u2020 the study's Table 1 does not name the GPU; it also gives a launch overhead "
+    "of 1.063 us (cooperative) and 1.258 us (cooperative multi-device) by Eq. 6, and "
+    "a null-kernel total latency of 10.874 us for the cooperative multi-device launch."
+)
 
 # The foundation figures `report foundation` judges a sweep by, each read from the committed
 # reference run below (one H200, schema v3 with its GPU UUID), never typed in.
 # (label, method, metric, axes, scale to the unit shown, unit)
 DESIGN_REFERENCE_RUN = os.path.join("results", "h200", "v3", "single-gpu.csv")
 DESIGN_REFERENCE = [
-    ("`__syncthreads`, 32 threads", "gpu.block.syncthreads", "latency_cycles",
-     {"threads_per_block": "32"}, 1, "cycles"),
-    ("`__syncthreads`, 1024 threads", "gpu.block.syncthreads", "latency_cycles",
-     {"threads_per_block": "1024"}, 1, "cycles"),
-    ("`grid.sync`, 1 block/SM x 128", "gpu.grid.cg", "latency",
-     {"blocks_per_sm": "1", "threads_per_block": "128"}, 1e-3, "us"),
-    ("`grid.sync`, 8 blocks/SM x 128", "gpu.grid.cg", "latency",
-     {"blocks_per_sm": "8", "threads_per_block": "128"}, 1e-3, "us"),
-    ("`grid.sync`, 32 blocks/SM x 32", "gpu.grid.cg", "latency",
-     {"blocks_per_sm": "32", "threads_per_block": "32"}, 1e-3, "us"),
+    (
+        "`__syncthreads`, 32 threads",
+        "gpu.block.syncthreads",
+        "latency_cycles",
+        {"threads_per_block": "32"},
+        1,
+        "cycles",
+    ),
+    (
+        "`__syncthreads`, 1024 threads",
+        "gpu.block.syncthreads",
+        "latency_cycles",
+        {"threads_per_block": "1024"},
+        1,
+        "cycles",
+    ),
+    (
+        "`grid.sync`, 1 block/SM x 128",
+        "gpu.grid.cg",
+        "latency",
+        {"blocks_per_sm": "1", "threads_per_block": "128"},
+        1e-3,
+        "us",
+    ),
+    (
+        "`grid.sync`, 8 blocks/SM x 128",
+        "gpu.grid.cg",
+        "latency",
+        {"blocks_per_sm": "8", "threads_per_block": "128"},
+        1e-3,
+        "us",
+    ),
+    (
+        "`grid.sync`, 32 blocks/SM x 32",
+        "gpu.grid.cg",
+        "latency",
+        {"blocks_per_sm": "32", "threads_per_block": "32"},
+        1e-3,
+        "us",
+    ),
 ]
 
 
@@ -68,10 +107,18 @@ def design_reference_csv():
 # T x Thr (Eq. 1), printed rounded. Table 4: sync latency in cycles ("5 times synchronization")
 # and the switch point in bytes. cli/model.py --study and tests/cli/test_model.py use them.
 STUDY_MODEL = {
-    "V100": {"1 thread": (0.62, 13.0), "1 warp": (19.6, 13.0), "32 threads": (19.6, 13.0),
-             "1024 threads": (215.0, 13.0)},
-    "P100": {"1 thread": (0.43, 18.5), "1 warp": (13.8, 18.5), "32 threads": (13.8, 18.5),
-             "1024 threads": (141.0, 18.5)},
+    "V100": {
+        "1 thread": (0.62, 13.0),
+        "1 warp": (19.6, 13.0),
+        "32 threads": (19.6, 13.0),
+        "1024 threads": (215.0, 13.0),
+    },
+    "P100": {
+        "1 thread": (0.43, 18.5),
+        "1 warp": (13.8, 18.5),
+        "32 threads": (13.8, 18.5),
+        "1024 threads": (141.0, 18.5),
+    },
 }
 # (basic, more, {gpu: (sync latency cycles, published switch point B)})
 STUDY_SWITCH_POINTS = [
@@ -103,17 +150,24 @@ STUDY_REDUCTION = {
 
 # The study's Table 1 (the GPU is not named): (launch type, launch overhead by Eq. 6 in ns, null
 # kernel total latency in ns).
-STUDY_LAUNCH_TYPES = [("traditional", 1081, 8888), ("cooperative", 1063, 10248),
-                      ("cooperative multi-device", 1258, 10874)]
+STUDY_LAUNCH_TYPES = [
+    ("traditional", 1081, 8888),
+    ("cooperative", 1063, 10248),
+    ("cooperative multi-device", 1258, 10874),
+]
 
 # The workshop version's Table 9: the multi-grid sync on 2 GPUs of a DGX-1, latency (us) by region
 # of the heat map: (case as printed, blocks/SM and warps/SM predicate, min, max). warps/SM =
 # blocks/SM x threads/block / 32.
 STUDY_MULTI_GRID_2GPU = {
-    "V100": [("block/sm <= 4 and warp/sm <= 16", lambda b, w: b <= 4 and w <= 16, 6.02, 9.12),
-             ("block/sm >= 16 or warp/sm = 64", lambda b, w: b >= 16 or w == 64, 22.00, 58.32)],
-    "P100": [("block/sm <= 2 and warp/sm <= 32", lambda b, w: b <= 2 and w <= 32, 7.26, 9.08),
-             ("block/sm > 8", lambda b, w: b > 8, 33.18, 74.89)],
+    "V100": [
+        ("block/sm <= 4 and warp/sm <= 16", lambda b, w: b <= 4 and w <= 16, 6.02, 9.12),
+        ("block/sm >= 16 or warp/sm = 64", lambda b, w: b >= 16 or w == 64, 22.00, 58.32),
+    ],
+    "P100": [
+        ("block/sm <= 2 and warp/sm <= 32", lambda b, w: b <= 2 and w <= 32, 7.26, 9.08),
+        ("block/sm > 8", lambda b, w: b > 8, 33.18, 74.89),
+    ],
 }
 
 # NVIDIA's own throughput figures that the study sets beside its measurements (its section 5, the
@@ -130,18 +184,22 @@ STUDY_MULTI_GRID_2GPU = {
 #     operations per clock cycle for devices of compute capability 5.x, 6.1 and 6.2." It gives
 #     none for 9.0.
 GUIDE_SHUFFLE_PER_CLOCK = {"9.0": 32}
-GUIDE_SHUFFLE_SOURCE = ("the CUDA C++ Programming Guide (CUDA 12.x), \"Throughput of Native "
-                        "Arithmetic Instructions\", warp shuffle")
+GUIDE_SHUFFLE_SOURCE = (
+    "the CUDA C++ Programming Guide (CUDA 12.x), \"Throughput of Native "
+    "Arithmetic Instructions\", warp shuffle"
+)
 GUIDE_SYNCTHREADS_PER_CLOCK = {"5.x, 6.1, 6.2": 64, "6.0": 32, "7.x, 8.x": 16}
-GUIDE_SYNCTHREADS_SOURCE = ("the CUDA C++ Best Practices Guide (CUDA 13.2), \"Synchronization "
-                            "Instruction\"")
+GUIDE_SYNCTHREADS_SOURCE = (
+    "the CUDA C++ Best Practices Guide (CUDA 13.2), \"Synchronization Instruction\""
+)
 
 
 # The study's conclusions that the findings page answers, in its order: data/study_conclusions.json
 # (what the study says, its sentences copied exactly); analysis/findings.py and analysis/findings_more.py
 # hold what answers each, by its key.
-CONCLUSIONS_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                "study_conclusions.json")
+CONCLUSIONS_FILE = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "study_conclusions.json"
+)
 CONCLUSION_FIELDS = ("key", "section", "claim", "quote")
 
 
@@ -155,19 +213,25 @@ def study_conclusions(path=CONCLUSIONS_FILE):
         keys = set()
         for c in conclusions:
             fields = set(c)
-            if not set(CONCLUSION_FIELDS) <= fields <= {*CONCLUSION_FIELDS, "figure"} or \
-                    not all(isinstance(v, str) for v in c.values()):
-                raise ValueError(f"conclusion {c.get('key')!r} has the fields {sorted(fields)}: "
-                                 f"strings {', '.join(CONCLUSION_FIELDS)}[, figure] expected")
+            if not set(CONCLUSION_FIELDS) <= fields <= {*CONCLUSION_FIELDS, "figure"} or not all(
+                isinstance(v, str) for v in c.values()
+            ):
+                raise ValueError(
+                    f"conclusion {c.get('key')!r} has the fields {sorted(fields)}: "
+                    f"strings {', '.join(CONCLUSION_FIELDS)}[, figure] expected"
+                )
             if c["key"] in keys:
                 raise ValueError(f"conclusion {c['key']!r} twice")
             keys.add(c["key"])
         return conclusions
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
         why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
-        tool_main.fail(tool_main.InputError(
-            f"cannot read the study's conclusions {path} ({why}): the tools folder is "
-            f"incomplete; restore it from the checkout"))
+        tool_main.fail(
+            tool_main.InputError(
+                f"cannot read the study's conclusions {path} ({why}): the tools folder is "
+                f"incomplete; restore it from the checkout"
+            )
+        )
 
 
 def conclusion_rows(answers, figures, conclusions):
@@ -185,8 +249,18 @@ def conclusion_rows(answers, figures, conclusions):
         if c["key"] not in answers:
             continue
         if ("figure" in c) == (c["key"] in figures):
-            raise ValueError(f"conclusion {c['key']!r}: its figure is given "
-                             f"{'twice' if 'figure' in c else 'nowhere'} (the file or FIGURES)")
-        rows.append((c["key"], c["section"], c["claim"], c["quote"],
-                     c["figure"] if "figure" in c else figures[c["key"]], answers[c["key"]]))
+            raise ValueError(
+                f"conclusion {c['key']!r}: its figure is given "
+                f"{'twice' if 'figure' in c else 'nowhere'} (the file or FIGURES)"
+            )
+        rows.append(
+            (
+                c["key"],
+                c["section"],
+                c["claim"],
+                c["quote"],
+                c["figure"] if "figure" in c else figures[c["key"]],
+                answers[c["key"]],
+            )
+        )
     return rows

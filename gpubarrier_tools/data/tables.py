@@ -4,6 +4,7 @@ page of `report --html`. A report builds these and never prints; the command lin
 
     items = [Table(["method", "ns"], [["`gpu.grid.cg`", "1234"]]), "", "A line of text."]
 """
+
 from dataclasses import dataclass, field
 
 
@@ -19,6 +20,7 @@ class Table:
     shown under it (lines of text; none by default), the indexes of its columns of figures
     aligned right (`---:` in Markdown; none by default), and a mark per row ("noisy", "bad" or
     "": the HTML page shades a marked row; none by default)."""
+
     header: list
     rows: list
     caption: str = ""

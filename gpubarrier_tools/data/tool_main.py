@@ -21,6 +21,7 @@ was wrong, the closest valid names, and `see ... --help`; --help prints the whol
 Messages start with the command the user typed (`gpubarrier report`, set by the executable in
 GPUBARRIER_COMMAND), else the script's name.
 """
+
 import argparse
 import contextlib
 import difflib
@@ -89,10 +90,15 @@ def missing_module_fix(module):
     """What to do when `module` cannot be imported: install it for this interpreter, or point
     GPUBARRIER_PYTHON at one that has it."""
     top = (module or "?").split(".")[0]
-    apt = {"matplotlib": "python3-matplotlib", "scipy": "python3-scipy",
-           "numpy": "python3-numpy"}.get(top, f"python3-{top}")
-    return (f"install it for that interpreter (apt-get install {apt}, or pip install {top} in "
-            f"its environment) or set GPUBARRIER_PYTHON to a Python that has it")
+    apt = {
+        "matplotlib": "python3-matplotlib",
+        "scipy": "python3-scipy",
+        "numpy": "python3-numpy",
+    }.get(top, f"python3-{top}")
+    return (
+        f"install it for that interpreter (apt-get install {apt}, or pip install {top} in "
+        f"its environment) or set GPUBARRIER_PYTHON to a Python that has it"
+    )
 
 
 def missing_module_message(e):
@@ -101,10 +107,14 @@ def missing_module_message(e):
     name = getattr(e, "name", None) or str(e)
     top = name.split(".")[0]
     if os.path.exists(os.path.join(TOOLS_DIR, top + ".py")):
-        return (f"cannot import {name} from {TOOLS_DIR}: the tools folder is incomplete "
-                f"(restore it from the checkout, or set GPUBARRIER_TOOLS to a complete one)")
-    return (f"needs the Python module '{top}', which {interpreter()} cannot import: "
-            + missing_module_fix(top))
+        return (
+            f"cannot import {name} from {TOOLS_DIR}: the tools folder is incomplete "
+            f"(restore it from the checkout, or set GPUBARRIER_TOOLS to a complete one)"
+        )
+    return (
+        f"needs the Python module '{top}', which {interpreter()} cannot import: "
+        + missing_module_fix(top)
+    )
 
 
 def _where(tb):
@@ -126,17 +136,23 @@ def report(e):
         return 2, f"{prog()}: error: {what}: {e.strerror or e}"
     if isinstance(e, OSError) and e.errno in WRITE_ERRNOS:  # a full disk, a read-only one
         return 1, f"{prog()}: error: cannot write {e.filename or 'an output'}: {e.strerror or e}"
-    return 1, (f"{prog()}: internal error (a bug in the tool, please report it): "
-               f"{type(e).__name__}: {one_line(e)} at {_where(e.__traceback__)} "
-               f"(GPUBARRIER_DEBUG=1 prints the traceback)")
+    return 1, (
+        f"{prog()}: internal error (a bug in the tool, please report it): "
+        f"{type(e).__name__}: {one_line(e)} at {_where(e.__traceback__)} "
+        f"(GPUBARRIER_DEBUG=1 prints the traceback)"
+    )
 
 
 def file_kind(mode):
     """What a file of this st_mode is, in a message's words: "character device", "FIFO",
     "socket", "block device", "directory", else "file"."""
-    for test, kind in ((stat.S_ISDIR, "directory"), (stat.S_ISFIFO, "FIFO"),
-                       (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
-                       (stat.S_ISSOCK, "socket")):
+    for test, kind in (
+        (stat.S_ISDIR, "directory"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISSOCK, "socket"),
+    ):
         if test(mode):
             return kind
     return "file"
@@ -157,15 +173,19 @@ def special_file(path, flag, links=True):
             target = ""
             with contextlib.suppress(OSError):
                 target = f" to '{shown(os.readlink(path))}'"
-            raise InputError(f"{named} is a symbolic link{target}, which writing would replace: "
-                             f"give the path of the file itself")
+            raise InputError(
+                f"{named} is a symbolic link{target}, which writing would replace: "
+                f"give the path of the file itself"
+            )
         return
     if stat.S_ISDIR(info.st_mode):
         raise InputError(f"{named} is a directory: name a file")
     if not stat.S_ISREG(info.st_mode):
-        raise InputError(f"{named} is a {file_kind(info.st_mode)}, not a regular file: a "
-                         f"gpubarrier tool writes only regular files (it replaces them whole); "
-                         f"give a file's path")
+        raise InputError(
+            f"{named} is a {file_kind(info.st_mode)}, not a regular file: a "
+            f"gpubarrier tool writes only regular files (it replaces them whole); "
+            f"give a file's path"
+        )
 
 
 def refuse_to_replace(path, flag, force):
@@ -178,8 +198,10 @@ def refuse_to_replace(path, flag, force):
         raise InputError(f"{flag} '{path}' is a directory: name a file")
     holds = os.path.islink(path) or (os.path.exists(path) and os.path.getsize(path) > 0)
     if holds and not force:
-        raise InputError(f"{flag} '{path}' already exists and is not empty: replace it with "
-                         f"--force, or choose a new file")
+        raise InputError(
+            f"{flag} '{path}' already exists and is not empty: replace it with "
+            f"--force, or choose a new file"
+        )
 
 
 class ArgumentParser(argparse.ArgumentParser):
@@ -200,8 +222,10 @@ class ArgumentParser(argparse.ArgumentParser):
             choices = [str(c) for c in action.choices]
             near = difflib.get_close_matches(str(value), choices, 3)
             raise argparse.ArgumentError(
-                None, f"{name} '{value}' is not one of {', '.join(choices)}"
-                      + (f" (closest: {', '.join(near)})" if near else ""))
+                None,
+                f"{name} '{value}' is not one of {', '.join(choices)}"
+                + (f" (closest: {', '.join(near)})" if near else ""),
+            )
 
     def parse_args(self, args=None, namespace=None):
         args, extras = self.parse_known_args(args, namespace)
@@ -209,15 +233,16 @@ class ArgumentParser(argparse.ArgumentParser):
             first = extras[0]
             if first.startswith("-"):
                 near = difflib.get_close_matches(first.split("=", 1)[0], self._options(), 3)
-                self.error(f"unknown option '{first}'"
-                           + (f" (closest: {', '.join(near)})" if near else ""))
+                self.error(
+                    f"unknown option '{first}'" + (f" (closest: {', '.join(near)})" if near else "")
+                )
             self.error(f"unexpected argument '{first}'")
         return args
 
     def error(self, message):
         message = one_line(message)
         if message.startswith("argument "):  # argparse's "argument --syncs: invalid int value"
-            message = message[len("argument "):]
+            message = message[len("argument ") :]
         typed = re.fullmatch(r"(\S+): invalid (\w+) value: (.*)", message)
         if typed:
             what = {"int": "an integer", "float": "a number"}.get(typed[2], f"a {typed[2]}")

@@ -18,6 +18,7 @@ bound and what was expected, before more than the bound is read:
 A UTF-8 byte order mark at the start of a file is dropped, so that a CSV saved by a spreadsheet
 reads as the same columns. Text that is not UTF-8 is refused naming the line and the byte.
 """
+
 import csv
 import fcntl
 import os
@@ -25,7 +26,7 @@ import stat
 
 from . import tool_main
 
-MAX_CSV_BYTES = 1 << 30   # 1 GiB
+MAX_CSV_BYTES = 1 << 30  # 1 GiB
 MAX_TEXT_BYTES = 64 << 20  # 64 MiB
 MAX_LINE_BYTES = 1 << 20  # 1 MiB
 BOM = b"\xef\xbb\xbf"
@@ -45,7 +46,7 @@ def size_text(n):
 
 
 def special_kind(path):
-    """"FIFO", "character device", ... for a path (links followed) that is no regular file, else
+    """ "FIFO", "character device", ... for a path (links followed) that is no regular file, else
     "" (a regular file, a folder, or nothing there)."""
     try:
         mode = os.stat(path).st_mode
@@ -93,7 +94,8 @@ class Lines:
             raise self.error(
                 f"{self.name}: {size_text(size)} ({size} bytes), larger than the "
                 f"{size_text(self.limit)} a gpubarrier tool reads from one file: expected "
-                f"{self.expected}, which is far smaller; split it, or keep the rows you need")
+                f"{self.expected}, which is far smaller; split it, or keep the rows you need"
+            )
         return self
 
     def __exit__(self, *exc):
@@ -113,21 +115,27 @@ class Lines:
             read += len(data)
             if len(data) > MAX_LINE_BYTES:
                 what = "" if self.regular else f" (a {self.kind}, which may never end)"
-                raise self.error(f"{name}:{self.line}: line longer than "
-                                 f"{size_text(MAX_LINE_BYTES)}{what}: expected {self.expected}, "
-                                 f"whose lines are far shorter")
+                raise self.error(
+                    f"{name}:{self.line}: line longer than "
+                    f"{size_text(MAX_LINE_BYTES)}{what}: expected {self.expected}, "
+                    f"whose lines are far shorter"
+                )
             if read > self.limit:
-                raise self.error(f"{name}: more than {size_text(self.limit)} read from this "
-                                 f"{self.kind}, the most a gpubarrier tool reads from one file: "
-                                 f"expected {self.expected}, which is far smaller")
+                raise self.error(
+                    f"{name}: more than {size_text(self.limit)} read from this "
+                    f"{self.kind}, the most a gpubarrier tool reads from one file: "
+                    f"expected {self.expected}, which is far smaller"
+                )
             if self.line == 1 and data.startswith(BOM):
-                data = data[len(BOM):]
+                data = data[len(BOM) :]
             try:
                 yield data.decode("utf-8", self.errors)
             except UnicodeDecodeError as e:
                 at = read - len(data) + e.start
-                raise self.error(f"{name}:{self.line}: not UTF-8 text ({e.reason} at byte {at}): "
-                                 f"expected {self.expected}") from None
+                raise self.error(
+                    f"{name}:{self.line}: not UTF-8 text ({e.reason} at byte {at}): "
+                    f"expected {self.expected}"
+                ) from None
 
 
 def read_text(path, expected, error=FileError, errors="strict"):
@@ -147,8 +155,9 @@ def csv_rows(path, expected, error=FileError):
                 if fields:
                     yield reader.line_num, fields
         except csv.Error as e:
-            raise error(f"{lines.name}:{reader.line_num}: not valid CSV ({e}): expected "
-                        f"{expected}") from None
+            raise error(
+                f"{lines.name}:{reader.line_num}: not valid CSV ({e}): expected {expected}"
+            ) from None
 
 
 def csv_dicts(path, expected, error=FileError):
@@ -159,8 +168,10 @@ def csv_dicts(path, expected, error=FileError):
         if header is None:
             header = fields
         elif len(fields) != len(header):
-            raise error(f"{tool_main.shown(path)}:{line}: {len(fields)} fields, expected "
-                        f"{len(header)} (the header's columns): expected {expected}")
+            raise error(
+                f"{tool_main.shown(path)}:{line}: {len(fields)} fields, expected "
+                f"{len(header)} (the header's columns): expected {expected}"
+            )
         else:
             rows.append((line, dict(zip(header, fields))))
     return header or [], rows

@@ -10,6 +10,7 @@ No other module writes table syntax: a report returns data and the command line 
                       each line of text that is not blank as <p class="note">; `code` and **bold**
                       in cells and lines as <code> and <strong>, the rest escaped
 """
+
 import html as html_lib
 import itertools
 import re
@@ -26,8 +27,10 @@ def markdown_table(table):
     lines = [table.caption] if table.caption else []
     lines.append("| " + " | ".join(_md_cell(h) for h in table.header) + " |")
     lines.append("|" + "".join(f"{a}|" for a in _md_rule(table)))
-    lines += ["| " + " | ".join(_md_cell(c) for c in r) + " |" + " |" * (len(table.header) - len(r))
-              for r in table.rows]
+    lines += [
+        "| " + " | ".join(_md_cell(c) for c in r) + " |" + " |" * (len(table.header) - len(r))
+        for r in table.rows
+    ]
     return lines + list(table.notes)
 
 
@@ -55,14 +58,19 @@ def aligned_table(table):
     """A table's lines for a terminal: its caption, its columns padded with spaces under a line
     of dashes, its notes."""
     rows = [[str(c) for c in r] for r in table.rows]
-    widths = [max(len(x) for x in col)
-              for col in itertools.zip_longest(table.header, *rows, fillvalue="")]
+    widths = [
+        max(len(x) for x in col) for col in itertools.zip_longest(table.header, *rows, fillvalue="")
+    ]
 
     def line(cells):
         return "  ".join(x.ljust(w) for x, w in zip(cells, widths)).rstrip()
-    return ([table.caption] if table.caption else []) + \
-        [line(table.header), line(["-" * w for w in widths])] + [line(r) for r in rows] + \
-        list(table.notes)
+
+    return (
+        ([table.caption] if table.caption else [])
+        + [line(table.header), line(["-" * w for w in widths])]
+        + [line(r) for r in rows]
+        + list(table.notes)
+    )
 
 
 def text(items):
@@ -87,8 +95,9 @@ def inline(text):
     return re.sub(r"\*\*([^*]*)\*\*", r"<strong>\1</strong>", out)
 
 
-def html_table(table, css="", table_id="", right=(), nowrap=(), markup=True, head=True,
-               row_head=False):
+def html_table(
+    table, css="", table_id="", right=(), nowrap=(), markup=True, head=True, row_head=False
+):
     """A table as <table> (its caption and notes not included): a column aligned right (the
     table's, and those of `right`: figures the page aligns, the Markdown not) as cells of class
     "num", a row's mark as the row's class. css, table_id: the table's class and id; nowrap: the
@@ -106,11 +115,18 @@ def html_table(table, css="", table_id="", right=(), nowrap=(), markup=True, hea
 
     def tr(k, r):
         mark = table.marks[k] if k < len(table.marks) else ""
-        return (f'<tr class="{mark}">' if mark else "<tr>") + \
-            "".join(td(i, c) for i, c in enumerate(r)) + "</tr>"
+        return (
+            (f'<tr class="{mark}">' if mark else "<tr>")
+            + "".join(td(i, c) for i, c in enumerate(r))
+            + "</tr>"
+        )
+
     attrs = (f' id="{table_id}"' if table_id else "") + (f' class="{css}"' if css else "")
-    top = "<thead><tr>" + "".join(f"<th>{cell(c)}</th>" for c in table.header) + \
-        "</tr></thead>" if head else ""
+    top = (
+        "<thead><tr>" + "".join(f"<th>{cell(c)}</th>" for c in table.header) + "</tr></thead>"
+        if head
+        else ""
+    )
     body = "".join(tr(k, r) for k, r in enumerate(table.rows))
     return f"<table{attrs}>{top}<tbody>{body}</tbody></table>"
 
@@ -119,8 +135,10 @@ def html(items):
     parts = []
 
     def notes(text):
-        parts.extend(f'<p class="note">{inline(line)}</p>' for line in text.splitlines()
-                     if line.strip())
+        parts.extend(
+            f'<p class="note">{inline(line)}</p>' for line in text.splitlines() if line.strip()
+        )
+
     for item in items:
         if isinstance(item, Table):
             notes(item.caption)

@@ -2,6 +2,7 @@
 latency against the GPU count, one line per method and the composed floor dashed, or, where the
 rows span one GPU count, the answers table as bars (render/answers_bars.py). Drawn from what
 analysis/answers.py computes (the answers, the chart's points, the floor line)."""
+
 import io
 
 from . import answers_bars
@@ -18,22 +19,40 @@ def chart_png(chart, title=""):
         return None
     lines, floor = chart["lines"], chart["floor"]
     import matplotlib
+
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
     fig, ax = plt.subplots(figsize=(11, 5), dpi=90)
     cmap = plt.get_cmap("tab20")
     for i, (label, pts) in enumerate(sorted(lines.items())):
         xs = sorted(pts)
-        ax.plot(xs, [pts[x] / 1000 for x in xs], marker="o", ms=4, lw=1.3,
-                color=cmap(i % 20), ls="-" if "[mpi]" not in label else ":", label=label)
+        ax.plot(
+            xs,
+            [pts[x] / 1000 for x in xs],
+            marker="o",
+            ms=4,
+            lw=1.3,
+            color=cmap(i % 20),
+            ls="-" if "[mpi]" not in label else ":",
+            label=label,
+        )
     if floor:
         xs = sorted(floor)
-        ax.plot(xs, [floor[x] / 1000 for x in xs], "k--", lw=2, marker="s", ms=5,
-                label=chart["floor_label"])
+        ax.plot(
+            xs,
+            [floor[x] / 1000 for x in xs],
+            "k--",
+            lw=2,
+            marker="s",
+            ms=5,
+            label=chart["floor_label"],
+        )
     counts = sorted({x for pts in lines.values() for x in pts} | set(floor))
     ax.set_xticks(counts)
     ax.set_yscale("log")
     from matplotlib.ticker import FuncFormatter
+
     plain = FuncFormatter(lambda v, _: f"{v:g}")
     ax.yaxis.set_major_formatter(plain)
     ax.yaxis.set_minor_formatter(plain)

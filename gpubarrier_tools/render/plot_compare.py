@@ -17,6 +17,7 @@ The representative configuration of a method is chosen once for all machines: fo
 value every machine measured, preferring 1 block/SM, 128 threads per block, a full warp (32), a
 cluster of 2, ordering/fault/host_wait/blocking/skip_block 0, and the largest common GPU count.
 """
+
 import collections
 import math
 import os
@@ -30,13 +31,29 @@ from matplotlib import ticker
 from ..data import gbcsv
 
 LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
-PREFERRED = {"blocks_per_sm": "1", "threads_per_block": "128", "group_size": "32",
-             "cluster_size": "2", "ordering": "0", "fault": "0", "host_wait": "0",
-             "blocking": "0", "skip_block": "0"}
+PREFERRED = {
+    "blocks_per_sm": "1",
+    "threads_per_block": "128",
+    "group_size": "32",
+    "cluster_size": "2",
+    "ordering": "0",
+    "fault": "0",
+    "host_wait": "0",
+    "blocking": "0",
+    "skip_block": "0",
+}
 AXIS_ORDER = ["gpu_count"] + list(PREFERRED)
 # Distinct colours for machines, colour-blind friendly first (Okabe-Ito), then tab10.
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
-           "#000000"] + [plt.get_cmap("tab10")(i) for i in range(10)]
+PALETTE = [
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#F0E442",
+    "#000000",
+] + [plt.get_cmap("tab10")(i) for i in range(10)]
 
 
 def safe(text):
@@ -79,13 +96,14 @@ def assign_groups(rows, split_repeats=True):
     # Files of one label that measured the same point stay apart (repeated runs).
     points = collections.defaultdict(lambda: collections.defaultdict(set))
     for r in rows:
-        points[labels[id(r)]][r["_file"]].add((r["method"], r["config"], r["metric"],
-                                               r["launcher"], r["gpu_count"]))
+        points[labels[id(r)]][r["_file"]].add(
+            (r["method"], r["config"], r["metric"], r["launcher"], r["gpu_count"])
+        )
     split = set()
     for label, by_file in points.items() if split_repeats else ():
         files = list(by_file)
         for i, a in enumerate(files):
-            if any(by_file[a] & by_file[b] for b in files[i + 1:]):
+            if any(by_file[a] & by_file[b] for b in files[i + 1 :]):
                 split.add(label)
     for r in rows:
         label = labels[id(r)]
@@ -144,22 +162,28 @@ def representative(by_group, skip=()):
     pick = {}
     for g, rs in cand.items():
         if rs:
-            pick[g] = min(rs, key=lambda r: _num(r["stddev"] or "inf") /
-                          math.sqrt(max(int(r["samples"] or 1), 1)))
+            pick[g] = min(
+                rs,
+                key=lambda r: (
+                    _num(r["stddev"] or "inf") / math.sqrt(max(int(r["samples"] or 1), 1))
+                ),
+            )
     return pick, chosen
 
 
 OFF_VARIANTS = ("ordering", "fault", "host_wait", "blocking", "skip_block")
-DEFAULT_NOTE = ("variants at their default (ordering, fault, host_wait, blocking, skip_block 0)")
+DEFAULT_NOTE = "variants at their default (ordering, fault, host_wait, blocking, skip_block 0)"
 
 
 def describe(cfg, level=""):
     """A short text of a configuration: 1 block/SM x 128 threads, group 32, ...; the default
     variants (DEFAULT_NOTE) and one GPU at a single-GPU level are left out."""
-    cfg = {k: v for k, v in cfg.items()
-           if not (k in OFF_VARIANTS and v == "0")
-           and not (k == "gpu_count" and v == "1" and level in ("warp", "block", "cluster",
-                                                                "grid"))}
+    cfg = {
+        k: v
+        for k, v in cfg.items()
+        if not (k in OFF_VARIANTS and v == "0")
+        and not (k == "gpu_count" and v == "1" and level in ("warp", "block", "cluster", "grid"))
+    }
     parts = []
     if "blocks_per_sm" in cfg and "threads_per_block" in cfg:
         parts.append(f'{cfg["blocks_per_sm"]} block/SM × {cfg["threads_per_block"]} threads')
@@ -243,7 +267,11 @@ def _column_label(label):
     n = next((i for i, p in enumerate(parts) if re.fullmatch(r"\d+ GPUs?", p)), None)
     if n is None or n < 2:
         return _wrap_label(label, 22)
-    lines = [" · ".join(parts[:n - 1]), " · ".join(parts[n - 1:n + 1]), " · ".join(parts[n + 1:])]
+    lines = [
+        " · ".join(parts[: n - 1]),
+        " · ".join(parts[n - 1 : n + 1]),
+        " · ".join(parts[n + 1 :]),
+    ]
     return "\n".join(x for x in lines if x)
 
 
@@ -253,10 +281,16 @@ def bars(table, groups, out, save, prefix):
     levels += sorted({t[0] for t in table} - set(levels))
     if not levels:
         return []
-    heights = [sum(1 for t in table if t[0] == lv) * (0.18 * len(groups) + 0.25) + 0.9
-               for lv in levels]
-    fig, axs = plt.subplots(len(levels), 1, figsize=(9, sum(heights) + 1.4),
-                            gridspec_kw={"height_ratios": heights}, squeeze=False)
+    heights = [
+        sum(1 for t in table if t[0] == lv) * (0.18 * len(groups) + 0.25) + 0.9 for lv in levels
+    ]
+    fig, axs = plt.subplots(
+        len(levels),
+        1,
+        figsize=(9, sum(heights) + 1.4),
+        gridspec_kw={"height_ratios": heights},
+        squeeze=False,
+    )
     color = {g: PALETTE[i % len(PALETTE)] for i, g in enumerate(groups)}
     bar_h = 0.8 / len(groups)
     for ax, lv in zip(axs[:, 0], levels):
@@ -272,8 +306,15 @@ def bars(table, groups, out, save, prefix):
                     xs.append(float(r["value"]) / div)
                     errs.append(_num(r["stddev"] or "0") / div)
             errs = [0 if math.isinf(e) else e for e in errs]
-            ax.barh(ys, xs, height=bar_h * 0.92, color=color[g], label=_wrap_label(g, 60),
-                    xerr=errs, error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "0.25"})
+            ax.barh(
+                ys,
+                xs,
+                height=bar_h * 0.92,
+                color=color[g],
+                label=_wrap_label(g, 60),
+                xerr=errs,
+                error_kw={"elinewidth": 0.8, "capsize": 2, "ecolor": "0.25"},
+            )
         labels = []
         configs = {describe(t[2], lv) for t in entries}
         for _, m, cfg, _ in entries:
@@ -289,19 +330,29 @@ def bars(table, groups, out, save, prefix):
             scale = ""
             ax.set_xlim(left=0)
         ax.grid(True, axis="x", which="major", alpha=0.3)
-        ax.set_xlabel(f"latency ({unit}{scale}); error bars ±1 stddev of the samples",
-                      fontsize=8)
+        ax.set_xlabel(f"latency ({unit}{scale}); error bars ±1 stddev of the samples", fontsize=8)
         title = f"{lv} level"
         if len(configs) == 1 and configs != {""}:
             title += f" at {configs.pop()}"
         ax.set_title(title, fontsize=10, loc="left", fontweight="bold")
     top = 0.35 + 0.2 * len(groups)
-    fig.legend(handles=legend_handles(groups, color), fontsize=8, loc="upper left",
-               bbox_to_anchor=(0.01, 1 - 0.05 / fig.get_figheight()), frameon=False,
-               title="(system ·) GPU model · topology class · GPUs used (· launch mode)",
-               title_fontsize=8, alignment="left")
-    fig.text(0.01, 0.005, "Each method at one configuration measured by every machine; "
-             + DEFAULT_NOTE + ".", fontsize=7, color="0.3")
+    fig.legend(
+        handles=legend_handles(groups, color),
+        fontsize=8,
+        loc="upper left",
+        bbox_to_anchor=(0.01, 1 - 0.05 / fig.get_figheight()),
+        frameon=False,
+        title="(system ·) GPU model · topology class · GPUs used (· launch mode)",
+        title_fontsize=8,
+        alignment="left",
+    )
+    fig.text(
+        0.01,
+        0.005,
+        "Each method at one configuration measured by every machine; " + DEFAULT_NOTE + ".",
+        fontsize=7,
+        color="0.3",
+    )
     fig.tight_layout(rect=(0, 0.015, 1, 1 - top / fig.get_figheight()))
     return save(fig, out, f"{prefix}compare-bars")
 
@@ -311,9 +362,15 @@ def ratio_heatmap(table, groups, baseline, out, save, prefix):
     entries = [t for t in table if baseline in t[3] and len(t[3]) > 1]
     if not entries:
         return []
-    grid = [[float(t[3][g]["value"]) / float(t[3][baseline]["value"])
-             if g in t[3] and float(t[3][baseline]["value"]) > 0 else math.nan for g in groups]
-            for t in entries]
+    grid = [
+        [
+            float(t[3][g]["value"]) / float(t[3][baseline]["value"])
+            if g in t[3] and float(t[3][baseline]["value"]) > 0
+            else math.nan
+            for g in groups
+        ]
+        for t in entries
+    ]
     finite = [v for row in grid for v in row if v == v and v > 0]
     # Colours saturate at 2x (or the largest ratio): small differences stay pale.
     span = max([max(v, 1 / v) for v in finite] + [2.0])
@@ -334,33 +391,49 @@ def ratio_heatmap(table, groups, baseline, out, save, prefix):
             else:
                 text = f"{v:.2f}×"
             dark = v == v and abs(math.log(v)) > 0.6 * math.log(span)
-            ax.text(j, i, text, ha="center", va="center", fontsize=8,
-                    color="white" if dark else "black",
-                    fontweight="bold" if g == baseline else "normal")
-    ax.set_xticks(range(len(groups)),
-                  [_column_label(g) + ("\n(baseline)" if g == baseline else "")
-                   for g in groups], fontsize=8)
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if dark else "black",
+                fontweight="bold" if g == baseline else "normal",
+            )
+    ax.set_xticks(
+        range(len(groups)),
+        [_column_label(g) + ("\n(baseline)" if g == baseline else "") for g in groups],
+        fontsize=8,
+    )
     ax.xaxis.tick_top()
     ax.set_yticks(range(len(entries)), [f"{m}  [{lv}]" for lv, m, _, _ in entries], fontsize=8)
     ax.tick_params(length=0)
     cb = fig.colorbar(im, ax=ax, shrink=0.8, pad=0.02)
     cb.set_label("latency ÷ baseline (log scale)\nred: slower, blue: faster", fontsize=8)
-    ticks = [t for t in (0.1, 0.25, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 2, 4, 10)
-             if 1 / span <= t <= span]
+    ticks = [t for t in (0.1, 0.25, 0.5, 0.8, 0.9, 1, 1.1, 1.25, 2, 4, 10) if 1 / span <= t <= span]
     cb.set_ticks(ticks, labels=[f"{t:g}×" for t in ticks])
     cb.ax.tick_params(labelsize=8)
     cb.ax.minorticks_off()
-    ax.set_xlabel("bold: the baseline's latency; other cells: latency ÷ baseline (grey n/a: not "
-                  "measured there)\neach method at one configuration every machine measured "
-                  "(as in compare-bars)", fontsize=8)
+    ax.set_xlabel(
+        "bold: the baseline's latency; other cells: latency ÷ baseline (grey n/a: not "
+        "measured there)\neach method at one configuration every machine measured "
+        "(as in compare-bars)",
+        fontsize=8,
+    )
     fig.tight_layout()
     return save(fig, out, f"{prefix}compare-ratio")
 
 
 def scaling(rows, groups, out, save, prefix):
     """Latency against GPU count per multi-GPU method, one line per machine (Figs. 5 and 11)."""
-    multi = [r for r in rows if r["level"] in ("multi-gpu", "kernel", "multi-node")
-             and r["gpu_count"].isdigit() and int(r["gpu_count"]) > 0]
+    multi = [
+        r
+        for r in rows
+        if r["level"] in ("multi-gpu", "kernel", "multi-node")
+        and r["gpu_count"].isdigit()
+        and int(r["gpu_count"]) > 0
+    ]
     by = collections.defaultdict(lambda: collections.defaultdict(list))
     for r in multi:
         by[r["method"]][r["_group"]].append(r)
@@ -402,9 +475,17 @@ def scaling(rows, groups, out, save, prefix):
             sd = [_num(series[g][x]["stddev"] or "0") / div for x in xs]
             sd = [0 if math.isinf(e) else e for e in sd]
             # The lower whisker stops at zero: a latency is never negative.
-            ax.errorbar([x + dodge for x in xs], ys, yerr=[[min(e, y) for e, y in zip(sd, ys)], sd],
-                        marker="o", markersize=4, capsize=2, color=color[g],
-                        linestyle="--" if "mpi ranks" in g else "-", label=g)
+            ax.errorbar(
+                [x + dodge for x in xs],
+                ys,
+                yerr=[[min(e, y) for e, y in zip(sd, ys)], sd],
+                marker="o",
+                markersize=4,
+                capsize=2,
+                color=color[g],
+                linestyle="--" if "mpi ranks" in g else "-",
+                label=g,
+            )
         positive = [v / div for v in vals if v > 0]
         if positive and max(positive) / min(positive) > 30:
             ax.set_yscale("log")
@@ -423,15 +504,29 @@ def scaling(rows, groups, out, save, prefix):
     for k in range(len(facets), nrow * ncol):
         axs[k // ncol][k % ncol].axis("off")
     present = [g for g in groups if any(g in s for _, _, s in facets)]
-    handles = [plt.Line2D([], [], color=color[g], marker="o",
-                          linestyle="--" if "mpi ranks" in g else "-", label=g) for g in present]
+    handles = [
+        plt.Line2D(
+            [], [], color=color[g], marker="o", linestyle="--" if "mpi ranks" in g else "-", label=g
+        )
+        for g in present
+    ]
     height = fig.get_figheight()
-    fig.suptitle("Latency per barrier against GPU count, one line per machine (points side by side "
-                 "at each count); error bars ±1 stddev of the samples;\n" + DEFAULT_NOTE, fontsize=9, y=1 - 0.08 / height,
-                 va="top")
+    fig.suptitle(
+        "Latency per barrier against GPU count, one line per machine (points side by side "
+        "at each count); error bars ±1 stddev of the samples;\n" + DEFAULT_NOTE,
+        fontsize=9,
+        y=1 - 0.08 / height,
+        va="top",
+    )
     ncol = min(len(handles), 3)
-    fig.legend(handles=handles, loc="upper center", ncol=ncol, fontsize=8, frameon=False,
-               bbox_to_anchor=(0.5, 1 - 0.5 / height))
+    fig.legend(
+        handles=handles,
+        loc="upper center",
+        ncol=ncol,
+        fontsize=8,
+        frameon=False,
+        bbox_to_anchor=(0.5, 1 - 0.5 / height),
+    )
     fig.tight_layout(rect=(0, 0, 1, 1 - (0.6 + 0.2 * math.ceil(len(handles) / ncol)) / height))
     return save(fig, out, f"{prefix}compare-scaling")
 
@@ -443,12 +538,15 @@ def resolve_baseline(groups, rows, baseline):
         return baseline
     hits = [g for g in groups if baseline.lower() in g.lower()]
     if not hits:
-        hits = sorted({r["_group"] for r in rows
-                       if os.path.abspath(r["_file"]) == os.path.abspath(baseline)})
+        hits = sorted(
+            {r["_group"] for r in rows if os.path.abspath(r["_file"]) == os.path.abspath(baseline)}
+        )
     if len(hits) == 1:
         return hits[0]
-    raise ValueError(f"--baseline {baseline!r} names {'several' if hits else 'none'} of the "
-                     f"machines: " + "; ".join(groups))
+    raise ValueError(
+        f"--baseline {baseline!r} names {'several' if hits else 'none'} of the "
+        f"machines: " + "; ".join(groups)
+    )
 
 
 def compare_all(rows, groups, out, save, baseline=None, prefix=""):

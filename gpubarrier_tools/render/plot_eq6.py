@@ -8,6 +8,7 @@ The points (analysis/findings_eq6.py length_points) are the ok rows and the zero
 and is narrower than the overhead it would resolve, "no overhead left"); a wider interval is
 unresolved and not drawn. Near zero the launch is hidden behind the running kernel.
 """
+
 import matplotlib.pyplot as plt
 
 STEM = "eq6-length"
@@ -24,8 +25,7 @@ def eq6_length(pts, settled_ns, out, save):
         xs = [p[0] for p in ps]
         ys = [p[1] for p in ps]
         err = [[p[1] - p[2] for p in ps], [p[3] - p[1] for p in ps]]
-        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3,
-                    label=f"{model} {uuid} {launch}")
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, label=f"{model} {uuid} {launch}")
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.axvline(settled_ns / 1000, color="0.7", linestyle="--", linewidth=0.8)
     ax.set_xscale("log")

@@ -11,6 +11,7 @@ predictions (1 thread vs 1 warp, 32 vs 1024 threads). Right panel: the device-wi
 with the predictions for 1 block vs the grid and 1 GPU vs N GPUs. A point is the median over the
 rows of one method, configuration and size (several GPUs of one machine, repeats).
 """
+
 import collections
 import statistics
 
@@ -26,8 +27,13 @@ IN_BLOCK = "reduction.block"
 
 def read_ceiling(rows):
     """The median model.gmem.stream grid=1 bandwidth (GB/s) of the rows, or None."""
-    got = [float(r["value"]) for r in rows if r["method"] == READ and r["metric"] == "bandwidth"
-           and gbcsv.config_axes(r).get("grid") == "1"]
+    got = [
+        float(r["value"])
+        for r in rows
+        if r["method"] == READ
+        and r["metric"] == "bandwidth"
+        and gbcsv.config_axes(r).get("grid") == "1"
+    ]
     return statistics.median(got) if got else None
 
 
@@ -36,8 +42,11 @@ def curves(rows):
     points = collections.defaultdict(lambda: collections.defaultdict(list))
     for r in rows:
         axes = gbcsv.config_axes(r)
-        if not r["method"].startswith("reduction.") or r["metric"] != "bandwidth" \
-                or "bytes" not in axes:
+        if (
+            not r["method"].startswith("reduction.")
+            or r["metric"] != "bandwidth"
+            or "bytes" not in axes
+        ):
             continue
         rest = " ".join(f"{k}={v}" for k, v in sorted(axes.items()) if k != "bytes")
         if r["gpu_count"] not in ("", "1"):
@@ -49,8 +58,13 @@ def curves(rows):
 def switch_lines(ax, preds):
     colors = plt.get_cmap("Dark2")
     for i, p in enumerate(preds):
-        ax.axvline(p["n"], color=colors(i % 8), linestyle=":", linewidth=1.2,
-                   label=f"predicted: {p['prediction']} ({p['n']:.3g} B)")
+        ax.axvline(
+            p["n"],
+            color=colors(i % 8),
+            linestyle=":",
+            linewidth=1.2,
+            label=f"predicted: {p['prediction']} ({p['n']:.3g} B)",
+        )
 
 
 def draw(ax, series, preds, title, ceiling=None):
@@ -58,13 +72,24 @@ def draw(ax, series, preds, title, ceiling=None):
         xs = sorted(pts)
         label = f"{method.removeprefix('reduction.')} {rest}".strip()
         if method == COPY:
-            ax.plot(xs, [pts[x] for x in xs], color="grey", linestyle="--", linewidth=1.2,
-                    label="copy (read + write, no read ceiling)")
+            ax.plot(
+                xs,
+                [pts[x] for x in xs],
+                color="grey",
+                linestyle="--",
+                linewidth=1.2,
+                label="copy (read + write, no read ceiling)",
+            )
         else:
             ax.plot(xs, [pts[x] for x in xs], marker="o", markersize=3, label=label)
     if ceiling is not None:
-        ax.axhline(ceiling, color="black", linestyle="-.", linewidth=1.5,
-                   label=f"read ceiling: {READ} grid=1 ({ceiling:.0f} GB/s)")
+        ax.axhline(
+            ceiling,
+            color="black",
+            linestyle="-.",
+            linewidth=1.5,
+            label=f"read ceiling: {READ} grid=1 ({ceiling:.0f} GB/s)",
+        )
     switch_lines(ax, preds)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
@@ -86,17 +111,29 @@ def reduction(ok_rows, out, save, predictions):
         if not series:
             continue
         preds = [p for p in predictions(mine) if p.get("n")]
-        panels = [(f"{IN_BLOCK}: one block", {k: v for k, v in series.items()
-                                               if k[0] == IN_BLOCK},
-                   [p for p in preds if p["units"] == "B, cycles"]),
-                  ("device-wide reductions", {k: v for k, v in series.items() if k[0] != IN_BLOCK},
-                   [p for p in preds if p["units"] != "B, cycles"])]
+        panels = [
+            (
+                f"{IN_BLOCK}: one block",
+                {k: v for k, v in series.items() if k[0] == IN_BLOCK},
+                [p for p in preds if p["units"] == "B, cycles"],
+            ),
+            (
+                "device-wide reductions",
+                {k: v for k, v in series.items() if k[0] != IN_BLOCK},
+                [p for p in preds if p["units"] != "B, cycles"],
+            ),
+        ]
         panels = [p for p in panels if p[1]]
         fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 5), squeeze=False)
         ceiling = read_ceiling(mine)
         for ax, (title, sub, lines) in zip(axes[0], panels):
-            draw(ax, sub, lines, f"{title} on {gpu}",
-                 ceiling if title == "device-wide reductions" else None)
+            draw(
+                ax,
+                sub,
+                lines,
+                f"{title} on {gpu}",
+                ceiling if title == "device-wide reductions" else None,
+            )
         fig.tight_layout()
         stem = f"reduction-{safe(gpu)}"
         save(fig, out, stem)

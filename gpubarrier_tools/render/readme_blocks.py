@@ -29,6 +29,7 @@ marker:
   - numbers with units that are configuration or identity, not measurement: sizes (16 MiB,
     64 KiB, 4 B), counts (4 GPUs, 128 threads, 5 runs), shapes (1 x 128), dates and versions.
 """
+
 import contextlib
 import difflib
 import glob
@@ -48,11 +49,18 @@ REF = re.compile(r"<!-- ref: (\S.*?) -->(.*?)<!-- /ref -->")  # the source named
 _NUM = r"\d+(?:,\d{3})*(?:\.\d+)?"
 _UNIT = r"(?:[kKM]\s*)?(?:µs|μs|us|ns|ms|cycles?|GB/s|TB/s|B/ns|B/cycle|[MG]Hz)(?![\w/])"
 _LIST = rf"(?:[-+−~≈]?{_NUM}\s*/\s*)*"  # 0.157 / 4.65 / 84.2 B/cycle
-FIGURE = re.compile(rf"(?<![\w.\-+−/]){_LIST}[-+−~≈]?{_NUM}(?:\s*(?:-|–|to)\s*[-+−]?{_NUM})?"
-                    rf"(?:\s*{_UNIT}|\s*%|[x×](?![\w/]|\s*\d))")
+FIGURE = re.compile(
+    rf"(?<![\w.\-+−/]){_LIST}[-+−~≈]?{_NUM}(?:\s*(?:-|–|to)\s*[-+−]?{_NUM})?"
+    rf"(?:\s*{_UNIT}|\s*%|[x×](?![\w/]|\s*\d))"
+)
 # what is not prose: each is cut out (replaced by a mark that no figure can use) before FIGURE
-_NOT_PROSE = [INLINE, REF, re.compile(r"(`+).+?\1"), re.compile(r"<!--.*?-->"),
-              re.compile(r"\]\([^)]*\)")]
+_NOT_PROSE = [
+    INLINE,
+    REF,
+    re.compile(r"(`+).+?\1"),
+    re.compile(r"<!--.*?-->"),
+    re.compile(r"\]\([^)]*\)"),
+]
 _FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-*+]|\d+[.)])\s")
 
@@ -104,8 +112,9 @@ def regenerate(path, dispatch):
         m = BLOCK_OPEN.match(line)
         if m:
             start = i + 1
-            end = next((j for j in range(i + 1, len(lines)) if lines[j].strip() == BLOCK_CLOSE),
-                       None)
+            end = next(
+                (j for j in range(i + 1, len(lines)) if lines[j].strip() == BLOCK_CLOSE), None
+            )
             if end is None:
                 raise MarkerError(f"{path}:{start}: '{line.strip()}' has no {BLOCK_CLOSE}")
             try:
@@ -126,8 +135,9 @@ def regenerate(path, dispatch):
             except MarkerError as e:
                 raise MarkerError(f"{path}:{lineno}: value: {match.group(1)}: {e}") from None
             if "\n" in value:
-                raise MarkerError(f"{path}:{lineno}: value: {match.group(1)}: prints more than "
-                                  f"one line")
+                raise MarkerError(
+                    f"{path}:{lineno}: value: {match.group(1)}: prints more than one line"
+                )
             markers.append((lineno, match.group(1)))
             return f"<!-- value: {match.group(1)} -->{value}<!-- /value -->"
 
@@ -157,7 +167,7 @@ def typed_figures(text):
         if comment:  # inside an HTML comment that opened on an earlier line
             if "-->" not in line:
                 continue
-            comment, line = False, " " * (line.index("-->") + 3) + line[line.index("-->") + 3:]
+            comment, line = False, " " * (line.index("-->") + 3) + line[line.index("-->") + 3 :]
         blank = not line.strip()
         indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip())
         if not blank and _LIST_ITEM.match(line):
@@ -173,15 +183,17 @@ def typed_figures(text):
         for pattern in _NOT_PROSE:
             prose = pattern.sub(" ¤ ", prose)
         if "<!--" in prose:  # a comment that closes on a later line
-            comment, prose = True, prose[:prose.index("<!--")]
+            comment, prose = True, prose[: prose.index("<!--")]
         lines.append((n, prose, line.strip()))
     # a figure may run over a line break ("1997.8 against 1987.8\n GB/s"): each line is read
     # with the next line of its paragraph after it, and a figure counts where it starts
     for i, (n, prose, line) in enumerate(lines):
         nxt = lines[i + 1][1] if i + 1 < len(lines) and lines[i + 1][0] == n + 1 else ""
-        hits += [(n, " ".join(m.group(0).split()), line)
-                 for m in FIGURE.finditer(prose.rstrip() + " " + nxt.lstrip())
-                 if m.start() < len(prose.rstrip())]
+        hits += [
+            (n, " ".join(m.group(0).split()), line)
+            for m in FIGURE.finditer(prose.rstrip() + " " + nxt.lstrip())
+            if m.start() < len(prose.rstrip())
+        ]
     return hits
 
 
@@ -191,9 +203,12 @@ def check_typed(path, text):
     for n, figure, line in hits:
         print(f"{path}:{n}: typed figure '{figure}': {line}", file=sys.stderr)
     if hits:
-        print(f"{path}: {len(hits)} measured figures typed outside the generated parts: make each "
-              f"a <!-- value: ... --> marker, or wrap a quoted one in <!-- ref: SOURCE --> ... "
-              f"<!-- /ref --> (tools/readme_blocks.py)", file=sys.stderr)
+        print(
+            f"{path}: {len(hits)} measured figures typed outside the generated parts: make each "
+            f"a <!-- value: ... --> marker, or wrap a quoted one in <!-- ref: SOURCE --> ... "
+            f"<!-- /ref --> (tools/readme_blocks.py)",
+            file=sys.stderr,
+        )
     return len(hits)
 
 
@@ -219,20 +234,30 @@ def main(argv, dispatch):
     if not check:
         if new != old:
             output_files.write(path, new)
-        print(f"{path}: {len(markers)} generated parts, {'rewritten' if new != old else 'unchanged'}")
+        print(
+            f"{path}: {len(markers)} generated parts, {'rewritten' if new != old else 'unchanged'}"
+        )
         return 0
     if new == old:
         print(f"{path}: {len(markers)} generated parts, all up to date")
         return 1 if typed else 0
     old_lines, new_lines = old.split("\n"), new.split("\n")
-    diff = list(difflib.unified_diff(old_lines, new_lines, f"{path} (committed)",
-                                     f"{path} (regenerated)", lineterm=""))
+    diff = list(
+        difflib.unified_diff(
+            old_lines, new_lines, f"{path} (committed)", f"{path} (regenerated)", lineterm=""
+        )
+    )
     changed = set()
     for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, old_lines, new_lines).get_opcodes():
         if tag != "equal":
             changed.update(range(i1 + 1, max(i2, i1 + 1) + 1))
-    blocks = sorted({(ln, text) for ln, text in markers
-                     if any(ln <= c <= _block_end(old_lines, ln) for c in changed)})
+    blocks = sorted(
+        {
+            (ln, text)
+            for ln, text in markers
+            if any(ln <= c <= _block_end(old_lines, ln) for c in changed)
+        }
+    )
     for ln, text in blocks:
         print(f"{path}:{ln}: generated part differs: {text}", file=sys.stderr)
     print("\n".join(diff))

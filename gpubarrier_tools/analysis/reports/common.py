@@ -1,6 +1,7 @@
 """What every report of report.py shares: reading CSVs (folders expanded, each file read once),
 selecting rows (COL=V filters on columns and config axes), formatting figures, tables
 (data/tables.py), the host methods' headline row, and one table per machine."""
+
 import fnmatch
 import os
 import sys
@@ -67,8 +68,14 @@ def matches(r, **want):
 
 
 def pick(rows, method, metric, gpu="0", **axes):
-    return [r for r in rows if r["method"] == method and r["metric"] == metric
-            and (gpu is None or r["gpu_ids"] in (gpu, "")) and matches(r, **axes)]
+    return [
+        r
+        for r in rows
+        if r["method"] == method
+        and r["metric"] == metric
+        and (gpu is None or r["gpu_ids"] in (gpu, ""))
+        and matches(r, **axes)
+    ]
 
 
 def fmt(v, digits=3):
@@ -102,8 +109,15 @@ _LOOP_OF = {"latency": HEADLINE_HOST, INTERVAL: LOOP_INTERVAL}
 
 
 def point_of(r):
-    return (r["_file"], r["run_id"], r["method"], r["config"], r["gpu_ids"], r["launcher"],
-            r["ranks"])
+    return (
+        r["_file"],
+        r["run_id"],
+        r["method"],
+        r["config"],
+        r["gpu_ids"],
+        r["launcher"],
+        r["ranks"],
+    )
 
 
 def host_headline(rows):
@@ -111,8 +125,11 @@ def host_headline(rows):
     (schema v3 host methods write both; results/SCHEMA.md), and its `interval` row where it has
     a `loop_interval` row; every other row as it is."""
     loops = {(point_of(r), r["metric"]) for r in rows if r["metric"] in _LOOP_OF.values()}
-    return [r for r in rows
-            if r["metric"] not in _LOOP_OF or (point_of(r), _LOOP_OF[r["metric"]]) not in loops]
+    return [
+        r
+        for r in rows
+        if r["metric"] not in _LOOP_OF or (point_of(r), _LOOP_OF[r["metric"]]) not in loops
+    ]
 
 
 def headline_label(variant, r):

@@ -1,10 +1,12 @@
 """Tables that other modules compute, as report tables: samerows (analysis/same_rows.py) and
 reduction-tables (analysis/reduction_tables.py); each returns its items (data/tables.py)."""
+
 from .common import option
 
 
 def samerows(argv):
     from .. import same_rows
+
     if len(argv) != 2:
         raise ValueError("samerows: BEFORE.csv AFTER.csv")
     before, after = same_rows.load(argv[0]), same_rows.load(argv[1])
@@ -15,6 +17,7 @@ def samerows(argv):
 def reduction_tables(argv):
     """The study's Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
     from .. import reduction_tables as tables
+
     which = option(argv, "--table", "3,5,6").split(",")
     sizes = option(argv, "--sizes")
     return tables.report(argv, which, sizes and [int(s) for s in sizes.split(",")])

@@ -3,6 +3,7 @@ reference run (data/study_reference.py: DESIGN_REFERENCE names them, design_refe
 the run; --reference CSV another), within 15% or not.
 
     report.py foundation SWEEP.csv [--reference CSV]"""
+
 import os
 
 from ...data import gbcsv, study_reference
@@ -12,8 +13,9 @@ from .common import load, pick, table, vals
 def _one(rows, method, metric, axes, scale, where):
     v = vals(pick(rows, method, metric, **axes), scale)
     if len(v) != 1:
-        raise ValueError(f"foundation: {len(v)} rows for {method} {metric} {axes} on GPU 0 "
-                         f"in {where}")
+        raise ValueError(
+            f"foundation: {len(v)} rows for {method} {metric} {axes} on GPU 0 in {where}"
+        )
     return v[0]
 
 
@@ -30,6 +32,12 @@ def foundation(argv):
         refv = _one(ref_rows, method, metric, axes, scale, shown)
         dev = (got / refv - 1) * 100
         digits = 2 if unit == "cycles" else 3
-        out.append([label, f"{got:.{digits}f} {unit}", f"{refv:.{digits}f} {unit}",
-                    f"{'yes' if abs(dev) <= 15 else '**no**'} ({dev:+.1f}%)"])
+        out.append(
+            [
+                label,
+                f"{got:.{digits}f} {unit}",
+                f"{refv:.{digits}f} {unit}",
+                f"{'yes' if abs(dev) <= 15 else '**no**'} ({dev:+.1f}%)",
+            ]
+        )
     return [table(["figure (GPU 0)", "measured", f"reference (`{shown}`)", "within 15%"], out)]

@@ -1,5 +1,6 @@
 """report multi and report hostwait: multi-GPU and host-side barriers side by side (1 GPU, 2 GPUs
 by launcher), and host-side barriers by host_wait; the row keys scaling shares."""
+
 import collections
 
 from .common import (
@@ -24,16 +25,20 @@ def shape_of(c):
 
 def host_variant(r, c):
     if r["method"] == "host.nccl.allreduce":
-        return "blocking (stream sync each step)" if c.get("blocking") == "1" else \
-            "back-to-back in the stream"
+        return (
+            "blocking (stream sync each step)"
+            if c.get("blocking") == "1"
+            else "back-to-back in the stream"
+        )
     return "-"
 
 
 # Axes that make different barriers of one method: NVSHMEM's call, the multi-device launch's
 # implementation.
-VARIANTS = {"variant": {"0": "barrier_all_block", "1": "sync_all_block",
-                        "2": "barrier_all (one thread)"},
-            "impl": {"0": "emulated", "1": "real"}}
+VARIANTS = {
+    "variant": {"0": "barrier_all_block", "1": "sync_all_block", "2": "barrier_all (one thread)"},
+    "impl": {"0": "emulated", "1": "real"},
+}
 
 
 def variant_suffix(c):
@@ -43,8 +48,11 @@ def variant_suffix(c):
 def multi_key(r):
     c = cfg(r)
     if "blocks_per_sm" in c:
-        return (r["method"], ORDERING.get(c.get("ordering"), c.get("ordering", "-")) +
-                variant_suffix(c), shape_of(c))
+        return (
+            r["method"],
+            ORDERING.get(c.get("ordering"), c.get("ordering", "-")) + variant_suffix(c),
+            shape_of(c),
+        )
     return (r["method"], host_variant(r, c) + variant_suffix(c), "-")
 
 
@@ -53,15 +61,26 @@ def fold_skipped(tab):
     and shape whose label names one (`variant, `loop_latency``), where there is exactly one."""
     for key in [k for k, v in tab.items() if set(v.values()) == {"skipped"}]:
         method, variant, shape = key
-        named = [k for k in tab if k[0] == method and k[2] == shape and
-                 k[1].startswith(("`" if variant == "-" else variant + ", `"))]
+        named = [
+            k
+            for k in tab
+            if k[0] == method
+            and k[2] == shape
+            and k[1].startswith(("`" if variant == "-" else variant + ", `"))
+        ]
         if len(named) == 1:
             for col, cell in tab.pop(key).items():
                 tab[named[0]].setdefault(col, cell)
 
 
-MULTI_HEADER = ["method", "ordering / variant", "blocks/SM x threads", "1 GPU (threads)",
-                "2 GPUs threads", "2 GPUs mpi"]
+MULTI_HEADER = [
+    "method",
+    "ordering / variant",
+    "blocks/SM x threads",
+    "1 GPU (threads)",
+    "2 GPUs threads",
+    "2 GPUs mpi",
+]
 
 
 def multi(argv):
@@ -77,11 +96,11 @@ def multi(argv):
         tab = collections.OrderedDict()
         for r in rows:
             c = cfg(r)
-            if r["metric"] not in TABLE_METRICS + ("",) or \
-                    c.get("host_wait", "0") != "0":
+            if r["metric"] not in TABLE_METRICS + ("",) or c.get("host_wait", "0") != "0":
                 continue
-            if "blocks_per_sm" in c and (shape_of(c) not in shapes or
-                                         c.get("ordering", "0") not in orderings):
+            if "blocks_per_sm" in c and (
+                shape_of(c) not in shapes or c.get("ordering", "0") not in orderings
+            ):
                 continue
             if r["level"] not in ("multi-gpu", "host", "kernel"):
                 continue
@@ -94,16 +113,27 @@ def multi(argv):
 
         def order(item):
             (method, variant, shape), v = item
-            two = [float(x) for x in (v.get(("threads", "2")), v.get(("mpi", "2")))
-                   if x and x != "skipped"]
+            two = [
+                float(x)
+                for x in (v.get(("threads", "2")), v.get(("mpi", "2")))
+                if x and x != "skipped"
+            ]
             return (not method.startswith("multigpu"), shape, min(two) if two else 1e9, method)
-        return MULTI_HEADER, [[f"`{method}`", variant, shape] + [v.get(c, "-") for c in cols]
-                              for (method, variant, shape), v in sorted(tab.items(), key=order)]
+
+        return MULTI_HEADER, [
+            [f"`{method}`", variant, shape] + [v.get(c, "-") for c in cols]
+            for (method, variant, shape), v in sorted(tab.items(), key=order)
+        ]
+
     found = by_machine(rows, build)
-    need(found, "multi-GPU, host or kernel latency rows", argv,
-         f"`report multi` reads latency rows of the levels multi-gpu, host and kernel at "
-         f"host_wait=0, device methods at --shapes {','.join(s.replace(' ', '') for s in shapes)}"
-         f" and --orderings {','.join(orderings)}")
+    need(
+        found,
+        "multi-GPU, host or kernel latency rows",
+        argv,
+        f"`report multi` reads latency rows of the levels multi-gpu, host and kernel at "
+        f"host_wait=0, device methods at --shapes {','.join(s.replace(' ', '') for s in shapes)}"
+        f" and --orderings {','.join(orderings)}",
+    )
     return machine_tables(found)
 
 
@@ -113,8 +143,11 @@ def hostwait(argv):
     tab = collections.OrderedDict()
     for r in rows:
         c = cfg(r)
-        if "host_wait" not in c or r["metric"] not in TABLE_METRICS or \
-                c.get("blocking", "0") != "0":
+        if (
+            "host_wait" not in c
+            or r["metric"] not in TABLE_METRICS
+            or c.get("blocking", "0") != "0"
+        ):
             continue
         n = int(r["gpu_count"]) if r["gpu_count"] != "0" else int(r["ranks"] or 0)
         label = headline_label(f"`{r['method']}`", r)
@@ -124,9 +157,28 @@ def hostwait(argv):
         if set(v) == {"0"}:
             continue
         ratio = f"{v['2'] / v['0']:.1f}x" if "2" in v and "0" in v else "-"
-        out.append([method, launcher, str(n)] +
-                   [f"{v[k]:.2f}" if k in v else "-" for k in ("0", "1", "2")] + [ratio])
-    need(out, "host-side barrier rows at host_wait 1 or 2", argv,
-         "`report hostwait` sets host_wait 0, 1 and 2 of a method side by side")
-    return [table(["method", "launcher", "GPUs", "host_wait 0 (default)", "1 (spin)",
-                   "2 (blocking)", "2 vs 0"], out)]
+        out.append(
+            [method, launcher, str(n)]
+            + [f"{v[k]:.2f}" if k in v else "-" for k in ("0", "1", "2")]
+            + [ratio]
+        )
+    need(
+        out,
+        "host-side barrier rows at host_wait 1 or 2",
+        argv,
+        "`report hostwait` sets host_wait 0, 1 and 2 of a method side by side",
+    )
+    return [
+        table(
+            [
+                "method",
+                "launcher",
+                "GPUs",
+                "host_wait 0 (default)",
+                "1 (spin)",
+                "2 (blocking)",
+                "2 vs 0",
+            ],
+            out,
+        )
+    ]

@@ -1,5 +1,6 @@
 """report repeats and report series: repeated runs, before/after repeats of two builds and
 labelled series (the A/B tables)."""
+
 import glob
 import statistics
 
@@ -21,17 +22,34 @@ def repeats(argv):
     if "--before" not in argv or "--after" not in argv:
         raise ValueError("repeats: --before B.csv ... --after A.csv ...")
     i, j = argv.index("--before"), argv.index("--after")
-    b_paths = argv[i + 1:j] if i < j else argv[i + 1:]
-    a_paths = argv[j + 1:] if i < j else argv[j + 1:i]
+    b_paths = argv[i + 1 : j] if i < j else argv[i + 1 :]
+    a_paths = argv[j + 1 :] if i < j else argv[j + 1 : i]
     before, after = run_values(b_paths), run_values(a_paths)
     rows = []
     for key in sorted(before.keys() & after.keys()):
         b, a = before[key], after[key]
         change = (statistics.mean(a) - statistics.mean(b)) / statistics.mean(b) * 100
-        rows.append([key[0], key[1], " / ".join(f"{x:.0f}" for x in b),
-                     " / ".join(f"{x:.0f}" for x in a), f"{change:+.1f}%"])
-    return [Table(["method", "config", f"before ({len(b_paths)} runs)",
-                   f"after ({len(a_paths)} runs)", "change"], rows)]
+        rows.append(
+            [
+                key[0],
+                key[1],
+                " / ".join(f"{x:.0f}" for x in b),
+                " / ".join(f"{x:.0f}" for x in a),
+                f"{change:+.1f}%",
+            ]
+        )
+    return [
+        Table(
+            [
+                "method",
+                "config",
+                f"before ({len(b_paths)} runs)",
+                f"after ({len(a_paths)} runs)",
+                "change",
+            ],
+            rows,
+        )
+    ]
 
 
 def series(argv):
@@ -49,8 +67,10 @@ def series(argv):
         series_.append((label, paths))
     if not series_:
         raise ValueError("series: LABEL=FILE.csv[,FILE.csv...] ... [--relative-to LABEL]")
-    means = {label: {k: statistics.mean(v) for k, v in run_values(files).items()}
-             for label, files in series_}
+    means = {
+        label: {k: statistics.mean(v) for k, v in run_values(files).items()}
+        for label, files in series_
+    }
     labels = [label for label, _ in series_]
     if rel and rel not in labels:
         raise ValueError(f"series: --relative-to {rel}: no such series ({labels})")

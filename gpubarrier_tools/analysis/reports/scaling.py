@@ -1,4 +1,5 @@
 """report scaling: multi-GPU barriers by GPU count, one table per machine."""
+
 import collections
 
 from .common import (
@@ -24,9 +25,13 @@ def scaling(argv):
     orderings = option(argv, "--orderings", "0,1").split(",")
     rows = host_headline(load(argv))
     found = by_machine(rows, lambda rs: scaling_cells(rs, methods, shapes, orderings))
-    need(found, "multi-GPU latency rows", argv,
-         "`report scaling` reads latency rows with a GPU count"
-         + (f" of --methods {methods}" if methods else ""))
+    need(
+        found,
+        "multi-GPU latency rows",
+        argv,
+        "`report scaling` reads latency rows with a GPU count"
+        + (f" of --methods {methods}" if methods else ""),
+    )
     return machine_tables(found)
 
 
@@ -60,11 +65,20 @@ def scaling_cells(rows, methods, shapes, orderings):
     def order(item):
         (method, variant, shape), v = item
         return (not method.startswith("multigpu"), shape, best(v, top) or 1e9, method)
+
     out = []
     for (method, variant, shape), v in sorted(tab.items(), key=order):
-        cells = [" / ".join(f"{v[n][m]:.2f}" if m in v[n] else "-" for m in ("threads", "mpi"))
-                 if n in v else "-" for n in counts]
+        cells = [
+            " / ".join(f"{v[n][m]:.2f}" if m in v[n] else "-" for m in ("threads", "mpi"))
+            if n in v
+            else "-"
+            for n in counts
+        ]
         ratio = f"{best(v, top) / best(v, 2):.2f}x" if best(v, top) and best(v, 2) else "-"
         out.append([f"`{method}`", variant, shape] + cells + [ratio])
-    return (["method", "ordering / variant", "blocks/SM x threads"] +
-            [f"{n} GPU{'s' if n > 1 else ''}" for n in counts] + [f"{top} vs 2"], out)
+    return (
+        ["method", "ordering / variant", "blocks/SM x threads"]
+        + [f"{n} GPU{'s' if n > 1 else ''}" for n in counts]
+        + [f"{top} vs 2"],
+        out,
+    )

@@ -1,5 +1,6 @@
 """report selfcheck and report selfcheck-log: the clock and differential techniques side by
 side, from `gpubarrier selfcheck` CSVs or its text logs."""
+
 import collections
 import math
 import re
@@ -24,8 +25,12 @@ def selfcheck(argv):
     """`gpubarrier selfcheck` CSV rows: the loop kernel by both techniques at every repeat
     difference, then the unrolled chains' instruction-cache scan."""
     rows = load(argv)
-    need([r for r in rows if r["method"].startswith("selfcheck.")], "selfcheck.* rows", argv,
-         "`report selfcheck` reads the CSVs of `gpubarrier selfcheck`")
+    need(
+        [r for r in rows if r["method"].startswith("selfcheck.")],
+        "selfcheck.* rows",
+        argv,
+        "`report selfcheck` reads the CSVs of `gpubarrier selfcheck`",
+    )
     runs = {r["run_id"] for r in rows if r["method"].startswith("selfcheck.")}
     lead = ["GPU", "run"] if len(runs) > 1 else []
     words = {"tolerance": "within {tol}", "2se": "within 2 SE", "none": "**no**"}
@@ -38,20 +43,41 @@ def selfcheck(argv):
         agreement = re.search(r"agreement (\S+)", d["note"])
         tol = re.search(r"tolerance (\d+%)", d["note"])
         said = words.get(agreement.group(1), agreement.group(1)) if agreement else "-"
-        out.append(([model, run] if lead else []) +
-                   [cfg(d)["base_trips"], cfg(d)["repeat_difference"], f"{clock:.3f}",
-                    f"{diff:.3f} ± {std_err(d):.3f}", f"{100 * (diff / clock - 1):+.1f}%",
-                    said.format(tol=tol.group(1) if tol else "tolerance")])
-    return [table(lead + ["R_lo (trips)", "repeat difference", "clock (cycles/add)",
-                          "differential (cycles/add)", "deviation", "agreement"], out)] + \
-        selfcheck_chains(rows, lead)
+        out.append(
+            ([model, run] if lead else [])
+            + [
+                cfg(d)["base_trips"],
+                cfg(d)["repeat_difference"],
+                f"{clock:.3f}",
+                f"{diff:.3f} ± {std_err(d):.3f}",
+                f"{100 * (diff / clock - 1):+.1f}%",
+                said.format(tol=tol.group(1) if tol else "tolerance"),
+            ]
+        )
+    return [
+        table(
+            lead
+            + [
+                "R_lo (trips)",
+                "repeat difference",
+                "clock (cycles/add)",
+                "differential (cycles/add)",
+                "deviation",
+                "agreement",
+            ],
+            out,
+        )
+    ] + selfcheck_chains(rows, lead)
 
 
 def selfcheck_chains(rows, lead):
     """The unrolled chains' instruction-cache scan: one line per run and chain length, after a
     blank line (the items; none without chains)."""
-    chains = [t for t in selfcheck_pairs(rows, "selfcheck.fadd.unrolled").values()
-              if "clock" in t and "differential" in t]
+    chains = [
+        t
+        for t in selfcheck_pairs(rows, "selfcheck.fadd.unrolled").values()
+        if "clock" in t and "differential" in t
+    ]
     if not chains:
         return []
     out = []
@@ -59,16 +85,36 @@ def selfcheck_chains(rows, lead):
         c, d = t["clock"], t["differential"]
         model, run = c["gpu_model"], c["run_id"]
         code = re.search(r"(\d+ KiB) of code", c["note"])
-        launch = re.search(r"launch difference ([-+]?\d+) cycles \(standard error (\d+)\)",
-                           d["note"])
+        launch = re.search(
+            r"launch difference ([-+]?\d+) cycles \(standard error (\d+)\)", d["note"]
+        )
         adds = int(cfg(c)["base_adds"]) + int(cfg(c)["repeat_difference"])
-        out.append(([model, run] if lead else []) +
-                   [str(adds), code.group(1) if code else "-", f"{float(c['value']):.3f}",
-                    "overflows" if "overflows" in c["note"] else "fits",
-                    f"{float(d['value']):.3f} ± {std_err(d):.3f}",
-                    launch.group(1) + " ± " + launch.group(2) if launch else "-"])
-    return ["", table(lead + ["adds", "code", "clock (cycles/add)", "instruction cache",
-                              "differential (cycles/add)", "launch difference (cycles)"], out)]
+        out.append(
+            ([model, run] if lead else [])
+            + [
+                str(adds),
+                code.group(1) if code else "-",
+                f"{float(c['value']):.3f}",
+                "overflows" if "overflows" in c["note"] else "fits",
+                f"{float(d['value']):.3f} ± {std_err(d):.3f}",
+                launch.group(1) + " ± " + launch.group(2) if launch else "-",
+            ]
+        )
+    return [
+        "",
+        table(
+            lead
+            + [
+                "adds",
+                "code",
+                "clock (cycles/add)",
+                "instruction cache",
+                "differential (cycles/add)",
+                "launch difference (cycles)",
+            ],
+            out,
+        ),
+    ]
 
 
 def parse_selfcheck_log(path):
@@ -81,16 +127,21 @@ def parse_selfcheck_log(path):
     cols = head.group(0).split()
     dev_at = None
     points = []
-    for line in text[head.end():].split("\n")[1:]:
+    for line in text[head.end() :].split("\n")[1:]:
         f = line.split()
         if not f or not f[0].isdigit():
             break
         dev_at = dev_at or len(f) - 2  # deviation is the next-to-last column
         points.append((int(f[0]), f[len(f) - 2], f[-1]))
     passed = "PASS:" in text
-    return {"gpu": gpu.group(1), "trips": lo.group(2), "clock": lo.group(3),
-            "order": "alternating" if "MHz" in cols else "hi, lo", "points": points,
-            "passed": passed}
+    return {
+        "gpu": gpu.group(1),
+        "trips": lo.group(2),
+        "clock": lo.group(3),
+        "order": "alternating" if "MHz" in cols else "hi, lo",
+        "points": points,
+        "passed": passed,
+    }
 
 
 def selfcheck_log(argv):
@@ -100,9 +151,20 @@ def selfcheck_log(argv):
     diffs = sorted({d for _, lg in logs for d, _, _ in lg["points"]})
     out = []
     for p, lg in logs:
-        dev = {d: (v if v.startswith("-") else "+" + v) + ("" if ok == "<5%" else " **no**")
-               for d, v, ok in lg["points"]}
-        out.append([f"`{p}`", lg["gpu"].replace("NVIDIA ", "").split()[0], lg["trips"], lg["clock"]] +
-                   [dev.get(d, "-") for d in diffs] + ["pass" if lg["passed"] else "**fail**"])
-    return [table(["log", "GPU (as logged)", "R_lo (trips)", "clock (cycles/add)"] +
-                  [f"deviation at {d}" for d in diffs] + ["selfcheck"], out)]
+        dev = {
+            d: (v if v.startswith("-") else "+" + v) + ("" if ok == "<5%" else " **no**")
+            for d, v, ok in lg["points"]
+        }
+        out.append(
+            [f"`{p}`", lg["gpu"].replace("NVIDIA ", "").split()[0], lg["trips"], lg["clock"]]
+            + [dev.get(d, "-") for d in diffs]
+            + ["pass" if lg["passed"] else "**fail**"]
+        )
+    return [
+        table(
+            ["log", "GPU (as logged)", "R_lo (trips)", "clock (cycles/add)"]
+            + [f"deviation at {d}" for d in diffs]
+            + ["selfcheck"],
+            out,
+        )
+    ]

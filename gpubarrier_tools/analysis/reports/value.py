@@ -1,6 +1,7 @@
 """One figure at a time, for inline markers of the results pages (report value, ratio, pairs,
 count, runs), and report rows: the ok rows as they are. Each returns its line or its table
 (data/tables.py)."""
+
 import collections
 import os
 import statistics
@@ -22,8 +23,11 @@ def parse_spec(args):
 
 def select(args):
     paths, method, metric, filters = parse_spec(args)
-    rows = [r for r in load(paths) if r["method"] == method and r["metric"] == metric
-            and matches(r, **filters)]
+    rows = [
+        r
+        for r in load(paths)
+        if r["method"] == method and r["metric"] == metric and matches(r, **filters)
+    ]
     if not rows:
         raise ValueError(f"no ok row for {method} {metric} {filters} in {paths}")
     return rows
@@ -58,7 +62,7 @@ def ratio(argv):
     if "--over" not in argv:
         raise ValueError("ratio: SPEC --over SPEC")
     i = argv.index("--over")
-    num, den = select(argv[:i]), select(argv[i + 1:])
+    num, den = select(argv[:i]), select(argv[i + 1 :])
     if len(num) != 1 or len(den) != 1:
         raise ValueError(f"ratio: {len(num)} / {len(den)} rows match; each side needs exactly one")
     q = float(num[0]["value"]) / float(den[0]["value"])
@@ -89,13 +93,19 @@ def pairs(argv):
         if not matches(r, **filters):
             continue
         c = cfg(r)
-        which = "a" if matches(r, **dict([sel["--a"]])) else \
-            "b" if matches(r, **dict([sel["--b"]])) else None
+        which = (
+            "a"
+            if matches(r, **dict([sel["--a"]]))
+            else "b"
+            if matches(r, **dict([sel["--b"]]))
+            else None
+        )
         if not which:
             continue
         axes = tuple(sorted((k, v) for k, v in c.items() if k not in ignore | {col_a, col_b}))
-        key = (r["method"], r["metric"], r["gpu_count"], axes) + \
-            tuple(r[k] for k in ("launcher",) if k not in (col_a, col_b))
+        key = (r["method"], r["metric"], r["gpu_count"], axes) + tuple(
+            r[k] for k in ("launcher",) if k not in (col_a, col_b)
+        )
         side.setdefault(key, {})[which] = float(r["value"])
     joined = sorted((k, v["a"], v["b"]) for k, v in side.items() if "a" in v and "b" in v)
     if not joined:
@@ -111,10 +121,29 @@ def pairs(argv):
         return [f"{len(beyond)} of {len(diffs)}"]
     out = []
     for (method, _metric, n, axes, *_), a, b, d in sorted(beyond, key=lambda x: -x[3]):
-        out.append([f"`{method}`", " ".join(f"{k}={v}" for k, v in axes if k != "fault"), n, f"{a:.0f}",
-                    f"{b:.0f}", f"{d:{f}}%"])
-    return [table(["method", "config", "GPUs", f"{sel['--a'][1]} (ns)", f"{sel['--b'][1]} (ns)",
-                   "difference"], out)]
+        out.append(
+            [
+                f"`{method}`",
+                " ".join(f"{k}={v}" for k, v in axes if k != "fault"),
+                n,
+                f"{a:.0f}",
+                f"{b:.0f}",
+                f"{d:{f}}%",
+            ]
+        )
+    return [
+        table(
+            [
+                "method",
+                "config",
+                "GPUs",
+                f"{sel['--a'][1]} (ns)",
+                f"{sel['--b'][1]} (ns)",
+                "difference",
+            ],
+            out,
+        )
+    ]
 
 
 def count(argv):
@@ -125,10 +154,16 @@ def count(argv):
     text = f"{len(rows)} rows: " + ", ".join(f"{n} {s}" for s, n in sorted(by.items()))
     if show_span:
         import datetime
-        ts = sorted(datetime.datetime.strptime(r["timestamp"], "%Y-%m-%dT%H:%M:%SZ")
-                    for r in rows if r["timestamp"])
-        text += (f"; timestamps span {(ts[-1] - ts[0]).total_seconds():.0f} s "
-                 f"({ts[0]:%H:%M:%S} to {ts[-1]:%H:%M:%S} UTC)")
+
+        ts = sorted(
+            datetime.datetime.strptime(r["timestamp"], "%Y-%m-%dT%H:%M:%SZ")
+            for r in rows
+            if r["timestamp"]
+        )
+        text += (
+            f"; timestamps span {(ts[-1] - ts[0]).total_seconds():.0f} s "
+            f"({ts[0]:%H:%M:%S} to {ts[-1]:%H:%M:%S} UTC)"
+        )
     return [text]
 
 
@@ -140,8 +175,7 @@ def runs(argv):
     rows = select(argv)
     v = vals(rows, scale)
     cv = statistics.pstdev(v) / statistics.mean(v) * 100 if len(v) > 1 else 0.0
-    return [", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") +
-            f" (CV {cv:.2f}%)"]
+    return [", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") + f" (CV {cv:.2f}%)"]
 
 
 def rows_table(argv):
@@ -153,8 +187,20 @@ def rows_table(argv):
     for r in load(argv):
         if (method and r["method"] != method) or (metric and r["metric"] != metric):
             continue
-        out.append([f"`{r['method']}`", r["config"].replace(" fault=0", ""), r["metric"],
-                    format(float(r["value"]) * scale, f), r["note"].split(";")[0]])
-    need(out, "ok rows" + (f" of {method}" if method else "") +
-         (f" with metric {metric}" if metric else ""), argv)
+        out.append(
+            [
+                f"`{r['method']}`",
+                r["config"].replace(" fault=0", ""),
+                r["metric"],
+                format(float(r["value"]) * scale, f),
+                r["note"].split(";")[0],
+            ]
+        )
+    need(
+        out,
+        "ok rows"
+        + (f" of {method}" if method else "")
+        + (f" with metric {metric}" if metric else ""),
+        argv,
+    )
     return [table(["method", "config", "metric", "value", "note"], out)]
