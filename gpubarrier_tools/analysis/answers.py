@@ -29,8 +29,11 @@ verified grid barrier at its shape + one-way signal of the same run, the ratio n
 barrier; other levels have none.
 """
 
+from __future__ import annotations
+
 import collections
 import re
+from typing import Any
 
 from ..data import gbcsv
 from ..data.machines import machines  # [(label, rows)]; html_report reads it as answers.machines
@@ -74,7 +77,7 @@ GATHER_ALONE_LEGEND = (
 )
 
 
-def header(found):
+def header(found) -> list:
     return HEADER if all(a["verified"] for a in found) else HEADER_UNVERIFIED
 
 
@@ -82,7 +85,7 @@ def verified(r):
     return r["status"] == "ok" and r["note"].startswith("verified")
 
 
-def unverified_why(r):
+def unverified_why(r) -> str:
     """Why an ok row is not verified: its note's "not verified: WHY" part, else what its note
     lacks."""
     note = r["note"]
@@ -95,19 +98,19 @@ def noisy(r):
     return bool(gbcsv.noisy_reason(r))
 
 
-def marks(is_verified, is_noisy):
+def marks(is_verified, is_noisy) -> str:
     """The words after a method's name: " (not verified, noisy)", " (noisy)", ... or ""."""
     words = ([] if is_verified else ["not verified"]) + (["noisy"] if is_noisy else [])
     return f" ({', '.join(words)})" if words else ""
 
 
-def level_of(r):
+def level_of(r) -> str:
     if r["level"] == "multi-gpu" and r["method"].startswith("host."):
         return "multi-gpu-host"
     return r["level"] or "(none)"
 
 
-def _point(r):
+def _point(r) -> tuple:
     return (
         r["_file"],
         r["run_id"],
@@ -119,7 +122,7 @@ def _point(r):
     )
 
 
-def candidates(rows):
+def candidates(rows) -> list:
     """The ok latency rows that may answer (barriers only, no fault or phase rows; verified or
     not: verified(row) tells) as (row, value, unit) with ns rows in ns and cycles rows in ns where
     an SM clock is known."""
@@ -155,12 +158,12 @@ def candidates(rows):
     return out
 
 
-def _count(r, col):
+def _count(r, col) -> int:
     text = str(r.get(col) or "")
     return int(text) if text.isdigit() else 0
 
 
-def team(r):
+def team(r) -> str:
     """Who met at the barrier of row `r`, where the table's GPUs column does not say it: the
     threads or ranks of a host-only barrier ("2 threads", "4 ranks"), and the nodes of a run on
     several ("on 2 nodes", "on 2 simulated nodes" where ranks of one machine counted as nodes);
@@ -198,7 +201,7 @@ def method_label(r):
     )
 
 
-def _floor_index(rows):
+def _floor_index(rows) -> dict:
     """floors() items keyed by their barrier row's identity, for the ratio to the floor."""
     ok = [r for r in rows if r["status"] == "ok"]
     index = {}
@@ -209,7 +212,7 @@ def _floor_index(rows):
     return index
 
 
-def floor_elsewhere(rows, r):
+def floor_elsewhere(rows, r) -> dict[str, Any] | None:
     """The composed floor of barrier row `r` from parts measured on its machine in other runs
     (the lowest verified grid barrier row at its shape on its GPUs + per GPU pair of its GPUs the
     lowest one-way signal at its ordering, the slowest pair counting) as {"floor", "grid_from",
@@ -245,7 +248,7 @@ def floor_elsewhere(rows, r):
     return {"floor": value + (signal or 0.0), "grid_from": method, "signal": signal}
 
 
-def floor_cell(value, floor, markup=lambda s: s, elsewhere=False):
+def floor_cell(value, floor, markup=lambda s: s, elsewhere=False) -> str:
     """The ratio of `value` to a floor (a floors() item or floor_elsewhere's dict), naming its
     grid barrier: "1.06 (`gpu.grid.count-epoch` + signal)"."""
     terms = markup(floor["grid_from"]) + (" + signal" if floor["signal"] is not None else "")
@@ -253,7 +256,7 @@ def floor_cell(value, floor, markup=lambda s: s, elsewhere=False):
     return f"{value / floor['floor']:.2f} ({terms}{where})"
 
 
-def answers(rows):
+def answers(rows) -> list:
     """One dict per (level, GPU count, unit) of one machine's rows: level, gpus, unit, best
     (method label, value, row, noisy, verified), floor item or None, alternatives [(label, value,
     noisy, verified)]: the verified ones by value, then the others by value. A method's figure is
@@ -303,7 +306,7 @@ def answers(rows):
     return out
 
 
-def fmt_latency(v, unit):
+def fmt_latency(v, unit) -> str:
     if unit == "cycles":
         return f"{v:.3g} cycles" if v < 1000 else f"{v:.0f} cycles"
     if v >= 1e6:
@@ -313,7 +316,7 @@ def fmt_latency(v, unit):
     return f"{v:.3g} ns"
 
 
-def cells(a, markup=lambda s: s):
+def cells(a, markup=lambda s: s) -> list:
     """The text cells of one answer under HEADER; markup(method) wraps method names."""
     flag = marks(a["verified"], a["noisy"])
     if a["floor"]:
@@ -344,12 +347,12 @@ def cells(a, markup=lambda s: s):
     ]
 
 
-def one_member(a):
+def one_member(a) -> bool:
     """Whether an answer is of a barrier between GPUs measured on one GPU."""
     return a["gpus"] == 1 and a["level"] in BETWEEN_GPUS
 
 
-def legend(found, markup=lambda s: s):
+def legend(found, markup=lambda s: s) -> str:
     """The line under a table that shows methods not verified: each one and why ("" when every
     figure of the table is verified)."""
     why = {}
@@ -369,11 +372,11 @@ def legend(found, markup=lambda s: s):
     )
 
 
-def _plural(n, word):
+def _plural(n, word) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def nothing(rows, markup=lambda s: s, reasons=3, width=160):
+def nothing(rows, markup=lambda s: s, reasons=3, width=160) -> str:
     """One line for a machine without an answer: what its rows are (statuses) and why (their
     notes' first clauses, the most frequent first; where every row says something else, one
     example)."""
@@ -411,7 +414,7 @@ def nothing(rows, markup=lambda s: s, reasons=3, width=160):
     return f"{lead}: {'; '.join(parts)}."
 
 
-def table(found):
+def table(found) -> Table:
     """The Table of one machine's answers: method names as `code`, a noisy answer's row
     marked."""
     return Table(
@@ -421,11 +424,11 @@ def table(found):
     )
 
 
-def report(rows):
+def report(rows) -> list:
     """The answers of every machine of `rows`: a heading and a table per machine (a legend under
     it where a figure is not verified), or a line saying why there is none; the items
     (data/tables.py), without a blank line at the end."""
-    out = []
+    out: list[Table | str] = []
     code = lambda s: f"`{s}`"
     for label, rs in machines(rows):
         found = answers(rs)
@@ -443,7 +446,7 @@ def report(rows):
     return out
 
 
-def chart_points(rows):
+def chart_points(rows) -> tuple[dict, dict]:
     """({method label: {gpu count: best verified latency ns}}, {gpu count: lowest composed
     floor ns}) of one machine's multi-GPU device barriers by GPU count (host-side ones are in the
     table: at one GPU an NCCL all-reduce is no barrier and would set the scale)."""
@@ -466,7 +469,7 @@ def chart_points(rows):
     return dict(lines), {n: v for n, (v, _) in floor_line(rows).items()}
 
 
-def bar_groups(found):
+def bar_groups(found) -> list:
     """[(group name, level, gpus, [(method label, ns, verified, noisy, the figure as text)])] of
     the answers in ns: what render/answers_bars.py draws, one bar per method and group."""
     out = []
@@ -486,7 +489,7 @@ def bar_groups(found):
     return out
 
 
-def chart(rows):
+def chart(rows) -> dict:
     """What one machine's chart on the HTML page draws (render/answers_chart.py), from its rows:
     {"kind": "lines" (latency against GPU count) where its multi-GPU device barriers span two GPU
     counts or more, else "bars" (each method's figure of the answers table) where the table holds
@@ -495,7 +498,7 @@ def chart(rows):
     the floor per GPU count, where the kind is "bars"}."""
     lines, floor = chart_points(rows)
     line = floor_line(rows)
-    out = {
+    out: dict[str, Any] = {
         "lines": lines,
         "floor": floor,
         "bars": [],
@@ -514,7 +517,7 @@ def chart(rows):
     return out
 
 
-def floor_line(rows):
+def floor_line(rows) -> dict:
     """{gpu count: (lowest composed floor ns, its grid barrier)} of one machine's multi-GPU device
     barriers: the same run's floors, and for counts without one the parts of other runs."""
     floor = {}
@@ -538,7 +541,7 @@ def floor_line(rows):
     return floor
 
 
-def main(argv, load):
+def main(argv, load) -> list | list[str]:
     """`report answers CSV_OR_DIR...` (also `report DIR_OR_CSVS` with no table named)."""
     rows = load(argv, statuses=None)
     if not rows:  # the header alone: a run stopped before its first point was done

@@ -9,6 +9,8 @@ verdict per figure, and the run-to-run floors it uses. cli/compare.py is the com
     default_floors(), measure_floor(groups), floor_lines(groups)   the run-to-run floors
 """
 
+from __future__ import annotations
+
 import csv
 import difflib
 import fnmatch
@@ -19,6 +21,7 @@ import math
 import operator
 import os
 import statistics
+from typing import Any
 
 from ..data import gbcsv, machines, tool_main, user_files
 from ..data.tables import Table
@@ -86,24 +89,24 @@ class CompareError(tool_main.InputError):
 # keys, sides, aggregation
 
 
-def _int(text, default=0):
+def _int(text, default=0) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
         return default
 
 
-def config_key(row):
+def config_key(row) -> tuple:
     axes = gbcsv.config_axes(row)
     axes.pop("gpu_count", None)
     return tuple(sorted(axes.items()))
 
 
-def config_text(row):
+def config_text(row) -> str:
     return " ".join(item for item in row["config"].split() if not item.startswith("gpu_count="))
 
 
-def join_key(row, by):
+def join_key(row, by) -> tuple:
     """(method, config axes, metric, gpu_count, ranks, nodes, launcher) less what `by` varies."""
     gpus, ranks = row["gpu_count"] or "0", row["ranks"] or "1"
     launcher = row["launcher"]
@@ -122,7 +125,7 @@ def join_key(row, by):
     )
 
 
-def by_value(row, by):
+def by_value(row, by) -> str:
     if by == "file":
         return ""
     if by == "gpu_count" and _int(row["gpu_count"]) == 0:
@@ -130,11 +133,11 @@ def by_value(row, by):
     return row[by] or "-"
 
 
-def _sort_value(v):
+def _sort_value(v) -> tuple:
     return (0, float(v), v) if _is_number(v) else (1, 0.0, v)
 
 
-def _is_number(text):
+def _is_number(text) -> bool:
     try:
         float(text)
         return True
@@ -142,7 +145,7 @@ def _is_number(text):
         return False
 
 
-def default_by(per_file_rows):
+def default_by(per_file_rows) -> str:
     for col in ("system", "gpu_model"):
         values = [{r[col] for r in rows} for rows in per_file_rows]
         if all(len(v) == 1 for v in values):
@@ -161,13 +164,13 @@ def _short_names(paths):
 
 
 class Side:
-    def __init__(self, file_index, path, value):
+    def __init__(self, file_index, path, value) -> None:
         self.file_index, self.path, self.value = file_index, path, value
         self.label = ""
         self.groups = {}  # join key -> rows
 
 
-def make_sides(paths, per_file_rows, by):
+def make_sides(paths, per_file_rows, by) -> list:
     sides = []
     for i, (path, rows) in enumerate(zip(paths, per_file_rows)):
         values = sorted({by_value(r, by) for r in rows}, key=_sort_value) or [""]
@@ -194,7 +197,7 @@ def make_sides(paths, per_file_rows, by):
     return sides
 
 
-def row_se(row):
+def row_se(row) -> float | None:
     try:
         sd, n = float(row["stddev"]), float(row["samples"])
     except ValueError:
@@ -205,7 +208,7 @@ def row_se(row):
 class Agg:
     """One side's figure for one key: the median of its rows, the count and a standard error."""
 
-    def __init__(self, rows, raw):
+    def __init__(self, rows, raw) -> None:
         self.rows = rows
         values = [float(r["value"]) for r in rows]
         self.value = statistics.median(values)
@@ -225,12 +228,12 @@ class Agg:
             samples += raw.get(raw_key(r), [])
         self.samples = samples
 
-    def text(self):
+    def text(self) -> str:
         v = fmt_num(self.value)
         return f"{v} (x{self.count})" if self.count > 1 else v
 
 
-def fmt_num(v):
+def fmt_num(v) -> str:
     if v == 0:
         return "0"
     a = abs(v)
@@ -244,14 +247,14 @@ def fmt_num(v):
 # per-sample data
 
 
-def raw_key(row):
+def raw_key(row) -> tuple:
     return tuple(row[c] for c in ("run_id", "method", "config", "gpu_ids", "launcher", "metric"))
 
 
 RAW_EXPECTED = "raw samples of `run --raw`"
 
 
-def load_raw(paths):
+def load_raw(paths) -> dict:
     """{raw_key: [samples]} from --raw files (read within data/user_files.py's bounds); a file
     that cannot be read raises gbcsv.CsvError."""
     out, configs = {}, {}
@@ -298,7 +301,7 @@ def load_raw(paths):
 # verdicts
 
 
-def direction(metric):
+def direction(metric) -> str | None:
     if metric in LOWER_IS_FASTER:
         return "lower"
     if metric in HIGHER_IS_FASTER or metric.startswith("throughput"):
@@ -314,7 +317,7 @@ def floor_of(agg_a, agg_b, floor):
     return max(floors.get(t, floors["other"]) for t in techs)
 
 
-def verdict(metric, a, b, k, floor):
+def verdict(metric, a, b, k, floor) -> dict:
     """The comparison of side b with baseline a: a dict (see --format json)."""
     out = {"ratio": b.value / a.value if a.value else None}
     if a.statistic != b.statistic:
@@ -363,7 +366,7 @@ def verdict(metric, a, b, k, floor):
 # the comparison
 
 
-def check_units(per_file_rows, paths):
+def check_units(per_file_rows, paths) -> None:
     seen = {}
     for path, rows in zip(paths, per_file_rows):
         for r in rows:
@@ -379,7 +382,7 @@ def check_units(per_file_rows, paths):
                 )
 
 
-def _matches(row, methods, levels, where=None):
+def _matches(row, methods, levels, where=None) -> bool:
     if methods and not any(fnmatch.fnmatchcase(row["method"], g) for g in methods):
         return False
     if where:
@@ -389,7 +392,7 @@ def _matches(row, methods, levels, where=None):
     return not levels or row["level"] in levels
 
 
-def parse_where(text):
+def parse_where(text) -> dict:
     """`--where threads_per_block=128,blocks_per_sm=1` as a dict; rows without the axis pass."""
     where = {}
     for item in (text or "").split(","):
@@ -402,7 +405,7 @@ def parse_where(text):
     return where
 
 
-def check_where(where, axes, paths, text=None):
+def check_where(where, axes, paths, text=None) -> None:
     """CompareError for a --where axis that no row of the inputs has (`axes`: those they have; a
     typo would otherwise keep every row): names the closest axes there are."""
     axes = sorted(axes)
@@ -528,7 +531,7 @@ def compare(
 # output
 
 
-def _floor_text(floor):
+def _floor_text(floor) -> str:
     if floor is not None:
         return f"{floor * 100:g}% (--floor)"
     floors = default_floors()
@@ -536,7 +539,7 @@ def _floor_text(floor):
     return f"{parts}, other {floors['other'] * 100:g}% (measured: --measure-floor)"
 
 
-def _columns(res):
+def _columns(res) -> list:
     """The key columns worth showing: those that vary, less what --by varies."""
     rows = res["joined"] + [r for v in res["only"].values() for r in v]
     cols = ["method", "config", "metric"]
@@ -555,7 +558,7 @@ def _columns(res):
 HEAD = {"gpu_count": "gpus"}
 
 
-def _table_rows(res):
+def _table_rows(res) -> tuple:
     sides = res["sides"]
     keycols = _columns(res)
     header = [HEAD.get(c, c) for c in keycols] + ["unit", sides[0].label]
@@ -579,7 +582,7 @@ def _table_rows(res):
     return keycols, header, body
 
 
-def _summary_lines(res):
+def _summary_lines(res) -> list:
     c = res["counts"]
     sides = res["sides"]
     n_only = {label: len(v) for label, v in res["only"].items()}
@@ -617,7 +620,7 @@ def side_gpus(side):
     return sorted({u for rows in side.groups.values() for r in rows for u in machines.uuids_of(r)})
 
 
-def _gpus_text(uuids):
+def _gpus_text(uuids) -> str:
     if not uuids:
         return "GPUs not recorded"
     shown = ", ".join(u[:12] for u in uuids[:4])
@@ -631,7 +634,7 @@ def gpus_differ(sides):
     return bool(base) and any(set(g) and set(g) != base for g in map(side_gpus, sides[1:]))
 
 
-def _sides_lines(res):
+def _sides_lines(res) -> list:
     out = [f"sides by {res['by']}:"]
     for i, s in enumerate(res["sides"]):
         n = len(s.groups)
@@ -648,7 +651,7 @@ def _sides_lines(res):
     return out
 
 
-def _only_rows(res, keycols):
+def _only_rows(res, keycols) -> list:
     out = []
     for label, rows in res["only"].items():
         header = [HEAD.get(c, c) for c in keycols] + ["unit", "value"]
@@ -657,7 +660,7 @@ def _only_rows(res, keycols):
     return out
 
 
-def _floor_rows(res):
+def _floor_rows(res) -> tuple | None:
     """Each side's multi-GPU barriers over their composed floor (analysis/floor.py: the cheapest
     verified grid barrier at the shape + the one-way signal, from the same run of that side),
     each ratio with the grid barrier it was built on: (header, body), or None where no side has
@@ -695,7 +698,7 @@ FLOOR_TITLE = (
 )
 
 
-def parts(res):
+def parts(res) -> dict[str, Any]:
     """The comparison's parts, as data: {"sides_title": the line above the sides, "sides": one
     line per side, "table": the joined keys' Table or None where no key joined, "only":
     [(side label, Table of its keys in no other side)], "floor": the at-the-floor Table or None,
@@ -777,7 +780,7 @@ def render_csv(res):
     return buf.getvalue()
 
 
-def to_json(res):
+def to_json(res) -> dict[str, Any]:
     def agg_json(s, a):
         if a is None:
             return None
@@ -843,7 +846,7 @@ def to_json(res):
 # the floor
 
 
-def _expand(group):
+def _expand(group) -> list:
     files = []
     for part in group:
         for item in part.split(","):
@@ -861,7 +864,7 @@ def _expand(group):
     return files
 
 
-def repeat_spreads(groups):
+def repeat_spreads(groups) -> list:
     """[(technique, relative range, key, runs)] for every key measured more than once in a group.
 
     Within a group a key is (method, config axes, metric, gpu_count, ranks, nodes, launcher,
@@ -889,7 +892,7 @@ def percentile(values, q):
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def measure_floor(groups=None):
+def measure_floor(groups=None) -> tuple:
     """{technique: floor fraction, ..., "other": pooled} from groups of repeat files (FLOOR_SETS
     by default): the FLOOR_PERCENTILE-th percentile of the relative range, rounded up to 0.1%."""
     spreads = repeat_spreads([_expand(g) for g in (groups or FLOOR_SETS)])
@@ -913,7 +916,7 @@ FLOORS_COMMAND = (
 )
 
 
-def floors_document(groups=None):
+def floors_document(groups=None) -> dict[str, str | dict]:
     """The content of FLOORS_FILE for `groups` (FLOOR_SETS by default): per technique its floor
     and the CSVs (relative to the checkout where inside it) whose repeated keys gave it."""
     floors, _, spreads = measure_floor(groups)
@@ -931,7 +934,7 @@ def floors_document(groups=None):
     }
 
 
-def default_floors():
+def default_floors() -> dict:
     """{technique: floor fraction, ..., "other": pooled}: FLOORS_FILE's floors, read once per
     process. A missing or broken file is one line naming it and the command that writes it."""
     if not _DEFAULT_FLOORS:
@@ -952,7 +955,7 @@ def default_floors():
     return dict(_DEFAULT_FLOORS)
 
 
-def floor_lines(groups):
+def floor_lines(groups) -> list:
     """The run-to-run floor measured from `groups` (measure_floor): per technique its keys, median,
     p95, largest and floor, the five widest spreads, and the floors as JSON: the lines."""
     out = []

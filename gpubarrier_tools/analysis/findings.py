@@ -37,6 +37,8 @@ The rules (FINDINGS.md states them):
   repeat counts, section 10, the workshop version's findings): analysis/findings_more.py.
 """
 
+from __future__ import annotations
+
 import collections
 import os
 import re
@@ -67,15 +69,15 @@ from .findings_rules import (
 GPUS = [("H100", "H100"), ("H200", "H200")]
 
 
-def us(f):
+def us(f) -> str:
     return f"{f.value / 1000:.3g} µs"
 
 
-def cyc(f):
+def cyc(f) -> str:
     return f"{f.value:.3g}"
 
 
-def gbs(f):
+def gbs(f) -> str:
     return f"{f.value:.0f} GB/s"
 
 
@@ -86,7 +88,7 @@ def gpu_counts(s, method, metric, **axes):
     return sorted(int(k) for k in s.values(method, metric, "gpu_count", **axes))
 
 
-def omp_vs_multi_device(s):
+def omp_vs_multi_device(s) -> Outcome:
     counts = [
         n
         for n in gpu_counts(s, "host.omp.gpu-barrier", "latency", host_wait=0)
@@ -108,7 +110,7 @@ def omp_vs_multi_device(s):
 DIVERGED = "-diverged"  # the variant whose threads reach the sync on diverged paths: it is timed
 
 
-def timed_values(s, method, metric, axis="group_size"):
+def timed_values(s, method, metric, axis="group_size") -> tuple:
     """({axis value: Fig}, the method used, what was left out): the figures of `method` that time
     something; where its converged chain times nothing (compiled to no sync instruction), those
     of its diverged variant (`method`-diverged), which answers the same question, saying so;
@@ -136,7 +138,7 @@ def timed_values(s, method, metric, axis="group_size"):
     return {}, method, []
 
 
-def tile_sync_flat(s):
+def tile_sync_flat(s) -> Outcome:
     by, method, left = timed_values(s, "gpu.warp.tile-sync", "latency_cycles")
     if len(by) < 2:
         raise Missing("gpu.warp.tile-sync latency_cycles over group_size")
@@ -150,7 +152,7 @@ def tile_sync_flat(s):
     )
 
 
-def coalesced_whole_warp(s):
+def coalesced_whole_warp(s) -> Outcome:
     by, method, left = timed_values(s, "gpu.warp.coalesced-sync", "latency_cycles")
     if "32" not in by or len(by) < 2:
         raise Missing("gpu.warp.coalesced-sync latency_cycles at 32 and a partial group")
@@ -164,7 +166,7 @@ def coalesced_whole_warp(s):
     )
 
 
-def block_sync_warps(s):
+def block_sync_warps(s) -> Outcome:
     small = s.fig("gpu.block.syncthreads", "latency_cycles", threads_per_block=32, blocks_per_sm=1)
     big = s.fig("gpu.block.syncthreads", "latency_cycles", threads_per_block=1024, blocks_per_sm=1)
     return Outcome(
@@ -174,7 +176,7 @@ def block_sync_warps(s):
     )
 
 
-def grid_blocks_over_threads(s):
+def grid_blocks_over_threads(s) -> Outcome:
     wide = s.fig("gpu.grid.cg", "latency", blocks_per_sm=1, threads_per_block=1024)
     many = s.fig("gpu.grid.cg", "latency", blocks_per_sm=8, threads_per_block=128)
     return Outcome(
@@ -184,7 +186,7 @@ def grid_blocks_over_threads(s):
     )
 
 
-def grid_vs_kernel_boundary(s):
+def grid_vs_kernel_boundary(s) -> Outcome:
     launch = eq6.boundary(s)
     grid = s.fig("gpu.grid.cg", "latency", blocks_per_sm=1, threads_per_block=128)
     return Outcome(
@@ -203,7 +205,7 @@ MG_SHAPES = [
 ]
 
 
-def _mg_shape(s, at_least=2):
+def _mg_shape(s, at_least=2) -> dict:
     for shape in MG_SHAPES:
         if (
             len([n for n in gpu_counts(s, "multigpu.cg.multi-grid", "latency", **shape) if n > 1])
@@ -213,11 +215,11 @@ def _mg_shape(s, at_least=2):
     raise Missing("multigpu.cg.multi-grid latency at 1 x 1024 or 1 x 32, at enough GPU counts")
 
 
-def _shape_text(shape):
+def _shape_text(shape) -> str:
     return f"{shape['blocks_per_sm']} x {shape['threads_per_block']}"
 
 
-def multi_grid_counts(s):
+def multi_grid_counts(s) -> Outcome:
     shape = _mg_shape(s)
     counts = [n for n in gpu_counts(s, "multigpu.cg.multi-grid", "latency", **shape) if n > 1]
     figs = [s.fig("multigpu.cg.multi-grid", "latency", gpu_count=n, **shape) for n in counts]
@@ -238,7 +240,7 @@ def _cpu_counts(s):
     return gpu_counts(s, *CPU_STEP, host_wait=0)
 
 
-def _one_gpu_hint(s):
+def _one_gpu_hint(s) -> str:
     """What one GPU measured of the CPU-side step, for a claim about 2 or more GPUs."""
     try:
         one = s.fig(*CPU_STEP, host_wait=0, gpu_count=1)
@@ -286,7 +288,7 @@ def cpu_vs_multi_grid(s):
     return Outcome("; ".join(text), checks, figs)
 
 
-def cpu_overhead_flat(s):
+def cpu_overhead_flat(s) -> Outcome:
     counts = [n for n in _cpu_counts(s) if n > 1]
     if len(counts) < 2:
         raise Missing(
@@ -323,7 +325,7 @@ def _predictions(s, in_block):
     return preds
 
 
-def model_predictions(s, in_block):
+def model_predictions(s, in_block) -> Outcome:
     """The model's predictions against the measured switch points; one GPU against N GPUs is an
     extension of the study (its Table 4 predicts in-block switches only): at most inconclusive."""
     preds = _predictions(s, in_block)
@@ -359,7 +361,7 @@ def model_predictions(s, in_block):
     return Outcome("; ".join(text), checks, figs, extension=not in_block, left_out=left)
 
 
-def warp_reduce_tile_shuffle(s):
+def warp_reduce_tile_shuffle(s) -> Outcome:
     names = {
         "0": "serial",
         "2": "tile sync",
@@ -408,7 +410,7 @@ def reduction_sizes(s, *keys):
 STEP = re.compile(r"moves more at (\d+) B than at (\d+) B")
 
 
-def out_of_bounds(s, *methods):
+def out_of_bounds(s, *methods) -> list:
     """The pairs of consecutive cold sizes of `methods` whose extra bytes were read faster than
     the GPU's DRAM peak (data/bounds.py marks both rows): "reduction.x 16-32 MiB (above the DRAM
     peak between them)", each once; their rows take part in no figure."""
@@ -425,14 +427,14 @@ def out_of_bounds(s, *methods):
     ]
 
 
-def _cold(s, *methods):
+def _cold(s, *methods) -> dict:
     """cache=0 where every method has cold figures, else the warm ones (rows before the axis):
     both sides of a comparison always in one cache state."""
     cold = all(s.values(m, "latency", "bytes", cache=0) for m in methods)
     return {"cache": 0} if cold else {}
 
 
-def kernel_boundary_vs_grid_sync(s):
+def kernel_boundary_vs_grid_sync(s) -> Outcome:
     cache = _cold(s, "reduction.single.two-kernel", "reduction.single.grid-sync")
     two = ("reduction.single.two-kernel", cache)
     grid = ("reduction.single.grid-sync", dict(cache, grid=1))
@@ -459,7 +461,7 @@ def kernel_boundary_vs_grid_sync(s):
     )
 
 
-def cub_comparable(s):
+def cub_comparable(s) -> Outcome:
     cache = _cold(s, "reduction.single.two-kernel", "reduction.single.cub")
     two = ("reduction.single.two-kernel", cache)
     cub = ("reduction.single.cub", cache)
@@ -477,7 +479,7 @@ def cub_comparable(s):
     )
 
 
-def multi_reduction_vs_multi_grid(s):
+def multi_reduction_vs_multi_grid(s) -> Outcome:
     counts = [
         n
         for n in gpu_counts(s, "reduction.multi.multi-grid", "latency")
@@ -521,7 +523,7 @@ def multi_reduction_vs_multi_grid(s):
     )
 
 
-def _shared_cache(s, methods, **axes):
+def _shared_cache(s, methods, **axes) -> int | None:
     """The cache state (0 cold, 1 warm) every method measured at `axes`, cold first; None."""
     for cache in (0, 1):
         try:
@@ -573,13 +575,13 @@ def warp_sync_waits(s):
 REAL_GRID_SYNC = "grid-sync"  # pitfall.grid.partial-sync's barrier=: cg::this_grid().sync()
 
 
-def _partial(rows):
+def _partial(rows) -> tuple:
     """(rows with part of the grid missing, rows of the whole grid)."""
     part = [r for r in rows if gbcsv.config_axes(r).get("missing", "0") != "0"]
     return part, [r for r in rows if r not in part]
 
 
-def partial_grid_timeout(s):
+def partial_grid_timeout(s) -> Outcome:
     """The study's section 8.2 with CUDA's own grid sync: cg::this_grid().sync() with a block
     that never reaches it, run in an isolated child process with a deadline (killed: `timeout`),
     beside the project's software barriers (their watchdog ends the wait: `timeout`). Without
@@ -615,7 +617,7 @@ def partial_grid_timeout(s):
     return Outcome(text, checks, [], real)
 
 
-def null_kernel_order(s):
+def null_kernel_order(s) -> Outcome:
     """Table 1's null kernels: <<<>>> < cooperative < cooperative multi-device (one GPU)."""
     shape = {"blocks_per_sm": 1, "threads_per_block": 128}
     trad = s.fig("kernel.launch.triple-chevron", "latency", **shape)
@@ -631,7 +633,7 @@ def null_kernel_order(s):
     )
 
 
-def warp_throughput_group(s):
+def warp_throughput_group(s) -> Outcome:
     tile, tname, tleft = timed_values(s, "gpu.warp.tile-sync", "throughput")
     coal, cname, cleft = timed_values(s, "gpu.warp.coalesced-sync", "throughput")
     if len(tile) < 2 or "32" not in coal or len(coal) < 2:
@@ -662,7 +664,7 @@ def _scaled(f, factor):
     return g
 
 
-def guide_shuffle(s):
+def guide_shuffle(s) -> Outcome:
     """The best tile-shuffle throughput (warp shuffles per cycle per SM, over group sizes and
     shapes) in results per clock (x 32) against the guide's 32 for compute capability 9.0."""
     by = s.values("gpu.warp.tile-shuffle", "throughput_cycles", "group_size")
@@ -681,7 +683,7 @@ def guide_shuffle(s):
     )
 
 
-def guide_syncthreads(s):
+def guide_syncthreads(s) -> None:
     figures = "; ".join(
         f"{cc}: {n}" for cc, n in study_reference.GUIDE_SYNCTHREADS_PER_CLOCK.items()
     )
@@ -711,7 +713,7 @@ def guide_syncthreads(s):
 MAX_WARPS_PER_SM = 64  # resident warps per SM of compute capability 9.0 (the programming guide)
 
 
-def block_throughput_saturates(s):
+def block_throughput_saturates(s) -> Outcome:
     pts = []
     for r in s.rows:
         if r["method"] == "gpu.block.syncthreads" and r["metric"] == "throughput":
@@ -739,7 +741,7 @@ def block_throughput_saturates(s):
 GRID_ACCEPTABLE_NS = 2500  # the study's section 5.3: "at most 2.5 us with two blocks/SM"
 
 
-def grid_two_blocks(s):
+def grid_two_blocks(s) -> Outcome:
     launch = eq6.boundary(s)
     two = s.values("gpu.grid.cg", "latency", "threads_per_block", blocks_per_sm=2)
     if not two:
@@ -757,7 +759,7 @@ def grid_two_blocks(s):
     )
 
 
-def multi_grid_heat_map(s):
+def multi_grid_heat_map(s) -> Outcome:
     pts = {}
     for r in s.rows:
         if (
@@ -807,7 +809,7 @@ def multi_grid_heat_map(s):
     return Outcome(text, checks, figs)
 
 
-def multi_grid_vs_multi_device(s):
+def multi_grid_vs_multi_device(s) -> Outcome:
     shape = _mg_shape(s, at_least=1)
     counts = [
         n
@@ -831,7 +833,7 @@ def multi_grid_vs_multi_device(s):
     return Outcome("; ".join(text), checks, figs)
 
 
-def switch_point_larger(s):
+def switch_point_larger(s) -> Outcome:
     preds = _predictions(s, True)
     checks = [
         (
@@ -847,7 +849,7 @@ def switch_point_larger(s):
     return Outcome(text, checks, [], sources[:1] or None)
 
 
-def reduce_without_barrier(s):
+def reduce_without_barrier(s) -> Outcome:
     rows = [
         r
         for r in s.all_rows
@@ -866,7 +868,7 @@ def reduce_without_barrier(s):
     )
 
 
-def eq7_against_clock(s):
+def eq7_against_clock(s) -> Outcome:
     rows = [
         r
         for r in s.rows
@@ -945,7 +947,7 @@ def _repeat_curves(s, method, base):
     }
 
 
-def _loop_text(s):
+def _loop_text(s) -> str:
     """The loop-of-32 chain's figures, for the row that cannot use them."""
     by = _repeat_curves(s, "gpu.warp.repeat-count", REPEAT_BASE)
     if not by:
@@ -960,7 +962,7 @@ def _loop_text(s):
     )
 
 
-def warp_repeat_count(s):
+def warp_repeat_count(s) -> Outcome:
     """The study's section 9.4 blames an instruction-cache overflow, so the chain must grow with
     the repeat count: per variant of gpu.warp.repeat-count-unrolled (fully unrolled), a sync
     "jumps" when its figure rises above the one at the shortest chain by more than 10% and the
@@ -1013,7 +1015,7 @@ def warp_repeat_count(s):
 ABSENT = "2"  # the device barriers' fault=absent: the last GPU never arrives (core/faults.hpp)
 
 
-def partial_multi_grid(s):
+def partial_multi_grid(s) -> Outcome:
     """The project's barrier across GPUs with its last GPU absent (pitfalls-multi-gpu.yaml): the
     others end on the watchdog (`timeout`), the deadlock of a partial multi-grid group without a
     hang; fault=none at the same GPU count is the control. CUDA's own multi-grid sync waits where
@@ -1167,11 +1169,11 @@ def _findings():
 FINDINGS = _findings()
 
 
-def uuid_set(r):
+def uuid_set(r) -> frozenset:
     return frozenset(machines_mod.uuids_of(r))
 
 
-def mark_gpu_ranges(mrows):
+def mark_gpu_ranges(mrows) -> None:
     """Sets `_gpus_range` (lowest, highest, GPUs) on each ok row of one machine whose figure
     (method, metric, configuration, GPU count) other GPUs of the machine measured as well: the
     newest figure of each set of GPUs. findings_rules.margin adds the spread between them."""
@@ -1192,7 +1194,7 @@ def mark_gpu_ranges(mrows):
             r["_gpus_range"] = (min(values), max(values), len(values))
 
 
-def scopes(rows, gpu):
+def scopes(rows, gpu) -> list:
     """[(kind, rows)]: the scopes to try for one GPU model, of its rows with GPU UUIDs only: per
     machine (newest first), the machine's runs ("run", newest first), each set of GPUs its rows
     used ("gpus": the rows within that set, newest first), then the whole machine ("machine")."""
@@ -1213,7 +1215,7 @@ def scopes(rows, gpu):
     return out
 
 
-def split_reason(out):
+def split_reason(out) -> str | None:
     """None when every figure of `out` comes from one set of GPUs (per GPU count one set, each
     within the largest), else why not."""
     rows = [f.row for f in out.figs] + list(out.sources)
@@ -1245,7 +1247,7 @@ class NoReferenceText(str):
     """The why of a claim whose reference figure does not exist: its verdict is "no reference"."""
 
 
-def evaluate(rows, fn, gpu, unplaced=()):
+def evaluate(rows, fn, gpu, unplaced=()) -> str | NoReferenceText:
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
     GPU UUIDs, hold the figures)."""
@@ -1294,19 +1296,19 @@ def evaluate(rows, fn, gpu, unplaced=()):
     return missing or "no rows"
 
 
-def gpus_of(out):
+def gpus_of(out) -> str:
     uuids = sorted(
         {u for r in [f.row for f in out.figs] + list(out.sources) for u in machines_mod.uuids_of(r)}
     )
     return ", ".join(f"`{short(u)}`" for u in uuids)
 
 
-def files_of(out, base):
+def files_of(out, base) -> str:
     files = sorted({os.path.relpath(r["_file"], base) for r in out.sources})
     return ", ".join(f"`{f}`" for f in files)
 
 
-def study_under_rule():
+def study_under_rule() -> str:
     """How the study's own Table 6 figures (implicit against grid sync, no spread given) fare
     under the comparison rule, at the run-to-run floor of the reduction rows' technique."""
 
@@ -1367,7 +1369,7 @@ def multi_gpu_reason(got, label):
     )
 
 
-def runs_read(loaded, base):
+def runs_read(loaded, base) -> str:
     """ "Runs read: `h200/2026-12-05`: H200 `GPU-d12b27ed`; ...": each folder of the CSVs read
     (relative to `base`) and the GPUs (model and UUID) of its rows."""
     folders = collections.OrderedDict()
@@ -1392,7 +1394,7 @@ def runs_read(loaded, base):
     return "Runs read: " + " | ".join(parts) + "."
 
 
-def page(paths, base):
+def page(paths, base) -> list:
     """The verdicts: a summary line, the runs read, and the table of every conclusion on every
     GPU (the items, data/tables.py)."""
     csvs, _ = gbcsv.expand(paths)
@@ -1459,7 +1461,7 @@ DATED = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ADDS_TO = re.compile(r"^adds to: (\d{4}-\d{2}-\d{2})\s*$", re.M)
 
 
-def added_runs(kind_dir, run, runs):
+def added_runs(kind_dir, run, runs) -> list:
     """`run` and the runs it adds to (its machine.txt's `adds to: DATE`, followed on), newest
     first; a name that is no run folder of the kind, or one seen already, ends the chain."""
     chain = [run]
@@ -1473,7 +1475,7 @@ def added_runs(kind_dir, run, runs):
         chain.append(m.group(1))
 
 
-def newest_runs(results):
+def newest_runs(results) -> list:
     """Per machine kind folder of `results` (h100, h100x2, h200, ...): its newest one-run folder
     (named by its date, holding machine.txt) with the runs it adds to, or the whole kind folder
     where it has none."""
@@ -1491,7 +1493,7 @@ def newest_runs(results):
     return out
 
 
-def main(argv):
+def main(argv) -> list:
     results = os.path.join(tool_main.ROOT, "results")
     argv = list(argv) or ["--newest", results]
     paths, base = [], None

@@ -9,6 +9,8 @@ length: the study's setting, the shortest length from 5 µs (its "around 5 us in
 that every side measured, else the longest below it.
 """
 
+from __future__ import annotations
+
 import collections
 
 from ..data import bounds, gbcsv
@@ -19,7 +21,7 @@ SETTLED_NS = 5000  # the study's section 9.2: "around 5 us in single GPU"
 LAUNCH_NAMES = {"0": "<<<>>>", "1": "cooperative"}
 
 
-def length_ns(row):
+def length_ns(row) -> int | None:
     """The shorter kernel's length (ns): unit_ns x min(fusion_i, fusion_j); None without them."""
     c = gbcsv.config_axes(row)
     if not all(str(c.get(k, "")).isdigit() for k in ("unit_ns", "fusion_i", "fusion_j")):
@@ -27,7 +29,7 @@ def length_ns(row):
     return int(c["unit_ns"]) * min(int(c["fusion_i"]), int(c["fusion_j"]))
 
 
-def by_length(s, method, metric="launch_overhead", **axes):
+def by_length(s, method, metric="launch_overhead", **axes) -> dict:
     """{length (ns): Fig}: the newest figure of `method` at each kernel length of the scope (None:
     rows that do not record it)."""
     out = {}
@@ -51,7 +53,7 @@ def setting(lengths):
     return next((n for n in known if n >= SETTLED_NS), known[-1] if known else None)
 
 
-def at_one_length(s, *sides):
+def at_one_length(s, *sides) -> list:
     """[Fig] of each (method, axes) side at one kernel length (setting() of the lengths every
     side measured); Missing names the lengths each side holds."""
     got = [by_length(s, m, **axes) for m, axes in sides]
@@ -70,15 +72,15 @@ def at_one_length(s, *sides):
     return [g[n] for g in got]
 
 
-def _order(n):
+def _order(n) -> int:
     return -1 if n is None else n
 
 
-def length_text(n):
+def length_text(n) -> str:
     return "length not recorded" if n is None else f"{n / 1000:g} µs"
 
 
-def kernels(f):
+def kernels(f) -> str:
     """ "10 µs kernels": the shorter kernel's length of an Eq. 6 figure."""
     n = length_ns(f.row)
     return f"{length_text(n)} kernels" if n is not None else "kernel length not recorded"
@@ -88,14 +90,14 @@ def plus_minus(x):
     return f"±{x:.0f} ns" if x >= 10 else f"±{x:.2g} ns"
 
 
-def show(f):
+def show(f) -> str:
     """An Eq. 6 figure: "1.03 µs", or "no overhead left, within ±11 ns" for a zero."""
     if f.zero is not None:
         return f"no overhead left, within {plus_minus(f.zero)}"
     return f"{f.value / 1000:.3g} µs"
 
 
-def launch_overhead(s):
+def launch_overhead(s) -> Outcome:
     trad, coop = at_one_length(
         s, ("kernel.fusion", {"launch": 0}), ("kernel.fusion", {"launch": 1})
     )
@@ -106,7 +108,7 @@ def launch_overhead(s):
     )
 
 
-def multi_device_overhead(s):
+def multi_device_overhead(s) -> Outcome:
     trad, mdev = at_one_length(
         s, ("kernel.fusion", {"launch": 0}), ("kernel.fusion.multi-device", {"gpu_count": 1})
     )
@@ -126,7 +128,7 @@ def boundary(s):
     return by[setting(by)]
 
 
-def hidden_note(s):
+def hidden_note(s) -> str:
     """ "; from 20 µs kernels on ...": where a longer kernel hid the launch (a zero), said beside
     a comparison that used the figure at the study's setting; "" where none did."""
     by = curve(s)
@@ -139,16 +141,16 @@ def hidden_note(s):
     )
 
 
-def curve(s, launch=0):
+def curve(s, launch=0) -> dict:
     """{length: Fig} of kernel.fusion at `launch`: the overhead over the kernel length."""
     return {n: f for n, f in by_length(s, "kernel.fusion", launch=launch).items() if n is not None}
 
 
-def _curve_text(by):
+def _curve_text(by) -> str:
     return ", ".join(f"{length_text(n)}: {show(by[n])}" for n in sorted(by))
 
 
-def settles(s):
+def settles(s) -> Outcome:
     """The study's section 9.2: Eq. 6 needs a kernel of about 5 µs before its figure settles.
     Checked: from 5 µs on, every figure within 25% of the one at the shortest such length (a fall
     to zero is no settling); below 5 µs, where measured, off that figure."""
@@ -197,7 +199,7 @@ def settles(s):
     return Outcome(text, checks, [by[n] for n in sorted(by)])
 
 
-def over_length(s):
+def over_length(s) -> Outcome:
     """Eq. 6's overhead over the shorter kernel's length: it falls once the running kernel hides
     the next launch (the longest length's figure below the shortest's beyond the margin)."""
     by = curve(s)
@@ -228,7 +230,7 @@ def over_length(s):
     )
 
 
-def length_points(paths):
+def length_points(paths) -> dict:
     """{(GPU model, UUID, launch): [(length µs, value ns, lo, hi)]} of the Eq. 6 rows: the points
     of the Eq. 6 plot (render/plot_eq6.py), the ok rows and the zeros (findings_rules.zero_row),
     lo and hi the 95% interval; a key with two lengths or more."""

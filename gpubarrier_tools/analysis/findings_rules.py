@@ -19,6 +19,8 @@ figure is, when two figures differ, and which verdict a claim's checks give.
   it out and name it).
 """
 
+from __future__ import annotations
+
 import math
 
 from ..data import bounds, gbcsv, study_reference
@@ -60,14 +62,14 @@ RESOLVES = {
 LAUNCH_CODES = {"triple-chevron": "0", "cooperative": "1"}
 
 
-def _num(text):
+def _num(text) -> float:
     try:
         return float(text)
     except (TypeError, ValueError):
         return float("nan")
 
 
-def resolves(row):
+def resolves(row) -> float | None:
     """The figure (ns) an Eq. 6 row's interval would resolve, or None for any other row."""
     by = RESOLVES.get(row.get("method"))
     if by is None or row.get("metric") != "launch_overhead":
@@ -76,7 +78,7 @@ def resolves(row):
     return by.get(LAUNCH_CODES.get(launch, launch), by.get(""))
 
 
-def zero_within(row):
+def zero_within(row) -> float | None:
     """X (ns) when the row is an Eq. 6 difference whose 95% interval includes zero and reaches
     less than the figure it would resolve from zero on either side ("no overhead left, within
     +-X ns"); None otherwise (a resolved figure, or an interval too wide to say)."""
@@ -92,7 +94,7 @@ def zero_within(row):
     return reach if reach < scale else None
 
 
-def zero_row(row):
+def zero_row(row) -> bool:
     """The row is read as a measurement of zero: an Eq. 6 row whose only fault is its interval
     (unresolved, or the "a time is above zero" bound a difference of two means can cross)."""
     if zero_within(row) is None:
@@ -134,7 +136,7 @@ class Fig:
         return self.gpus[1] - self.gpus[0]
 
 
-def _matches(r, method, metric, axes):
+def _matches(r, method, metric, axes) -> bool:
     """The row is of `method` and `metric` and has the `axes` (reports.common.matches), an axis
     the row lacks counting as its default (DEFAULTS)."""
     if r["method"] != method or r["metric"] != metric:
@@ -161,7 +163,7 @@ DEFAULTS = {
 class Scope:
     """The rows one verdict may use (one machine; preferably one run)."""
 
-    def __init__(self, rows):
+    def __init__(self, rows) -> None:
         # skipped rows say why a point did not run (a refused launch); no figure of theirs
         self.skipped = [r for r in rows if r["status"] == "skipped"]
         self.all_rows = [r for r in rows if r["status"] != "skipped"]
@@ -170,7 +172,7 @@ class Scope:
         self.rows = [r for r in rows if r["status"] == "ok" or zero_row(r)]
         self.found = 0  # figures found so far: how far a claim got before a figure was missing
 
-    def fig(self, method, metric, **axes):
+    def fig(self, method, metric, **axes) -> Fig:
         hits = [r for r in self.rows if _matches(r, method, metric, axes)]
         if not hits:
             want = " ".join(f"{k}={v}" for k, v in axes.items())
@@ -178,7 +180,7 @@ class Scope:
         self.found += 1
         return Fig(max(hits, key=lambda r: (r["timestamp"], r["_line"])))
 
-    def values(self, method, metric, axis, **axes):
+    def values(self, method, metric, axis, **axes) -> dict:
         """{axis value: Fig} over every value of `axis` measured."""
         out = {}
         for r in self.rows:
@@ -194,7 +196,9 @@ class Outcome:
     (text: which and why), the magnitude words tested, and whether the claim is an extension of
     the study (its verdict at most inconclusive)."""
 
-    def __init__(self, figures, checks, figs, sources=None, left_out=(), words=(), extension=False):
+    def __init__(
+        self, figures, checks, figs, sources=None, left_out=(), words=(), extension=False
+    ) -> None:
         self.figures, self.checks, self.figs = figures, checks, figs
         self.sources = sources if sources is not None else [f.row for f in figs]
         self.left_out, self.words, self.extension = list(left_out), list(words), extension
@@ -209,7 +213,7 @@ def floor_of(f):
     return floors.get(f.row.get("technique", ""), floors["other"])
 
 
-def margin_parts(a, b):
+def margin_parts(a, b) -> tuple:
     """(statistical, floor, between GPUs) parts of the margin of a against b."""
     return (
         2 * (a.error + b.error),
@@ -251,7 +255,7 @@ def margin_basis(figs):
     return text
 
 
-def less(a, b, what):
+def less(a, b, what) -> tuple:
     """(result, text) of the claim a < b: True when b - a exceeds the margin, False when a - b
     does, None when the difference is within it (no claim of a difference is refuted by a
     difference too small to tell)."""
@@ -260,13 +264,13 @@ def less(a, b, what):
     return (True if d > m else False if -d > m else None), what
 
 
-def about(a, b, tol, what):
+def about(a, b, tol, what) -> tuple:
     d = abs(a.value - b.value)
     rel = d / min(abs(a.value), abs(b.value))
     return (True if rel <= tol else False if d > margin(a, b) else None), what
 
 
-def flat(figs, tol, what):
+def flat(figs, tol, what) -> tuple:
     lo, hi = min(figs, key=lambda f: f.value), max(figs, key=lambda f: f.value)
     rel = (hi.value - lo.value) / lo.value
     return (True if rel <= tol else False if hi.value - lo.value > margin(lo, hi) else None), what
@@ -277,7 +281,7 @@ def flat(figs, tol, what):
 SLIGHTLY = 0.10
 
 
-def slightly_less(a, b, what):
+def slightly_less(a, b, what) -> tuple | tuple[bool, str]:
     """(result, text) of "a is slightly below b": a < b (less) and the gap at most SLIGHTLY of
     a; fails when a is above b or when the gap is larger than SLIGHTLY beyond the margin."""
     ok, _ = less(a, b, what)
@@ -292,7 +296,7 @@ def slightly_less(a, b, what):
     return ok, what
 
 
-def verdict(out):
+def verdict(out) -> tuple[str, str]:
     """(verdict, why) of an Outcome: see the module's rules. `out.extension` caps it at
     inconclusive; `out.left_out` and `out.words` are named."""
     excluded = sorted({f"{f.row['method']}: {f.excluded}" for f in out.figs if f.excluded})

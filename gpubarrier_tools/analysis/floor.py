@@ -26,6 +26,8 @@ among the barrier's GPUs counts; with one GPU nothing crosses NVLink and the flo
 barrier alone. configs/sweeps/floor.yaml measures all three in one run.
 """
 
+from __future__ import annotations
+
 from ..data import gbcsv
 
 GRID_PREFIX, SIGNAL = "gpu.grid.", "multigpu.floor.signal"
@@ -40,7 +42,7 @@ def signal_ordering(r):
     return gbcsv.value_code(SIGNAL, "ordering", name) if name is not None else None
 
 
-def is_grid_barrier(r):
+def is_grid_barrier(r) -> bool:
     """A verified latency row of a grid barrier: the rows the floor's first term comes from."""
     return (
         r["level"] == "grid"
@@ -51,7 +53,7 @@ def is_grid_barrier(r):
     )
 
 
-def cheapest_grid(rows, shape, gpus):
+def cheapest_grid(rows, shape, gpus) -> tuple[float, str] | None:
     """(latency, method) of the cheapest verified grid barrier among `rows` at `shape` on `gpus`
     (a set of GPU ids; empty: every row), or None. A method's latency is its slowest row (GPU);
     only the methods measured on the most of `gpus` compete, so that one timed on fewer GPUs
@@ -67,20 +69,20 @@ def cheapest_grid(rows, shape, gpus):
     return min((v, m) for m, (on, v) in per.items() if len(on) == most)
 
 
-def floor_terms(grids, signal=True):
+def floor_terms(grids, signal=True) -> str:
     """The floor's parts in words: "gpu.grid.count-epoch + one-way signal" (several grid
     barriers joined by " / "; without the signal for one GPU)."""
     names = " / ".join(sorted(set(grids))) or "grid barrier"
     return names + (" + one-way signal" if signal else "")
 
 
-def one_launch_per_barrier(r):
+def one_launch_per_barrier(r) -> bool:
     """A device barrier's row of launch=graph: one block per GPU and one launch per barrier from
     a CUDA graph, another shape than its persistent whole-GPU rows."""
     return gbcsv.config_axes(r).get("launch", "0") == "1"
 
 
-def is_barrier(r):
+def is_barrier(r) -> bool:
     """A multi-GPU barrier's latency row of the whole-GPU shape that the floor is made for; push's
     part=1..3 rows time one phase, not a barrier, and rows of one block per GPU and one launch
     per barrier (the device barriers' launch=1, PyTorch's barrier: no blocks_per_sm) are not
@@ -96,7 +98,7 @@ def is_barrier(r):
     )
 
 
-def _shape(r):
+def _shape(r) -> tuple:
     c = gbcsv.config_axes(r)
     return c.get("blocks_per_sm"), c.get("threads_per_block")
 
@@ -106,7 +108,7 @@ def _shape(r):
 SHOWN_AXES = {"gpu_count", "blocks_per_sm", "threads_per_block", "ordering", "fault", "part"}
 
 
-def _label(r, axes):
+def _label(r, axes) -> str:
     extra = [f"{k}={v}" for k, v in sorted(axes.items()) if k not in SHOWN_AXES and v != "0"]
     return " ".join([r["method"], *extra])
 
@@ -156,7 +158,7 @@ def floors(rows):
     return out
 
 
-def signal_variant(r):
+def signal_variant(r) -> str:
     """How a signal row was measured beyond its ordering: "word=32 poll=1", plus " place=K" where
     the flags were not on the first line (rows from before those axes were word=64 poll=0)."""
     axes = gbcsv.config_axes(r)
@@ -166,7 +168,7 @@ def signal_variant(r):
     )
 
 
-def cheapest_signals(run, ordering, gpus):
+def cheapest_signals(run, ordering, gpus) -> dict:
     """{pair of GPU ids: (the lowest one-way latency of `ordering` among the run's ways of
     measuring it, the way)} for the pairs within `gpus`."""
     best, ways = {}, set()
@@ -187,7 +189,7 @@ def cheapest_signals(run, ordering, gpus):
     }
 
 
-def signal_sources(items):
+def signal_sources(items) -> list:
     """One line per signal ordering: which way of measuring it gave the floors."""
     seen = {}
     for i in items:
@@ -199,7 +201,7 @@ def signal_sources(items):
     ]
 
 
-def floor_by_count(rows):
+def floor_by_count(rows) -> dict:
     """The composed floor at 1 block/SM x 128 threads and ordering 0 by GPU count, as (us, the
     grid barrier it was built on), the lowest where several runs have one: the floor line of
     cli/plot.py's scaling plot."""
@@ -227,7 +229,7 @@ FLOOR_HEADER = [
 ]
 
 
-def floor_table(items):
+def floor_table(items) -> tuple:
     """(rows of text cells under FLOOR_HEADER, the missing parts named once each) of floors()'s
     items, by GPU count, shape, ordering and ratio."""
     us = lambda v: "-" if v is None else f"{v / 1000:.3g}"

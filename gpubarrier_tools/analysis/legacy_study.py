@@ -10,6 +10,8 @@
 Our figures are medians of the ok rows of a point (one row per GPU for single-GPU methods).
 """
 
+from __future__ import annotations
+
 import statistics
 
 from ..data import gbcsv
@@ -19,7 +21,7 @@ from ..data.tables import Table
 cfg = gbcsv.config_axes
 
 
-def _us(v):
+def _us(v) -> str:
     return "-" if v is None else f"{v / 1000:.3g}"
 
 
@@ -38,7 +40,7 @@ def _counts(rows, method):
     return sorted({int(r["gpu_count"]) for r in rows if r["method"] == method})
 
 
-def launch(rows):
+def launch(rows) -> list[Table | str]:
     """The study's Table 1 beside ours, in us."""
     fused = [r for r in rows if r["method"] == "kernel.fusion" and r["metric"] == "launch_overhead"]
     ours = [
@@ -96,7 +98,7 @@ def launch(rows):
     ]
 
 
-def multigrid(rows):
+def multigrid(rows) -> list[Table | str]:
     """The workshop version's Table 9 beside our multi-grid rows at 2 GPUs, in us."""
     mine = []
     for r in rows:
@@ -134,7 +136,7 @@ def multigrid(rows):
     ]
 
 
-def main(argv, load):
+def main(argv, load) -> list:
     if len(argv) < 2 or argv[0] not in ("launch", "multigrid"):
         raise ValueError("legacy-study: launch|multigrid CSV...")
     rows = load(argv[1:])

@@ -16,6 +16,8 @@ C_more (scenario 3). Below C_basic (scenario 1) "basic" always wins.
 Units are the caller's: B/cycle and cycles give bytes, as do B/ns (GB/s) and ns.
 """
 
+from __future__ import annotations
+
 import math
 from dataclasses import dataclass
 
@@ -27,7 +29,7 @@ class Side:
     latency: float
     throughput: float
 
-    def concurrency(self):
+    def concurrency(self) -> float:
         """Eq. 1: C = T x Thr."""
         return self.latency * self.throughput
 
@@ -40,12 +42,12 @@ class Side:
 class SwitchPoint:
     """Where "more" starts to win: n (None when it never does), and which equation that is."""
 
-    n: float
+    n: float | None
     equation: str
     scenario: str
 
 
-def _equation(n, basic, more):
+def _equation(n, basic, more) -> tuple[str, str]:
     """The study's name for a switch point at n: Eq. 4 or 5 where both sides share T."""
     same_t = math.isclose(basic.latency, more.latency, rel_tol=1e-12)
     if n <= more.concurrency():
@@ -53,7 +55,7 @@ def _equation(n, basic, more):
     return ("Eq. 5" if same_t else "Eq. 2"), "3: N > C_more"
 
 
-def switch_point(basic, more, t_sync):
+def switch_point(basic, more, t_sync) -> SwitchPoint:
     """The smallest N at which `more` (paying t_sync) is as fast as `basic` (Eq. 2 solved)."""
     if basic.throughput <= 0 or more.throughput <= 0:
         raise ValueError("throughputs must be positive")
@@ -90,7 +92,7 @@ class Crossing:
     bound: str = ""
 
 
-def crossing(basic_curve, more_curve):
+def crossing(basic_curve, more_curve) -> Crossing | None:
     """The measured switch point: where the two latency curves (dicts size -> latency) cross,
     linearly interpolated between the sizes both were measured at; the first change from
     "basic faster" to "more faster" counts. None when they share no size."""

@@ -7,7 +7,10 @@ command line (`gpubarrier model`); its help names the inputs, the predictions an
     report(preds, study)       their table and the line under it (data/tables.py)
 """
 
+from __future__ import annotations
+
 import statistics
+from typing import Any
 
 from ..data import gbcsv
 from ..data.study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS
@@ -32,10 +35,10 @@ class Missing(Exception):
 class Rows:
     """The ok rows of one GPU model (host-only rows, gpu_model empty, belong to every model)."""
 
-    def __init__(self, rows):
+    def __init__(self, rows) -> None:
         self.rows = rows
 
-    def select(self, method, metric, **axes):
+    def select(self, method, metric, **axes) -> list:
         out = []
         for r in self.rows:
             if r["method"] != method and not (
@@ -63,7 +66,7 @@ class Rows:
             )
         return statistics.median(float(r["value"]) for r in rows)
 
-    def fastest(self, method, metric, **axes):
+    def fastest(self, method, metric, **axes) -> tuple:
         """The fastest configuration's figure (median over its repeats) and its config."""
         rows = self.select(method, metric, **axes)
         if not rows:
@@ -74,7 +77,7 @@ class Rows:
         (name, config), values = min(by_config.items(), key=lambda kv: statistics.median(kv[1]))
         return statistics.median(values), f"{name} {config}".strip()
 
-    def curve(self, method, **axes):
+    def curve(self, method, **axes) -> dict:
         """latency (ns) by the axis `bytes`, for the measured switch point: the cold rows
         (cache=0, L2 evicted before every sample) where there are any, else the warm ones (rows
         written before the axis existed were warm); never the two mixed."""
@@ -86,7 +89,7 @@ class Rows:
         return {s: statistics.median(v) for s, v in points.items()}
 
 
-def stream_side(rows, method, bandwidth, latency, units, **axes):
+def stream_side(rows, method, bandwidth, latency, units, **axes) -> Side:
     return Side(
         rows.figure(method, latency, units[1], **axes),
         rows.figure(method, bandwidth, units[0], **axes),
@@ -98,7 +101,9 @@ def measured(rows, method, basic_axes, more_axes):
     return crossing(basic, more) if basic and more else None
 
 
-def prediction(label, basic_name, more_name, basic, more, t_sync, sync_from, units, found):
+def prediction(
+    label, basic_name, more_name, basic, more, t_sync, sync_from, units, found
+) -> dict[str, Any]:
     sp = switch_point(basic, more, t_sync)
     return {
         "prediction": label,
@@ -123,7 +128,7 @@ def prediction(label, basic_name, more_name, basic, more, t_sync, sync_from, uni
     }
 
 
-def in_block(rows, syncs):
+def in_block(rows, syncs) -> list:
     """1 thread vs 1 warp, 32 vs 1024 threads: shared memory, cycles."""
     out = []
     units = ("B/cycle", "cycles")
@@ -169,7 +174,7 @@ def in_block(rows, syncs):
     return out
 
 
-def across_grid_and_gpus(rows):
+def across_grid_and_gpus(rows) -> list:
     """1 block vs the grid, 1 GPU vs N GPUs: global memory, ns."""
     out = []
     units = ("B/ns", "ns")
@@ -222,7 +227,7 @@ def across_grid_and_gpus(rows):
     return out
 
 
-def study_predictions():
+def study_predictions() -> list:
     out = []
     for basic, more, per_gpu in STUDY_SWITCH_POINTS:
         for gpu, (t_sync, published) in per_gpu.items():
@@ -243,7 +248,7 @@ def study_predictions():
     return out
 
 
-def predictions(rows, syncs=5):
+def predictions(rows, syncs=5) -> list:
     """Every prediction (in_block, across_grid_and_gpus) for each GPU model of the ok rows."""
     preds = []
     for model in sorted({r["gpu_model"] for r in rows if r["gpu_model"]}) or [""]:
@@ -253,13 +258,13 @@ def predictions(rows, syncs=5):
     return preds
 
 
-def number(v):
+def number(v) -> str:
     if v is None:
         return "-"
     return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.4g}"
 
 
-def report(preds, study):
+def report(preds, study) -> list[Table | str]:
     """The predictions' table and the line under it naming the units (data/tables.py)."""
     head = [
         "prediction",

@@ -60,6 +60,8 @@ A missing measured input names the rows it needs and the tool exits 2, as a bad 
 does (its line and what was expected).
 """
 
+from __future__ import annotations
+
 import argparse
 import math
 import os
@@ -78,7 +80,7 @@ class NetworkFileError(Exception):
     pass
 
 
-def load_network(path):
+def load_network(path) -> dict:
     """{name: (low, high, unit, source)} from the network file; NetworkFileError names the line."""
     want = ["name", "low", "high", "unit", "source"]
     header, records = user_files.csv_dicts(
@@ -118,7 +120,7 @@ def load_network(path):
     return out
 
 
-def _median_of(rows, method, metric, want_axes, **cols):
+def _median_of(rows, method, metric, want_axes, **cols) -> tuple | None:
     hits = [
         r
         for r in rows
@@ -134,7 +136,7 @@ def _median_of(rows, method, metric, want_axes, **cols):
     return statistics.median(float(r["value"]) for r in hits) / 1000.0, files, None
 
 
-def measured(rows, g, shape):
+def measured(rows, g, shape) -> tuple[dict, list]:
     """The measured node-local inputs at g GPUs per node and what is missing: {name: (us, CSVs,
     None or the two GPU counts it was extrapolated from)}."""
     b, t = shape.split("x")
@@ -187,7 +189,7 @@ def measured(rows, g, shape):
     return out, missing
 
 
-def two_node_round(rows):
+def two_node_round(rows) -> tuple | None:
     """One MPI_Barrier round across the network, measured: host.mpi.barrier at 2 ranks on 2
     nodes, loop_latency (us, CSVs, None); None without such rows."""
     hits = [
@@ -211,7 +213,7 @@ def rounds(n):
     return math.ceil(math.log2(n)) if n > 1 else 0
 
 
-def predict(m, net, n, which):
+def predict(m, net, n, which) -> dict:
     """The predictions (us) at n nodes; which: 0 the network file's low, 1 its high."""
     hops = 1 if n <= net["nodes_per_leaf"][which] else 3
     if "net_round" in m:  # measured across 2 real nodes: it holds one switch hop
@@ -238,7 +240,7 @@ def _band(lo, hi, f=".1f"):
     return a if a == b else f"{a}-{b}"
 
 
-def inputs_table(m, net, where=None):
+def inputs_table(m, net, where=None) -> tuple:
     """Rows: input, value, measured in / assumed from; with `where` ({input: machine label}) naming
     more than one machine, a machine column too (assumed figures: "-")."""
     names = {
@@ -275,7 +277,7 @@ def inputs_table(m, net, where=None):
     return ["input", "value", "measured in / assumed from"] + (["machine"] if mixed else []), rows
 
 
-def predictions_table(m, net, nodes):
+def predictions_table(m, net, nodes) -> tuple[list, list]:
     header = [
         "nodes",
         "rounds",
@@ -297,7 +299,7 @@ def predictions_table(m, net, nodes):
     return header, rows
 
 
-def positive_ints(text):
+def positive_ints(text) -> list:
     """argparse type: "2,4,8" -> [2, 4, 8], every one >= 1."""
     try:
         values = [int(v) for v in text.split(",")]
@@ -316,7 +318,7 @@ def positive_int(text):
     return values[0]
 
 
-def machine_line(where):
+def machine_line(where) -> str:
     """The line above a table naming the machine of its inputs, or each input's machine."""
     labels = list(dict.fromkeys(where.values()))
     if len(labels) == 1:
@@ -335,7 +337,7 @@ class MixedMachines(Exception):
     """The inputs lie on several machines, none has them all, and --combine was not given."""
 
 
-def choose(rows, g, shape, combine, skip=()):
+def choose(rows, g, shape, combine, skip=()) -> tuple:
     """([(m, where)], missing): the measured inputs of each machine that has them all (`skip`:
     inputs that are not needed) with {input: machine label}, or with `combine` where none has,
     one set taking each input from the machine that has it (the one with the most inputs first);
@@ -379,7 +381,7 @@ def choose(rows, g, shape, combine, skip=()):
     return ([(m, where)], []) if not missing else ([], missing)
 
 
-def main(argv, load):
+def main(argv, load) -> list:
     """report.py multinode-model: argv without the subcommand; load is report.py's. Returns a
     table per machine under a line naming it (data/tables.py)."""
     parser = tool_main.ArgumentParser(

@@ -11,6 +11,8 @@ and push at orderings 1 (relaxed + seq_cst fences) and 2 (relaxed + acq_rel fenc
     overlap = gather + exchange - whole   (how much of the two phases run at once)
 """
 
+from __future__ import annotations
+
 from ..data import gbcsv
 from . import floor
 
@@ -33,7 +35,7 @@ HEADER = [
 ]
 
 
-def _key(r):
+def _key(r) -> tuple:
     c = gbcsv.config_axes(r)
     return (
         r["_file"],
@@ -43,7 +45,7 @@ def _key(r):
     )
 
 
-def phases(rows):
+def phases(rows) -> dict:
     """{(file, run, GPUs, shape): {"part0".."part3", "ordering1", "ordering2", "floor"}} in ns,
     from push's ok latency rows and the floors of the same run."""
     out = {}
@@ -69,7 +71,7 @@ def phases(rows):
     return out
 
 
-def phases_table(rows):
+def phases_table(rows) -> list:
     """Text cells under HEADER, one row per GPU count and shape that has the whole barrier."""
     us = lambda v: "-" if v is None else f"{v / 1000:.2f}"
     cells = []

@@ -20,6 +20,8 @@ each table naming its machine(s). A cell is the median over the matching rows of
 brackets. Each function returns the items of its tables (data/tables.py: lines and tables).
 """
 
+from __future__ import annotations
+
 import os
 import statistics
 
@@ -57,7 +59,7 @@ def models_of(rows):
     return sorted({r["gpu_model"] for r in rows if r["gpu_model"]})
 
 
-def machines_with(rows, methods):
+def machines_with(rows, methods) -> tuple:
     """machines(rows)' groups that hold rows of `methods`, with their short names."""
     groups = [
         (label, rs)
@@ -67,7 +69,7 @@ def machines_with(rows, methods):
     return groups, machines_of.short_names(groups)
 
 
-def select(rows, method, metric, statuses=("ok",), **axes):
+def select(rows, method, metric, statuses=("ok",), **axes) -> list:
     """The rows (of one machine) of method and metric whose config has `axes`."""
     return [
         r
@@ -79,7 +81,7 @@ def select(rows, method, metric, statuses=("ok",), **axes):
     ]
 
 
-def number(v, digits=3):
+def number(v, digits=3) -> str:
     if v is None:
         return "-"
     return f"{v:.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"
@@ -89,7 +91,7 @@ def median(rows):
     return statistics.median(float(r["value"]) for r in rows) if rows else None
 
 
-def cell(rows, f=number):
+def cell(rows, f=number) -> str:
     """The median of the rows' values, the range in brackets where it shows."""
     if not rows:
         return "-"
@@ -99,12 +101,12 @@ def cell(rows, f=number):
     return mid if lo == hi else f"{mid} ({lo}-{hi})"
 
 
-def table(header, body):
+def table(header, body) -> list[Table | str]:
     """The items of one table (data/tables.py), to add to a list of lines."""
     return [Table(header, body)]
 
 
-def sources(rows, methods):
+def sources(rows, methods) -> str:
     """The files and GPUs the rows of `methods` come from, for a caption."""
     rows = [r for r in rows if r["method"] in methods]
     files = sorted({os.path.relpath(r["_file"]) for r in rows})
@@ -115,7 +117,7 @@ def sources(rows, methods):
     )
 
 
-def table3(rows):
+def table3(rows) -> list[Table | str]:
     groups, names = machines_with(rows, ("model.smem.stream", "model.gmem.stream"))
     metrics = [
         ("bandwidth (B/cycle)", "bandwidth_cycles", 0),
@@ -144,7 +146,7 @@ def table3(rows):
             line.append(number(thr * t) if thr is not None and t is not None else "-")
         line += [str(study.STUDY_CONCURRENCY[g][keys[0]]) for g in STUDY_GPUS]
         body.append(line)
-    out = [
+    out: list[Table | str] = [
         "**Table 3, shared memory** (`model.smem.stream`; the study's Table 3, its "
         "\"1 warp\" and \"32 thrd.\" rows are one measurement here)",
         "",
@@ -183,7 +185,7 @@ def table3(rows):
     ]
 
 
-def status_text(rows):
+def status_text(rows) -> str:
     """ok, or unverified with the worst relative error its note gives."""
     statuses = sorted({r["status"] for r in rows})
     if statuses != ["unverified"]:
@@ -198,7 +200,7 @@ def status_text(rows):
     )
 
 
-def table5(rows):
+def table5(rows) -> list[Table | str]:
     groups, names = machines_with(rows, ("gpu.warp.reduce",))
     header = (
         ["variant"]
@@ -233,14 +235,14 @@ def table5(rows):
     )
 
 
-def bytes_text(n):
+def bytes_text(n) -> str:
     for unit, size in (("GiB", 1 << 30), ("MiB", MIB), ("KiB", 1 << 10)):
         if n >= size and n % size == 0:
             return f"{n // size} {unit}"
     return f"{n} B"
 
 
-def sizes_of(rows, method, **axes):
+def sizes_of(rows, method, **axes) -> set:
     return {int(gbcsv.config_axes(r)["bytes"]) for r in select(rows, method, "bandwidth", **axes)}
 
 
@@ -252,7 +254,7 @@ def cache_of(r):
 CACHE_TEXT = {"0": " (cold L2)", "1": " (warm L2)"}
 
 
-def read_ceiling(rows, runs, cache):
+def read_ceiling(rows, runs, cache) -> tuple[list, str] | tuple:
     """(rows, mark) of the read ceiling (model.gmem.stream grid=1 bandwidth) of one machine's
     rows against reductions of `runs` at `cache`: the first that has rows of the same run and
     cache (mark ""), the same run ("‡": another cache), the machine's other runs and the same
@@ -270,7 +272,7 @@ def read_ceiling(rows, runs, cache):
     return [], ""
 
 
-def table6(rows, sizes=None):
+def table6(rows, sizes=None) -> list[Table | str]:
     """sizes: the array sizes (bytes) to show; default every size >= 1 MiB that every column
     measured. One line per machine, size and cache axis (where the rows have one)."""
     gbs = lambda v: "-" if v is None else f"{v:.1f}"
@@ -353,7 +355,7 @@ def table6(rows, sizes=None):
     )
 
 
-def fig16(rows, sizes=None):
+def fig16(rows, sizes=None) -> list[Table | str]:
     """The study's Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
     variant 0; cold rows where a method has them, gbcsv.one_cache) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
     largest measured); one line per machine, size, method and launcher."""

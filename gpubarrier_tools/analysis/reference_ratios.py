@@ -10,6 +10,8 @@ scripts/reference-check writes: reference/rows.py COLUMNS).
                      within TOLERANCE (the table, data/tables.py)
 """
 
+from __future__ import annotations
+
 import collections
 import glob
 import os
@@ -22,7 +24,7 @@ TOLERANCE = 0.10  # within 10% of the reference tools' conventions
 WANTED = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
 
 
-def read(path):
+def read(path) -> list:
     header, records = user_files.csv_dicts(path, "a reference check of scripts/reference-check")
     if not records or WANTED - set(header):
         raise tool_main.InputError(
@@ -31,7 +33,7 @@ def read(path):
     return [r for _, r in records]
 
 
-def ratios(rows):
+def ratios(rows) -> list:
     groups = collections.OrderedDict()
     for r in rows:
         g = groups.setdefault((r["method"], r["config"]), [r["convention"], {}, {}, ""])
@@ -42,7 +44,7 @@ def ratios(rows):
     return [(m, c, *g) for (m, c), g in groups.items()]
 
 
-def ratio(gb, ref):
+def ratio(gb, ref) -> tuple | None:
     rounds = [k for k in gb if k in ref]
     if not rounds:
         return None
@@ -50,7 +52,7 @@ def ratio(gb, ref):
     return q, [gb[k] / ref[k] for k in rounds], rounds
 
 
-def summary(argv):
+def summary(argv) -> list[Table | str]:
     base = argv[0] if argv else "."
     paths = sorted(
         p

@@ -11,6 +11,8 @@ spans CSV... [--metric M] [--scale 1e-3] [COL=V ...]
     be a pattern (method=reduction.multi.*).
 """
 
+from __future__ import annotations
+
 import collections
 import fnmatch
 import statistics
@@ -26,7 +28,7 @@ def _fmt(v):
     return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def _filters(argv):
+def _filters(argv) -> dict:
     """COL=V arguments out of argv (the rest are CSV paths)."""
     want = {}
     for a in list(argv):
@@ -37,11 +39,11 @@ def _filters(argv):
     return want
 
 
-def _launcher(r):
+def _launcher(r) -> str:
     return "mpi" if r["launcher"] == "mpi" else "threads"
 
 
-def heatmap(argv, load):
+def heatmap(argv, load) -> list[Table | str]:
     method = gbcsv.take_option(argv, "--method")
     metric = gbcsv.take_option(argv, "--metric", "latency")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
@@ -87,7 +89,7 @@ def heatmap(argv, load):
     return [Table(["GPUs", "launcher", "blocks/SM"] + [f"{t} threads" for t in threads], out)]
 
 
-def spans(argv, load):
+def spans(argv, load) -> list[Table | str]:
     metric = gbcsv.take_option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
     want = _filters(argv)

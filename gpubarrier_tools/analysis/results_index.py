@@ -7,6 +7,8 @@ its CSVs, its ok rows, and the first and last day measured. A folder that git ig
 where scripts/run writes a user's own runs) is not listed: the index is of what is published.
 """
 
+from __future__ import annotations
+
 import os
 import subprocess
 
@@ -15,7 +17,7 @@ from ..data.tables import Table
 from . import answers
 
 
-def _ignored(path):
+def _ignored(path) -> bool:
     """Whether git ignores `path` (False outside a git checkout or without git)."""
     try:
         return (
@@ -36,7 +38,7 @@ def _ignored(path):
         return False
 
 
-def folders(argv):
+def folders(argv) -> list[Table | str]:
     base = argv[0] if argv else "."
     lines = []
     for name in sorted(os.listdir(base)):

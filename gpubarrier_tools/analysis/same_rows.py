@@ -13,6 +13,8 @@ they do not fail the check. Exit 0 when every joined pair agrees, 1 otherwise, 2
 Reads schema v1 and later (only the columns above, value, stddev, samples, status).
 """
 
+from __future__ import annotations
+
 import argparse
 import math
 
@@ -23,7 +25,7 @@ KEY = ("method", "config", "metric", "launcher", "gpu_count", "gpu_ids")
 NEEDED = KEY + ("value", "stddev", "samples", "status")
 
 
-def load(path):
+def load(path) -> dict:
     header, records = user_files.csv_dicts(path, "a gpubarrier CSV", InputError)
     missing = [c for c in NEEDED if c not in header]
     if missing:
@@ -43,7 +45,7 @@ def standard_error(r):
     return float(r["stddev"] or 0) / math.sqrt(n) if n > 0 else 0.0
 
 
-def compare(before, after, tolerance, se_factor):
+def compare(before, after, tolerance, se_factor) -> tuple[list, int]:
     """(lines, number of disagreements) for the joined rows."""
     lines, bad = [], 0
     for key in sorted(before.keys() & after.keys()):
@@ -74,7 +76,7 @@ def compare(before, after, tolerance, se_factor):
     return lines, bad
 
 
-def main(argv=None):
+def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("before")
     p.add_argument("after")

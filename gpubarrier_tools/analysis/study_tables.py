@@ -15,6 +15,8 @@ out of the cell, and a cell with no other figure says why instead. CSVs are name
 from the folder read (the machine kind folder included).
 """
 
+from __future__ import annotations
+
 import os
 
 from ..data import gbcsv
@@ -53,12 +55,12 @@ BLOCK_STUDY = {
 }
 
 
-def _group_ok(r, which):
+def _group_ok(r, which) -> bool:
     g = gbcsv.config_axes(r).get("group_size", "")
     return which == "all" or (which == "32" and g == "32") or (which == "partial" and g != "32")
 
 
-def _span(values, fmt="{:.3g}"):
+def _span(values, fmt="{:.3g}") -> str:
     if not values:
         return "-"
     lo, hi = min(values), max(values)
@@ -70,13 +72,13 @@ def _span(values, fmt="{:.3g}"):
 BASE = ["."]  # the folder the CSVs are named from (main sets it)
 
 
-def _files(rows):
+def _files(rows) -> str:
     """The rows' CSVs as their paths from the folder read, joined; "-" for none."""
     names = sorted({os.path.relpath(r["_file"], BASE[0]) for r in rows})
     return ", ".join(f"`{f}`" for f in names) or "-"
 
 
-def _cell(rows, value, fmt):
+def _cell(rows, value, fmt) -> str:
     """The figures of the rows that are figures (`value` of them: a list -> text by `fmt`); where
     every row is excluded, "not timed: ..." (the reason); "-" for no rows."""
     clean = [r for r in rows if not gbcsv.figure_excluded(r)]
@@ -87,7 +89,7 @@ def _cell(rows, value, fmt):
     return "-"
 
 
-def _scope_with(rows, gpu, methods):
+def _scope_with(rows, gpu, methods) -> list:
     """The rows of the machine with the most rows of `methods` (the newest of equals)."""
     best, most = [], 0
     for kind, rs in findings.scopes(rows, gpu):
@@ -97,7 +99,7 @@ def _scope_with(rows, gpu, methods):
     return best
 
 
-def _newest(rows):
+def _newest(rows) -> list:
     """One row per configuration: the newest."""
     out = {}
     for r in sorted(rows, key=lambda r: (r["timestamp"], r["_line"])):
@@ -105,7 +107,7 @@ def _newest(rows):
     return list(out.values())
 
 
-def warp_table(rows):
+def warp_table(rows) -> Table:
     methods = {m for _, m, _, _, _ in WARP_KINDS}
     lines = []
     for _i, (gpu, label) in enumerate(findings.GPUS):
@@ -149,7 +151,7 @@ def warp_table(rows):
     )
 
 
-def block_table(rows):
+def block_table(rows) -> Table:
     method = "gpu.block.syncthreads"
     lines = []
     for gpu, label in findings.GPUS:
@@ -205,7 +207,7 @@ MG_SHAPES = [
 ]
 
 
-def multi_grid_table(rows):
+def multi_grid_table(rows) -> Table:
     method = "multigpu.cg.multi-grid"
     lines = []
     for gpu, label in findings.GPUS:
@@ -237,7 +239,7 @@ def multi_grid_table(rows):
     )
 
 
-def main(argv):
+def main(argv) -> list:
     paths = argv or ["."]
     BASE[0] = paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else os.getcwd()
     csvs, _ = gbcsv.expand(paths)

@@ -89,6 +89,8 @@ read (the message names file, line and column), mismatched units, nothing to com
 Python use: compare_text(paths, by=None, methods=None, level=None, fmt="markdown") -> str.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import math
@@ -116,7 +118,7 @@ from ..analysis.comparison import (  # noqa: F401 (read as compare.NAME)
 from ..data import tool_main
 
 
-def render_as(res, fmt):
+def render_as(res, fmt) -> str:
     """The comparison `res` as `fmt` (table, markdown, csv, json, html): the text."""
     if fmt == "table":
         return render.text(report(res, markdown=False)) + "\n"
@@ -159,14 +161,14 @@ def compare_text(
 # ----------------------------------------------------------------------------------------------
 
 
-def _help_floors():
+def _help_floors() -> str:
     try:
         return f"{_floor_text(None)}, read from {FLOORS_FILE}"
     except CompareError as e:  # the tools folder lacks the file: say so, --help still works
         return f"not readable here: {e}"
 
 
-def main(argv=None):
+def main(argv=None) -> int:
     doc = (
         __doc__.replace("FLOORS_NOW", _help_floors())
         if "-h" in (argv or sys.argv) or "--help" in (argv or sys.argv)

@@ -21,6 +21,8 @@ pixels / all images) and data-tables / data-tables-all (tables with a data row /
 which tests read from headless Chromium's DOM.
 """
 
+from __future__ import annotations
+
 import base64
 import collections
 import datetime
@@ -28,6 +30,7 @@ import glob
 import html
 import os
 import tempfile
+from collections import defaultdict
 
 from .. import render
 from ..analysis.reports.checks import sanitize
@@ -73,11 +76,11 @@ window.addEventListener("load", function () {
 """
 
 
-def esc(text):
+def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
-def find_inputs(args):
+def find_inputs(args) -> tuple:
     """(gpubarrier CSV paths, topology files, [(path, kind, why)] of the other CSVs found in
     directories) from files and directories, in a stable order."""
     csvs, skipped = gbcsv.expand(args)  # a missing path raises CsvError
@@ -98,8 +101,7 @@ def find_inputs(args):
         for beside in (c + ".topology.json", c[:-4] + ".topology.json"):
             if os.path.isfile(beside):
                 topo.append(beside)
-    seen = set()
-    topo = [p for p in topo if not (p in seen or seen.add(p))]
+    topo = list(dict.fromkeys(topo))
     return csvs, topo, skipped
 
 
@@ -117,7 +119,7 @@ OTHER_TABLES = {
 OTHER_TABLE_MODES = {"reference": reference, "sanitize": sanitize}
 
 
-def other_tables(skipped):
+def other_tables(skipped) -> tuple[str, list]:
     """(HTML of the tables of reference checks and sanitizer summaries, [(path, why)] of the
     CSVs skipped after all)."""
     parts, left = [], []
@@ -143,7 +145,7 @@ def other_tables(skipped):
     return "\n".join(parts), left
 
 
-def skipped_section(left):
+def skipped_section(left) -> str:
     if not left:
         return ""
     items = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in left)
@@ -154,7 +156,7 @@ def skipped_section(left):
     )
 
 
-def values(rows, col):
+def values(rows, col) -> list:
     out = []
     for r in rows:
         v = r.get(col, "")
@@ -163,7 +165,7 @@ def values(rows, col):
     return out
 
 
-def recorded(rows, col, limit=6):
+def recorded(rows, col, limit=6) -> str:
     vals = values(rows, col)
     if not vals:
         return NOT_RECORDED
@@ -206,7 +208,7 @@ def provenance(rows, csvs):
     )
 
 
-def read_topology_json(path):
+def read_topology_json(path) -> dict | None:
     """The parsed `gpubarrier topo --json` file, or None where it cannot be read as one."""
     import json
 
@@ -217,14 +219,14 @@ def read_topology_json(path):
     return data if isinstance(data, dict) else None
 
 
-def _clean(text):
+def _clean(text) -> str:
     # nvidia-smi writes ANSI underlines; drop escape sequences.
     return "".join(
         ch for ch in text.replace("\x1b[4m", "").replace("\x1b[0m", "") if ch in "\n\t" or ch >= " "
     )
 
 
-def cpu_facts(cpus):
+def cpu_facts(cpus) -> list[tuple[str, str]] | list:
     """The node's CPUs and NUMA nodes as `gpubarrier topo` prints them; none where not probed."""
     if not isinstance(cpus, dict) or not cpus.get("pus"):
         return []
@@ -238,7 +240,7 @@ def cpu_facts(cpus):
     ]
 
 
-def topology_json_html(path, data, text):
+def topology_json_html(path, data, text) -> str:
     """The CPUs, NVLink groups, the class and the path matrix of a `gpubarrier topo --json` file;
     what it does not know is "unknown", as `gpubarrier topo` says."""
     gpus = [g for g in data.get("gpus", []) if isinstance(g, dict)]
@@ -301,7 +303,7 @@ def topology_json_html(path, data, text):
     return "\n".join(out)
 
 
-def topology_section(topo_files):
+def topology_section(topo_files) -> str:
     if not topo_files:
         return NO_TOPOLOGY
     parts = []
@@ -319,7 +321,7 @@ def topology_section(topo_files):
     return "\n".join(parts)
 
 
-def fmt_value(text):
+def fmt_value(text) -> str:
     try:
         v = float(text)
     except ValueError:
@@ -331,7 +333,7 @@ def fmt_value(text):
     return f"{v:.4g}" if abs(v) < 100 else f"{v:.1f}"
 
 
-def noisy(r):
+def noisy(r) -> list:
     """The row's noisy reasons (results/SCHEMA.md "Noisy figures", via gbcsv), as a list."""
     reason = gbcsv.noisy_reason(r)
     return [reason] if reason else []
@@ -341,7 +343,7 @@ def noisy(r):
 NOTE_FOLD = 300
 
 
-def note_cell(text):
+def note_cell(text) -> Html:
     """A note whole, never cut: a long one folded (<details>) under its first words and the count
     of characters it holds, so that the table stays readable and nothing is lost."""
     if len(text) <= NOTE_FOLD:
@@ -352,7 +354,7 @@ def note_cell(text):
     )
 
 
-def row_note(r):
+def row_note(r) -> str:
     """The note of an ok, failed, ... row as the detailed tables show it: the row's note, its noisy
     reason said once (the note holds it from schema v3 on; before, the rule finds it)."""
     reasons = noisy(r) if r["status"] == "ok" else []
@@ -362,7 +364,7 @@ def row_note(r):
     return note_cell(note)
 
 
-def level_tables(rows, path):
+def level_tables(rows, path) -> str:
     """Tables per level of one input: ok figures, then the other statuses counted."""
     by_level = collections.defaultdict(list)
     for r in rows:
@@ -431,7 +433,7 @@ LEVEL_HEADER = [
 ]
 
 
-def floor_section(rows):
+def floor_section(rows) -> str:
     """The floor table (analysis/floor.py) as HTML; empty where no barrier has its floor's parts."""
     from ..analysis import floor
 
@@ -441,7 +443,7 @@ def floor_section(rows):
     return render.html_table(Table(floor.FLOOR_HEADER, cells), markup=False)
 
 
-def comparison_html(res):
+def comparison_html(res) -> str:
     """A comparison (analysis/comparison.py parts) as an HTML fragment: its sides and its summary as
     lists, its tables (render/__init__.py) under their titles."""
     from ..analysis import comparison
@@ -462,7 +464,7 @@ def comparison_html(res):
     return "\n".join(out) + "\n"
 
 
-def comparison_section(csvs):
+def comparison_section(csvs) -> str:
     """The comparison of the inputs (analysis/comparison.py) as HTML, or a note why there is none."""
     try:
         from ..analysis import comparison  # lazy: another tool, optional here
@@ -501,7 +503,7 @@ CAPTIONS = {
 }
 
 
-def plots_section(csvs, baseline=None):
+def plots_section(csvs, baseline=None) -> tuple[str, int] | tuple[str, int]:
     """The plots of cli/plot.py as base64 PNG <img>, or a note why there are none."""
     try:
         from . import plot  # needs matplotlib
@@ -567,7 +569,7 @@ def plots_section(csvs, baseline=None):
         return "\n".join(figs), len(figs)
 
 
-def csv_of_topology(path):
+def csv_of_topology(path) -> bytes | str | None:
     """The CSV that `run --out X.csv` wrote beside `path` (X.csv.topology.json, X.topology.json),
     as an absolute path, or None for another name."""
     if not path.endswith(".topology.json"):
@@ -576,7 +578,7 @@ def csv_of_topology(path):
     return stem if stem.endswith(".csv") else stem + ".csv"
 
 
-def machine_topology(machines, topo):
+def machine_topology(machines, topo) -> tuple[defaultdict, list]:
     """{machine index: [topology files]} and the files matched to no machine: a JSON file goes to
     the machines whose GPU UUIDs it names, a `<csv>.topology.json` to the machines of that CSV's
     rows (a machine without GPUs too: its JSON names none), a file beside a matched JSON to the
@@ -613,12 +615,12 @@ def machine_topology(machines, topo):
     return mine, left
 
 
-def code_mark(text):
+def code_mark(text) -> str:
     """Marks a method name for code_html (answers' markup= hook)."""
     return f"\x00{text}\x01"
 
 
-def code_html(text):
+def code_html(text) -> str:
     """Escaped text whose code_mark parts are <code>."""
     return esc(text).replace("\x00", "<code>").replace("\x01", "</code>")
 
@@ -634,7 +636,7 @@ def answers_table(found, table_id):
     )
 
 
-def machine_section(index, label, mrows, files, topo_files, topo_left):
+def machine_section(index, label, mrows, files, topo_files, topo_left) -> str:
     """One machine: its answers, its chart of latency against GPU count, its topology, its
     provenance."""
     from ..analysis import answers
@@ -729,7 +731,7 @@ def pick_baseline(csvs, rows, baseline):
     return files + [p for p in csvs if p not in files]
 
 
-def build(paths, title=None, baseline=None):
+def build(paths, title=None, baseline=None) -> str:
     csvs, topo, skipped = find_inputs(paths)
     others, left = other_tables(skipped)
     if not csvs and not others:
@@ -827,7 +829,7 @@ def build(paths, title=None, baseline=None):
     return "\n".join(parts) + "\n"
 
 
-def head(title):
+def head(title) -> list[str]:
     return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -838,7 +840,7 @@ def head(title):
     ]
 
 
-def only_others(title, topo, others, left):
+def only_others(title, topo, others, left) -> str:
     """The page of a folder without gpubarrier CSVs that holds a reference check or a sanitizer
     summary (results/cpu2)."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

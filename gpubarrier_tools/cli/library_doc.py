@@ -19,6 +19,8 @@ Each table replaces the lines between `<!-- library:NAME -->` and `<!-- /library
 Python 3 standard library only; the tables are tools/tables.py Tables, rendered as Markdown by
 tools/render.py.
 """
+from __future__ import annotations
+
 import argparse
 import csv
 import os

@@ -37,6 +37,8 @@ N_l (Eq. 5) is Eq. 5 applied whatever the scenario, as the study's Table 4 does:
 70 B and Eq. 2 76 B (V100). `error` is measured / N (Eq. 2) - 1.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import sys
@@ -54,7 +56,7 @@ from ..analysis.model_predictions import (  # noqa: F401 (GMEM, SMEM, MULTI_REDU
 from ..data import gbcsv, tool_main
 
 
-def main(argv):
+def main(argv) -> int:
     ap = tool_main.ArgumentParser(
         prog="gpubarrier model",
         description=__doc__,

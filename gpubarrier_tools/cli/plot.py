@@ -33,12 +33,15 @@ Every plot is written in each --format (png,svg by default).
       --only compare --format png --baseline H200
 """
 
+from __future__ import annotations
+
 import argparse
 import collections
 import io
 import math
 import os
 import re
+from collections import OrderedDict
 
 from ..data import output_files, tool_main
 
@@ -66,7 +69,7 @@ FORCE = False
 PLOT_LIMIT = 1e30
 
 
-def save(fig, out, stem):
+def save(fig, out, stem) -> list:
     """Writes fig as out/stem.<fmt> for every format in FORMATS; returns the paths."""
     paths = []
     for fmt in FORMATS:
@@ -105,7 +108,7 @@ def load_ok(paths, split_repeats=True):
     return rows
 
 
-def latency_rows(ok_rows):
+def latency_rows(ok_rows) -> list:
     return [r for r in ok_rows if r["metric"] == "latency" and r["unit"] == "ns"]
 
 
@@ -114,7 +117,7 @@ def load(paths):
     return latency_rows(load_ok(paths))
 
 
-def axes_of(rows):
+def axes_of(rows) -> list:
     """Axis names whose value varies within these rows."""
     names = collections.OrderedDict()
     for r in rows:
@@ -124,7 +127,7 @@ def axes_of(rows):
     return [k for k, vs in names.items() if len(vs) > 1]
 
 
-def config_value(r, axis):
+def config_value(r, axis) -> int | None:
     for item in r["config"].split():
         k, v = item.split("=")
         if k == axis:
@@ -135,13 +138,13 @@ def config_value(r, axis):
 MANY_GROUPS = False  # set when the rows span several machines: series then name the machine
 
 
-def series_key(r):
+def series_key(r) -> str:
     if MANY_GROUPS:
         return f'{r["_group"]} {r["launcher"]} x{r["gpu_count"]}'
     return f'{r["gpu_model"] or r["host"]} {r["launcher"]} x{r["gpu_count"]}'
 
 
-def heatmap(method, rows, out, suffix=""):
+def heatmap(method, rows, out, suffix="") -> None:
     """One heat map per machine; single-GPU methods from GPU 0, multi-GPU rows (one per point)
     as they are. `suffix` tells several GPU counts of one method apart."""
     field = "_group" if MANY_GROUPS else "gpu_model"
@@ -223,7 +226,7 @@ def summary(rows, out):
     save(fig, out, "summary")
 
 
-def scaling(rows, out, ok_rows=()):
+def scaling(rows, out, ok_rows=()) -> bool:
     """Latency against GPU count, one line per method and launch mode, and the composed floor
     where the rows have its parts (ok_rows: every ok row); False if not applicable."""
     series = collections.defaultdict(dict)
@@ -282,7 +285,7 @@ def scaling(rows, out, ok_rows=()):
     return True
 
 
-def load_selfcheck(paths_or_rows):
+def load_selfcheck(paths_or_rows) -> OrderedDict:
     """{(gpu_model or host, run_id, base_trips): {repeat_difference: {technique: row}}} of the
     loop kernel's figures (selfcheck.fadd.loop, metric cycles_per_add)."""
     runs = collections.OrderedDict()
@@ -427,7 +430,7 @@ def make_plots(
     return [os.path.join(out, f) for f in made], msg
 
 
-def main(argv=None):
+def main(argv=None) -> int:
     ap = tool_main.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )

@@ -81,6 +81,8 @@ convention) and `latency` (the per-step median). multi, hostwait and scaling sho
 `loop_latency` row where a point has one and label it so; older files keep their `latency` rows.
 """
 
+from __future__ import annotations
+
 import importlib
 import os
 import sys
@@ -195,7 +197,7 @@ MODES = {name: rendered(report) for name, report in REPORTS.items()}
 MODES.update({"compare": compare_table, "model": model_table})
 
 
-def dispatch(args):
+def dispatch(args) -> int:
     """Run one report.py command line (without the program name); used by readme_blocks."""
     args = list(args)
     if (
@@ -230,7 +232,7 @@ def dispatch(args):
 DEFAULT_README = os.path.join(tool_main.ROOT, "results", "README.md")
 
 
-def main(argv):
+def main(argv) -> int:
     if "--html" in argv:
         try:
             from . import html_report

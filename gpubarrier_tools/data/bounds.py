@@ -34,6 +34,8 @@ uses such a row): the row's status becomes `unverified` and its note starts with
   establish). The executable writes the same part (src/core/resolution.hpp); here it is added to
   rows written before it did.
 """
+from __future__ import annotations
+
 import math
 
 # Metrics that time something: a figure of them at or below zero is impossible.

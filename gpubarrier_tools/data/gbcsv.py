@@ -29,6 +29,8 @@ not a barrier's latency: files written before its metrics were named `interval` 
 rows read by the new names, so that no reader takes them for a barrier.
 """
 
+from __future__ import annotations
+
 import collections.abc
 import contextlib
 import glob
@@ -37,6 +39,7 @@ import math
 import operator
 import os
 import re
+from collections.abc import Iterator
 
 from . import bounds, timed_regions, tool_main, user_files
 
@@ -146,7 +149,7 @@ OTHER_KINDS = [
 ]
 
 
-def kind_of_header(header):
+def kind_of_header(header) -> tuple[str, str] | None:
     """(kind, what it is) of a CSV that is not gpubarrier's, from its header; None for none of
     the known kinds."""
     names = set(header or [])
@@ -156,7 +159,7 @@ def kind_of_header(header):
     return None
 
 
-def kind_of(path):
+def kind_of(path) -> tuple[str, str] | tuple:
     """("gpubarrier", "") for a gpubarrier CSV (its first column is schema_version), else
     (kind, why it is not one): "reference-check", "sanitize", "raw" or "other"."""
     try:
@@ -173,7 +176,7 @@ def kind_of(path):
     return "other", f"not a gpubarrier CSV: {first}, expected 'schema_version'"
 
 
-def expand(paths):
+def expand(paths) -> tuple[list, list]:
     """(gpubarrier CSVs, [(path, kind, why)] skipped) of files and folders: a folder is searched
     recursively for *.csv and only its gpubarrier CSVs are kept; a file named is kept as it is
     (load names what is wrong with it). A path that does not exist raises CsvError."""
@@ -197,11 +200,10 @@ def expand(paths):
             raise CsvError(
                 f"{p}: no such file or directory (expected a gpubarrier CSV or a folder of them)"
             )
-    seen = set()
-    return [p for p in csvs if not (p in seen or seen.add(p))], skipped
+    return list(dict.fromkeys(csvs)), skipped
 
 
-def no_csv_error(paths, skipped):
+def no_csv_error(paths, skipped) -> CsvError:
     """The CsvError for folders that hold no gpubarrier CSV (what was there instead)."""
     found = (
         f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds "
@@ -216,7 +218,7 @@ def no_csv_error(paths, skipped):
     )
 
 
-def columns_of(version):
+def columns_of(version) -> list:
     return [name for name, since in COLUMNS if since <= version]
 
 
@@ -238,7 +240,7 @@ BACK_TO_BACK = {("host.nccl.allreduce", "blocking", "0")}
 BACK_TO_BACK_METRICS = {"latency": "interval", "loop_latency": "loop_interval"}
 
 
-def back_to_back(method, config):
+def back_to_back(method, config) -> bool:
     """Whether a row of `method` at `config` (codes) times calls issued back to back."""
     axes = dict(_pairs(config))
     return any(method == m and axes.get(axis) == code for m, axis, code in BACK_TO_BACK)
@@ -251,7 +253,7 @@ class Row(collections.abc.MutableMapping):
 
     __slots__ = ("_values", "_more")
 
-    def __init__(self, values):
+    def __init__(self, values) -> None:
         self._values, self._more = values, None
 
     def __getitem__(self, key):
@@ -268,7 +270,7 @@ class Row(collections.abc.MutableMapping):
             return self._values[i]
         return default if self._more is None else self._more.get(key, default)
 
-    def __contains__(self, key):
+    def __contains__(self, key) -> bool:
         return key in _INDEX or (self._more is not None and key in self._more)
 
     def __setitem__(self, key, value):
@@ -280,29 +282,29 @@ class Row(collections.abc.MutableMapping):
         else:
             self._more[key] = value
 
-    def __delitem__(self, key):
+    def __delitem__(self, key) -> None:
         if key in _INDEX:
             raise TypeError(f"column '{key}' cannot be removed from a row (set it to '' instead)")
         if self._more is None:
             raise KeyError(key)
         del self._more[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator:
         yield from _KEYS
         if self._more:
             yield from self._more
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(_KEYS) + len(self._more or ())
 
-    def copy(self):
+    def copy(self) -> dict:
         return dict(self)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Row({dict(self)!r})"
 
 
-def _check_header(path, header):
+def _check_header(path, header) -> None:
     if not header:
         raise CsvError(
             f"{path}:1: empty file: expected a gpubarrier CSV header (schema_version,run_id,...)"
@@ -323,7 +325,7 @@ class _Layout:
     """Where a file's header puts each column: builds a row's texts in _LAYOUT order from the
     fields of one record (a column the file's version lacks reads as "")."""
 
-    def __init__(self, header):
+    def __init__(self, header) -> None:
         self.header = header
         at = {name: i for i, name in enumerate(header)}
         absent = len(header)  # the "" appended to every record's fields
@@ -345,7 +347,7 @@ class _Layout:
         return self.missing[version]
 
 
-def _check_row(path, line, layout, fields):
+def _check_row(path, line, layout, fields) -> None:
     """The record's fields, checked: field count, schema version, status, figures."""
     if len(fields) != len(layout.header):
         raise CsvError(
@@ -435,7 +437,7 @@ def load_file(path, statuses=None):
     return rows if statuses is None else [r for r in rows if r["status"] in statuses]
 
 
-def load(paths, statuses=None):
+def load(paths, statuses=None) -> list:
     rows = []
     for p in paths:
         rows += load_file(p, statuses)
@@ -452,7 +454,7 @@ def statistic(row):
 NOISY_CV, NOISY_BUDGET_CV, NOISY_MEAN_MEDIAN_GAP = _SCHEMA[3]
 
 
-def noisy_reason(row):
+def noisy_reason(row) -> str:
     """Why an ok row's figure is noisy ("" when it is not): its note's `noisy:` part (v3), else
     the same rule applied to its cv, stop, mean and median."""
     note = row.get("note", "")
@@ -519,7 +521,7 @@ def figure_excluded(row):
     return f"{status}: {parts[0]}" if parts[0] else status or "no status"
 
 
-def one_cache(rows):
+def one_cache(rows) -> list:
     """Per method, its cold rows (config cache=0: L2 evicted before every sample) where it has
     any, else its other rows (warm: cache=1, or rows written before the axis existed), so that
     no figure mixes cold and warm samples."""
@@ -527,11 +529,11 @@ def one_cache(rows):
     return [r for r in rows if r["method"] not in cold or config_axes(r).get("cache") == "0"]
 
 
-def _pairs(config):
+def _pairs(config) -> list:
     return [item.split("=", 1) for item in config.split() if "=" in item]
 
 
-def config_codes(method, config):
+def config_codes(method, config) -> str:
     """A config text with every named value of a categorical axis replaced by the method's code
     (data/schema.json's value_names): what gbcsv puts in a row's `config`, so that a file
     written with names and one written before them give the same configs and join. A name the
@@ -544,14 +546,14 @@ def config_codes(method, config):
     return " ".join(out)
 
 
-def config_axes(row):
+def config_axes(row) -> dict:
     """The row's configuration as a dict of text (config is `name=value` pairs separated by
     spaces); a categorical axis' value is the method's code ("0"), whether the file wrote the
     name or the code (config_names gives names)."""
     return {k: v for k, v in _pairs(config_codes(row["method"], row["config"]))}
 
 
-def config_names(row):
+def config_names(row) -> dict:
     """The row's configuration as a dict, a categorical axis' value by its name
     ("release-acquire"), which means the same on every method (GLOSSARY); a value without a
     name (a numeric axis, a code the method does not name) as its text."""
@@ -581,7 +583,7 @@ def take_option(argv, name, default=None):
     return default
 
 
-def finite_number(name, text):
+def finite_number(name, text) -> float:
     """The number `text` given to option `name`; InputError (exit 2) naming the option if it is
     no number, NaN or infinite (no figure a report prints can be scaled or compared by one)."""
     try:
@@ -593,7 +595,7 @@ def finite_number(name, text):
     return value
 
 
-def number_option(argv, name, default):
+def number_option(argv, name, default) -> float:
     """A numeric `name VALUE` out of the argument list (take_option), finite (finite_number)."""
     return finite_number(name, take_option(argv, name, default))
 

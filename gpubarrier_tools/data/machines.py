@@ -19,6 +19,8 @@ The rule, from the rows alone (no folder layout is assumed):
     label = machines.index(rows)[id(row)]                     # one row's machine
 """
 
+from __future__ import annotations
+
 import collections
 
 
@@ -33,7 +35,7 @@ def placed(r):
     return bool(uuids_of(r)) or (int(version) if version.isdigit() else 0) < 3
 
 
-def machine_key(r):
+def machine_key(r) -> tuple:
     """The row's own key before rows are joined: ("uuid", host, model, first UUID), ("plain",
     host, model) for a row without UUIDs, ("host", host) for one without UUIDs and GPU model."""
     uuids = uuids_of(r)
@@ -45,7 +47,7 @@ def machine_key(r):
     return ("plain",) + base
 
 
-def _placed_groups(rows):
+def _placed_groups(rows) -> dict:
     """{row index: group key} of the placed rows: rows whose UUID sets overlap, and rows of one
     run, are one group."""
     parent = {}
@@ -71,7 +73,7 @@ def _placed_groups(rows):
     return {i: find(k) for i, k in keys.items()}
 
 
-def _label(rs):
+def _label(rs) -> str:
     host = rs[0]["host"] or "host not recorded"
     models = sorted({r["gpu_model"] for r in rs if r["gpu_model"]})
     uuids = sorted({u for r in rs for u in uuids_of(r)})
@@ -95,7 +97,7 @@ def _label(rs):
     return label
 
 
-def machines(rows):
+def machines(rows) -> list:
     """[(label, rows)] of the rows' machines (module docstring), most rows first; every row in
     exactly one, the labels distinct."""
     group = _placed_groups(rows)
@@ -125,12 +127,12 @@ def machines(rows):
     return out
 
 
-def index(rows):
+def index(rows) -> dict:
     """{id(row): its machine's label} over `rows`."""
     return {id(r): label for label, rs in machines(rows) for r in rs}
 
 
-def short_names(groups):
+def short_names(groups) -> dict:
     """{label: a short name for a column or row heading} of machines(rows)' groups: the GPU model
     without "NVIDIA " and memory ("H100"), with " #1", " #2" where two machines share it."""
 
@@ -149,7 +151,7 @@ def short_names(groups):
     return out
 
 
-def legend(groups):
+def legend(groups) -> str:
     """One line naming the machine(s) of a table: 'Machine: LABEL.' or 'Machines: NAME = LABEL;
     ...' with the short names of short_names()."""
     if len(groups) == 1:

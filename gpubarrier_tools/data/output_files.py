@@ -13,6 +13,8 @@ is a WriteError naming `path` (exit 1); a `path` that is no regular file is an I
 before anything is written (tool_main.special_file).
 """
 
+from __future__ import annotations
+
 import contextlib
 import os
 import stat
@@ -21,7 +23,7 @@ import tempfile
 from . import tool_main
 
 
-def _mode(path):
+def _mode(path) -> int:
     """The permission bits `path` has, or those a new file gets under the umask."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
@@ -31,7 +33,7 @@ def _mode(path):
         return 0o666 & ~umask
 
 
-def write(path, data, replace_link=False):
+def write(path, data, replace_link=False) -> None:
     """Writes `data` (str, as UTF-8, or bytes) as the whole of `path` (see the module's text);
     a symbolic link at `path` is refused unless `replace_link` (then the link, never its
     target, is replaced)."""

@@ -10,6 +10,8 @@ from a committed reference run.
              earlier version, "A Study of Synchronization Methods in Modern GPUs".
 """
 
+from __future__ import annotations
+
 import json
 import os
 
@@ -234,7 +236,7 @@ def study_conclusions(path=CONCLUSIONS_FILE):
         )
 
 
-def conclusion_rows(answers, figures, conclusions):
+def conclusion_rows(answers, figures, conclusions) -> list:
     """(key, section, claim, quote, the study's figure, answer) of each of `conclusions` whose key
     `answers` ({key: the function of a findings Scope that answers it}) names, in their order.
     The figure is the conclusion's own where the file gives one, else figures[key], written from

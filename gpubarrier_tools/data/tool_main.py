@@ -22,6 +22,8 @@ Messages start with the command the user typed (`gpubarrier report`, set by the 
 GPUBARRIER_COMMAND), else the script's name.
 """
 
+from __future__ import annotations
+
 import argparse
 import contextlib
 import difflib
@@ -31,6 +33,8 @@ import re
 import stat
 import sys
 import traceback
+from collections.abc import Iterator
+from typing import NoReturn
 
 # OSErrors that say an output could not be written, not that the tool is wrong.
 WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
@@ -44,7 +48,7 @@ class InputError(Exception):
     """Input a tool cannot use; the message names the file (and line), what was wrong and what is
     expected. `status` is the exit status (2: bad input)."""
 
-    def __init__(self, message, status=2):
+    def __init__(self, message, status=2) -> None:
         super().__init__(message)
         self.status = status
 
@@ -52,7 +56,7 @@ class InputError(Exception):
 class WriteError(InputError):
     """An output that could not be written (status 1: not the input's fault, nor a bug)."""
 
-    def __init__(self, message):
+    def __init__(self, message) -> None:
         super().__init__(message, status=1)
 
 
@@ -60,7 +64,7 @@ def prog():
     return os.environ.get("GPUBARRIER_COMMAND") or os.path.basename(sys.argv[0] or "tool")
 
 
-def one_line(text):
+def one_line(text) -> str:
     return " ".join(str(text).split())
 
 
@@ -80,13 +84,13 @@ def _arguments_shown(message):
     return message
 
 
-def interpreter():
+def interpreter() -> str:
     """This Python, as a user would name it: its path and version."""
     v = sys.version_info
     return f"{sys.executable or 'python3'} (Python {v.major}.{v.minor}.{v.micro})"
 
 
-def missing_module_fix(module):
+def missing_module_fix(module) -> str:
     """What to do when `module` cannot be imported: install it for this interpreter, or point
     GPUBARRIER_PYTHON at one that has it."""
     top = (module or "?").split(".")[0]
@@ -101,7 +105,7 @@ def missing_module_fix(module):
     )
 
 
-def missing_module_message(e):
+def missing_module_message(e) -> str:
     """One line for a ModuleNotFoundError: a missing gpubarrier_tools/ module is a broken checkout, anything
     else a library this interpreter lacks."""
     name = getattr(e, "name", None) or str(e)
@@ -117,7 +121,7 @@ def missing_module_message(e):
     )
 
 
-def _where(tb):
+def _where(tb) -> str:
     frames = traceback.extract_tb(tb)
     if not frames:
         return "?"
@@ -125,7 +129,7 @@ def _where(tb):
     return f"{os.path.basename(f.filename) if os.path.isabs(f.filename) else f.filename}:{f.lineno}"
 
 
-def report(e):
+def report(e) -> tuple[int, str] | tuple:
     """(exit status, the one line) for an exception that ends a tool."""
     if isinstance(e, InputError):
         return e.status, f"{prog()}: error: {one_line(_arguments_shown(str(e)))}"
@@ -143,7 +147,7 @@ def report(e):
     )
 
 
-def file_kind(mode):
+def file_kind(mode) -> str:
     """What a file of this st_mode is, in a message's words: "character device", "FIFO",
     "socket", "block device", "directory", else "file"."""
     for test, kind in (
@@ -158,7 +162,7 @@ def file_kind(mode):
     return "file"
 
 
-def special_file(path, flag, links=True):
+def special_file(path, flag, links=True) -> None:
     """The executable's rule for every file a tool writes: InputError (exit 2) naming `flag` (if
     any) and `path` when it exists and is no regular file (a directory; a device such as
     /dev/null, a FIFO or a socket, which a tool would write into or wait on for ever; with
@@ -188,7 +192,7 @@ def special_file(path, flag, links=True):
         )
 
 
-def refuse_to_replace(path, flag, force):
+def refuse_to_replace(path, flag, force) -> None:
     """The executable's rule for --out: a file that already holds anything (a symlink, whose
     target is someone's file too) is replaced only with --force; InputError (exit 2) naming
     `flag`, the file and --force otherwise, before anything is written; a device, FIFO or
@@ -209,14 +213,14 @@ class ArgumentParser(argparse.ArgumentParser):
     system, ... (closest: system); see `PROG --help``, raised as InputError (exit 2), never the
     usage block. prog defaults to the command the user typed (prog())."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("prog", prog())
         super().__init__(*args, **kwargs)
 
-    def _options(self):
+    def _options(self) -> list:
         return [o for a in self._actions for o in a.option_strings if o.startswith("--")]
 
-    def _check_value(self, action, value):
+    def _check_value(self, action, value) -> None:
         if action.choices is not None and value not in action.choices:
             name = "/".join(action.option_strings) or action.dest
             choices = [str(c) for c in action.choices]
@@ -239,7 +243,7 @@ class ArgumentParser(argparse.ArgumentParser):
             self.error(f"unexpected argument '{first}'")
         return args
 
-    def error(self, message):
+    def error(self, message) -> NoReturn:
         message = one_line(message)
         if message.startswith("argument "):  # argparse's "argument --syncs: invalid int value"
             message = message[len("argument ") :]
@@ -250,7 +254,7 @@ class ArgumentParser(argparse.ArgumentParser):
         raise InputError(f"{message}; see `{self.prog} --help`")
 
 
-def fail(e):
+def fail(e) -> None:
     """Prints the line for `e` (and with GPUBARRIER_DEBUG=1 its traceback) and exits."""
     status, line = report(e)
     if os.environ.get("GPUBARRIER_DEBUG") == "1":
@@ -267,10 +271,10 @@ class _Stdout:
     print. A closed standard output (Python's sys.stdout is None) fails at the first write; a
     tool that prints nothing does not notice it."""
 
-    def __init__(self, stream):
+    def __init__(self, stream) -> None:
         self._stream = stream
 
-    def _guard(self, name, *args):
+    def _guard(self, name, *args) -> None:
         if self._stream is None:
             if name == "flush":
                 return None
@@ -305,7 +309,7 @@ def _drop_stdout():
         sys.stdout = open(os.devnull, "w")
 
 
-def run(main, argv=None):
+def run(main, argv=None) -> None:
     """Runs main(argv) (sys.argv[1:] by default) and exits with its status; every exception
     becomes one line (fail)."""
     if not isinstance(sys.stdout, _Stdout):
@@ -331,7 +335,7 @@ def run(main, argv=None):
 
 
 @contextlib.contextmanager
-def imports(module_name):
+def imports(module_name) -> Iterator:
     """Around a tool's top-level imports of libraries: when the tool is run as a program
     (`module_name` is "__main__"), a failed import is one line (fail); imported by another tool,
     the ImportError goes to that tool (html_report.py notes that it has no plots)."""

@@ -19,10 +19,13 @@ A UTF-8 byte order mark at the start of a file is dropped, so that a CSV saved b
 reads as the same columns. Text that is not UTF-8 is refused naming the line and the byte.
 """
 
+from __future__ import annotations
+
 import csv
 import fcntl
 import os
 import stat
+from collections.abc import Generator, Iterator
 
 from . import tool_main
 
@@ -37,7 +40,7 @@ class FileError(tool_main.InputError):
     expected (exit 2)."""
 
 
-def size_text(n):
+def size_text(n) -> str:
     """1 GiB, 64 MiB, 1.5 GiB: a bound or a size as a user reads it."""
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= scale:
@@ -45,7 +48,7 @@ def size_text(n):
     return f"{n} bytes"
 
 
-def special_kind(path):
+def special_kind(path) -> str:
     """ "FIFO", "character device", ... for a path (links followed) that is no regular file, else
     "" (a regular file, a folder, or nothing there)."""
     try:
@@ -75,7 +78,9 @@ class Lines:
     `errors` as for bytes.decode ("strict": refused naming the line; "replace" for text shown
     as it is)."""
 
-    def __init__(self, path, expected, limit=MAX_CSV_BYTES, error=FileError, errors="strict"):
+    def __init__(
+        self, path, expected, limit=MAX_CSV_BYTES, error=FileError, errors="strict"
+    ) -> None:
         self.path, self.name, self.expected = path, tool_main.shown(path), expected
         self.limit, self.error, self.errors = limit, error, errors
         self.line = 0
@@ -102,7 +107,7 @@ class Lines:
         self._file.close()
         return False
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator:
         return self._lines()
 
     def _lines(self):
@@ -145,7 +150,7 @@ def read_text(path, expected, error=FileError, errors="strict"):
         return "".join(lines).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def csv_rows(path, expected, error=FileError):
+def csv_rows(path, expected, error=FileError) -> Generator:
     """(line number, fields) of each non-empty CSV record of `path` (the header first), read
     through Lines; a record that is not valid CSV is `error` naming its line."""
     with Lines(path, expected, error=error) as lines:
@@ -160,7 +165,7 @@ def csv_rows(path, expected, error=FileError):
             ) from None
 
 
-def csv_dicts(path, expected, error=FileError):
+def csv_dicts(path, expected, error=FileError) -> tuple[list, list]:
     """(header, [(line number, {column: text})]) of a small CSV (csv_rows; a BOM dropped); a
     record whose field count differs from the header's is `error` naming its line."""
     rows, header = [], None

@@ -11,6 +11,8 @@ No other module writes table syntax: a report returns data and the command line 
                       in cells and lines as <code> and <strong>, the rest escaped
 """
 
+from __future__ import annotations
+
 import html as html_lib
 import itertools
 import re
@@ -18,7 +20,7 @@ import re
 from ..data.tables import Html, Table
 
 
-def _md_cell(text):
+def _md_cell(text) -> str:
     return str(text).replace("|", "\\|")
 
 
@@ -34,13 +36,13 @@ def markdown_table(table):
     return lines + list(table.notes)
 
 
-def _md_rule(table):
+def _md_rule(table) -> list:
     """Each column's `---` (`---:` for a column aligned right)."""
     right = set(table.align_right)
     return ["---:" if i in right else "---" for i in range(len(table.header))]
 
 
-def markdown(items):
+def markdown(items) -> str:
     lines = []
     for item in items:
         if isinstance(item, Table):
@@ -50,11 +52,11 @@ def markdown(items):
     return "\n".join(lines)
 
 
-def print_markdown(items):
+def print_markdown(items) -> None:
     print(markdown(items))
 
 
-def aligned_table(table):
+def aligned_table(table) -> list:
     """A table's lines for a terminal: its caption, its columns padded with spaces under a line
     of dashes, its notes."""
     rows = [[str(c) for c in r] for r in table.rows]
@@ -73,19 +75,19 @@ def aligned_table(table):
     )
 
 
-def text(items):
+def text(items) -> str:
     lines = []
     for item in items:
         lines += aligned_table(item) if isinstance(item, Table) else [item]
     return "\n".join(lines)
 
 
-def escaped(text):
+def escaped(text) -> str:
     """A cell as HTML: escaped (an Html cell as it is)."""
     return str(text) if isinstance(text, Html) else html_lib.escape(str(text))
 
 
-def inline(text):
+def inline(text) -> str:
     """A cell or a line of text as HTML: escaped, `code` and **bold** marked up (an Html cell as
     it is)."""
     if isinstance(text, Html):
@@ -97,7 +99,7 @@ def inline(text):
 
 def html_table(
     table, css="", table_id="", right=(), nowrap=(), markup=True, head=True, row_head=False
-):
+) -> str:
     """A table as <table> (its caption and notes not included): a column aligned right (the
     table's, and those of `right`: figures the page aligns, the Markdown not) as cells of class
     "num", a row's mark as the row's class. css, table_id: the table's class and id; nowrap: the
@@ -131,7 +133,7 @@ def html_table(
     return f"<table{attrs}>{top}<tbody>{body}</tbody></table>"
 
 
-def html(items):
+def html(items) -> str:
     parts = []
 
     def notes(text):

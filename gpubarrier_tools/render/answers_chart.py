@@ -3,12 +3,14 @@ latency against the GPU count, one line per method and the composed floor dashed
 rows span one GPU count, the answers table as bars (render/answers_bars.py). Drawn from what
 analysis/answers.py computes (the answers, the chart's points, the floor line)."""
 
+from __future__ import annotations
+
 import io
 
 from . import answers_bars
 
 
-def chart_png(chart, title=""):
+def chart_png(chart, title="") -> bytes | None:
     """PNG bytes of the machine's chart (analysis/answers.py chart): latency against GPU count
     (one line per method, the floor dashed) or the answers as bars; None where its kind is None.
     Needs matplotlib."""

@@ -18,6 +18,8 @@ value every machine measured, preferring 1 block/SM, 128 threads per block, a fu
 cluster of 2, ordering/fault/host_wait/blocking/skip_block 0, and the largest common GPU count.
 """
 
+from __future__ import annotations
+
 import collections
 import math
 import os
@@ -65,7 +67,7 @@ def _model(r):
     return r["gpu_model"] or r["host"] or "no GPU"
 
 
-def assign_groups(rows, split_repeats=True):
+def assign_groups(rows, split_repeats=True) -> None:
     """Sets r["_group"] on every row: the label of its machine (module docstring); with
     split_repeats False, files of one machine stay together even where they measured the same
     points (the comparison then takes the row of lowest standard error)."""
@@ -112,7 +114,7 @@ def assign_groups(rows, split_repeats=True):
         r["_group"] = label
 
 
-def group_labels(rows):
+def group_labels(rows) -> list:
     """Machine labels in the order of the inputs."""
     seen = collections.OrderedDict()
     for r in rows:
@@ -127,14 +129,14 @@ def axes(r):
     return a
 
 
-def _num(v):
+def _num(v) -> float:
     try:
         return float(v)
     except ValueError:
         return math.inf
 
 
-def representative(by_group, skip=()):
+def representative(by_group, skip=()) -> tuple[dict, dict]:
     """{group: row} at one configuration common to all groups, and that configuration."""
     cand = {g: list(rs) for g, rs in by_group.items() if rs}
     names = set()
@@ -175,7 +177,7 @@ OFF_VARIANTS = ("ordering", "fault", "host_wait", "blocking", "skip_block")
 DEFAULT_NOTE = "variants at their default (ordering, fault, host_wait, blocking, skip_block 0)"
 
 
-def describe(cfg, level=""):
+def describe(cfg, level="") -> str:
     """A short text of a configuration: 1 block/SM x 128 threads, group 32, ...; the default
     variants (DEFAULT_NOTE) and one GPU at a single-GPU level are left out."""
     cfg = {
@@ -205,7 +207,7 @@ def describe(cfg, level=""):
     return ", ".join(parts)
 
 
-def plain_log(axis):
+def plain_log(axis) -> None:
     """Log-scale ticks written as plain numbers (0.5, 1, 2, 5, 10, ...), not 10^n."""
     axis.set_major_locator(ticker.LogLocator(base=10, subs=(1, 2, 5)))
     axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
@@ -217,11 +219,11 @@ def fmt_ns(v):
     return f"{v / 1000:.3g} µs" if v >= 1000 else f"{v:.3g} ns"
 
 
-def legend_handles(groups, color):
+def legend_handles(groups, color) -> list:
     return [mpatches.Patch(color=color[g], label=g) for g in groups]
 
 
-def _unit(values_ns):
+def _unit(values_ns) -> tuple[float, str]:
     """(divisor, unit) that keeps the typical value readable."""
     vals = sorted(v for v in values_ns if v > 0)
     if vals and vals[len(vals) // 2] >= 2000:
@@ -233,7 +235,7 @@ def _method_key(r):
     return r["method"]
 
 
-def comparison_table(rows, groups):
+def comparison_table(rows, groups) -> list:
     """[(level, method, config, {group: row})] at each method's representative configuration."""
     by = collections.defaultdict(lambda: collections.defaultdict(list))
     level = {}
@@ -248,7 +250,7 @@ def comparison_table(rows, groups):
     return table
 
 
-def _wrap_label(label, width=34):
+def _wrap_label(label, width=34) -> str:
     """Breaks a machine label at ' · ' so that legends stay narrow."""
     out, line = [], ""
     for part in label.split(" · "):
@@ -261,7 +263,7 @@ def _wrap_label(label, width=34):
     return "\n".join(out)
 
 
-def _column_label(label):
+def _column_label(label) -> str:
     """(system ·) GPU model / topology class · GPUs / the rest, one line each."""
     parts = label.split(" · ")
     n = next((i for i, p in enumerate(parts) if re.fullmatch(r"\d+ GPUs?", p)), None)
@@ -275,7 +277,7 @@ def _column_label(label):
     return "\n".join(x for x in lines if x)
 
 
-def bars(table, groups, out, save, prefix):
+def bars(table, groups, out, save, prefix) -> list:
     """One facet per level: horizontal grouped bars, error bars ±1 stddev."""
     levels = [lv for lv in LEVELS if any(t[0] == lv for t in table)]
     levels += sorted({t[0] for t in table} - set(levels))
@@ -357,7 +359,7 @@ def bars(table, groups, out, save, prefix):
     return save(fig, out, f"{prefix}compare-bars")
 
 
-def ratio_heatmap(table, groups, baseline, out, save, prefix):
+def ratio_heatmap(table, groups, baseline, out, save, prefix) -> list:
     """Method x machine: latency / baseline latency, diverging colours centred at 1."""
     entries = [t for t in table if baseline in t[3] and len(t[3]) > 1]
     if not entries:
@@ -425,7 +427,7 @@ def ratio_heatmap(table, groups, baseline, out, save, prefix):
     return save(fig, out, f"{prefix}compare-ratio")
 
 
-def scaling(rows, groups, out, save, prefix):
+def scaling(rows, groups, out, save, prefix) -> list:
     """Latency against GPU count per multi-GPU method, one line per machine (Figs. 5 and 11)."""
     multi = [
         r
@@ -549,7 +551,7 @@ def resolve_baseline(groups, rows, baseline):
     )
 
 
-def compare_all(rows, groups, out, save, baseline=None, prefix=""):
+def compare_all(rows, groups, out, save, baseline=None, prefix="") -> list:
     """Draws the comparison plots; returns [baseline label, paths...]."""
     base = resolve_baseline(groups, rows, baseline)
     table = comparison_table(rows, groups)

@@ -9,12 +9,14 @@ and is narrower than the overhead it would resolve, "no overhead left"); a wider
 unresolved and not drawn. Near zero the launch is hidden behind the running kernel.
 """
 
+from __future__ import annotations
+
 import matplotlib.pyplot as plt
 
 STEM = "eq6-length"
 
 
-def eq6_length(pts, settled_ns, out, save):
+def eq6_length(pts, settled_ns, out, save) -> bool:
     """Draws eq6-length into `out` with plot.py's `save` from `pts` (analysis/findings_eq6.py
     length_points), the study's settled length `settled_ns` dashed; False when there is nothing
     to draw."""

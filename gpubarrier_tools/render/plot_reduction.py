@@ -12,6 +12,8 @@ with the predictions for 1 block vs the grid and 1 GPU vs N GPUs. A point is the
 rows of one method, configuration and size (several GPUs of one machine, repeats).
 """
 
+from __future__ import annotations
+
 import collections
 import statistics
 
@@ -37,7 +39,7 @@ def read_ceiling(rows):
     return statistics.median(got) if got else None
 
 
-def curves(rows):
+def curves(rows) -> dict:
     """{(method, other axes): {bytes: median GB/s}} of the reduction bandwidth rows."""
     points = collections.defaultdict(lambda: collections.defaultdict(list))
     for r in rows:
@@ -55,7 +57,7 @@ def curves(rows):
     return {k: {s: statistics.median(v) for s, v in pts.items()} for k, pts in points.items()}
 
 
-def switch_lines(ax, preds):
+def switch_lines(ax, preds) -> None:
     colors = plt.get_cmap("Dark2")
     for i, p in enumerate(preds):
         ax.axvline(
@@ -67,7 +69,7 @@ def switch_lines(ax, preds):
         )
 
 
-def draw(ax, series, preds, title, ceiling=None):
+def draw(ax, series, preds, title, ceiling=None) -> None:
     for (method, rest), pts in sorted(series.items(), key=lambda kv: kv[0][0] == COPY):
         xs = sorted(pts)
         label = f"{method.removeprefix('reduction.')} {rest}".strip()
@@ -100,7 +102,7 @@ def draw(ax, series, preds, title, ceiling=None):
     ax.legend(fontsize=6, loc="upper left")
 
 
-def reduction(ok_rows, out, save, predictions):
+def reduction(ok_rows, out, save, predictions) -> list:
     """Writes reduction-<GPU model>.* for every GPU model with reduction bandwidth rows, the
     switch points `predictions(rows)` gives (analysis/model_predictions.py predictions) drawn;
     returns the stems written."""

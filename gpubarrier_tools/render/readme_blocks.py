@@ -30,6 +30,8 @@ marker:
     64 KiB, 4 B), counts (4 GPUs, 128 threads, 5 runs), shapes (1 x 128), dates and versions.
 """
 
+from __future__ import annotations
+
 import contextlib
 import difflib
 import glob
@@ -69,7 +71,7 @@ class MarkerError(Exception):
     """A marker that cannot be regenerated: the message names the file and line."""
 
 
-def _expand(args, base):
+def _expand(args, base) -> list:
     out = []
     for a in args:
         if any(c in a for c in "*?[") and "=" not in a.split("*")[0]:
@@ -102,7 +104,7 @@ def run_command(dispatch, text, base):
     return buf.getvalue()
 
 
-def regenerate(path, dispatch):
+def regenerate(path, dispatch) -> tuple[str, list]:
     """(new text, [(line number, marker text)] of every generated part)."""
     base = os.path.dirname(os.path.abspath(path))
     lines = user_files.read_text(path, MARKDOWN).split("\n")
@@ -146,7 +148,7 @@ def regenerate(path, dispatch):
     return "\n".join(out), markers
 
 
-def typed_figures(text):
+def typed_figures(text) -> list:
     """[(line number, figure, line)] of every measured figure typed in prose (module docstring)."""
     hits, lines, fence, block, comment = [], [], None, False, False
     in_list, code, prev_blank = False, False, True
@@ -197,7 +199,7 @@ def typed_figures(text):
     return hits
 
 
-def check_typed(path, text):
+def check_typed(path, text) -> int:
     """Print each typed figure as FILE:LINE: figure: line; the number of them."""
     hits = typed_figures(text)
     for n, figure, line in hits:
@@ -212,7 +214,7 @@ def check_typed(path, text):
     return len(hits)
 
 
-def main(argv, dispatch):
+def main(argv, dispatch) -> int:
     """report.py readme FILE.md [--check | --typed]; dispatch(args) runs one report.py command."""
     check, typed_only = "--check" in argv, "--typed" in argv
     paths = [a for a in argv if a not in ("--check", "--typed")]

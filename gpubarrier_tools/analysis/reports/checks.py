@@ -1,12 +1,14 @@
 """report faults and report sanitize: what the device barriers' check caught under the fault test
 hooks, and scripts/gpu-sanitize's summary per tool."""
 
+from __future__ import annotations
+
 from ...data import tool_main, user_files
 from ...data.tables import Table
 from .common import cfg, load, need
 
 
-def faults(argv):
+def faults(argv) -> list[Table | str]:
     """What the device barriers' check caught under the `fault` test hooks (configs/sweeps/
     check-faults.yaml): per method and shape, stale stamps and payload words per 10^6
     crossings, and the row's status: the table (data/tables.py)."""
@@ -54,7 +56,7 @@ def faults(argv):
     ]
 
 
-def sanitize(argv):
+def sanitize(argv) -> list[Table | str]:
     """scripts/gpu-sanitize's summary CSV: per tool, methods clean, with errors, incomplete,
     skipped (the methods named for all but clean): the table (data/tables.py)."""
     if len(argv) != 1:

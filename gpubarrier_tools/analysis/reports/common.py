@@ -2,6 +2,8 @@
 selecting rows (COL=V filters on columns and config axes), formatting figures, tables
 (data/tables.py), the host methods' headline row, and one table per machine."""
 
+from __future__ import annotations
+
 import fnmatch
 import os
 import sys
@@ -27,14 +29,14 @@ def csv_paths(paths):
     return csvs
 
 
-def need(found, what, paths, reads=""):
+def need(found, what, paths, reads="") -> None:
     """InputError (exit 2) when a table found no row: names the inputs and the rows it reads."""
     if not found:
         names = ", ".join(paths) if paths else "(no CSV given)"
         raise tool_main.InputError(f"no {what} in {names}" + (f": {reads}" if reads else ""))
 
 
-def load(paths, statuses=("ok",)):
+def load(paths, statuses=("ok",)) -> list:
     rows = []
     for p in csv_paths(paths):
         key = (os.path.abspath(p), os.path.getmtime(p), statuses)
@@ -47,7 +49,7 @@ def load(paths, statuses=("ok",)):
 cfg = gbcsv.config_axes
 
 
-def matches(r, **want):
+def matches(r, **want) -> bool:
     """COL=V filters: V matches a CSV column or a config axis; a V with * is a pattern, A..B a
     numeric range; a value's name (ordering=release-acquire) matches the code the row's method
     gives it."""
@@ -67,7 +69,7 @@ def matches(r, **want):
     return True
 
 
-def pick(rows, method, metric, gpu="0", **axes):
+def pick(rows, method, metric, gpu="0", **axes) -> list:
     return [
         r
         for r in rows
@@ -82,18 +84,18 @@ def fmt(v, digits=3):
     return f"{v:.{digits}g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def vals(rows, scale=1.0):
+def vals(rows, scale=1.0) -> list:
     return [float(r["value"]) * scale for r in rows]
 
 
-def span(values, f=fmt):
+def span(values, f=fmt) -> str:
     if not values:
         return "-"
     lo, hi = min(values), max(values)
     return f(lo) if f(lo) == f(hi) else f"{f(lo)}-{f(hi)}"
 
 
-def table(header, rows):
+def table(header, rows) -> Table:
     """The Table (data/tables.py) of a header and its rows."""
     return Table(header, rows)
 
@@ -108,7 +110,7 @@ TABLE_METRICS = ("latency", HEADLINE_HOST, INTERVAL, LOOP_INTERVAL)
 _LOOP_OF = {"latency": HEADLINE_HOST, INTERVAL: LOOP_INTERVAL}
 
 
-def point_of(r):
+def point_of(r) -> tuple:
     return (
         r["_file"],
         r["run_id"],
@@ -120,7 +122,7 @@ def point_of(r):
     )
 
 
-def host_headline(rows):
+def host_headline(rows) -> list:
     """Rows with a point's `latency` row dropped where the point has a `loop_latency` row
     (schema v3 host methods write both; results/SCHEMA.md), and its `interval` row where it has
     a `loop_interval` row; every other row as it is."""
@@ -144,7 +146,7 @@ def headline_label(variant, r):
 option = gbcsv.take_option
 
 
-def by_machine(rows, build):
+def by_machine(rows, build) -> list:
     """[(label, header, lines)] of build(rows of one machine) -> (header, lines) for every
     machine (data/machines.py) whose rows give lines, most rows first."""
     out = []
@@ -155,7 +157,7 @@ def by_machine(rows, build):
     return out
 
 
-def machine_tables(found):
+def machine_tables(found) -> list:
     """One table per machine of by_machine()'s list, each under a line naming its machine: the
     items (data/tables.py)."""
     out = []

@@ -1,10 +1,12 @@
 """Tables that other modules compute, as report tables: samerows (analysis/same_rows.py) and
 reduction-tables (analysis/reduction_tables.py); each returns its items (data/tables.py)."""
 
+from __future__ import annotations
+
 from .common import option
 
 
-def samerows(argv):
+def samerows(argv) -> list[str]:
     from .. import same_rows
 
     if len(argv) != 2:

@@ -1,11 +1,13 @@
 """report floor and report push-phases: multi-GPU barriers over their composed floor
 (analysis/floor.py) and where push's time goes (analysis/push_phases.py)."""
 
+from __future__ import annotations
+
 from ...data.tables import Table
 from .common import load, need
 
 
-def push_phases(argv):
+def push_phases(argv) -> list[Table | str]:
     """Where push's time goes: its phases alone (part axis), its floor, orderings 1 and 2
     (analysis/push_phases.py; configs/sweeps/push-phases.yaml): the table (data/tables.py)."""
     from .. import push_phases as phases_of
@@ -20,7 +22,7 @@ def push_phases(argv):
     return [Table(phases_of.HEADER, cells)]
 
 
-def floor(argv):
+def floor(argv) -> list:
     """Each multi-GPU barrier beside its composed floor measured in the same run (analysis/floor.py:
     the cheapest verified grid barrier at the shape, named, + the one-way signal at the
     barrier's ordering), as a ratio: the table and the lines under it (data/tables.py)."""
@@ -34,7 +36,7 @@ def floor(argv):
         argv,
         "`report floor` reads what configs/sweeps/floor.yaml measures",
     )
-    out = [
+    out: list[Table | str] = [
         Table(floor_of.FLOOR_HEADER, [[f"`{c[0]}`", *c[1:5], f"`{c[5]}`", *c[6:]] for c in cells])
     ]
     sources = floor_of.signal_sources(items)

@@ -4,6 +4,8 @@ the run; --reference CSV another), within 15% or not.
 
     report.py foundation SWEEP.csv [--reference CSV]"""
 
+from __future__ import annotations
+
 import os
 
 from ...data import gbcsv, study_reference
@@ -19,7 +21,7 @@ def _one(rows, method, metric, axes, scale, where):
     return v[0]
 
 
-def foundation(argv):
+def foundation(argv) -> list:
     argv = list(argv)
     given = gbcsv.take_option(argv, "--reference")
     ref_path = given or study_reference.design_reference_csv()

@@ -1,6 +1,8 @@
 """report multi and report hostwait: multi-GPU and host-side barriers side by side (1 GPU, 2 GPUs
 by launcher), and host-side barriers by host_wait; the row keys scaling shares."""
 
+from __future__ import annotations
+
 import collections
 
 from .common import (
@@ -19,11 +21,11 @@ from .common import (
 ORDERING = {"0": "release/acquire", "1": "relaxed + fences"}
 
 
-def shape_of(c):
+def shape_of(c) -> str:
     return f'{c["blocks_per_sm"]} x {c["threads_per_block"]}' if "blocks_per_sm" in c else "-"
 
 
-def host_variant(r, c):
+def host_variant(r, c) -> str:
     if r["method"] == "host.nccl.allreduce":
         return (
             "blocking (stream sync each step)"
@@ -41,7 +43,7 @@ VARIANTS = {
 }
 
 
-def variant_suffix(c):
+def variant_suffix(c) -> str:
     return "".join(f", {VARIANTS[a].get(c[a], a + '=' + c[a])}" for a in VARIANTS if a in c)
 
 
@@ -56,7 +58,7 @@ def multi_key(r):
     return (r["method"], host_variant(r, c) + variant_suffix(c), "-")
 
 
-def fold_skipped(tab):
+def fold_skipped(tab) -> None:
     """A skipped point has no metric to name: its cells join the line of the same method, variant
     and shape whose label names one (`variant, `loop_latency``), where there is exactly one."""
     for key in [k for k, v in tab.items() if set(v.values()) == {"skipped"}]:
@@ -137,7 +139,7 @@ def multi(argv):
     return machine_tables(found)
 
 
-def hostwait(argv):
+def hostwait(argv) -> list:
     """Host-side barriers (us) by host_wait: 0 default, 1 spin, 2 blocking sync; ratio 2 / 0."""
     rows = host_headline(load(argv))
     tab = collections.OrderedDict()

@@ -1,11 +1,13 @@
 """report reference: gpubarrier's host figures against the reference tools' conventions (the CSV
 of scripts/reference-check; analysis/reference_ratios.py computes the ratios)."""
 
+from __future__ import annotations
+
 from ...data.tables import Table
 from .common import fmt
 
 
-def reference(argv):
+def reference(argv) -> list[Table | str]:
     """The CSV of scripts/reference-check (reference/rows.py COLUMNS): per method and
     config, every round's gpubarrier and reference figure (ns), the ratio of their means (and
     the range of the per-round ratios) and whether it is within 10% (analysis/reference_ratios.py):

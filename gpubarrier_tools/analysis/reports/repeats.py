@@ -1,6 +1,8 @@
 """report repeats and report series: repeated runs, before/after repeats of two builds and
 labelled series (the A/B tables)."""
 
+from __future__ import annotations
+
 import glob
 import statistics
 
@@ -8,7 +10,7 @@ from ...data.tables import Table
 from .common import load, option
 
 
-def run_values(paths):
+def run_values(paths) -> dict:
     out = {}
     for r in load(paths):
         key = (r["method"], r["config"].replace(" fault=0", ""), r["metric"])
@@ -16,7 +18,7 @@ def run_values(paths):
     return out
 
 
-def repeats(argv):
+def repeats(argv) -> list[Table | str]:
     """Every run's value of two builds side by side, and the change of the means: the table
     (data/tables.py)."""
     if "--before" not in argv or "--after" not in argv:
@@ -52,7 +54,7 @@ def repeats(argv):
     ]
 
 
-def series(argv):
+def series(argv) -> list[Table | str]:
     """The mean of every labelled series of runs, optionally relative to one of them: the table
     (data/tables.py)."""
     rel = option(argv, "--relative-to")

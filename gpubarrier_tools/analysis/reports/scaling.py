@@ -1,5 +1,7 @@
 """report scaling: multi-GPU barriers by GPU count, one table per machine."""
 
+from __future__ import annotations
+
 import collections
 
 from .common import (
@@ -35,7 +37,7 @@ def scaling(argv):
     return machine_tables(found)
 
 
-def scaling_cells(rows, methods, shapes, orderings):
+def scaling_cells(rows, methods, shapes, orderings) -> tuple[list[str], list]:
     """scaling's (header, lines) from the rows of one machine (no lines without rows)."""
     tab = collections.OrderedDict()
     for r in rows:

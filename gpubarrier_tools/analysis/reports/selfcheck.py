@@ -1,15 +1,19 @@
 """report selfcheck and report selfcheck-log: the clock and differential techniques side by
 side, from `gpubarrier selfcheck` CSVs or its text logs."""
 
+from __future__ import annotations
+
 import collections
 import math
 import re
+from collections import OrderedDict
+from typing import Any
 
 from ...data import user_files
 from .common import cfg, load, need, table
 
 
-def selfcheck_pairs(rows, method):
+def selfcheck_pairs(rows, method) -> OrderedDict:
     pairs = collections.OrderedDict()
     for r in rows:
         if r["method"] == method and r["metric"] == "cycles_per_add":
@@ -17,11 +21,11 @@ def selfcheck_pairs(rows, method):
     return pairs
 
 
-def std_err(r):
+def std_err(r) -> float:
     return float(r["stddev"] or 0) / math.sqrt(max(int(float(r["samples"] or 1)), 1))
 
 
-def selfcheck(argv):
+def selfcheck(argv) -> list:
     """`gpubarrier selfcheck` CSV rows: the loop kernel by both techniques at every repeat
     difference, then the unrolled chains' instruction-cache scan."""
     rows = load(argv)
@@ -70,7 +74,7 @@ def selfcheck(argv):
     ] + selfcheck_chains(rows, lead)
 
 
-def selfcheck_chains(rows, lead):
+def selfcheck_chains(rows, lead) -> list:
     """The unrolled chains' instruction-cache scan: one line per run and chain length, after a
     blank line (the items; none without chains)."""
     chains = [
@@ -117,7 +121,7 @@ def selfcheck_chains(rows, lead):
     ]
 
 
-def parse_selfcheck_log(path):
+def parse_selfcheck_log(path) -> dict[str, Any]:
     text = user_files.read_text(path, "a `gpubarrier selfcheck` log")
     gpu = re.search(r"^GPU \d+: (.*?), SM clock", text, re.M)
     lo = re.search(r"R_lo = (\d+) adds \((\d+) trips\), clock ([\d.]+)", text)
@@ -144,7 +148,7 @@ def parse_selfcheck_log(path):
     }
 
 
-def selfcheck_log(argv):
+def selfcheck_log(argv) -> list:
     """One line per `gpubarrier selfcheck` log: the loop kernel's deviation of the differential
     figure from the clock figure at every repeat difference, and the run's verdict."""
     logs = [(p, parse_selfcheck_log(p)) for p in argv]

@@ -1,13 +1,15 @@
 """report single: the single-GPU suite (warp, block, cluster, grid, kernel boundary), one column
 per GPU, the study's V100/P100 figures beside them (data/study_reference.py)."""
 
+from __future__ import annotations
+
 import os
 
 from ...data import study_reference
 from .common import cfg, csv_paths, fmt, load, need, pick, span, table, vals
 
 
-def by_group(rows):
+def by_group(rows) -> str:
     """'1: 14.1, 2: 8.64, ..., 3-31: 393' over every measured group size; neighbours with the
     same printed figure share a range."""
     pts = sorted((int(cfg(r)["group_size"]), fmt(float(r["value"]))) for r in rows)
@@ -23,7 +25,7 @@ def by_group(rows):
 SINGLE_GPU_LEVELS = ("warp", "block", "cluster", "grid", "kernel")
 
 
-def single(argv):
+def single(argv) -> list:
     columns = [[p for p in a.split(",") if p] for a in argv]
     need(columns, "CSV", [], "single CSV[,CSV...] [CSV[,CSV...] ...]: one column per GPU")
     columns = [csv_paths(files) for files in columns]

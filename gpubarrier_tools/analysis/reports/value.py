@@ -2,6 +2,8 @@
 count, runs), and report rows: the ok rows as they are. Each returns its line or its table
 (data/tables.py)."""
 
+from __future__ import annotations
+
 import collections
 import os
 import statistics
@@ -10,7 +12,7 @@ from ...data import gbcsv
 from .common import cfg, fmt, load, matches, need, option, table, vals
 
 
-def parse_spec(args):
+def parse_spec(args) -> tuple:
     """CSV... METHOD METRIC [COL=V ...] -> (paths, method, metric, filters)."""
     paths = [a for a in args if a.endswith(".csv")]
     rest = [a for a in args if not a.endswith(".csv")]
@@ -55,7 +57,7 @@ def value(argv):
     return [number(aggs[agg](v), f)]
 
 
-def ratio(argv):
+def ratio(argv) -> list:
     f = gbcsv.format_option(argv, ".2f")
     percent = "--percent" in argv
     argv = [a for a in argv if a != "--percent"]
@@ -146,7 +148,7 @@ def pairs(argv):
     ]
 
 
-def count(argv):
+def count(argv) -> list:
     show_span = "--span" in argv
     paths = [a for a in argv if a != "--span"]
     rows = load(paths, statuses=None)
@@ -167,7 +169,7 @@ def count(argv):
     return [text]
 
 
-def runs(argv):
+def runs(argv) -> list[str]:
     """One line: every run's value (by run_id, in file order) and their CV."""
     scale = gbcsv.number_option(argv, "--scale", "1")
     f = gbcsv.format_option(argv, ".1f")
@@ -178,7 +180,7 @@ def runs(argv):
     return [", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") + f" (CV {cv:.2f}%)"]
 
 
-def rows_table(argv):
+def rows_table(argv) -> list:
     method = option(argv, "--method")
     metric = option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1")
