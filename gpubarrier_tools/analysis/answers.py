@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import collections
 import re
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from ..data import gbcsv
@@ -77,15 +78,15 @@ GATHER_ALONE_LEGEND = (
 )
 
 
-def header(found) -> list:
+def header(found: list) -> list:
     return HEADER if all(a["verified"] for a in found) else HEADER_UNVERIFIED
 
 
-def verified(r):
+def verified(r: MutableMapping[str, Any]):
     return r["status"] == "ok" and r["note"].startswith("verified")
 
 
-def unverified_why(r) -> str:
+def unverified_why(r: MutableMapping[str, Any]) -> str:
     """Why an ok row is not verified: its note's "not verified: WHY" part, else what its note
     lacks."""
     note = r["note"]
@@ -94,7 +95,7 @@ def unverified_why(r) -> str:
     return "its note records no barrier check"
 
 
-def noisy(r):
+def noisy(r: MutableMapping[str, Any]):
     return bool(gbcsv.noisy_reason(r))
 
 
@@ -104,7 +105,7 @@ def marks(is_verified, is_noisy) -> str:
     return f" ({', '.join(words)})" if words else ""
 
 
-def level_of(r) -> str:
+def level_of(r: MutableMapping[str, Any]) -> str:
     if r["level"] == "multi-gpu" and r["method"].startswith("host."):
         return "multi-gpu-host"
     return r["level"] or "(none)"
@@ -122,7 +123,7 @@ def _point(r) -> tuple:
     )
 
 
-def candidates(rows) -> list:
+def candidates(rows: list) -> list:
     """The ok latency rows that may answer (barriers only, no fault or phase rows; verified or
     not: verified(row) tells) as (row, value, unit) with ns rows in ns and cycles rows in ns where
     an SM clock is known."""
@@ -163,7 +164,7 @@ def _count(r, col) -> int:
     return int(text) if text.isdigit() else 0
 
 
-def team(r) -> str:
+def team(r: MutableMapping[str, Any]) -> str:
     """Who met at the barrier of row `r`, where the table's GPUs column does not say it: the
     threads or ranks of a host-only barrier ("2 threads", "4 ranks"), and the nodes of a run on
     several ("on 2 nodes", "on 2 simulated nodes" where ranks of one machine counted as nodes);
@@ -183,7 +184,7 @@ def team(r) -> str:
     return " ".join(words)
 
 
-def with_team(label, r):
+def with_team(label: str, r: MutableMapping[str, Any]):
     """A method's label with its team: "`host.omp.barrier` on 2 threads"."""
     who = team(r)
     if not who:
@@ -191,7 +192,7 @@ def with_team(label, r):
     return f"{label} {who}" if who.startswith("on ") else f"{label} on {who}"
 
 
-def method_label(r):
+def method_label(r: MutableMapping[str, Any]):
     """The method, with [graph] where its row is one block per GPU and one launch per barrier
     from a CUDA graph (a device barrier's launch=graph: another shape than its persistent whole-GPU
     rows, so it is answered apart) and [mpi] where it ran one MPI rank per GPU."""
@@ -212,7 +213,7 @@ def _floor_index(rows) -> dict:
     return index
 
 
-def floor_elsewhere(rows, r) -> dict[str, Any] | None:
+def floor_elsewhere(rows: list, r: MutableMapping[str, Any]) -> dict[str, Any] | None:
     """The composed floor of barrier row `r` from parts measured on its machine in other runs
     (the lowest verified grid barrier row at its shape on its GPUs + per GPU pair of its GPUs the
     lowest one-way signal at its ordering, the slowest pair counting) as {"floor", "grid_from",
@@ -248,7 +249,7 @@ def floor_elsewhere(rows, r) -> dict[str, Any] | None:
     return {"floor": value + (signal or 0.0), "grid_from": method, "signal": signal}
 
 
-def floor_cell(value, floor, markup=lambda s: s, elsewhere=False) -> str:
+def floor_cell(value, floor, markup: Callable[[str], str] = lambda s: s, elsewhere=False) -> str:
     """The ratio of `value` to a floor (a floors() item or floor_elsewhere's dict), naming its
     grid barrier: "1.06 (`gpu.grid.count-epoch` + signal)"."""
     terms = markup(floor["grid_from"]) + (" + signal" if floor["signal"] is not None else "")
@@ -256,7 +257,7 @@ def floor_cell(value, floor, markup=lambda s: s, elsewhere=False) -> str:
     return f"{value / floor['floor']:.2f} ({terms}{where})"
 
 
-def answers(rows) -> list:
+def answers(rows: list) -> list:
     """One dict per (level, GPU count, unit) of one machine's rows: level, gpus, unit, best
     (method label, value, row, noisy, verified), floor item or None, alternatives [(label, value,
     noisy, verified)]: the verified ones by value, then the others by value. A method's figure is
@@ -316,7 +317,7 @@ def fmt_latency(v, unit) -> str:
     return f"{v:.3g} ns"
 
 
-def cells(a, markup=lambda s: s) -> list:
+def cells(a, markup: Callable[[str], str] = lambda s: s) -> list:
     """The text cells of one answer under HEADER; markup(method) wraps method names."""
     flag = marks(a["verified"], a["noisy"])
     if a["floor"]:
@@ -352,7 +353,7 @@ def one_member(a) -> bool:
     return a["gpus"] == 1 and a["level"] in BETWEEN_GPUS
 
 
-def legend(found, markup=lambda s: s) -> str:
+def legend(found: list, markup: Callable[[str], str] = lambda s: s) -> str:
     """The line under a table that shows methods not verified: each one and why ("" when every
     figure of the table is verified)."""
     why = {}
@@ -376,7 +377,7 @@ def _plural(n, word) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def nothing(rows, markup=lambda s: s, reasons=3, width=160) -> str:
+def nothing(rows: list, markup: Callable[[str], str] = lambda s: s, reasons=3, width=160) -> str:
     """One line for a machine without an answer: what its rows are (statuses) and why (their
     notes' first clauses, the most frequent first; where every row says something else, one
     example)."""
@@ -414,7 +415,7 @@ def nothing(rows, markup=lambda s: s, reasons=3, width=160) -> str:
     return f"{lead}: {'; '.join(parts)}."
 
 
-def table(found) -> Table:
+def table(found: list) -> Table:
     """The Table of one machine's answers: method names as `code`, a noisy answer's row
     marked."""
     return Table(
@@ -446,7 +447,7 @@ def report(rows) -> list:
     return out
 
 
-def chart_points(rows) -> tuple[dict, dict]:
+def chart_points(rows: list) -> tuple[dict, dict]:
     """({method label: {gpu count: best verified latency ns}}, {gpu count: lowest composed
     floor ns}) of one machine's multi-GPU device barriers by GPU count (host-side ones are in the
     table: at one GPU an NCCL all-reduce is no barrier and would set the scale)."""
@@ -469,7 +470,7 @@ def chart_points(rows) -> tuple[dict, dict]:
     return dict(lines), {n: v for n, (v, _) in floor_line(rows).items()}
 
 
-def bar_groups(found) -> list:
+def bar_groups(found: list) -> list:
     """[(group name, level, gpus, [(method label, ns, verified, noisy, the figure as text)])] of
     the answers in ns: what render/answers_bars.py draws, one bar per method and group."""
     out = []
@@ -489,7 +490,7 @@ def bar_groups(found) -> list:
     return out
 
 
-def chart(rows) -> dict:
+def chart(rows: list) -> dict:
     """What one machine's chart on the HTML page draws (render/answers_chart.py), from its rows:
     {"kind": "lines" (latency against GPU count) where its multi-GPU device barriers span two GPU
     counts or more, else "bars" (each method's figure of the answers table) where the table holds
@@ -517,7 +518,7 @@ def chart(rows) -> dict:
     return out
 
 
-def floor_line(rows) -> dict:
+def floor_line(rows: list) -> dict:
     """{gpu count: (lowest composed floor ns, its grid barrier)} of one machine's multi-GPU device
     barriers: the same run's floors, and for counts without one the parts of other runs."""
     floor = {}

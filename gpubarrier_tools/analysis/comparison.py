@@ -21,6 +21,7 @@ import math
 import operator
 import os
 import statistics
+from collections.abc import MutableMapping
 from typing import Any
 
 from ..data import gbcsv, machines, tool_main, user_files
@@ -96,17 +97,17 @@ def _int(text, default=0) -> int:
         return default
 
 
-def config_key(row) -> tuple:
+def config_key(row: MutableMapping[str, Any]) -> tuple:
     axes = gbcsv.config_axes(row)
     axes.pop("gpu_count", None)
     return tuple(sorted(axes.items()))
 
 
-def config_text(row) -> str:
+def config_text(row: MutableMapping[str, Any]) -> str:
     return " ".join(item for item in row["config"].split() if not item.startswith("gpu_count="))
 
 
-def join_key(row, by) -> tuple:
+def join_key(row: MutableMapping[str, Any], by) -> tuple:
     """(method, config axes, metric, gpu_count, ranks, nodes, launcher) less what `by` varies."""
     gpus, ranks = row["gpu_count"] or "0", row["ranks"] or "1"
     launcher = row["launcher"]
@@ -125,7 +126,7 @@ def join_key(row, by) -> tuple:
     )
 
 
-def by_value(row, by) -> str:
+def by_value(row: MutableMapping[str, Any], by) -> str:
     if by == "file":
         return ""
     if by == "gpu_count" and _int(row["gpu_count"]) == 0:
@@ -170,7 +171,7 @@ class Side:
         self.groups = {}  # join key -> rows
 
 
-def make_sides(paths, per_file_rows, by) -> list:
+def make_sides(paths: list[str], per_file_rows, by) -> list:
     sides = []
     for i, (path, rows) in enumerate(zip(paths, per_file_rows)):
         values = sorted({by_value(r, by) for r in rows}, key=_sort_value) or [""]
@@ -197,7 +198,7 @@ def make_sides(paths, per_file_rows, by) -> list:
     return sides
 
 
-def row_se(row) -> float | None:
+def row_se(row: MutableMapping[str, Any]) -> float | None:
     try:
         sd, n = float(row["stddev"]), float(row["samples"])
     except ValueError:
@@ -247,14 +248,14 @@ def fmt_num(v) -> str:
 # per-sample data
 
 
-def raw_key(row) -> tuple:
+def raw_key(row: MutableMapping[str, Any]) -> tuple:
     return tuple(row[c] for c in ("run_id", "method", "config", "gpu_ids", "launcher", "metric"))
 
 
 RAW_EXPECTED = "raw samples of `run --raw`"
 
 
-def load_raw(paths) -> dict:
+def load_raw(paths: list[str]) -> dict:
     """{raw_key: [samples]} from --raw files (read within data/user_files.py's bounds); a file
     that cannot be read raises gbcsv.CsvError."""
     out, configs = {}, {}
@@ -301,7 +302,7 @@ def load_raw(paths) -> dict:
 # verdicts
 
 
-def direction(metric) -> str | None:
+def direction(metric: str) -> str | None:
     if metric in LOWER_IS_FASTER:
         return "lower"
     if metric in HIGHER_IS_FASTER or metric.startswith("throughput"):
@@ -317,7 +318,7 @@ def floor_of(agg_a, agg_b, floor):
     return max(floors.get(t, floors["other"]) for t in techs)
 
 
-def verdict(metric, a, b, k, floor) -> dict:
+def verdict(metric: str, a, b, k, floor) -> dict:
     """The comparison of side b with baseline a: a dict (see --format json)."""
     out = {"ratio": b.value / a.value if a.value else None}
     if a.statistic != b.statistic:
@@ -366,7 +367,7 @@ def verdict(metric, a, b, k, floor) -> dict:
 # the comparison
 
 
-def check_units(per_file_rows, paths) -> None:
+def check_units(per_file_rows, paths: list[str]) -> None:
     seen = {}
     for path, rows in zip(paths, per_file_rows):
         for r in rows:
@@ -392,7 +393,7 @@ def _matches(row, methods, levels, where=None) -> bool:
     return not levels or row["level"] in levels
 
 
-def parse_where(text) -> dict:
+def parse_where(text: str) -> dict:
     """`--where threads_per_block=128,blocks_per_sm=1` as a dict; rows without the axis pass."""
     where = {}
     for item in (text or "").split(","):
@@ -698,7 +699,7 @@ FLOOR_TITLE = (
 )
 
 
-def parts(res) -> dict[str, Any]:
+def parts(res: dict) -> dict[str, Any]:
     """The comparison's parts, as data: {"sides_title": the line above the sides, "sides": one
     line per side, "table": the joined keys' Table or None where no key joined, "only":
     [(side label, Table of its keys in no other side)], "floor": the at-the-floor Table or None,
@@ -742,7 +743,7 @@ def report(res, markdown=True):
     return out + [""] + [f"{'- ' if markdown else ''}{x}" for x in p["summary"]]
 
 
-def render_csv(res):
+def render_csv(res: dict):
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     keycols = ["method", "config", "metric", "gpu_count", "ranks", "nodes", "launcher", "unit"]
@@ -780,7 +781,7 @@ def render_csv(res):
     return buf.getvalue()
 
 
-def to_json(res) -> dict[str, Any]:
+def to_json(res: dict) -> dict[str, Any]:
     def agg_json(s, a):
         if a is None:
             return None

@@ -42,6 +42,8 @@ from __future__ import annotations
 import collections
 import os
 import re
+from collections.abc import MutableMapping
+from typing import Any
 
 from ..data import gbcsv, study_reference, tool_main
 from ..data import machines as machines_mod
@@ -84,7 +86,7 @@ def gbs(f) -> str:
 # --- the claims -------------------------------------------------------------------------------
 
 
-def gpu_counts(s, method, metric, **axes):
+def gpu_counts(s, method: str, metric: str, **axes):
     return sorted(int(k) for k in s.values(method, metric, "gpu_count", **axes))
 
 
@@ -110,7 +112,7 @@ def omp_vs_multi_device(s) -> Outcome:
 DIVERGED = "-diverged"  # the variant whose threads reach the sync on diverged paths: it is timed
 
 
-def timed_values(s, method, metric, axis="group_size") -> tuple:
+def timed_values(s, method: str, metric: str, axis: str = "group_size") -> tuple:
     """({axis value: Fig}, the method used, what was left out): the figures of `method` that time
     something; where its converged chain times nothing (compiled to no sync instruction), those
     of its diverged variant (`method`-diverged), which answers the same question, saying so;
@@ -1169,7 +1171,7 @@ def _findings():
 FINDINGS = _findings()
 
 
-def uuid_set(r) -> frozenset:
+def uuid_set(r: MutableMapping[str, Any]) -> frozenset:
     return frozenset(machines_mod.uuids_of(r))
 
 
@@ -1194,7 +1196,7 @@ def mark_gpu_ranges(mrows) -> None:
             r["_gpus_range"] = (min(values), max(values), len(values))
 
 
-def scopes(rows, gpu) -> list:
+def scopes(rows: list, gpu) -> list:
     """[(kind, rows)]: the scopes to try for one GPU model, of its rows with GPU UUIDs only: per
     machine (newest first), the machine's runs ("run", newest first), each set of GPUs its rows
     used ("gpus": the rows within that set, newest first), then the whole machine ("machine")."""
@@ -1247,7 +1249,7 @@ class NoReferenceText(str):
     """The why of a claim whose reference figure does not exist: its verdict is "no reference"."""
 
 
-def evaluate(rows, fn, gpu, unplaced=()) -> str | NoReferenceText:
+def evaluate(rows: list, fn, gpu, unplaced=()) -> str | NoReferenceText:
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
     GPU UUIDs, hold the figures)."""
@@ -1361,7 +1363,7 @@ MULTI_GPU = {
 } | findings_more.MULTI_GPU
 
 
-def multi_gpu_reason(got, label):
+def multi_gpu_reason(got, label: str):
     """A multi-GPU claim's "no rows: ..." said as what it is: no run of several GPUs holds it."""
     rest = got[len("no rows") :].lstrip(": ")
     return f"not measured on one machine: no run of 2 or more {label}s holds " + (
@@ -1394,7 +1396,7 @@ def runs_read(loaded, base) -> str:
     return "Runs read: " + " | ".join(parts) + "."
 
 
-def page(paths, base) -> list:
+def page(paths: list[str], base) -> list:
     """The verdicts: a summary line, the runs read, and the table of every conclusion on every
     GPU (the items, data/tables.py)."""
     csvs, _ = gbcsv.expand(paths)
@@ -1475,7 +1477,7 @@ def added_runs(kind_dir, run, runs) -> list:
         chain.append(m.group(1))
 
 
-def newest_runs(results) -> list:
+def newest_runs(results: str) -> list:
     """Per machine kind folder of `results` (h100, h100x2, h200, ...): its newest one-run folder
     (named by its date, holding machine.txt) with the runs it adds to, or the whole kind folder
     where it has none."""

@@ -12,6 +12,8 @@ that every side measured, else the longest below it.
 from __future__ import annotations
 
 import collections
+from collections.abc import MutableMapping
+from typing import Any
 
 from ..data import bounds, gbcsv
 from . import findings_rules
@@ -21,7 +23,7 @@ SETTLED_NS = 5000  # the study's section 9.2: "around 5 us in single GPU"
 LAUNCH_NAMES = {"0": "<<<>>>", "1": "cooperative"}
 
 
-def length_ns(row) -> int | None:
+def length_ns(row: MutableMapping[str, Any]) -> int | None:
     """The shorter kernel's length (ns): unit_ns x min(fusion_i, fusion_j); None without them."""
     c = gbcsv.config_axes(row)
     if not all(str(c.get(k, "")).isdigit() for k in ("unit_ns", "fusion_i", "fusion_j")):
@@ -29,7 +31,7 @@ def length_ns(row) -> int | None:
     return int(c["unit_ns"]) * min(int(c["fusion_i"]), int(c["fusion_j"]))
 
 
-def by_length(s, method, metric="launch_overhead", **axes) -> dict:
+def by_length(s, method: str, metric: str = "launch_overhead", **axes) -> dict:
     """{length (ns): Fig}: the newest figure of `method` at each kernel length of the scope (None:
     rows that do not record it)."""
     out = {}
@@ -230,7 +232,7 @@ def over_length(s) -> Outcome:
     )
 
 
-def length_points(paths) -> dict:
+def length_points(paths: list[str]) -> dict:
     """{(GPU model, UUID, launch): [(length µs, value ns, lo, hi)]} of the Eq. 6 rows: the points
     of the Eq. 6 plot (render/plot_eq6.py), the ok rows and the zeros (findings_rules.zero_row),
     lo and hi the 95% interval; a key with two lengths or more."""

@@ -22,6 +22,8 @@ figure is, when two figures differ, and which verdict a claim's checks give.
 from __future__ import annotations
 
 import math
+from collections.abc import MutableMapping
+from typing import Any
 
 from ..data import bounds, gbcsv, study_reference
 from .reports import common
@@ -78,7 +80,7 @@ def resolves(row) -> float | None:
     return by.get(LAUNCH_CODES.get(launch, launch), by.get(""))
 
 
-def zero_within(row) -> float | None:
+def zero_within(row: MutableMapping[str, Any]) -> float | None:
     """X (ns) when the row is an Eq. 6 difference whose 95% interval includes zero and reaches
     less than the figure it would resolve from zero on either side ("no overhead left, within
     +-X ns"); None otherwise (a resolved figure, or an interval too wide to say)."""
@@ -94,7 +96,7 @@ def zero_within(row) -> float | None:
     return reach if reach < scale else None
 
 
-def zero_row(row) -> bool:
+def zero_row(row: MutableMapping[str, Any]) -> bool:
     """The row is read as a measurement of zero: an Eq. 6 row whose only fault is its interval
     (unresolved, or the "a time is above zero" bound a difference of two means can cross)."""
     if zero_within(row) is None:
@@ -172,7 +174,7 @@ class Scope:
         self.rows = [r for r in rows if r["status"] == "ok" or zero_row(r)]
         self.found = 0  # figures found so far: how far a claim got before a figure was missing
 
-    def fig(self, method, metric, **axes) -> Fig:
+    def fig(self, method: str, metric: str, **axes) -> Fig:
         hits = [r for r in self.rows if _matches(r, method, metric, axes)]
         if not hits:
             want = " ".join(f"{k}={v}" for k, v in axes.items())
@@ -180,7 +182,7 @@ class Scope:
         self.found += 1
         return Fig(max(hits, key=lambda r: (r["timestamp"], r["_line"])))
 
-    def values(self, method, metric, axis, **axes) -> dict:
+    def values(self, method: str, metric: str, axis: str, **axes) -> dict:
         """{axis value: Fig} over every value of `axis` measured."""
         out = {}
         for r in self.rows:
@@ -255,7 +257,7 @@ def margin_basis(figs):
     return text
 
 
-def less(a, b, what) -> tuple:
+def less(a, b, what: str) -> tuple:
     """(result, text) of the claim a < b: True when b - a exceeds the margin, False when a - b
     does, None when the difference is within it (no claim of a difference is refuted by a
     difference too small to tell)."""
@@ -264,13 +266,13 @@ def less(a, b, what) -> tuple:
     return (True if d > m else False if -d > m else None), what
 
 
-def about(a, b, tol, what) -> tuple:
+def about(a, b, tol, what: str) -> tuple:
     d = abs(a.value - b.value)
     rel = d / min(abs(a.value), abs(b.value))
     return (True if rel <= tol else False if d > margin(a, b) else None), what
 
 
-def flat(figs, tol, what) -> tuple:
+def flat(figs, tol, what: str) -> tuple:
     lo, hi = min(figs, key=lambda f: f.value), max(figs, key=lambda f: f.value)
     rel = (hi.value - lo.value) / lo.value
     return (True if rel <= tol else False if hi.value - lo.value > margin(lo, hi) else None), what
@@ -281,7 +283,7 @@ def flat(figs, tol, what) -> tuple:
 SLIGHTLY = 0.10
 
 
-def slightly_less(a, b, what) -> tuple | tuple[bool, str]:
+def slightly_less(a, b, what: str) -> tuple | tuple[bool, str]:
     """(result, text) of "a is slightly below b": a < b (less) and the gap at most SLIGHTLY of
     a; fails when a is above b or when the gap is larger than SLIGHTLY beyond the margin."""
     ok, _ = less(a, b, what)

@@ -28,6 +28,9 @@ barrier alone. configs/sweeps/floor.yaml measures all three in one run.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+from typing import Any
+
 from ..data import gbcsv
 
 GRID_PREFIX, SIGNAL = "gpu.grid.", "multigpu.floor.signal"
@@ -35,14 +38,14 @@ GRID_WANTED = f"a verified grid barrier ({GRID_PREFIX}*)"
 SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire", "4": "relaxed + acq_rel fence"}
 
 
-def signal_ordering(r):
+def signal_ordering(r: MutableMapping[str, Any]):
     """The floor signal's ordering code (text) of the same name as barrier row r's ordering, or
     None when the signal has no ordering of that name (or r has no ordering)."""
     name = gbcsv.config_names(r).get("ordering")
     return gbcsv.value_code(SIGNAL, "ordering", name) if name is not None else None
 
 
-def is_grid_barrier(r) -> bool:
+def is_grid_barrier(r: MutableMapping[str, Any]) -> bool:
     """A verified latency row of a grid barrier: the rows the floor's first term comes from."""
     return (
         r["level"] == "grid"
@@ -53,7 +56,7 @@ def is_grid_barrier(r) -> bool:
     )
 
 
-def cheapest_grid(rows, shape, gpus) -> tuple[float, str] | None:
+def cheapest_grid(rows: list, shape, gpus) -> tuple[float, str] | None:
     """(latency, method) of the cheapest verified grid barrier among `rows` at `shape` on `gpus`
     (a set of GPU ids; empty: every row), or None. A method's latency is its slowest row (GPU);
     only the methods measured on the most of `gpus` compete, so that one timed on fewer GPUs
@@ -76,13 +79,13 @@ def floor_terms(grids, signal=True) -> str:
     return names + (" + one-way signal" if signal else "")
 
 
-def one_launch_per_barrier(r) -> bool:
+def one_launch_per_barrier(r: MutableMapping[str, Any]) -> bool:
     """A device barrier's row of launch=graph: one block per GPU and one launch per barrier from
     a CUDA graph, another shape than its persistent whole-GPU rows."""
     return gbcsv.config_axes(r).get("launch", "0") == "1"
 
 
-def is_barrier(r) -> bool:
+def is_barrier(r: MutableMapping[str, Any]) -> bool:
     """A multi-GPU barrier's latency row of the whole-GPU shape that the floor is made for; push's
     part=1..3 rows time one phase, not a barrier, and rows of one block per GPU and one launch
     per barrier (the device barriers' launch=1, PyTorch's barrier: no blocks_per_sm) are not
@@ -158,7 +161,7 @@ def floors(rows):
     return out
 
 
-def signal_variant(r) -> str:
+def signal_variant(r: MutableMapping[str, Any]) -> str:
     """How a signal row was measured beyond its ordering: "word=32 poll=1", plus " place=K" where
     the flags were not on the first line (rows from before those axes were word=64 poll=0)."""
     axes = gbcsv.config_axes(r)
@@ -189,7 +192,7 @@ def cheapest_signals(run, ordering, gpus) -> dict:
     }
 
 
-def signal_sources(items) -> list:
+def signal_sources(items: list) -> list:
     """One line per signal ordering: which way of measuring it gave the floors."""
     seen = {}
     for i in items:
@@ -201,7 +204,7 @@ def signal_sources(items) -> list:
     ]
 
 
-def floor_by_count(rows) -> dict:
+def floor_by_count(rows: list) -> dict:
     """The composed floor at 1 block/SM x 128 threads and ordering 0 by GPU count, as (us, the
     grid barrier it was built on), the lowest where several runs have one: the floor line of
     cli/plot.py's scaling plot."""
@@ -229,7 +232,7 @@ FLOOR_HEADER = [
 ]
 
 
-def floor_table(items) -> tuple:
+def floor_table(items: list) -> tuple:
     """(rows of text cells under FLOOR_HEADER, the missing parts named once each) of floors()'s
     items, by GPU count, shape, ordering and ratio."""
     us = lambda v: "-" if v is None else f"{v / 1000:.3g}"

@@ -40,7 +40,7 @@ def _counts(rows, method):
     return sorted({int(r["gpu_count"]) for r in rows if r["method"] == method})
 
 
-def launch(rows) -> list[Table | str]:
+def launch(rows: list) -> list[Table | str]:
     """The study's Table 1 beside ours, in us."""
     fused = [r for r in rows if r["method"] == "kernel.fusion" and r["metric"] == "launch_overhead"]
     ours = [
@@ -98,7 +98,7 @@ def launch(rows) -> list[Table | str]:
     ]
 
 
-def multigrid(rows) -> list[Table | str]:
+def multigrid(rows: list) -> list[Table | str]:
     """The workshop version's Table 9 beside our multi-grid rows at 2 GPUs, in us."""
     mine = []
     for r in rows:

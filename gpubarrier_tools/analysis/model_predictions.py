@@ -38,7 +38,7 @@ class Rows:
     def __init__(self, rows) -> None:
         self.rows = rows
 
-    def select(self, method, metric, **axes) -> list:
+    def select(self, method: str, metric: str, **axes) -> list:
         out = []
         for r in self.rows:
             if r["method"] != method and not (
@@ -52,7 +52,7 @@ class Rows:
                 out.append(r)
         return out
 
-    def figure(self, method, metric, unit, **axes):
+    def figure(self, method: str, metric: str, unit, **axes):
         """The median value of the matching rows, in `unit`; Missing when there are none."""
         rows = self.select(method, metric, **axes)
         what = f"{method} {metric} " + " ".join(f"{k}={v}" for k, v in axes.items())
@@ -66,7 +66,7 @@ class Rows:
             )
         return statistics.median(float(r["value"]) for r in rows)
 
-    def fastest(self, method, metric, **axes) -> tuple:
+    def fastest(self, method: str, metric: str, **axes) -> tuple:
         """The fastest configuration's figure (median over its repeats) and its config."""
         rows = self.select(method, metric, **axes)
         if not rows:
@@ -77,7 +77,7 @@ class Rows:
         (name, config), values = min(by_config.items(), key=lambda kv: statistics.median(kv[1]))
         return statistics.median(values), f"{name} {config}".strip()
 
-    def curve(self, method, **axes) -> dict:
+    def curve(self, method: str, **axes) -> dict:
         """latency (ns) by the axis `bytes`, for the measured switch point: the cold rows
         (cache=0, L2 evicted before every sample) where there are any, else the warm ones (rows
         written before the axis existed were warm); never the two mixed."""
@@ -248,7 +248,7 @@ def study_predictions() -> list:
     return out
 
 
-def predictions(rows, syncs=5) -> list:
+def predictions(rows: list, syncs=5) -> list:
     """Every prediction (in_block, across_grid_and_gpus) for each GPU model of the ok rows."""
     preds = []
     for model in sorted({r["gpu_model"] for r in rows if r["gpu_model"]}) or [""]:

@@ -80,7 +80,7 @@ class NetworkFileError(Exception):
     pass
 
 
-def load_network(path) -> dict:
+def load_network(path: str) -> dict:
     """{name: (low, high, unit, source)} from the network file; NetworkFileError names the line."""
     want = ["name", "low", "high", "unit", "source"]
     header, records = user_files.csv_dicts(
@@ -136,7 +136,7 @@ def _median_of(rows, method, metric, want_axes, **cols) -> tuple | None:
     return statistics.median(float(r["value"]) for r in hits) / 1000.0, files, None
 
 
-def measured(rows, g, shape) -> tuple[dict, list]:
+def measured(rows: list, g, shape) -> tuple[dict, list]:
     """The measured node-local inputs at g GPUs per node and what is missing: {name: (us, CSVs,
     None or the two GPU counts it was extrapolated from)}."""
     b, t = shape.split("x")
@@ -189,7 +189,7 @@ def measured(rows, g, shape) -> tuple[dict, list]:
     return out, missing
 
 
-def two_node_round(rows) -> tuple | None:
+def two_node_round(rows: list) -> tuple | None:
     """One MPI_Barrier round across the network, measured: host.mpi.barrier at 2 ranks on 2
     nodes, loop_latency (us, CSVs, None); None without such rows."""
     hits = [
@@ -299,7 +299,7 @@ def predictions_table(m, net, nodes) -> tuple[list, list]:
     return header, rows
 
 
-def positive_ints(text) -> list:
+def positive_ints(text: str) -> list:
     """argparse type: "2,4,8" -> [2, 4, 8], every one >= 1."""
     try:
         values = [int(v) for v in text.split(",")]
@@ -310,7 +310,7 @@ def positive_ints(text) -> list:
     return values
 
 
-def positive_int(text):
+def positive_int(text: str):
     """argparse type: one integer >= 1."""
     values = positive_ints(text)
     if len(values) != 1:
@@ -337,7 +337,7 @@ class MixedMachines(Exception):
     """The inputs lie on several machines, none has them all, and --combine was not given."""
 
 
-def choose(rows, g, shape, combine, skip=()) -> tuple:
+def choose(rows: list, g, shape, combine, skip=()) -> tuple:
     """([(m, where)], missing): the measured inputs of each machine that has them all (`skip`:
     inputs that are not needed) with {input: machine label}, or with `combine` where none has,
     one set taking each input from the machine that has it (the one with the most inputs first);

@@ -45,7 +45,7 @@ def _key(r) -> tuple:
     )
 
 
-def phases(rows) -> dict:
+def phases(rows: list) -> dict:
     """{(file, run, GPUs, shape): {"part0".."part3", "ordering1", "ordering2", "floor"}} in ns,
     from push's ok latency rows and the floors of the same run."""
     out = {}
@@ -71,7 +71,7 @@ def phases(rows) -> dict:
     return out
 
 
-def phases_table(rows) -> list:
+def phases_table(rows: list) -> list:
     """Text cells under HEADER, one row per GPU count and shape that has the whole barrier."""
     us = lambda v: "-" if v is None else f"{v / 1000:.2f}"
     cells = []

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import os
 import statistics
+from collections.abc import MutableMapping
+from typing import Any
 
 from ..data import bounds, gbcsv
 from ..data import machines as machines_of
@@ -55,11 +57,11 @@ def load(paths):
     return gbcsv.load(paths, statuses={"ok", "unverified"})
 
 
-def models_of(rows):
+def models_of(rows: list):
     return sorted({r["gpu_model"] for r in rows if r["gpu_model"]})
 
 
-def machines_with(rows, methods) -> tuple:
+def machines_with(rows: list, methods) -> tuple:
     """machines(rows)' groups that hold rows of `methods`, with their short names."""
     groups = [
         (label, rs)
@@ -69,7 +71,7 @@ def machines_with(rows, methods) -> tuple:
     return groups, machines_of.short_names(groups)
 
 
-def select(rows, method, metric, statuses=("ok",), **axes) -> list:
+def select(rows: list, method: str, metric: str, statuses=("ok",), **axes) -> list:
     """The rows (of one machine) of method and metric whose config has `axes`."""
     return [
         r
@@ -87,11 +89,11 @@ def number(v, digits=3) -> str:
     return f"{v:.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"
 
 
-def median(rows):
+def median(rows: list):
     return statistics.median(float(r["value"]) for r in rows) if rows else None
 
 
-def cell(rows, f=number) -> str:
+def cell(rows: list, f=number) -> str:
     """The median of the rows' values, the range in brackets where it shows."""
     if not rows:
         return "-"
@@ -106,7 +108,7 @@ def table(header, body) -> list[Table | str]:
     return [Table(header, body)]
 
 
-def sources(rows, methods) -> str:
+def sources(rows: list, methods) -> str:
     """The files and GPUs the rows of `methods` come from, for a caption."""
     rows = [r for r in rows if r["method"] in methods]
     files = sorted({os.path.relpath(r["_file"]) for r in rows})
@@ -117,7 +119,7 @@ def sources(rows, methods) -> str:
     )
 
 
-def table3(rows) -> list[Table | str]:
+def table3(rows: list) -> list[Table | str]:
     groups, names = machines_with(rows, ("model.smem.stream", "model.gmem.stream"))
     metrics = [
         ("bandwidth (B/cycle)", "bandwidth_cycles", 0),
@@ -185,7 +187,7 @@ def table3(rows) -> list[Table | str]:
     ]
 
 
-def status_text(rows) -> str:
+def status_text(rows: list) -> str:
     """ok, or unverified with the worst relative error its note gives."""
     statuses = sorted({r["status"] for r in rows})
     if statuses != ["unverified"]:
@@ -200,7 +202,7 @@ def status_text(rows) -> str:
     )
 
 
-def table5(rows) -> list[Table | str]:
+def table5(rows: list) -> list[Table | str]:
     groups, names = machines_with(rows, ("gpu.warp.reduce",))
     header = (
         ["variant"]
@@ -242,11 +244,11 @@ def bytes_text(n) -> str:
     return f"{n} B"
 
 
-def sizes_of(rows, method, **axes) -> set:
+def sizes_of(rows: list, method: str, **axes) -> set:
     return {int(gbcsv.config_axes(r)["bytes"]) for r in select(rows, method, "bandwidth", **axes)}
 
 
-def cache_of(r):
+def cache_of(r: MutableMapping[str, Any]):
     """The row's cache axis ("0" cold L2, "1" warm; "" for rows without it)."""
     return gbcsv.config_axes(r).get("cache", "")
 
@@ -254,7 +256,7 @@ def cache_of(r):
 CACHE_TEXT = {"0": " (cold L2)", "1": " (warm L2)"}
 
 
-def read_ceiling(rows, runs, cache) -> tuple[list, str] | tuple:
+def read_ceiling(rows: list, runs, cache) -> tuple[list, str] | tuple:
     """(rows, mark) of the read ceiling (model.gmem.stream grid=1 bandwidth) of one machine's
     rows against reductions of `runs` at `cache`: the first that has rows of the same run and
     cache (mark ""), the same run ("‡": another cache), the machine's other runs and the same
@@ -272,7 +274,7 @@ def read_ceiling(rows, runs, cache) -> tuple[list, str] | tuple:
     return [], ""
 
 
-def table6(rows, sizes=None) -> list[Table | str]:
+def table6(rows: list, sizes=None) -> list[Table | str]:
     """sizes: the array sizes (bytes) to show; default every size >= 1 MiB that every column
     measured. One line per machine, size and cache axis (where the rows have one)."""
     gbs = lambda v: "-" if v is None else f"{v:.1f}"
@@ -355,7 +357,7 @@ def table6(rows, sizes=None) -> list[Table | str]:
     )
 
 
-def fig16(rows, sizes=None) -> list[Table | str]:
+def fig16(rows: list, sizes=None) -> list[Table | str]:
     """The study's Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
     variant 0; cold rows where a method has them, gbcsv.one_cache) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
     largest measured); one line per machine, size, method and launcher."""

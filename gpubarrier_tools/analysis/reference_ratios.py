@@ -16,6 +16,7 @@ import collections
 import glob
 import os
 import statistics
+from collections.abc import Sequence
 
 from ..data import gbcsv, tool_main, user_files
 from ..data.tables import Table
@@ -24,7 +25,7 @@ TOLERANCE = 0.10  # within 10% of the reference tools' conventions
 WANTED = {"method", "config", "convention", "source", "round", "value_ns", "host", "note"}
 
 
-def read(path) -> list:
+def read(path: str) -> list:
     header, records = user_files.csv_dicts(path, "a reference check of scripts/reference-check")
     if not records or WANTED - set(header):
         raise tool_main.InputError(
@@ -33,7 +34,7 @@ def read(path) -> list:
     return [r for _, r in records]
 
 
-def ratios(rows) -> list:
+def ratios(rows: list) -> list:
     groups = collections.OrderedDict()
     for r in rows:
         g = groups.setdefault((r["method"], r["config"]), [r["convention"], {}, {}, ""])
@@ -52,7 +53,7 @@ def ratio(gb, ref) -> tuple | None:
     return q, [gb[k] / ref[k] for k in rounds], rounds
 
 
-def summary(argv) -> list[Table | str]:
+def summary(argv: Sequence[str]) -> list[Table | str]:
     base = argv[0] if argv else "."
     paths = sorted(
         p

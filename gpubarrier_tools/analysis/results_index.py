@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Sequence
 
 from ..data import gbcsv
 from ..data.tables import Table
@@ -38,7 +39,7 @@ def _ignored(path) -> bool:
         return False
 
 
-def folders(argv) -> list[Table | str]:
+def folders(argv: Sequence[str]) -> list[Table | str]:
     base = argv[0] if argv else "."
     lines = []
     for name in sorted(os.listdir(base)):

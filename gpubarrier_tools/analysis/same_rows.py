@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import MutableMapping
+from typing import Any
 
 from ..data import gbcsv, user_files
 from ..data.tool_main import InputError, run, shown
@@ -40,7 +42,7 @@ def load(path) -> dict:
     return rows
 
 
-def standard_error(r):
+def standard_error(r: MutableMapping[str, Any]):
     n = float(r["samples"] or 0)
     return float(r["stddev"] or 0) / math.sqrt(n) if n > 0 else 0.0
 

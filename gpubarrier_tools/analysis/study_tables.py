@@ -107,7 +107,7 @@ def _newest(rows) -> list:
     return list(out.values())
 
 
-def warp_table(rows) -> Table:
+def warp_table(rows: list) -> Table:
     methods = {m for _, m, _, _, _ in WARP_KINDS}
     lines = []
     for _i, (gpu, label) in enumerate(findings.GPUS):
@@ -151,7 +151,7 @@ def warp_table(rows) -> Table:
     )
 
 
-def block_table(rows) -> Table:
+def block_table(rows: list) -> Table:
     method = "gpu.block.syncthreads"
     lines = []
     for gpu, label in findings.GPUS:
@@ -207,7 +207,7 @@ MG_SHAPES = [
 ]
 
 
-def multi_grid_table(rows) -> Table:
+def multi_grid_table(rows: list) -> Table:
     method = "multigpu.cg.multi-grid"
     lines = []
     for gpu, label in findings.GPUS:

@@ -118,7 +118,7 @@ from ..analysis.comparison import (  # noqa: F401 (read as compare.NAME)
 from ..data import tool_main
 
 
-def render_as(res, fmt) -> str:
+def render_as(res: dict, fmt: str) -> str:
     """The comparison `res` as `fmt` (table, markdown, csv, json, html): the text."""
     if fmt == "table":
         return render.text(report(res, markdown=False)) + "\n"
@@ -136,11 +136,11 @@ def render_as(res, fmt) -> str:
 
 
 def compare_text(
-    paths,
+    paths: list[str],
     by=None,
     methods=None,
     level=None,
-    fmt="markdown",
+    fmt: str = "markdown",
     raw=None,
     k=DEFAULT_K,
     floor=None,

@@ -31,6 +31,8 @@ import html
 import os
 import tempfile
 from collections import defaultdict
+from collections.abc import MutableMapping
+from typing import Any
 
 from .. import render
 from ..analysis.reports.checks import sanitize
@@ -156,7 +158,7 @@ def skipped_section(left) -> str:
     )
 
 
-def values(rows, col) -> list:
+def values(rows: list, col: str) -> list:
     out = []
     for r in rows:
         v = r.get(col, "")
@@ -165,7 +167,7 @@ def values(rows, col) -> list:
     return out
 
 
-def recorded(rows, col, limit=6) -> str:
+def recorded(rows: list, col: str, limit=6) -> str:
     vals = values(rows, col)
     if not vals:
         return NOT_RECORDED
@@ -176,7 +178,7 @@ def recorded(rows, col, limit=6) -> str:
 NOT_RECORDED = '<span class="note">not recorded</span>'
 
 
-def provenance(rows, csvs):
+def provenance(rows: list, csvs: list[str]):
     stamps = sorted(r["timestamp"] for r in rows if r["timestamp"])
     items = [
         ("inputs", "<br>".join(esc(p) for p in csvs)),
@@ -208,7 +210,7 @@ def provenance(rows, csvs):
     )
 
 
-def read_topology_json(path) -> dict | None:
+def read_topology_json(path: str) -> dict | None:
     """The parsed `gpubarrier topo --json` file, or None where it cannot be read as one."""
     import json
 
@@ -240,7 +242,7 @@ def cpu_facts(cpus) -> list[tuple[str, str]] | list:
     ]
 
 
-def topology_json_html(path, data, text) -> str:
+def topology_json_html(path: str, data, text: str) -> str:
     """The CPUs, NVLink groups, the class and the path matrix of a `gpubarrier topo --json` file;
     what it does not know is "unknown", as `gpubarrier topo` says."""
     gpus = [g for g in data.get("gpus", []) if isinstance(g, dict)]
@@ -321,7 +323,7 @@ def topology_section(topo_files) -> str:
     return "\n".join(parts)
 
 
-def fmt_value(text) -> str:
+def fmt_value(text: str) -> str:
     try:
         v = float(text)
     except ValueError:
@@ -333,7 +335,7 @@ def fmt_value(text) -> str:
     return f"{v:.4g}" if abs(v) < 100 else f"{v:.1f}"
 
 
-def noisy(r) -> list:
+def noisy(r: MutableMapping[str, Any]) -> list:
     """The row's noisy reasons (results/SCHEMA.md "Noisy figures", via gbcsv), as a list."""
     reason = gbcsv.noisy_reason(r)
     return [reason] if reason else []
@@ -354,7 +356,7 @@ def note_cell(text) -> Html:
     )
 
 
-def row_note(r) -> str:
+def row_note(r: MutableMapping[str, Any]) -> str:
     """The note of an ok, failed, ... row as the detailed tables show it: the row's note, its noisy
     reason said once (the note holds it from schema v3 on; before, the rule finds it)."""
     reasons = noisy(r) if r["status"] == "ok" else []
@@ -364,7 +366,7 @@ def row_note(r) -> str:
     return note_cell(note)
 
 
-def level_tables(rows, path) -> str:
+def level_tables(rows: list, path: str) -> str:
     """Tables per level of one input: ok figures, then the other statuses counted."""
     by_level = collections.defaultdict(list)
     for r in rows:
@@ -433,7 +435,7 @@ LEVEL_HEADER = [
 ]
 
 
-def floor_section(rows) -> str:
+def floor_section(rows: list) -> str:
     """The floor table (analysis/floor.py) as HTML; empty where no barrier has its floor's parts."""
     from ..analysis import floor
 
@@ -443,7 +445,7 @@ def floor_section(rows) -> str:
     return render.html_table(Table(floor.FLOOR_HEADER, cells), markup=False)
 
 
-def comparison_html(res) -> str:
+def comparison_html(res: dict) -> str:
     """A comparison (analysis/comparison.py parts) as an HTML fragment: its sides and its summary as
     lists, its tables (render/__init__.py) under their titles."""
     from ..analysis import comparison
@@ -464,7 +466,7 @@ def comparison_html(res) -> str:
     return "\n".join(out) + "\n"
 
 
-def comparison_section(csvs) -> str:
+def comparison_section(csvs: list[str]) -> str:
     """The comparison of the inputs (analysis/comparison.py) as HTML, or a note why there is none."""
     try:
         from ..analysis import comparison  # lazy: another tool, optional here
@@ -503,7 +505,9 @@ CAPTIONS = {
 }
 
 
-def plots_section(csvs, baseline=None) -> tuple[str, int] | tuple[str, int]:
+def plots_section(
+    csvs: list[str], baseline: str | None = None
+) -> tuple[str, int] | tuple[str, int]:
     """The plots of cli/plot.py as base64 PNG <img>, or a note why there are none."""
     try:
         from . import plot  # needs matplotlib
@@ -569,7 +573,7 @@ def plots_section(csvs, baseline=None) -> tuple[str, int] | tuple[str, int]:
         return "\n".join(figs), len(figs)
 
 
-def csv_of_topology(path) -> bytes | str | None:
+def csv_of_topology(path: str) -> bytes | str | None:
     """The CSV that `run --out X.csv` wrote beside `path` (X.csv.topology.json, X.topology.json),
     as an absolute path, or None for another name."""
     if not path.endswith(".topology.json"):
@@ -615,17 +619,17 @@ def machine_topology(machines, topo) -> tuple[defaultdict, list]:
     return mine, left
 
 
-def code_mark(text) -> str:
+def code_mark(text: str) -> str:
     """Marks a method name for code_html (answers' markup= hook)."""
     return f"\x00{text}\x01"
 
 
-def code_html(text) -> str:
+def code_html(text: str) -> str:
     """Escaped text whose code_mark parts are <code>."""
     return esc(text).replace("\x00", "<code>").replace("\x01", "</code>")
 
 
-def answers_table(found, table_id):
+def answers_table(found: list, table_id: str):
     """The answers (analysis/answers.py) of one machine as an HTML table: the answers report's
     Table, its GPU count, latency and ratio to the floor aligned right, the first two kept on
     one line."""
@@ -636,7 +640,7 @@ def answers_table(found, table_id):
     )
 
 
-def machine_section(index, label, mrows, files, topo_files, topo_left) -> str:
+def machine_section(index, label: str, mrows, files, topo_files, topo_left) -> str:
     """One machine: its answers, its chart of latency against GPU count, its topology, its
     provenance."""
     from ..analysis import answers
@@ -731,7 +735,7 @@ def pick_baseline(csvs, rows, baseline):
     return files + [p for p in csvs if p not in files]
 
 
-def build(paths, title=None, baseline=None) -> str:
+def build(paths: list[str], title=None, baseline: str | None = None) -> str:
     csvs, topo, skipped = find_inputs(paths)
     others, left = other_tables(skipped)
     if not csvs and not others:
@@ -829,7 +833,7 @@ def build(paths, title=None, baseline=None) -> str:
     return "\n".join(parts) + "\n"
 
 
-def head(title) -> list[str]:
+def head(title: str) -> list[str]:
     return [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -840,7 +844,7 @@ def head(title) -> list[str]:
     ]
 
 
-def only_others(title, topo, others, left) -> str:
+def only_others(title: str, topo, others, left) -> str:
     """The page of a folder without gpubarrier CSVs that holds a reference check or a sanitizer
     summary (results/cpu2)."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
@@ -857,7 +861,7 @@ def only_others(title, topo, others, left) -> str:
     return "\n".join(parts) + "\n"
 
 
-def main(argv: list[str]) -> int:
+def main(argv) -> int:
     ap = tool_main.ArgumentParser(
         prog="gpubarrier report --html", description=__doc__.split("\n\n")[0]
     )

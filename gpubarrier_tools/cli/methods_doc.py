@@ -44,7 +44,7 @@ LEVEL_TEXT = {
 STUDY = (re.compile(r"\bseed 001 "), "the study's ")
 
 
-def user_text(text):
+def user_text(text: str):
     return STUDY[0].sub(STUDY[1], text)
 
 

@@ -42,6 +42,8 @@ import math
 import os
 import re
 from collections import OrderedDict
+from collections.abc import MutableMapping
+from typing import Any
 
 from ..data import output_files, tool_main
 
@@ -93,7 +95,7 @@ def save(fig, out, stem) -> list:
     return paths
 
 
-def load_ok(paths, split_repeats=True):
+def load_ok(paths: list[str], split_repeats: bool = True):
     """Every ok row of every file, each with `_group`: its machine's label (plot_compare)."""
     rows = gbcsv.load(paths, statuses={"ok"})
     for r in rows:
@@ -108,7 +110,7 @@ def load_ok(paths, split_repeats=True):
     return rows
 
 
-def latency_rows(ok_rows) -> list:
+def latency_rows(ok_rows: list) -> list:
     return [r for r in ok_rows if r["metric"] == "latency" and r["unit"] == "ns"]
 
 
@@ -117,7 +119,7 @@ def load(paths):
     return latency_rows(load_ok(paths))
 
 
-def axes_of(rows) -> list:
+def axes_of(rows: list) -> list:
     """Axis names whose value varies within these rows."""
     names = collections.OrderedDict()
     for r in rows:
@@ -127,7 +129,7 @@ def axes_of(rows) -> list:
     return [k for k, vs in names.items() if len(vs) > 1]
 
 
-def config_value(r, axis) -> int | None:
+def config_value(r: MutableMapping[str, Any], axis: str) -> int | None:
     for item in r["config"].split():
         k, v = item.split("=")
         if k == axis:
@@ -138,13 +140,13 @@ def config_value(r, axis) -> int | None:
 MANY_GROUPS = False  # set when the rows span several machines: series then name the machine
 
 
-def series_key(r) -> str:
+def series_key(r: MutableMapping[str, Any]) -> str:
     if MANY_GROUPS:
         return f'{r["_group"]} {r["launcher"]} x{r["gpu_count"]}'
     return f'{r["gpu_model"] or r["host"]} {r["launcher"]} x{r["gpu_count"]}'
 
 
-def heatmap(method, rows, out, suffix="") -> None:
+def heatmap(method: str, rows: list, out, suffix="") -> None:
     """One heat map per machine; single-GPU methods from GPU 0, multi-GPU rows (one per point)
     as they are. `suffix` tells several GPU counts of one method apart."""
     field = "_group" if MANY_GROUPS else "gpu_model"
@@ -226,7 +228,7 @@ def summary(rows, out):
     save(fig, out, "summary")
 
 
-def scaling(rows, out, ok_rows=()) -> bool:
+def scaling(rows: list, out, ok_rows=()) -> bool:
     """Latency against GPU count, one line per method and launch mode, and the composed floor
     where the rows have its parts (ok_rows: every ok row); False if not applicable."""
     series = collections.defaultdict(dict)
@@ -304,7 +306,7 @@ def load_selfcheck(paths_or_rows) -> OrderedDict:
 def selfcheck(runs, out):
     """Deviation of the differential from the clock figure against the repeat difference."""
 
-    def se(r):
+    def se(r: MutableMapping[str, Any]):
         return float(r["stddev"] or 0) / math.sqrt(max(int(r["samples"] or 1), 1))
 
     fig, ax = plt.subplots(figsize=(6, 4))

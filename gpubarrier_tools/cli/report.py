@@ -86,6 +86,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from collections.abc import Sequence
 
 if __name__ == "__main__" and not __package__:
     # Run as a file (python3 cli/report.py ...), outside the package: import the
@@ -131,21 +132,21 @@ def rendered(report):
     """The mode of a report, which returns its tables and lines (data/tables.py): it prints them
     as Markdown (render/__init__.py). `.report` is the report itself."""
 
-    def mode(argv):
+    def mode(argv: Sequence[str]):
         render.print_markdown(report(argv))
 
     mode.report = report
     return mode
 
 
-def compare_table(argv):
+def compare_table(argv: Sequence[str]):
     """`gpubarrier compare ARGS` (cli/compare.py) as its Markdown table with its verdicts."""
     from . import compare
 
     return compare.main(list(argv) + ["--format", "markdown"])
 
 
-def model_table(argv):
+def model_table(argv: Sequence[str]):
     """`gpubarrier model ARGS` (cli/model.py): the study's model, as its Markdown table."""
     from . import model
 

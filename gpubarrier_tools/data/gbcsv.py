@@ -39,7 +39,8 @@ import math
 import operator
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, MutableMapping, Sequence
+from typing import Any
 
 from . import bounds, timed_regions, tool_main, user_files
 
@@ -159,7 +160,7 @@ def kind_of_header(header) -> tuple[str, str] | None:
     return None
 
 
-def kind_of(path) -> tuple[str, str] | tuple:
+def kind_of(path: str) -> tuple[str, str] | tuple:
     """("gpubarrier", "") for a gpubarrier CSV (its first column is schema_version), else
     (kind, why it is not one): "reference-check", "sanitize", "raw" or "other"."""
     try:
@@ -203,7 +204,7 @@ def expand(paths) -> tuple[list, list]:
     return list(dict.fromkeys(csvs)), skipped
 
 
-def no_csv_error(paths, skipped) -> CsvError:
+def no_csv_error(paths: list[str], skipped) -> CsvError:
     """The CsvError for folders that hold no gpubarrier CSV (what was there instead)."""
     found = (
         f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds "
@@ -240,7 +241,7 @@ BACK_TO_BACK = {("host.nccl.allreduce", "blocking", "0")}
 BACK_TO_BACK_METRICS = {"latency": "interval", "loop_latency": "loop_interval"}
 
 
-def back_to_back(method, config) -> bool:
+def back_to_back(method: str, config) -> bool:
     """Whether a row of `method` at `config` (codes) times calls issued back to back."""
     axes = dict(_pairs(config))
     return any(method == m and axes.get(axis) == code for m, axis, code in BACK_TO_BACK)
@@ -388,7 +389,7 @@ def _check_row(path, line, layout, fields) -> None:
         raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
 
 
-def load_file(path, statuses=None):
+def load_file(path: str, statuses=None):
     """The rows (Row) of one gpubarrier CSV whose status, after the physical bounds
     (bounds.apply), is in `statuses` (None: every row). Read as a stream within
     user_files' bounds, keeping only the rows that can be asked for: memory is a small multiple
@@ -444,7 +445,7 @@ def load(paths, statuses=None) -> list:
     return rows
 
 
-def statistic(row):
+def statistic(row: MutableMapping[str, Any]):
     """What the row's `value` is: its own `statistic` column (v3), else by technique."""
     return row.get("statistic") or STATISTIC_BY_TECHNIQUE.get(row["technique"], "")
 
@@ -454,7 +455,7 @@ def statistic(row):
 NOISY_CV, NOISY_BUDGET_CV, NOISY_MEAN_MEDIAN_GAP = _SCHEMA[3]
 
 
-def noisy_reason(row) -> str:
+def noisy_reason(row: MutableMapping[str, Any]) -> str:
     """Why an ok row's figure is noisy ("" when it is not): its note's `noisy:` part (v3), else
     the same rule applied to its cv, stop, mean and median."""
     note = row.get("note", "")
@@ -463,7 +464,7 @@ def noisy_reason(row) -> str:
     if row.get("schema_version", "").isdigit() and int(row["schema_version"]) >= 3:
         return ""  # from v3 on, the note says it
 
-    def num(col):
+    def num(col: str):
         try:
             return float(row.get(col) or "nan")
         except ValueError:
@@ -493,7 +494,7 @@ def noisy_reason(row) -> str:
 EXCLUDING_PARTS = (bounds.UNRESOLVED.strip(), "not timed:")
 
 
-def figure_excluded(row):
+def figure_excluded(row: MutableMapping[str, Any]):
     """Why the row's figure must not be a verdict's figure (a table may still show it with the
     reason), or None when it may be one: its note's first part that starts with "unresolved:" or
     "not timed:" (for an unresolved row, what it does establish: "... below 24.4 ns"), else the
@@ -521,7 +522,7 @@ def figure_excluded(row):
     return f"{status}: {parts[0]}" if parts[0] else status or "no status"
 
 
-def one_cache(rows) -> list:
+def one_cache(rows: list) -> list:
     """Per method, its cold rows (config cache=0: L2 evicted before every sample) where it has
     any, else its other rows (warm: cache=1, or rows written before the axis existed), so that
     no figure mixes cold and warm samples."""
@@ -533,7 +534,7 @@ def _pairs(config) -> list:
     return [item.split("=", 1) for item in config.split() if "=" in item]
 
 
-def config_codes(method, config) -> str:
+def config_codes(method: str, config) -> str:
     """A config text with every named value of a categorical axis replaced by the method's code
     (data/schema.json's value_names): what gbcsv puts in a row's `config`, so that a file
     written with names and one written before them give the same configs and join. A name the
@@ -546,14 +547,14 @@ def config_codes(method, config) -> str:
     return " ".join(out)
 
 
-def config_axes(row) -> dict:
+def config_axes(row: MutableMapping[str, Any]) -> dict:
     """The row's configuration as a dict of text (config is `name=value` pairs separated by
     spaces); a categorical axis' value is the method's code ("0"), whether the file wrote the
     name or the code (config_names gives names)."""
     return {k: v for k, v in _pairs(config_codes(row["method"], row["config"]))}
 
 
-def config_names(row) -> dict:
+def config_names(row: MutableMapping[str, Any]) -> dict:
     """The row's configuration as a dict, a categorical axis' value by its name
     ("release-acquire"), which means the same on every method (GLOSSARY); a value without a
     name (a numeric axis, a code the method does not name) as its text."""
@@ -561,12 +562,12 @@ def config_names(row) -> dict:
     return {k: names.get(k, {}).get(v, v) for k, v in config_axes(row).items()}
 
 
-def value_code(method, axis, name):
+def value_code(method: str, axis: str, name: str):
     """The code (text) that `method` reads for the value named `name` on `axis`, or None."""
     return _CODES.get(method, {}).get(axis, {}).get(name)
 
 
-def value_name(method, axis, code):
+def value_name(method: str, axis: str, code):
     """The name of `code` (text) on `axis` of `method`, or None when it has none."""
     return VALUE_NAMES.get(method, {}).get(axis, {}).get(str(code))
 
@@ -583,7 +584,7 @@ def take_option(argv, name, default=None):
     return default
 
 
-def finite_number(name, text) -> float:
+def finite_number(name: str, text: str) -> float:
     """The number `text` given to option `name`; InputError (exit 2) naming the option if it is
     no number, NaN or infinite (no figure a report prints can be scaled or compared by one)."""
     try:
@@ -595,12 +596,12 @@ def finite_number(name, text) -> float:
     return value
 
 
-def number_option(argv, name, default) -> float:
+def number_option(argv: Sequence[str], name: str, default) -> float:
     """A numeric `name VALUE` out of the argument list (take_option), finite (finite_number)."""
     return finite_number(name, take_option(argv, name, default))
 
 
-def format_option(argv, default=None):
+def format_option(argv: Sequence[str], default=None):
     """`--fmt F` out of the argument list (take_option): a format of a number such as .2f;
     InputError naming --fmt when F formats no number."""
     f = take_option(argv, "--fmt", default)

@@ -22,20 +22,22 @@ The rule, from the rows alone (no folder layout is assumed):
 from __future__ import annotations
 
 import collections
+from collections.abc import MutableMapping
+from typing import Any
 
 
-def uuids_of(r):
+def uuids_of(r: MutableMapping[str, Any]):
     return sorted(u for u in r.get("gpu_uuids", "").split(",") if u)
 
 
-def placed(r):
+def placed(r: MutableMapping[str, Any]):
     """Whether the row's own columns place it (UUIDs, or schema before v3); other rows join the
     machine of their run or host (module docstring)."""
     version = r.get("schema_version", "")
     return bool(uuids_of(r)) or (int(version) if version.isdigit() else 0) < 3
 
 
-def machine_key(r) -> tuple:
+def machine_key(r: MutableMapping[str, Any]) -> tuple:
     """The row's own key before rows are joined: ("uuid", host, model, first UUID), ("plain",
     host, model) for a row without UUIDs, ("host", host) for one without UUIDs and GPU model."""
     uuids = uuids_of(r)
@@ -97,7 +99,7 @@ def _label(rs) -> str:
     return label
 
 
-def machines(rows) -> list:
+def machines(rows: list) -> list:
     """[(label, rows)] of the rows' machines (module docstring), most rows first; every row in
     exactly one, the labels distinct."""
     group = _placed_groups(rows)
@@ -127,7 +129,7 @@ def machines(rows) -> list:
     return out
 
 
-def index(rows) -> dict:
+def index(rows: list) -> dict:
     """{id(row): its machine's label} over `rows`."""
     return {id(r): label for label, rs in machines(rows) for r in rs}
 
@@ -136,7 +138,7 @@ def short_names(groups) -> dict:
     """{label: a short name for a column or row heading} of machines(rows)' groups: the GPU model
     without "NVIDIA " and memory ("H100"), with " #1", " #2" where two machines share it."""
 
-    def short(label, rs):
+    def short(label: str, rs):
         models = sorted({r["gpu_model"] for r in rs if r.get("gpu_model")})
         if not models:
             return "host only"

@@ -68,7 +68,7 @@ def one_line(text) -> str:
     return " ".join(str(text).split())
 
 
-def shown(text):
+def shown(text: str):
     """`text` (a path, a glob, an argument) as a message shows it: as it is when printable, else
     quoted with its escapes ('a\\nb.csv'), so that a newline in a name neither splits the one line
     nor reads as a space."""
@@ -162,7 +162,7 @@ def file_kind(mode) -> str:
     return "file"
 
 
-def special_file(path, flag, links=True) -> None:
+def special_file(path: str, flag, links=True) -> None:
     """The executable's rule for every file a tool writes: InputError (exit 2) naming `flag` (if
     any) and `path` when it exists and is no regular file (a directory; a device such as
     /dev/null, a FIFO or a socket, which a tool would write into or wait on for ever; with
@@ -192,7 +192,7 @@ def special_file(path, flag, links=True) -> None:
         )
 
 
-def refuse_to_replace(path, flag, force) -> None:
+def refuse_to_replace(path: str, flag, force: bool) -> None:
     """The executable's rule for --out: a file that already holds anything (a symlink, whose
     target is someone's file too) is replaced only with --force; InputError (exit 2) naming
     `flag`, the file and --force otherwise, before anything is written; a device, FIFO or
@@ -286,7 +286,7 @@ class _Stdout:
         except OSError as e:
             raise WriteError(f"cannot write to standard output: {e.strerror or e}") from None
 
-    def write(self, text):
+    def write(self, text: str):
         return self._guard("write", text)
 
     def writelines(self, lines):

@@ -48,7 +48,7 @@ def size_text(n) -> str:
     return f"{n} bytes"
 
 
-def special_kind(path) -> str:
+def special_kind(path: str) -> str:
     """ "FIFO", "character device", ... for a path (links followed) that is no regular file, else
     "" (a regular file, a folder, or nothing there)."""
     try:
@@ -143,14 +143,14 @@ class Lines:
                 ) from None
 
 
-def read_text(path, expected, error=FileError, errors="strict"):
+def read_text(path: str, expected: str, error=FileError, errors="strict"):
     """The whole text of `path` (at most MAX_TEXT_BYTES; Lines), its line ends read as "\\n" as
     Python's text files read them."""
     with Lines(path, expected, MAX_TEXT_BYTES, error, errors) as lines:
         return "".join(lines).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def csv_rows(path, expected, error=FileError) -> Generator:
+def csv_rows(path: str, expected: str, error=FileError) -> Generator:
     """(line number, fields) of each non-empty CSV record of `path` (the header first), read
     through Lines; a record that is not valid CSV is `error` naming its line."""
     with Lines(path, expected, error=error) as lines:
@@ -165,7 +165,7 @@ def csv_rows(path, expected, error=FileError) -> Generator:
             ) from None
 
 
-def csv_dicts(path, expected, error=FileError) -> tuple[list, list]:
+def csv_dicts(path: str, expected: str, error=FileError) -> tuple[list, list]:
     """(header, [(line number, {column: text})]) of a small CSV (csv_rows; a BOM dropped); a
     record whose field count differs from the header's is `error` naming its line."""
     rows, header = [], None

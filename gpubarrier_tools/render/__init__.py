@@ -16,6 +16,8 @@ from __future__ import annotations
 import html as html_lib
 import itertools
 import re
+from collections.abc import MutableMapping
+from typing import Any
 
 from ..data.tables import Html, Table
 
@@ -42,7 +44,7 @@ def _md_rule(table) -> list:
     return ["---:" if i in right else "---" for i in range(len(table.header))]
 
 
-def markdown(items) -> str:
+def markdown(items: list) -> str:
     lines = []
     for item in items:
         if isinstance(item, Table):
@@ -52,7 +54,7 @@ def markdown(items) -> str:
     return "\n".join(lines)
 
 
-def print_markdown(items) -> None:
+def print_markdown(items: list) -> None:
     print(markdown(items))
 
 
@@ -75,19 +77,19 @@ def aligned_table(table) -> list:
     )
 
 
-def text(items) -> str:
+def text(items: list) -> str:
     lines = []
     for item in items:
         lines += aligned_table(item) if isinstance(item, Table) else [item]
     return "\n".join(lines)
 
 
-def escaped(text) -> str:
+def escaped(text: str) -> str:
     """A cell as HTML: escaped (an Html cell as it is)."""
     return str(text) if isinstance(text, Html) else html_lib.escape(str(text))
 
 
-def inline(text) -> str:
+def inline(text: str) -> str:
     """A cell or a line of text as HTML: escaped, `code` and **bold** marked up (an Html cell as
     it is)."""
     if isinstance(text, Html):
@@ -115,7 +117,7 @@ def html_table(
         cls = " ".join(["num"] * (i in right) + ["nw"] * (i in nowrap))
         return f'<td class="{cls}">{cell(c)}</td>' if cls else f"<td>{cell(c)}</td>"
 
-    def tr(k, r):
+    def tr(k, r: MutableMapping[str, Any]):
         mark = table.marks[k] if k < len(table.marks) else ""
         return (
             (f'<tr class="{mark}">' if mark else "<tr>")
@@ -133,10 +135,10 @@ def html_table(
     return f"<table{attrs}>{top}<tbody>{body}</tbody></table>"
 
 
-def html(items) -> str:
+def html(items: list) -> str:
     parts = []
 
-    def notes(text):
+    def notes(text: str):
         parts.extend(
             f'<p class="note">{inline(line)}</p>' for line in text.splitlines() if line.strip()
         )

@@ -5,6 +5,8 @@ composed floor of a multi-GPU device-side group as a dashed line across its bars
 is not verified hatched, a noisy one with a dotted edge. render/answers_chart.py's chart_png draws
 it."""
 
+from __future__ import annotations
+
 import io
 
 

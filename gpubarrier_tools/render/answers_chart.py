@@ -10,7 +10,7 @@ import io
 from . import answers_bars
 
 
-def chart_png(chart, title="") -> bytes | None:
+def chart_png(chart, title: str = "") -> bytes | None:
     """PNG bytes of the machine's chart (analysis/answers.py chart): latency against GPU count
     (one line per method, the floor dashed) or the answers as bars; None where its kind is None.
     Needs matplotlib."""

@@ -24,6 +24,8 @@ import collections
 import math
 import os
 import re
+from collections.abc import Callable, MutableMapping
+from typing import Any
 
 import matplotlib.pyplot as plt
 from matplotlib import colors as mcolors
@@ -58,7 +60,7 @@ PALETTE = [
 ] + [plt.get_cmap("tab10")(i) for i in range(10)]
 
 
-def safe(text):
+def safe(text: str):
     """A file-name-safe form of a label."""
     return re.sub(r"[^A-Za-z0-9.+-]+", "_", text).strip("_")
 
@@ -67,7 +69,7 @@ def _model(r):
     return r["gpu_model"] or r["host"] or "no GPU"
 
 
-def assign_groups(rows, split_repeats=True) -> None:
+def assign_groups(rows: list, split_repeats: bool = True) -> None:
     """Sets r["_group"] on every row: the label of its machine (module docstring); with
     split_repeats False, files of one machine stay together even where they measured the same
     points (the comparison then takes the row of lowest standard error)."""
@@ -114,7 +116,7 @@ def assign_groups(rows, split_repeats=True) -> None:
         r["_group"] = label
 
 
-def group_labels(rows) -> list:
+def group_labels(rows: list) -> list:
     """Machine labels in the order of the inputs."""
     seen = collections.OrderedDict()
     for r in rows:
@@ -122,7 +124,7 @@ def group_labels(rows) -> list:
     return list(seen)
 
 
-def axes(r):
+def axes(r: MutableMapping[str, Any]):
     a = gbcsv.config_axes(r)
     if r["gpu_count"].isdigit() and int(r["gpu_count"]) > 0:
         a["gpu_count"] = r["gpu_count"]
@@ -177,7 +179,7 @@ OFF_VARIANTS = ("ordering", "fault", "host_wait", "blocking", "skip_block")
 DEFAULT_NOTE = "variants at their default (ordering, fault, host_wait, blocking, skip_block 0)"
 
 
-def describe(cfg, level="") -> str:
+def describe(cfg, level: str = "") -> str:
     """A short text of a configuration: 1 block/SM x 128 threads, group 32, ...; the default
     variants (DEFAULT_NOTE) and one GPU at a single-GPU level are left out."""
     cfg = {
@@ -235,7 +237,7 @@ def _method_key(r):
     return r["method"]
 
 
-def comparison_table(rows, groups) -> list:
+def comparison_table(rows: list, groups) -> list:
     """[(level, method, config, {group: row})] at each method's representative configuration."""
     by = collections.defaultdict(lambda: collections.defaultdict(list))
     level = {}
@@ -277,7 +279,7 @@ def _column_label(label) -> str:
     return "\n".join(x for x in lines if x)
 
 
-def bars(table, groups, out, save, prefix) -> list:
+def bars(table, groups, out, save: Callable, prefix: str) -> list:
     """One facet per level: horizontal grouped bars, error bars ±1 stddev."""
     levels = [lv for lv in LEVELS if any(t[0] == lv for t in table)]
     levels += sorted({t[0] for t in table} - set(levels))
@@ -359,7 +361,7 @@ def bars(table, groups, out, save, prefix) -> list:
     return save(fig, out, f"{prefix}compare-bars")
 
 
-def ratio_heatmap(table, groups, baseline, out, save, prefix) -> list:
+def ratio_heatmap(table, groups, baseline: str | None, out, save: Callable, prefix: str) -> list:
     """Method x machine: latency / baseline latency, diverging colours centred at 1."""
     entries = [t for t in table if baseline in t[3] and len(t[3]) > 1]
     if not entries:
@@ -427,7 +429,7 @@ def ratio_heatmap(table, groups, baseline, out, save, prefix) -> list:
     return save(fig, out, f"{prefix}compare-ratio")
 
 
-def scaling(rows, groups, out, save, prefix) -> list:
+def scaling(rows: list, groups, out, save: Callable, prefix: str) -> list:
     """Latency against GPU count per multi-GPU method, one line per machine (Figs. 5 and 11)."""
     multi = [
         r
@@ -533,7 +535,7 @@ def scaling(rows, groups, out, save, prefix) -> list:
     return save(fig, out, f"{prefix}compare-scaling")
 
 
-def resolve_baseline(groups, rows, baseline):
+def resolve_baseline(groups, rows: list, baseline: str | None):
     if baseline is None:
         return groups[0]
     if baseline in groups:
@@ -551,7 +553,9 @@ def resolve_baseline(groups, rows, baseline):
     )
 
 
-def compare_all(rows, groups, out, save, baseline=None, prefix="") -> list:
+def compare_all(
+    rows: list, groups, out, save: Callable, baseline: str | None = None, prefix: str = ""
+) -> list:
     """Draws the comparison plots; returns [baseline label, paths...]."""
     base = resolve_baseline(groups, rows, baseline)
     table = comparison_table(rows, groups)

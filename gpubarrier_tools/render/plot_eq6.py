@@ -11,12 +11,14 @@ unresolved and not drawn. Near zero the launch is hidden behind the running kern
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import matplotlib.pyplot as plt
 
 STEM = "eq6-length"
 
 
-def eq6_length(pts, settled_ns, out, save) -> bool:
+def eq6_length(pts, settled_ns, out, save: Callable) -> bool:
     """Draws eq6-length into `out` with plot.py's `save` from `pts` (analysis/findings_eq6.py
     length_points), the study's settled length `settled_ns` dashed; False when there is nothing
     to draw."""

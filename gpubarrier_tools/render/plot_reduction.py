@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import statistics
+from collections.abc import Callable
 
 import matplotlib.pyplot as plt
 
@@ -27,7 +28,7 @@ READ = "model.gmem.stream"  # grid=1 bandwidth: the read ceiling
 IN_BLOCK = "reduction.block"
 
 
-def read_ceiling(rows):
+def read_ceiling(rows: list):
     """The median model.gmem.stream grid=1 bandwidth (GB/s) of the rows, or None."""
     got = [
         float(r["value"])
@@ -39,7 +40,7 @@ def read_ceiling(rows):
     return statistics.median(got) if got else None
 
 
-def curves(rows) -> dict:
+def curves(rows: list) -> dict:
     """{(method, other axes): {bytes: median GB/s}} of the reduction bandwidth rows."""
     points = collections.defaultdict(lambda: collections.defaultdict(list))
     for r in rows:
@@ -69,7 +70,7 @@ def switch_lines(ax, preds) -> None:
         )
 
 
-def draw(ax, series, preds, title, ceiling=None) -> None:
+def draw(ax, series, preds, title: str, ceiling=None) -> None:
     for (method, rest), pts in sorted(series.items(), key=lambda kv: kv[0][0] == COPY):
         xs = sorted(pts)
         label = f"{method.removeprefix('reduction.')} {rest}".strip()
@@ -102,7 +103,7 @@ def draw(ax, series, preds, title, ceiling=None) -> None:
     ax.legend(fontsize=6, loc="upper left")
 
 
-def reduction(ok_rows, out, save, predictions) -> list:
+def reduction(ok_rows: list, out, save: Callable, predictions) -> list:
     """Writes reduction-<GPU model>.* for every GPU model with reduction bandwidth rows, the
     switch points `predictions(rows)` gives (analysis/model_predictions.py predictions) drawn;
     returns the stems written."""

@@ -40,6 +40,7 @@ import os
 import re
 import shlex
 import sys
+from collections.abc import Callable
 
 from ..data import output_files, user_files
 
@@ -84,7 +85,7 @@ def _expand(args, base) -> list:
     return out
 
 
-def run_command(dispatch, text, base):
+def run_command(dispatch: Callable, text: str, base):
     """Output of one report.py command line run in-process from folder `base`."""
     args = _expand(shlex.split(text), base)
     buf = io.StringIO()
@@ -104,7 +105,7 @@ def run_command(dispatch, text, base):
     return buf.getvalue()
 
 
-def regenerate(path, dispatch) -> tuple[str, list]:
+def regenerate(path: str, dispatch: Callable) -> tuple[str, list]:
     """(new text, [(line number, marker text)] of every generated part)."""
     base = os.path.dirname(os.path.abspath(path))
     lines = user_files.read_text(path, MARKDOWN).split("\n")
@@ -148,7 +149,7 @@ def regenerate(path, dispatch) -> tuple[str, list]:
     return "\n".join(out), markers
 
 
-def typed_figures(text) -> list:
+def typed_figures(text: str) -> list:
     """[(line number, figure, line)] of every measured figure typed in prose (module docstring)."""
     hits, lines, fence, block, comment = [], [], None, False, False
     in_list, code, prev_blank = False, False, True
@@ -199,7 +200,7 @@ def typed_figures(text) -> list:
     return hits
 
 
-def check_typed(path, text) -> int:
+def check_typed(path: str, text: str) -> int:
     """Print each typed figure as FILE:LINE: figure: line; the number of them."""
     hits = typed_figures(text)
     for n, figure, line in hits:

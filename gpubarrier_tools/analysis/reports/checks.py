@@ -3,12 +3,14 @@ hooks, and scripts/gpu-sanitize's summary per tool."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...data import tool_main, user_files
 from ...data.tables import Table
 from .common import cfg, load, need
 
 
-def faults(argv) -> list[Table | str]:
+def faults(argv: Sequence[str]) -> list[Table | str]:
     """What the device barriers' check caught under the `fault` test hooks (configs/sweeps/
     check-faults.yaml): per method and shape, stale stamps and payload words per 10^6
     crossings, and the row's status: the table (data/tables.py)."""
@@ -56,7 +58,7 @@ def faults(argv) -> list[Table | str]:
     ]
 
 
-def sanitize(argv) -> list[Table | str]:
+def sanitize(argv: Sequence[str]) -> list[Table | str]:
     """scripts/gpu-sanitize's summary CSV: per tool, methods clean, with errors, incomplete,
     skipped (the methods named for all but clean): the table (data/tables.py)."""
     if len(argv) != 1:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
+from collections.abc import MutableMapping
+from typing import Any
 
 from ...data import gbcsv, tool_main
 from ...data import machines as machines_of
@@ -16,7 +18,7 @@ _CACHE: dict[tuple, list] = {}  # (path, mtime, statuses): its rows
 _NOTED: set[str] = set()  # skipped files already named on stderr
 
 
-def csv_paths(paths):
+def csv_paths(paths: list[str]):
     """The CSV files of `paths` (folders expanded to their gpubarrier CSVs; the other CSVs there
     named on stderr once). Raises CsvError when folders were given and no gpubarrier CSV is left."""
     csvs, skipped = gbcsv.expand(paths)
@@ -49,7 +51,7 @@ def load(paths, statuses=("ok",)) -> list:
 cfg = gbcsv.config_axes
 
 
-def matches(r, **want) -> bool:
+def matches(r: MutableMapping[str, Any], **want) -> bool:
     """COL=V filters: V matches a CSV column or a config axis; a V with * is a pattern, A..B a
     numeric range; a value's name (ordering=release-acquire) matches the code the row's method
     gives it."""
@@ -69,7 +71,7 @@ def matches(r, **want) -> bool:
     return True
 
 
-def pick(rows, method, metric, gpu="0", **axes) -> list:
+def pick(rows: list, method: str, metric: str, gpu="0", **axes) -> list:
     return [
         r
         for r in rows
@@ -84,7 +86,7 @@ def fmt(v, digits=3):
     return f"{v:.{digits}g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def vals(rows, scale=1.0) -> list:
+def vals(rows: list, scale=1.0) -> list:
     return [float(r["value"]) * scale for r in rows]
 
 
@@ -95,7 +97,7 @@ def span(values, f=fmt) -> str:
     return f(lo) if f(lo) == f(hi) else f"{f(lo)}-{f(hi)}"
 
 
-def table(header, rows) -> Table:
+def table(header, rows: list) -> Table:
     """The Table (data/tables.py) of a header and its rows."""
     return Table(header, rows)
 
@@ -110,7 +112,7 @@ TABLE_METRICS = ("latency", HEADLINE_HOST, INTERVAL, LOOP_INTERVAL)
 _LOOP_OF = {"latency": HEADLINE_HOST, INTERVAL: LOOP_INTERVAL}
 
 
-def point_of(r) -> tuple:
+def point_of(r: MutableMapping[str, Any]) -> tuple:
     return (
         r["_file"],
         r["run_id"],
@@ -122,7 +124,7 @@ def point_of(r) -> tuple:
     )
 
 
-def host_headline(rows) -> list:
+def host_headline(rows: list) -> list:
     """Rows with a point's `latency` row dropped where the point has a `loop_latency` row
     (schema v3 host methods write both; results/SCHEMA.md), and its `interval` row where it has
     a `loop_interval` row; every other row as it is."""
@@ -134,7 +136,7 @@ def host_headline(rows) -> list:
     ]
 
 
-def headline_label(variant, r):
+def headline_label(variant, r: MutableMapping[str, Any]):
     """The variant text, with the metric named when the row is a `loop_latency`, `interval` or
     `loop_interval` one."""
     m = r["metric"]
@@ -146,7 +148,7 @@ def headline_label(variant, r):
 option = gbcsv.take_option
 
 
-def by_machine(rows, build) -> list:
+def by_machine(rows: list, build) -> list:
     """[(label, header, lines)] of build(rows of one machine) -> (header, lines) for every
     machine (data/machines.py) whose rows give lines, most rows first."""
     out = []
@@ -157,7 +159,7 @@ def by_machine(rows, build) -> list:
     return out
 
 
-def machine_tables(found) -> list:
+def machine_tables(found: list) -> list:
     """One table per machine of by_machine()'s list, each under a line naming its machine: the
     items (data/tables.py)."""
     out = []

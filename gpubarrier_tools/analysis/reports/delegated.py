@@ -3,10 +3,12 @@ reduction-tables (analysis/reduction_tables.py); each returns its items (data/ta
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .common import option
 
 
-def samerows(argv) -> list[str]:
+def samerows(argv: Sequence[str]) -> list[str]:
     from .. import same_rows
 
     if len(argv) != 2:
@@ -16,7 +18,7 @@ def samerows(argv) -> list[str]:
     return [f"{bad} of {len(before.keys() & after.keys())}"]
 
 
-def reduction_tables(argv):
+def reduction_tables(argv: Sequence[str]):
     """The study's Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
     from .. import reduction_tables as tables
 

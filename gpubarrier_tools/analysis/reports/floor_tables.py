@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...data.tables import Table
 from .common import load, need
 
 
-def push_phases(argv) -> list[Table | str]:
+def push_phases(argv: Sequence[str]) -> list[Table | str]:
     """Where push's time goes: its phases alone (part axis), its floor, orderings 1 and 2
     (analysis/push_phases.py; configs/sweeps/push-phases.yaml): the table (data/tables.py)."""
     from .. import push_phases as phases_of
@@ -22,7 +24,7 @@ def push_phases(argv) -> list[Table | str]:
     return [Table(phases_of.HEADER, cells)]
 
 
-def floor(argv) -> list:
+def floor(argv: Sequence[str]) -> list:
     """Each multi-GPU barrier beside its composed floor measured in the same run (analysis/floor.py:
     the cheapest verified grid barrier at the shape, named, + the one-way signal at the
     barrier's ordering), as a ratio: the table and the lines under it (data/tables.py)."""

@@ -7,6 +7,7 @@ the run; --reference CSV another), within 15% or not.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from ...data import gbcsv, study_reference
 from .common import load, pick, table, vals
@@ -21,7 +22,7 @@ def _one(rows, method, metric, axes, scale, where):
     return v[0]
 
 
-def foundation(argv) -> list:
+def foundation(argv: Sequence[str]) -> list:
     argv = list(argv)
     given = gbcsv.take_option(argv, "--reference")
     ref_path = given or study_reference.design_reference_csv()

@@ -4,6 +4,8 @@ by launcher), and host-side barriers by host_wait; the row keys scaling shares."
 from __future__ import annotations
 
 import collections
+from collections.abc import MutableMapping, Sequence
+from typing import Any
 
 from .common import (
     TABLE_METRICS,
@@ -25,7 +27,7 @@ def shape_of(c) -> str:
     return f'{c["blocks_per_sm"]} x {c["threads_per_block"]}' if "blocks_per_sm" in c else "-"
 
 
-def host_variant(r, c) -> str:
+def host_variant(r: MutableMapping[str, Any], c) -> str:
     if r["method"] == "host.nccl.allreduce":
         return (
             "blocking (stream sync each step)"
@@ -85,7 +87,7 @@ MULTI_HEADER = [
 ]
 
 
-def multi(argv):
+def multi(argv: Sequence[str]):
     """Latency (us) at 1 GPU (threads) and 2 GPUs (threads, mpi); device methods at the --shapes
     (default 1x128,4x256) and --orderings (default 0,1); host methods at host_wait=0. One table
     per machine (data/machines.py): a line never holds figures of two machines."""
@@ -94,7 +96,7 @@ def multi(argv):
     rows = host_headline(load(argv, statuses=("ok", "skipped")))
     cols = [("threads", "1"), ("threads", "2"), ("mpi", "2")]
 
-    def build(rows):
+    def build(rows: list):
         tab = collections.OrderedDict()
         for r in rows:
             c = cfg(r)
@@ -139,7 +141,7 @@ def multi(argv):
     return machine_tables(found)
 
 
-def hostwait(argv) -> list:
+def hostwait(argv: Sequence[str]) -> list:
     """Host-side barriers (us) by host_wait: 0 default, 1 spin, 2 blocking sync; ratio 2 / 0."""
     rows = host_headline(load(argv))
     tab = collections.OrderedDict()

@@ -3,11 +3,13 @@ of scripts/reference-check; analysis/reference_ratios.py computes the ratios).""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ...data.tables import Table
 from .common import fmt
 
 
-def reference(argv) -> list[Table | str]:
+def reference(argv: Sequence[str]) -> list[Table | str]:
     """The CSV of scripts/reference-check (reference/rows.py COLUMNS): per method and
     config, every round's gpubarrier and reference figure (ns), the ratio of their means (and
     the range of the per-round ratios) and whether it is within 10% (analysis/reference_ratios.py):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import statistics
+from collections.abc import Sequence
 
 from ...data.tables import Table
 from .common import load, option
@@ -18,7 +19,7 @@ def run_values(paths) -> dict:
     return out
 
 
-def repeats(argv) -> list[Table | str]:
+def repeats(argv: Sequence[str]) -> list[Table | str]:
     """Every run's value of two builds side by side, and the change of the means: the table
     (data/tables.py)."""
     if "--before" not in argv or "--after" not in argv:
@@ -54,7 +55,7 @@ def repeats(argv) -> list[Table | str]:
     ]
 
 
-def series(argv) -> list[Table | str]:
+def series(argv: Sequence[str]) -> list[Table | str]:
     """The mean of every labelled series of runs, optionally relative to one of them: the table
     (data/tables.py)."""
     rel = option(argv, "--relative-to")

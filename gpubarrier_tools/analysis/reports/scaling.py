@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+from collections.abc import Sequence
 
 from .common import (
     TABLE_METRICS,
@@ -18,7 +19,7 @@ from .common import (
 from .multi import multi_key, shape_of
 
 
-def scaling(argv):
+def scaling(argv: Sequence[str]):
     """One line per method variant and shape, one column per GPU count with 'threads / mpi'
     figures in us, and how the largest count compares with 2 GPUs (the better mode of each). One
     table per machine (data/machines.py): threads and mpi figures of a cell are of one machine."""
@@ -37,7 +38,7 @@ def scaling(argv):
     return machine_tables(found)
 
 
-def scaling_cells(rows, methods, shapes, orderings) -> tuple[list[str], list]:
+def scaling_cells(rows: list, methods, shapes, orderings) -> tuple[list[str], list]:
     """scaling's (header, lines) from the rows of one machine (no lines without rows)."""
     tab = collections.OrderedDict()
     for r in rows:

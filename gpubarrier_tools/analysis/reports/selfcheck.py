@@ -7,13 +7,14 @@ import collections
 import math
 import re
 from collections import OrderedDict
+from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 from ...data import user_files
 from .common import cfg, load, need, table
 
 
-def selfcheck_pairs(rows, method) -> OrderedDict:
+def selfcheck_pairs(rows: list, method: str) -> OrderedDict:
     pairs = collections.OrderedDict()
     for r in rows:
         if r["method"] == method and r["metric"] == "cycles_per_add":
@@ -21,11 +22,11 @@ def selfcheck_pairs(rows, method) -> OrderedDict:
     return pairs
 
 
-def std_err(r) -> float:
+def std_err(r: MutableMapping[str, Any]) -> float:
     return float(r["stddev"] or 0) / math.sqrt(max(int(float(r["samples"] or 1)), 1))
 
 
-def selfcheck(argv) -> list:
+def selfcheck(argv: Sequence[str]) -> list:
     """`gpubarrier selfcheck` CSV rows: the loop kernel by both techniques at every repeat
     difference, then the unrolled chains' instruction-cache scan."""
     rows = load(argv)
@@ -74,7 +75,7 @@ def selfcheck(argv) -> list:
     ] + selfcheck_chains(rows, lead)
 
 
-def selfcheck_chains(rows, lead) -> list:
+def selfcheck_chains(rows: list, lead) -> list:
     """The unrolled chains' instruction-cache scan: one line per run and chain length, after a
     blank line (the items; none without chains)."""
     chains = [
@@ -121,7 +122,7 @@ def selfcheck_chains(rows, lead) -> list:
     ]
 
 
-def parse_selfcheck_log(path) -> dict[str, Any]:
+def parse_selfcheck_log(path: str) -> dict[str, Any]:
     text = user_files.read_text(path, "a `gpubarrier selfcheck` log")
     gpu = re.search(r"^GPU \d+: (.*?), SM clock", text, re.M)
     lo = re.search(r"R_lo = (\d+) adds \((\d+) trips\), clock ([\d.]+)", text)
@@ -148,7 +149,7 @@ def parse_selfcheck_log(path) -> dict[str, Any]:
     }
 
 
-def selfcheck_log(argv) -> list:
+def selfcheck_log(argv: Sequence[str]) -> list:
     """One line per `gpubarrier selfcheck` log: the loop kernel's deviation of the differential
     figure from the clock figure at every repeat difference, and the run's verdict."""
     logs = [(p, parse_selfcheck_log(p)) for p in argv]

@@ -4,12 +4,13 @@ per GPU, the study's V100/P100 figures beside them (data/study_reference.py)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from ...data import study_reference
 from .common import cfg, csv_paths, fmt, load, need, pick, span, table, vals
 
 
-def by_group(rows) -> str:
+def by_group(rows: list) -> str:
     """'1: 14.1, 2: 8.64, ..., 3-31: 393' over every measured group size; neighbours with the
     same printed figure share a range."""
     pts = sorted((int(cfg(r)["group_size"]), fmt(float(r["value"]))) for r in rows)
@@ -25,7 +26,7 @@ def by_group(rows) -> str:
 SINGLE_GPU_LEVELS = ("warp", "block", "cluster", "grid", "kernel")
 
 
-def single(argv) -> list:
+def single(argv: Sequence[str]) -> list:
     columns = [[p for p in a.split(",") if p] for a in argv]
     need(columns, "CSV", [], "single CSV[,CSV...] [CSV[,CSV...] ...]: one column per GPU")
     columns = [csv_paths(files) for files in columns]
@@ -61,7 +62,7 @@ def single(argv) -> list:
     ref = study_reference.STUDY
     lines = []
 
-    def row(level, case, fn, key=None):
+    def row(level: str, case, fn, key=None):
         v100, p100, src = ref.get(key, ("-", "-", "")) if key else ("-", "-", "")
         lines.append([level, case] + cell(fn) + [v100, p100, src or "-"])
 
@@ -80,8 +81,8 @@ def single(argv) -> list:
             "warp." + method.split(".")[-1],
         )
 
-    def lat_list(method, metric, axis, points, scale=1.0, f=fmt, agg=min, **more):
-        def fn(rows):
+    def lat_list(method: str, metric: str, axis: str, points, scale=1.0, f=fmt, agg=min, **more):
+        def fn(rows: list):
             out = []
             for p in points:
                 v = vals(pick(rows, method, metric, **{axis: p}, **more), scale)
@@ -90,8 +91,8 @@ def single(argv) -> list:
 
         return fn
 
-    def best(method, metric, axis, points, **more):
-        def fn(rows):
+    def best(method: str, metric: str, axis: str, points, **more):
+        def fn(rows: list):
             out = []
             for p in points:
                 v = vals(pick(rows, method, metric, **{axis: p}, **more))
@@ -162,8 +163,8 @@ def single(argv) -> list:
     )
     f2 = "{:.2f}".format
 
-    def per_launch(metric):
-        def fn(rows):
+    def per_launch(metric: str):
+        def fn(rows: list):
             out = [vals(pick(rows, m, metric, blocks_per_sm=1), us) for m in launches]
             return "-" if not any(out) else " / ".join(f2(v[0]) if v else "-" for v in out)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import collections
 import os
 import statistics
+from collections.abc import Sequence
 
 from ...data import gbcsv
 from .common import cfg, fmt, load, matches, need, option, table, vals
@@ -57,7 +58,7 @@ def value(argv):
     return [number(aggs[agg](v), f)]
 
 
-def ratio(argv) -> list:
+def ratio(argv: Sequence[str]) -> list:
     f = gbcsv.format_option(argv, ".2f")
     percent = "--percent" in argv
     argv = [a for a in argv if a != "--percent"]
@@ -148,7 +149,7 @@ def pairs(argv):
     ]
 
 
-def count(argv) -> list:
+def count(argv: Sequence[str]) -> list:
     show_span = "--span" in argv
     paths = [a for a in argv if a != "--span"]
     rows = load(paths, statuses=None)
@@ -169,7 +170,7 @@ def count(argv) -> list:
     return [text]
 
 
-def runs(argv) -> list[str]:
+def runs(argv: Sequence[str]) -> list[str]:
     """One line: every run's value (by run_id, in file order) and their CV."""
     scale = gbcsv.number_option(argv, "--scale", "1")
     f = gbcsv.format_option(argv, ".1f")
@@ -180,7 +181,7 @@ def runs(argv) -> list[str]:
     return [", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") + f" (CV {cv:.2f}%)"]
 
 
-def rows_table(argv) -> list:
+def rows_table(argv: Sequence[str]) -> list:
     method = option(argv, "--method")
     metric = option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1")
