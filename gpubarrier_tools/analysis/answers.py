@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import collections
 import re
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 from ..data import gbcsv
@@ -249,7 +249,9 @@ def floor_elsewhere(rows: list, r: MutableMapping[str, Any]) -> dict[str, Any] |
     return {"floor": value + (signal or 0.0), "grid_from": method, "signal": signal}
 
 
-def floor_cell(value, floor, markup: Callable[[str], str] = lambda s: s, elsewhere=False) -> str:
+def floor_cell(
+    value, floor, markup: Callable[[str], str] = lambda s: s, elsewhere: bool = False
+) -> str:
     """The ratio of `value` to a floor (a floors() item or floor_elsewhere's dict), naming its
     grid barrier: "1.06 (`gpu.grid.count-epoch` + signal)"."""
     terms = markup(floor["grid_from"]) + (" + signal" if floor["signal"] is not None else "")
@@ -377,7 +379,9 @@ def _plural(n, word) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def nothing(rows: list, markup: Callable[[str], str] = lambda s: s, reasons=3, width=160) -> str:
+def nothing(
+    rows: list, markup: Callable[[str], str] = lambda s: s, reasons: int = 3, width: int = 160
+) -> str:
     """One line for a machine without an answer: what its rows are (statuses) and why (their
     notes' first clauses, the most frequent first; where every row says something else, one
     example)."""
@@ -542,7 +546,7 @@ def floor_line(rows: list) -> dict:
     return floor
 
 
-def main(argv, load) -> list | list[str]:
+def main(argv: Sequence[str], load: Callable) -> list | list[str]:
     """`report answers CSV_OR_DIR...` (also `report DIR_OR_CSVS` with no table named)."""
     rows = load(argv, statuses=None)
     if not rows:  # the header alone: a run stopped before its first point was done

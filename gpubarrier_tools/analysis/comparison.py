@@ -90,7 +90,7 @@ class CompareError(tool_main.InputError):
 # keys, sides, aggregation
 
 
-def _int(text, default=0) -> int:
+def _int(text, default: int = 0) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
@@ -720,7 +720,7 @@ def parts(res: dict) -> dict[str, Any]:
 NO_JOINED_KEY = "(no key is in the baseline and another side)"
 
 
-def report(res, markdown=True):
+def report(res, markdown: bool = True):
     """The comparison's items (data/tables.py): the sides, the joined keys' table, the keys only
     in one side, the at-the-floor table and the summary, with Markdown's list marks and bold
     where `markdown`, as plain lines for a terminal otherwise."""

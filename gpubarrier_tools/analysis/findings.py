@@ -42,7 +42,7 @@ from __future__ import annotations
 import collections
 import os
 import re
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 from ..data import gbcsv, study_reference, tool_main
@@ -86,11 +86,11 @@ def gbs(f) -> str:
 # --- the claims -------------------------------------------------------------------------------
 
 
-def gpu_counts(s, method: str, metric: str, **axes):
+def gpu_counts(s: Scope, method: str, metric: str, **axes):
     return sorted(int(k) for k in s.values(method, metric, "gpu_count", **axes))
 
 
-def omp_vs_multi_device(s) -> Outcome:
+def omp_vs_multi_device(s: Scope) -> Outcome:
     counts = [
         n
         for n in gpu_counts(s, "host.omp.gpu-barrier", "latency", host_wait=0)
@@ -112,7 +112,7 @@ def omp_vs_multi_device(s) -> Outcome:
 DIVERGED = "-diverged"  # the variant whose threads reach the sync on diverged paths: it is timed
 
 
-def timed_values(s, method: str, metric: str, axis: str = "group_size") -> tuple:
+def timed_values(s: Scope, method: str, metric: str, axis: str = "group_size") -> tuple:
     """({axis value: Fig}, the method used, what was left out): the figures of `method` that time
     something; where its converged chain times nothing (compiled to no sync instruction), those
     of its diverged variant (`method`-diverged), which answers the same question, saying so;
@@ -140,7 +140,7 @@ def timed_values(s, method: str, metric: str, axis: str = "group_size") -> tuple
     return {}, method, []
 
 
-def tile_sync_flat(s) -> Outcome:
+def tile_sync_flat(s: Scope) -> Outcome:
     by, method, left = timed_values(s, "gpu.warp.tile-sync", "latency_cycles")
     if len(by) < 2:
         raise Missing("gpu.warp.tile-sync latency_cycles over group_size")
@@ -154,7 +154,7 @@ def tile_sync_flat(s) -> Outcome:
     )
 
 
-def coalesced_whole_warp(s) -> Outcome:
+def coalesced_whole_warp(s: Scope) -> Outcome:
     by, method, left = timed_values(s, "gpu.warp.coalesced-sync", "latency_cycles")
     if "32" not in by or len(by) < 2:
         raise Missing("gpu.warp.coalesced-sync latency_cycles at 32 and a partial group")
@@ -168,7 +168,7 @@ def coalesced_whole_warp(s) -> Outcome:
     )
 
 
-def block_sync_warps(s) -> Outcome:
+def block_sync_warps(s: Scope) -> Outcome:
     small = s.fig("gpu.block.syncthreads", "latency_cycles", threads_per_block=32, blocks_per_sm=1)
     big = s.fig("gpu.block.syncthreads", "latency_cycles", threads_per_block=1024, blocks_per_sm=1)
     return Outcome(
@@ -178,7 +178,7 @@ def block_sync_warps(s) -> Outcome:
     )
 
 
-def grid_blocks_over_threads(s) -> Outcome:
+def grid_blocks_over_threads(s: Scope) -> Outcome:
     wide = s.fig("gpu.grid.cg", "latency", blocks_per_sm=1, threads_per_block=1024)
     many = s.fig("gpu.grid.cg", "latency", blocks_per_sm=8, threads_per_block=128)
     return Outcome(
@@ -188,7 +188,7 @@ def grid_blocks_over_threads(s) -> Outcome:
     )
 
 
-def grid_vs_kernel_boundary(s) -> Outcome:
+def grid_vs_kernel_boundary(s: Scope) -> Outcome:
     launch = eq6.boundary(s)
     grid = s.fig("gpu.grid.cg", "latency", blocks_per_sm=1, threads_per_block=128)
     return Outcome(
@@ -207,7 +207,7 @@ MG_SHAPES = [
 ]
 
 
-def _mg_shape(s, at_least=2) -> dict:
+def _mg_shape(s, at_least: int = 2) -> dict:
     for shape in MG_SHAPES:
         if (
             len([n for n in gpu_counts(s, "multigpu.cg.multi-grid", "latency", **shape) if n > 1])
@@ -221,7 +221,7 @@ def _shape_text(shape) -> str:
     return f"{shape['blocks_per_sm']} x {shape['threads_per_block']}"
 
 
-def multi_grid_counts(s) -> Outcome:
+def multi_grid_counts(s: Scope) -> Outcome:
     shape = _mg_shape(s)
     counts = [n for n in gpu_counts(s, "multigpu.cg.multi-grid", "latency", **shape) if n > 1]
     figs = [s.fig("multigpu.cg.multi-grid", "latency", gpu_count=n, **shape) for n in counts]
@@ -290,7 +290,7 @@ def cpu_vs_multi_grid(s):
     return Outcome("; ".join(text), checks, figs)
 
 
-def cpu_overhead_flat(s) -> Outcome:
+def cpu_overhead_flat(s: Scope) -> Outcome:
     counts = [n for n in _cpu_counts(s) if n > 1]
     if len(counts) < 2:
         raise Missing(
@@ -327,7 +327,7 @@ def _predictions(s, in_block):
     return preds
 
 
-def model_predictions(s, in_block) -> Outcome:
+def model_predictions(s: Scope, in_block) -> Outcome:
     """The model's predictions against the measured switch points; one GPU against N GPUs is an
     extension of the study (its Table 4 predicts in-block switches only): at most inconclusive."""
     preds = _predictions(s, in_block)
@@ -363,7 +363,7 @@ def model_predictions(s, in_block) -> Outcome:
     return Outcome("; ".join(text), checks, figs, extension=not in_block, left_out=left)
 
 
-def warp_reduce_tile_shuffle(s) -> Outcome:
+def warp_reduce_tile_shuffle(s: Scope) -> Outcome:
     names = {
         "0": "serial",
         "2": "tile sync",
@@ -401,7 +401,7 @@ SIZES_BIG = 1 << 20
 SLIGHTLY_WORD = f"slightly: at most {100 * SLIGHTLY:.0f}% apart"
 
 
-def reduction_sizes(s, *keys):
+def reduction_sizes(s: Scope, *keys):
     common = None
     for method, axes in keys:
         got = {int(k) for k in s.values(method, "latency", "bytes", **axes)}
@@ -412,7 +412,7 @@ def reduction_sizes(s, *keys):
 STEP = re.compile(r"moves more at (\d+) B than at (\d+) B")
 
 
-def out_of_bounds(s, *methods) -> list:
+def out_of_bounds(s: Scope, *methods) -> list:
     """The pairs of consecutive cold sizes of `methods` whose extra bytes were read faster than
     the GPU's DRAM peak (data/bounds.py marks both rows): "reduction.x 16-32 MiB (above the DRAM
     peak between them)", each once; their rows take part in no figure."""
@@ -436,7 +436,7 @@ def _cold(s, *methods) -> dict:
     return {"cache": 0} if cold else {}
 
 
-def kernel_boundary_vs_grid_sync(s) -> Outcome:
+def kernel_boundary_vs_grid_sync(s: Scope) -> Outcome:
     cache = _cold(s, "reduction.single.two-kernel", "reduction.single.grid-sync")
     two = ("reduction.single.two-kernel", cache)
     grid = ("reduction.single.grid-sync", dict(cache, grid=1))
@@ -463,7 +463,7 @@ def kernel_boundary_vs_grid_sync(s) -> Outcome:
     )
 
 
-def cub_comparable(s) -> Outcome:
+def cub_comparable(s: Scope) -> Outcome:
     cache = _cold(s, "reduction.single.two-kernel", "reduction.single.cub")
     two = ("reduction.single.two-kernel", cache)
     cub = ("reduction.single.cub", cache)
@@ -481,7 +481,7 @@ def cub_comparable(s) -> Outcome:
     )
 
 
-def multi_reduction_vs_multi_grid(s) -> Outcome:
+def multi_reduction_vs_multi_grid(s: Scope) -> Outcome:
     counts = [
         n
         for n in gpu_counts(s, "reduction.multi.multi-grid", "latency")
@@ -583,7 +583,7 @@ def _partial(rows) -> tuple:
     return part, [r for r in rows if r not in part]
 
 
-def partial_grid_timeout(s) -> Outcome:
+def partial_grid_timeout(s: Scope) -> Outcome:
     """The study's section 8.2 with CUDA's own grid sync: cg::this_grid().sync() with a block
     that never reaches it, run in an isolated child process with a deadline (killed: `timeout`),
     beside the project's software barriers (their watchdog ends the wait: `timeout`). Without
@@ -619,7 +619,7 @@ def partial_grid_timeout(s) -> Outcome:
     return Outcome(text, checks, [], real)
 
 
-def null_kernel_order(s) -> Outcome:
+def null_kernel_order(s: Scope) -> Outcome:
     """Table 1's null kernels: <<<>>> < cooperative < cooperative multi-device (one GPU)."""
     shape = {"blocks_per_sm": 1, "threads_per_block": 128}
     trad = s.fig("kernel.launch.triple-chevron", "latency", **shape)
@@ -635,7 +635,7 @@ def null_kernel_order(s) -> Outcome:
     )
 
 
-def warp_throughput_group(s) -> Outcome:
+def warp_throughput_group(s: Scope) -> Outcome:
     tile, tname, tleft = timed_values(s, "gpu.warp.tile-sync", "throughput")
     coal, cname, cleft = timed_values(s, "gpu.warp.coalesced-sync", "throughput")
     if len(tile) < 2 or "32" not in coal or len(coal) < 2:
@@ -666,7 +666,7 @@ def _scaled(f, factor):
     return g
 
 
-def guide_shuffle(s) -> Outcome:
+def guide_shuffle(s: Scope) -> Outcome:
     """The best tile-shuffle throughput (warp shuffles per cycle per SM, over group sizes and
     shapes) in results per clock (x 32) against the guide's 32 for compute capability 9.0."""
     by = s.values("gpu.warp.tile-shuffle", "throughput_cycles", "group_size")
@@ -685,7 +685,7 @@ def guide_shuffle(s) -> Outcome:
     )
 
 
-def guide_syncthreads(s) -> None:
+def guide_syncthreads(s: Scope) -> None:
     figures = "; ".join(
         f"{cc}: {n}" for cc, n in study_reference.GUIDE_SYNCTHREADS_PER_CLOCK.items()
     )
@@ -715,7 +715,7 @@ def guide_syncthreads(s) -> None:
 MAX_WARPS_PER_SM = 64  # resident warps per SM of compute capability 9.0 (the programming guide)
 
 
-def block_throughput_saturates(s) -> Outcome:
+def block_throughput_saturates(s: Scope) -> Outcome:
     pts = []
     for r in s.rows:
         if r["method"] == "gpu.block.syncthreads" and r["metric"] == "throughput":
@@ -743,7 +743,7 @@ def block_throughput_saturates(s) -> Outcome:
 GRID_ACCEPTABLE_NS = 2500  # the study's section 5.3: "at most 2.5 us with two blocks/SM"
 
 
-def grid_two_blocks(s) -> Outcome:
+def grid_two_blocks(s: Scope) -> Outcome:
     launch = eq6.boundary(s)
     two = s.values("gpu.grid.cg", "latency", "threads_per_block", blocks_per_sm=2)
     if not two:
@@ -761,7 +761,7 @@ def grid_two_blocks(s) -> Outcome:
     )
 
 
-def multi_grid_heat_map(s) -> Outcome:
+def multi_grid_heat_map(s: Scope) -> Outcome:
     pts = {}
     for r in s.rows:
         if (
@@ -811,7 +811,7 @@ def multi_grid_heat_map(s) -> Outcome:
     return Outcome(text, checks, figs)
 
 
-def multi_grid_vs_multi_device(s) -> Outcome:
+def multi_grid_vs_multi_device(s: Scope) -> Outcome:
     shape = _mg_shape(s, at_least=1)
     counts = [
         n
@@ -835,7 +835,7 @@ def multi_grid_vs_multi_device(s) -> Outcome:
     return Outcome("; ".join(text), checks, figs)
 
 
-def switch_point_larger(s) -> Outcome:
+def switch_point_larger(s: Scope) -> Outcome:
     preds = _predictions(s, True)
     checks = [
         (
@@ -851,7 +851,7 @@ def switch_point_larger(s) -> Outcome:
     return Outcome(text, checks, [], sources[:1] or None)
 
 
-def reduce_without_barrier(s) -> Outcome:
+def reduce_without_barrier(s: Scope) -> Outcome:
     rows = [
         r
         for r in s.all_rows
@@ -870,7 +870,7 @@ def reduce_without_barrier(s) -> Outcome:
     )
 
 
-def eq7_against_clock(s) -> Outcome:
+def eq7_against_clock(s: Scope) -> Outcome:
     rows = [
         r
         for r in s.rows
@@ -964,7 +964,7 @@ def _loop_text(s) -> str:
     )
 
 
-def warp_repeat_count(s) -> Outcome:
+def warp_repeat_count(s: Scope) -> Outcome:
     """The study's section 9.4 blames an instruction-cache overflow, so the chain must grow with
     the repeat count: per variant of gpu.warp.repeat-count-unrolled (fully unrolled), a sync
     "jumps" when its figure rises above the one at the shortest chain by more than 10% and the
@@ -1017,7 +1017,7 @@ def warp_repeat_count(s) -> Outcome:
 ABSENT = "2"  # the device barriers' fault=absent: the last GPU never arrives (core/faults.hpp)
 
 
-def partial_multi_grid(s) -> Outcome:
+def partial_multi_grid(s: Scope) -> Outcome:
     """The project's barrier across GPUs with its last GPU absent (pitfalls-multi-gpu.yaml): the
     others end on the watchdog (`timeout`), the deadlock of a partial multi-grid group without a
     hang; fault=none at the same GPU count is the control. CUDA's own multi-grid sync waits where
@@ -1217,7 +1217,7 @@ def scopes(rows: list, gpu) -> list:
     return out
 
 
-def split_reason(out) -> str | None:
+def split_reason(out: Outcome) -> str | None:
     """None when every figure of `out` comes from one set of GPUs (per GPU count one set, each
     within the largest), else why not."""
     rows = [f.row for f in out.figs] + list(out.sources)
@@ -1298,14 +1298,14 @@ def evaluate(rows: list, fn, gpu, unplaced=()) -> str | NoReferenceText:
     return missing or "no rows"
 
 
-def gpus_of(out) -> str:
+def gpus_of(out: Outcome) -> str:
     uuids = sorted(
         {u for r in [f.row for f in out.figs] + list(out.sources) for u in machines_mod.uuids_of(r)}
     )
     return ", ".join(f"`{short(u)}`" for u in uuids)
 
 
-def files_of(out, base) -> str:
+def files_of(out: Outcome, base) -> str:
     files = sorted({os.path.relpath(r["_file"], base) for r in out.sources})
     return ", ".join(f"`{f}`" for f in files)
 
@@ -1495,7 +1495,7 @@ def newest_runs(results: str) -> list:
     return out
 
 
-def main(argv) -> list:
+def main(argv: Sequence[str]) -> list:
     results = os.path.join(tool_main.ROOT, "results")
     argv = list(argv) or ["--newest", results]
     paths, base = [], None

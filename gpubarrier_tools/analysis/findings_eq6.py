@@ -17,7 +17,7 @@ from typing import Any
 
 from ..data import bounds, gbcsv
 from . import findings_rules
-from .findings_rules import Fig, Missing, Outcome, _matches, about, less, margin
+from .findings_rules import Fig, Missing, Outcome, Scope, _matches, about, less, margin
 
 SETTLED_NS = 5000  # the study's section 9.2: "around 5 us in single GPU"
 LAUNCH_NAMES = {"0": "<<<>>>", "1": "cooperative"}
@@ -31,7 +31,7 @@ def length_ns(row: MutableMapping[str, Any]) -> int | None:
     return int(c["unit_ns"]) * min(int(c["fusion_i"]), int(c["fusion_j"]))
 
 
-def by_length(s, method: str, metric: str = "launch_overhead", **axes) -> dict:
+def by_length(s: Scope, method: str, metric: str = "launch_overhead", **axes) -> dict:
     """{length (ns): Fig}: the newest figure of `method` at each kernel length of the scope (None:
     rows that do not record it)."""
     out = {}
@@ -55,7 +55,7 @@ def setting(lengths):
     return next((n for n in known if n >= SETTLED_NS), known[-1] if known else None)
 
 
-def at_one_length(s, *sides) -> list:
+def at_one_length(s: Scope, *sides) -> list:
     """[Fig] of each (method, axes) side at one kernel length (setting() of the lengths every
     side measured); Missing names the lengths each side holds."""
     got = [by_length(s, m, **axes) for m, axes in sides]
@@ -99,7 +99,7 @@ def show(f) -> str:
     return f"{f.value / 1000:.3g} µs"
 
 
-def launch_overhead(s) -> Outcome:
+def launch_overhead(s: Scope) -> Outcome:
     trad, coop = at_one_length(
         s, ("kernel.fusion", {"launch": 0}), ("kernel.fusion", {"launch": 1})
     )
@@ -110,7 +110,7 @@ def launch_overhead(s) -> Outcome:
     )
 
 
-def multi_device_overhead(s) -> Outcome:
+def multi_device_overhead(s: Scope) -> Outcome:
     trad, mdev = at_one_length(
         s, ("kernel.fusion", {"launch": 0}), ("kernel.fusion.multi-device", {"gpu_count": 1})
     )
@@ -121,7 +121,7 @@ def multi_device_overhead(s) -> Outcome:
     )
 
 
-def boundary(s):
+def boundary(s: Scope):
     """The kernel boundary's Eq. 6 figure (<<<>>>) for a comparison with another method: at the
     study's setting of the lengths measured."""
     by = by_length(s, "kernel.fusion", launch=0)
@@ -130,7 +130,7 @@ def boundary(s):
     return by[setting(by)]
 
 
-def hidden_note(s) -> str:
+def hidden_note(s: Scope) -> str:
     """ "; from 20 µs kernels on ...": where a longer kernel hid the launch (a zero), said beside
     a comparison that used the figure at the study's setting; "" where none did."""
     by = curve(s)
@@ -143,7 +143,7 @@ def hidden_note(s) -> str:
     )
 
 
-def curve(s, launch=0) -> dict:
+def curve(s: Scope, launch: int = 0) -> dict:
     """{length: Fig} of kernel.fusion at `launch`: the overhead over the kernel length."""
     return {n: f for n, f in by_length(s, "kernel.fusion", launch=launch).items() if n is not None}
 
@@ -152,7 +152,7 @@ def _curve_text(by) -> str:
     return ", ".join(f"{length_text(n)}: {show(by[n])}" for n in sorted(by))
 
 
-def settles(s) -> Outcome:
+def settles(s: Scope) -> Outcome:
     """The study's section 9.2: Eq. 6 needs a kernel of about 5 µs before its figure settles.
     Checked: from 5 µs on, every figure within 25% of the one at the shortest such length (a fall
     to zero is no settling); below 5 µs, where measured, off that figure."""
@@ -201,7 +201,7 @@ def settles(s) -> Outcome:
     return Outcome(text, checks, [by[n] for n in sorted(by)])
 
 
-def over_length(s) -> Outcome:
+def over_length(s: Scope) -> Outcome:
     """Eq. 6's overhead over the shorter kernel's length: it falls once the running kernel hides
     the next launch (the longest length's figure below the shortest's beyond the margin)."""
     by = curve(s)

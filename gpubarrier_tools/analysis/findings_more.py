@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 
 from ..data import bounds, gbcsv, study_reference
-from .findings_rules import Fig, Missing, NotMeasured, Outcome, flat, less, margin
+from .findings_rules import Fig, Missing, NotMeasured, Outcome, Scope, flat, less, margin
 
 KIB = 1024
 
@@ -25,7 +25,7 @@ def _by(s, method, metric, axis, **axes) -> dict:
     }
 
 
-def no_benefit_1024(s) -> Outcome:
+def no_benefit_1024(s: Scope) -> Outcome:
     """Section 7.2: at 1024 doubles (8 KiB) in shared memory, 1024 threads bring no benefit over
     32 threads: 1024 threads not faster than 32 beyond the margin."""
     nbytes = 1024 * 8
@@ -44,7 +44,7 @@ def no_benefit_1024(s) -> Outcome:
     )
 
 
-def table3_latency(s) -> Outcome:
+def table3_latency(s: Scope) -> Outcome:
     """Table 3 takes one shared-memory latency for every configuration (13.0 cycles on V100,
     1 thread to 1024 threads): the measured latency flat within 10% over the block sizes."""
     by = _by(s, "model.smem.stream", "latency_cycles", "threads_per_block")
@@ -58,7 +58,7 @@ def table3_latency(s) -> Outcome:
     )
 
 
-def shuffle_group(s) -> Outcome:
+def shuffle_group(s: Scope) -> Outcome:
     """Table 2's tile shuffle: one latency for every group size ("(*)")."""
     by = _by(s, "gpu.warp.tile-shuffle", "latency_cycles", "group_size")
     if len(by) < 2:
@@ -87,7 +87,7 @@ def _selfcheck(s, method, technique) -> dict:
     return out
 
 
-def eq8_sigma(s) -> Outcome:
+def eq8_sigma(s: Scope) -> Outcome:
     """Eq. 8: sigma = sqrt(s1^2 + s2^2) / (r1 - r2) shrinks as the repeat difference grows: the
     differential figures' sigma at the largest difference below that at the smallest."""
     by = {
@@ -111,7 +111,7 @@ def eq8_sigma(s) -> Outcome:
 WORKSHOP_RISE_REPEATS = 8192  # the workshop version, section 3.3: "larger than 8192"
 
 
-def unrolled_rise(s) -> Outcome:
+def unrolled_rise(s: Scope) -> Outcome:
     """The workshop version's section 3.3: past about 8192 repeats of an unrolled chain the
     latency per instruction rises (instruction cache). The clock figures of selfcheck.fadd.unrolled
     by chain length (base adds + repeat difference): flat within 10% up to 8192, above by 10% and
@@ -142,7 +142,7 @@ def unrolled_rise(s) -> Outcome:
     )
 
 
-def block_grid_repeats(s) -> Outcome:
+def block_grid_repeats(s: Scope) -> Outcome:
     """Section 9.4: the repeat count does not change block and grid sync. Grid: gpu.grid.cg at
     1 x 128 by its repeat pair (reps_lo, reps_hi), flat within 10%. Block sync's clock chain has
     one length: not measured, and named."""
@@ -179,7 +179,7 @@ def block_grid_repeats(s) -> Outcome:
     )
 
 
-def block_linear(s) -> Outcome:
+def block_linear(s: Scope) -> Outcome:
     """The workshop version's Table 5 and Fig. 6: block sync latency grows by about the same
     cycles per warp: a least-squares line over the warps of one block fits every point within
     10%."""
@@ -204,7 +204,7 @@ def block_linear(s) -> Outcome:
     )
 
 
-def multi_grid_step(s) -> Outcome:
+def multi_grid_step(s: Scope) -> Outcome:
     """The workshop version's Fig. 11: a step from 1 GPU to 2 GPUs (the first crossing of the
     network): multi-grid at 2 GPUs above 1 GPU beyond the margin, at 1 x 32."""
     one = s.fig(
@@ -223,7 +223,7 @@ def multi_grid_step(s) -> Outcome:
 STUDY_FRACTION = min(v[0] / v[4] for v in study_reference.STUDY_REDUCTION.values())
 
 
-def peak_fraction(s) -> Outcome:
+def peak_fraction(s: Scope) -> Outcome:
     """Table 6: the hand-written reduction (kernel boundary) reaches a large fraction of the
     theoretical bandwidth (V100 96%, P100 81%): at the largest cold size, at least the study's
     lower fraction of the GPU's DRAM peak (data/bounds.py). The CUDA sample is not measured."""
@@ -255,7 +255,7 @@ def peak_fraction(s) -> Outcome:
     )
 
 
-def cpu_multi_grid_gap(s) -> Outcome:
+def cpu_multi_grid_gap(s: Scope) -> Outcome:
     """Section 10: the gap between the CPU-side barrier and multi-grid sync shrinks as the
     program grows: in the multi-GPU reduction at one GPU count and cache state, the multi-grid
     / OpenMP ratio at the largest size below that at the smallest."""
@@ -294,14 +294,14 @@ def _size(b) -> str:
     return f"{b >> 20} MiB" if b >= 1 << 20 else f"{b >> 10} KiB" if b >= 1024 else f"{b} B"
 
 
-def launch_amortised(s) -> None:
+def launch_amortised(s: Scope) -> None:
     raise NotMeasured(
         "no method runs a multi-device launch whose kernel holds a varying number "
         "of multi-grid barriers (the launch over barriers per kernel)"
     )
 
 
-def cooperative_rejects(s) -> Outcome:
+def cooperative_rejects(s: Scope) -> Outcome:
     """The workshop version's section 4.3: a cooperative launch of more blocks than fit
     co-resident is refused: kernel.launch.cooperative rows skipped with the launch's refusal."""
     refused = [
@@ -327,7 +327,7 @@ def cooperative_rejects(s) -> Outcome:
     )
 
 
-def threads_1024_degrade(s) -> Outcome:
+def threads_1024_degrade(s: Scope) -> Outcome:
     """The workshop version's section 4.4: 1024 threads always mean a large degradation: block
     sync at 1024 threads at least LARGE x the one at 512 threads (the next block size)."""
     t512 = s.fig("gpu.block.syncthreads", "latency_cycles", threads_per_block=512, blocks_per_sm=1)
@@ -353,7 +353,7 @@ def threads_1024_degrade(s) -> Outcome:
 LARGE = 1.5
 
 
-def block_faster_than_warp(s) -> Outcome:
+def block_faster_than_warp(s: Scope) -> Outcome:
     """The workshop version's section 4.4: block sync (1 warp) faster than warp sync: the block
     of 32 threads against the timed warp syncs (the diverged variants where the converged chain
     times nothing)."""
@@ -388,7 +388,7 @@ def block_faster_than_warp(s) -> Outcome:
     )
 
 
-def settle_8_gpus(s) -> None:
+def settle_8_gpus(s: Scope) -> None:
     raise NotMeasured(
         "needs 8 GPUs of one machine (Eq. 6 over the kernel length with a launch "
         "across 8 GPUs); the machines lent here hold 1, 2 or 4"

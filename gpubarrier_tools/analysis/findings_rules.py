@@ -199,7 +199,7 @@ class Outcome:
     the study (its verdict at most inconclusive)."""
 
     def __init__(
-        self, figures, checks, figs, sources=None, left_out=(), words=(), extension=False
+        self, figures, checks, figs, sources=None, left_out=(), words=(), extension: bool = False
     ) -> None:
         self.figures, self.checks, self.figs = figures, checks, figs
         self.sources = sources if sources is not None else [f.row for f in figs]
@@ -298,7 +298,7 @@ def slightly_less(a, b, what: str) -> tuple | tuple[bool, str]:
     return ok, what
 
 
-def verdict(out) -> tuple[str, str]:
+def verdict(out: Outcome) -> tuple[str, str]:
     """(verdict, why) of an Outcome: see the module's rules. `out.extension` caps it at
     inconclusive; `out.left_out` and `out.words` are named."""
     excluded = sorted({f"{f.row['method']}: {f.excluded}" for f in out.figs if f.excluded})

@@ -72,7 +72,7 @@ def cheapest_grid(rows: list, shape, gpus) -> tuple[float, str] | None:
     return min((v, m) for m, (on, v) in per.items() if len(on) == most)
 
 
-def floor_terms(grids, signal=True) -> str:
+def floor_terms(grids, signal: bool = True) -> str:
     """The floor's parts in words: "gpu.grid.count-epoch + one-way signal" (several grid
     barriers joined by " / "; without the signal for one GPU)."""
     names = " / ".join(sorted(set(grids))) or "grid barrier"

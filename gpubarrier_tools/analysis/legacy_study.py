@@ -13,6 +13,7 @@ Our figures are medians of the ok rows of a point (one row per GPU for single-GP
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable, Sequence
 
 from ..data import gbcsv
 from ..data.study_reference import STUDY_LAUNCH_TYPES, STUDY_MULTI_GRID_2GPU
@@ -136,7 +137,7 @@ def multigrid(rows: list) -> list[Table | str]:
     ]
 
 
-def main(argv, load) -> list:
+def main(argv: Sequence[str], load: Callable) -> list:
     if len(argv) < 2 or argv[0] not in ("launch", "multigrid"):
         raise ValueError("legacy-study: launch|multigrid CSV...")
     rows = load(argv[1:])

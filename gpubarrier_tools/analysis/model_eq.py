@@ -33,7 +33,7 @@ class Side:
         """Eq. 1: C = T x Thr."""
         return self.latency * self.throughput
 
-    def time(self, n, extra=0.0):
+    def time(self, n, extra: float = 0.0):
         """The time to read n bytes (a term of Eq. 2), plus `extra` (T_sync for "more")."""
         return self.latency + extra + max(0.0, n - self.concurrency()) / self.throughput
 

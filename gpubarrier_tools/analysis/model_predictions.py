@@ -248,7 +248,7 @@ def study_predictions() -> list:
     return out
 
 
-def predictions(rows: list, syncs=5) -> list:
+def predictions(rows: list, syncs: int = 5) -> list:
     """Every prediction (in_block, across_grid_and_gpus) for each GPU model of the ok rows."""
     preds = []
     for model in sorted({r["gpu_model"] for r in rows if r["gpu_model"]}) or [""]:

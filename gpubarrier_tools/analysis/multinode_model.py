@@ -67,6 +67,7 @@ import math
 import os
 import statistics
 import sys
+from collections.abc import Callable, Sequence
 
 from ..data import gbcsv, tool_main, user_files
 from ..data import machines as machines_of
@@ -235,7 +236,7 @@ def predict(m, net, n, which) -> dict:
     return out
 
 
-def _band(lo, hi, f=".1f"):
+def _band(lo, hi, f: str = ".1f"):
     a, b = format(lo, f), format(hi, f)
     return a if a == b else f"{a}-{b}"
 
@@ -381,7 +382,7 @@ def choose(rows: list, g, shape, combine, skip=()) -> tuple:
     return ([(m, where)], []) if not missing else ([], missing)
 
 
-def main(argv, load) -> list:
+def main(argv: Sequence[str], load: Callable) -> list:
     """report.py multinode-model: argv without the subcommand; load is report.py's. Returns a
     table per machine under a line naming it (data/tables.py)."""
     parser = tool_main.ArgumentParser(

@@ -83,7 +83,7 @@ def select(rows: list, method: str, metric: str, statuses=("ok",), **axes) -> li
     ]
 
 
-def number(v, digits=3) -> str:
+def number(v, digits: int = 3) -> str:
     if v is None:
         return "-"
     return f"{v:.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"

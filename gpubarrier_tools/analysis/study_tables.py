@@ -18,6 +18,7 @@ from the folder read (the machine kind folder included).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 
 from ..data import gbcsv
 from ..data.tables import Table
@@ -60,7 +61,7 @@ def _group_ok(r, which) -> bool:
     return which == "all" or (which == "32" and g == "32") or (which == "partial" and g != "32")
 
 
-def _span(values, fmt="{:.3g}") -> str:
+def _span(values, fmt: str = "{:.3g}") -> str:
     if not values:
         return "-"
     lo, hi = min(values), max(values)
@@ -239,7 +240,7 @@ def multi_grid_table(rows: list) -> Table:
     )
 
 
-def main(argv) -> list:
+def main(argv: Sequence[str]) -> list:
     paths = argv or ["."]
     BASE[0] = paths[0] if len(paths) == 1 and os.path.isdir(paths[0]) else os.getcwd()
     csvs, _ = gbcsv.expand(paths)

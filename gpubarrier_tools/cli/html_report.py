@@ -31,7 +31,7 @@ import html
 import os
 import tempfile
 from collections import defaultdict
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 from .. import render
@@ -167,7 +167,7 @@ def values(rows: list, col: str) -> list:
     return out
 
 
-def recorded(rows: list, col: str, limit=6) -> str:
+def recorded(rows: list, col: str, limit: int = 6) -> str:
     vals = values(rows, col)
     if not vals:
         return NOT_RECORDED
@@ -861,7 +861,7 @@ def only_others(title: str, topo, others, left) -> str:
     return "\n".join(parts) + "\n"
 
 
-def main(argv) -> int:
+def main(argv: Sequence[str]) -> int:
     ap = tool_main.ArgumentParser(
         prog="gpubarrier report --html", description=__doc__.split("\n\n")[0]
     )

@@ -20,6 +20,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Sequence
 
 from .. import render
 from ..data import tool_main
@@ -186,7 +187,7 @@ def bounds_section(methods) -> list:
     return out
 
 
-def main(argv) -> int:
+def main(argv: Sequence[str]) -> int:
     args = [a for a in argv if a != "--check"]
     check = "--check" in argv
     if not args or len(args) > 2 or (len(args) == 2 and not check) or args[0] in ("-h", "--help"):

@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 from .. import render
@@ -56,7 +57,7 @@ from ..analysis.model_predictions import (  # noqa: F401 (GMEM, SMEM, MULTI_REDU
 from ..data import gbcsv, tool_main
 
 
-def main(argv) -> int:
+def main(argv: Sequence[str]) -> int:
     ap = tool_main.ArgumentParser(
         prog="gpubarrier model",
         description=__doc__,

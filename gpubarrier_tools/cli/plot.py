@@ -71,7 +71,7 @@ FORCE = False
 PLOT_LIMIT = 1e30
 
 
-def save(fig, out, stem) -> list:
+def save(fig, out: str, stem: str) -> list:
     """Writes fig as out/stem.<fmt> for every format in FORMATS; returns the paths."""
     paths = []
     for fmt in FORMATS:
@@ -146,7 +146,7 @@ def series_key(r: MutableMapping[str, Any]) -> str:
     return f'{r["gpu_model"] or r["host"]} {r["launcher"]} x{r["gpu_count"]}'
 
 
-def heatmap(method: str, rows: list, out, suffix="") -> None:
+def heatmap(method: str, rows: list, out: str, suffix: str = "") -> None:
     """One heat map per machine; single-GPU methods from GPU 0, multi-GPU rows (one per point)
     as they are. `suffix` tells several GPU counts of one method apart."""
     field = "_group" if MANY_GROUPS else "gpu_model"
@@ -228,7 +228,7 @@ def summary(rows, out):
     save(fig, out, "summary")
 
 
-def scaling(rows: list, out, ok_rows=()) -> bool:
+def scaling(rows: list, out: str, ok_rows=()) -> bool:
     """Latency against GPU count, one line per method and launch mode, and the composed floor
     where the rows have its parts (ok_rows: every ok row); False if not applicable."""
     series = collections.defaultdict(dict)

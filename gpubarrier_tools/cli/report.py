@@ -233,7 +233,7 @@ def dispatch(args) -> int:
 DEFAULT_README = os.path.join(tool_main.ROOT, "results", "README.md")
 
 
-def main(argv) -> int:
+def main(argv: Sequence[str]) -> int:
     if "--html" in argv:
         try:
             from . import html_report

@@ -48,7 +48,7 @@ class InputError(Exception):
     """Input a tool cannot use; the message names the file (and line), what was wrong and what is
     expected. `status` is the exit status (2: bad input)."""
 
-    def __init__(self, message, status=2) -> None:
+    def __init__(self, message, status: int = 2) -> None:
         super().__init__(message)
         self.status = status
 
@@ -162,7 +162,7 @@ def file_kind(mode) -> str:
     return "file"
 
 
-def special_file(path: str, flag, links=True) -> None:
+def special_file(path: str, flag, links: bool = True) -> None:
     """The executable's rule for every file a tool writes: InputError (exit 2) naming `flag` (if
     any) and `path` when it exists and is no regular file (a directory; a device such as
     /dev/null, a FIFO or a socket, which a tool would write into or wait on for ever; with

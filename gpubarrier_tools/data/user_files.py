@@ -79,7 +79,7 @@ class Lines:
     as it is)."""
 
     def __init__(
-        self, path, expected, limit=MAX_CSV_BYTES, error=FileError, errors="strict"
+        self, path, expected, limit=MAX_CSV_BYTES, error=FileError, errors: str = "strict"
     ) -> None:
         self.path, self.name, self.expected = path, tool_main.shown(path), expected
         self.limit, self.error, self.errors = limit, error, errors
@@ -143,7 +143,7 @@ class Lines:
                 ) from None
 
 
-def read_text(path: str, expected: str, error=FileError, errors="strict"):
+def read_text(path: str, expected: str, error=FileError, errors: str = "strict"):
     """The whole text of `path` (at most MAX_TEXT_BYTES; Lines), its line ends read as "\\n" as
     Python's text files read them."""
     with Lines(path, expected, MAX_TEXT_BYTES, error, errors) as lines:

@@ -100,7 +100,14 @@ def inline(text: str) -> str:
 
 
 def html_table(
-    table, css="", table_id="", right=(), nowrap=(), markup=True, head=True, row_head=False
+    table,
+    css: str = "",
+    table_id: str = "",
+    right=(),
+    nowrap=(),
+    markup: bool = True,
+    head: bool = True,
+    row_head: bool = False,
 ) -> str:
     """A table as <table> (its caption and notes not included): a column aligned right (the
     table's, and those of `right`: figures the page aligns, the Markdown not) as cells of class

@@ -252,7 +252,7 @@ def comparison_table(rows: list, groups) -> list:
     return table
 
 
-def _wrap_label(label, width=34) -> str:
+def _wrap_label(label, width: int = 34) -> str:
     """Breaks a machine label at ' · ' so that legends stay narrow."""
     out, line = [], ""
     for part in label.split(" · "):
@@ -279,7 +279,7 @@ def _column_label(label) -> str:
     return "\n".join(x for x in lines if x)
 
 
-def bars(table, groups, out, save: Callable, prefix: str) -> list:
+def bars(table, groups, out: str, save: Callable, prefix: str) -> list:
     """One facet per level: horizontal grouped bars, error bars ±1 stddev."""
     levels = [lv for lv in LEVELS if any(t[0] == lv for t in table)]
     levels += sorted({t[0] for t in table} - set(levels))
@@ -361,7 +361,9 @@ def bars(table, groups, out, save: Callable, prefix: str) -> list:
     return save(fig, out, f"{prefix}compare-bars")
 
 
-def ratio_heatmap(table, groups, baseline: str | None, out, save: Callable, prefix: str) -> list:
+def ratio_heatmap(
+    table, groups, baseline: str | None, out: str, save: Callable, prefix: str
+) -> list:
     """Method x machine: latency / baseline latency, diverging colours centred at 1."""
     entries = [t for t in table if baseline in t[3] and len(t[3]) > 1]
     if not entries:
@@ -429,7 +431,7 @@ def ratio_heatmap(table, groups, baseline: str | None, out, save: Callable, pref
     return save(fig, out, f"{prefix}compare-ratio")
 
 
-def scaling(rows: list, groups, out, save: Callable, prefix: str) -> list:
+def scaling(rows: list, groups, out: str, save: Callable, prefix: str) -> list:
     """Latency against GPU count per multi-GPU method, one line per machine (Figs. 5 and 11)."""
     multi = [
         r
@@ -554,7 +556,7 @@ def resolve_baseline(groups, rows: list, baseline: str | None):
 
 
 def compare_all(
-    rows: list, groups, out, save: Callable, baseline: str | None = None, prefix: str = ""
+    rows: list, groups, out: str, save: Callable, baseline: str | None = None, prefix: str = ""
 ) -> list:
     """Draws the comparison plots; returns [baseline label, paths...]."""
     base = resolve_baseline(groups, rows, baseline)

@@ -103,7 +103,7 @@ def draw(ax, series, preds, title: str, ceiling=None) -> None:
     ax.legend(fontsize=6, loc="upper left")
 
 
-def reduction(ok_rows: list, out, save: Callable, predictions) -> list:
+def reduction(ok_rows: list, out: str, save: Callable, predictions: Callable) -> list:
     """Writes reduction-<GPU model>.* for every GPU model with reduction bandwidth rows, the
     switch points `predictions(rows)` gives (analysis/model_predictions.py predictions) drawn;
     returns the stems written."""

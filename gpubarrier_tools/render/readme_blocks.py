@@ -40,7 +40,7 @@ import os
 import re
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..data import output_files, user_files
 
@@ -215,7 +215,7 @@ def check_typed(path: str, text: str) -> int:
     return len(hits)
 
 
-def main(argv, dispatch) -> int:
+def main(argv: Sequence[str], dispatch: Callable) -> int:
     """report.py readme FILE.md [--check | --typed]; dispatch(args) runs one report.py command."""
     check, typed_only = "--check" in argv, "--typed" in argv
     paths = [a for a in argv if a not in ("--check", "--typed")]

@@ -31,7 +31,7 @@ def csv_paths(paths: list[str]):
     return csvs
 
 
-def need(found, what, paths, reads="") -> None:
+def need(found, what, paths, reads: str = "") -> None:
     """InputError (exit 2) when a table found no row: names the inputs and the rows it reads."""
     if not found:
         names = ", ".join(paths) if paths else "(no CSV given)"
@@ -71,7 +71,7 @@ def matches(r: MutableMapping[str, Any], **want) -> bool:
     return True
 
 
-def pick(rows: list, method: str, metric: str, gpu="0", **axes) -> list:
+def pick(rows: list, method: str, metric: str, gpu: str = "0", **axes) -> list:
     return [
         r
         for r in rows
@@ -82,11 +82,11 @@ def pick(rows: list, method: str, metric: str, gpu="0", **axes) -> list:
     ]
 
 
-def fmt(v, digits=3):
+def fmt(v, digits: int = 3):
     return f"{v:.{digits}g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def vals(rows: list, scale=1.0) -> list:
+def vals(rows: list, scale: float = 1.0) -> list:
     return [float(r["value"]) * scale for r in rows]
 
 

@@ -81,7 +81,9 @@ def single(argv: Sequence[str]) -> list:
             "warp." + method.split(".")[-1],
         )
 
-    def lat_list(method: str, metric: str, axis: str, points, scale=1.0, f=fmt, agg=min, **more):
+    def lat_list(
+        method: str, metric: str, axis: str, points, scale: float = 1.0, f=fmt, agg=min, **more
+    ):
         def fn(rows: list):
             out = []
             for p in points:
