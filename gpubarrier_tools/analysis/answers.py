@@ -40,6 +40,7 @@ from ..data import gbcsv
 from ..data.machines import machines  # [(label, rows)]; html_report reads it as answers.machines
 from ..data.tables import Table
 from . import floor as floor_of
+from .reports.common import point_of
 
 # Level keys in the order the table shows them, with their names.
 LEVELS = [
@@ -111,18 +112,6 @@ def level_of(r: MutableMapping[str, Any]) -> str:
     return r["level"] or "(none)"
 
 
-def _point(r) -> tuple:
-    return (
-        r["_file"],
-        r["run_id"],
-        r["method"],
-        r["config"],
-        r["gpu_ids"],
-        r["launcher"],
-        r["ranks"],
-    )
-
-
 def candidates(rows: list) -> list:
     """The ok latency rows that may answer (barriers only, no fault or phase rows; verified or
     not: verified(row) tells) as (row, value, unit) with ns rows in ns and cycles rows in ns where
@@ -130,13 +119,13 @@ def candidates(rows: list) -> list:
     rows = [r for r in rows if r["status"] == "ok" and not r["method"].startswith(NOT_BARRIERS)]
     has = collections.defaultdict(set)
     for r in rows:
-        has[_point(r)].add(r["metric"])
+        has[point_of(r)].add(r["metric"])
     out = []
     for r in rows:
         axes = gbcsv.config_axes(r)
         if axes.get("fault", "0") != "0" or axes.get("part", "0") != "0":
             continue
-        m, unit, got = r["metric"], r["unit"], has[_point(r)]
+        m, unit, got = r["metric"], r["unit"], has[point_of(r)]
         if m == "latency" and "loop_latency" in got:
             continue  # host methods: the reference tools' convention is the headline
         if m not in ("latency", "loop_latency", "latency_cycles"):
