@@ -100,7 +100,7 @@ def noisy(r: MutableMapping[str, Any]):
     return bool(gbcsv.noisy_reason(r))
 
 
-def marks(is_verified, is_noisy) -> str:
+def marks(is_verified: bool, is_noisy: bool) -> str:
     """The words after a method's name: " (not verified, noisy)", " (noisy)", ... or ""."""
     words = ([] if is_verified else ["not verified"]) + (["noisy"] if is_noisy else [])
     return f" ({', '.join(words)})" if words else ""
@@ -298,7 +298,7 @@ def answers(rows: list) -> list:
     return out
 
 
-def fmt_latency(v, unit) -> str:
+def fmt_latency(v: float, unit: str) -> str:
     if unit == "cycles":
         return f"{v:.3g} cycles" if v < 1000 else f"{v:.0f} cycles"
     if v >= 1e6:
@@ -308,7 +308,7 @@ def fmt_latency(v, unit) -> str:
     return f"{v:.3g} ns"
 
 
-def cells(a, markup: Callable[[str], str] = lambda s: s) -> list:
+def cells(a: dict, markup: Callable[[str], str] = lambda s: s) -> list:
     """The text cells of one answer under HEADER; markup(method) wraps method names."""
     flag = marks(a["verified"], a["noisy"])
     if a["floor"]:
@@ -339,7 +339,7 @@ def cells(a, markup: Callable[[str], str] = lambda s: s) -> list:
     ]
 
 
-def one_member(a) -> bool:
+def one_member(a: dict) -> bool:
     """Whether an answer is of a barrier between GPUs measured on one GPU."""
     return a["gpus"] == 1 and a["level"] in BETWEEN_GPUS
 

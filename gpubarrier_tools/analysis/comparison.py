@@ -107,7 +107,7 @@ def config_text(row: MutableMapping[str, Any]) -> str:
     return " ".join(item for item in row["config"].split() if not item.startswith("gpu_count="))
 
 
-def join_key(row: MutableMapping[str, Any], by) -> tuple:
+def join_key(row, by) -> tuple:
     """(method, config axes, metric, gpu_count, ranks, nodes, launcher) less what `by` varies."""
     gpus, ranks = row["gpu_count"] or "0", row["ranks"] or "1"
     launcher = row["launcher"]
@@ -126,7 +126,7 @@ def join_key(row: MutableMapping[str, Any], by) -> tuple:
     )
 
 
-def by_value(row: MutableMapping[str, Any], by) -> str:
+def by_value(row: MutableMapping[str, Any], by: str) -> str:
     if by == "file":
         return ""
     if by == "gpu_count" and _int(row["gpu_count"]) == 0:
@@ -146,7 +146,7 @@ def _is_number(text) -> bool:
         return False
 
 
-def default_by(per_file_rows) -> str:
+def default_by(per_file_rows: list) -> str:
     for col in ("system", "gpu_model"):
         values = [{r[col] for r in rows} for rows in per_file_rows]
         if all(len(v) == 1 for v in values):
@@ -171,7 +171,7 @@ class Side:
         self.groups = {}  # join key -> rows
 
 
-def make_sides(paths: list[str], per_file_rows, by) -> list:
+def make_sides(paths: list[str], per_file_rows: list, by: str) -> list:
     sides = []
     for i, (path, rows) in enumerate(zip(paths, per_file_rows)):
         values = sorted({by_value(r, by) for r in rows}, key=_sort_value) or [""]
@@ -234,7 +234,7 @@ class Agg:
         return f"{v} (x{self.count})" if self.count > 1 else v
 
 
-def fmt_num(v) -> str:
+def fmt_num(v: float) -> str:
     if v == 0:
         return "0"
     a = abs(v)
@@ -318,7 +318,7 @@ def floor_of(agg_a, agg_b, floor):
     return max(floors.get(t, floors["other"]) for t in techs)
 
 
-def verdict(metric: str, a, b, k, floor) -> dict:
+def verdict(metric: str, a, b, k: float, floor) -> dict:
     """The comparison of side b with baseline a: a dict (see --format json)."""
     out = {"ratio": b.value / a.value if a.value else None}
     if a.statistic != b.statistic:
@@ -367,7 +367,7 @@ def verdict(metric: str, a, b, k, floor) -> dict:
 # the comparison
 
 
-def check_units(per_file_rows, paths: list[str]) -> None:
+def check_units(per_file_rows: list, paths: list[str]) -> None:
     seen = {}
     for path, rows in zip(paths, per_file_rows):
         for r in rows:
@@ -628,7 +628,7 @@ def _gpus_text(uuids) -> str:
     return f"on {shown}" + (f" and {len(uuids) - 4} more" if len(uuids) > 4 else "")
 
 
-def gpus_differ(sides):
+def gpus_differ(sides: list):
     """Whether a side was measured on other GPUs than the baseline (both recorded): its verdicts
     then hold the difference between the GPUs as well as between the runs."""
     base = set(side_gpus(sides[0]))
@@ -720,7 +720,7 @@ def parts(res: dict) -> dict[str, Any]:
 NO_JOINED_KEY = "(no key is in the baseline and another side)"
 
 
-def report(res, markdown: bool = True):
+def report(res, markdown=True):
     """The comparison's items (data/tables.py): the sides, the joined keys' table, the keys only
     in one side, the at-the-floor table and the summary, with Markdown's list marks and bold
     where `markdown`, as plain lines for a terminal otherwise."""

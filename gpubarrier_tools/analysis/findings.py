@@ -42,7 +42,7 @@ from __future__ import annotations
 import collections
 import os
 import re
-from collections.abc import MutableMapping, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 from ..data import gbcsv, study_reference, tool_main
@@ -71,15 +71,15 @@ from .findings_rules import (
 GPUS = [("H100", "H100"), ("H200", "H200")]
 
 
-def us(f) -> str:
+def us(f: Fig) -> str:
     return f"{f.value / 1000:.3g} µs"
 
 
-def cyc(f) -> str:
+def cyc(f: Fig) -> str:
     return f"{f.value:.3g}"
 
 
-def gbs(f) -> str:
+def gbs(f: Fig) -> str:
     return f"{f.value:.0f} GB/s"
 
 
@@ -327,7 +327,7 @@ def _predictions(s, in_block):
     return preds
 
 
-def model_predictions(s: Scope, in_block) -> Outcome:
+def model_predictions(s: Scope, in_block: bool) -> Outcome:
     """The model's predictions against the measured switch points; one GPU against N GPUs is an
     extension of the study (its Table 4 predicts in-block switches only): at most inconclusive."""
     preds = _predictions(s, in_block)
@@ -1175,7 +1175,7 @@ def uuid_set(r: MutableMapping[str, Any]) -> frozenset:
     return frozenset(machines_mod.uuids_of(r))
 
 
-def mark_gpu_ranges(mrows) -> None:
+def mark_gpu_ranges(mrows: list) -> None:
     """Sets `_gpus_range` (lowest, highest, GPUs) on each ok row of one machine whose figure
     (method, metric, configuration, GPU count) other GPUs of the machine measured as well: the
     newest figure of each set of GPUs. findings_rules.margin adds the spread between them."""
@@ -1196,7 +1196,7 @@ def mark_gpu_ranges(mrows) -> None:
             r["_gpus_range"] = (min(values), max(values), len(values))
 
 
-def scopes(rows: list, gpu) -> list:
+def scopes(rows: list, gpu: str) -> list:
     """[(kind, rows)]: the scopes to try for one GPU model, of its rows with GPU UUIDs only: per
     machine (newest first), the machine's runs ("run", newest first), each set of GPUs its rows
     used ("gpus": the rows within that set, newest first), then the whole machine ("machine")."""
@@ -1241,7 +1241,7 @@ def split_reason(out: Outcome) -> str | None:
     )
 
 
-def short(uuid):
+def short(uuid: str):
     return uuid[:12]
 
 
@@ -1249,7 +1249,7 @@ class NoReferenceText(str):
     """The why of a claim whose reference figure does not exist: its verdict is "no reference"."""
 
 
-def evaluate(rows: list, fn, gpu, unplaced=()) -> str | NoReferenceText:
+def evaluate(rows: list, fn: Callable, gpu: str, unplaced=()) -> str | NoReferenceText:
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
     GPU UUIDs, hold the figures)."""
@@ -1305,7 +1305,7 @@ def gpus_of(out: Outcome) -> str:
     return ", ".join(f"`{short(u)}`" for u in uuids)
 
 
-def files_of(out: Outcome, base) -> str:
+def files_of(out: Outcome, base: str) -> str:
     files = sorted({os.path.relpath(r["_file"], base) for r in out.sources})
     return ", ".join(f"`{f}`" for f in files)
 
@@ -1314,7 +1314,7 @@ def study_under_rule() -> str:
     """How the study's own Table 6 figures (implicit against grid sync, no spread given) fare
     under the comparison rule, at the run-to-run floor of the reduction rows' technique."""
 
-    def fig(v):
+    def fig(v: float):
         return Fig(
             {
                 "value": str(v),
@@ -1363,7 +1363,7 @@ MULTI_GPU = {
 } | findings_more.MULTI_GPU
 
 
-def multi_gpu_reason(got, label: str):
+def multi_gpu_reason(got: str, label: str):
     """A multi-GPU claim's "no rows: ..." said as what it is: no run of several GPUs holds it."""
     rest = got[len("no rows") :].lstrip(": ")
     return f"not measured on one machine: no run of 2 or more {label}s holds " + (
@@ -1371,7 +1371,7 @@ def multi_gpu_reason(got, label: str):
     )
 
 
-def runs_read(loaded, base) -> str:
+def runs_read(loaded: list, base: str) -> str:
     """ "Runs read: `h200/2026-12-05`: H200 `GPU-d12b27ed`; ...": each folder of the CSVs read
     (relative to `base`) and the GPUs (model and UUID) of its rows."""
     folders = collections.OrderedDict()
@@ -1382,7 +1382,7 @@ def runs_read(loaded, base) -> str:
         uuids = gpus.setdefault(label, set())
         uuids.update(machines_mod.uuids_of(r) or ["no UUIDs"])
 
-    def named(uuids):
+    def named(uuids: set):
         known = sorted(u for u in uuids if u != "no UUIDs")
         text = (
             ", ".join(f"`{short(u)}`" for u in known) if len(known) <= 4 else f"{len(known)} GPUs"
@@ -1396,7 +1396,7 @@ def runs_read(loaded, base) -> str:
     return "Runs read: " + " | ".join(parts) + "."
 
 
-def page(paths: list[str], base) -> list:
+def page(paths: list[str], base: str) -> list:
     """The verdicts: a summary line, the runs read, and the table of every conclusion on every
     GPU (the items, data/tables.py)."""
     csvs, _ = gbcsv.expand(paths)

@@ -78,11 +78,11 @@ def _order(n) -> int:
     return -1 if n is None else n
 
 
-def length_text(n) -> str:
+def length_text(n: int) -> str:
     return "length not recorded" if n is None else f"{n / 1000:g} µs"
 
 
-def kernels(f) -> str:
+def kernels(f: Fig) -> str:
     """ "10 µs kernels": the shorter kernel's length of an Eq. 6 figure."""
     n = length_ns(f.row)
     return f"{length_text(n)} kernels" if n is not None else "kernel length not recorded"
@@ -92,7 +92,7 @@ def plus_minus(x):
     return f"±{x:.0f} ns" if x >= 10 else f"±{x:.2g} ns"
 
 
-def show(f) -> str:
+def show(f: Fig) -> str:
     """An Eq. 6 figure: "1.03 µs", or "no overhead left, within ±11 ns" for a zero."""
     if f.zero is not None:
         return f"no overhead left, within {plus_minus(f.zero)}"

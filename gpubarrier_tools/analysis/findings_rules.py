@@ -206,7 +206,7 @@ class Outcome:
         self.left_out, self.words, self.extension = list(left_out), list(words), extension
 
 
-def floor_of(f):
+def floor_of(f: Fig):
     """The run-to-run floor (a fraction) of the figure's technique: what two runs of one build on
     one machine differ by (cli/compare.py, measured from the committed repeat runs)."""
     from . import comparison as compare
@@ -215,7 +215,7 @@ def floor_of(f):
     return floors.get(f.row.get("technique", ""), floors["other"])
 
 
-def margin_parts(a, b) -> tuple:
+def margin_parts(a: Fig, b: Fig) -> tuple:
     """(statistical, floor, between GPUs) parts of the margin of a against b."""
     return (
         2 * (a.error + b.error),
@@ -224,14 +224,14 @@ def margin_parts(a, b) -> tuple:
     )
 
 
-def margin(a, b):
+def margin(a: Fig, b: Fig):
     """The difference two figures must exceed to differ: twice their summed errors, at least the
     larger run-to-run floor of their techniques, plus the spread between GPUs of one machine."""
     stat, floor, gpus = margin_parts(a, b)
     return max(stat, floor) + gpus
 
 
-def margin_basis(figs):
+def margin_basis(figs: list):
     """What set the margins of these figures: "standard errors" (or "stddevs" for a figure with
     no sample count), "the run-to-run floor (X%) where larger", "+ the spread between the
     machine's GPUs" where that took part."""
@@ -257,7 +257,7 @@ def margin_basis(figs):
     return text
 
 
-def less(a, b, what: str) -> tuple:
+def less(a: Fig, b: Fig, what: str) -> tuple:
     """(result, text) of the claim a < b: True when b - a exceeds the margin, False when a - b
     does, None when the difference is within it (no claim of a difference is refuted by a
     difference too small to tell)."""
@@ -266,13 +266,13 @@ def less(a, b, what: str) -> tuple:
     return (True if d > m else False if -d > m else None), what
 
 
-def about(a, b, tol, what: str) -> tuple:
+def about(a: Fig, b: Fig, tol: float, what: str) -> tuple:
     d = abs(a.value - b.value)
     rel = d / min(abs(a.value), abs(b.value))
     return (True if rel <= tol else False if d > margin(a, b) else None), what
 
 
-def flat(figs, tol, what: str) -> tuple:
+def flat(figs: list, tol: float, what: str) -> tuple:
     lo, hi = min(figs, key=lambda f: f.value), max(figs, key=lambda f: f.value)
     rel = (hi.value - lo.value) / lo.value
     return (True if rel <= tol else False if hi.value - lo.value > margin(lo, hi) else None), what
@@ -283,7 +283,7 @@ def flat(figs, tol, what: str) -> tuple:
 SLIGHTLY = 0.10
 
 
-def slightly_less(a, b, what: str) -> tuple | tuple[bool, str]:
+def slightly_less(a: Fig, b: Fig, what: str) -> tuple | tuple[bool, str]:
     """(result, text) of "a is slightly below b": a < b (less) and the gap at most SLIGHTLY of
     a; fails when a is above b or when the gap is larger than SLIGHTLY beyond the margin."""
     ok, _ = less(a, b, what)

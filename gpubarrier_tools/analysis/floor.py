@@ -56,7 +56,7 @@ def is_grid_barrier(r: MutableMapping[str, Any]) -> bool:
     )
 
 
-def cheapest_grid(rows: list, shape, gpus) -> tuple[float, str] | None:
+def cheapest_grid(rows: list, shape: tuple, gpus: set) -> tuple[float, str] | None:
     """(latency, method) of the cheapest verified grid barrier among `rows` at `shape` on `gpus`
     (a set of GPU ids; empty: every row), or None. A method's latency is its slowest row (GPU);
     only the methods measured on the most of `gpus` compete, so that one timed on fewer GPUs
@@ -171,7 +171,7 @@ def signal_variant(r: MutableMapping[str, Any]) -> str:
     )
 
 
-def cheapest_signals(run, ordering, gpus) -> dict:
+def cheapest_signals(run: list, ordering: str | None, gpus: set) -> dict:
     """{pair of GPU ids: (the lowest one-way latency of `ordering` among the run's ways of
     measuring it, the way)} for the pairs within `gpus`."""
     best, ways = {}, set()

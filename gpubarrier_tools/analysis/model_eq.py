@@ -33,7 +33,7 @@ class Side:
         """Eq. 1: C = T x Thr."""
         return self.latency * self.throughput
 
-    def time(self, n, extra: float = 0.0):
+    def time(self, n: float, extra: float = 0.0):
         """The time to read n bytes (a term of Eq. 2), plus `extra` (T_sync for "more")."""
         return self.latency + extra + max(0.0, n - self.concurrency()) / self.throughput
 
@@ -55,12 +55,12 @@ def _equation(n, basic, more) -> tuple[str, str]:
     return ("Eq. 5" if same_t else "Eq. 2"), "3: N > C_more"
 
 
-def switch_point(basic, more, t_sync) -> SwitchPoint:
+def switch_point(basic, more, t_sync: float) -> SwitchPoint:
     """The smallest N at which `more` (paying t_sync) is as fast as `basic` (Eq. 2 solved)."""
     if basic.throughput <= 0 or more.throughput <= 0:
         raise ValueError("throughputs must be positive")
 
-    def gain(n):  # > 0 where "more" is faster
+    def gain(n: float):  # > 0 where "more" is faster
         return basic.time(n) - more.time(n, t_sync)
 
     if gain(0.0) >= 0:
@@ -78,7 +78,7 @@ def switch_point(basic, more, t_sync) -> SwitchPoint:
     return SwitchPoint(None, "Eq. 2", "never: Thr_more <= Thr_basic, so more never catches up")
 
 
-def eq5(t_sync, thr_basic, thr_more):
+def eq5(t_sync: float, thr_basic: float, thr_more: float):
     """Eq. 5 as printed, for checking switch_point against the study's own arithmetic."""
     return t_sync * thr_more * thr_basic / (thr_more - thr_basic)
 
@@ -92,7 +92,7 @@ class Crossing:
     bound: str = ""
 
 
-def crossing(basic_curve, more_curve) -> Crossing | None:
+def crossing(basic_curve: dict, more_curve: dict) -> Crossing | None:
     """The measured switch point: where the two latency curves (dicts size -> latency) cross,
     linearly interpolated between the sizes both were measured at; the first change from
     "basic faster" to "more faster" counts. None when they share no size."""

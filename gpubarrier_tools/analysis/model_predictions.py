@@ -38,7 +38,7 @@ class Rows:
     def __init__(self, rows) -> None:
         self.rows = rows
 
-    def select(self, method: str, metric: str, **axes) -> list:
+    def select(self, method, metric, **axes) -> list:
         out = []
         for r in self.rows:
             if r["method"] != method and not (
@@ -52,7 +52,7 @@ class Rows:
                 out.append(r)
         return out
 
-    def figure(self, method: str, metric: str, unit, **axes):
+    def figure(self, method: str, metric: str, unit: str, **axes):
         """The median value of the matching rows, in `unit`; Missing when there are none."""
         rows = self.select(method, metric, **axes)
         what = f"{method} {metric} " + " ".join(f"{k}={v}" for k, v in axes.items())
@@ -89,20 +89,28 @@ class Rows:
         return {s: statistics.median(v) for s, v in points.items()}
 
 
-def stream_side(rows, method, bandwidth, latency, units, **axes) -> Side:
+def stream_side(rows, method: str, bandwidth: str, latency: str, units: tuple, **axes) -> Side:
     return Side(
         rows.figure(method, latency, units[1], **axes),
         rows.figure(method, bandwidth, units[0], **axes),
     )
 
 
-def measured(rows, method, basic_axes, more_axes):
+def measured(rows, method: str, basic_axes: dict, more_axes: dict):
     basic, more = rows.curve(method, **basic_axes), rows.curve(method, **more_axes)
     return crossing(basic, more) if basic and more else None
 
 
 def prediction(
-    label, basic_name, more_name, basic, more, t_sync, sync_from, units, found
+    label: str,
+    basic_name: str,
+    more_name: str,
+    basic,
+    more,
+    t_sync: float,
+    sync_from: str,
+    units: str,
+    found,
 ) -> dict[str, Any]:
     sp = switch_point(basic, more, t_sync)
     return {
@@ -128,7 +136,7 @@ def prediction(
     }
 
 
-def in_block(rows, syncs) -> list:
+def in_block(rows, syncs: int) -> list:
     """1 thread vs 1 warp, 32 vs 1024 threads: shared memory, cycles."""
     out = []
     units = ("B/cycle", "cycles")

@@ -137,7 +137,7 @@ def _median_of(rows, method, metric, want_axes, **cols) -> tuple | None:
     return statistics.median(float(r["value"]) for r in hits) / 1000.0, files, None
 
 
-def measured(rows: list, g, shape) -> tuple[dict, list]:
+def measured(rows, g, shape) -> tuple[dict, list]:
     """The measured node-local inputs at g GPUs per node and what is missing: {name: (us, CSVs,
     None or the two GPU counts it was extrapolated from)}."""
     b, t = shape.split("x")
@@ -210,11 +210,11 @@ def two_node_round(rows: list) -> tuple | None:
     )
 
 
-def rounds(n):
+def rounds(n: int):
     return math.ceil(math.log2(n)) if n > 1 else 0
 
 
-def predict(m, net, n, which) -> dict:
+def predict(m: dict, net: dict, n: int, which: int) -> dict:
     """The predictions (us) at n nodes; which: 0 the network file's low, 1 its high."""
     hops = 1 if n <= net["nodes_per_leaf"][which] else 3
     if "net_round" in m:  # measured across 2 real nodes: it holds one switch hop
@@ -278,7 +278,7 @@ def inputs_table(m, net, where=None) -> tuple:
     return ["input", "value", "measured in / assumed from"] + (["machine"] if mixed else []), rows
 
 
-def predictions_table(m, net, nodes) -> tuple[list, list]:
+def predictions_table(m: dict, net: dict, nodes: list) -> tuple[list, list]:
     header = [
         "nodes",
         "rounds",
@@ -319,7 +319,7 @@ def positive_int(text: str):
     return values[0]
 
 
-def machine_line(where) -> str:
+def machine_line(where: dict) -> str:
     """The line above a table naming the machine of its inputs, or each input's machine."""
     labels = list(dict.fromkeys(where.values()))
     if len(labels) == 1:
@@ -338,7 +338,7 @@ class MixedMachines(Exception):
     """The inputs lie on several machines, none has them all, and --combine was not given."""
 
 
-def choose(rows: list, g, shape, combine, skip=()) -> tuple:
+def choose(rows: list, g: int, shape: str, combine: bool, skip: tuple = ()) -> tuple:
     """([(m, where)], missing): the measured inputs of each machine that has them all (`skip`:
     inputs that are not needed) with {input: machine label}, or with `combine` where none has,
     one set taking each input from the machine that has it (the one with the most inputs first);

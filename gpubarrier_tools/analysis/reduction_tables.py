@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import statistics
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from ..data import bounds, gbcsv
@@ -61,7 +61,7 @@ def models_of(rows: list):
     return sorted({r["gpu_model"] for r in rows if r["gpu_model"]})
 
 
-def machines_with(rows: list, methods) -> tuple:
+def machines_with(rows: list, methods: tuple) -> tuple:
     """machines(rows)' groups that hold rows of `methods`, with their short names."""
     groups = [
         (label, rs)
@@ -71,7 +71,7 @@ def machines_with(rows: list, methods) -> tuple:
     return groups, machines_of.short_names(groups)
 
 
-def select(rows: list, method: str, metric: str, statuses=("ok",), **axes) -> list:
+def select(rows, method, metric, statuses=("ok",), **axes) -> list:
     """The rows (of one machine) of method and metric whose config has `axes`."""
     return [
         r
@@ -83,7 +83,7 @@ def select(rows: list, method: str, metric: str, statuses=("ok",), **axes) -> li
     ]
 
 
-def number(v, digits: int = 3) -> str:
+def number(v, digits=3) -> str:
     if v is None:
         return "-"
     return f"{v:.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"
@@ -93,7 +93,7 @@ def median(rows: list):
     return statistics.median(float(r["value"]) for r in rows) if rows else None
 
 
-def cell(rows: list, f=number) -> str:
+def cell(rows: list, f: Callable = number) -> str:
     """The median of the rows' values, the range in brackets where it shows."""
     if not rows:
         return "-"
@@ -103,7 +103,7 @@ def cell(rows: list, f=number) -> str:
     return mid if lo == hi else f"{mid} ({lo}-{hi})"
 
 
-def table(header, body) -> list[Table | str]:
+def table(header: list, body: list) -> list[Table | str]:
     """The items of one table (data/tables.py), to add to a list of lines."""
     return [Table(header, body)]
 
@@ -237,7 +237,7 @@ def table5(rows: list) -> list[Table | str]:
     )
 
 
-def bytes_text(n) -> str:
+def bytes_text(n: int) -> str:
     for unit, size in (("GiB", 1 << 30), ("MiB", MIB), ("KiB", 1 << 10)):
         if n >= size and n % size == 0:
             return f"{n // size} {unit}"
@@ -256,7 +256,7 @@ def cache_of(r: MutableMapping[str, Any]):
 CACHE_TEXT = {"0": " (cold L2)", "1": " (warm L2)"}
 
 
-def read_ceiling(rows: list, runs, cache) -> tuple[list, str] | tuple:
+def read_ceiling(rows: list, runs: set, cache: str) -> tuple[list, str] | tuple:
     """(rows, mark) of the read ceiling (model.gmem.stream grid=1 bandwidth) of one machine's
     rows against reductions of `runs` at `cache`: the first that has rows of the same run and
     cache (mark ""), the same run ("‡": another cache), the machine's other runs and the same

@@ -45,7 +45,7 @@ def ratios(rows: list) -> list:
     return [(m, c, *g) for (m, c), g in groups.items()]
 
 
-def ratio(gb, ref) -> tuple | None:
+def ratio(gb: dict, ref: dict) -> tuple | None:
     rounds = [k for k in gb if k in ref]
     if not rounds:
         return None

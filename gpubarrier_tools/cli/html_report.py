@@ -242,7 +242,7 @@ def cpu_facts(cpus) -> list[tuple[str, str]] | list:
     ]
 
 
-def topology_json_html(path: str, data, text: str) -> str:
+def topology_json_html(path, data, text) -> str:
     """The CPUs, NVLink groups, the class and the path matrix of a `gpubarrier topo --json` file;
     what it does not know is "unknown", as `gpubarrier topo` says."""
     gpus = [g for g in data.get("gpus", []) if isinstance(g, dict)]

@@ -219,7 +219,7 @@ def no_csv_error(paths: list[str], skipped) -> CsvError:
     )
 
 
-def columns_of(version) -> list:
+def columns_of(version: int) -> list:
     return [name for name, since in COLUMNS if since <= version]
 
 
@@ -241,7 +241,7 @@ BACK_TO_BACK = {("host.nccl.allreduce", "blocking", "0")}
 BACK_TO_BACK_METRICS = {"latency": "interval", "loop_latency": "loop_interval"}
 
 
-def back_to_back(method: str, config) -> bool:
+def back_to_back(method: str, config: str) -> bool:
     """Whether a row of `method` at `config` (codes) times calls issued back to back."""
     axes = dict(_pairs(config))
     return any(method == m and axes.get(axis) == code for m, axis, code in BACK_TO_BACK)
@@ -340,7 +340,7 @@ class _Layout:
         self.figures = [(n, at[n]) for n in NUMERIC_IN_ORDER if n in at]
         self.missing = {}  # schema version -> the first column it requires that the file lacks
 
-    def missing_for(self, version):
+    def missing_for(self, version: int):
         if version not in self.missing:
             self.missing[version] = next(
                 (c for c in columns_of(version) if c not in self.header), None
@@ -389,7 +389,7 @@ def _check_row(path, line, layout, fields) -> None:
         raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
 
 
-def load_file(path: str, statuses=None):
+def load_file(path: str, statuses: set | None = None):
     """The rows (Row) of one gpubarrier CSV whose status, after the physical bounds
     (bounds.apply), is in `statuses` (None: every row). Read as a stream within
     user_files' bounds, keeping only the rows that can be asked for: memory is a small multiple
@@ -534,7 +534,7 @@ def _pairs(config) -> list:
     return [item.split("=", 1) for item in config.split() if "=" in item]
 
 
-def config_codes(method: str, config) -> str:
+def config_codes(method: str, config: str) -> str:
     """A config text with every named value of a categorical axis replaced by the method's code
     (data/schema.json's value_names): what gbcsv puts in a row's `config`, so that a file
     written with names and one written before them give the same configs and join. A name the
@@ -567,7 +567,7 @@ def value_code(method: str, axis: str, name: str):
     return _CODES.get(method, {}).get(axis, {}).get(name)
 
 
-def value_name(method: str, axis: str, code):
+def value_name(method: str, axis: str, code: str):
     """The name of `code` (text) on `axis` of `method`, or None when it has none."""
     return VALUE_NAMES.get(method, {}).get(axis, {}).get(str(code))
 
@@ -596,7 +596,7 @@ def finite_number(name: str, text: str) -> float:
     return value
 
 
-def number_option(argv: Sequence[str], name: str, default) -> float:
+def number_option(argv: Sequence[str], name: str, default: str) -> float:
     """A numeric `name VALUE` out of the argument list (take_option), finite (finite_number)."""
     return finite_number(name, take_option(argv, name, default))
 

@@ -54,13 +54,13 @@ def _placed_groups(rows) -> dict:
     run, are one group."""
     parent = {}
 
-    def find(x):
+    def find(x: tuple):
         while parent.setdefault(x, x) != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    def join(a, b):
+    def join(a: tuple, b: tuple):
         parent[find(b)] = find(a)
 
     keys = {}
@@ -134,11 +134,11 @@ def index(rows: list) -> dict:
     return {id(r): label for label, rs in machines(rows) for r in rs}
 
 
-def short_names(groups) -> dict:
+def short_names(groups: list) -> dict:
     """{label: a short name for a column or row heading} of machines(rows)' groups: the GPU model
     without "NVIDIA " and memory ("H100"), with " #1", " #2" where two machines share it."""
 
-    def short(label: str, rs):
+    def short(label: str, rs: list):
         models = sorted({r["gpu_model"] for r in rs if r.get("gpu_model")})
         if not models:
             return "host only"
@@ -153,7 +153,7 @@ def short_names(groups) -> dict:
     return out
 
 
-def legend(groups) -> str:
+def legend(groups: list) -> str:
     """One line naming the machine(s) of a table: 'Machine: LABEL.' or 'Machines: NAME = LABEL;
     ...' with the short names of short_names()."""
     if len(groups) == 1:

@@ -236,7 +236,7 @@ def study_conclusions(path: str = CONCLUSIONS_FILE):
         )
 
 
-def conclusion_rows(answers, figures, conclusions) -> list:
+def conclusion_rows(answers: dict, figures: dict, conclusions: list) -> list:
     """(key, section, claim, quote, the study's figure, answer) of each of `conclusions` whose key
     `answers` ({key: the function of a findings Scope that answers it}) names, in their order.
     The figure is the conclusion's own where the file gives one, else figures[key], written from

@@ -147,7 +147,7 @@ def report(e) -> tuple[int, str] | tuple:
     )
 
 
-def file_kind(mode) -> str:
+def file_kind(mode: int) -> str:
     """What a file of this st_mode is, in a message's words: "character device", "FIFO",
     "socket", "block device", "directory", else "file"."""
     for test, kind in (

@@ -26,7 +26,7 @@ def _md_cell(text) -> str:
     return str(text).replace("|", "\\|")
 
 
-def markdown_table(table):
+def markdown_table(table: Table):
     """A table's Markdown lines: its caption, the table, its notes."""
     lines = [table.caption] if table.caption else []
     lines.append("| " + " | ".join(_md_cell(h) for h in table.header) + " |")
@@ -58,7 +58,7 @@ def print_markdown(items: list) -> None:
     print(markdown(items))
 
 
-def aligned_table(table) -> list:
+def aligned_table(table: Table) -> list:
     """A table's lines for a terminal: its caption, its columns padded with spaces under a line
     of dashes, its notes."""
     rows = [[str(c) for c in r] for r in table.rows]
@@ -66,7 +66,7 @@ def aligned_table(table) -> list:
         max(len(x) for x in col) for col in itertools.zip_longest(table.header, *rows, fillvalue="")
     ]
 
-    def line(cells):
+    def line(cells: list):
         return "  ".join(x.ljust(w) for x, w in zip(cells, widths)).rstrip()
 
     return (
@@ -100,14 +100,7 @@ def inline(text: str) -> str:
 
 
 def html_table(
-    table,
-    css: str = "",
-    table_id: str = "",
-    right=(),
-    nowrap=(),
-    markup: bool = True,
-    head: bool = True,
-    row_head: bool = False,
+    table, css="", table_id="", right=(), nowrap=(), markup=True, head=True, row_head=False
 ) -> str:
     """A table as <table> (its caption and notes not included): a column aligned right (the
     table's, and those of `right`: figures the page aligns, the Markdown not) as cells of class
@@ -118,13 +111,13 @@ def html_table(
     cell = inline if markup else escaped
     right, nowrap = set(table.align_right) | set(right), set(nowrap)
 
-    def td(i, c):
+    def td(i: int, c):
         if row_head and i == 0:
             return f"<th>{cell(c)}</th>"
         cls = " ".join(["num"] * (i in right) + ["nw"] * (i in nowrap))
         return f'<td class="{cls}">{cell(c)}</td>' if cls else f"<td>{cell(c)}</td>"
 
-    def tr(k, r: MutableMapping[str, Any]):
+    def tr(k: int, r: MutableMapping[str, Any]):
         mark = table.marks[k] if k < len(table.marks) else ""
         return (
             (f'<tr class="{mark}">' if mark else "<tr>")

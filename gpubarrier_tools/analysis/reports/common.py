@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import Any
 
 from ...data import gbcsv, tool_main
@@ -31,7 +31,7 @@ def csv_paths(paths: list[str]):
     return csvs
 
 
-def need(found, what, paths, reads: str = "") -> None:
+def need(found, what, paths, reads="") -> None:
     """InputError (exit 2) when a table found no row: names the inputs and the rows it reads."""
     if not found:
         names = ", ".join(paths) if paths else "(no CSV given)"
@@ -82,7 +82,7 @@ def pick(rows: list, method: str, metric: str, gpu: str = "0", **axes) -> list:
     ]
 
 
-def fmt(v, digits: int = 3):
+def fmt(v: float, digits: int = 3):
     return f"{v:.{digits}g}" if abs(v) < 100 else f"{v:.0f}"
 
 
@@ -90,14 +90,14 @@ def vals(rows: list, scale: float = 1.0) -> list:
     return [float(r["value"]) * scale for r in rows]
 
 
-def span(values, f=fmt) -> str:
+def span(values: list, f: Callable = fmt) -> str:
     if not values:
         return "-"
     lo, hi = min(values), max(values)
     return f(lo) if f(lo) == f(hi) else f"{f(lo)}-{f(hi)}"
 
 
-def table(header, rows: list) -> Table:
+def table(header: list, rows: list) -> Table:
     """The Table (data/tables.py) of a header and its rows."""
     return Table(header, rows)
 
@@ -136,7 +136,7 @@ def host_headline(rows: list) -> list:
     ]
 
 
-def headline_label(variant, r: MutableMapping[str, Any]):
+def headline_label(variant: str, r: MutableMapping[str, Any]):
     """The variant text, with the metric named when the row is a `loop_latency`, `interval` or
     `loop_interval` one."""
     m = r["metric"]
@@ -148,7 +148,7 @@ def headline_label(variant, r: MutableMapping[str, Any]):
 option = gbcsv.take_option
 
 
-def by_machine(rows: list, build) -> list:
+def by_machine(rows: list, build: Callable) -> list:
     """[(label, header, lines)] of build(rows of one machine) -> (header, lines) for every
     machine (data/machines.py) whose rows give lines, most rows first."""
     out = []

@@ -18,7 +18,7 @@ def samerows(argv: Sequence[str]) -> list[str]:
     return [f"{bad} of {len(before.keys() & after.keys())}"]
 
 
-def reduction_tables(argv: Sequence[str]):
+def reduction_tables(argv):
     """The study's Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
     from .. import reduction_tables as tables
 

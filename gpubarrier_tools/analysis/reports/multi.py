@@ -23,11 +23,11 @@ from .common import (
 ORDERING = {"0": "release/acquire", "1": "relaxed + fences"}
 
 
-def shape_of(c) -> str:
+def shape_of(c: dict) -> str:
     return f'{c["blocks_per_sm"]} x {c["threads_per_block"]}' if "blocks_per_sm" in c else "-"
 
 
-def host_variant(r: MutableMapping[str, Any], c) -> str:
+def host_variant(r: MutableMapping[str, Any], c: dict) -> str:
     if r["method"] == "host.nccl.allreduce":
         return (
             "blocking (stream sync each step)"
@@ -45,7 +45,7 @@ VARIANTS = {
 }
 
 
-def variant_suffix(c) -> str:
+def variant_suffix(c: dict) -> str:
     return "".join(f", {VARIANTS[a].get(c[a], a + '=' + c[a])}" for a in VARIANTS if a in c)
 
 
@@ -87,7 +87,7 @@ MULTI_HEADER = [
 ]
 
 
-def multi(argv: Sequence[str]):
+def multi(argv):
     """Latency (us) at 1 GPU (threads) and 2 GPUs (threads, mpi); device methods at the --shapes
     (default 1x128,4x256) and --orderings (default 0,1); host methods at host_wait=0. One table
     per machine (data/machines.py): a line never holds figures of two machines."""
@@ -115,7 +115,7 @@ def multi(argv: Sequence[str]):
             tab.setdefault((method, headline_label(variant, r), shape), {})[(launcher, n)] = cell
         fold_skipped(tab)
 
-        def order(item):
+        def order(item: tuple):
             (method, variant, shape), v = item
             two = [
                 float(x)

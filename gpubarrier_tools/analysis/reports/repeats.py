@@ -55,7 +55,7 @@ def repeats(argv: Sequence[str]) -> list[Table | str]:
     ]
 
 
-def series(argv: Sequence[str]) -> list[Table | str]:
+def series(argv) -> list[Table | str]:
     """The mean of every labelled series of runs, optionally relative to one of them: the table
     (data/tables.py)."""
     rel = option(argv, "--relative-to")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import collections
-from collections.abc import Sequence
 
 from .common import (
     TABLE_METRICS,
@@ -19,7 +18,7 @@ from .common import (
 from .multi import multi_key, shape_of
 
 
-def scaling(argv: Sequence[str]):
+def scaling(argv):
     """One line per method variant and shape, one column per GPU count with 'threads / mpi'
     figures in us, and how the largest count compares with 2 GPUs (the better mode of each). One
     table per machine (data/machines.py): threads and mpi figures of a cell are of one machine."""
@@ -38,7 +37,7 @@ def scaling(argv: Sequence[str]):
     return machine_tables(found)
 
 
-def scaling_cells(rows: list, methods, shapes, orderings) -> tuple[list[str], list]:
+def scaling_cells(rows: list, methods, shapes: list, orderings: list) -> tuple[list[str], list]:
     """scaling's (header, lines) from the rows of one machine (no lines without rows)."""
     tab = collections.OrderedDict()
     for r in rows:
@@ -62,10 +61,10 @@ def scaling_cells(rows: list, methods, shapes, orderings) -> tuple[list[str], li
     counts = sorted({n for v in tab.values() for n in v})
     top = counts[-1] if counts else 0
 
-    def best(v, n):
+    def best(v: dict, n: int):
         return min(v[n].values()) if v.get(n) else None
 
-    def order(item):
+    def order(item: tuple):
         (method, variant, shape), v = item
         return (not method.startswith("multigpu"), shape, best(v, top) or 1e9, method)
 

@@ -75,7 +75,7 @@ def selfcheck(argv: Sequence[str]) -> list:
     ] + selfcheck_chains(rows, lead)
 
 
-def selfcheck_chains(rows: list, lead) -> list:
+def selfcheck_chains(rows: list, lead: list) -> list:
     """The unrolled chains' instruction-cache scan: one line per run and chain length, after a
     blank line (the items; none without chains)."""
     chains = [

@@ -4,7 +4,7 @@ per GPU, the study's V100/P100 figures beside them (data/study_reference.py)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ...data import study_reference
 from .common import cfg, csv_paths, fmt, load, need, pick, span, table, vals
@@ -49,7 +49,7 @@ def single(argv: Sequence[str]) -> list:
             or " / ".join(os.path.basename(p) for p in paths)
         )
 
-    def cell(fn):
+    def cell(fn: Callable):
         out = []
         for files in data:
             for rows in files:  # the first file of the column that has the case
@@ -62,7 +62,7 @@ def single(argv: Sequence[str]) -> list:
     ref = study_reference.STUDY
     lines = []
 
-    def row(level: str, case, fn, key=None):
+    def row(level: str, case: str, fn: Callable, key: str | None = None):
         v100, p100, src = ref.get(key, ("-", "-", "")) if key else ("-", "-", "")
         lines.append([level, case] + cell(fn) + [v100, p100, src or "-"])
 
@@ -82,7 +82,14 @@ def single(argv: Sequence[str]) -> list:
         )
 
     def lat_list(
-        method: str, metric: str, axis: str, points, scale: float = 1.0, f=fmt, agg=min, **more
+        method: str,
+        metric: str,
+        axis: str,
+        points: tuple,
+        scale: float = 1.0,
+        f: Callable = fmt,
+        agg: Callable = min,
+        **more,
     ):
         def fn(rows: list):
             out = []
@@ -93,7 +100,7 @@ def single(argv: Sequence[str]) -> list:
 
         return fn
 
-    def best(method: str, metric: str, axis: str, points, **more):
+    def best(method: str, metric: str, axis: str, points: tuple, **more):
         def fn(rows: list):
             out = []
             for p in points:

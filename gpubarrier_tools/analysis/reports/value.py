@@ -170,7 +170,7 @@ def count(argv: Sequence[str]) -> list:
     return [text]
 
 
-def runs(argv: Sequence[str]) -> list[str]:
+def runs(argv) -> list[str]:
     """One line: every run's value (by run_id, in file order) and their CV."""
     scale = gbcsv.number_option(argv, "--scale", "1")
     f = gbcsv.format_option(argv, ".1f")
@@ -181,7 +181,7 @@ def runs(argv: Sequence[str]) -> list[str]:
     return [", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") + f" (CV {cv:.2f}%)"]
 
 
-def rows_table(argv: Sequence[str]) -> list:
+def rows_table(argv) -> list:
     method = option(argv, "--method")
     metric = option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1")
