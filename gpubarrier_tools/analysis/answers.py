@@ -83,7 +83,7 @@ def header(found: list) -> list:
     return HEADER if all(a["verified"] for a in found) else HEADER_UNVERIFIED
 
 
-def verified(r: MutableMapping[str, Any]):
+def verified(r: MutableMapping[str, Any]) -> bool:
     return r["status"] == "ok" and r["note"].startswith("verified")
 
 
@@ -96,7 +96,7 @@ def unverified_why(r: MutableMapping[str, Any]) -> str:
     return "its note records no barrier check"
 
 
-def noisy(r: MutableMapping[str, Any]):
+def noisy(r: MutableMapping[str, Any]) -> bool:
     return bool(gbcsv.noisy_reason(r))
 
 
@@ -173,7 +173,7 @@ def team(r: MutableMapping[str, Any]) -> str:
     return " ".join(words)
 
 
-def with_team(label: str, r: MutableMapping[str, Any]):
+def with_team(label: str, r: MutableMapping[str, Any]) -> str:
     """A method's label with its team: "`host.omp.barrier` on 2 threads"."""
     who = team(r)
     if not who:
@@ -181,7 +181,7 @@ def with_team(label: str, r: MutableMapping[str, Any]):
     return f"{label} {who}" if who.startswith("on ") else f"{label} on {who}"
 
 
-def method_label(r: MutableMapping[str, Any]):
+def method_label(r: MutableMapping[str, Any]) -> str:
     """The method, with [graph] where its row is one block per GPU and one launch per barrier
     from a CUDA graph (a device barrier's launch=graph: another shape than its persistent whole-GPU
     rows, so it is answered apart) and [mpi] where it ran one MPI rank per GPU."""

@@ -310,7 +310,7 @@ def direction(metric: str) -> str | None:
     return None
 
 
-def floor_of(agg_a, agg_b, floor):
+def floor_of(agg_a, agg_b, floor) -> float:
     if floor is not None:
         return floor
     techs = set(agg_a.techniques) | set(agg_b.techniques)
@@ -616,7 +616,7 @@ def _summary_lines(res) -> list:
     return parts
 
 
-def side_gpus(side):
+def side_gpus(side) -> list:
     """The GPU UUIDs of a side's rows (machines.uuids_of), sorted; empty where none records them."""
     return sorted({u for rows in side.groups.values() for r in rows for u in machines.uuids_of(r)})
 
@@ -628,7 +628,7 @@ def _gpus_text(uuids) -> str:
     return f"on {shown}" + (f" and {len(uuids) - 4} more" if len(uuids) > 4 else "")
 
 
-def gpus_differ(sides: list):
+def gpus_differ(sides: list) -> bool:
     """Whether a side was measured on other GPUs than the baseline (both recorded): its verdicts
     then hold the difference between the GPUs as well as between the runs."""
     base = set(side_gpus(sides[0]))
@@ -720,7 +720,7 @@ def parts(res: dict) -> dict[str, Any]:
 NO_JOINED_KEY = "(no key is in the baseline and another side)"
 
 
-def report(res, markdown=True):
+def report(res, markdown=True) -> list:
     """The comparison's items (data/tables.py): the sides, the joined keys' table, the keys only
     in one side, the at-the-floor table and the summary, with Markdown's list marks and bold
     where `markdown`, as plain lines for a terminal otherwise."""

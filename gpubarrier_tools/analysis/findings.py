@@ -86,7 +86,7 @@ def gbs(f: Fig) -> str:
 # --- the claims -------------------------------------------------------------------------------
 
 
-def gpu_counts(s: Scope, method: str, metric: str, **axes):
+def gpu_counts(s: Scope, method: str, metric: str, **axes) -> list:
     return sorted(int(k) for k in s.values(method, metric, "gpu_count", **axes))
 
 
@@ -401,7 +401,7 @@ SIZES_BIG = 1 << 20
 SLIGHTLY_WORD = f"slightly: at most {100 * SLIGHTLY:.0f}% apart"
 
 
-def reduction_sizes(s: Scope, *keys):
+def reduction_sizes(s: Scope, *keys) -> list:
     common = None
     for method, axes in keys:
         got = {int(k) for k in s.values(method, "latency", "bytes", **axes)}
@@ -1241,7 +1241,7 @@ def split_reason(out: Outcome) -> str | None:
     )
 
 
-def short(uuid: str):
+def short(uuid: str) -> str:
     return uuid[:12]
 
 
@@ -1363,7 +1363,7 @@ MULTI_GPU = {
 } | findings_more.MULTI_GPU
 
 
-def multi_gpu_reason(got: str, label: str):
+def multi_gpu_reason(got: str, label: str) -> str:
     """A multi-GPU claim's "no rows: ..." said as what it is: no run of several GPUs holds it."""
     rest = got[len("no rows") :].lstrip(": ")
     return f"not measured on one machine: no run of 2 or more {label}s holds " + (
@@ -1382,7 +1382,7 @@ def runs_read(loaded: list, base: str) -> str:
         uuids = gpus.setdefault(label, set())
         uuids.update(machines_mod.uuids_of(r) or ["no UUIDs"])
 
-    def named(uuids: set):
+    def named(uuids: set) -> str:
         known = sorted(u for u in uuids if u != "no UUIDs")
         text = (
             ", ".join(f"`{short(u)}`" for u in known) if len(known) <= 4 else f"{len(known)} GPUs"

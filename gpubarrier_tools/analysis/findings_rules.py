@@ -133,7 +133,7 @@ class Fig:
         self.gpus = (lo, hi, n_gpus)
 
     @property
-    def gpu_spread(self):
+    def gpu_spread(self) -> float:
         """How far the GPUs of this figure's machine that measured it apart differ (0: one)."""
         return self.gpus[1] - self.gpus[0]
 
@@ -206,7 +206,7 @@ class Outcome:
         self.left_out, self.words, self.extension = list(left_out), list(words), extension
 
 
-def floor_of(f: Fig):
+def floor_of(f: Fig) -> float:
     """The run-to-run floor (a fraction) of the figure's technique: what two runs of one build on
     one machine differ by (cli/compare.py, measured from the committed repeat runs)."""
     from . import comparison as compare
@@ -224,14 +224,14 @@ def margin_parts(a: Fig, b: Fig) -> tuple:
     )
 
 
-def margin(a: Fig, b: Fig):
+def margin(a: Fig, b: Fig) -> float:
     """The difference two figures must exceed to differ: twice their summed errors, at least the
     larger run-to-run floor of their techniques, plus the spread between GPUs of one machine."""
     stat, floor, gpus = margin_parts(a, b)
     return max(stat, floor) + gpus
 
 
-def margin_basis(figs: list):
+def margin_basis(figs: list) -> str:
     """What set the margins of these figures: "standard errors" (or "stddevs" for a figure with
     no sample count), "the run-to-run floor (X%) where larger", "+ the spread between the
     machine's GPUs" where that took part."""

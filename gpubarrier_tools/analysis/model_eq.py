@@ -33,7 +33,7 @@ class Side:
         """Eq. 1: C = T x Thr."""
         return self.latency * self.throughput
 
-    def time(self, n: float, extra: float = 0.0):
+    def time(self, n: float, extra: float = 0.0) -> float:
         """The time to read n bytes (a term of Eq. 2), plus `extra` (T_sync for "more")."""
         return self.latency + extra + max(0.0, n - self.concurrency()) / self.throughput
 
@@ -60,7 +60,7 @@ def switch_point(basic, more, t_sync: float) -> SwitchPoint:
     if basic.throughput <= 0 or more.throughput <= 0:
         raise ValueError("throughputs must be positive")
 
-    def gain(n: float):  # > 0 where "more" is faster
+    def gain(n: float) -> float:  # > 0 where "more" is faster
         return basic.time(n) - more.time(n, t_sync)
 
     if gain(0.0) >= 0:
@@ -78,7 +78,7 @@ def switch_point(basic, more, t_sync: float) -> SwitchPoint:
     return SwitchPoint(None, "Eq. 2", "never: Thr_more <= Thr_basic, so more never catches up")
 
 
-def eq5(t_sync: float, thr_basic: float, thr_more: float):
+def eq5(t_sync: float, thr_basic: float, thr_more: float) -> float:
     """Eq. 5 as printed, for checking switch_point against the study's own arithmetic."""
     return t_sync * thr_more * thr_basic / (thr_more - thr_basic)
 

@@ -210,7 +210,7 @@ def two_node_round(rows: list) -> tuple | None:
     )
 
 
-def rounds(n: int):
+def rounds(n: int) -> int:
     return math.ceil(math.log2(n)) if n > 1 else 0
 
 

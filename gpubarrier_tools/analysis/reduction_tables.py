@@ -52,12 +52,12 @@ READ = "model.gmem.stream"  # grid=1: the read ceiling of Table 6
 MIB = 1 << 20
 
 
-def load(paths):
+def load(paths) -> list:
     """ok and unverified rows (Table 5 shows the wrong variant too)."""
     return gbcsv.load(paths, statuses={"ok", "unverified"})
 
 
-def models_of(rows: list):
+def models_of(rows: list) -> list:
     return sorted({r["gpu_model"] for r in rows if r["gpu_model"]})
 
 
@@ -248,7 +248,7 @@ def sizes_of(rows: list, method: str, **axes) -> set:
     return {int(gbcsv.config_axes(r)["bytes"]) for r in select(rows, method, "bandwidth", **axes)}
 
 
-def cache_of(r: MutableMapping[str, Any]):
+def cache_of(r: MutableMapping[str, Any]) -> str:
     """The row's cache axis ("0" cold L2, "1" warm; "" for rows without it)."""
     return gbcsv.config_axes(r).get("cache", "")
 

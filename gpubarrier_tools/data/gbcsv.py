@@ -445,7 +445,7 @@ def load(paths, statuses=None) -> list:
     return rows
 
 
-def statistic(row: MutableMapping[str, Any]):
+def statistic(row: MutableMapping[str, Any]) -> str:
     """What the row's `value` is: its own `statistic` column (v3), else by technique."""
     return row.get("statistic") or STATISTIC_BY_TECHNIQUE.get(row["technique"], "")
 
@@ -464,7 +464,7 @@ def noisy_reason(row: MutableMapping[str, Any]) -> str:
     if row.get("schema_version", "").isdigit() and int(row["schema_version"]) >= 3:
         return ""  # from v3 on, the note says it
 
-    def num(col: str):
+    def num(col: str) -> float:
         try:
             return float(row.get(col) or "nan")
         except ValueError:

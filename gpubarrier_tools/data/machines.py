@@ -26,11 +26,11 @@ from collections.abc import MutableMapping
 from typing import Any
 
 
-def uuids_of(r: MutableMapping[str, Any]):
+def uuids_of(r: MutableMapping[str, Any]) -> list:
     return sorted(u for u in r.get("gpu_uuids", "").split(",") if u)
 
 
-def placed(r: MutableMapping[str, Any]):
+def placed(r: MutableMapping[str, Any]) -> bool:
     """Whether the row's own columns place it (UUIDs, or schema before v3); other rows join the
     machine of their run or host (module docstring)."""
     version = r.get("schema_version", "")
@@ -54,13 +54,13 @@ def _placed_groups(rows) -> dict:
     run, are one group."""
     parent = {}
 
-    def find(x: tuple):
+    def find(x: tuple) -> tuple:
         while parent.setdefault(x, x) != x:
             parent[x] = parent[parent[x]]
             x = parent[x]
         return x
 
-    def join(a: tuple, b: tuple):
+    def join(a: tuple, b: tuple) -> None:
         parent[find(b)] = find(a)
 
     keys = {}
@@ -138,7 +138,7 @@ def short_names(groups: list) -> dict:
     """{label: a short name for a column or row heading} of machines(rows)' groups: the GPU model
     without "NVIDIA " and memory ("H100"), with " #1", " #2" where two machines share it."""
 
-    def short(label: str, rs: list):
+    def short(label: str, rs: list) -> str:
         models = sorted({r["gpu_model"] for r in rs if r.get("gpu_model")})
         if not models:
             return "host only"

@@ -98,7 +98,7 @@ DESIGN_REFERENCE = [
 ]
 
 
-def design_reference_csv():
+def design_reference_csv() -> str:
     """The committed CSV the foundation figures are read from (DESIGN_REFERENCE_RUN), absolute."""
     return os.path.join(tool_main.ROOT, DESIGN_REFERENCE_RUN)
 

@@ -60,7 +60,7 @@ class WriteError(InputError):
         super().__init__(message, status=1)
 
 
-def prog():
+def prog() -> str:
     return os.environ.get("GPUBARRIER_COMMAND") or os.path.basename(sys.argv[0] or "tool")
 
 
@@ -68,7 +68,7 @@ def one_line(text) -> str:
     return " ".join(str(text).split())
 
 
-def shown(text: str):
+def shown(text: str) -> str:
     """`text` (a path, a glob, an argument) as a message shows it: as it is when printable, else
     quoted with its escapes ('a\\nb.csv'), so that a newline in a name neither splits the one line
     nor reads as a space."""

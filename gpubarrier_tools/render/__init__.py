@@ -26,7 +26,7 @@ def _md_cell(text) -> str:
     return str(text).replace("|", "\\|")
 
 
-def markdown_table(table: Table):
+def markdown_table(table: Table) -> list:
     """A table's Markdown lines: its caption, the table, its notes."""
     lines = [table.caption] if table.caption else []
     lines.append("| " + " | ".join(_md_cell(h) for h in table.header) + " |")
@@ -66,7 +66,7 @@ def aligned_table(table: Table) -> list:
         max(len(x) for x in col) for col in itertools.zip_longest(table.header, *rows, fillvalue="")
     ]
 
-    def line(cells: list):
+    def line(cells: list) -> str:
         return "  ".join(x.ljust(w) for x, w in zip(cells, widths)).rstrip()
 
     return (
@@ -111,13 +111,13 @@ def html_table(
     cell = inline if markup else escaped
     right, nowrap = set(table.align_right) | set(right), set(nowrap)
 
-    def td(i: int, c):
+    def td(i: int, c) -> str:
         if row_head and i == 0:
             return f"<th>{cell(c)}</th>"
         cls = " ".join(["num"] * (i in right) + ["nw"] * (i in nowrap))
         return f'<td class="{cls}">{cell(c)}</td>' if cls else f"<td>{cell(c)}</td>"
 
-    def tr(k: int, r: MutableMapping[str, Any]):
+    def tr(k: int, r: MutableMapping[str, Any]) -> str:
         mark = table.marks[k] if k < len(table.marks) else ""
         return (
             (f'<tr class="{mark}">' if mark else "<tr>")
@@ -138,7 +138,7 @@ def html_table(
 def html(items: list) -> str:
     parts = []
 
-    def notes(text: str):
+    def notes(text: str) -> None:
         parts.extend(
             f'<p class="note">{inline(line)}</p>' for line in text.splitlines() if line.strip()
         )

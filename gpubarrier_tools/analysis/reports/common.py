@@ -18,7 +18,7 @@ _CACHE: dict[tuple, list] = {}  # (path, mtime, statuses): its rows
 _NOTED: set[str] = set()  # skipped files already named on stderr
 
 
-def csv_paths(paths: list[str]):
+def csv_paths(paths: list[str]) -> list:
     """The CSV files of `paths` (folders expanded to their gpubarrier CSVs; the other CSVs there
     named on stderr once). Raises CsvError when folders were given and no gpubarrier CSV is left."""
     csvs, skipped = gbcsv.expand(paths)
@@ -82,7 +82,7 @@ def pick(rows: list, method: str, metric: str, gpu: str = "0", **axes) -> list:
     ]
 
 
-def fmt(v: float, digits: int = 3):
+def fmt(v: float, digits: int = 3) -> str:
     return f"{v:.{digits}g}" if abs(v) < 100 else f"{v:.0f}"
 
 
@@ -136,7 +136,7 @@ def host_headline(rows: list) -> list:
     ]
 
 
-def headline_label(variant: str, r: MutableMapping[str, Any]):
+def headline_label(variant: str, r: MutableMapping[str, Any]) -> str:
     """The variant text, with the metric named when the row is a `loop_latency`, `interval` or
     `loop_interval` one."""
     m = r["metric"]

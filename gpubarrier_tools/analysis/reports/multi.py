@@ -96,7 +96,7 @@ def multi(argv):
     rows = host_headline(load(argv, statuses=("ok", "skipped")))
     cols = [("threads", "1"), ("threads", "2"), ("mpi", "2")]
 
-    def build(rows: list):
+    def build(rows: list) -> tuple:
         tab = collections.OrderedDict()
         for r in rows:
             c = cfg(r)
@@ -115,7 +115,7 @@ def multi(argv):
             tab.setdefault((method, headline_label(variant, r), shape), {})[(launcher, n)] = cell
         fold_skipped(tab)
 
-        def order(item: tuple):
+        def order(item: tuple) -> tuple:
             (method, variant, shape), v = item
             two = [
                 float(x)

@@ -64,7 +64,7 @@ def scaling_cells(rows: list, methods, shapes: list, orderings: list) -> tuple[l
     def best(v: dict, n: int):
         return min(v[n].values()) if v.get(n) else None
 
-    def order(item: tuple):
+    def order(item: tuple) -> tuple:
         (method, variant, shape), v = item
         return (not method.startswith("multigpu"), shape, best(v, top) or 1e9, method)
 

@@ -49,7 +49,7 @@ def single(argv: Sequence[str]) -> list:
             or " / ".join(os.path.basename(p) for p in paths)
         )
 
-    def cell(fn: Callable):
+    def cell(fn: Callable) -> list:
         out = []
         for files in data:
             for rows in files:  # the first file of the column that has the case
@@ -62,7 +62,7 @@ def single(argv: Sequence[str]) -> list:
     ref = study_reference.STUDY
     lines = []
 
-    def row(level: str, case: str, fn: Callable, key: str | None = None):
+    def row(level: str, case: str, fn: Callable, key: str | None = None) -> None:
         v100, p100, src = ref.get(key, ("-", "-", "")) if key else ("-", "-", "")
         lines.append([level, case] + cell(fn) + [v100, p100, src or "-"])
 
@@ -91,7 +91,7 @@ def single(argv: Sequence[str]) -> list:
         agg: Callable = min,
         **more,
     ):
-        def fn(rows: list):
+        def fn(rows: list) -> str:
             out = []
             for p in points:
                 v = vals(pick(rows, method, metric, **{axis: p}, **more), scale)
@@ -101,7 +101,7 @@ def single(argv: Sequence[str]) -> list:
         return fn
 
     def best(method: str, metric: str, axis: str, points: tuple, **more):
-        def fn(rows: list):
+        def fn(rows: list) -> str:
             out = []
             for p in points:
                 v = vals(pick(rows, method, metric, **{axis: p}, **more))
@@ -173,7 +173,7 @@ def single(argv: Sequence[str]) -> list:
     f2 = "{:.2f}".format
 
     def per_launch(metric: str):
-        def fn(rows: list):
+        def fn(rows: list) -> str:
             out = [vals(pick(rows, m, metric, blocks_per_sm=1), us) for m in launches]
             return "-" if not any(out) else " / ".join(f2(v[0]) if v else "-" for v in out)
 
