@@ -2,7 +2,7 @@
 # executable finds relative to itself (src/paths/data_dir.cpp):
 #   P/bin/gpubarrier, P/bin/gpubarrier-legacy (when built)
 #   P/lib/gpubarrier/          NVSHMEM's host libraries, when gpubarrier is built with NVSHMEM
-#   P/share/gpubarrier/tools/  the Python tools of compare, plot, model and report
+#   P/share/gpubarrier/gpubarrier_tools/ the Python tools of compare, plot, model and report
 #   P/share/gpubarrier/configs/ sweeps, systems and network data (`--sweep quick`, `--system ...`)
 #   P/share/gpubarrier/jobs/templates/ the job script templates (compiled in; installed to read)
 #   P/share/gpubarrier/reframe/ the ReFrame checks (docs/reframe.md)
@@ -24,7 +24,7 @@ if(GB_NVSHMEM_TARGET)
     FILES_MATCHING PATTERN "*.so*")
 endif()
 
-install(DIRECTORY tools/ DESTINATION ${GB_INSTALL_DATA}/tools
+install(DIRECTORY gpubarrier_tools/ DESTINATION ${GB_INSTALL_DATA}/gpubarrier_tools
   FILES_MATCHING PATTERN "*.py" PATTERN "schema.json" PATTERN "noise_floors.json"
   PATTERN "study_conclusions.json"
   PATTERN "__pycache__" EXCLUDE PATTERN "reference" EXCLUDE)

@@ -172,7 +172,7 @@ class FloorSignal final : public Method {
                 .axes = method_axes()}) {}
   static std::vector<Axis> method_axes() {
     // Named as the device barriers' orderings where a barrier's ordering has this signal as
-    // its floor (release-acquire, seq-cst-fence, acq-rel-fence: tools/floor.py pairs them).
+    // its floor (release-acquire, seq-cst-fence, acq-rel-fence: gpubarrier_tools/analysis/floor.py pairs them).
     return {
         {"ordering",
          {0, 1, 2, 3, 4},

@@ -2,7 +2,7 @@
 // Zhang, Matsuoka), section 7.2: "the data is usually kept in shared memory"), each thread a
 // strided share, then the block's warp-shuffle tree with one barrier. Axis threads_per_block
 // 1 | 32 | 1024: the measured side of the model's "1 thread vs 1 warp" and "32 vs 1024 threads"
-// (tools/model.py reads the crossing of their latency curves). Clock technique: thread 0 reads
+// (gpubarrier_tools/cli/model.py reads the crossing of their latency curves). Clock technique: thread 0 reads
 // clock64 after the block has loaded the array and once it holds the sum. Axis cache as every
 // reduction (common/l2_evict.hpp); here the array is loaded before the timed span starts, so cold
 // and warm time the same work.

@@ -1,7 +1,7 @@
 // reduction.single.grid-sync: one cooperative kernel, grid.sync() as the barrier (the study's
 // Fig. 13, single GPU): every block leaves its partial sum, the grid synchronises, block 0 sums
 // the partials. Axis grid: 0 = one block (no other block to wait for), 1 = the resident grid;
-// tools/model.py reads the crossing of the two as the measured "1 block vs the grid".
+// gpubarrier_tools/cli/model.py reads the crossing of the two as the measured "1 block vs the grid".
 #include "common/grid_axis.hpp"
 #include "core/registry.hpp"
 #include "reduction/detail/reduction_method.cuh"

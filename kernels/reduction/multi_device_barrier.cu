@@ -4,7 +4,7 @@
 // GPU 0's memory over peer access (CUDA IPC in mpi mode), every block of every GPU crosses one
 // device-side multi-GPU barrier (the push algorithm, release/acquire ordering: the barrier
 // publishes the slot writes), and block 0 of GPU 0 sums the slots. One launch per GPU per
-// reduction; tools/model.py pairs it with the multigpu.device.* barriers.
+// reduction; gpubarrier_tools/cli/model.py pairs it with the multigpu.device.* barriers.
 #include <algorithm>
 #include <string>
 #include <vector>

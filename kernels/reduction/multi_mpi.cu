@@ -1,7 +1,7 @@
 // reduction.multi.mpi: the array spread over the GPUs (multi_reduction.cuh), one rank per GPU
 // (mpi mode only): each GPU's share sum lands in GPU 0's memory over CUDA IPC, the ranks meet at
 // MPI_Barrier, rank 0 sums the partials on GPU 0 (detail/host_barrier_reduction.cuh).
-// tools/model.py pairs it with host.mpi.gpu-barrier.
+// gpubarrier_tools/cli/model.py pairs it with host.mpi.gpu-barrier.
 #include <string>
 
 #include "core/registry.hpp"

@@ -1,7 +1,7 @@
 // reduction.multi.nccl: the array spread over the team's GPUs (multi_reduction.cuh); each GPU sums
 // its share in one cooperative kernel into a double of its own, then NCCL reduces the N partial
 // sums (one double per GPU, so that NCCL's part is its synchronisation, as host.nccl.allreduce
-// measures it for tools/model.py): variant 0 = ncclAllReduce (every GPU gets the total),
+// measures it for gpubarrier_tools/cli/model.py): variant 0 = ncclAllReduce (every GPU gets the total),
 // 1 = ncclReduce to GPU 0. The shares' sums, the collective and a stream wait are one step.
 #include <memory>
 #include <string>

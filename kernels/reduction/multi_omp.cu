@@ -1,7 +1,7 @@
 // reduction.multi.omp: the array spread over the GPUs (multi_reduction.cuh), one OpenMP thread
 // per GPU (threads mode only): each GPU's share sum lands in GPU 0's memory, the threads meet at
 // an OpenMP barrier (Team::thread_barrier), thread 0 sums the partials on GPU 0
-// (detail/host_barrier_reduction.cuh). tools/model.py pairs it with host.omp.gpu-barrier.
+// (detail/host_barrier_reduction.cuh). gpubarrier_tools/cli/model.py pairs it with host.omp.gpu-barrier.
 #include <cstdlib>
 #include <string>
 

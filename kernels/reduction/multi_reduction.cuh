@@ -1,6 +1,6 @@
 // What every multi-GPU reduction shares (the study (Zhang, Wahib, Zhang, Matsuoka), Fig.
 // 16): one double array of `bytes` bytes in all (the axis is the whole array, so that gpu_count 1
-// and N of one size sum the same data and tools/model.py's crossing compares like with like), split
+// and N of one size sum the same data and gpubarrier_tools/cli/model.py's crossing compares like with like), split
 // into contiguous shares, one per GPU of the team (bytes / gpu_count each); the exact sum of the
 // whole array; the check of member 0's result against it; and the figures: latency of one whole
 // reduction (host-loop: a step is one reduction on every member, the slowest member's time) and the

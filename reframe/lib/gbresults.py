@@ -1,6 +1,6 @@
 """What gpubarrier's ReFrame checks read from its CSV, through gpubarrier's own reader and floor
-(tools/gbcsv.py and tools/floor.py, found beside this suite: reframe/../tools in the source tree,
-share/gpubarrier/tools in an install).
+(gpubarrier_tools/data/gbcsv.py and gpubarrier_tools/analysis/floor.py, found beside this suite: reframe/../gpubarrier_tools in the source tree,
+share/gpubarrier/gpubarrier_tools in an install).
 
 sanity_problems()  why a run is not sane, one line each: a row that is failed, timeout or
                    unverified; a method the check needs with no ok row; an unreadable CSV
@@ -21,41 +21,42 @@ import os
 import sys
 
 SUITE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The tools package shipped with this suite: the source root's tools/, or share/gpubarrier/tools
-# beside share/gpubarrier/reframe in an install.
-TOOLS = os.path.join(os.path.dirname(SUITE), 'tools')
+# The tools package shipped with this suite: the source root's gpubarrier_tools/, or
+# share/gpubarrier/gpubarrier_tools beside share/gpubarrier/reframe in an install.
+PACKAGE = 'gpubarrier_tools'
+TOOLS = os.path.join(os.path.dirname(SUITE), PACKAGE)
 
 
 def _shipped_tools():
-    """The package at TOOLS, imported as `tools` from its folder by its location. ReFrame loads
+    """The package at TOOLS, imported as PACKAGE from its folder by its location. ReFrame loads
     this suite by its path and make_references.py runs as a file, so no entry of sys.path need
     lead to the package, and the checks read with the reader of their own tree whatever else the
     path holds; the path is left as it is. The package's modules import each other relatively,
-    so this is the package `python3 -m tools.report` imports from the folder above it. A package
-    of that name already imported from that folder is the same one; one from another folder is
+    so this is the package `python3 -m gpubarrier_tools.cli.report` imports from the folder above
+    it. A package of that name already imported from that folder is the same one; one from another folder is
     refused (ImportError), as the checks would read with another reader."""
-    loaded = sys.modules.get('tools')
+    loaded = sys.modules.get(PACKAGE)
     if loaded is not None:
         where = [os.path.realpath(p) for p in getattr(loaded, '__path__', [])]
         if where != [os.path.realpath(TOOLS)]:
-            raise ImportError(f'a package named tools from {where} is already imported; '
+            raise ImportError(f'a package named {PACKAGE} from {where} is already imported; '
                               f'the ReFrame checks read CSVs with {TOOLS}')
         return loaded
     spec = importlib.util.spec_from_file_location(
-        'tools', os.path.join(TOOLS, '__init__.py'), submodule_search_locations=[TOOLS])
+        PACKAGE, os.path.join(TOOLS, '__init__.py'), submodule_search_locations=[TOOLS])
     package = importlib.util.module_from_spec(spec)
-    sys.modules['tools'] = package
+    sys.modules[PACKAGE] = package
     try:
         spec.loader.exec_module(package)
     except BaseException:
-        del sys.modules['tools']
+        del sys.modules[PACKAGE]
         raise
     return package
 
 
 _shipped_tools()
-floor = importlib.import_module('tools.floor')
-gbcsv = importlib.import_module('tools.gbcsv')
+floor = importlib.import_module('gpubarrier_tools.analysis.floor')
+gbcsv = importlib.import_module('gpubarrier_tools.data.gbcsv')
 
 BAD = ('failed', 'timeout', 'unverified')
 CsvError = gbcsv.CsvError

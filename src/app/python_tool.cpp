@@ -1,8 +1,8 @@
-// `gpubarrier compare|plot|model|report ARGS...`: the Python tools of tools/ (compare.py, plot.py,
-// report.py), run as a child process with a Python that has their libraries. tools/ is a Python
-// package (tools/__init__.py): each tool runs as its module, `python3 -m tools.report ARGS...`,
-// with the folder above tools/ where a script's own folder would be on the path. ARGS pass through
-// untouched, stdout and stderr are the tool's own, and gpubarrier exits with the tool's status.
+// `gpubarrier compare|plot|model|report ARGS...`: the Python tools of gpubarrier_tools/cli/
+// (compare.py, plot.py, report.py), run as a child process with a Python that has their libraries.
+// gpubarrier_tools/ is a Python package: each tool runs as its module,
+// `python3 -m gpubarrier_tools.cli.report ARGS...`, with the folder above gpubarrier_tools/ where a
+// script's own folder would be on the path. ARGS pass through untouched, stdout and stderr are the tool's own, and gpubarrier exits with the tool's status.
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -55,39 +55,39 @@ const char* report_modules(const std::vector<std::string>& args) {
 
 struct Tool {
   const char* command;  // the subcommand
-  const char* script;   // under the tools directory
+  const char* script;   // under the package folder
   const char* help;
   const char* modules;  // what the Python running it must import, comma-separated ("": nothing)
   ExtraModules extra = nullptr;
 };
 
 constexpr Tool kTools[] = {
-    {"compare", "compare.py",
+    {"compare", "cli/compare.py",
      "Compare two or more gpubarrier CSVs (machines, runs, launch modes) figure by figure: the\n"
      "values side by side, the ratio to the first, and a verdict (same / faster / slower) that\n"
-     "accounts for the standard error and the run-to-run floor (tools/compare.py; its options\n"
-     "pass through).\n"
+     "accounts for the standard error and the run-to-run floor\n"
+     "(gpubarrier_tools/cli/compare.py; its options pass through).\n"
      "Example: gpubarrier compare results/h100/single-gpu.csv results/h200/single-gpu.csv "
      "--level grid",
      "", compare_modules},
-    {"plot", "plot.py",
+    {"plot", "cli/plot.py",
      "Plot gpubarrier CSVs (PNG and SVG): heat maps, a line per swept axis, a summary, latency\n"
      "against GPU count, and, across machines, grouped bars and a ratio heat map\n"
-     "(tools/plot.py; its options pass through).\n"
+     "(gpubarrier_tools/cli/plot.py; its options pass through).\n"
      "Example: gpubarrier plot results/h200x2/multi-gpu.csv results/h200x4/multi-gpu-scaling.csv "
      "--out plots/",
      "matplotlib"},
-    {"model", "model.py",
+    {"model", "cli/model.py",
      "The study's performance model (Eqs. 1-5): the size at which more threads, warps,\n"
      "blocks or GPUs start to win, predicted from measured rows and set beside the switch point\n"
      "the reduction sweep measured; --study recomputes the study's Table 4 from its inputs\n"
-     "(tools/model.py; its options pass through).\n"
+     "(gpubarrier_tools/cli/model.py; its options pass through).\n"
      "Example: gpubarrier model --study",
      ""},
-    {"report", "report.py",
+    {"report", "cli/report.py",
      "Markdown tables of gpubarrier CSVs (single, multi, scaling, compare, ...), the regeneration\n"
      "of results/README.md (readme [--check]), or one self-contained HTML page (--html)\n"
-     "(tools/report.py; its options pass through).\n"
+     "(gpubarrier_tools/cli/report.py; its options pass through).\n"
      "Example: gpubarrier report results/h200x2 --html page.html",
      "matplotlib", report_modules},
 };
@@ -191,21 +191,23 @@ int run_tool(const Tool& tool, const std::vector<std::string>& args) {
   const fs::path script = package / tool.script;
   if (std::error_code ec; !fs::is_regular_file(script, ec))
     throw Error("gpubarrier " + std::string(tool.command) + " runs " + script.string() +
-                ", which does not exist (set GPUBARRIER_TOOLS to the directory holding " +
+                ", which does not exist (set GPUBARRIER_TOOLS to the package folder holding " +
                 tool.script + ")");
   const std::string name = package.filename().string();
   if (!python_identifier(name))
     throw Error("gpubarrier " + std::string(tool.command) + " runs the Python package " +
                 package.string() + ", whose folder name '" + name +
                 "' is no Python name (letters, digits and _; set GPUBARRIER_TOOLS to a folder "
-                "named tools)");
-  const std::string module = name + "." + fs::path(tool.script).stem().string();
+                "named gpubarrier_tools)");
+  const fs::path in_package = fs::path(tool.script).replace_extension();
+  std::string module = name;
+  for (const auto& part : in_package) module += "." + part.string();
   std::vector<std::string> argv{python_interpreter(needed_modules(tool, args)), "-c", kRunModule,
                                 package.parent_path().string(), module};
   argv.insert(argv.end(), args.begin(), args.end());
   std::fflush(stdout);
   std::fflush(stderr);
-  // The tool's messages name the command the user typed (tools/tool_main.py).
+  // The tool's messages name the command the user typed (gpubarrier_tools/data/tool_main.py).
   setenv("GPUBARRIER_COMMAND", ("gpubarrier " + std::string(tool.command)).c_str(), 1);
   int err = 0;
   const int status = spawn_and_wait(argv, false, err);
@@ -228,7 +230,8 @@ void add_python_tool_commands(CLI::App& app, GlobalOptions& global) {
     cmd->callback([&tool, &global, cmd] {
       const std::vector<std::string> args = cmd->remaining();
       if (!args.empty() && (args[0] == "--help" || args[0] == "-h"))
-        std::printf("%s\n\nThe options of %s:\n\n", tool.help, tool.script);
+        std::printf("%s\n\nThe options of %s:\n\n", tool.help,
+                    fs::path(tool.script).filename().c_str());
       global.exit_status = run_tool(tool, args);
     });
   }

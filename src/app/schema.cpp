@@ -5,7 +5,7 @@
 // tools read a config of names and one of the integers written before names alike; with --json
 // also each method's timed instructions and physical bounds (MethodInfo), which the tools apply
 // to rows written before the executable did. Its --json is what the Python tools read
-// (tools/schema.json).
+// (gpubarrier_tools/data/schema.json).
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
@@ -134,7 +134,7 @@ void add_schema_command(CLI::App& app, GlobalOptions& global) {
       "Print the CSV schema this executable writes: the columns in order with the schema version "
       "that added each, the thresholds that mark a figure noisy, the statuses and the named "
       "values of categorical axes (with each method's code for each). --json is what "
-      "the Python tools read (tools/schema.json is written from it)");
+      "the Python tools read (gpubarrier_tools/data/schema.json is written from it)");
   cmd->add_flag("--json", global.json, "JSON output");
   cmd->callback([&global] {
     if (global.json)

@@ -3,7 +3,7 @@
 // whose 95% confidence interval includes zero measured nothing that can be told from zero. It
 // is written `unverified`, so that no reader of ok rows takes it, with a note part of its own
 // that gives the bound it does establish: "unresolved: 95% interval -99.8..24.4 ns includes
-// zero, below 24.4 ns". tools/bounds.py applies the same rule to rows written before.
+// zero, below 24.4 ns". gpubarrier_tools/data/bounds.py applies the same rule to rows written before.
 #pragma once
 
 #include <cstddef>
@@ -14,7 +14,7 @@
 
 namespace gb {
 
-// The note part's prefix (tools/gbcsv.py figure_excluded recognises it).
+// The note part's prefix (gpubarrier_tools/data/gbcsv.py figure_excluded recognises it).
 inline constexpr const char* kUnresolvedPrefix = "unresolved: ";
 
 // Student's t quantile at 0.975 for `df` >= 1 degrees of freedom: the tables for 1-3, the

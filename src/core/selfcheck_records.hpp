@@ -37,7 +37,7 @@ class RecordMaker {
   std::string run_id_, topology_;
 };
 
-// The notes, in a fixed form that tools/report.py and tools/plot.py read back:
+// The notes, in a fixed form that gpubarrier_tools/cli/report.py and gpubarrier_tools/cli/plot.py read back:
 // "SM clock 1980 MHz measured"
 std::string clock_note(double sm_clock_hz);
 // "deviation -1.3%; agreement tolerance (tolerance 5%, or 2 standard errors); SM clock 1980 MHz

@@ -1,7 +1,7 @@
 // One CSV row: a record (core/record.hpp) in the order and format of the CSV schema.
 // The column list is the schema; results/SCHEMA.md documents it. Bump kSchemaVersion whenever
 // a column is added, removed or changes meaning. `gpubarrier schema` states it; the Python tools
-// read its copy in tools/schema.json (rewrite it with `gpubarrier --json schema`).
+// read its copy in gpubarrier_tools/data/schema.json (rewrite it with `gpubarrier --json schema`).
 #pragma once
 
 #include <string>

@@ -9,11 +9,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A folder with the data files: both configs/ and tools/ are there.
+// A folder with the data files: both configs/ and gpubarrier_tools/ are there.
 bool holds_data(const fs::path& dir) {
   std::error_code ec;
   return !dir.empty() && fs::is_directory(dir / "configs", ec) &&
-         fs::is_directory(dir / "tools", ec);
+         fs::is_directory(dir / "gpubarrier_tools", ec);
 }
 
 bool same_folder(const fs::path& a, const fs::path& b) {
@@ -52,7 +52,7 @@ std::string data_dir_line() {
 
 fs::path tools_dir() {
   if (const char* d = std::getenv("GPUBARRIER_TOOLS"); d && *d) return d;
-  return data_dir().path / "tools";
+  return data_dir().path / "gpubarrier_tools";
 }
 
 std::string find_on_path(const std::string& name) {

@@ -1,5 +1,5 @@
-// Where gpubarrier's data files are (tools/, configs/, jobs/templates/, reframe/), found relative
-// to the running executable: <prefix>/share/gpubarrier after `cmake --install`, the source tree
+// Where gpubarrier's data files are (gpubarrier_tools/, configs/, jobs/templates/, reframe/), found
+// relative to the running executable: <prefix>/share/gpubarrier after `cmake --install`, the source tree
 // when it runs from its build folder. Every lookup of those files starts here.
 #pragma once
 
@@ -33,7 +33,7 @@ const DataDir& data_dir();
 // One line for --version: "data files: <path> (<origin>)".
 std::string data_dir_line();
 
-// The Python tools' folder: GPUBARRIER_TOOLS when set, else tools/ of the data files.
+// The Python tools' folder: GPUBARRIER_TOOLS when set, else gpubarrier_tools/ of the data files.
 std::filesystem::path tools_dir();
 
 // The first executable file `name` in PATH's folders, as a path; empty when there is none.

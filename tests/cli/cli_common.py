@@ -80,7 +80,7 @@ def read_csv(path):
 
 
 def synthetic_row(columns, latest, **kw):
-    """One ok row of the latest schema (`columns`, `latest`: tools/gbcsv.py's NAMES and LATEST)
+    """One ok row of the latest schema (`columns`, `latest`: gpubarrier_tools/data/gbcsv.py's NAMES and LATEST)
     with neutral provenance; `kw` sets columns (mean and median follow value)."""
     r = dict.fromkeys(columns, "")
     r.update(schema_version=str(latest), run_id="r1", timestamp="2026-11-23T00:00:00Z", host="h",

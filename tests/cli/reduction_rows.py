@@ -2,7 +2,7 @@
 share: the model's inputs, gpu.warp.reduce (variant 1 unverified, as its sum is wrong), and the
 single-GPU reductions with the copy ceiling, measured on two GPUs of one machine."""
 
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import synthetic_row, write_rows
 
 GPU = "NVIDIA H100 80GB HBM3"

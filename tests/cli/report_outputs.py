@@ -110,7 +110,7 @@ def output(work, argv, status, stdout, stderr):
 
 
 def run_forked(work, cmds, jobs):
-    """Each command as `gpubarrier report` runs it (tools.report's main under tool_main.run, its
+    """Each command as `gpubarrier report` runs it (gpubarrier_tools.cli.report's main under tool_main.run, its
     standard output and error to files, GPUBARRIER_COMMAND naming the command), in a child forked
     from this process, which imported the package and matplotlib once: the same outputs as
     separate interpreters, without an interpreter's start and imports for each of 439 commands.
@@ -118,7 +118,8 @@ def run_forked(work, cmds, jobs):
     import matplotlib  # noqa: PLC0415 (before the fork: each child shares it)
     matplotlib.use("Agg")
     import matplotlib.pyplot  # noqa: F401,PLC0415
-    from tools import report, tool_main  # noqa: PLC0415
+    from gpubarrier_tools.cli import report  # noqa: PLC0415
+    from gpubarrier_tools.data import tool_main  # noqa: PLC0415
     os.environ["GPUBARRIER_COMMAND"] = "gpubarrier report"
     os.environ.pop("GPUBARRIER_DEBUG", None)
     results, running, pending = {}, {}, list(enumerate(cmds))
@@ -198,7 +199,7 @@ def main():
             outs = run_forked(scratch, cmds, a.jobs)
         else:
             base = [os.path.abspath(a.exe), "report"] if a.exe else \
-                [python, os.path.join(os.path.abspath(a.tools), "report.py")]
+                [python, os.path.join(os.path.abspath(a.tools), "cli", "report.py")]
             with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
                 outs = list(pool.map(lambda c: run_one(base, scratch, python, c[1]), cmds))
     got = {name: {"text": sha(text), **({"png": sha(" ".join(pngs))} if pngs else {})}

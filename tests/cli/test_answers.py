@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` (tools/answers.py, issue
+"""`gpubarrier report DIR_OR_CSVS` (no table named) and `report answers` (gpubarrier_tools/analysis/answers.py, issue
 28): per machine, level and GPU count the fastest verified barrier, its latency, its ratio to the
 same run's composed floor, and each alternative's ratio to it.
 
@@ -9,7 +9,7 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = executable()

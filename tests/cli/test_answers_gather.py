@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What the answers table compares is barriers (tools/answers.py): a figure from the first
+"""What the answers table compares is barriers (gpubarrier_tools/analysis/answers.py): a figure from the first
 member's arrival to the last member's release. Two kinds of committed row are not that:
 
 - `host.nccl.allreduce blocking=back-to-back`: a loop of allreduces enqueued back to back, timed to
@@ -19,8 +19,8 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import gbcsv
-from tools import answers
+from gpubarrier_tools.data import gbcsv
+from gpubarrier_tools.analysis import answers
 from cli_common import committed_files, expect
 
 SCALING = "results/h200x4/multi-gpu-scaling.csv"

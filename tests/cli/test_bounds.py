@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
-"""Physical bounds (tools/bounds.py): a row whose figure no hardware can produce is read as
+"""Physical bounds (gpubarrier_tools/data/bounds.py): a row whose figure no hardware can produce is read as
 `unverified`, with the bound at the start of its note, by every tool (gbcsv.load), so that no
 table, model or answer uses it: a time at or below zero, a dependent shared-memory load under one
 cycle, a DRAM-read reduction above the GPU's DRAM peak, a barrier across GPUs faster than the same
 run's one-way signal. Rows inside the bounds, and warm arrays that fit in L2, stay ok. When the
 executable states its methods' bounds (`gpubarrier --json schema`, "bounds"), the tools read
-them from there (tools/schema.json) for old rows.
+them from there (gpubarrier_tools/data/schema.json) for old rows.
 
 Run by pytest: pytest tests/cli/test_bounds.py
 """
 import json
 import os
 
-from tools import bounds
-from tools import gbcsv
+from gpubarrier_tools.data import bounds
+from gpubarrier_tools.data import gbcsv
 from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
 H100 = "NVIDIA H100 80GB HBM3"
@@ -92,7 +92,7 @@ def test_rows_outside_bounds(tmp_path, gpubarrier):
 
 
 def test_stated_bounds_agree(gpubarrier):
-    # The tools apply the bounds the executable states (its schema, read from tools/schema.json,
+    # The tools apply the bounds the executable states (its schema, read from gpubarrier_tools/data/schema.json,
     # for rows written before it applied them), and each method's bounds in `list --json` are its
     # own, then every method's.
     schema = run_gpubarrier(gpubarrier, "--json", "schema")
@@ -102,12 +102,12 @@ def test_stated_bounds_agree(gpubarrier):
     expect(bounds.TIME_METRICS == tuple(b["metric"] for b in every) and
            all(b["min"] == 0 and b["max"] is None and b["min_exclusive"] and
                b["why"] == bounds.POSITIVE_WHY for b in every),
-           f"tools/bounds.py's time metrics {bounds.TIME_METRICS} are not the executable's {every}")
+           f"gpubarrier_tools/data/bounds.py's time metrics {bounds.TIME_METRICS} are not the executable's {every}")
     own = {(m, b["metric"]): (b["min"], b["max"], b["why"])
            for m, rows in stated.items() if m != "every method" for b in rows}
     expect(own and bounds.STATIC == own,
-           f"tools/bounds.py has {bounds.STATIC}, the executable states {own}: regenerate "
-           f"tools/schema.json (scripts/regenerate-docs)")
+           f"gpubarrier_tools/data/bounds.py has {bounds.STATIC}, the executable states {own}: regenerate "
+           f"gpubarrier_tools/data/schema.json (scripts/regenerate-docs)")
     lst = run_gpubarrier(gpubarrier, "--json", "list")
     expect(lst.returncode == 0, "gpubarrier --json list exits 0", lst)
     for m in json.loads(lst.stdout):

@@ -408,7 +408,7 @@ def test_selfcheck():
             w = csv.DictWriter(f, fieldnames=header, lineterminator="\r\n")
             w.writeheader()
             w.writerows(selfcheck_rows(header))
-        p = subprocess.run([sys.executable, "-m", "tools.report", "selfcheck", synthetic],
+        p = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.report", "selfcheck", synthetic],
                            capture_output=True, text=True)
         expect(p.returncode == 0, "report.py selfcheck exits 0", p)
         for line in ("| 20 | 2048 | 4.038 | 4.588 ± 0.046 | +13.6% | **no** |",
@@ -417,7 +417,7 @@ def test_selfcheck():
                      "| 10752 | 168 KiB | 5.005 | overflows | 5.054 ± 0.051 | -16 ± 518 |"):
             expect(line in p.stdout, f"report shows {line}", p)
         plots = os.path.join(d, "plots")
-        p = subprocess.run([python_with_matplotlib(), "-m", "tools.plot", synthetic, "--out",
+        p = subprocess.run([python_with_matplotlib(), "-m", "gpubarrier_tools.cli.plot", synthetic, "--out",
                             plots], capture_output=True, text=True, timeout=300)
         expect(p.returncode == 0, "plot.py takes selfcheck rows beside latency rows", p)
         expect({"selfcheck.png", "summary.png"} <= set(os.listdir(plots)), "both plots", p)
@@ -426,7 +426,7 @@ def test_selfcheck():
             w = csv.DictWriter(f, fieldnames=header, lineterminator="\r\n")
             w.writeheader()
             w.writerows(selfcheck_rows(header)[:-1])
-        p = subprocess.run([python_with_matplotlib(), "-m", "tools.plot", only,
+        p = subprocess.run([python_with_matplotlib(), "-m", "gpubarrier_tools.cli.plot", only,
                             "--out", os.path.join(d, "only")], capture_output=True, text=True,
                            timeout=300)
         expect(p.returncode == 0 and

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/compare.py (`gpubarrier compare`): verdicts on small CSVs written here, and on committed ones.
+"""gpubarrier_tools/cli/compare.py (`gpubarrier compare`): verdicts on small CSVs written here, and on committed ones.
 
 Run by pytest (`pytest tests/cli/test_compare.py`); compare.py runs with an interpreter that has
 scipy where there is one (the Mann-Whitney test needs it, and is skipped without: scripts/setup
@@ -15,12 +15,12 @@ import sys
 
 import pytest
 
-from tools import compare as compare_tool
-from tools import gbcsv
+from gpubarrier_tools.cli import compare as compare_tool
+from gpubarrier_tools.data import gbcsv
 from tool_python import python_with
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = ["-m", "tools.compare"]
+TOOL = ["-m", "gpubarrier_tools.cli.compare"]
 # Without scipy every test but the Mann-Whitney one runs.
 PY = python_with("scipy.stats") or sys.executable
 
@@ -243,13 +243,13 @@ def test_committed():
 
 
 def test_floor_reproducible(write, tmp_path):
-    # tools/noise_floors.json (what compare reads, installed with it) is current: what
+    # gpubarrier_tools/data/noise_floors.json (what compare reads, installed with it) is current: what
     # --measure-floor --json computes from the committed repeat runs, byte for byte.
     p = compare("--measure-floor", "--json")
-    committed = open(os.path.join(ROOT, "tools", "noise_floors.json"), encoding="utf-8").read()
-    expect(p.stdout == committed, "tools/noise_floors.json differs from what the committed repeat "
+    committed = open(os.path.join(ROOT, "gpubarrier_tools", "data", "noise_floors.json"), encoding="utf-8").read()
+    expect(p.stdout == committed, "gpubarrier_tools/data/noise_floors.json differs from what the committed repeat "
            "runs give; regenerate it with\n  gpubarrier compare --measure-floor --json > "
-           "tools/noise_floors.json\nand commit it")
+           "gpubarrier_tools/data/noise_floors.json\nand commit it")
     measured = {t: e["floor"] for t, e in json.loads(committed)["floors"].items()}
     expect(all(e["csvs"] for e in json.loads(committed)["floors"].values()),
            "every floor names the CSVs it came from", committed)
@@ -257,7 +257,7 @@ def test_floor_reproducible(write, tmp_path):
     line = [x for x in p.stdout.splitlines() if x.startswith("floors: ")]
     expect(line and json.loads(line[0][len("floors: "):]) == measured,
            "--measure-floor's table gives the file's floors", p.stdout)
-    q = subprocess.run([PY, "-c", "import json; from tools import compare; "
+    q = subprocess.run([PY, "-c", "import json; from gpubarrier_tools.cli import compare; "
                         "print(json.dumps(compare.default_floors()))"],
                        capture_output=True, text=True, cwd=ROOT)
     defaults = json.loads(q.stdout)
@@ -268,12 +268,12 @@ def test_floor_reproducible(write, tmp_path):
                help_text)
     expect("noise_floors.json" in help_text, "--help names the floors' file", help_text)
     # Without the file (a tools folder copied without it): one line, exit 2, naming the fix.
-    tools = str(tmp_path / "nofloors" / "tools")
-    shutil.copytree(os.path.join(ROOT, "tools"), tools,
+    tools = str(tmp_path / "nofloors" / "gpubarrier_tools")
+    shutil.copytree(os.path.join(ROOT, "gpubarrier_tools"), tools,
                     ignore=shutil.ignore_patterns("__pycache__", "noise_floors.json"))
     a = write("nf-a.csv", [row()])
     b = write("nf-b.csv", [row(value="1001", run_id="r2")])
-    p = subprocess.run([PY, "-m", "tools.compare", a, b], capture_output=True, text=True,
+    p = subprocess.run([PY, "-m", "gpubarrier_tools.cli.compare", a, b], capture_output=True, text=True,
                        timeout=300, cwd=os.path.dirname(tools))
     lines = p.stderr.strip().splitlines()
     expect(p.returncode == 2 and len(lines) == 1 and "noise_floors.json" in lines[0] and
@@ -281,7 +281,7 @@ def test_floor_reproducible(write, tmp_path):
 
 
 def test_api():
-    code = ("from tools import compare; "
+    code = ("from gpubarrier_tools.cli import compare; "
             "print(compare.compare_text(['results/h100/grid-repeats.csv', "
             "'results/h200/foundation-repeats.csv'], level='grid'))")
     p = subprocess.run([PY, "-c", code], capture_output=True, text=True, cwd=ROOT)

@@ -2,12 +2,12 @@
 """The documents against the gpubarrier they describe. Plain python3 (stdlib only).
 
 Run by pytest: pytest tests/cli/test_docs.py [--gpubarrier PATH]
-  methods      docs/methods.md is what tools/methods_doc.py writes from `GPUBARRIER list --json`
+  methods      docs/methods.md is what gpubarrier_tools/cli/methods_doc.py writes from `GPUBARRIER list --json`
   quick_start  README.md's quick start (the ```sh block whose first line is `# quick start`) runs
                as written, every command exiting 0, in an empty folder whose build/ holds
                GPUBARRIER: the block's own `export PATH=...` is what puts gpubarrier on PATH
   no_history   README.md, docs/*.md, every --help, every method's description and the comments of
-               the committed code (src/, kernels/, topology/, jobs/, tools/, scripts/, configs/,
+               the committed code (src/, kernels/, topology/, jobs/, gpubarrier_tools/, scripts/, configs/,
                cmake/, tests/CMakeLists.txt) speak to users: no paths into the project's working
                folders, no source-document file names, no issue or session numbers, no pointers
                to the journal (a comment states the contract and the reason, the story is in git)
@@ -45,7 +45,7 @@ def quick_start_commands(text):
 def test_methods(exe):
     listed = run_gpubarrier(exe, "list", "--json", timeout=120)
     expect(listed.returncode == 0, "gpubarrier list --json failed", listed)
-    done = subprocess.run([sys.executable, "-m", "tools.methods_doc", "-",
+    done = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.methods_doc", "-",
                            "--check", os.path.join(ROOT, "docs", "methods.md")],
                           input=listed.stdout, capture_output=True, text=True, timeout=60)
     expect(done.returncode == 0, "docs/methods.md is not current: run scripts/regenerate-docs",
@@ -99,8 +99,8 @@ HISTORY = [
 STORY = [(re.compile(r"journal\.md"), "a pointer to the journal")]
 
 # The committed code whose comments are scanned; tests/ holds fixtures, which are data.
-CODE = ["src", "kernels", "topology", "jobs", "tools", "scripts", "configs", "cmake", "include",
-        "examples", "legacy", "reframe", "CMakeLists.txt", "tests/CMakeLists.txt"]
+CODE = ["src", "kernels", "topology", "jobs", "gpubarrier_tools", "scripts", "configs", "cmake",
+        "include", "examples", "legacy", "reframe", "CMakeLists.txt", "tests/CMakeLists.txt"]
 C_LIKE = (".c", ".h", ".cpp", ".hpp", ".cu", ".cuh", ".cpp.in", ".hpp.in")
 DATA = (".csv", ".json")
 
@@ -209,7 +209,7 @@ def test_no_history(exe):
     expect(len(files) > 1, "no docs/*.md")
     texts = [(os.path.relpath(path, ROOT), read(path)) for path in files]
     # Every --help, the Python tools' own options included, and every method's description.
-    env = dict(os.environ, GPUBARRIER_TOOLS=os.path.join(ROOT, "tools"))
+    env = dict(os.environ, GPUBARRIER_TOOLS=os.path.join(ROOT, "gpubarrier_tools"))
     for sub in SUBCOMMANDS + ["config check"]:
         args = [exe, *sub.split(), "--help"]
         p = subprocess.run(args, capture_output=True, text=True, timeout=120, env=env)

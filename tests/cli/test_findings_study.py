@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The findings rows of the study's conclusions that need their own method or reference
-(tools/findings.py), each from synthetic rows:
+(gpubarrier_tools/analysis/findings.py), each from synthetic rows:
 
   cpu_overhead   the CPU-side barrier's overhead is the study's quantity, Eq. 6 over the barrier
                  step (kernel.fusion.omp-barrier), set against the multi-grid sync at each GPU
@@ -31,7 +31,7 @@ import sys
 import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = executable()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""What a findings verdict may rest on (tools/findings.py), case by case:
+"""What a findings verdict may rest on (gpubarrier_tools/analysis/findings.py), case by case:
 
   one_gpu       both sides of a single-GPU verdict come from one GPU (by UUID): a launch overhead
                 of one GPU against a grid sync of another GPU of the same machine is no verdict,
@@ -32,7 +32,7 @@
                 run-to-run floor where larger, and each row says which;
   no_reference  __syncthreads against the guide, which gives no cc 9.0 figure: "no reference";
   steps         a pair of consecutive cold reduction sizes whose extra bytes were read faster than
-                the DRAM peak (tools/bounds.py) is left out of the reduction rows, and named;
+                the DRAM peak (gpubarrier_tools/data/bounds.py) is left out of the reduction rows, and named;
   eq6_plot      the plots (and so the HTML page) hold Eq. 6 against the kernel length per GPU,
                 the narrow zeros drawn;
   tables        the study-tables block flags a figure that times nothing instead of printing it,
@@ -55,7 +55,7 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = executable()
@@ -144,8 +144,8 @@ def test_no_uuids():
 
 
 def test_study_rule():
-    from tools import findings
-    from tools import study_reference
+    from gpubarrier_tools.analysis import findings
+    from gpubarrier_tools.data import study_reference
     implicit, grid_sync = study_reference.STUDY_REDUCTION["V100"][:2]
 
     def fig(value):
@@ -160,25 +160,25 @@ def test_study_rule():
 
 
 def test_typed_refs():
-    from tools import study_reference
+    from gpubarrier_tools.data import study_reference
     for entry in study_reference.DESIGN_REFERENCE:
         expect(isinstance(entry[-1], str) and not isinstance(entry[-2], str),
                f"DESIGN_REFERENCE entry {entry[0]!r} holds a typed-in figure after its unit")
     ref = study_reference.design_reference_csv()
     expect(os.path.isfile(ref), f"the foundation reference {ref} is a committed CSV")
-    rep = subprocess.run([sys.executable, "-m", "tools.report", "foundation",
+    rep = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.report", "foundation",
                           ref], capture_output=True, text=True, timeout=120)
     rows = [ln for ln in rep.stdout.split("\n") if ln.startswith("| `")]
     expect(rep.returncode == 0 and rows and all("(+0.0%)" in ln for ln in rows),
            "the reference run against itself: +0.0% in every row", rep)
-    code = ("import json; from tools import compare; "
+    code = ("import json; from gpubarrier_tools.cli import compare; "
             "print(json.dumps([compare.default_floors(), compare.measure_floor()[0]]))")
     got = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
                          timeout=120)
     expect(got.returncode == 0, "compare.default_floors() exists", got)
     floors, measured = json.loads(got.stdout)
     expect(floors == measured, f"default floors {floors} != measured {measured}")
-    with open(os.path.join(ROOT, "tools", "compare.py"), encoding="utf-8") as f:
+    with open(os.path.join(ROOT, "gpubarrier_tools", "cli", "compare.py"), encoding="utf-8") as f:
         expect("0.167" not in f.read(), "compare.py holds no typed-in floor")
 
 
@@ -222,7 +222,7 @@ def test_more_rows():
     """Every further conclusion (the predictions of section 7.2, Tables 2, 3 and 6, Eq. 8, the
     repeat counts, the multi-grid step, section 10, the workshop version's findings, 250 µs on
     8 GPUs) has a row on each GPU with a verdict or "not measured" and the reason."""
-    from tools import findings_more
+    from gpubarrier_tools.analysis import findings_more
     rep = page([launch(H200, "GPU-cccc3333", "r4", 1000)])
     for key, section, claim, quote, _, _ in findings_more.ROWS:
         lines = rep.stdout.split("\n")
@@ -459,7 +459,7 @@ def test_eq6_plot():
                              "--format", "png")
         expect(rep.returncode == 0 and os.path.isfile(os.path.join(out, "eq6-length.png")),
                "plot draws eq6-length.png from two kernel lengths, one of them a zero", rep)
-        from tools import html_report
+        from gpubarrier_tools.cli import html_report
         expect("eq6-length" in html_report.CAPTIONS, "the HTML page captions the Eq. 6 plot")
 
 

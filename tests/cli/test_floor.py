@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier report floor` (tools/floor.py): each multi-GPU barrier over its composed floor,
+"""`gpubarrier report floor` (gpubarrier_tools/analysis/floor.py): each multi-GPU barrier over its composed floor,
 the cheapest verified grid barrier at its shape + the one-way signal at its ordering, from the
 same run only; the table, compare, the HTML page and the plot name the grid barrier.
 
@@ -7,7 +7,7 @@ Run by pytest: pytest tests/cli/test_floor.py
 """
 import os
 
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
 
@@ -77,9 +77,9 @@ def test_floor(tmp_path, gpubarrier):
     expect("a verified grid barrier (gpu.grid.*) at 4x256 in run r1" in p.stdout and
            "a verified grid barrier (gpu.grid.*) at 1x128 in run r2" in p.stdout,
            "what is missing is named", p)
-    # The scaling plot draws the composed floor by GPU count (tools/plot.py, floor_by_count),
+    # The scaling plot draws the composed floor by GPU count (gpubarrier_tools/cli/plot.py, floor_by_count),
     # named by its grid barrier.
-    from tools import floor
+    from gpubarrier_tools.analysis import floor
     by_count = floor.floor_by_count(gbcsv.load([path], statuses={"ok"}))
     expect(by_count == {1: (0.98, "gpu.grid.cg"), 2: (2.25, "gpu.grid.cg")},
            f"the plot's floor by GPU count: {by_count}")
@@ -105,7 +105,7 @@ def test_floor(tmp_path, gpubarrier):
            "<td>multigpu.device.push</td><td>2</td><td>1x128</td><td>0</td><td>2.48</td>"
            "<td>gpu.grid.cg</td><td>0.99</td><td>1.26</td><td>2.25</td><td>1.10</td>" in html,
            "the HTML page has the floor table", p)
-    # Where push's time goes (report push-phases, tools/push_phases.py): its parts beside its
+    # Where push's time goes (report push-phases, gpubarrier_tools/analysis/push_phases.py): its parts beside its
     # floor; a part row is a phase, never a barrier of the floor table.
     phases = os.path.join(d, "phases.csv")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/gbcsv.py, the CSV reader of every Python tool: files of schema v1, v2 and v3 read into
+"""gpubarrier_tools/data/gbcsv.py, the CSV reader of every Python tool: files of schema v1, v2 and v3 read into
 one layout, what `value` is inferred for rows that do not say, the noisy rule of SCHEMA.md for
 rows written before v3 (the H100 kernel.fusion row it was made for), and errors that name the
 file, the line and the column.
@@ -10,8 +10,8 @@ import csv
 import os
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tools import gbcsv
-from tools.reports import common
+from gpubarrier_tools.data import gbcsv
+from gpubarrier_tools.analysis.reports import common
 
 
 def expect(cond, what):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The grid barriers that users could pick instead of the library's, the designs that may replace
 it, the floor and the background axis, as the executable states them without a GPU; and
-docs/library.md's answer table (tools/library_doc.py) from a small run folder: the targets, the
+docs/library.md's answer table (gpubarrier_tools/cli/library_doc.py) from a small run folder: the targets, the
 fastest other barrier, the floor and a noisy row.
 
 Run by pytest (`pytest tests/cli/test_grid_library.py`; ctest: cli.grid_library).
@@ -99,7 +99,7 @@ def test_answer_table_tests_both_targets(tmp_path):
     doc = tmp_path / "library.md"
     doc.write_text("".join(f"<!-- library:{n} -->\n<!-- /library:{n} -->\n"
                            for n in ("answer", "grid", "floor", "load", "stencil")))
-    p = subprocess.run([sys.executable, "-m", "tools.library_doc", "--results", str(results),
+    p = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.library_doc", "--results", str(results),
                         "--doc", str(doc), "--write"], capture_output=True, text=True, cwd=ROOT,
                        timeout=120)
     expect(p.returncode == 0, "library_doc --write", p)

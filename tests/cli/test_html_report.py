@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/html_report.py: one self-contained HTML page of a committed results folder, opened in
+"""gpubarrier_tools/cli/html_report.py: one self-contained HTML page of a committed results folder, opened in
 headless Chromium; the page's inline script reports how many images loaded and tables rendered.
 The answer comes first: the first table after the title is the answers table
 (id="answers"), before any plot or detailed table; the detailed tables are folded; no comparison
@@ -18,13 +18,13 @@ import subprocess
 
 import pytest
 
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import synthetic_row, write_rows
 from tool_python import python_with_matplotlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-TOOL = ["-m", "tools.html_report"]
+TOOL = ["-m", "gpubarrier_tools.cli.html_report"]
 DIR = os.path.join(ROOT, "results", "h200x2")
 # A known figure of that folder: its text must appear in the rendered table.
 KNOWN = ("multigpu.device.push", "gpu_count=2 blocks_per_sm=1 threads_per_block=128 ordering=0 "
@@ -182,7 +182,7 @@ def test_topology(folder_page):
 
 def test_detailed_notes_whole():
     """The detailed tables show each note whole, a long one folded, and a noisy reason once."""
-    from tools import html_report  # noqa: PLC0415
+    from gpubarrier_tools.cli import html_report  # noqa: PLC0415
     long_note = ("not verified: no check that the OpenMP barrier held every thread until the last "
                  "arrived; per-thread loop means min 200 ns, max 201 ns; " * 3 +
                  "noisy: threads had 9% of a CPU each (other work took the rest)")
@@ -206,7 +206,7 @@ def test_topology_without_gpu():
     """`gpubarrier topo --json` of a machine without GPUs: its CPUs and NUMA nodes, "no GPU" once,
     nothing of NVLink; of one with GPUs whose NVSwitch the probe could not tell: "unknown", the
     word `topo` prints too."""
-    from tools import html_report  # noqa: PLC0415
+    from gpubarrier_tools.cli import html_report  # noqa: PLC0415
     cpus = {"list": "0-3", "cores": 2, "pus": 4,
             "numa_nodes": [{"index": 0, "cpus": "0-1"}, {"index": 1, "cpus": "2-3"}]}
     data = {"source": "probe of cpu-box", "cpus": cpus, "gpus": [], "nvlink_groups": [],

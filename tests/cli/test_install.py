@@ -33,8 +33,9 @@ SOURCE = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(__file__)
 HIDE = [SOURCE] + ([BUILD] if not (BUILD + os.sep).startswith(SOURCE + os.sep) else [])
 # The data files of an install, and one file of each kind that must be there.
 DATA = "share/gpubarrier"
-INSTALLED = ["bin/gpubarrier", f"{DATA}/tools/compare.py", f"{DATA}/tools/report.py",
-             f"{DATA}/tools/gbcsv.py", f"{DATA}/tools/study_conclusions.json",
+INSTALLED = ["bin/gpubarrier", f"{DATA}/gpubarrier_tools/cli/compare.py",
+             f"{DATA}/gpubarrier_tools/cli/report.py", f"{DATA}/gpubarrier_tools/data/gbcsv.py",
+             f"{DATA}/gpubarrier_tools/data/study_conclusions.json",
              f"{DATA}/configs/sweeps/quick.yaml",
              f"{DATA}/configs/systems/local.yaml", f"{DATA}/jobs/templates/slurm-job.sh.in",
              f"{DATA}/reframe/config.py", f"{DATA}/reframe/checks/gpubarrier_checks.py",
@@ -86,7 +87,7 @@ def moved_prefix(prefix, work, env):
     expect(p.returncode == 0 and ok_rows(os.path.join(work, "moved.csv")),
            "run --methods host.omp.barrier from the moved prefix writes ok rows", p)
     # compare without --floor takes each technique's noise floor from the installed
-    # tools/noise_floors.json (the committed repeat runs are not installed), and --help states them.
+    # gpubarrier_tools/data/noise_floors.json (the committed repeat runs are not installed), and --help states them.
     p = run(exe, "compare", "moved.csv", "omp.csv")
     expect(p.returncode == 0 and "host.omp.barrier" in p.stdout and "verdict: same when" in p.stdout,
            "compare without --floor from the moved prefix", p)
@@ -207,6 +208,6 @@ def test_install(tmp_path):
     expect(p.returncode == 0 and f"data files: not found (expected in {work}/{DATA}"
            in p.stdout, "a copied executable says where its data files should be", p)
     p = run(lost, "compare", "omp.csv", "quick.csv")
-    expect(p.returncode == 1 and f"{work}/{DATA}/tools/compare.py" in p.stderr and
+    expect(p.returncode == 1 and f"{work}/{DATA}/gpubarrier_tools/cli/compare.py" in p.stderr and
            len(p.stderr.strip().splitlines()) == 1,
            "compare without data files: exit 1, one line naming the expected script", p)

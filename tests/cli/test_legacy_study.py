@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""`gpubarrier report legacy-study` (tools/legacy_study.py): the study's Table 1 and the
+"""`gpubarrier report legacy-study` (gpubarrier_tools/analysis/legacy_study.py): the study's Table 1 and the
 workshop version's Table 9 beside the legacy helper's rows.
 
 Run by pytest: pytest tests/cli/test_legacy_study.py
 """
 import os
 
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import expect, run_gpubarrier, synthetic_row, write_rows
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tables compare rows of one machine (tools/machines.py: one host and its GPUs by UUID): from
+"""Tables compare rows of one machine (gpubarrier_tools/data/machines.py: one host and its GPUs by UUID): from
 CSVs the test writes, with two machines of one host name (two VMs, other GPU UUIDs),
 `report scaling`, `report multi`, `report multinode-model` and `report reduction-tables --table
 6` never set figures of two machines in one line, name each table's machine, and Table 6 sets
@@ -10,8 +10,8 @@ Run by pytest: pytest tests/cli/test_machines.py
 """
 import os
 
-from tools import gbcsv
-from tools import machines
+from gpubarrier_tools.data import gbcsv
+from gpubarrier_tools.data import machines
 from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = executable()

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier model` (tools/model.py, tools/model_eq.py): the study's Eqs. 1-5.
+"""`gpubarrier model` (gpubarrier_tools/cli/model.py, gpubarrier_tools/analysis/model_eq.py): the study's Eqs. 1-5.
 
 Cases:
   equations  switch_point solves Eq. 2 exactly: against a brute-force search over N on random
@@ -24,9 +24,9 @@ import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import executable, expect, synthetic_row, write_rows
-from tools.model_eq import Side, crossing, eq5, switch_point
+from gpubarrier_tools.analysis.model_eq import Side, crossing, eq5, switch_point
 
 EXE = executable()
 # Table 3 prints its inputs to 3 significant figures (0.43 B/cycle is 0.425-0.435) and Table 4 its
@@ -36,7 +36,7 @@ STUDY_TOLERANCE = 0.02
 
 def model(*args):
     return subprocess.run([EXE, "model", *args], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ, GPUBARRIER_TOOLS=os.path.join(ROOT, "tools")))
+                          env=dict(os.environ, GPUBARRIER_TOOLS=os.path.join(ROOT, "gpubarrier_tools")))
 
 
 @pytest.mark.unit
@@ -114,7 +114,7 @@ def write(path, rows):
 def inputs(gpu, scale=1.0):
     """Every input of every prediction for one GPU model: the study's V100 figures for the
     in-block pairs (so the answers are known), except 1024 threads' bandwidth, halved to stay
-    within an SM's shared-memory bandwidth (128 B/cycle: tools/bounds.py), round numbers for
+    within an SM's shared-memory bandwidth (128 B/cycle: gpubarrier_tools/data/bounds.py), round numbers for
     the rest."""
     g = dict(gpu_model=gpu)
     out = []

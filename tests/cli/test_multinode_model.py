@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier report multinode-model` (tools/multinode_model.py): barriers across
+"""`gpubarrier report multinode-model` (gpubarrier_tools/analysis/multinode_model.py): barriers across
 nodes on paper, from one node's measured rows plus a network file of assumed figures.
 
 Run by pytest: pytest tests/cli/test_multinode_model.py
@@ -8,7 +8,7 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = executable()

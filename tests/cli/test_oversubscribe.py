@@ -10,7 +10,7 @@ mpi_bound    mpirun -np 2 --bind-to core: a core each, no oversubscription claim
              CPUs are counted together, not each rank's one core)
 cpus_taken   the same team of 2 on 2 CPUs, each CPU shared with a busy process: both rows
              noisy, naming the share of a CPU each thread had; likewise 2 ranks of mpirun
-compare      tools/compare.py gives no verdict ("N.NNx slower") where a side's row is noisy
+compare      gpubarrier_tools/cli/compare.py gives no verdict ("N.NNx slower") where a side's row is noisy
 
 Run by pytest: pytest tests/.../test_oversubscribe.py [--gpubarrier PATH]
 """
@@ -144,7 +144,7 @@ def test_mpi_cpus_taken():
 def test_compare():
     import subprocess
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    from tools import gbcsv
+    from gpubarrier_tools.data import gbcsv
     quiet = dict(method="host.mpi.barrier", level="host", launcher="mpi", ranks="2",
                  technique="host-loop", metric="loop_latency", unit="ns", stddev="10",
                  samples="20", statistic="loop-mean-avg-ranks", cv="0.05")
@@ -155,7 +155,7 @@ def test_compare():
         a, b = os.path.join(d, "a.csv"), os.path.join(d, "b.csv")
         write_rows(a, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, value="170", **quiet)])
         write_rows(b, gbcsv.NAMES, [synthetic_row(gbcsv.NAMES, gbcsv.LATEST, **noisy)])
-        p = subprocess.run([sys.executable, "-m", "tools.compare", a, b],
+        p = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.compare", a, b],
                            capture_output=True, text=True, timeout=300, cwd=root)
         expect(p.returncode == 0, "compare.py runs", p)
         expect("slower" not in p.stdout.replace("0 slower", ""), "no slower/faster verdict", p)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/plot.py turns a real measured CSV into PNGs and SVGs (heat map, line plot, summary).
+"""gpubarrier_tools/cli/plot.py turns a real measured CSV into PNGs and SVGs (heat map, line plot, summary).
 
 Run by pytest (pytest tests/cli/test_plot.py); plot.py runs with an interpreter that has matplotlib.
 """
@@ -13,7 +13,7 @@ from tool_python import python_with_matplotlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CSV = os.path.join(ROOT, "results", "h200", "foundation-sweep.csv")
-PLOT = ["-m", "tools.plot"]
+PLOT = ["-m", "gpubarrier_tools.cli.plot"]
 
 
 def plot(*args):

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""`gpubarrier plot` (tools/plot.py, tools/plot_reduction.py) draws the reduction plot from a CSV
+"""`gpubarrier plot` (gpubarrier_tools/cli/plot.py, gpubarrier_tools/render/plot_reduction.py) draws the reduction plot from a CSV
 the test writes: GB/s against size per method, the read ceiling (model.gmem.stream grid=1),
 the copy beside it, and the switch point that
-tools/model.py predicts from the same rows (1 block vs the grid) as a vertical line; none
+gpubarrier_tools/cli/model.py predicts from the same rows (1 block vs the grid) as a vertical line; none
 without reduction rows.
 
 Run by pytest: pytest tests/cli/test_plot_reduction.py

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""`gpubarrier compare|plot|model|report ARGS...` run tools/<name>.py with ARGS untouched and exit
-with its status; GPUBARRIER_TOOLS and GPUBARRIER_PYTHON choose the script directory and interpreter.
+"""`gpubarrier compare|plot|model|report ARGS...` run gpubarrier_tools/cli/<name>.py with ARGS
+untouched and exit with its status; GPUBARRIER_TOOLS and GPUBARRIER_PYTHON choose the package
+folder and interpreter.
 
 Run by pytest: pytest tests/cli/test_python_tools.py
 """
@@ -25,8 +26,9 @@ def gpubarrier(*args, env=None):
 
 def test_python_tools(tmp_path):
     d = str(tmp_path)
+    os.mkdir(os.path.join(d, "cli"))
     for name in ("compare", "plot", "model", "report"):
-        with open(os.path.join(d, f"{name}.py"), "w") as f:
+        with open(os.path.join(d, "cli", f"{name}.py"), "w") as f:
             f.write(FAKE.replace("args:", f"{name} args:"))
     env = {"GPUBARRIER_TOOLS": d, "GPUBARRIER_PYTHON": sys.executable}
     args = ["a.csv", "b b.csv", "--level", "grid", "--out=x/", "-v", "--json", "--", "--help"]
@@ -53,7 +55,7 @@ def test_python_tools(tmp_path):
     empty = os.path.join(d, "empty")
     os.mkdir(empty)
     p = gpubarrier("plot", "x.csv", env={"GPUBARRIER_TOOLS": empty})
-    expect(p.returncode == 1 and os.path.join(empty, "plot.py") in p.stderr and
+    expect(p.returncode == 1 and os.path.join(empty, "cli", "plot.py") in p.stderr and
            "GPUBARRIER_TOOLS" in p.stderr, "a missing tool names the path", p)
     # An interpreter that cannot be started is named too.
     p = gpubarrier("plot", "x.csv", env={"GPUBARRIER_TOOLS": d,

@@ -2,7 +2,7 @@
 """The reductions without a GPU: `gpubarrier list` shows the reduction and model methods, the
 multi-GPU reductions included (with the reason they cannot run where no GPU is visible),
 configs/sweeps/reduction.yaml passes `config check`, and it measures every input `gpubarrier model
---from` reads (tools/model.py) at the configurations the model selects.
+--from` reads (gpubarrier_tools/cli/model.py) at the configurations the model selects.
 
 Run by pytest: pytest tests/cli/test_reduction_sweep.py
 """
@@ -11,7 +11,7 @@ import re
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from tools import model
+from gpubarrier_tools.cli import model
 from cli_common import expect
 
 SWEEP = os.path.join(ROOT, "configs", "sweeps", "reduction.yaml")
@@ -37,7 +37,7 @@ def test_listed_and_accepted(gpubarrier):
 
 
 def test_sweep_measures_model_inputs():
-    # Each input of tools/model.py: (method, {axis: value the model selects}).
+    # Each input of gpubarrier_tools/cli/model.py: (method, {axis: value the model selects}).
     needs = [(model.SMEM, {"threads_per_block": t}) for t in (1, 32, 1024)]
     needs += [(model.GMEM, {"grid": g}) for g in (0, 1)]
     needs += [("gpu.warp.tile-shuffle", {"group_size": 32}),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier report reduction-tables` (tools/reduction_tables.py): the study's Tables 3, 5 and 6
+"""`gpubarrier report reduction-tables` (gpubarrier_tools/analysis/reduction_tables.py): the study's Tables 3, 5 and 6
 from a CSV the test writes (two GPUs of one machine), beside the study's V100/P100 figures, and
 the same table regenerated as a `<!-- report: ... -->` block of a markdown file.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The reference check of the host figures: tools/report.py `reference` and the host
+"""The reference check of the host figures: gpubarrier_tools/cli/report.py `reference` and the host
 tables' preference for `loop_latency` (on CSVs written here), and scripts/reference-check run for
-real (one round of MPI and OpenMP against tools/reference/'s programs, NCCL skipped for want of
+real (one round of MPI and OpenMP against gpubarrier_tools/reference/'s programs, NCCL skipped for want of
 GPUs behind a fake nvidia-smi).
 
 Run by pytest: pytest tests/.../test_reference.py [--gpubarrier PATH]
@@ -20,9 +20,9 @@ import tempfile
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPORT = ["-m", "tools.report"]
-from tools import gbcsv
-from tools.reference import rows as reference_rows
+REPORT = ["-m", "gpubarrier_tools.cli.report"]
+from gpubarrier_tools.data import gbcsv
+from gpubarrier_tools.reference import rows as reference_rows
 from cli_common import executable, expect, read_csv
 
 EXE = executable()
@@ -112,7 +112,7 @@ def test_headline():
     expect(p.returncode == 0, "multi exits 0", p)
     out = p.stdout
     # A back-to-back point's rows, written as loop_latency and latency, read as loop_interval and
-    # interval (tools/gbcsv.py): shown named, the loop mean first.
+    # interval (gpubarrier_tools/data/gbcsv.py): shown named, the loop mean first.
     expect("| `host.nccl.allreduce` | back-to-back in the stream, `loop_interval` | - | - | 6.10 |"
            in out, "multi: the v3 back-to-back point's loop figure, labelled loop_interval", p)
     expect("9.17" not in out, "multi: the v3 point's differential interval is not the headline", p)

@@ -5,7 +5,7 @@ reading is tested without a GPU:
 
 replay    QuickSuite and FloorSweep on committed GPU results pass; ReFrame reports each method's
           latency (its lowest ok latency row) and each barrier's latency over its floor
-          (tools/floor.py), and the CSV stays in the output folder
+          (gpubarrier_tools/analysis/floor.py), and the CSV stays in the output folder
 bad rows  a CSV with one failed, timeout or unverified row fails the check in its sanity phase,
           with the row named
 site references  a site's own references folder (-S references=DIR) holds the floor ratio to
@@ -31,8 +31,8 @@ import pytest
 from cli_common import expect, synthetic_row, write_rows
 from reframe_runner import ROOT, cases, require_reframe, run_reframe, stand_in
 
-from tools import floor
-from tools import gbcsv
+from gpubarrier_tools.analysis import floor
+from gpubarrier_tools.data import gbcsv
 
 # The suite imports what it reads with from its own files' locations (reframe/lib/gbresults.py):
 # it runs without the tests' PYTHONPATH.

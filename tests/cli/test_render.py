@@ -1,12 +1,12 @@
-"""The renderers of what a report returns (tools/render.py, tools/tables.py): the Markdown of a
+"""The renderers of what a report returns (gpubarrier_tools/render/__init__.py, gpubarrier_tools/data/tables.py): the Markdown of a
 table is `| a | b |` lines under a `|---|` rule, a `|` in a cell escaped; the aligned text is
 columns padded with spaces; the HTML of the same items is built from the tables (never from their
 Markdown), escaped, with `code` and **bold** marked up."""
 import pytest
 
-from tools import render
-from tools.reports import common
-from tools.tables import Html, Table
+from gpubarrier_tools import render
+from gpubarrier_tools.analysis.reports import common
+from gpubarrier_tools.data.tables import Html, Table
 
 ROWS = [["`gpu.grid.cg`", "1.5 | 2", "**no**"], ["a<b", "", "x & y"]]
 

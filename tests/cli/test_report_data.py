@@ -1,6 +1,6 @@
-"""Reports return data, renderers print it (tools/tables.py, tools/render.py): no module of the
-tools package but render.py writes Markdown table syntax, no module of the reports' layer prints
-to standard output, every report mode of `report` returns its items with at least one Table, and
+"""Reports return data, renderers print it (gpubarrier_tools/data/tables.py,
+gpubarrier_tools/render/__init__.py): no module of the tools package but render/__init__.py writes
+Markdown table syntax, no module of the analysis prints to standard output, every report mode of `report` returns its items with at least one Table, and
 the HTML page builds its tables from Tables, never from Markdown.
 
 The scans read the source (ast and the text of string literals), so that they need none of the
@@ -11,12 +11,12 @@ import os
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOLS = os.path.join(ROOT, "tools")
-from layering.test_python_layering import LAYERS, layer_of, modules
+TOOLS = os.path.join(ROOT, "gpubarrier_tools")
+from layering.test_python_layering import modules, part_of
 
-# A program's own command line in the reports' layer, whose lines are no report (the check of a
+# A program's own command line in the analysis, whose lines are no report (the check of a
 # refactor's rows, run by scripts/refactor-check).
-PRINTS_ALLOWED = {("same_rows", "main")}
+PRINTS_ALLOWED = {("analysis.same_rows", "main")}
 
 
 def package_modules():
@@ -53,7 +53,8 @@ def table_syntax(path):
 
 def test_only_render_writes_markdown_tables():
     hits = [h for name, path in package_modules() if name != "render" for h in table_syntax(path)]
-    assert hits == [], "Markdown table syntax outside tools/render.py:\n" + "\n".join(hits)
+    assert hits == [], "Markdown table syntax outside gpubarrier_tools/render/__init__.py:\n" + \
+        "\n".join(hits)
 
 
 def test_the_scan_finds_a_hand_built_table(tmp_path):
@@ -77,10 +78,9 @@ def stdout_prints(path):
 
 
 def test_no_report_prints():
-    tables = [n for n, _ in LAYERS].index("tables")
     hits = []
     for name, path in package_modules():
-        if layer_of(name, LAYERS) != tables:
+        if part_of(name) != "analysis":
             continue
         hits += [f"{os.path.relpath(path, ROOT)}:{line} (in {fn})" for fn, line in
                  stdout_prints(path) if (name, fn) not in PRINTS_ALLOWED]
@@ -89,17 +89,17 @@ def test_no_report_prints():
 
 
 def test_html_page_builds_its_tables_from_tables():
-    path = os.path.join(TOOLS, "html_report.py")
+    path = os.path.join(TOOLS, "cli", "html_report.py")
     with open(path, encoding="utf-8") as f:
         text = f.read()
     for parsed in ("render.markdown", ".split(\"|\")", ".split('|')", "|---", "compare_text"):
-        assert parsed not in text, f"tools/html_report.py reads Markdown ({parsed})"
+        assert parsed not in text, f"gpubarrier_tools/cli/html_report.py reads Markdown ({parsed})"
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
     built = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Constant) and
              isinstance(n.value, str) and ("<table" in n.value or "<td" in n.value)]
-    assert built == [], \
-        f"tools/html_report.py:{built}: a table of its own instead of render.html_table"
+    assert built == [], f"gpubarrier_tools/cli/html_report.py:{built}: a table of its own " \
+        "instead of render.html_table"
 
 
 # Each report mode on a committed folder that feeds it: its items hold a Table and no line of
@@ -117,8 +117,8 @@ CASES = [["answers", "results/h100x2"], ["multi", "results/h200x2"],
 
 @pytest.mark.parametrize("argv", CASES, ids=[" ".join(c) for c in CASES])
 def test_report_returns_tables(argv, monkeypatch, capsys):
-    from tools import report
-    from tools.tables import Table
+    from gpubarrier_tools.cli import report
+    from gpubarrier_tools.data.tables import Table
     monkeypatch.chdir(ROOT)
     items = report.REPORTS[argv[0]](list(argv[1:]))
     assert capsys.readouterr().out == "", "the report printed"
@@ -128,8 +128,8 @@ def test_report_returns_tables(argv, monkeypatch, capsys):
 
 
 def test_compare_and_model_return_tables():
-    from tools import comparison, model_predictions
-    from tools.tables import Table
+    from gpubarrier_tools.analysis import comparison, model_predictions
+    from gpubarrier_tools.data.tables import Table
     res = comparison.compare([os.path.join(ROOT, "results/h100/grid-repeats.csv"),
                               os.path.join(ROOT, "results/h200/foundation-repeats.csv")],
                              level="grid")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`gpubarrier report heatmap` and `report spans` (tools/report_grids.py), and the variant axes
+"""`gpubarrier report heatmap` and `report spans` (gpubarrier_tools/analysis/report_grids.py), and the variant axes
 that keep NVSHMEM's calls and the multi-device launch's implementations apart in `report scaling`.
 
 Run by pytest: pytest tests/cli/test_report_grids.py
@@ -8,7 +8,7 @@ import os
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import executable, expect, run_gpubarrier, synthetic_row, write_rows
 
 EXE = executable()

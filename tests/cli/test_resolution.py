@@ -25,8 +25,8 @@ import tempfile
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import bounds
-from tools import gbcsv
+from gpubarrier_tools.data import bounds
+from gpubarrier_tools.data import gbcsv
 from cli_common import committed_files, expect, synthetic_row, write_rows
 
 LAUNCH_2X = "results/h100x2/launch-types.csv"

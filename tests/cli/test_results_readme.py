@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The results pages (results/README.md, FINDINGS.md, journal.md and every folder's README.md) are
-what tools/report.py writes from the committed CSVs: every generated table and figure
+what gpubarrier_tools/cli/report.py writes from the committed CSVs: every generated table and figure
 (`<!-- report: ... -->` blocks, `<!-- value: ... -->` figures) is regenerated and compared, and
 no measured figure is typed in their prose outside those parts (`report.py readme PAGE --typed`,
-tools/readme_blocks.py). Negative self-tests change one generated figure in a copy and expect
+gpubarrier_tools/render/readme_blocks.py). Negative self-tests change one generated figure in a copy and expect
 `--check` to fail naming the marker's line, and turn one value marker of the journal back into
 typed text and expect `--typed` to name its line. The pages are checked in a copy of the committed
 results/ (git ls-files), so that what a user's runs add under results/ changes nothing here.
@@ -21,7 +21,7 @@ from cli_common import committed_copy, committed_files
 from tool_python import python_with
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-REPORT = ["-m", "tools.report"]
+REPORT = ["-m", "gpubarrier_tools.cli.report"]
 # The pages hold `report spans` tables, which group with pandas.
 PYTHON = python_with("pandas")
 # The generated pages: results/{README,FINDINGS,journal}.md and each folder's README.md.
@@ -54,7 +54,7 @@ def test_page_is_current(name, results):
                     f"a value marker, or a ref marker naming its source)\n{typed.stderr}")
     done = check(page)
     if done.returncode != 0:
-        pytest.fail(f"{name} differs from what tools/report.py writes "
+        pytest.fail(f"{name} differs from what gpubarrier_tools/cli/report.py writes "
                     f"(run: gpubarrier report readme {name})\n{done.stderr}{done.stdout}")
 
 
@@ -114,12 +114,12 @@ def test_failing_marker_named(results, tmp_path):
 
 @pytest.mark.parametrize("how", ["file", "module"])
 def test_report_runs_as_a_file_and_as_a_module(results, tmp_path, how):
-    """`python3 tools/report.py readme --check PAGE` from any folder, and `python3 -m tools.report
+    """`python3 gpubarrier_tools/cli/report.py readme --check PAGE` from any folder, and `python3 -m gpubarrier_tools.cli.report
     readme --check PAGE` from the checkout's root, each with nothing on PYTHONPATH: the file
     imports its package from beside it and runs in the process that started it."""
     page = os.path.join(os.path.dirname(results), "results", "README.md")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    command, cwd = {"file": ([os.path.join(ROOT, "tools", "report.py")], str(tmp_path)),
+    command, cwd = {"file": ([os.path.join(ROOT, "gpubarrier_tools", "cli", "report.py")], str(tmp_path)),
                     "module": (REPORT, ROOT)}[how]
     p = subprocess.run([PYTHON, *command, "readme", page, "--check"], capture_output=True,
                        text=True, timeout=120, cwd=cwd, env=env)
@@ -131,7 +131,7 @@ def test_report_file_fails_as_the_module_does(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     runs = [subprocess.run([PYTHON, *command, "no-such-table"], capture_output=True, text=True,
                            timeout=60, cwd=cwd, env=env)
-            for command, cwd in (([os.path.join(ROOT, "tools", "report.py")], str(tmp_path)),
+            for command, cwd in (([os.path.join(ROOT, "gpubarrier_tools", "cli", "report.py")], str(tmp_path)),
                                  (REPORT, ROOT))]
     assert [(p.returncode, p.stdout, p.stderr) for p in runs] == \
         [(2, "", runs[1].stderr)] * 2 and "unknown table 'no-such-table'" in runs[1].stderr

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/same_rows.py, the before/after check of refactors, fails on a changed status or a value
+"""gpubarrier_tools/analysis/same_rows.py, the before/after check of refactors, fails on a changed status or a value
 beyond its limit and passes on noise within it.
 
 Run by pytest: pytest tests/cli/test_same_rows.py
@@ -12,7 +12,7 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOL = ["-m", "tools.same_rows"]
+TOOL = ["-m", "gpubarrier_tools.analysis.same_rows"]
 COLUMNS = ["method", "config", "metric", "launcher", "gpu_count", "gpu_ids", "value", "stddev",
            "samples", "status"]
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""`gpubarrier schema`: the CSV schema as the executable states it, and tools/schema.json, the
-copy of it that the Python tools read (tools/gbcsv.py). Plain python3 (stdlib only).
+"""`gpubarrier schema`: the CSV schema as the executable states it, and gpubarrier_tools/data/schema.json, the
+copy of it that the Python tools read (gpubarrier_tools/data/gbcsv.py). Plain python3 (stdlib only).
 
 Run by pytest: pytest tests/cli/test_schema.py [--gpubarrier PATH]
-  current  tools/schema.json is byte for byte what `GPUBARRIER --json schema` prints
+  current  gpubarrier_tools/data/schema.json is byte for byte what `GPUBARRIER --json schema` prints
   command  `schema --json` and `--json schema` agree; the table names every column with its
            version, the noisy thresholds, the statuses and the named axis values; the JSON's
            value names are the glossary's; --help says what it is for
@@ -22,8 +22,8 @@ import tempfile
 from cli_common import expect, run_gpubarrier
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOLS = os.path.join(ROOT, "tools")
-SCHEMA = os.path.join(TOOLS, "schema.json")
+TOOLS = os.path.join(ROOT, "gpubarrier_tools")
+SCHEMA = os.path.join(TOOLS, "data", "schema.json")
 
 
 def stated(exe):
@@ -37,7 +37,7 @@ def test_current(exe):
     with open(SCHEMA, encoding="utf-8") as f:
         committed = f.read()
     expect(committed == p.stdout,
-           "tools/schema.json differs from what `gpubarrier --json schema` prints (a column, a "
+           "gpubarrier_tools/data/schema.json differs from what `gpubarrier --json schema` prints (a column, a "
            "noisy threshold, a status or a value name changed in the executable); regenerate it "
            "with\n  scripts/regenerate-docs\nand commit it")
 
@@ -104,7 +104,7 @@ def test_command(exe):
 def test_readers(exe):
     with open(SCHEMA, encoding="utf-8") as f:
         schema = json.load(f)
-    from tools import gbcsv  # noqa: PLC0415
+    from gpubarrier_tools.data import gbcsv  # noqa: PLC0415
     expect(gbcsv.COLUMNS == [(c["name"], c["since"]) for c in schema["columns"]],
            "gbcsv.COLUMNS is the file's")
     expect(gbcsv.NAMES == [c["name"] for c in schema["columns"]], "gbcsv.NAMES")
@@ -119,14 +119,14 @@ def test_readers(exe):
            "gbcsv.GLOSSARY and VALUE_NAMES are the file's")
     # A tools folder whose schema.json is missing or broken: one line naming it and the fix.
     with tempfile.TemporaryDirectory(prefix="gb-schema-") as d:
-        tools = os.path.join(d, "tools")
+        tools = os.path.join(d, "gpubarrier_tools")
         shutil.copytree(TOOLS, tools, ignore=shutil.ignore_patterns("__pycache__", "schema.json"))
         for content in (None, "{\"columns\": [}", "{\"columns\": []}"):
-            path = os.path.join(tools, "schema.json")
+            path = os.path.join(tools, "data", "schema.json")
             if content is not None:
                 with open(path, "w", encoding="utf-8") as f:
                     f.write(content)
-            p = subprocess.run([sys.executable, "-m", "tools.report", "count",
+            p = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.report", "count",
                                 os.path.join(d, "x.csv")], capture_output=True, text=True,
                                timeout=60, cwd=d)
             expect(p.returncode == 2 and len(p.stderr.strip().split("\n")) == 1 and

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Rows written before the executable noted whether a clock figure's timed region holds its
 instruction (each method states it, MethodInfo::timed) are judged by the instructions the
-executable states (`gpubarrier --json schema`, "timed"; tools/timed_regions.py reads them from
-tools/schema.json):
+executable states (`gpubarrier --json schema`, "timed"; gpubarrier_tools/data/timed_regions.py reads them from
+gpubarrier_tools/data/schema.json):
 
   old_row   a committed H100 gpu.warp.tile-sync latency row (h100/2026-11-28/study-tables.csv
             line 27, note "verified; SM clock 1979 MHz measured") is excluded with the reason
@@ -22,7 +22,7 @@ import sys
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-from tools import gbcsv
+from gpubarrier_tools.data import gbcsv
 from cli_common import committed_files, expect, run_gpubarrier
 
 STUDY_1X = "results/h100/2026-11-28/study-tables.csv"
@@ -49,7 +49,7 @@ def test_old_row():
 
 
 def test_table(gpubarrier):
-    from tools import timed_regions
+    from gpubarrier_tools.data import timed_regions
     schema = run_gpubarrier(gpubarrier, "--json", "schema")
     expect(schema.returncode == 0, "gpubarrier --json schema exits 0", schema)
     timed = json.loads(schema.stdout)["timed"]
@@ -63,6 +63,6 @@ def test_table(gpubarrier):
               for method, rows in timed.items() for t in rows if t["sm90"] == "absent"}
     expect(absent, "some timed instruction is absent on sm_90 (the converged warp syncs)")
     read = set(timed_regions.ABSENT_ON_SM90)
-    expect(read == absent, f"tools/timed_regions.py reads {sorted(read)}, the executable states "
-           f"{sorted(absent)}: regenerate tools/schema.json (scripts/regenerate-docs)")
+    expect(read == absent, f"gpubarrier_tools/data/timed_regions.py reads {sorted(read)}, the executable states "
+           f"{sorted(absent)}: regenerate gpubarrier_tools/data/schema.json (scripts/regenerate-docs)")
     print("PASS table", len(absent), "absent instructions")

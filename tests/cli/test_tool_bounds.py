@@ -2,7 +2,7 @@
 """What the Python tools (`gpubarrier compare|report|model|plot`) and merge do with files no
 gpubarrier run writes: endless, too large, one line too long, saved with a byte order mark,
 named with a newline; and how much memory a large CSV takes. Every reader is bounded
-(tools/user_files.py, io/csv_reader.hpp): a file over a bound is bad input, exit 2, one line
+(gpubarrier_tools/data/user_files.py, io/csv_reader.hpp): a file over a bound is bad input, exit 2, one line
 naming the file and the bound.
 
 Cases:
@@ -33,7 +33,7 @@ import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOLS = os.path.join(ROOT, "tools")
+TOOLS = os.path.join(ROOT, "gpubarrier_tools")
 from cli_common import executable, expect, one_line
 
 EXE = executable()
@@ -71,11 +71,11 @@ def matplotlib_python():
 
 
 def tool(script, *args, python=None):
-    """tools/SCRIPT run directly under ADDRESS_LIMIT (no executable in between, whose sanitized
+    """gpubarrier_tools/cli/SCRIPT run directly under ADDRESS_LIMIT (no executable in between, whose sanitized
     build reserves more address space than that)."""
     def limit():
         resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_LIMIT, ADDRESS_LIMIT))
-    return subprocess.run([python or sys.executable, "-m", "tools." + script.removesuffix(".py"), *args],
+    return subprocess.run([python or sys.executable, "-m", "gpubarrier_tools.cli." + script.removesuffix(".py"), *args],
                           capture_output=True, text=True, env=env(), timeout=300,
                           preexec_fn=limit)
 

@@ -37,8 +37,8 @@ import pytest
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOLS = os.path.join(ROOT, "tools")
-from tools import gbcsv
+TOOLS = os.path.join(ROOT, "gpubarrier_tools")
+from gpubarrier_tools.data import gbcsv
 from cli_common import committed_copy, executable, expect, one_line, synthetic_row, write_rows
 
 EXE = executable()
@@ -178,8 +178,8 @@ def test_missing_module():
         note = text[text.index("<h2>Plots</h2>"):][:1500]
         for want in ("No plots", "matplotlib", "GPUBARRIER_PYTHON", "python3-matplotlib"):
             expect(want in note, f"the page's plots note names {want!r}: {note}")
-        # Straight from tools/ too (python3 tools/plot.py).
-        p = subprocess.run([py, "-m", "tools.plot", csv_path, "--out", d], cwd=ROOT,
+        # Straight from gpubarrier_tools/ too (python3 gpubarrier_tools/cli/plot.py).
+        p = subprocess.run([py, "-m", "gpubarrier_tools.cli.plot", csv_path, "--out", d], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
         one_line(p, 2, "matplotlib", "GPUBARRIER_PYTHON")
     print("PASS missing_module")
@@ -207,7 +207,7 @@ def test_bad_input():
 
 
 def test_internal_error():
-    code = ("from tools import tool_main\n"
+    code = ("from gpubarrier_tools.data import tool_main\n"
             "def main(argv):\n    return {}['no such key']\n"
             "tool_main.run(main)\n")
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
@@ -234,10 +234,11 @@ def test_interpreter_search():
     need_system_matplotlib()
     with tempfile.TemporaryDirectory() as d:
         tools = os.path.join(d, "tools")
-        os.mkdir(tools)
+        os.makedirs(os.path.join(tools, "cli"))
         open(os.path.join(tools, "__init__.py"), "w").close()
+        open(os.path.join(tools, "cli", "__init__.py"), "w").close()
         for name in ("compare", "plot", "model", "report"):
-            with open(os.path.join(tools, f"{name}.py"), "w") as f:
+            with open(os.path.join(tools, "cli", f"{name}.py"), "w") as f:
                 f.write(FAKE_TOOL)
         lacks, has = os.path.join(d, "lacks"), os.path.join(d, "has")
         os.mkdir(lacks)
@@ -271,7 +272,7 @@ def test_interpreter_search():
         for name in ("plot", "report", "compare"):
             out, calls = tool(name, has)
             expect(out.endswith("mark=has"), f"{name}: the PATH python3 that has it: {out}")
-            expect(any(f"{d} tools.{name} " in c for c in calls),
+            expect(any(f"{d} tools.cli.{name} " in c for c in calls),
                    f"{name}: run by the PATH python3: {calls}")
         # GPUBARRIER_PYTHON wins, asked nothing, even without matplotlib.
         other = os.path.join(d, "other")

@@ -31,8 +31,8 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TOOLS = os.path.join(ROOT, "tools")
-from tools import gbcsv
+TOOLS = os.path.join(ROOT, "gpubarrier_tools")
+from gpubarrier_tools.data import gbcsv
 from cli_common import executable, expect, one_line, synthetic_row, write_rows
 
 EXE = executable()

@@ -10,7 +10,7 @@ import os
 import subprocess
 import sys
 
-REPORT = ["-m", "tools.report"]
+REPORT = ["-m", "gpubarrier_tools.cli.report"]
 CSV = ("schema_version,run_id,timestamp,host,system,gpu_model,gpu_count,gpu_ids,topology,driver,"
        "cuda_runtime,nccl,mpi,method,level,launcher,ranks,nodes,blocks_per_sm,threads_per_block,"
        "group_size,cluster_size,config,technique,reps_lo,reps_hi,samples,metric,unit,value,mean,"

@@ -1,4 +1,4 @@
-"""The Python interpreter the CLI tests run tools/*.py with: ctest may start them with a pyenv
+"""The Python interpreter the CLI tests run gpubarrier_tools/cli/*.py with: ctest may start them with a pyenv
 python3 that lacks Debian's python3-matplotlib / python3-scipy, which serve /usr/bin/python3."""
 import os
 import subprocess

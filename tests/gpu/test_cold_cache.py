@@ -5,7 +5,7 @@ One run of reduction.single.two-kernel at 16 and 32 MiB, cold (cache=0) and warm
 model.gmem.stream (grid 0 and 1, cold and warm): every row ok; the reduction's rows verified; the
 note of every cold reduction row and cold stream bandwidth row says that L2 was evicted before
 every sample and by reading how much (four times the L2), every warm one that it was not; and the cold 16 -> 32 MiB
-increment, 16 MiB / (t32 - t16), reads no faster than the GPU's DRAM bandwidth (tools/bounds.py,
+increment, 16 MiB / (t32 - t16), reads no faster than the GPU's DRAM bandwidth (gpubarrier_tools/data/bounds.py,
 the data sheet's; 1.3 x the same run's model.gmem.stream grid=1 where the GPU is not listed) plus
 10% for the event timer's jitter on a 5 us step: the extra 16 MiB come from DRAM, so more would
 mean L2 served them (a physical bound, not a speed target; warm steps on a GPU with 50 MiB of L2
@@ -18,7 +18,7 @@ import re
 
 from gpu_rows import codes, fail, rows_of, verified
 
-from tools import bounds
+from gpubarrier_tools.data import bounds
 
 MIB = 1 << 20
 REDUCTION, STREAM = "reduction.single.two-kernel", "model.gmem.stream"

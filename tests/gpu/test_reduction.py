@@ -3,7 +3,7 @@
 
 Tests:
   model_stream  model.smem.stream (1, 32, 1024 threads) and model.gmem.stream (grid 0, 1): ok rows
-                with positive bandwidth and latency in the units tools/model.py expects, and more
+                with positive bandwidth and latency in the units gpubarrier_tools/cli/model.py expects, and more
                 bandwidth with more threads.
   warp_reduce   gpu.warp.reduce: every variant but 1 ok and verified; variant 1 (no sync) is
                 `unverified` with the wrong sum's error in the note (never verified).
@@ -166,7 +166,7 @@ def test_model_from(gpubarrier, gpus, tmp_path):
         w.writerows(rows)
     p = subprocess.run([gpubarrier, "model", "--from", out], capture_output=True, text=True,
                        timeout=120, env=dict(os.environ, GPUBARRIER_TOOLS=os.path.join(
-                           ROOT, "tools")))
+                           ROOT, "gpubarrier_tools")))
     if p.returncode != 0 or "not computed" in p.stdout:
         fail(f"model --from: exit {p.returncode}\n{p.stdout}\n{p.stderr}", [])
     for label in ("1 thread vs 1 warp", "32 vs 1024 threads", "1 block vs the grid"):

@@ -1,21 +1,24 @@
-"""The layering of the tools package (tools/): every module in one layer of LAYERS, each layer
-importing only its own and the layers below it, and no import cycle among the modules, at any
+"""The layering of the tools package (gpubarrier_tools/): every module in one of its four
+subpackages, each importing only what USES allows, and no import cycle among the modules, at any
 depth (an import inside a function counts as much as one at the top).
 
-  data       reading and checking the CSVs and the files beside them, the study's figures, how a
-             tool fails, and what a report returns (tools/tables.py): what every report stands on
-  tables     the reports: figures computed from the rows (answers, the comparison, the model's
-             predictions, the tables of tools/reports/, ...), returned as data
-  renderers  what draws the tables and figures: Markdown and HTML (tools/render.py), the HTML
-             page, the charts and plots
-  commands   the command lines that pick a report and its renderer (report, compare, model, the
-             documents' writers), and the package itself
+  data       reading and checking the CSVs and the files beside them (gbcsv, the schema,
+             machines, bounds, the study's figures), how a tool fails and what it may read and
+             write, and what a report returns (data/tables.py): what every other part stands on
+  analysis   the figures computed from the rows (answers, the comparison, the floor, the
+             findings, the model, the tables of analysis/reports/, ...), returned as data
+  render     what draws what the analysis returns: Markdown, text and HTML (render/__init__.py),
+             the charts and plots, the results pages' generated blocks; it computes nothing of
+             the analysis, which it is handed
+  cli        the command lines that pick an analysis and its renderer (report, compare, plot,
+             model, the HTML page, the documents' writers), and the package itself
 
+data imports neither analysis nor render; analysis and render import data and never each other.
 The imports are read from the source (ast), relative ones resolved against the package, so that
 the check needs none of the tools' libraries. The selftests feed it synthetic packages. No file of
-tools/, tests/ or reframe/ edits sys.path: the package is imported as such. No module of tools/
-replaces its process with another (os.exec*): a program of the package runs in the process that
-started it.
+gpubarrier_tools/, tests/ or reframe/ edits sys.path: the package is imported as such. No module
+of gpubarrier_tools/ replaces its process with another (os.exec*): a program of the package runs
+in the process that started it.
 """
 import ast
 import os
@@ -23,26 +26,23 @@ import os
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PACKAGE = "gpubarrier_tools"
 
-LAYERS = [
-    ("commands", ["tools", "report", "readme_blocks", "methods_doc", "library_doc", "compare",
-                  "model"]),
-    ("renderers", ["render", "html_report", "answers_chart", "answers_bars", "plot",
-                   "plot_compare", "plot_eq6", "plot_reduction"]),
-    ("tables", ["answers", "comparison", "model_predictions", "findings", "findings_eq6",
-                "findings_more", "findings_rules", "legacy_study",
-                "multinode_model",
-                "push_phases", "reduction_tables", "reference_ratios", "report_grids",
-                "results_index", "same_rows", "study_tables", "reports", "reports.*"]),
-    ("data", ["tables", "tool_main", "user_files", "output_files", "bounds", "timed_regions",
-              "gbcsv", "machines", "floor", "study_reference", "model_eq"]),
-]
+# Each part of the package and the parts it may import besides its own.
+USES = {
+    "cli": ["render", "analysis", "data"],
+    "render": ["data"],
+    "analysis": ["data"],
+    "data": [],
+}
+# The modules outside the four folders: the package itself, which is the command lines' part.
+TOP = {PACKAGE: "cli"}
 
 
 def modules(package_dir):
-    """{module name relative to the package ("tools" for its __init__): path} of a package's
-    modules, subpackages included (tools/peers and tools/reference hold programs run on their
-    own, no module of the package)."""
+    """{module name relative to the package (PACKAGE for its __init__): path} of a package's
+    modules, subpackages included (peers/ and reference/ hold programs run on their own, no
+    module of the package)."""
     out = {}
     for folder, dirs, files in os.walk(package_dir):
         rel = os.path.relpath(folder, package_dir)
@@ -55,7 +55,7 @@ def modules(package_dir):
             if f.endswith(".py"):
                 name = prefix + f[:-3]
                 name = name[:-len(".__init__")] if name.endswith(".__init__") else name
-                out["tools" if name == "__init__" else name] = os.path.join(folder, f)
+                out[PACKAGE if name == "__init__" else name] = os.path.join(folder, f)
     return out
 
 
@@ -63,8 +63,8 @@ def imports(name, path, known):
     """The modules of `known` that module `name` imports."""
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), path)
-    here = [] if name == "tools" else name.split(".")[:-1]
-    if os.path.basename(path) == "__init__.py" and name != "tools":
+    here = [] if name == PACKAGE else name.split(".")[:-1]
+    if os.path.basename(path) == "__init__.py" and name != PACKAGE:
         here = name.split(".")
     found = set()
     for node in ast.walk(tree):
@@ -81,18 +81,18 @@ def imports(name, path, known):
                 [node.module or ""]
             for n in names:
                 parts = n.split(".")
-                if parts[0] == "tools" and len(parts) > 1 and ".".join(parts[1:]) in known:
+                if parts[0] == PACKAGE and len(parts) > 1 and ".".join(parts[1:]) in known:
                     found.add(".".join(parts[1:]))
     found.discard(name)
     return found
 
 
-def layer_of(name, layers):
-    for i, (_, members) in enumerate(layers):
-        for m in members:
-            if name == m or (m.endswith(".*") and name.startswith(m[:-1])):
-                return i
-    return None
+def part_of(name):
+    """The part (a key of USES) module `name` belongs to, or None."""
+    if name in TOP:
+        return TOP[name]
+    first = name.split(".")[0]
+    return first if first in USES else None
 
 
 def cycles(graph):
@@ -126,67 +126,76 @@ def cycles(graph):
     return out
 
 
-def violations(package_dir, layers=LAYERS):
-    """One line per broken rule: a module in no layer, an import upward, an import cycle."""
+def violations(package_dir, uses=None):
+    """One line per broken rule: a module in no part, an import USES does not allow, an import
+    cycle."""
+    uses = USES if uses is None else uses
     mods = modules(package_dir)
     graph = {n: imports(n, p, mods) for n, p in mods.items()}
-    out = [f"{n}: in no layer of LAYERS" for n in sorted(mods) if layer_of(n, layers) is None]
+    out = [f"{n}: in no part of USES (data, analysis, render, cli)" for n in sorted(mods)
+           if part_of(n) is None]
     for n in sorted(graph):
-        mine = layer_of(n, layers)
+        mine = part_of(n)
         for m in sorted(graph[n]):
-            theirs = layer_of(m, layers)
-            if mine is not None and theirs is not None and theirs < mine:
-                out.append(f"{n} ({layers[mine][0]}) imports {m} ({layers[theirs][0]}), a layer "
-                           f"above it")
+            theirs = part_of(m)
+            if mine is not None and theirs is not None and theirs != mine and \
+                    theirs not in uses[mine]:
+                out.append(f"{n} ({mine}) imports {m} ({theirs}), which {mine} may not")
     out += [f"import cycle: {' -> '.join(c)}" for c in cycles(graph)]
     return out
 
 
 def test_tools_package_is_layered():
-    assert violations(os.path.join(ROOT, "tools")) == []
+    assert violations(os.path.join(ROOT, PACKAGE)) == []
 
 
-def test_every_layer_member_exists():
-    mods = modules(os.path.join(ROOT, "tools"))
-    missing = [m for _, members in LAYERS for m in members
-               if not m.endswith(".*") and m not in mods]
-    assert missing == []
+def test_every_part_exists():
+    mods = modules(os.path.join(ROOT, PACKAGE))
+    assert sorted(p for p in USES if p not in mods) == []
 
 
 def make_package(root, files):
-    pkg = root / "tools"
+    pkg = root / PACKAGE
     for name, text in {"__init__.py": "", **files}.items():
         (pkg / name).parent.mkdir(parents=True, exist_ok=True)
         (pkg / name).write_text(text)
     return str(pkg)
 
 
-SMALL = [("commands", ["tools", "report"]), ("renderers", ["html_report"]),
-         ("tables", ["answers", "reports", "reports.*"]), ("data", ["gbcsv"])]
-
-
 @pytest.mark.parametrize("files, want", [
     # a clean package, imports relative and absolute, at the top and in functions
-    ({"report.py": "from . import html_report\nfrom .reports.common import table\n",
-      "html_report.py": "def f():\n    from . import answers\n",
-      "answers.py": "import tools.gbcsv\n", "gbcsv.py": "import os\n",
-      "reports/__init__.py": "", "reports/common.py": "from .. import gbcsv\n"}, []),
-    # the data layer importing a table, inside a function
-    ({"gbcsv.py": "def f():\n    from . import answers\n", "answers.py": ""},
-     ["gbcsv (data) imports answers (tables), a layer above it"]),
-    # a table importing the command line
-    ({"reports/__init__.py": "", "reports/common.py": "from ..report import MODES\n",
-      "report.py": ""},
-     ["reports.common (tables) imports report (commands), a layer above it"]),
-    # a cycle within one layer
-    ({"answers.py": "from .reports import common\n", "reports/__init__.py": "",
-      "reports/common.py": "from ..answers import answers\n"},
-     ["import cycle: answers -> reports.common"]),
-    # a module no layer names
-    ({"stray.py": ""}, ["stray: in no layer of LAYERS"]),
+    ({"cli/__init__.py": "", "cli/report.py": "from ..render import html\n"
+                                              "from ..analysis.reports.common import table\n",
+      "render/__init__.py": "", "render/html.py": "def f():\n    from ..data import gbcsv\n",
+      "analysis/__init__.py": "", "analysis/answers.py": "import gpubarrier_tools.data.gbcsv\n",
+      "analysis/reports/__init__.py": "",
+      "analysis/reports/common.py": "from ...data import gbcsv\n",
+      "data/__init__.py": "", "data/gbcsv.py": "import os\n"}, []),
+    # data importing the analysis, inside a function
+    ({"data/__init__.py": "", "data/gbcsv.py": "def f():\n    from ..analysis import answers\n",
+      "analysis/__init__.py": "", "analysis/answers.py": ""},
+     ["data.gbcsv (data) imports analysis.answers (analysis), which data may not"]),
+    # a renderer importing the analysis, and the analysis a renderer
+    ({"render/__init__.py": "", "render/chart.py": "from ..analysis import answers\n",
+      "analysis/__init__.py": "", "analysis/answers.py": "from ..render import chart\n"},
+     ["analysis.answers (analysis) imports render.chart (render), which analysis may not",
+      "render.chart (render) imports analysis.answers (analysis), which render may not",
+      "import cycle: analysis.answers -> render.chart"]),
+    # the analysis importing the command line, absolutely
+    ({"analysis/__init__.py": "", "analysis/reports/__init__.py": "",
+      "analysis/reports/common.py": "from gpubarrier_tools.cli.report import MODES\n",
+      "cli/__init__.py": "", "cli/report.py": ""},
+     ["analysis.reports.common (analysis) imports cli.report (cli), which analysis may not"]),
+    # a cycle within one part
+    ({"analysis/__init__.py": "", "analysis/answers.py": "from .reports import common\n",
+      "analysis/reports/__init__.py": "",
+      "analysis/reports/common.py": "from ..answers import answers\n"},
+     ["import cycle: analysis.answers -> analysis.reports.common"]),
+    # a module in no part
+    ({"stray.py": ""}, ["stray: in no part of USES (data, analysis, render, cli)"]),
 ])
 def test_checker_catches(tmp_path, files, want):
-    assert violations(make_package(tmp_path, files), SMALL) == want
+    assert violations(make_package(tmp_path, files)) == want
 
 
 def process_replacements(folder):
@@ -210,10 +219,10 @@ def process_replacements(folder):
 
 
 def test_no_process_replacement():
-    """A program of tools/ runs where it was started, as a file or as the package's module
-    (`python3 tools/report.py`, `python3 -m tools.report`): none re-runs itself through os.exec*,
+    """A program of gpubarrier_tools/ runs where it was started, as a file or as the package's
+    module (`python3 gpubarrier_tools/cli/report.py`, `python3 -m gpubarrier_tools.cli.report`): none re-runs itself through os.exec*,
     which would hide its exit from a debugger or profiler and drop what the caller's Python set."""
-    found = process_replacements(os.path.join(ROOT, "tools"))
+    found = process_replacements(os.path.join(ROOT, PACKAGE))
     assert not found, f"os.exec* at {found}"
 
 
@@ -245,10 +254,10 @@ def path_edits(folder):
 
 
 def test_no_path_edits():
-    """tools/ is imported as the package, the tests reach it through PYTHONPATH (conftest.py), and
-    the ReFrame suite imports what it reads with from its files' locations (reframe/lib/
-    gbresults.py): no file of tools/, tests/ or reframe/ edits sys.path."""
-    found = [at for folder in ("tools", "tests", "reframe")
+    """gpubarrier_tools/ is imported as the package, the tests reach it through PYTHONPATH
+    (conftest.py), and the ReFrame suite imports what it reads with from its files' locations
+    (reframe/lib/gbresults.py): no file of gpubarrier_tools/, tests/ or reframe/ edits sys.path."""
+    found = [at for folder in (PACKAGE, "tests", "reframe")
              for at in path_edits(os.path.join(ROOT, folder))]
     assert not found, f"sys.path edited (or an import after code) at {found}"
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A stand-in for tools/peers/torch_symm_barrier.py --serve that needs neither torch nor a GPU: it
+"""A stand-in for gpubarrier_tools/peers/torch_symm_barrier.py --serve that needs neither torch nor a GPU: it
 answers with canned JSON lines from a linear model (a barrier costs 4 us, a replay 20 us more),
 or misbehaves as FAKE_TORCH_MODE says, so that the unit tests exercise gpubarrier's side of the
 process boundary (deadlines, skips, failures, parsing) for multigpu.torch.symm-barrier.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """multigpu.torch.symm-barrier (PyTorch's symmetric-memory barrier, run by
-tools/peers/torch_symm_barrier.py) and the device barriers' launch=1 (one launch per barrier in a
+gpubarrier_tools/peers/torch_symm_barrier.py) and the device barriers' launch=1 (one launch per barrier in a
 CUDA graph).
 
 CPU tests (label cli): without torch the method's rows are skipped with the script's reason, in the
@@ -25,7 +25,7 @@ from gpu_rows import fail, rows_of, verified
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 METHOD = "multigpu.torch.symm-barrier"
-SCRIPT = os.path.join(HERE, "..", "..", "tools", "peers", "torch_symm_barrier.py")
+SCRIPT = os.path.join(HERE, "..", "..", "gpubarrier_tools", "peers", "torch_symm_barrier.py")
 SKIP = 77
 
 

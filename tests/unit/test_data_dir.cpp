@@ -12,7 +12,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh folder under the test's temporary folder; `data` folders get configs/ and tools/.
+// A fresh folder under the test's temporary folder; `data` folders get configs/ and
+// gpubarrier_tools/.
 struct Tree {
   fs::path root = fs::temp_directory_path() /
                   ("gb-data-dir-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
@@ -28,7 +29,7 @@ struct Tree {
   }
   fs::path data(const std::string& rel) const {
     folder(rel + "/configs");
-    folder(rel + "/tools");
+    folder(rel + "/gpubarrier_tools");
     return root / rel;
   }
 };
@@ -64,7 +65,7 @@ TEST(DataDir, CopiedExecutableFallsBackToAnExistingSourceTree) {
 
 TEST(DataDir, NothingFoundNamesTheInstalledPlace) {
   Tree t;
-  // A prefix with share/gpubarrier but without its tools/ is no install either.
+  // A prefix with share/gpubarrier but without its gpubarrier_tools/ is no install either.
   t.folder("prefix/share/gpubarrier/configs");
   const DataDir d = data_dir(t.folder("prefix/bin"), t.root / "gone/build", t.root / "gone");
   EXPECT_FALSE(d.found);

@@ -81,7 +81,7 @@ TEST(MethodFiles, TheExamplesToCopyAreOneFileEach) {
   ASSERT_NE(at, std::string::npos);
   const std::string section = doc.substr(at);
   EXPECT_NE(section.find("scripts/regenerate-docs"), std::string::npos);
-  EXPECT_NE(section.find("tools/schema.json"), std::string::npos);
+  EXPECT_NE(section.find("gpubarrier_tools/data/schema.json"), std::string::npos);
   EXPECT_TRUE(fs::exists(kRoot / "scripts/regenerate-docs"));
   static const std::regex path("`((kernels|src/methods)/[a-z_/]+\\.(cu|cuh|cpp))`");
   std::set<std::string> examples, frames;

@@ -1,5 +1,5 @@
 // selfcheck's figures as CSV rows (core/selfcheck_records.hpp through io/row.hpp): the names,
-// point, technique and notes that tools/report.py and tools/plot.py read back.
+// point, technique and notes that gpubarrier_tools/cli/report.py and gpubarrier_tools/cli/plot.py read back.
 #include <gtest/gtest.h>
 
 #include "core/run_context.hpp"

@@ -66,7 +66,7 @@ TEST(ValueNames, OneMeaningPerNameAcrossMethods) {
   EXPECT_EQ(entries, seen.size());
 }
 
-// The pairs tools/floor.py joins: a barrier's ordering and the floor signal of the same name.
+// The pairs gpubarrier_tools/analysis/floor.py joins: a barrier's ordering and the floor signal of the same name.
 TEST(ValueNames, FloorSignalSharesTheBarriersOrderings) {
   std::map<std::string, std::set<std::string_view>> orderings;
   for (const auto& m : Registry::instance().create_all())

@@ -1,4 +1,4 @@
-// The rows of the model's stream micro-benchmarks (tools/model.py reads them by these names).
+// The rows of the model's stream micro-benchmarks (gpubarrier_tools/cli/model.py reads them by these names).
 #pragma once
 
 #include <cstdio>

@@ -2,7 +2,7 @@
 // signal is written and read, and what orders the memory around it. Each method reads a code of
 // its own for a name (the device barriers' Ordering, runtime/barrier_args.cuh;
 // multigpu.floor.signal's flag orderings), but a name means one thing on all of them, so that
-// tools/floor.py can pair a barrier's ordering with the floor signal of the same name.
+// gpubarrier_tools/analysis/floor.py can pair a barrier's ordering with the floor signal of the same name.
 #pragma once
 
 #include "core/method.hpp"
