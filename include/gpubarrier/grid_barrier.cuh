@@ -71,6 +71,8 @@ enum class GridArrival { acq_rel, release };
 // the first sync(). W: the watchdog type (watchdog.cuh). PauseNs: 0, the leader polls back to
 // back; otherwise a failed poll sleeps about PauseNs (__nanosleep) before the next, so that fewer
 // polls reach the counter's line while the last blocks' adds travel to it. Arrival: above.
+// GridBarrier takes the defaults; the other tunings are benchmark designs (docs/library.md says
+// where each was measured), for code that measured its own shape.
 template <class W = Watchdog, unsigned PauseNs = 0, GridArrival Arrival = GridArrival::acq_rel>
 class BasicGridBarrier {
  public:
