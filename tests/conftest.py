@@ -8,7 +8,7 @@ test file, tests/CMakeLists.txt):
   gpus         fixture: the number of GPUs visible (nvidia-smi -L), once per run; a test that
                takes it is skipped ("no GPU visible") when there is none. A test that needs more
                skips itself with its own reason (pytest.skip)
-  PYTHONPATH   the source root first, so that a tool a test starts as `python3 -m tools.NAME`
+  PYTHONPATH   the source root first, so that a tool a test starts as `python3 -m gpubarrier_tools.cli.NAME`
                is this checkout's, whatever the working directory
   exit 77      when every test of the run was skipped (a GPU test on a machine without GPU),
                pytest exits 77, which ctest reports as skipped (SKIP_RETURN_CODE)

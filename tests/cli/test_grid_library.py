@@ -81,6 +81,19 @@ def write_run(folder, rows):
             f.write(f"64,1000,{repeat},16,256,1.0,5.0,3.0,1.2,1.1,identical\n")
 
 
+def written_doc(results, tmp_path):
+    """docs/library.md's generated parts, as library_doc writes them from `results` into an empty
+    document of their markers."""
+    doc = tmp_path / "library.md"
+    doc.write_text("".join(f"<!-- library:{n} -->\n<!-- /library:{n} -->\n"
+                           for n in ("answer", "grid", "floor", "load", "stencil")))
+    p = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.library_doc", "--results",
+                        str(results), "--doc", str(doc), "--write"], capture_output=True, text=True,
+                       cwd=ROOT, timeout=120)
+    expect(p.returncode == 0, "library_doc --write", p)
+    return doc.read_text()
+
+
 def test_answer_table_tests_both_targets(tmp_path):
     results = tmp_path / "results"
     rows = [grid_row("gpu.grid.cg", 1, 128, 1000), grid_row("gpu.grid.count-epoch", 1, 128, 800),
@@ -96,14 +109,7 @@ def test_answer_table_tests_both_targets(tmp_path):
             grid_row("gpu.floor.grid", 1, 128, 100, extra=" floor=arrivals",
                      note="not verified: a floor synchronises nothing")]
     write_run(str(results / "h100" / "2026-12-07"), rows)
-    doc = tmp_path / "library.md"
-    doc.write_text("".join(f"<!-- library:{n} -->\n<!-- /library:{n} -->\n"
-                           for n in ("answer", "grid", "floor", "load", "stencil")))
-    p = subprocess.run([sys.executable, "-m", "gpubarrier_tools.cli.library_doc", "--results", str(results),
-                        "--doc", str(doc), "--write"], capture_output=True, text=True, cwd=ROOT,
-                       timeout=120)
-    expect(p.returncode == 0, "library_doc --write", p)
-    text = doc.read_text()
+    text = written_doc(results, tmp_path)
     line = {m.group(1): m.group(0) for m in re.finditer(r"^\| (\d x \d+) \|.*$", text, re.M)}
     expect("| 0.800 | 0.889 (`cuda-barrier`) | 2.00 | yes |" in line["1 x 128"],
            f"1 x 128 meets both targets, 2.00 x its floor of 400 ns: {line['1 x 128']}")
@@ -125,14 +131,7 @@ def test_load_section_says_why_every_point_beside_the_copy_was_skipped(tmp_path)
         skipped.update(status="skipped", metric="", value="")
         rows.append(skipped)
     write_run(str(results / "h100" / "2026-12-07"), rows)
-    doc = tmp_path / "library.md"
-    doc.write_text("".join(f"<!-- library:{n} -->\n<!-- /library:{n} -->\n"
-                           for n in ("answer", "grid", "floor", "load", "stencil")))
-    p = subprocess.run([sys.executable, "-m", "tools.library_doc", "--results", str(results),
-                        "--doc", str(doc), "--write"], capture_output=True, text=True, cwd=ROOT,
-                       timeout=120)
-    expect(p.returncode == 0, "library_doc --write", p)
-    text = doc.read_text().split("<!-- library:load -->")[1]
+    text = written_doc(results, tmp_path).split("<!-- library:load -->")[1]
     expect("every point beside a copy kernel (2) is `skipped`, saying: \"verified; background: "
            "the copy kernel ended first\"." in text and "predates" not in text,
            f"the load section names the skipped points and their reason: {text}")
