@@ -147,8 +147,11 @@ def test_merge_live(tmp_path):
                             "120"], env=clean_env({"GPUBARRIER_TEST_HANG": "host.omp.barrier*"}),
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(600):  # the run has taken its lock once its log has its header
-            if os.path.exists(live + ".done") and os.path.getsize(live + ".done") > 0:
+        # The run has taken its lock once its log has its header; it opens the CSV just after
+        # (the log first: outputs.cpp), so both are waited for.
+        for _ in range(600):
+            if (os.path.exists(live + ".done") and os.path.getsize(live + ".done") > 0
+                    and os.path.exists(live)):
                 break
             time.sleep(0.1)
         before = contents(live, live + ".done")
