@@ -27,6 +27,8 @@
 //
 // Software barriers are launched cooperatively too: the launch then refuses a grid whose blocks
 // cannot all be resident at once, the precondition of any grid barrier, instead of deadlocking.
+// Beside a background copy (axis background) an interruptible one is launched plainly instead,
+// since a cooperative launch may wait for the copy to end (measure() says why).
 // A clustered barrier (clustered) gets a cluster_size axis and sm_90: its grid, the same
 // blocks_per_sm x SMs blocks, is launched with cudaLaunchKernelEx and a cluster dimension, which
 // a cooperative launch does not take, so feasible() checks with cudaOccupancyMaxActiveClusters
