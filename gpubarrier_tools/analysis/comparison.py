@@ -695,7 +695,7 @@ def _floor_rows(res) -> tuple | None:
 
 FLOOR_TITLE = (
     "at the floor (each multi-GPU barrier / the cheapest verified grid barrier, named, "
-    "+ one-way signal of the same run; tools/floor.py)"
+    "+ one-way signal of the same run; gpubarrier_tools/analysis/floor.py)"
 )
 
 

@@ -343,7 +343,7 @@ def table6(rows: list, sizes=None) -> list[Table | str]:
         + [
             "",
             "The ceiling is the GPU's theoretical DRAM bandwidth (the vendor's data sheet, "
-            "tools/bounds.py), as the study's `theory`; a warm array that fits in L2 is read from L2 "
+            "gpubarrier_tools/data/bounds.py), as the study's `theory`; a warm array that fits in L2 is read from L2 "
             "and may go above it. Beside it, measured in the same run: `model.gmem.stream` grid=1, "
             "the study's Fig. 10 loop over 256 MiB on the resident grid (bytes read / time; "
             + ("the reductions read faster than this loop, so it is no ceiling; " if above else "")

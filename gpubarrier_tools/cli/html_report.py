@@ -472,7 +472,7 @@ def comparison_section(csvs: list[str]) -> str:
         from ..analysis import comparison  # lazy: another tool, optional here
     except Exception as e:  # noqa: BLE001 (the page says why it has no comparison)
         return (
-            f'<p class="note">The comparison table is not available: tools/compare.py '
+            f'<p class="note">The comparison table is not available: gpubarrier_tools/cli/compare.py '
             f'could not be used ({esc(type(e).__name__)}: {esc(e)}).</p>'
         )
     try:
@@ -480,7 +480,7 @@ def comparison_section(csvs: list[str]) -> str:
     except Exception as e:  # noqa: BLE001 (the page says why, as each of its forms would)
         why = f"{type(e).__name__}: {e}"
         return (
-            '<p class="note">tools/compare.py could not compare these inputs: '
+            '<p class="note">gpubarrier_tools/cli/compare.py could not compare these inputs: '
             + esc(f"html: {why}; markdown: {why}")[:2000]
             + "</p>"
         )
@@ -514,7 +514,7 @@ def plots_section(
     except ModuleNotFoundError as e:
         name = (e.name or "matplotlib").split(".")[0]
         return (
-            f'<p class="note">No plots: tools/plot.py needs the Python module '
+            f'<p class="note">No plots: gpubarrier_tools/cli/plot.py needs the Python module '
             f'<code>{esc(name)}</code>, which {esc(tool_main.interpreter())} (the Python '
             f'that wrote this page) cannot import: {esc(tool_main.missing_module_fix(name))}'
             f', then write the page again.</p>',
@@ -522,7 +522,7 @@ def plots_section(
         )
     except Exception as e:  # noqa: BLE001 (the page says why it has no plots)
         return (
-            f'<p class="note">No plots: tools/plot.py could not be loaded '
+            f'<p class="note">No plots: gpubarrier_tools/cli/plot.py could not be loaded '
             f'({esc(type(e).__name__)}: {esc(e)}) by {esc(tool_main.interpreter())}.</p>',
             0,
         )
@@ -656,7 +656,7 @@ def machine_section(index, label: str, mrows, files, topo_files, topo_left) -> s
             "marked <em>not verified</em>; a noisy figure is marked and shaded), its "
             "latency, its ratio to the composed floor (multi-GPU device barriers: "
             "the cheapest verified grid barrier, named, + the one-way signal, "
-            "tools/floor.py) and each alternative's best "
+            "gpubarrier_tools/analysis/floor.py) and each alternative's best "
             "as a ratio to it. <code>[mpi]</code>: one MPI rank per GPU; <code>[graph]</code>: "
             "one block per GPU and one launch per barrier from a CUDA graph.</p>",
             answers_table(found, anchor),
@@ -752,7 +752,7 @@ def build(paths: list[str], title=None, baseline: str | None = None) -> str:
     machines = answers.machines(rows)
     mine, topo_left = machine_topology(machines, topo)
     parts = head(title) + [
-        f'<p class="note">Generated {esc(now)} by tools/html_report.py from {len(csvs)} CSV '
+        f'<p class="note">Generated {esc(now)} by gpubarrier_tools/cli/html_report.py from {len(csvs)} CSV '
         f'file{"s" if len(csvs) != 1 else ""} ({len(rows)} rows: '
         + esc(", ".join(f"{n} {s}" for s, n in sorted(counts.items())))
         + f") of {len(machines)} machine{'s' if len(machines) != 1 else ''} (host, GPU model "
@@ -773,7 +773,7 @@ def build(paths: list[str], title=None, baseline: str | None = None) -> str:
     if baseline:
         parts += [
             "<h2>Comparison</h2>",
-            f'<p class="note">From tools/compare.py, against <code>{esc(baseline)}'
+            f'<p class="note">From gpubarrier_tools/cli/compare.py, against <code>{esc(baseline)}'
             "</code> (--baseline): its inputs first, then the others in the order given."
             "</p>",
             comparison_section(pick_baseline(csvs, rows, baseline)),
@@ -787,7 +787,7 @@ def build(paths: list[str], title=None, baseline: str | None = None) -> str:
             "<details><summary>per barrier, shape and ordering (same run)</summary>",
             '<p class="note">Each multi-GPU barrier over its composed floor from the same '
             "run: the cheapest verified grid barrier at its shape (the grid barrier "
-            "column names it) + the one-way signal at its ordering (tools/floor.py; "
+            "column names it) + the one-way signal at its ordering (gpubarrier_tools/analysis/floor.py; "
             "configs/sweeps/floor.yaml measures them in one run).</p>",
             floors,
             "</details>",
@@ -796,7 +796,7 @@ def build(paths: list[str], title=None, baseline: str | None = None) -> str:
     parts.append("<h2>Plots</h2>")
     if n:
         parts += [
-            f"<details><summary>{n} plot{'s' if n != 1 else ''} of tools/plot.py</summary>",
+            f"<details><summary>{n} plot{'s' if n != 1 else ''} of gpubarrier_tools/cli/plot.py</summary>",
             figs,
             "</details>",
         ]
@@ -849,7 +849,7 @@ def only_others(title: str, topo, others, left) -> str:
     summary (results/cpu2)."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts = head(title) + [
-        f'<p class="note">Generated {esc(now)} by tools/html_report.py. The inputs hold no '
+        f'<p class="note">Generated {esc(now)} by gpubarrier_tools/cli/html_report.py. The inputs hold no '
         "gpubarrier CSV: no provenance, plots or tables of gpubarrier rows.</p>",
         skipped_section(left),
         "<h2>Machine and topology</h2>",
@@ -872,7 +872,7 @@ def main(argv: Sequence[str]) -> int:
         "--baseline",
         default=None,
         help="compare the inputs against this one (a part of a file's path or of a "
-        "machine's label): adds tools/compare.py's table and the comparison "
+        "machine's label): adds gpubarrier_tools/cli/compare.py's table and the comparison "
         "plots; without it the page compares nothing",
     )
     ap.add_argument(

@@ -16,8 +16,8 @@ Each table replaces the lines between `<!-- library:NAME -->` and `<!-- /library
 
   python3 -m gpubarrier_tools.cli.library_doc [--results DIR] [--doc FILE] --write | --check
 --check: exit 1 naming the table that is not what the CSVs give (CI: library.doc_current).
-Python 3 standard library only; the tables are tools/tables.py Tables, rendered as Markdown by
-tools/render.py.
+Python 3 standard library only; the tables are gpubarrier_tools/data/tables.py Tables, rendered as Markdown by
+gpubarrier_tools/render/__init__.py.
 """
 from __future__ import annotations
 

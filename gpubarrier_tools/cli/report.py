@@ -238,7 +238,10 @@ def main(argv: Sequence[str]) -> int:
         try:
             from . import html_report
         except ImportError as e:
-            print(f"report.py --html: tools/html_report.py is not available ({e})", file=sys.stderr)
+            print(
+                f"report.py --html: gpubarrier_tools/cli/html_report.py is not available ({e})",
+                file=sys.stderr,
+            )
             return 2
         return html_report.main(argv)
     if argv[:1] in (["readme"], ["--check"]):

@@ -209,7 +209,7 @@ def check_typed(path: str, text: str) -> int:
         print(
             f"{path}: {len(hits)} measured figures typed outside the generated parts: make each "
             f"a <!-- value: ... --> marker, or wrap a quoted one in <!-- ref: SOURCE --> ... "
-            f"<!-- /ref --> (tools/readme_blocks.py)",
+            f"<!-- /ref --> (gpubarrier_tools/render/readme_blocks.py)",
             file=sys.stderr,
         )
     return len(hits)
