@@ -107,3 +107,23 @@ def test_case_is_refused(unit, case, texts):
     missing = [t for t in texts if t not in text]
     assert not missing, f"{unit_id(unit)}.cu with {define} fails, but its output lacks {missing}:" \
                         f"\n{text}"
+
+
+def test_every_level_of_the_recipe_has_a_unit():
+    """docs/architecture.md's recipe ("Adding a method") gives one example file per level; each
+    level with a frame under kernels/ has a unit here that is a new method file of that level, so
+    that the recipe is tried, not only read: it compiles and registers as it stands."""
+    first = unit_id(sorted(glob.glob(os.path.join(HERE, "*.cu")))[0])
+    if ONLY and ONLY != first:
+        pytest.skip(f"checked once, with the unit {first} (ctest runs one unit a test)")
+    with open(os.path.join(HERE, "..", "..", "docs", "architecture.md")) as f:
+        recipe = f.read().split("## Adding a method", 1)[1]
+    levels = set(re.findall(r"^- \*\*[^*]+\*\*, `kernels/(\w+)/", recipe, re.M))
+    assert levels, "docs/architecture.md's recipe names no kernels/<level>/ example"
+    levels |= set(re.findall(r"is the same in\s+`kernels/(\w+)/`", recipe))
+    included = set()
+    for unit in glob.glob(os.path.join(HERE, "*.cu")):
+        with open(unit) as f:
+            included |= set(re.findall(r'^#include "(\w+)/(?:detail|frame)/', f.read(), re.M))
+    missing = sorted(levels - included)
+    assert not missing, f"the recipe's levels {missing} have no unit in tests/compile_fail/"
