@@ -16,7 +16,7 @@ from __future__ import annotations
 import collections
 import fnmatch
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
 from ..data import gbcsv
 from ..data.tables import Table
@@ -44,7 +44,7 @@ def _launcher(r) -> str:
     return "mpi" if r["launcher"] == "mpi" else "threads"
 
 
-def heatmap(argv: Sequence[str], load: Callable) -> list[Table | str]:
+def heatmap(argv: list[str], load: Callable) -> list[Table | str]:
     method = gbcsv.take_option(argv, "--method")
     metric = gbcsv.take_option(argv, "--metric", "latency")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
@@ -90,7 +90,7 @@ def heatmap(argv: Sequence[str], load: Callable) -> list[Table | str]:
     return [Table(["GPUs", "launcher", "blocks/SM"] + [f"{t} threads" for t in threads], out)]
 
 
-def spans(argv: Sequence[str], load: Callable) -> list[Table | str]:
+def spans(argv: list[str], load: Callable) -> list[Table | str]:
     metric = gbcsv.take_option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
     want = _filters(argv)

@@ -79,7 +79,7 @@ def _files(rows) -> str:
     return ", ".join(f"`{f}`" for f in names) or "-"
 
 
-def _cell(rows, value, fmt) -> str:
+def _cell(rows, value, fmt) -> str | None:
     """The figures of the rows that are figures (`value` of them: a list -> text by `fmt`); where
     every row is excluded, "not timed: ..." (the reason); "-" for no rows."""
     clean = [r for r in rows if not gbcsv.figure_excluded(r)]

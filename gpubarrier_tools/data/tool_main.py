@@ -33,8 +33,8 @@ import re
 import stat
 import sys
 import traceback
-from collections.abc import Iterator
-from typing import NoReturn
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NoReturn
 
 # OSErrors that say an output could not be written, not that the tool is wrong.
 WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
@@ -64,7 +64,7 @@ def prog() -> str:
     return os.environ.get("GPUBARRIER_COMMAND") or os.path.basename(sys.argv[0] or "tool")
 
 
-def one_line(text) -> str:
+def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
@@ -90,7 +90,7 @@ def interpreter() -> str:
     return f"{sys.executable or 'python3'} (Python {v.major}.{v.minor}.{v.micro})"
 
 
-def missing_module_fix(module) -> str:
+def missing_module_fix(module: str | None) -> str:
     """What to do when `module` cannot be imported: install it for this interpreter, or point
     GPUBARRIER_PYTHON at one that has it."""
     top = (module or "?").split(".")[0]
@@ -105,7 +105,7 @@ def missing_module_fix(module) -> str:
     )
 
 
-def missing_module_message(e) -> str:
+def missing_module_message(e: ImportError) -> str:
     """One line for a ModuleNotFoundError: a missing gpubarrier_tools/ module is a broken checkout, anything
     else a library this interpreter lacks."""
     name = getattr(e, "name", None) or str(e)
@@ -129,7 +129,7 @@ def _where(tb) -> str:
     return f"{os.path.basename(f.filename) if os.path.isabs(f.filename) else f.filename}:{f.lineno}"
 
 
-def report(e) -> tuple[int, str] | tuple:
+def report(e: BaseException) -> tuple[int, str] | tuple:
     """(exit status, the one line) for an exception that ends a tool."""
     if isinstance(e, InputError):
         return e.status, f"{prog()}: error: {one_line(_arguments_shown(str(e)))}"
@@ -162,7 +162,7 @@ def file_kind(mode: int) -> str:
     return "file"
 
 
-def special_file(path: str, flag, links: bool = True) -> None:
+def special_file(path: str, flag: str, links: bool = True) -> None:
     """The executable's rule for every file a tool writes: InputError (exit 2) naming `flag` (if
     any) and `path` when it exists and is no regular file (a directory; a device such as
     /dev/null, a FIFO or a socket, which a tool would write into or wait on for ever; with
@@ -192,7 +192,7 @@ def special_file(path: str, flag, links: bool = True) -> None:
         )
 
 
-def refuse_to_replace(path: str, flag, force: bool) -> None:
+def refuse_to_replace(path: str, flag: str, force: bool) -> None:
     """The executable's rule for --out: a file that already holds anything (a symlink, whose
     target is someone's file too) is replaced only with --force; InputError (exit 2) naming
     `flag`, the file and --force otherwise, before anything is written; a device, FIFO or
@@ -231,7 +231,9 @@ class ArgumentParser(argparse.ArgumentParser):
                 + (f" (closest: {', '.join(near)})" if near else ""),
             )
 
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(  # type: ignore[override]
+        self, args: Any = None, namespace: Any = None
+    ) -> argparse.Namespace:
         args, extras = self.parse_known_args(args, namespace)
         if extras:
             first = extras[0]
@@ -243,7 +245,7 @@ class ArgumentParser(argparse.ArgumentParser):
             self.error(f"unexpected argument '{first}'")
         return args
 
-    def error(self, message) -> NoReturn:
+    def error(self, message: str) -> NoReturn:
         message = one_line(message)
         if message.startswith("argument "):  # argparse's "argument --syncs: invalid int value"
             message = message[len("argument ") :]
@@ -254,7 +256,7 @@ class ArgumentParser(argparse.ArgumentParser):
         raise InputError(f"{message}; see `{self.prog} --help`")
 
 
-def fail(e) -> None:
+def fail(e: BaseException) -> NoReturn:
     """Prints the line for `e` (and with GPUBARRIER_DEBUG=1 its traceback) and exits."""
     status, line = report(e)
     if os.environ.get("GPUBARRIER_DEBUG") == "1":
@@ -286,13 +288,13 @@ class _Stdout:
         except OSError as e:
             raise WriteError(f"cannot write to standard output: {e.strerror or e}") from None
 
-    def write(self, text: str):
+    def write(self, text: str) -> None:
         return self._guard("write", text)
 
-    def writelines(self, lines):
+    def writelines(self, lines: Iterable[str]) -> None:
         return self._guard("writelines", lines)
 
-    def flush(self):
+    def flush(self) -> None:
         return self._guard("flush")
 
     def __getattr__(self, name):
@@ -309,7 +311,7 @@ def _drop_stdout():
         sys.stdout = open(os.devnull, "w")
 
 
-def run(main, argv=None) -> None:
+def run(main: Callable[[list[str]], int | None], argv: list[str] | None = None) -> None:
     """Runs main(argv) (sys.argv[1:] by default) and exits with its status; every exception
     becomes one line (fail)."""
     if not isinstance(sys.stdout, _Stdout):
@@ -335,7 +337,7 @@ def run(main, argv=None) -> None:
 
 
 @contextlib.contextmanager
-def imports(module_name) -> Iterator:
+def imports(module_name: str) -> Iterator:
     """Around a tool's top-level imports of libraries: when the tool is run as a program
     (`module_name` is "__main__"), a failed import is one line (fail); imported by another tool,
     the ImportError goes to that tool (html_report.py notes that it has no plots)."""

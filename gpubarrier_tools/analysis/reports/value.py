@@ -7,7 +7,6 @@ from __future__ import annotations
 import collections
 import os
 import statistics
-from collections.abc import Sequence
 
 from ...data import gbcsv
 from .common import cfg, fmt, load, matches, need, option, table, vals
@@ -58,7 +57,7 @@ def value(argv):
     return [number(aggs[agg](v), f)]
 
 
-def ratio(argv: Sequence[str]) -> list:
+def ratio(argv: list[str]) -> list:
     f = gbcsv.format_option(argv, ".2f")
     percent = "--percent" in argv
     argv = [a for a in argv if a != "--percent"]
@@ -149,7 +148,7 @@ def pairs(argv):
     ]
 
 
-def count(argv: Sequence[str]) -> list:
+def count(argv: list[str]) -> list:
     show_span = "--span" in argv
     paths = [a for a in argv if a != "--span"]
     rows = load(paths, statuses=None)
