@@ -239,7 +239,10 @@ def floor_elsewhere(rows: list, r: MutableMapping[str, Any]) -> dict[str, Any] |
 
 
 def floor_cell(
-    value, floor, markup: Callable[[str], str] = lambda s: s, elsewhere: bool = False
+    value: float,
+    floor: dict[str, Any],
+    markup: Callable[[str], str] = lambda s: s,
+    elsewhere: bool = False,
 ) -> str:
     """The ratio of `value` to a floor (a floors() item or floor_elsewhere's dict), naming its
     grid barrier: "1.06 (`gpu.grid.count-epoch` + signal)"."""
@@ -418,7 +421,7 @@ def table(found: list) -> Table:
     )
 
 
-def report(rows) -> list:
+def report(rows: list) -> list:
     """The answers of every machine of `rows`: a heading and a table per machine (a legend under
     it where a figure is not verified), or a line saying why there is none; the items
     (data/tables.py), without a blank line at the end."""

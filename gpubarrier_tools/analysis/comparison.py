@@ -21,7 +21,7 @@ import math
 import operator
 import os
 import statistics
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 from ..data import gbcsv, machines, tool_main, user_files
@@ -107,7 +107,7 @@ def config_text(row: MutableMapping[str, Any]) -> str:
     return " ".join(item for item in row["config"].split() if not item.startswith("gpu_count="))
 
 
-def join_key(row, by) -> tuple:
+def join_key(row: MutableMapping[str, Any], by: str | None) -> tuple:
     """(method, config axes, metric, gpu_count, ranks, nodes, launcher) less what `by` varies."""
     gpus, ranks = row["gpu_count"] or "0", row["ranks"] or "1"
     launcher = row["launcher"]
@@ -310,7 +310,7 @@ def direction(metric: str) -> str | None:
     return None
 
 
-def floor_of(agg_a, agg_b, floor) -> float:
+def floor_of(agg_a: Agg, agg_b: Agg, floor: float | None) -> float:
     if floor is not None:
         return floor
     techs = set(agg_a.techniques) | set(agg_b.techniques)
@@ -318,9 +318,9 @@ def floor_of(agg_a, agg_b, floor) -> float:
     return max(floors.get(t, floors["other"]) for t in techs)
 
 
-def verdict(metric: str, a, b, k: float, floor) -> dict:
+def verdict(metric: str, a: Agg, b: Agg, k: float, floor: float | None) -> dict:
     """The comparison of side b with baseline a: a dict (see --format json)."""
-    out = {"ratio": b.value / a.value if a.value else None}
+    out: dict[str, Any] = {"ratio": b.value / a.value if a.value else None}
     if a.statistic != b.statistic:
         out.update(verdict=f"not comparable: {a.statistic} vs {b.statistic}", test="", kind="n/a")
         return out
@@ -406,7 +406,9 @@ def parse_where(text: str) -> dict:
     return where
 
 
-def check_where(where, axes, paths, text=None) -> None:
+def check_where(
+    where: dict[str, str], axes: Iterable[str], paths: list[str], text: str | None = None
+) -> None:
     """CompareError for a --where axis that no row of the inputs has (`axes`: those they have; a
     typo would otherwise keep every row): names the closest axes there are."""
     axes = sorted(axes)
@@ -423,8 +425,15 @@ def check_where(where, axes, paths, text=None) -> None:
 
 
 def compare(
-    paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, floor=None, where=None
-):
+    paths: list[str],
+    by: str | None = None,
+    methods: str | list[str] | None = None,
+    level: str | list[str] | None = None,
+    raw: list[str] | None = None,
+    k: float = DEFAULT_K,
+    floor: float | None = None,
+    where: str | dict[str, str] | None = None,
+) -> dict[str, Any]:
     """The comparison as a dict (what --format json prints). Raises gbcsv.CsvError, CompareError."""
     if by is not None and by not in BY_CHOICES:
         raise CompareError(f"--by {by}: expected one of {', '.join(BY_CHOICES)}")
@@ -503,12 +512,12 @@ def compare(
             continue
         aggs = [Agg(s.groups[key], raw_samples) if key in s.groups else None for s in sides]
         a = aggs[0]
-        cmp_ = []
+        cmp_: list[dict | None] = []
         for i, b in enumerate(aggs[1:]):
             if b is None:
                 cmp_.append(None)
                 continue
-            v = verdict(key[2], a, b, k, floor)
+            v = verdict(key[2], a, b, k, floor)  # type: ignore[arg-type]  # key in base.groups
             counts[v["kind"]] += 1
             per_side[i][v["kind"]] += 1
             cmp_.append(v)
@@ -616,7 +625,7 @@ def _summary_lines(res) -> list:
     return parts
 
 
-def side_gpus(side) -> list:
+def side_gpus(side: Side) -> list:
     """The GPU UUIDs of a side's rows (machines.uuids_of), sorted; empty where none records them."""
     return sorted({u for rows in side.groups.values() for r in rows for u in machines.uuids_of(r)})
 
@@ -720,7 +729,7 @@ def parts(res: dict) -> dict[str, Any]:
 NO_JOINED_KEY = "(no key is in the baseline and another side)"
 
 
-def report(res, markdown=True) -> list:
+def report(res: dict[str, Any], markdown: bool = True) -> list:
     """The comparison's items (data/tables.py): the sides, the joined keys' table, the keys only
     in one side, the at-the-floor table and the summary, with Markdown's list marks and bold
     where `markdown`, as plain lines for a terminal otherwise."""
@@ -743,7 +752,7 @@ def report(res, markdown=True) -> list:
     return out + [""] + [f"{'- ' if markdown else ''}{x}" for x in p["summary"]]
 
 
-def render_csv(res: dict):
+def render_csv(res: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     keycols = ["method", "config", "metric", "gpu_count", "ranks", "nodes", "launcher", "unit"]
@@ -782,7 +791,7 @@ def render_csv(res: dict):
 
 
 def to_json(res: dict) -> dict[str, Any]:
-    def agg_json(s, a):
+    def agg_json(s: Side, a: Agg | None) -> dict[str, Any] | None:
         if a is None:
             return None
         return {
@@ -865,7 +874,7 @@ def _expand(group) -> list:
     return files
 
 
-def repeat_spreads(groups) -> list:
+def repeat_spreads(groups: list[list[str]]) -> list:
     """[(technique, relative range, key, runs)] for every key measured more than once in a group.
 
     Within a group a key is (method, config axes, metric, gpu_count, ranks, nodes, launcher,
@@ -884,7 +893,7 @@ def repeat_spreads(groups) -> list:
     return out
 
 
-def percentile(values, q):
+def percentile(values: Iterable[float], q: int) -> float:
     """The q-th percentile (q a whole number, 1 to 99), interpolated linearly between the sorted
     values (numpy's default; the standard library's inclusive quantiles); one value is its own."""
     values = list(values)
@@ -893,7 +902,7 @@ def percentile(values, q):
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def measure_floor(groups=None) -> tuple:
+def measure_floor(groups: list[list[str]] | None = None) -> tuple:
     """{technique: floor fraction, ..., "other": pooled} from groups of repeat files (FLOOR_SETS
     by default): the FLOOR_PERCENTILE-th percentile of the relative range, rounded up to 0.1%."""
     spreads = repeat_spreads([_expand(g) for g in (groups or FLOOR_SETS)])
@@ -917,7 +926,7 @@ FLOORS_COMMAND = (
 )
 
 
-def floors_document(groups=None) -> dict[str, str | dict]:
+def floors_document(groups: list[list[str]] | None = None) -> dict[str, str | dict]:
     """The content of FLOORS_FILE for `groups` (FLOOR_SETS by default): per technique its floor
     and the CSVs (relative to the checkout where inside it) whose repeated keys gave it."""
     floors, _, spreads = measure_floor(groups)
@@ -956,7 +965,7 @@ def default_floors() -> dict:
     return dict(_DEFAULT_FLOORS)
 
 
-def floor_lines(groups) -> list:
+def floor_lines(groups: list[list[str]] | None) -> list:
     """The run-to-run floor measured from `groups` (measure_floor): per technique its keys, median,
     p95, largest and floor, the five widest spreads, and the floors as JSON: the lines."""
     out = []

@@ -71,9 +71,9 @@ def _num(text) -> float:
         return float("nan")
 
 
-def resolves(row) -> float | None:
+def resolves(row: MutableMapping[str, Any]) -> float | None:
     """The figure (ns) an Eq. 6 row's interval would resolve, or None for any other row."""
-    by = RESOLVES.get(row.get("method"))
+    by = RESOLVES.get(row.get("method"))  # type: ignore[arg-type]  # None: no entry
     if by is None or row.get("metric") != "launch_overhead":
         return None
     launch = gbcsv.config_axes(row).get("launch", "0")
@@ -174,7 +174,7 @@ class Scope:
         self.rows = [r for r in rows if r["status"] == "ok" or zero_row(r)]
         self.found = 0  # figures found so far: how far a claim got before a figure was missing
 
-    def fig(self, method: str, metric: str, **axes) -> Fig:
+    def fig(self, method: str, metric: str, **axes: Any) -> Fig:
         hits = [r for r in self.rows if _matches(r, method, metric, axes)]
         if not hits:
             want = " ".join(f"{k}={v}" for k, v in axes.items())
@@ -182,7 +182,7 @@ class Scope:
         self.found += 1
         return Fig(max(hits, key=lambda r: (r["timestamp"], r["_line"])))
 
-    def values(self, method: str, metric: str, axis: str, **axes) -> dict:
+    def values(self, method: str, metric: str, axis: str, **axes: Any) -> dict:
         """{axis value: Fig} over every value of `axis` measured."""
         out = {}
         for r in self.rows:

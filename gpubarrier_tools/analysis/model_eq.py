@@ -55,7 +55,7 @@ def _equation(n, basic, more) -> tuple[str, str]:
     return ("Eq. 5" if same_t else "Eq. 2"), "3: N > C_more"
 
 
-def switch_point(basic, more, t_sync: float) -> SwitchPoint:
+def switch_point(basic: Side, more: Side, t_sync: float) -> SwitchPoint:
     """The smallest N at which `more` (paying t_sync) is as fast as `basic` (Eq. 2 solved)."""
     if basic.throughput <= 0 or more.throughput <= 0:
         raise ValueError("throughputs must be positive")

@@ -204,7 +204,7 @@ def expand(paths: Iterable[str]) -> tuple[list, list]:
     return list(dict.fromkeys(csvs)), skipped
 
 
-def no_csv_error(paths: list[str], skipped: list[tuple[str, str, str]]) -> CsvError:
+def no_csv_error(paths: Sequence[str], skipped: list[tuple[str, str, str]]) -> CsvError:
     """The CsvError for folders that hold no gpubarrier CSV (what was there instead)."""
     found = (
         f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds "
