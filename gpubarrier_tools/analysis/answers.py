@@ -148,7 +148,7 @@ def candidates(rows: list) -> list:
     return out
 
 
-def _count(r, col) -> int:
+def _count(r: MutableMapping[str, Any], col: str) -> int:
     text = str(r.get(col) or "")
     return int(text) if text.isdigit() else 0
 
@@ -191,7 +191,7 @@ def method_label(r: MutableMapping[str, Any]) -> str:
     )
 
 
-def _floor_index(rows) -> dict:
+def _floor_index(rows: list) -> dict:
     """floors() items keyed by their barrier row's identity, for the ratio to the floor."""
     ok = [r for r in rows if r["status"] == "ok"]
     index = {}
@@ -367,7 +367,7 @@ def legend(found: list, markup: Callable[[str], str] = lambda s: s) -> str:
     )
 
 
-def _plural(n, word) -> str:
+def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 

@@ -90,7 +90,7 @@ class CompareError(tool_main.InputError):
 # keys, sides, aggregation
 
 
-def _int(text, default: int = 0) -> int:
+def _int(text: Any, default: int = 0) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
@@ -134,11 +134,11 @@ def by_value(row: MutableMapping[str, Any], by: str) -> str:
     return row[by] or "-"
 
 
-def _sort_value(v) -> tuple:
+def _sort_value(v: str) -> tuple:
     return (0, float(v), v) if _is_number(v) else (1, 0.0, v)
 
 
-def _is_number(text) -> bool:
+def _is_number(text: str) -> bool:
     try:
         float(text)
         return True
@@ -165,7 +165,7 @@ def _short_names(paths):
 
 
 class Side:
-    def __init__(self, file_index, path, value) -> None:
+    def __init__(self, file_index: int, path: str, value: str) -> None:
         self.file_index, self.path, self.value = file_index, path, value
         self.label = ""
         self.groups = {}  # join key -> rows
@@ -209,7 +209,7 @@ def row_se(row: MutableMapping[str, Any]) -> float | None:
 class Agg:
     """One side's figure for one key: the median of its rows, the count and a standard error."""
 
-    def __init__(self, rows, raw) -> None:
+    def __init__(self, rows: list, raw: dict) -> None:
         self.rows = rows
         values = [float(r["value"]) for r in rows]
         self.value = statistics.median(values)
@@ -383,7 +383,12 @@ def check_units(per_file_rows: list, paths: list[str]) -> None:
                 )
 
 
-def _matches(row, methods, levels, where=None) -> bool:
+def _matches(
+    row: MutableMapping[str, Any],
+    methods: list[str] | None,
+    levels: list[str] | None,
+    where: dict[str, str] | None = None,
+) -> bool:
     if methods and not any(fnmatch.fnmatchcase(row["method"], g) for g in methods):
         return False
     if where:
@@ -541,7 +546,7 @@ def compare(
 # output
 
 
-def _floor_text(floor) -> str:
+def _floor_text(floor: float | None) -> str:
     if floor is not None:
         return f"{floor * 100:g}% (--floor)"
     floors = default_floors()
@@ -549,7 +554,7 @@ def _floor_text(floor) -> str:
     return f"{parts}, other {floors['other'] * 100:g}% (measured: --measure-floor)"
 
 
-def _columns(res) -> list:
+def _columns(res: dict[str, Any]) -> list:
     """The key columns worth showing: those that vary, less what --by varies."""
     rows = res["joined"] + [r for v in res["only"].values() for r in v]
     cols = ["method", "config", "metric"]
@@ -568,7 +573,7 @@ def _columns(res) -> list:
 HEAD = {"gpu_count": "gpus"}
 
 
-def _table_rows(res) -> tuple:
+def _table_rows(res: dict[str, Any]) -> tuple:
     sides = res["sides"]
     keycols = _columns(res)
     header = [HEAD.get(c, c) for c in keycols] + ["unit", sides[0].label]
@@ -592,7 +597,7 @@ def _table_rows(res) -> tuple:
     return keycols, header, body
 
 
-def _summary_lines(res) -> list:
+def _summary_lines(res: dict[str, Any]) -> list:
     c = res["counts"]
     sides = res["sides"]
     n_only = {label: len(v) for label, v in res["only"].items()}
@@ -630,7 +635,7 @@ def side_gpus(side: Side) -> list:
     return sorted({u for rows in side.groups.values() for r in rows for u in machines.uuids_of(r)})
 
 
-def _gpus_text(uuids) -> str:
+def _gpus_text(uuids: list[str]) -> str:
     if not uuids:
         return "GPUs not recorded"
     shown = ", ".join(u[:12] for u in uuids[:4])
@@ -644,7 +649,7 @@ def gpus_differ(sides: list) -> bool:
     return bool(base) and any(set(g) and set(g) != base for g in map(side_gpus, sides[1:]))
 
 
-def _sides_lines(res) -> list:
+def _sides_lines(res: dict[str, Any]) -> list:
     out = [f"sides by {res['by']}:"]
     for i, s in enumerate(res["sides"]):
         n = len(s.groups)
@@ -661,7 +666,7 @@ def _sides_lines(res) -> list:
     return out
 
 
-def _only_rows(res, keycols) -> list:
+def _only_rows(res: dict[str, Any], keycols: list[str]) -> list:
     out = []
     for label, rows in res["only"].items():
         header = [HEAD.get(c, c) for c in keycols] + ["unit", "value"]
@@ -670,7 +675,7 @@ def _only_rows(res, keycols) -> list:
     return out
 
 
-def _floor_rows(res) -> tuple | None:
+def _floor_rows(res: dict[str, Any]) -> tuple | None:
     """Each side's multi-GPU barriers over their composed floor (analysis/floor.py: the cheapest
     verified grid barrier at the shape + the one-way signal, from the same run of that side),
     each ratio with the grid barrier it was built on: (header, body), or None where no side has
@@ -856,7 +861,7 @@ def to_json(res: dict) -> dict[str, Any]:
 # the floor
 
 
-def _expand(group) -> list:
+def _expand(group: list[str]) -> list:
     files = []
     for part in group:
         for item in part.split(","):

@@ -42,7 +42,7 @@ from __future__ import annotations
 import collections
 import os
 import re
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from typing import Any
 
 from ..data import gbcsv, study_reference, tool_main
@@ -207,7 +207,7 @@ MG_SHAPES = [
 ]
 
 
-def _mg_shape(s, at_least: int = 2) -> dict:
+def _mg_shape(s: Scope, at_least: int = 2) -> dict:
     for shape in MG_SHAPES:
         if (
             len([n for n in gpu_counts(s, "multigpu.cg.multi-grid", "latency", **shape) if n > 1])
@@ -217,7 +217,7 @@ def _mg_shape(s, at_least: int = 2) -> dict:
     raise Missing("multigpu.cg.multi-grid latency at 1 x 1024 or 1 x 32, at enough GPU counts")
 
 
-def _shape_text(shape) -> str:
+def _shape_text(shape: dict[str, Any]) -> str:
     return f"{shape['blocks_per_sm']} x {shape['threads_per_block']}"
 
 
@@ -242,7 +242,7 @@ def _cpu_counts(s):
     return gpu_counts(s, *CPU_STEP, host_wait=0)
 
 
-def _one_gpu_hint(s) -> str:
+def _one_gpu_hint(s: Scope) -> str:
     """What one GPU measured of the CPU-side step, for a claim about 2 or more GPUs."""
     try:
         one = s.fig(*CPU_STEP, host_wait=0, gpu_count=1)
@@ -285,7 +285,7 @@ def cpu_vs_multi_grid(s: Scope) -> Outcome:
         figs += [cpu, mg]
         text.append(
             f"{n} GPUs: CPU-side step (Eq. 6, {eq6.kernels(cpu)}) {us(cpu)}, multi-grid "
-            f"{_shape_text(shape)} {us(mg)}"
+            f"{_shape_text(shape)} {us(mg)}"  # type: ignore[arg-type]
         )
     return Outcome("; ".join(text), checks, figs)
 
@@ -429,7 +429,7 @@ def out_of_bounds(s: Scope, *methods: str) -> list:
     ]
 
 
-def _cold(s, *methods) -> dict:
+def _cold(s: Scope, *methods: str) -> dict:
     """cache=0 where every method has cold figures, else the warm ones (rows before the axis):
     both sides of a comparison always in one cache state."""
     cold = all(s.values(m, "latency", "bytes", cache=0) for m in methods)
@@ -525,7 +525,7 @@ def multi_reduction_vs_multi_grid(s: Scope) -> Outcome:
     )
 
 
-def _shared_cache(s, methods, **axes) -> int | None:
+def _shared_cache(s: Scope, methods: Iterable[str], **axes: Any) -> int | None:
     """The cache state (0 cold, 1 warm) every method measured at `axes`, cold first; None."""
     for cache in (0, 1):
         try:
@@ -577,7 +577,7 @@ def warp_sync_waits(s: Scope) -> Outcome:
 REAL_GRID_SYNC = "grid-sync"  # pitfall.grid.partial-sync's barrier=: cg::this_grid().sync()
 
 
-def _partial(rows) -> tuple:
+def _partial(rows: list) -> tuple:
     """(rows with part of the grid missing, rows of the whole grid)."""
     part = [r for r in rows if gbcsv.config_axes(r).get("missing", "0") != "0"]
     return part, [r for r in rows if r not in part]
@@ -949,7 +949,7 @@ def _repeat_curves(s, method, base):
     }
 
 
-def _loop_text(s) -> str:
+def _loop_text(s: Scope) -> str:
     """The loop-of-32 chain's figures, for the row that cannot use them."""
     by = _repeat_curves(s, "gpu.warp.repeat-count", REPEAT_BASE)
     if not by:

@@ -74,7 +74,7 @@ def at_one_length(s: Scope, *sides: tuple[str, dict[str, Any]]) -> list:
     return [g[n] for g in got]
 
 
-def _order(n) -> int:
+def _order(n: int | None) -> int:
     return -1 if n is None else n
 
 
@@ -148,7 +148,7 @@ def curve(s: Scope, launch: int = 0) -> dict:
     return {n: f for n, f in by_length(s, "kernel.fusion", launch=launch).items() if n is not None}
 
 
-def _curve_text(by) -> str:
+def _curve_text(by: dict) -> str:
     return ", ".join(f"{length_text(n)}: {show(by[n])}" for n in sorted(by))
 
 

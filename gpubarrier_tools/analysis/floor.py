@@ -101,7 +101,7 @@ def is_barrier(r: MutableMapping[str, Any]) -> bool:
     )
 
 
-def _shape(r) -> tuple:
+def _shape(r: MutableMapping[str, Any]) -> tuple:
     c = gbcsv.config_axes(r)
     return c.get("blocks_per_sm"), c.get("threads_per_block")
 
@@ -111,7 +111,7 @@ def _shape(r) -> tuple:
 SHOWN_AXES = {"gpu_count", "blocks_per_sm", "threads_per_block", "ordering", "fault", "part"}
 
 
-def _label(r, axes) -> str:
+def _label(r: MutableMapping[str, Any], axes: dict[str, str]) -> str:
     extra = [f"{k}={v}" for k, v in sorted(axes.items()) if k not in SHOWN_AXES and v != "0"]
     return " ".join([r["method"], *extra])
 

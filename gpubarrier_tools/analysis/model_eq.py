@@ -47,7 +47,7 @@ class SwitchPoint:
     scenario: str
 
 
-def _equation(n, basic, more) -> tuple[str, str]:
+def _equation(n: float, basic: Side, more: Side) -> tuple[str, str]:
     """The study's name for a switch point at n: Eq. 4 or 5 where both sides share T."""
     same_t = math.isclose(basic.latency, more.latency, rel_tol=1e-12)
     if n <= more.concurrency():

@@ -35,7 +35,7 @@ class Missing(Exception):
 class Rows:
     """The ok rows of one GPU model (host-only rows, gpu_model empty, belong to every model)."""
 
-    def __init__(self, rows) -> None:
+    def __init__(self, rows: list) -> None:
         self.rows = rows
 
     def select(self, method: str, metric: str, **axes: Any) -> list:

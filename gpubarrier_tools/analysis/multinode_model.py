@@ -122,7 +122,9 @@ def load_network(path: str) -> dict:
     return out
 
 
-def _median_of(rows, method, metric, want_axes, **cols) -> tuple | None:
+def _median_of(
+    rows: list, method: str, metric: str, want_axes: dict[str, Any], **cols: Any
+) -> tuple | None:
     hits = [
         r
         for r in rows
@@ -237,7 +239,7 @@ def predict(m: dict, net: dict, n: int, which: int) -> dict:
     return out
 
 
-def _band(lo, hi, f: str = ".1f"):
+def _band(lo: float, hi: float, f: str = ".1f") -> str:
     a, b = format(lo, f), format(hi, f)
     return a if a == b else f"{a}-{b}"
 

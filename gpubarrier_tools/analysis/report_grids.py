@@ -16,7 +16,8 @@ from __future__ import annotations
 import collections
 import fnmatch
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
+from typing import Any
 
 from ..data import gbcsv
 from ..data.tables import Table
@@ -29,7 +30,7 @@ def _fmt(v):
     return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def _filters(argv) -> dict:
+def _filters(argv: list[str]) -> dict:
     """COL=V arguments out of argv (the rest are CSV paths)."""
     want = {}
     for a in list(argv):
@@ -40,7 +41,7 @@ def _filters(argv) -> dict:
     return want
 
 
-def _launcher(r) -> str:
+def _launcher(r: MutableMapping[str, Any]) -> str:
     return "mpi" if r["launcher"] == "mpi" else "threads"
 
 

@@ -221,7 +221,7 @@ def read_topology_json(path: str) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _clean(text) -> str:
+def _clean(text: str) -> str:
     # nvidia-smi writes ANSI underlines; drop escape sequences.
     return "".join(
         ch for ch in text.replace("\x1b[4m", "").replace("\x1b[0m", "") if ch in "\n\t" or ch >= " "

@@ -254,7 +254,7 @@ class Row(collections.abc.MutableMapping):
 
     __slots__ = ("_values", "_more")
 
-    def __init__(self, values) -> None:
+    def __init__(self, values: tuple) -> None:
         self._values, self._more = values, None
 
     def __getitem__(self, key):
@@ -271,7 +271,7 @@ class Row(collections.abc.MutableMapping):
             return self._values[i]
         return default if self._more is None else self._more.get(key, default)
 
-    def __contains__(self, key) -> bool:
+    def __contains__(self, key: object) -> bool:
         return key in _INDEX or (self._more is not None and key in self._more)
 
     def __setitem__(self, key, value):
@@ -283,7 +283,7 @@ class Row(collections.abc.MutableMapping):
         else:
             self._more[key] = value
 
-    def __delitem__(self, key) -> None:
+    def __delitem__(self, key: str) -> None:
         if key in _INDEX:
             raise TypeError(f"column '{key}' cannot be removed from a row (set it to '' instead)")
         if self._more is None:
@@ -305,7 +305,7 @@ class Row(collections.abc.MutableMapping):
         return f"Row({dict(self)!r})"
 
 
-def _check_header(path, header) -> None:
+def _check_header(path: str, header: list[str] | None) -> None:
     if not header:
         raise CsvError(
             f"{path}:1: empty file: expected a gpubarrier CSV header (schema_version,run_id,...)"
@@ -326,7 +326,7 @@ class _Layout:
     """Where a file's header puts each column: builds a row's texts in _LAYOUT order from the
     fields of one record (a column the file's version lacks reads as "")."""
 
-    def __init__(self, header) -> None:
+    def __init__(self, header: list[str]) -> None:
         self.header = header
         at = {name: i for i, name in enumerate(header)}
         absent = len(header)  # the "" appended to every record's fields
@@ -348,7 +348,7 @@ class _Layout:
         return self.missing[version]
 
 
-def _check_row(path, line, layout, fields) -> None:
+def _check_row(path: str, line: int, layout: _Layout, fields: list[str]) -> None:
     """The record's fields, checked: field count, schema version, status, figures."""
     if len(fields) != len(layout.header):
         raise CsvError(
@@ -361,7 +361,7 @@ def _check_row(path, line, layout, fields) -> None:
     missing = layout.missing_for(int(v))
     if missing:
         raise CsvError(f"{path}:{line}: column '{missing}' is missing: schema v{v} requires it")
-    status = fields[layout.status]
+    status = fields[layout.status]  # type: ignore[index]
     if status not in STATUSES:
         raise CsvError(
             f"{path}:{line}: column 'status' is '{status}': expected one of "
@@ -385,7 +385,7 @@ def _check_row(path, line, layout, fields) -> None:
                 f"{path}:{line}: column '{c}' is '{text}': expected a number >= 0 "
                 f"({NON_NEGATIVE[c]})"
             )
-    if status == "ok" and fields[layout.value] == "":
+    if status == "ok" and fields[layout.value] == "":  # type: ignore[index]
         raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
 
 
@@ -530,7 +530,7 @@ def one_cache(rows: list) -> list:
     return [r for r in rows if r["method"] not in cold or config_axes(r).get("cache") == "0"]
 
 
-def _pairs(config) -> list:
+def _pairs(config: str) -> list:
     return [item.split("=", 1) for item in config.split() if "=" in item]
 
 

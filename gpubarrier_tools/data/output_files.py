@@ -23,7 +23,7 @@ import tempfile
 from . import tool_main
 
 
-def _mode(path) -> int:
+def _mode(path: str) -> int:
     """The permission bits `path` has, or those a new file gets under the umask."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode)

@@ -33,6 +33,7 @@ import re
 import stat
 import sys
 import traceback
+import types
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NoReturn
 
@@ -48,7 +49,7 @@ class InputError(Exception):
     """Input a tool cannot use; the message names the file (and line), what was wrong and what is
     expected. `status` is the exit status (2: bad input)."""
 
-    def __init__(self, message, status: int = 2) -> None:
+    def __init__(self, message: str, status: int = 2) -> None:
         super().__init__(message)
         self.status = status
 
@@ -56,7 +57,7 @@ class InputError(Exception):
 class WriteError(InputError):
     """An output that could not be written (status 1: not the input's fault, nor a bug)."""
 
-    def __init__(self, message) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message, status=1)
 
 
@@ -121,7 +122,7 @@ def missing_module_message(e: ImportError) -> str:
     )
 
 
-def _where(tb) -> str:
+def _where(tb: types.TracebackType | None) -> str:
     frames = traceback.extract_tb(tb)
     if not frames:
         return "?"
@@ -213,14 +214,14 @@ class ArgumentParser(argparse.ArgumentParser):
     system, ... (closest: system); see `PROG --help``, raised as InputError (exit 2), never the
     usage block. prog defaults to the command the user typed (prog())."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("prog", prog())
         super().__init__(*args, **kwargs)
 
     def _options(self) -> list:
         return [o for a in self._actions for o in a.option_strings if o.startswith("--")]
 
-    def _check_value(self, action, value) -> None:
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
         if action.choices is not None and value not in action.choices:
             name = "/".join(action.option_strings) or action.dest
             choices = [str(c) for c in action.choices]
@@ -273,10 +274,10 @@ class _Stdout:
     print. A closed standard output (Python's sys.stdout is None) fails at the first write; a
     tool that prints nothing does not notice it."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: Any) -> None:
         self._stream = stream
 
-    def _guard(self, name, *args) -> None:
+    def _guard(self, name: str, *args: Any) -> None:
         if self._stream is None:
             if name == "flush":
                 return None

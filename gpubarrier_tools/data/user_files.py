@@ -79,7 +79,12 @@ class Lines:
     as it is)."""
 
     def __init__(
-        self, path, expected, limit=MAX_CSV_BYTES, error=FileError, errors: str = "strict"
+        self,
+        path: str,
+        expected: str,
+        limit: int = MAX_CSV_BYTES,
+        error: type[Exception] = FileError,
+        errors: str = "strict",
     ) -> None:
         self.path, self.name, self.expected = path, tool_main.shown(path), expected
         self.limit, self.error, self.errors = limit, error, errors

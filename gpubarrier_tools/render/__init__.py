@@ -22,7 +22,7 @@ from typing import Any
 from ..data.tables import Html, Table
 
 
-def _md_cell(text) -> str:
+def _md_cell(text: object) -> str:
     return str(text).replace("|", "\\|")
 
 
@@ -38,7 +38,7 @@ def markdown_table(table: Table) -> list:
     return lines + list(table.notes)
 
 
-def _md_rule(table) -> list:
+def _md_rule(table: Table) -> list:
     """Each column's `---` (`---:` for a column aligned right)."""
     right = set(table.align_right)
     return ["---:" if i in right else "---" for i in range(len(table.header))]

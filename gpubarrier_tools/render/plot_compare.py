@@ -24,7 +24,7 @@ import collections
 import math
 import os
 import re
-from collections.abc import Callable, Collection, MutableMapping
+from collections.abc import Callable, Collection, Iterable, MutableMapping
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -131,7 +131,7 @@ def axes(r: MutableMapping[str, Any]) -> dict:
     return a
 
 
-def _num(v) -> float:
+def _num(v: Any) -> float:
     try:
         return float(v)
     except ValueError:
@@ -225,7 +225,7 @@ def legend_handles(groups: list[str], color: dict[str, Any]) -> list:
     return [mpatches.Patch(color=color[g], label=g) for g in groups]
 
 
-def _unit(values_ns) -> tuple[float, str]:
+def _unit(values_ns: Iterable[float]) -> tuple[float, str]:
     """(divisor, unit) that keeps the typical value readable."""
     vals = sorted(v for v in values_ns if v > 0)
     if vals and vals[len(vals) // 2] >= 2000:
@@ -252,7 +252,7 @@ def comparison_table(rows: list, groups: list[str]) -> list:
     return table
 
 
-def _wrap_label(label, width: int = 34) -> str:
+def _wrap_label(label: str, width: int = 34) -> str:
     """Breaks a machine label at ' · ' so that legends stay narrow."""
     out, line = [], ""
     for part in label.split(" · "):
@@ -265,7 +265,7 @@ def _wrap_label(label, width: int = 34) -> str:
     return "\n".join(out)
 
 
-def _column_label(label) -> str:
+def _column_label(label: str) -> str:
     """(system ·) GPU model / topology class · GPUs / the rest, one line each."""
     parts = label.split(" · ")
     n = next((i for i, p in enumerate(parts) if re.fullmatch(r"\d+ GPUs?", p)), None)

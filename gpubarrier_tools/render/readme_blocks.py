@@ -72,7 +72,7 @@ class MarkerError(Exception):
     """A marker that cannot be regenerated: the message names the file and line."""
 
 
-def _expand(args, base) -> list:
+def _expand(args: list[str], base: str) -> list:
     out = []
     for a in args:
         if any(c in a for c in "*?[") and "=" not in a.split("*")[0]:
