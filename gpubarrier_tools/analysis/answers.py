@@ -148,7 +148,7 @@ def candidates(rows: list) -> list:
     return out
 
 
-def _count(r, col) -> int:
+def _count(r: MutableMapping[str, Any], col: str) -> int:
     text = str(r.get(col) or "")
     return int(text) if text.isdigit() else 0
 
@@ -191,7 +191,7 @@ def method_label(r: MutableMapping[str, Any]) -> str:
     )
 
 
-def _floor_index(rows) -> dict:
+def _floor_index(rows: list) -> dict:
     """floors() items keyed by their barrier row's identity, for the ratio to the floor."""
     ok = [r for r in rows if r["status"] == "ok"]
     index = {}
@@ -239,7 +239,10 @@ def floor_elsewhere(rows: list, r: MutableMapping[str, Any]) -> dict[str, Any] |
 
 
 def floor_cell(
-    value, floor, markup: Callable[[str], str] = lambda s: s, elsewhere: bool = False
+    value: float,
+    floor: dict[str, Any],
+    markup: Callable[[str], str] = lambda s: s,
+    elsewhere: bool = False,
 ) -> str:
     """The ratio of `value` to a floor (a floors() item or floor_elsewhere's dict), naming its
     grid barrier: "1.06 (`gpu.grid.count-epoch` + signal)"."""
@@ -364,7 +367,7 @@ def legend(found: list, markup: Callable[[str], str] = lambda s: s) -> str:
     )
 
 
-def _plural(n, word) -> str:
+def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
@@ -418,7 +421,7 @@ def table(found: list) -> Table:
     )
 
 
-def report(rows) -> list:
+def report(rows: list) -> list:
     """The answers of every machine of `rows`: a heading and a table per machine (a legend under
     it where a figure is not verified), or a line saying why there is none; the items
     (data/tables.py), without a blank line at the end."""

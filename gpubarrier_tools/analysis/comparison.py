@@ -21,7 +21,7 @@ import math
 import operator
 import os
 import statistics
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 from ..data import gbcsv, machines, tool_main, user_files
@@ -90,7 +90,7 @@ class CompareError(tool_main.InputError):
 # keys, sides, aggregation
 
 
-def _int(text, default: int = 0) -> int:
+def _int(text: Any, default: int = 0) -> int:
     try:
         return int(text)
     except (TypeError, ValueError):
@@ -107,7 +107,7 @@ def config_text(row: MutableMapping[str, Any]) -> str:
     return " ".join(item for item in row["config"].split() if not item.startswith("gpu_count="))
 
 
-def join_key(row, by) -> tuple:
+def join_key(row: MutableMapping[str, Any], by: str | None) -> tuple:
     """(method, config axes, metric, gpu_count, ranks, nodes, launcher) less what `by` varies."""
     gpus, ranks = row["gpu_count"] or "0", row["ranks"] or "1"
     launcher = row["launcher"]
@@ -134,11 +134,11 @@ def by_value(row: MutableMapping[str, Any], by: str) -> str:
     return row[by] or "-"
 
 
-def _sort_value(v) -> tuple:
+def _sort_value(v: str) -> tuple:
     return (0, float(v), v) if _is_number(v) else (1, 0.0, v)
 
 
-def _is_number(text) -> bool:
+def _is_number(text: str) -> bool:
     try:
         float(text)
         return True
@@ -165,7 +165,7 @@ def _short_names(paths):
 
 
 class Side:
-    def __init__(self, file_index, path, value) -> None:
+    def __init__(self, file_index: int, path: str, value: str) -> None:
         self.file_index, self.path, self.value = file_index, path, value
         self.label = ""
         self.groups = {}  # join key -> rows
@@ -209,7 +209,7 @@ def row_se(row: MutableMapping[str, Any]) -> float | None:
 class Agg:
     """One side's figure for one key: the median of its rows, the count and a standard error."""
 
-    def __init__(self, rows, raw) -> None:
+    def __init__(self, rows: list, raw: dict) -> None:
         self.rows = rows
         values = [float(r["value"]) for r in rows]
         self.value = statistics.median(values)
@@ -310,7 +310,7 @@ def direction(metric: str) -> str | None:
     return None
 
 
-def floor_of(agg_a, agg_b, floor) -> float:
+def floor_of(agg_a: Agg, agg_b: Agg, floor: float | None) -> float:
     if floor is not None:
         return floor
     techs = set(agg_a.techniques) | set(agg_b.techniques)
@@ -318,9 +318,9 @@ def floor_of(agg_a, agg_b, floor) -> float:
     return max(floors.get(t, floors["other"]) for t in techs)
 
 
-def verdict(metric: str, a, b, k: float, floor) -> dict:
+def verdict(metric: str, a: Agg, b: Agg, k: float, floor: float | None) -> dict:
     """The comparison of side b with baseline a: a dict (see --format json)."""
-    out = {"ratio": b.value / a.value if a.value else None}
+    out: dict[str, Any] = {"ratio": b.value / a.value if a.value else None}
     if a.statistic != b.statistic:
         out.update(verdict=f"not comparable: {a.statistic} vs {b.statistic}", test="", kind="n/a")
         return out
@@ -383,7 +383,12 @@ def check_units(per_file_rows: list, paths: list[str]) -> None:
                 )
 
 
-def _matches(row, methods, levels, where=None) -> bool:
+def _matches(
+    row: MutableMapping[str, Any],
+    methods: list[str] | None,
+    levels: list[str] | None,
+    where: dict[str, str] | None = None,
+) -> bool:
     if methods and not any(fnmatch.fnmatchcase(row["method"], g) for g in methods):
         return False
     if where:
@@ -406,7 +411,9 @@ def parse_where(text: str) -> dict:
     return where
 
 
-def check_where(where, axes, paths, text=None) -> None:
+def check_where(
+    where: dict[str, str], axes: Iterable[str], paths: list[str], text: str | None = None
+) -> None:
     """CompareError for a --where axis that no row of the inputs has (`axes`: those they have; a
     typo would otherwise keep every row): names the closest axes there are."""
     axes = sorted(axes)
@@ -423,8 +430,15 @@ def check_where(where, axes, paths, text=None) -> None:
 
 
 def compare(
-    paths, by=None, methods=None, level=None, raw=None, k=DEFAULT_K, floor=None, where=None
-):
+    paths: list[str],
+    by: str | None = None,
+    methods: str | list[str] | None = None,
+    level: str | list[str] | None = None,
+    raw: list[str] | None = None,
+    k: float = DEFAULT_K,
+    floor: float | None = None,
+    where: str | dict[str, str] | None = None,
+) -> dict[str, Any]:
     """The comparison as a dict (what --format json prints). Raises gbcsv.CsvError, CompareError."""
     if by is not None and by not in BY_CHOICES:
         raise CompareError(f"--by {by}: expected one of {', '.join(BY_CHOICES)}")
@@ -503,12 +517,12 @@ def compare(
             continue
         aggs = [Agg(s.groups[key], raw_samples) if key in s.groups else None for s in sides]
         a = aggs[0]
-        cmp_ = []
+        cmp_: list[dict | None] = []
         for i, b in enumerate(aggs[1:]):
             if b is None:
                 cmp_.append(None)
                 continue
-            v = verdict(key[2], a, b, k, floor)
+            v = verdict(key[2], a, b, k, floor)  # type: ignore[arg-type]  # key in base.groups
             counts[v["kind"]] += 1
             per_side[i][v["kind"]] += 1
             cmp_.append(v)
@@ -532,7 +546,7 @@ def compare(
 # output
 
 
-def _floor_text(floor) -> str:
+def _floor_text(floor: float | None) -> str:
     if floor is not None:
         return f"{floor * 100:g}% (--floor)"
     floors = default_floors()
@@ -540,7 +554,7 @@ def _floor_text(floor) -> str:
     return f"{parts}, other {floors['other'] * 100:g}% (measured: --measure-floor)"
 
 
-def _columns(res) -> list:
+def _columns(res: dict[str, Any]) -> list:
     """The key columns worth showing: those that vary, less what --by varies."""
     rows = res["joined"] + [r for v in res["only"].values() for r in v]
     cols = ["method", "config", "metric"]
@@ -559,7 +573,7 @@ def _columns(res) -> list:
 HEAD = {"gpu_count": "gpus"}
 
 
-def _table_rows(res) -> tuple:
+def _table_rows(res: dict[str, Any]) -> tuple:
     sides = res["sides"]
     keycols = _columns(res)
     header = [HEAD.get(c, c) for c in keycols] + ["unit", sides[0].label]
@@ -583,7 +597,7 @@ def _table_rows(res) -> tuple:
     return keycols, header, body
 
 
-def _summary_lines(res) -> list:
+def _summary_lines(res: dict[str, Any]) -> list:
     c = res["counts"]
     sides = res["sides"]
     n_only = {label: len(v) for label, v in res["only"].items()}
@@ -616,12 +630,12 @@ def _summary_lines(res) -> list:
     return parts
 
 
-def side_gpus(side) -> list:
+def side_gpus(side: Side) -> list:
     """The GPU UUIDs of a side's rows (machines.uuids_of), sorted; empty where none records them."""
     return sorted({u for rows in side.groups.values() for r in rows for u in machines.uuids_of(r)})
 
 
-def _gpus_text(uuids) -> str:
+def _gpus_text(uuids: list[str]) -> str:
     if not uuids:
         return "GPUs not recorded"
     shown = ", ".join(u[:12] for u in uuids[:4])
@@ -635,7 +649,7 @@ def gpus_differ(sides: list) -> bool:
     return bool(base) and any(set(g) and set(g) != base for g in map(side_gpus, sides[1:]))
 
 
-def _sides_lines(res) -> list:
+def _sides_lines(res: dict[str, Any]) -> list:
     out = [f"sides by {res['by']}:"]
     for i, s in enumerate(res["sides"]):
         n = len(s.groups)
@@ -652,7 +666,7 @@ def _sides_lines(res) -> list:
     return out
 
 
-def _only_rows(res, keycols) -> list:
+def _only_rows(res: dict[str, Any], keycols: list[str]) -> list:
     out = []
     for label, rows in res["only"].items():
         header = [HEAD.get(c, c) for c in keycols] + ["unit", "value"]
@@ -661,7 +675,7 @@ def _only_rows(res, keycols) -> list:
     return out
 
 
-def _floor_rows(res) -> tuple | None:
+def _floor_rows(res: dict[str, Any]) -> tuple | None:
     """Each side's multi-GPU barriers over their composed floor (analysis/floor.py: the cheapest
     verified grid barrier at the shape + the one-way signal, from the same run of that side),
     each ratio with the grid barrier it was built on: (header, body), or None where no side has
@@ -720,7 +734,7 @@ def parts(res: dict) -> dict[str, Any]:
 NO_JOINED_KEY = "(no key is in the baseline and another side)"
 
 
-def report(res, markdown=True) -> list:
+def report(res: dict[str, Any], markdown: bool = True) -> list:
     """The comparison's items (data/tables.py): the sides, the joined keys' table, the keys only
     in one side, the at-the-floor table and the summary, with Markdown's list marks and bold
     where `markdown`, as plain lines for a terminal otherwise."""
@@ -743,7 +757,7 @@ def report(res, markdown=True) -> list:
     return out + [""] + [f"{'- ' if markdown else ''}{x}" for x in p["summary"]]
 
 
-def render_csv(res: dict):
+def render_csv(res: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     keycols = ["method", "config", "metric", "gpu_count", "ranks", "nodes", "launcher", "unit"]
@@ -782,7 +796,7 @@ def render_csv(res: dict):
 
 
 def to_json(res: dict) -> dict[str, Any]:
-    def agg_json(s, a):
+    def agg_json(s: Side, a: Agg | None) -> dict[str, Any] | None:
         if a is None:
             return None
         return {
@@ -847,7 +861,7 @@ def to_json(res: dict) -> dict[str, Any]:
 # the floor
 
 
-def _expand(group) -> list:
+def _expand(group: list[str]) -> list:
     files = []
     for part in group:
         for item in part.split(","):
@@ -865,7 +879,7 @@ def _expand(group) -> list:
     return files
 
 
-def repeat_spreads(groups) -> list:
+def repeat_spreads(groups: list[list[str]]) -> list:
     """[(technique, relative range, key, runs)] for every key measured more than once in a group.
 
     Within a group a key is (method, config axes, metric, gpu_count, ranks, nodes, launcher,
@@ -884,7 +898,7 @@ def repeat_spreads(groups) -> list:
     return out
 
 
-def percentile(values, q):
+def percentile(values: Iterable[float], q: int) -> float:
     """The q-th percentile (q a whole number, 1 to 99), interpolated linearly between the sorted
     values (numpy's default; the standard library's inclusive quantiles); one value is its own."""
     values = list(values)
@@ -893,7 +907,7 @@ def percentile(values, q):
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
-def measure_floor(groups=None) -> tuple:
+def measure_floor(groups: list[list[str]] | None = None) -> tuple:
     """{technique: floor fraction, ..., "other": pooled} from groups of repeat files (FLOOR_SETS
     by default): the FLOOR_PERCENTILE-th percentile of the relative range, rounded up to 0.1%."""
     spreads = repeat_spreads([_expand(g) for g in (groups or FLOOR_SETS)])
@@ -917,7 +931,7 @@ FLOORS_COMMAND = (
 )
 
 
-def floors_document(groups=None) -> dict[str, str | dict]:
+def floors_document(groups: list[list[str]] | None = None) -> dict[str, str | dict]:
     """The content of FLOORS_FILE for `groups` (FLOOR_SETS by default): per technique its floor
     and the CSVs (relative to the checkout where inside it) whose repeated keys gave it."""
     floors, _, spreads = measure_floor(groups)
@@ -956,7 +970,7 @@ def default_floors() -> dict:
     return dict(_DEFAULT_FLOORS)
 
 
-def floor_lines(groups) -> list:
+def floor_lines(groups: list[list[str]] | None) -> list:
     """The run-to-run floor measured from `groups` (measure_floor): per technique its keys, median,
     p95, largest and floor, the five widest spreads, and the floors as JSON: the lines."""
     out = []

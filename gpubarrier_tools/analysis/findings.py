@@ -42,7 +42,7 @@ from __future__ import annotations
 import collections
 import os
 import re
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, MutableMapping, Sequence
 from typing import Any
 
 from ..data import gbcsv, study_reference, tool_main
@@ -86,7 +86,7 @@ def gbs(f: Fig) -> str:
 # --- the claims -------------------------------------------------------------------------------
 
 
-def gpu_counts(s: Scope, method: str, metric: str, **axes) -> list:
+def gpu_counts(s: Scope, method: str, metric: str, **axes: Any) -> list:
     return sorted(int(k) for k in s.values(method, metric, "gpu_count", **axes))
 
 
@@ -207,7 +207,7 @@ MG_SHAPES = [
 ]
 
 
-def _mg_shape(s, at_least: int = 2) -> dict:
+def _mg_shape(s: Scope, at_least: int = 2) -> dict:
     for shape in MG_SHAPES:
         if (
             len([n for n in gpu_counts(s, "multigpu.cg.multi-grid", "latency", **shape) if n > 1])
@@ -217,7 +217,7 @@ def _mg_shape(s, at_least: int = 2) -> dict:
     raise Missing("multigpu.cg.multi-grid latency at 1 x 1024 or 1 x 32, at enough GPU counts")
 
 
-def _shape_text(shape) -> str:
+def _shape_text(shape: dict[str, Any]) -> str:
     return f"{shape['blocks_per_sm']} x {shape['threads_per_block']}"
 
 
@@ -242,7 +242,7 @@ def _cpu_counts(s):
     return gpu_counts(s, *CPU_STEP, host_wait=0)
 
 
-def _one_gpu_hint(s) -> str:
+def _one_gpu_hint(s: Scope) -> str:
     """What one GPU measured of the CPU-side step, for a claim about 2 or more GPUs."""
     try:
         one = s.fig(*CPU_STEP, host_wait=0, gpu_count=1)
@@ -255,7 +255,7 @@ def _one_gpu_hint(s) -> str:
     )
 
 
-def cpu_vs_multi_grid(s):
+def cpu_vs_multi_grid(s: Scope) -> Outcome:
     try:
         shape = _mg_shape(s, at_least=1)
     except Missing:
@@ -273,7 +273,7 @@ def cpu_vs_multi_grid(s):
     checks, figs, text = [], [], []
     for n in counts:
         cpu = s.fig(*CPU_STEP, host_wait=0, gpu_count=n)
-        mg = s.fig("multigpu.cg.multi-grid", "latency", gpu_count=n, **shape)
+        mg = s.fig("multigpu.cg.multi-grid", "latency", gpu_count=n, **shape)  # type: ignore[arg-type]
         checks.append(less(cpu, mg, f"{n} GPUs: CPU-side below multi-grid"))
         d, m = mg.value - 3 * cpu.value, margin(mg, cpu)
         checks.append(
@@ -285,7 +285,7 @@ def cpu_vs_multi_grid(s):
         figs += [cpu, mg]
         text.append(
             f"{n} GPUs: CPU-side step (Eq. 6, {eq6.kernels(cpu)}) {us(cpu)}, multi-grid "
-            f"{_shape_text(shape)} {us(mg)}"
+            f"{_shape_text(shape)} {us(mg)}"  # type: ignore[arg-type]
         )
     return Outcome("; ".join(text), checks, figs)
 
@@ -401,7 +401,7 @@ SIZES_BIG = 1 << 20
 SLIGHTLY_WORD = f"slightly: at most {100 * SLIGHTLY:.0f}% apart"
 
 
-def reduction_sizes(s: Scope, *keys) -> list:
+def reduction_sizes(s: Scope, *keys: tuple[str, dict[str, Any]]) -> list:
     common = None
     for method, axes in keys:
         got = {int(k) for k in s.values(method, "latency", "bytes", **axes)}
@@ -412,7 +412,7 @@ def reduction_sizes(s: Scope, *keys) -> list:
 STEP = re.compile(r"moves more at (\d+) B than at (\d+) B")
 
 
-def out_of_bounds(s: Scope, *methods) -> list:
+def out_of_bounds(s: Scope, *methods: str) -> list:
     """The pairs of consecutive cold sizes of `methods` whose extra bytes were read faster than
     the GPU's DRAM peak (data/bounds.py marks both rows): "reduction.x 16-32 MiB (above the DRAM
     peak between them)", each once; their rows take part in no figure."""
@@ -429,7 +429,7 @@ def out_of_bounds(s: Scope, *methods) -> list:
     ]
 
 
-def _cold(s, *methods) -> dict:
+def _cold(s: Scope, *methods: str) -> dict:
     """cache=0 where every method has cold figures, else the warm ones (rows before the axis):
     both sides of a comparison always in one cache state."""
     cold = all(s.values(m, "latency", "bytes", cache=0) for m in methods)
@@ -525,7 +525,7 @@ def multi_reduction_vs_multi_grid(s: Scope) -> Outcome:
     )
 
 
-def _shared_cache(s, methods, **axes) -> int | None:
+def _shared_cache(s: Scope, methods: Iterable[str], **axes: Any) -> int | None:
     """The cache state (0 cold, 1 warm) every method measured at `axes`, cold first; None."""
     for cache in (0, 1):
         try:
@@ -553,7 +553,7 @@ def _pitfall_rows(s, method):
     return rows
 
 
-def warp_sync_waits(s):
+def warp_sync_waits(s: Scope) -> Outcome:
     rows = _pitfall_rows(s, WAIT_CHECK)
     control = [r for r in rows if gbcsv.config_axes(r).get("variant") == "0"]
     real = [r for r in rows if gbcsv.config_axes(r).get("variant") != "0"]
@@ -561,7 +561,7 @@ def warp_sync_waits(s):
         raise Missing(f"{WAIT_CHECK}: the syncs and the control (variant 0)")
     early = [r for r in real if r["status"] != "ok" or float(r["value"] or 0) > 0]
     caught = [r for r in control if r["status"] == "unverified" and float(r["value"] or 0) > 0]
-    variants = sorted({gbcsv.config_axes(r).get("variant") for r in real}, key=int)
+    variants: list[str] = sorted({gbcsv.config_axes(r).get("variant") for r in real}, key=int)  # type: ignore[misc]
     text = (
         f"{len(real)} sync points (variants {', '.join(variants)}): "
         f"{len(real) - len(early)} with no thread leaving early; the control without a sync: "
@@ -577,7 +577,7 @@ def warp_sync_waits(s):
 REAL_GRID_SYNC = "grid-sync"  # pitfall.grid.partial-sync's barrier=: cg::this_grid().sync()
 
 
-def _partial(rows) -> tuple:
+def _partial(rows: list) -> tuple:
     """(rows with part of the grid missing, rows of the whole grid)."""
     part = [r for r in rows if gbcsv.config_axes(r).get("missing", "0") != "0"]
     return part, [r for r in rows if r not in part]
@@ -949,7 +949,7 @@ def _repeat_curves(s, method, base):
     }
 
 
-def _loop_text(s) -> str:
+def _loop_text(s: Scope) -> str:
     """The loop-of-32 chain's figures, for the row that cannot use them."""
     by = _repeat_curves(s, "gpu.warp.repeat-count", REPEAT_BASE)
     if not by:
@@ -1249,7 +1249,9 @@ class NoReferenceText(str):
     """The why of a claim whose reference figure does not exist: its verdict is "no reference"."""
 
 
-def evaluate(rows: list, fn: Callable, gpu: str, unplaced=()) -> str | NoReferenceText:
+def evaluate(
+    rows: list, fn: Callable, gpu: str, unplaced: Sequence[MutableMapping[str, Any]] = ()
+) -> str | NoReferenceText:
     """The claim's Outcome from the first scope whose figures all come from one set of GPUs, or
     the text saying why there is none (naming the CSVs where only `unplaced` rows, those without
     GPU UUIDs, hold the figures)."""
@@ -1314,7 +1316,7 @@ def study_under_rule() -> str:
     """How the study's own Table 6 figures (implicit against grid sync, no spread given) fare
     under the comparison rule, at the run-to-run floor of the reduction rows' technique."""
 
-    def fig(v: float):
+    def fig(v: float) -> Fig:
         return Fig(
             {
                 "value": str(v),
@@ -1463,7 +1465,7 @@ DATED = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 ADDS_TO = re.compile(r"^adds to: (\d{4}-\d{2}-\d{2})\s*$", re.M)
 
 
-def added_runs(kind_dir, run, runs) -> list:
+def added_runs(kind_dir: str, run: str, runs: list[str]) -> list:
     """`run` and the runs it adds to (its machine.txt's `adds to: DATE`, followed on), newest
     first; a name that is no run folder of the kind, or one seen already, ends the chain."""
     chain = [run]

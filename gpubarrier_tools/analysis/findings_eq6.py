@@ -12,7 +12,7 @@ that every side measured, else the longest below it.
 from __future__ import annotations
 
 import collections
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 from ..data import bounds, gbcsv
@@ -31,7 +31,7 @@ def length_ns(row: MutableMapping[str, Any]) -> int | None:
     return int(c["unit_ns"]) * min(int(c["fusion_i"]), int(c["fusion_j"]))
 
 
-def by_length(s: Scope, method: str, metric: str = "launch_overhead", **axes) -> dict:
+def by_length(s: Scope, method: str, metric: str = "launch_overhead", **axes: Any) -> dict:
     """{length (ns): Fig}: the newest figure of `method` at each kernel length of the scope (None:
     rows that do not record it)."""
     out = {}
@@ -48,14 +48,14 @@ def by_length(s: Scope, method: str, metric: str = "launch_overhead", **axes) ->
     return out
 
 
-def setting(lengths):
+def setting(lengths: Iterable[int | None]) -> int | None:
     """The length a comparison uses: the shortest from SETTLED_NS, else the longest below (None:
     only rows that do not record it)."""
     known = sorted(n for n in lengths if n is not None)
     return next((n for n in known if n >= SETTLED_NS), known[-1] if known else None)
 
 
-def at_one_length(s: Scope, *sides) -> list:
+def at_one_length(s: Scope, *sides: tuple[str, dict[str, Any]]) -> list:
     """[Fig] of each (method, axes) side at one kernel length (setting() of the lengths every
     side measured); Missing names the lengths each side holds."""
     got = [by_length(s, m, **axes) for m, axes in sides]
@@ -74,7 +74,7 @@ def at_one_length(s: Scope, *sides) -> list:
     return [g[n] for g in got]
 
 
-def _order(n) -> int:
+def _order(n: int | None) -> int:
     return -1 if n is None else n
 
 
@@ -88,7 +88,7 @@ def kernels(f: Fig) -> str:
     return f"{length_text(n)} kernels" if n is not None else "kernel length not recorded"
 
 
-def plus_minus(x):
+def plus_minus(x: float) -> str:
     return f"±{x:.0f} ns" if x >= 10 else f"±{x:.2g} ns"
 
 
@@ -121,7 +121,7 @@ def multi_device_overhead(s: Scope) -> Outcome:
     )
 
 
-def boundary(s: Scope):
+def boundary(s: Scope) -> Fig:
     """The kernel boundary's Eq. 6 figure (<<<>>>) for a comparison with another method: at the
     study's setting of the lengths measured."""
     by = by_length(s, "kernel.fusion", launch=0)
@@ -148,7 +148,7 @@ def curve(s: Scope, launch: int = 0) -> dict:
     return {n: f for n, f in by_length(s, "kernel.fusion", launch=launch).items() if n is not None}
 
 
-def _curve_text(by) -> str:
+def _curve_text(by: dict) -> str:
     return ", ".join(f"{length_text(n)}: {show(by[n])}" for n in sorted(by))
 
 

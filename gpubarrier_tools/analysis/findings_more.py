@@ -9,6 +9,7 @@ reason; ANSWERS names it by the key of its conclusion in data/study_conclusions.
 from __future__ import annotations
 
 import collections
+from typing import Any
 
 from ..data import bounds, gbcsv, study_reference
 from .findings_rules import Fig, Missing, NotMeasured, Outcome, Scope, flat, less, margin
@@ -16,7 +17,7 @@ from .findings_rules import Fig, Missing, NotMeasured, Outcome, Scope, flat, les
 KIB = 1024
 
 
-def _by(s, method, metric, axis, **axes) -> dict:
+def _by(s: Scope, method: str, metric: str, axis: str, **axes: Any) -> dict:
     """{int(axis value): Fig} of the scope's clean figures (excluded ones left out)."""
     return {
         int(k): f
@@ -71,7 +72,7 @@ def shuffle_group(s: Scope) -> Outcome:
     )
 
 
-def _selfcheck(s, method, technique) -> dict:
+def _selfcheck(s: Scope, method: str, technique: str) -> dict:
     """{repeat difference: Fig} of a selfcheck chain by one technique."""
     out = {}
     for r in s.rows:
@@ -290,7 +291,7 @@ def cpu_multi_grid_gap(s: Scope) -> Outcome:
     )
 
 
-def _size(b) -> str:
+def _size(b: int) -> str:
     return f"{b >> 20} MiB" if b >= 1 << 20 else f"{b >> 10} KiB" if b >= 1024 else f"{b} B"
 
 

@@ -22,7 +22,7 @@ figure is, when two figures differ, and which verdict a claim's checks give.
 from __future__ import annotations
 
 import math
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 from ..data import bounds, gbcsv, study_reference
@@ -64,16 +64,16 @@ RESOLVES = {
 LAUNCH_CODES = {"triple-chevron": "0", "cooperative": "1"}
 
 
-def _num(text) -> float:
+def _num(text: Any) -> float:
     try:
         return float(text)
     except (TypeError, ValueError):
         return float("nan")
 
 
-def resolves(row) -> float | None:
+def resolves(row: MutableMapping[str, Any]) -> float | None:
     """The figure (ns) an Eq. 6 row's interval would resolve, or None for any other row."""
-    by = RESOLVES.get(row.get("method"))
+    by = RESOLVES.get(row.get("method"))  # type: ignore[arg-type]  # None: no entry
     if by is None or row.get("metric") != "launch_overhead":
         return None
     launch = gbcsv.config_axes(row).get("launch", "0")
@@ -138,7 +138,7 @@ class Fig:
         return self.gpus[1] - self.gpus[0]
 
 
-def _matches(r, method, metric, axes) -> bool:
+def _matches(r: MutableMapping[str, Any], method: str, metric: str, axes: dict[str, Any]) -> bool:
     """The row is of `method` and `metric` and has the `axes` (reports.common.matches), an axis
     the row lacks counting as its default (DEFAULTS)."""
     if r["method"] != method or r["metric"] != metric:
@@ -165,7 +165,7 @@ DEFAULTS = {
 class Scope:
     """The rows one verdict may use (one machine; preferably one run)."""
 
-    def __init__(self, rows) -> None:
+    def __init__(self, rows: list) -> None:
         # skipped rows say why a point did not run (a refused launch); no figure of theirs
         self.skipped = [r for r in rows if r["status"] == "skipped"]
         self.all_rows = [r for r in rows if r["status"] != "skipped"]
@@ -174,7 +174,7 @@ class Scope:
         self.rows = [r for r in rows if r["status"] == "ok" or zero_row(r)]
         self.found = 0  # figures found so far: how far a claim got before a figure was missing
 
-    def fig(self, method: str, metric: str, **axes) -> Fig:
+    def fig(self, method: str, metric: str, **axes: Any) -> Fig:
         hits = [r for r in self.rows if _matches(r, method, metric, axes)]
         if not hits:
             want = " ".join(f"{k}={v}" for k, v in axes.items())
@@ -182,7 +182,7 @@ class Scope:
         self.found += 1
         return Fig(max(hits, key=lambda r: (r["timestamp"], r["_line"])))
 
-    def values(self, method: str, metric: str, axis: str, **axes) -> dict:
+    def values(self, method: str, metric: str, axis: str, **axes: Any) -> dict:
         """{axis value: Fig} over every value of `axis` measured."""
         out = {}
         for r in self.rows:
@@ -199,7 +199,14 @@ class Outcome:
     the study (its verdict at most inconclusive)."""
 
     def __init__(
-        self, figures, checks, figs, sources=None, left_out=(), words=(), extension: bool = False
+        self,
+        figures: str,
+        checks: list[tuple[bool | None, str]],
+        figs: list[Fig],
+        sources: list | None = None,
+        left_out: Iterable[str] = (),
+        words: Iterable[str] = (),
+        extension: bool = False,
     ) -> None:
         self.figures, self.checks, self.figs = figures, checks, figs
         self.sources = sources if sources is not None else [f.row for f in figs]

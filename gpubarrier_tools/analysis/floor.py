@@ -28,7 +28,7 @@ barrier alone. configs/sweeps/floor.yaml measures all three in one run.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 from ..data import gbcsv
@@ -38,7 +38,7 @@ GRID_WANTED = f"a verified grid barrier ({GRID_PREFIX}*)"
 SIGNAL_NAMES = {"2": "volatile + fence", "3": "release/acquire", "4": "relaxed + acq_rel fence"}
 
 
-def signal_ordering(r: MutableMapping[str, Any]):
+def signal_ordering(r: MutableMapping[str, Any]) -> str | None:
     """The floor signal's ordering code (text) of the same name as barrier row r's ordering, or
     None when the signal has no ordering of that name (or r has no ordering)."""
     name = gbcsv.config_names(r).get("ordering")
@@ -72,7 +72,7 @@ def cheapest_grid(rows: list, shape: tuple, gpus: set) -> tuple[float, str] | No
     return min((v, m) for m, (on, v) in per.items() if len(on) == most)
 
 
-def floor_terms(grids, signal: bool = True) -> str:
+def floor_terms(grids: Iterable[str], signal: bool = True) -> str:
     """The floor's parts in words: "gpu.grid.count-epoch + one-way signal" (several grid
     barriers joined by " / "; without the signal for one GPU)."""
     names = " / ".join(sorted(set(grids))) or "grid barrier"
@@ -101,7 +101,7 @@ def is_barrier(r: MutableMapping[str, Any]) -> bool:
     )
 
 
-def _shape(r) -> tuple:
+def _shape(r: MutableMapping[str, Any]) -> tuple:
     c = gbcsv.config_axes(r)
     return c.get("blocks_per_sm"), c.get("threads_per_block")
 
@@ -111,12 +111,12 @@ def _shape(r) -> tuple:
 SHOWN_AXES = {"gpu_count", "blocks_per_sm", "threads_per_block", "ordering", "fault", "part"}
 
 
-def _label(r, axes) -> str:
+def _label(r: MutableMapping[str, Any], axes: dict[str, str]) -> str:
     extra = [f"{k}={v}" for k, v in sorted(axes.items()) if k not in SHOWN_AXES and v != "0"]
     return " ".join([r["method"], *extra])
 
 
-def floors(rows):
+def floors(rows: list) -> list[dict[str, Any]]:
     """One dict per ok barrier row that has its floor's parts in its run: method, gpu_count,
     shape, ordering, latency, grid, grid_from (the grid barrier's method), signal (None for one
     GPU), floor, ratio; and one per barrier row without them, with `missing` saying which part."""
@@ -154,7 +154,10 @@ def floors(rows):
                 item["missing"] = f"{GRID_WANTED} at {item['shape']} in run {b['run_id']}"
             if "missing" not in item:
                 item.update(
-                    grid=grid[0], grid_from=grid[1], signal=signal, floor=grid[0] + (signal or 0.0)
+                    grid=grid[0],  # type: ignore[index]  # "missing" is set where grid is None
+                    grid_from=grid[1],  # type: ignore[index]
+                    signal=signal,
+                    floor=grid[0] + (signal or 0.0),  # type: ignore[index]
                 )
                 item["ratio"] = item["latency"] / item["floor"]
             out.append(item)

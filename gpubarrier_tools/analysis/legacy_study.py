@@ -22,7 +22,7 @@ from ..data.tables import Table
 cfg = gbcsv.config_axes
 
 
-def _us(v) -> str:
+def _us(v: float | None) -> str:
     return "-" if v is None else f"{v / 1000:.3g}"
 
 

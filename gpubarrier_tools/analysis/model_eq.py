@@ -47,7 +47,7 @@ class SwitchPoint:
     scenario: str
 
 
-def _equation(n, basic, more) -> tuple[str, str]:
+def _equation(n: float, basic: Side, more: Side) -> tuple[str, str]:
     """The study's name for a switch point at n: Eq. 4 or 5 where both sides share T."""
     same_t = math.isclose(basic.latency, more.latency, rel_tol=1e-12)
     if n <= more.concurrency():
@@ -55,7 +55,7 @@ def _equation(n, basic, more) -> tuple[str, str]:
     return ("Eq. 5" if same_t else "Eq. 2"), "3: N > C_more"
 
 
-def switch_point(basic, more, t_sync: float) -> SwitchPoint:
+def switch_point(basic: Side, more: Side, t_sync: float) -> SwitchPoint:
     """The smallest N at which `more` (paying t_sync) is as fast as `basic` (Eq. 2 solved)."""
     if basic.throughput <= 0 or more.throughput <= 0:
         raise ValueError("throughputs must be positive")

@@ -15,7 +15,7 @@ from typing import Any
 from ..data import gbcsv
 from ..data.study_reference import STUDY_MODEL, STUDY_SWITCH_POINTS
 from ..data.tables import Table
-from .model_eq import Side, crossing, eq5, switch_point
+from .model_eq import Crossing, Side, crossing, eq5, switch_point
 
 SMEM, GMEM = "model.smem.stream", "model.gmem.stream"
 # A multi-GPU barrier, the reduction that uses it, and the reduction's rows that do (NCCL's
@@ -35,10 +35,10 @@ class Missing(Exception):
 class Rows:
     """The ok rows of one GPU model (host-only rows, gpu_model empty, belong to every model)."""
 
-    def __init__(self, rows) -> None:
+    def __init__(self, rows: list) -> None:
         self.rows = rows
 
-    def select(self, method, metric, **axes) -> list:
+    def select(self, method: str, metric: str, **axes: Any) -> list:
         out = []
         for r in self.rows:
             if r["method"] != method and not (
@@ -52,7 +52,7 @@ class Rows:
                 out.append(r)
         return out
 
-    def figure(self, method: str, metric: str, unit: str, **axes):
+    def figure(self, method: str, metric: str, unit: str, **axes: Any) -> float:
         """The median value of the matching rows, in `unit`; Missing when there are none."""
         rows = self.select(method, metric, **axes)
         what = f"{method} {metric} " + " ".join(f"{k}={v}" for k, v in axes.items())
@@ -66,7 +66,7 @@ class Rows:
             )
         return statistics.median(float(r["value"]) for r in rows)
 
-    def fastest(self, method: str, metric: str, **axes) -> tuple:
+    def fastest(self, method: str, metric: str, **axes: Any) -> tuple:
         """The fastest configuration's figure (median over its repeats) and its config."""
         rows = self.select(method, metric, **axes)
         if not rows:
@@ -77,7 +77,7 @@ class Rows:
         (name, config), values = min(by_config.items(), key=lambda kv: statistics.median(kv[1]))
         return statistics.median(values), f"{name} {config}".strip()
 
-    def curve(self, method: str, **axes) -> dict:
+    def curve(self, method: str, **axes: Any) -> dict:
         """latency (ns) by the axis `bytes`, for the measured switch point: the cold rows
         (cache=0, L2 evicted before every sample) where there are any, else the warm ones (rows
         written before the axis existed were warm); never the two mixed."""
@@ -89,14 +89,16 @@ class Rows:
         return {s: statistics.median(v) for s, v in points.items()}
 
 
-def stream_side(rows, method: str, bandwidth: str, latency: str, units: tuple, **axes) -> Side:
+def stream_side(
+    rows: Rows, method: str, bandwidth: str, latency: str, units: tuple, **axes: Any
+) -> Side:
     return Side(
         rows.figure(method, latency, units[1], **axes),
         rows.figure(method, bandwidth, units[0], **axes),
     )
 
 
-def measured(rows, method: str, basic_axes: dict, more_axes: dict):
+def measured(rows: Rows, method: str, basic_axes: dict, more_axes: dict) -> Crossing | None:
     basic, more = rows.curve(method, **basic_axes), rows.curve(method, **more_axes)
     return crossing(basic, more) if basic and more else None
 
@@ -105,12 +107,12 @@ def prediction(
     label: str,
     basic_name: str,
     more_name: str,
-    basic,
-    more,
+    basic: Side,
+    more: Side,
     t_sync: float,
     sync_from: str,
     units: str,
-    found,
+    found: Crossing | None,
 ) -> dict[str, Any]:
     sp = switch_point(basic, more, t_sync)
     return {
@@ -136,7 +138,7 @@ def prediction(
     }
 
 
-def in_block(rows, syncs: int) -> list:
+def in_block(rows: Rows, syncs: int) -> list:
     """1 thread vs 1 warp, 32 vs 1024 threads: shared memory, cycles."""
     out = []
     units = ("B/cycle", "cycles")
@@ -182,7 +184,7 @@ def in_block(rows, syncs: int) -> list:
     return out
 
 
-def across_grid_and_gpus(rows) -> list:
+def across_grid_and_gpus(rows: Rows) -> list:
     """1 block vs the grid, 1 GPU vs N GPUs: global memory, ns."""
     out = []
     units = ("B/ns", "ns")
@@ -266,13 +268,13 @@ def predictions(rows: list, syncs: int = 5) -> list:
     return preds
 
 
-def number(v) -> str:
+def number(v: float | None) -> str:
     if v is None:
         return "-"
     return f"{v:.0f}" if abs(v) >= 1000 else f"{v:.4g}"
 
 
-def report(preds, study) -> list[Table | str]:
+def report(preds: list[dict[str, Any]], study: bool) -> list[Table | str]:
     """The predictions' table and the line under it naming the units (data/tables.py)."""
     head = [
         "prediction",

@@ -68,6 +68,7 @@ import os
 import statistics
 import sys
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..data import gbcsv, tool_main, user_files
 from ..data import machines as machines_of
@@ -121,7 +122,9 @@ def load_network(path: str) -> dict:
     return out
 
 
-def _median_of(rows, method, metric, want_axes, **cols) -> tuple | None:
+def _median_of(
+    rows: list, method: str, metric: str, want_axes: dict[str, Any], **cols: Any
+) -> tuple | None:
     hits = [
         r
         for r in rows
@@ -137,11 +140,11 @@ def _median_of(rows, method, metric, want_axes, **cols) -> tuple | None:
     return statistics.median(float(r["value"]) for r in hits) / 1000.0, files, None
 
 
-def measured(rows, g, shape) -> tuple[dict, list]:
+def measured(rows: list, g: int, shape: str) -> tuple[dict, list]:
     """The measured node-local inputs at g GPUs per node and what is missing: {name: (us, CSVs,
     None or the two GPU counts it was extrapolated from)}."""
     b, t = shape.split("x")
-    specs = {
+    specs: dict[str, tuple[str, str, dict[str, Any], Callable[[int], dict[str, int]]]] = {
         "local": (
             "multinode.hierarchical",
             "latency",
@@ -236,12 +239,12 @@ def predict(m: dict, net: dict, n: int, which: int) -> dict:
     return out
 
 
-def _band(lo, hi, f: str = ".1f"):
+def _band(lo: float, hi: float, f: str = ".1f") -> str:
     a, b = format(lo, f), format(hi, f)
     return a if a == b else f"{a}-{b}"
 
 
-def inputs_table(m, net, where=None) -> tuple:
+def inputs_table(m: dict, net: dict, where: dict[str, str] | None = None) -> tuple:
     """Rows: input, value, measured in / assumed from; with `where` ({input: machine label}) naming
     more than one machine, a machine column too (assumed figures: "-")."""
     names = {
@@ -266,7 +269,7 @@ def inputs_table(m, net, where=None) -> tuple:
                 f"added) from {extrapolated[0]} and {extrapolated[1]} GPUs measured in "
                 f"{where_text}",
             ]
-            + ([where[k]] if mixed else [])
+            + ([where[k]] if mixed else [])  # type: ignore[index]  # mixed: where is given
         )
     # net_round holds the endpoint, except for network=1's signals
     unused = {"endpoint"} if "net_round" in m and "device" not in m else set()
@@ -311,7 +314,7 @@ def positive_ints(text: str) -> list:
     return values
 
 
-def positive_int(text: str):
+def positive_int(text: str) -> int:
     """argparse type: one integer >= 1."""
     values = positive_ints(text)
     if len(values) != 1:

@@ -13,6 +13,9 @@ and push at orderings 1 (relaxed + seq_cst fences) and 2 (relaxed + acq_rel fenc
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+from typing import Any
+
 from ..data import gbcsv
 from . import floor
 
@@ -35,7 +38,7 @@ HEADER = [
 ]
 
 
-def _key(r) -> tuple:
+def _key(r: MutableMapping[str, Any]) -> tuple:
     c = gbcsv.config_axes(r)
     return (
         r["_file"],

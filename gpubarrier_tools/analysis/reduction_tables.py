@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import statistics
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Collection, Iterable, MutableMapping
 from typing import Any
 
 from ..data import bounds, gbcsv
@@ -52,7 +52,7 @@ READ = "model.gmem.stream"  # grid=1: the read ceiling of Table 6
 MIB = 1 << 20
 
 
-def load(paths) -> list:
+def load(paths: Iterable[str]) -> list:
     """ok and unverified rows (Table 5 shows the wrong variant too)."""
     return gbcsv.load(paths, statuses={"ok", "unverified"})
 
@@ -71,7 +71,9 @@ def machines_with(rows: list, methods: tuple) -> tuple:
     return groups, machines_of.short_names(groups)
 
 
-def select(rows, method, metric, statuses=("ok",), **axes) -> list:
+def select(
+    rows: list, method: str, metric: str, statuses: Collection[str] = ("ok",), **axes: Any
+) -> list:
     """The rows (of one machine) of method and metric whose config has `axes`."""
     return [
         r
@@ -83,13 +85,13 @@ def select(rows, method, metric, statuses=("ok",), **axes) -> list:
     ]
 
 
-def number(v, digits=3) -> str:
+def number(v: float | None, digits: int = 3) -> str:
     if v is None:
         return "-"
     return f"{v:.0f}" if abs(v) >= 10**digits else f"{v:.{digits}g}"
 
 
-def median(rows: list):
+def median(rows: list) -> float | None:
     return statistics.median(float(r["value"]) for r in rows) if rows else None
 
 
@@ -108,7 +110,7 @@ def table(header: list, body: list) -> list[Table | str]:
     return [Table(header, body)]
 
 
-def sources(rows: list, methods) -> str:
+def sources(rows: list, methods: Collection[str]) -> str:
     """The files and GPUs the rows of `methods` come from, for a caption."""
     rows = [r for r in rows if r["method"] in methods]
     files = sorted({os.path.relpath(r["_file"]) for r in rows})
@@ -176,7 +178,7 @@ def table3(rows: list) -> list[Table | str]:
             bw = select(rs, "model.gmem.stream", "bandwidth", grid=grid)
             ns = select(rs, "model.gmem.stream", "latency", grid=grid)
             cycles = select(rs, "model.gmem.stream", "latency_cycles", grid=grid)
-            c = median(bw) * median(ns) if bw and ns else None
+            c = median(bw) * median(ns) if bw and ns else None  # type: ignore[operator]
             line += [cell(bw), cell(ns), cell(cycles), number(c)]
         body.append(line)
     out += table(header, body)
@@ -244,7 +246,7 @@ def bytes_text(n: int) -> str:
     return f"{n} B"
 
 
-def sizes_of(rows: list, method: str, **axes) -> set:
+def sizes_of(rows: list, method: str, **axes: Any) -> set:
     return {int(gbcsv.config_axes(r)["bytes"]) for r in select(rows, method, "bandwidth", **axes)}
 
 
@@ -274,7 +276,7 @@ def read_ceiling(rows: list, runs: set, cache: str) -> tuple[list, str] | tuple:
     return [], ""
 
 
-def table6(rows: list, sizes=None) -> list[Table | str]:
+def table6(rows: list, sizes: Collection[int] | None = None) -> list[Table | str]:
     """sizes: the array sizes (bytes) to show; default every size >= 1 MiB that every column
     measured. One line per machine, size and cache axis (where the rows have one)."""
     gbs = lambda v: "-" if v is None else f"{v:.1f}"
@@ -303,8 +305,8 @@ def table6(rows: list, sizes=None) -> list[Table | str]:
                     r for r in select(rs, COPY, "bandwidth", bytes=size) if cache_of(r) == cache
                 ]
                 read, mark = read_ceiling(rs, {r["run_id"] for g in got for r in g}, cache)
-                best = max(median(g) for g in got if g)
-                above = above or bool(read) and best > median(read)
+                best: float = max(median(g) for g in got if g)  # type: ignore[type-var, assignment]
+                above = above or bool(read) and best > median(read)  # type: ignore[operator]
                 marks |= set(mark)
                 mark = f" {mark}" if mark else ""
                 peak = bounds.dram_peak(rs[0]["gpu_model"])
@@ -357,7 +359,7 @@ def table6(rows: list, sizes=None) -> list[Table | str]:
     )
 
 
-def fig16(rows: list, sizes=None) -> list[Table | str]:
+def fig16(rows: list, sizes: Collection[int] | None = None) -> list[Table | str]:
     """The study's Fig. 16 as a table: GB/s of every multi-GPU reduction (reduction.multi.*, NCCL's
     variant 0; cold rows where a method has them, gbcsv.one_cache) by launcher and GPU count, at the sizes given (default: 4 MiB, 64 MiB and the
     largest measured); one line per machine, size, method and launcher."""
@@ -422,15 +424,22 @@ def fig16(rows: list, sizes=None) -> list[Table | str]:
     )
 
 
-TABLES = {"3": table3, "5": table5, "6": table6, "16": fig16}
+TABLES: dict[str, Callable[..., list[Table | str]]] = {
+    "3": table3,
+    "5": table5,
+    "6": table6,
+    "16": fig16,
+}
 
 
-def report(paths, tables=("3", "5", "6"), sizes=None):
+def report(
+    paths: list[str], tables: Iterable[str] = ("3", "5", "6"), sizes: list[int] | None = None
+) -> list[Table | str]:
     """The items (data/tables.py) of the chosen tables from the CSVs at `paths`."""
     rows = load(paths)
     if not models_of(rows):
         raise ValueError(f"no GPU rows in {', '.join(paths)}")
-    out = []
+    out: list[Table | str] = []
     for t in tables:
         if t not in TABLES:
             raise ValueError(f"--table {t}: one of {', '.join(TABLES)}")

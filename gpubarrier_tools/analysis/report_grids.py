@@ -16,7 +16,8 @@ from __future__ import annotations
 import collections
 import fnmatch
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping
+from typing import Any
 
 from ..data import gbcsv
 from ..data.tables import Table
@@ -29,7 +30,7 @@ def _fmt(v):
     return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def _filters(argv) -> dict:
+def _filters(argv: list[str]) -> dict:
     """COL=V arguments out of argv (the rest are CSV paths)."""
     want = {}
     for a in list(argv):
@@ -40,11 +41,11 @@ def _filters(argv) -> dict:
     return want
 
 
-def _launcher(r) -> str:
+def _launcher(r: MutableMapping[str, Any]) -> str:
     return "mpi" if r["launcher"] == "mpi" else "threads"
 
 
-def heatmap(argv: Sequence[str], load: Callable) -> list[Table | str]:
+def heatmap(argv: list[str], load: Callable) -> list[Table | str]:
     method = gbcsv.take_option(argv, "--method")
     metric = gbcsv.take_option(argv, "--metric", "latency")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
@@ -90,7 +91,7 @@ def heatmap(argv: Sequence[str], load: Callable) -> list[Table | str]:
     return [Table(["GPUs", "launcher", "blocks/SM"] + [f"{t} threads" for t in threads], out)]
 
 
-def spans(argv: Sequence[str], load: Callable) -> list[Table | str]:
+def spans(argv: list[str], load: Callable) -> list[Table | str]:
     metric = gbcsv.take_option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1e-3")
     want = _filters(argv)

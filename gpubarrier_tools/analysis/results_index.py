@@ -18,7 +18,7 @@ from ..data.tables import Table
 from . import answers
 
 
-def _ignored(path) -> bool:
+def _ignored(path: str) -> bool:
     """Whether git ignores `path` (False outside a git checkout or without git)."""
     try:
         return (

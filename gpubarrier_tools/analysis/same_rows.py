@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import MutableMapping
+from collections.abc import MutableMapping, Sequence
 from typing import Any
 
 from ..data import gbcsv, user_files
@@ -27,7 +27,7 @@ KEY = ("method", "config", "metric", "launcher", "gpu_count", "gpu_ids")
 NEEDED = KEY + ("value", "stddev", "samples", "status")
 
 
-def load(path) -> dict:
+def load(path: str) -> dict:
     header, records = user_files.csv_dicts(path, "a gpubarrier CSV", InputError)
     missing = [c for c in NEEDED if c not in header]
     if missing:
@@ -42,12 +42,12 @@ def load(path) -> dict:
     return rows
 
 
-def standard_error(r: MutableMapping[str, Any]):
+def standard_error(r: MutableMapping[str, Any]) -> float:
     n = float(r["samples"] or 0)
     return float(r["stddev"] or 0) / math.sqrt(n) if n > 0 else 0.0
 
 
-def compare(before, after, tolerance, se_factor) -> tuple[list, int]:
+def compare(before: dict, after: dict, tolerance: float, se_factor: float) -> tuple[list, int]:
     """(lines, number of disagreements) for the joined rows."""
     lines, bad = [], 0
     for key in sorted(before.keys() & after.keys()):
@@ -78,7 +78,7 @@ def compare(before, after, tolerance, se_factor) -> tuple[list, int]:
     return lines, bad
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("before")
     p.add_argument("after")

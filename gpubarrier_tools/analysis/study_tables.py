@@ -18,7 +18,8 @@ from the folder read (the machine kind folder included).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Iterable, MutableMapping, Sequence
+from typing import Any
 
 from ..data import gbcsv
 from ..data.tables import Table
@@ -56,12 +57,12 @@ BLOCK_STUDY = {
 }
 
 
-def _group_ok(r, which) -> bool:
+def _group_ok(r: MutableMapping[str, Any], which: str) -> bool:
     g = gbcsv.config_axes(r).get("group_size", "")
     return which == "all" or (which == "32" and g == "32") or (which == "partial" and g != "32")
 
 
-def _span(values, fmt: str = "{:.3g}") -> str:
+def _span(values: list[float], fmt: str = "{:.3g}") -> str:
     if not values:
         return "-"
     lo, hi = min(values), max(values)
@@ -73,13 +74,13 @@ def _span(values, fmt: str = "{:.3g}") -> str:
 BASE = ["."]  # the folder the CSVs are named from (main sets it)
 
 
-def _files(rows) -> str:
+def _files(rows: Iterable[MutableMapping[str, Any]]) -> str:
     """The rows' CSVs as their paths from the folder read, joined; "-" for none."""
     names = sorted({os.path.relpath(r["_file"], BASE[0]) for r in rows})
     return ", ".join(f"`{f}`" for f in names) or "-"
 
 
-def _cell(rows, value, fmt) -> str:
+def _cell(rows: list, value: Callable[[list], Any], fmt: Callable[[Any], str]) -> str | None:
     """The figures of the rows that are figures (`value` of them: a list -> text by `fmt`); where
     every row is excluded, "not timed: ..." (the reason); "-" for no rows."""
     clean = [r for r in rows if not gbcsv.figure_excluded(r)]
@@ -90,7 +91,7 @@ def _cell(rows, value, fmt) -> str:
     return "-"
 
 
-def _scope_with(rows, gpu, methods) -> list:
+def _scope_with(rows: list, gpu: str, methods: Collection[str]) -> list:
     """The rows of the machine with the most rows of `methods` (the newest of equals)."""
     best, most = [], 0
     for kind, rs in findings.scopes(rows, gpu):
@@ -100,7 +101,7 @@ def _scope_with(rows, gpu, methods) -> list:
     return best
 
 
-def _newest(rows) -> list:
+def _newest(rows: list) -> list:
     """One row per configuration: the newest."""
     out = {}
     for r in sorted(rows, key=lambda r: (r["timestamp"], r["_line"])):

@@ -95,6 +95,7 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Sequence
 
 from .. import render
 
@@ -137,15 +138,15 @@ def render_as(res: dict, fmt: str) -> str:
 
 def compare_text(
     paths: list[str],
-    by=None,
-    methods=None,
-    level=None,
+    by: str | None = None,
+    methods: str | list[str] | None = None,
+    level: str | list[str] | None = None,
     fmt: str = "markdown",
-    raw=None,
-    k=DEFAULT_K,
-    floor=None,
-    where=None,
-):
+    raw: list[str] | None = None,
+    k: float = DEFAULT_K,
+    floor: float | None = None,
+    where: str | dict[str, str] | None = None,
+) -> str:
     """The comparison of `paths` rendered as `fmt` (table, markdown, csv, json, html).
 
     methods: comma-separated globs or a list; level: comma-separated levels or a list; floor: a
@@ -168,7 +169,7 @@ def _help_floors() -> str:
         return f"not readable here: {e}"
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     doc = (
         __doc__.replace("FLOORS_NOW", _help_floors())
         if "-h" in (argv or sys.argv) or "--help" in (argv or sys.argv)

@@ -78,11 +78,11 @@ window.addEventListener("load", function () {
 """
 
 
-def esc(text) -> str:
+def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def find_inputs(args) -> tuple:
+def find_inputs(args: Sequence[str]) -> tuple:
     """(gpubarrier CSV paths, topology files, [(path, kind, why)] of the other CSVs found in
     directories) from files and directories, in a stable order."""
     csvs, skipped = gbcsv.expand(args)  # a missing path raises CsvError
@@ -121,7 +121,7 @@ OTHER_TABLES = {
 OTHER_TABLE_MODES = {"reference": reference, "sanitize": sanitize}
 
 
-def other_tables(skipped) -> tuple[str, list]:
+def other_tables(skipped: list[tuple[str, str, str]]) -> tuple[str, list]:
     """(HTML of the tables of reference checks and sanitizer summaries, [(path, why)] of the
     CSVs skipped after all)."""
     parts, left = [], []
@@ -147,7 +147,7 @@ def other_tables(skipped) -> tuple[str, list]:
     return "\n".join(parts), left
 
 
-def skipped_section(left) -> str:
+def skipped_section(left: list[tuple[str, str]]) -> str:
     if not left:
         return ""
     items = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in left)
@@ -178,7 +178,7 @@ def recorded(rows: list, col: str, limit: int = 6) -> str:
 NOT_RECORDED = '<span class="note">not recorded</span>'
 
 
-def provenance(rows: list, csvs: list[str]):
+def provenance(rows: list, csvs: list[str]) -> str:
     stamps = sorted(r["timestamp"] for r in rows if r["timestamp"])
     items = [
         ("inputs", "<br>".join(esc(p) for p in csvs)),
@@ -221,14 +221,14 @@ def read_topology_json(path: str) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _clean(text) -> str:
+def _clean(text: str) -> str:
     # nvidia-smi writes ANSI underlines; drop escape sequences.
     return "".join(
         ch for ch in text.replace("\x1b[4m", "").replace("\x1b[0m", "") if ch in "\n\t" or ch >= " "
     )
 
 
-def cpu_facts(cpus) -> list[tuple[str, str]] | list:
+def cpu_facts(cpus: object) -> list[tuple[str, str]] | list:
     """The node's CPUs and NUMA nodes as `gpubarrier topo` prints them; none where not probed."""
     if not isinstance(cpus, dict) or not cpus.get("pus"):
         return []
@@ -242,7 +242,7 @@ def cpu_facts(cpus) -> list[tuple[str, str]] | list:
     ]
 
 
-def topology_json_html(path, data, text) -> str:
+def topology_json_html(path: str, data: dict[str, Any], text: str) -> str:
     """The CPUs, NVLink groups, the class and the path matrix of a `gpubarrier topo --json` file;
     what it does not know is "unknown", as `gpubarrier topo` says."""
     gpus = [g for g in data.get("gpus", []) if isinstance(g, dict)]
@@ -261,7 +261,7 @@ def topology_json_html(path, data, text) -> str:
             [
                 ("topology class", data.get("topology_class", "")),
                 ("NVLink groups", gtext),
-                ("NVSwitch", {True: "yes", False: "no"}.get(data.get("nvswitch"), "unknown")),
+                ("NVSwitch", {True: "yes", False: "no"}.get(data.get("nvswitch"), "unknown")),  # type: ignore[arg-type]
             ]
             + source
             + cpu_facts(data.get("cpus"))
@@ -305,7 +305,7 @@ def topology_json_html(path, data, text) -> str:
     return "\n".join(out)
 
 
-def topology_section(topo_files) -> str:
+def topology_section(topo_files: list[str]) -> str:
     if not topo_files:
         return NO_TOPOLOGY
     parts = []
@@ -345,7 +345,7 @@ def noisy(r: MutableMapping[str, Any]) -> list:
 NOTE_FOLD = 300
 
 
-def note_cell(text) -> Html:
+def note_cell(text: str) -> str:
     """A note whole, never cut: a long one folded (<details>) under its first words and the count
     of characters it holds, so that the table stays readable and nothing is lost."""
     if len(text) <= NOTE_FOLD:
@@ -551,7 +551,7 @@ def plots_section(
             "selfcheck",
         ]
 
-        def rank(p):
+        def rank(p: str) -> tuple[int, str]:
             stem = os.path.basename(p)[:-4]
             return (order.index(stem) if stem in order else len(order), stem)
 
@@ -582,7 +582,7 @@ def csv_of_topology(path: str) -> bytes | str | None:
     return stem if stem.endswith(".csv") else stem + ".csv"
 
 
-def machine_topology(machines, topo) -> tuple[defaultdict, list]:
+def machine_topology(machines: list[tuple[str, list]], topo: list[str]) -> tuple[defaultdict, list]:
     """{machine index: [topology files]} and the files matched to no machine: a JSON file goes to
     the machines whose GPU UUIDs it names, a `<csv>.topology.json` to the machines of that CSV's
     rows (a machine without GPUs too: its JSON names none), a file beside a matched JSON to the
@@ -629,7 +629,7 @@ def code_html(text: str) -> str:
     return esc(text).replace("\x00", "<code>").replace("\x01", "</code>")
 
 
-def answers_table(found: list, table_id: str):
+def answers_table(found: list, table_id: str) -> str:
     """The answers (analysis/answers.py) of one machine as an HTML table: the answers report's
     Table, its GPU count, latency and ratio to the floor aligned right, the first two kept on
     one line."""
@@ -640,7 +640,14 @@ def answers_table(found: list, table_id: str):
     )
 
 
-def machine_section(index, label: str, mrows, files, topo_files, topo_left) -> str:
+def machine_section(
+    index: int,
+    label: str,
+    mrows: list,
+    files: list[str],
+    topo_files: list[str],
+    topo_left: list[str],
+) -> str:
     """One machine: its answers, its chart of latency against GPU count, its topology, its
     provenance."""
     from ..analysis import answers
@@ -717,7 +724,7 @@ NO_TOPOLOGY = (
 )
 
 
-def pick_baseline(csvs, rows, baseline):
+def pick_baseline(csvs: list[str], rows: list, baseline: str) -> list[str]:
     """The inputs reordered so that those of --baseline LABEL (a part of a file's path or of a
     machine's label) come first; InputError when LABEL matches none."""
     from ..analysis import answers
@@ -735,7 +742,7 @@ def pick_baseline(csvs, rows, baseline):
     return files + [p for p in csvs if p not in files]
 
 
-def build(paths: list[str], title=None, baseline: str | None = None) -> str:
+def build(paths: list[str], title: str | None = None, baseline: str | None = None) -> str:
     csvs, topo, skipped = find_inputs(paths)
     others, left = other_tables(skipped)
     if not csvs and not others:
@@ -844,7 +851,7 @@ def head(title: str) -> list[str]:
     ]
 
 
-def only_others(title: str, topo, others, left) -> str:
+def only_others(title: str, topo: list[str], others: str, left: list[tuple[str, str]]) -> str:
     """The page of a folder without gpubarrier CSVs that holds a reference check or a sanitizer
     summary (results/cpu2)."""
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")

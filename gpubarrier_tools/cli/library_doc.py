@@ -52,7 +52,7 @@ FLOOR = "gpu.floor.grid"
 BACKGROUNDS = ["none", "copy", "copy-other-domain"]
 
 
-def read(path):
+def read(path: str) -> list[dict[str, str]]:
     try:
         with open(path, newline="", encoding="utf-8") as f:
             return list(csv.DictReader(f))
@@ -60,7 +60,7 @@ def read(path):
         sys.exit(f"library_doc.py: {path}: cannot read ({e.strerror}); expected a committed CSV")
 
 
-def runs(results):
+def runs(results: str) -> list[str]:
     """Per machine kind folder, its newest run folder holding library-grid.csv, by kind."""
     found = []
     for kind in sorted(os.listdir(results)):
@@ -75,7 +75,7 @@ def runs(results):
     return found
 
 
-def gpu_of(results):
+def gpu_of(results: str) -> str:
     """'NVIDIA H200 (GPU-...)' from the folder's library-machine.txt."""
     with open(os.path.join(results, "library-machine.txt"), encoding="utf-8") as f:
         for line in f:
@@ -105,7 +105,8 @@ class Figures:
                    axes.get("background", "none"), axes.get("cluster_size") or axes.get("floor", ""))
             self.rows[key] = r
 
-    def get(self, method, b, t, background="none", extra=""):
+    def get(self, method: str, b: int, t: int, background: str = "none",
+            extra: str = "") -> tuple[float, float, str] | None:
         """(value, stddev, mark) of an ok row, mark '' or ' (noisy)' or ' (not verified)'; None
         when the run has no ok row of it."""
         r = self.rows.get((method, b, t, background, extra))
@@ -118,15 +119,15 @@ class Figures:
             mark = " (noisy)"
         return float(r["value"]), float(r["stddev"] or 0), mark
 
-    def verified(self, method, b, t, background="none"):
+    def verified(self, method: str, b: int, t: int, background: str = "none") -> bool:
         r = self.rows.get((method, b, t, background, ""))
         return r is not None and r["status"] == "ok" and r["note"].startswith("verified")
 
-    def shapes(self):
+    def shapes(self) -> list[tuple[int, int]]:
         return sorted({(b, t) for (m, b, t, bg, x) in self.rows if m == CG and bg == "none"},
                       key=lambda s: (s[1] == 1024, s[1], s[0]))
 
-    def floor(self, b):
+    def floor(self, b: int) -> float | None:
         """The floor under a grid barrier of b blocks/SM: all blocks' arrivals on one word and one
         acquire-load round trip; None without both figures."""
         arrivals = self.get(FLOOR, b, 128, extra="arrivals")
@@ -134,26 +135,26 @@ class Figures:
         return arrivals[0] + load[0] if arrivals and load else None
 
 
-def ns(v):
+def ns(v: tuple[float, float, str] | None) -> str:
     return f"{v[0]:.0f} ± {v[1]:.0f}{v[2]}" if v else "-"
 
 
-def short(method):
+def short(method: str) -> str:
     return method.replace("gpu.grid.", "")
 
 
-def caption(fig, results, what):
+def caption(fig: Figures, results: str, what: str) -> str:
     rel = os.path.relpath(fig.path, ROOT)
     return (f"{what} on one {gpu_of(results)}, `{rel}` (differential technique, ns per barrier "
             "± the standard deviation of the samples):")
 
 
-def not_measured(fig, what):
+def not_measured(fig: Figures, what: str) -> str:
     return (f"`{os.path.relpath(fig.path, ROOT)}` holds no figure of {what}: its run predates "
             "that part of configs/sweeps/library.yaml.")
 
 
-def answer_table(results):
+def answer_table(results: str) -> list[Table | str]:
     fig = Figures(os.path.join(results, "library-grid.csv"))
     lines, met = [], []
     for b, t in fig.shapes():
@@ -178,7 +179,7 @@ def answer_table(results):
         else:
             cells += ["-", "-", "-", "not measured"]
         lines.append(cells)
-    out = [caption(fig, results, "Measured"), "",
+    out: list[Table | str] = [caption(fig, results, "Measured"), "",
            Table(["blocks/SM x threads", "fastest verified barrier",
                   f"the library's (`{LIBRARY}`)", "x grid.sync", "x the fastest other",
                   "x the floor", f"at most {GRID_SYNC_TARGET} x grid.sync and {OTHER_TARGET} x "
@@ -187,7 +188,7 @@ def answer_table(results):
     return out
 
 
-def grid_table(results):
+def grid_table(results: str) -> list[Table | str]:
     fig = Figures(os.path.join(results, "library-grid.csv"))
     shapes = fig.shapes()
     lines = []
@@ -205,7 +206,7 @@ def grid_table(results):
                   align_right=list(range(1, len(shapes) + 1)))]
 
 
-def floor_table(results):
+def floor_table(results: str) -> list[Table | str]:
     fig = Figures(os.path.join(results, "library-grid.csv"))
     parts = [("atomic-rtt", 1, "one thread's dependent L2 atomic round trip"),
              ("acquire-rtt", 1, "one thread's dependent acquire-load round trip")]
@@ -221,7 +222,7 @@ def floor_table(results):
             Table(["figure", "ns"], lines, align_right=[1])]
 
 
-def load_table(results):
+def load_table(results: str) -> list[Table | str]:
     fig = Figures(os.path.join(results, "library-grid.csv"))
     keys = sorted({(m, b, t) for (m, b, t, bg, x) in fig.rows if bg != "none"},
                   key=lambda k: (k[1], k[2], k[0] != LIBRARY, k[0]))
@@ -250,16 +251,17 @@ WAYS = [("persistent_ms", "persistent, the library's barrier"),
         ("launches_ms", "one launch per iteration")]
 
 
-def stencil_table(results):
+def stencil_table(results: str) -> list[Table | str]:
     path = os.path.join(results, "library-stencil.csv")
     rows = read(path)
     ways = [(col, what) for col, what in WAYS if rows and col in rows[0]]
     sides = sorted({int(r["n"]) for r in rows})
     rel = os.path.relpath(path, ROOT)
     iterations = rows[0]["iterations"] if rows else "?"
-    out = [f"`examples/jacobi_grid` on one {gpu_of(results)}, `{rel}`: {iterations} iterations, "
-           "the median of 3 runs, microseconds per iteration; every way's result identical bit "
-           "for bit to one launch per iteration in every run:", ""]
+    out: list[Table | str] = [
+        f"`examples/jacobi_grid` on one {gpu_of(results)}, `{rel}`: {iterations} iterations, "
+        "the median of 3 runs, microseconds per iteration; every way's result identical bit "
+        "for bit to one launch per iteration in every run:", ""]
     lines = []
     for n in sides:
         mine = [r for r in rows if int(r["n"]) == n]
@@ -267,7 +269,7 @@ def stencil_table(results):
             sys.exit(f"library_doc.py: {path}: n={n} has a run whose result differs")
         per_it = {col: statistics.median(float(r[col]) * 1000.0 / int(r["iterations"])
                                          for r in mine) for col, _ in ways}
-        order = sorted(per_it, key=per_it.get)
+        order = sorted(per_it, key=per_it.get)  # type: ignore[arg-type]
         name = dict(ways)
         lines.append([str(n), f"{mine[0]['blocks']} x {mine[0]['threads']}"] +
                      [f"{per_it[col]:.2f}" for col, _ in ways] +
@@ -283,7 +285,7 @@ TABLES = {"answer": answer_table, "grid": grid_table, "floor": floor_table, "loa
           "stencil": stencil_table}
 
 
-def all_tables(results_root):
+def all_tables(results_root: str) -> dict[str, list[Table | str]]:
     """{name: items}: each table for every GPU model's newest run, one after the other."""
     folders = runs(results_root)
     tables = {}
@@ -295,7 +297,7 @@ def all_tables(results_root):
     return tables
 
 
-def replace_tables(doc_text, tables):
+def replace_tables(doc_text: str, tables: dict[str, list[Table | str]]) -> str:
     """The document with each {name: items} rendered as Markdown between its markers."""
     for name, items in tables.items():
         pattern = re.compile(rf"(<!-- library:{name} -->\n).*?(<!-- /library:{name} -->)", re.S)
@@ -307,7 +309,7 @@ def replace_tables(doc_text, tables):
     return doc_text
 
 
-def main():
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--results", default=os.path.join(ROOT, RESULTS),

@@ -20,7 +20,8 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .. import render
 from ..data import tool_main
@@ -45,17 +46,17 @@ LEVEL_TEXT = {
 STUDY = (re.compile(r"\bseed 001 "), "the study's ")
 
 
-def user_text(text: str):
+def user_text(text: str) -> str:
     return STUDY[0].sub(STUDY[1], text)
 
 
-def values(vals, names=()) -> str:
+def values(vals: Iterable[Any], names: Iterable[dict[str, Any]] = ()) -> str:
     """The default values of one axis, a named code by its name."""
     by_code = {n["code"]: n["name"] for n in names}
     return ", ".join(str(by_code.get(v, v)) for v in vals)
 
 
-def document(methods) -> list:
+def document(methods: list[dict[str, Any]]) -> list:
     """docs/methods.md: its lines and tables (data/tables.py)."""
     out: list[Table | str] = [
         "# Methods",
@@ -109,7 +110,7 @@ def document(methods) -> list:
     return out + names_section(methods) + bounds_section(methods)
 
 
-def names_section(methods) -> list:
+def names_section(methods: list[dict[str, Any]]) -> list:
     """Every value name of a categorical axis, with what it means: one meaning per name on every
     method that has it (the methods state them; a unit test holds them to one meaning)."""
     meanings = {}
@@ -138,7 +139,7 @@ def names_section(methods) -> list:
     return out
 
 
-def bound_text(b) -> str:
+def bound_text(b: dict[str, Any]) -> str:
     lo, hi = b.get("min"), b.get("max")
     parts = []
     if lo is not None:
@@ -148,7 +149,7 @@ def bound_text(b) -> str:
     return f"`{b['metric']}` {' and '.join(parts)} ({b.get('why', '')})"
 
 
-def bounds_section(methods) -> list:
+def bounds_section(methods: list[dict[str, Any]]) -> list:
     """The physical bounds each method states for its figures: those every method states once,
     then each method's own."""
     key = lambda b: (b["metric"], b.get("min"), b.get("max"), b.get("min_exclusive"))

@@ -42,7 +42,7 @@ import math
 import os
 import re
 from collections import OrderedDict
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping, Sequence
 from typing import Any
 
 from ..data import output_files, tool_main
@@ -71,7 +71,7 @@ FORCE = False
 PLOT_LIMIT = 1e30
 
 
-def save(fig, out: str, stem: str) -> list:
+def save(fig: Any, out: str, stem: str) -> list:
     """Writes fig as out/stem.<fmt> for every format in FORMATS; returns the paths."""
     paths = []
     for fmt in FORMATS:
@@ -95,7 +95,7 @@ def save(fig, out: str, stem: str) -> list:
     return paths
 
 
-def load_ok(paths: list[str], split_repeats: bool = True):
+def load_ok(paths: list[str], split_repeats: bool = True) -> list:
     """Every ok row of every file, each with `_group`: its machine's label (plot_compare)."""
     rows = gbcsv.load(paths, statuses={"ok"})
     for r in rows:
@@ -114,7 +114,7 @@ def latency_rows(ok_rows: list) -> list:
     return [r for r in ok_rows if r["metric"] == "latency" and r["unit"] == "ns"]
 
 
-def load(paths):
+def load(paths: list[str]) -> list:
     """Ok latency rows (ns) of every file, each with `_group`."""
     return latency_rows(load_ok(paths))
 
@@ -182,7 +182,7 @@ def heatmap(method: str, rows: list, out: str, suffix: str = "") -> None:
         save(fig, out, f"{method}-{plot_compare.safe(model)}-heatmap{suffix}")
 
 
-def lines(method, rows, axis, others, out):
+def lines(method: str, rows: list, axis: str, others: list[str], out: str) -> None:
     """One line per machine and per value of the other varying axes."""
     fig, ax = plt.subplots(figsize=(6, 4))
     by = collections.defaultdict(list)
@@ -191,7 +191,7 @@ def lines(method, rows, axis, others, out):
             rest = " ".join(f"{o}={config_value(r, o)}" for o in others)
             by[f"{series_key(r)} {rest}".strip()].append(r)
     for key, rs in sorted(by.items()):
-        rs.sort(key=lambda r: config_value(r, axis))
+        rs.sort(key=lambda r: config_value(r, axis))  # type: ignore[arg-type, return-value]
         ax.errorbar(
             [config_value(r, axis) for r in rs],
             [float(r["value"]) for r in rs],
@@ -209,13 +209,13 @@ def lines(method, rows, axis, others, out):
     save(fig, out, method)
 
 
-def summary(rows, out):
+def summary(rows: list, out: str) -> None:
     best = {}
     for r in rows:
         v = float(r["value"])
         if r["method"] not in best or v < best[r["method"]]:
             best[r["method"]] = v
-    names = sorted(best, key=best.get)
+    names = sorted(best, key=best.get)  # type: ignore[arg-type]
     fig, ax = plt.subplots(figsize=(7, 0.35 * len(names) + 1.2))
     ax.barh(names, [best[n] for n in names])
     ax.set_xscale("log")
@@ -228,7 +228,7 @@ def summary(rows, out):
     save(fig, out, "summary")
 
 
-def scaling(rows: list, out: str, ok_rows=()) -> bool:
+def scaling(rows: list, out: str, ok_rows: Sequence[MutableMapping[str, Any]] = ()) -> bool:
     """Latency against GPU count, one line per method and launch mode, and the composed floor
     where the rows have its parts (ok_rows: every ok row); False if not applicable."""
     series = collections.defaultdict(dict)
@@ -263,7 +263,7 @@ def scaling(rows: list, out: str, ok_rows=()) -> bool:
             linestyle="--" if mode.startswith("mpi") else "-",
             label=f"{method} ({mode})",
         )
-    floors = floor.floor_by_count(ok_rows)
+    floors = floor.floor_by_count(ok_rows)  # type: ignore[arg-type]
     if floors:
         xs = sorted(floors)
         grids = floor.floor_terms(g for _, g in floors.values())
@@ -287,7 +287,7 @@ def scaling(rows: list, out: str, ok_rows=()) -> bool:
     return True
 
 
-def load_selfcheck(paths_or_rows) -> OrderedDict:
+def load_selfcheck(paths_or_rows: Sequence[Any]) -> OrderedDict:
     """{(gpu_model or host, run_id, base_trips): {repeat_difference: {technique: row}}} of the
     loop kernel's figures (selfcheck.fadd.loop, metric cycles_per_add)."""
     runs = collections.OrderedDict()
@@ -303,10 +303,10 @@ def load_selfcheck(paths_or_rows) -> OrderedDict:
     return runs
 
 
-def selfcheck(runs, out):
+def selfcheck(runs: dict, out: str) -> None:
     """Deviation of the differential from the clock figure against the repeat difference."""
 
-    def se(r: MutableMapping[str, Any]):
+    def se(r: MutableMapping[str, Any]) -> float:
         return float(r["stddev"] or 0) / math.sqrt(max(int(r["samples"] or 1), 1))
 
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -331,8 +331,8 @@ def selfcheck(runs, out):
         ax.errorbar(xs, ys, yerr=errs, marker="o", capsize=3, label=label)
         if bad:
             ax.plot(*zip(*bad), "rx", markersize=10, mew=2)
-    for tol in tolerances:
-        ax.axhspan(-tol, tol, color="0.9", zorder=0)
+    for tol in tolerances:  # type: ignore[assignment]
+        ax.axhspan(-tol, tol, color="0.9", zorder=0)  # type: ignore[operator]
     ax.axhline(0, color="0.5", linewidth=0.8)
     ax.set_xscale("log", base=2)
     ticks = sorted({d for by_diff in runs.values() for d in by_diff if d > 0})
@@ -347,16 +347,16 @@ def selfcheck(runs, out):
 
 
 def make_plots(
-    paths,
-    out,
-    formats=("png", "svg"),
-    baseline=None,
-    only="all",
-    prefix="",
-    split_repeats=True,
-    compare=True,
-    force=False,
-):
+    paths: list[str],
+    out: str,
+    formats: Iterable[str] = ("png", "svg"),
+    baseline: str | None = None,
+    only: str = "all",
+    prefix: str = "",
+    split_repeats: bool = True,
+    compare: bool = True,
+    force: bool = False,
+) -> tuple[list[str], str]:
     """Every plot of these CSVs into out/; returns (paths written, message). A file already in
     out/ is replaced only with force (else InputError naming it and --force). Raises
     gbcsv.CsvError for an unreadable file, ValueError for no rows or an unknown baseline.
@@ -403,7 +403,7 @@ def make_plots(
                 heatmap(method, rs, out)
             elif set(varying) == {"blocks_per_sm", "threads_per_block", "gpu_count"}:
                 # the multi-grid heat maps (the study's Figs. 8-9): one per GPU count
-                for n in sorted({config_value(r, "gpu_count") for r in rs}):
+                for n in sorted({config_value(r, "gpu_count") for r in rs}):  # type: ignore[type-var]
                     heatmap(
                         method, [r for r in rs if config_value(r, "gpu_count") == n], out, f"-x{n}"
                     )
@@ -432,7 +432,7 @@ def make_plots(
     return [os.path.join(out, f) for f in made], msg
 
 
-def main(argv=None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     ap = tool_main.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )

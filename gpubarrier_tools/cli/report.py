@@ -86,7 +86,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 if __name__ == "__main__" and not __package__:
     # Run as a file (python3 cli/report.py ...), outside the package: import the
@@ -128,25 +128,25 @@ from ..analysis.reports.value import count, pairs, ratio, rows_table, runs, valu
 from ..data import gbcsv, tool_main
 
 
-def rendered(report):
+def rendered(report: Callable[[list[str]], list]) -> Callable[[list[str]], None]:
     """The mode of a report, which returns its tables and lines (data/tables.py): it prints them
     as Markdown (render/__init__.py). `.report` is the report itself."""
 
-    def mode(argv: Sequence[str]):
+    def mode(argv: list[str]) -> None:
         render.print_markdown(report(argv))
 
-    mode.report = report
+    mode.report = report  # type: ignore[attr-defined]
     return mode
 
 
-def compare_table(argv: Sequence[str]):
+def compare_table(argv: Sequence[str]) -> int:
     """`gpubarrier compare ARGS` (cli/compare.py) as its Markdown table with its verdicts."""
     from . import compare
 
     return compare.main(list(argv) + ["--format", "markdown"])
 
 
-def model_table(argv: Sequence[str]):
+def model_table(argv: Sequence[str]) -> int:
     """`gpubarrier model ARGS` (cli/model.py): the study's model, as its Markdown table."""
     from . import model
 
@@ -194,11 +194,13 @@ REPORTS = {
     "study-tables": lambda argv: _module("study_tables").main(argv),
     "reference-summary": lambda argv: _module("reference_ratios").summary(argv),
 }
-MODES = {name: rendered(report) for name, report in REPORTS.items()}
+MODES: dict[str, Callable[[list[str]], int | None]] = {
+    name: rendered(report) for name, report in REPORTS.items()
+}
 MODES.update({"compare": compare_table, "model": model_table})
 
 
-def dispatch(args) -> int:
+def dispatch(args: Iterable[str]) -> int | None:
     """Run one report.py command line (without the program name); used by readme_blocks."""
     args = list(args)
     if (

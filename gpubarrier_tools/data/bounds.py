@@ -40,13 +40,15 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Mapping, MutableMapping, Sequence
+from typing import Any
 
 from . import tool_main
 
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
 
 
-def stated(key, path=SCHEMA_FILE):
+def stated(key: str, path: str = SCHEMA_FILE) -> Any:
     """The part `key` of the executable's schema (gpubarrier_tools/data/schema.json): what the methods state. A
     file without it is the one-line error of an incomplete tools folder (exit 2)."""
     try:
@@ -109,9 +111,9 @@ def _mark(row, text):
     row["note"] = f"outside physical bound: {text}" + (f"; {row['note']}" if row["note"] else "")
 
 
-def static_bounds(method, metric):
+def static_bounds(method: str, metric: str) -> list[tuple[float | None, float | None, str]]:
     """[(min, max, why)] the method states for the metric (the default for time metrics too)."""
-    out = []
+    out: list[tuple[float | None, float | None, str]] = []
     if metric in TIME_METRICS:
         out.append((0.0, None, POSITIVE_WHY))
     if (method, metric) in STATIC:
@@ -149,7 +151,7 @@ def _reads_dram(row):
     return _number(axes.get("bytes")) > L2_RESIDENT_BYTES
 
 
-def dram_peak(gpu_model):
+def dram_peak(gpu_model: str) -> float | None:
     """The GPU model's theoretical DRAM bandwidth (GB/s), or None when not known here."""
     for part, peak in DRAM_PEAK_GBS:
         if part in gpu_model:
@@ -161,14 +163,15 @@ def dram_peak(gpu_model):
 # two means, which noise can put on either side of zero).
 UNRESOLVED = "unresolved: "
 DIFFERENCE_STATISTICS = {"eq6": "eq6", "eq7": "eq7"}
-DIFFERENCE_BY_TECHNIQUE = {"fusion": "eq6", "differential": "eq7"}  # rows without `statistic`
+# rows without `statistic`; looked up with a row's technique, None where it has none
+DIFFERENCE_BY_TECHNIQUE: dict[str | None, str] = {"fusion": "eq6", "differential": "eq7"}
 # Student's t, two-sided 95%, for 1 to 3 degrees of freedom (from 4 on the expansion below is
 # within 0.001 of the tables).
 _T975_SMALL = {1: 12.7062, 2: 4.30265, 3: 3.18245}
 _Z975 = 1.959963984540054
 
 
-def t975(df):
+def t975(df: int) -> float:
     """Student's t quantile at 0.975 for `df` degrees of freedom (>= 1): the table for 1-3,
     else the Cornish-Fisher expansion in 1/df (src/core/resolution.cpp computes the same)."""
     if df in _T975_SMALL:
@@ -180,7 +183,7 @@ def t975(df):
             (92160 * v ** 4))
 
 
-def interval95(value, stddev, samples):
+def interval95(value: float, stddev: float, samples: float) -> tuple[float, float] | None:
     """(lo, hi): the 95% confidence interval of a mean-based figure, value +- t x stddev /
     sqrt(samples); None without two samples or a finite spread."""
     if not (samples >= 2 and math.isfinite(value) and math.isfinite(stddev) and stddev >= 0):
@@ -189,7 +192,7 @@ def interval95(value, stddev, samples):
     return value - half, value + half
 
 
-def unresolved_reason(row):
+def unresolved_reason(row: Mapping[str, Any]) -> str:
     """Why the row's figure is not resolved ("95% interval -99.8..24.4 ns includes zero, below
     24.4 ns"), or "": a difference of two means (eq6, eq7) whose interval includes zero."""
     stat = row.get("statistic") or DIFFERENCE_BY_TECHNIQUE.get(row.get("technique"), "")
@@ -297,7 +300,7 @@ def _signal_of(row, signals):
     return best
 
 
-def apply(rows):
+def apply(rows: Sequence[MutableMapping[str, Any]]) -> Sequence[MutableMapping[str, Any]]:
     """Marks the rows (dicts of one file) outside a bound as `unverified`, in place; returns
     them."""
     signals = _signals(rows)
@@ -318,7 +321,7 @@ def apply(rows):
         if not why and r["metric"] == "bandwidth" and r["method"].startswith("reduction.") \
                 and _reads_dram(r) and dram_peak(r["gpu_model"]):
             gpus = max(1, int(_number(r["gpu_count"]))) if r["gpu_count"].isdigit() else 1
-            peak = dram_peak(r["gpu_model"]) * gpus
+            peak = dram_peak(r["gpu_model"]) * gpus  # type: ignore[operator]  # not None: tested above
             if value > peak * (1 + PEAK_TOLERANCE):
                 why = (f"bandwidth {value:.4g} GB/s above the GPU's DRAM peak {peak:.4g} GB/s"
                        f"{f' ({gpus} GPUs)' if gpus > 1 else ''}: an array read from DRAM (cold, "

@@ -39,8 +39,8 @@ import math
 import operator
 import os
 import re
-from collections.abc import Iterator, MutableMapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Iterator, MutableMapping, Sequence
+from typing import Any, overload
 
 from . import bounds, timed_regions, tool_main, user_files
 
@@ -150,7 +150,7 @@ OTHER_KINDS = [
 ]
 
 
-def kind_of_header(header) -> tuple[str, str] | None:
+def kind_of_header(header: Sequence[str] | None) -> tuple[str, str] | None:
     """(kind, what it is) of a CSV that is not gpubarrier's, from its header; None for none of
     the known kinds."""
     names = set(header or [])
@@ -177,7 +177,7 @@ def kind_of(path: str) -> tuple[str, str] | tuple:
     return "other", f"not a gpubarrier CSV: {first}, expected 'schema_version'"
 
 
-def expand(paths) -> tuple[list, list]:
+def expand(paths: Iterable[str]) -> tuple[list, list]:
     """(gpubarrier CSVs, [(path, kind, why)] skipped) of files and folders: a folder is searched
     recursively for *.csv and only its gpubarrier CSVs are kept; a file named is kept as it is
     (load names what is wrong with it). A path that does not exist raises CsvError."""
@@ -204,7 +204,7 @@ def expand(paths) -> tuple[list, list]:
     return list(dict.fromkeys(csvs)), skipped
 
 
-def no_csv_error(paths: list[str], skipped) -> CsvError:
+def no_csv_error(paths: Sequence[str], skipped: list[tuple[str, str, str]]) -> CsvError:
     """The CsvError for folders that hold no gpubarrier CSV (what was there instead)."""
     found = (
         f": {len(skipped)} CSV{'s' if len(skipped) != 1 else ''} of other kinds "
@@ -254,7 +254,7 @@ class Row(collections.abc.MutableMapping):
 
     __slots__ = ("_values", "_more")
 
-    def __init__(self, values) -> None:
+    def __init__(self, values: tuple) -> None:
         self._values, self._more = values, None
 
     def __getitem__(self, key):
@@ -265,13 +265,13 @@ class Row(collections.abc.MutableMapping):
             return self._more[key]
         raise KeyError(key)
 
-    def get(self, key, default=None):
+    def get(self, key: str, default: Any = None) -> Any:
         i = _INDEX.get(key)
         if i is not None:
             return self._values[i]
         return default if self._more is None else self._more.get(key, default)
 
-    def __contains__(self, key) -> bool:
+    def __contains__(self, key: object) -> bool:
         return key in _INDEX or (self._more is not None and key in self._more)
 
     def __setitem__(self, key, value):
@@ -283,7 +283,7 @@ class Row(collections.abc.MutableMapping):
         else:
             self._more[key] = value
 
-    def __delitem__(self, key) -> None:
+    def __delitem__(self, key: str) -> None:
         if key in _INDEX:
             raise TypeError(f"column '{key}' cannot be removed from a row (set it to '' instead)")
         if self._more is None:
@@ -305,7 +305,7 @@ class Row(collections.abc.MutableMapping):
         return f"Row({dict(self)!r})"
 
 
-def _check_header(path, header) -> None:
+def _check_header(path: str, header: list[str] | None) -> None:
     if not header:
         raise CsvError(
             f"{path}:1: empty file: expected a gpubarrier CSV header (schema_version,run_id,...)"
@@ -326,7 +326,7 @@ class _Layout:
     """Where a file's header puts each column: builds a row's texts in _LAYOUT order from the
     fields of one record (a column the file's version lacks reads as "")."""
 
-    def __init__(self, header) -> None:
+    def __init__(self, header: list[str]) -> None:
         self.header = header
         at = {name: i for i, name in enumerate(header)}
         absent = len(header)  # the "" appended to every record's fields
@@ -340,7 +340,7 @@ class _Layout:
         self.figures = [(n, at[n]) for n in NUMERIC_IN_ORDER if n in at]
         self.missing = {}  # schema version -> the first column it requires that the file lacks
 
-    def missing_for(self, version: int):
+    def missing_for(self, version: int) -> str | None:
         if version not in self.missing:
             self.missing[version] = next(
                 (c for c in columns_of(version) if c not in self.header), None
@@ -348,7 +348,7 @@ class _Layout:
         return self.missing[version]
 
 
-def _check_row(path, line, layout, fields) -> None:
+def _check_row(path: str, line: int, layout: _Layout, fields: list[str]) -> None:
     """The record's fields, checked: field count, schema version, status, figures."""
     if len(fields) != len(layout.header):
         raise CsvError(
@@ -361,7 +361,7 @@ def _check_row(path, line, layout, fields) -> None:
     missing = layout.missing_for(int(v))
     if missing:
         raise CsvError(f"{path}:{line}: column '{missing}' is missing: schema v{v} requires it")
-    status = fields[layout.status]
+    status = fields[layout.status]  # type: ignore[index]
     if status not in STATUSES:
         raise CsvError(
             f"{path}:{line}: column 'status' is '{status}': expected one of "
@@ -385,11 +385,11 @@ def _check_row(path, line, layout, fields) -> None:
                 f"{path}:{line}: column '{c}' is '{text}': expected a number >= 0 "
                 f"({NON_NEGATIVE[c]})"
             )
-    if status == "ok" and fields[layout.value] == "":
+    if status == "ok" and fields[layout.value] == "":  # type: ignore[index]
         raise CsvError(f"{path}:{line}: column 'value' is empty in an ok row: expected a number")
 
 
-def load_file(path: str, statuses: set | None = None):
+def load_file(path: str, statuses: set | None = None) -> list[Row]:
     """The rows (Row) of one gpubarrier CSV whose status, after the physical bounds
     (bounds.apply), is in `statuses` (None: every row). Read as a stream within
     user_files' bounds, keeping only the rows that can be asked for: memory is a small multiple
@@ -438,7 +438,7 @@ def load_file(path: str, statuses: set | None = None):
     return rows if statuses is None else [r for r in rows if r["status"] in statuses]
 
 
-def load(paths, statuses=None) -> list:
+def load(paths: Iterable[str], statuses: set | None = None) -> list:
     rows = []
     for p in paths:
         rows += load_file(p, statuses)
@@ -494,7 +494,7 @@ def noisy_reason(row: MutableMapping[str, Any]) -> str:
 EXCLUDING_PARTS = (bounds.UNRESOLVED.strip(), "not timed:")
 
 
-def figure_excluded(row: MutableMapping[str, Any]):
+def figure_excluded(row: MutableMapping[str, Any]) -> str | None:
     """Why the row's figure must not be a verdict's figure (a table may still show it with the
     reason), or None when it may be one: its note's first part that starts with "unresolved:" or
     "not timed:" (for an unresolved row, what it does establish: "... below 24.4 ns"), else the
@@ -530,7 +530,7 @@ def one_cache(rows: list) -> list:
     return [r for r in rows if r["method"] not in cold or config_axes(r).get("cache") == "0"]
 
 
-def _pairs(config) -> list:
+def _pairs(config: str) -> list:
     return [item.split("=", 1) for item in config.split() if "=" in item]
 
 
@@ -562,17 +562,23 @@ def config_names(row: MutableMapping[str, Any]) -> dict:
     return {k: names.get(k, {}).get(v, v) for k, v in config_axes(row).items()}
 
 
-def value_code(method: str, axis: str, name: str):
+def value_code(method: str, axis: str, name: str) -> str | None:
     """The code (text) that `method` reads for the value named `name` on `axis`, or None."""
     return _CODES.get(method, {}).get(axis, {}).get(name)
 
 
-def value_name(method: str, axis: str, code: str):
+def value_name(method: str, axis: str, code: str) -> str | None:
     """The name of `code` (text) on `axis` of `method`, or None when it has none."""
     return VALUE_NAMES.get(method, {}).get(axis, {}).get(str(code))
 
 
-def take_option(argv, name, default=None):
+@overload
+def take_option(argv: list[str], name: str) -> str | None: ...
+@overload
+def take_option(argv: list[str], name: str, default: str) -> str: ...
+@overload
+def take_option(argv: list[str], name: str, default: str | None) -> str | None: ...
+def take_option(argv: list[str], name: str, default: str | None = None) -> str | None:
     """`name VALUE` out of a report's argument list (removed from it), else `default`."""
     if name in argv:
         i = argv.index(name)
@@ -596,12 +602,16 @@ def finite_number(name: str, text: str) -> float:
     return value
 
 
-def number_option(argv: Sequence[str], name: str, default: str) -> float:
+def number_option(argv: list[str], name: str, default: str) -> float:
     """A numeric `name VALUE` out of the argument list (take_option), finite (finite_number)."""
     return finite_number(name, take_option(argv, name, default))
 
 
-def format_option(argv: Sequence[str], default=None):
+@overload
+def format_option(argv: list[str]) -> str | None: ...
+@overload
+def format_option(argv: list[str], default: str) -> str: ...
+def format_option(argv: list[str], default: str | None = None) -> str | None:
     """`--fmt F` out of the argument list (take_option): a format of a number such as .2f;
     InputError naming --fmt when F formats no number."""
     f = take_option(argv, "--fmt", default)

@@ -49,7 +49,7 @@ def machine_key(r: MutableMapping[str, Any]) -> tuple:
     return ("plain",) + base
 
 
-def _placed_groups(rows) -> dict:
+def _placed_groups(rows: list) -> dict:
     """{row index: group key} of the placed rows: rows whose UUID sets overlap, and rows of one
     run, are one group."""
     parent = {}
@@ -75,7 +75,7 @@ def _placed_groups(rows) -> dict:
     return {i: find(k) for i, k in keys.items()}
 
 
-def _label(rs) -> str:
+def _label(rs: list) -> str:
     host = rs[0]["host"] or "host not recorded"
     models = sorted({r["gpu_model"] for r in rs if r["gpu_model"]})
     uuids = sorted({u for r in rs for u in uuids_of(r)})

@@ -23,7 +23,7 @@ import tempfile
 from . import tool_main
 
 
-def _mode(path) -> int:
+def _mode(path: str) -> int:
     """The permission bits `path` has, or those a new file gets under the umask."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
@@ -33,7 +33,7 @@ def _mode(path) -> int:
         return 0o666 & ~umask
 
 
-def write(path: str, data, replace_link: bool = False) -> None:
+def write(path: str, data: str | bytes, replace_link: bool = False) -> None:
     """Writes `data` (str, as UTF-8, or bytes) as the whole of `path` (see the module's text);
     a symbolic link at `path` is refused unless `replace_link` (then the link, never its
     target, is replaced)."""

@@ -205,7 +205,7 @@ CONCLUSIONS_FILE = os.path.join(
 CONCLUSION_FIELDS = ("key", "section", "claim", "quote")
 
 
-def study_conclusions(path: str = CONCLUSIONS_FILE):
+def study_conclusions(path: str = CONCLUSIONS_FILE) -> list[dict[str, str]]:
     """The file's conclusions, in its order: {key, section, claim, quote[, figure]}, every field
     a string, the keys distinct. A file that cannot be read or holds anything else ends the tool
     (exit 2, naming the file): the tools folder is incomplete."""

@@ -2,6 +2,10 @@
 before the executable noted it. Each method states its timed instructions (MethodInfo::timed);
 the executable writes them into its schema (`gpubarrier --json schema`, "timed"), committed as
 gpubarrier_tools/data/schema.json, which this module reads: the `absent` ones only."""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
 from .bounds import stated
 
 # ((method, axis, value, instruction), ...) of the timed instructions whose sm_90 SASS lacks them:
@@ -14,7 +18,7 @@ ABSENT_ON_SM90 = tuple((method, t["axis"], int(t["value"]), t["instruction"])
 SM90_MODELS = ("H100", "H200")
 
 
-def absent_note(method, axes, gpu_model):
+def absent_note(method: str, axes: Mapping[str, str], gpu_model: str) -> str:
     """The note part the executable writes for a clock figure of `method` at config `axes` (a
     dict of text) on `gpu_model` whose timed region lacks its instruction, or "" where the
     method does not say so."""

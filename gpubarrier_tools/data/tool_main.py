@@ -33,8 +33,9 @@ import re
 import stat
 import sys
 import traceback
-from collections.abc import Iterator
-from typing import NoReturn
+import types
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NoReturn
 
 # OSErrors that say an output could not be written, not that the tool is wrong.
 WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
@@ -48,7 +49,7 @@ class InputError(Exception):
     """Input a tool cannot use; the message names the file (and line), what was wrong and what is
     expected. `status` is the exit status (2: bad input)."""
 
-    def __init__(self, message, status: int = 2) -> None:
+    def __init__(self, message: str, status: int = 2) -> None:
         super().__init__(message)
         self.status = status
 
@@ -56,7 +57,7 @@ class InputError(Exception):
 class WriteError(InputError):
     """An output that could not be written (status 1: not the input's fault, nor a bug)."""
 
-    def __init__(self, message) -> None:
+    def __init__(self, message: str) -> None:
         super().__init__(message, status=1)
 
 
@@ -64,7 +65,7 @@ def prog() -> str:
     return os.environ.get("GPUBARRIER_COMMAND") or os.path.basename(sys.argv[0] or "tool")
 
 
-def one_line(text) -> str:
+def one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
@@ -90,7 +91,7 @@ def interpreter() -> str:
     return f"{sys.executable or 'python3'} (Python {v.major}.{v.minor}.{v.micro})"
 
 
-def missing_module_fix(module) -> str:
+def missing_module_fix(module: str | None) -> str:
     """What to do when `module` cannot be imported: install it for this interpreter, or point
     GPUBARRIER_PYTHON at one that has it."""
     top = (module or "?").split(".")[0]
@@ -105,7 +106,7 @@ def missing_module_fix(module) -> str:
     )
 
 
-def missing_module_message(e) -> str:
+def missing_module_message(e: ImportError) -> str:
     """One line for a ModuleNotFoundError: a missing gpubarrier_tools/ module is a broken checkout, anything
     else a library this interpreter lacks."""
     name = getattr(e, "name", None) or str(e)
@@ -121,7 +122,7 @@ def missing_module_message(e) -> str:
     )
 
 
-def _where(tb) -> str:
+def _where(tb: types.TracebackType | None) -> str:
     frames = traceback.extract_tb(tb)
     if not frames:
         return "?"
@@ -129,7 +130,7 @@ def _where(tb) -> str:
     return f"{os.path.basename(f.filename) if os.path.isabs(f.filename) else f.filename}:{f.lineno}"
 
 
-def report(e) -> tuple[int, str] | tuple:
+def report(e: BaseException) -> tuple[int, str] | tuple:
     """(exit status, the one line) for an exception that ends a tool."""
     if isinstance(e, InputError):
         return e.status, f"{prog()}: error: {one_line(_arguments_shown(str(e)))}"
@@ -162,7 +163,7 @@ def file_kind(mode: int) -> str:
     return "file"
 
 
-def special_file(path: str, flag, links: bool = True) -> None:
+def special_file(path: str, flag: str, links: bool = True) -> None:
     """The executable's rule for every file a tool writes: InputError (exit 2) naming `flag` (if
     any) and `path` when it exists and is no regular file (a directory; a device such as
     /dev/null, a FIFO or a socket, which a tool would write into or wait on for ever; with
@@ -192,7 +193,7 @@ def special_file(path: str, flag, links: bool = True) -> None:
         )
 
 
-def refuse_to_replace(path: str, flag, force: bool) -> None:
+def refuse_to_replace(path: str, flag: str, force: bool) -> None:
     """The executable's rule for --out: a file that already holds anything (a symlink, whose
     target is someone's file too) is replaced only with --force; InputError (exit 2) naming
     `flag`, the file and --force otherwise, before anything is written; a device, FIFO or
@@ -213,14 +214,14 @@ class ArgumentParser(argparse.ArgumentParser):
     system, ... (closest: system); see `PROG --help``, raised as InputError (exit 2), never the
     usage block. prog defaults to the command the user typed (prog())."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("prog", prog())
         super().__init__(*args, **kwargs)
 
     def _options(self) -> list:
         return [o for a in self._actions for o in a.option_strings if o.startswith("--")]
 
-    def _check_value(self, action, value) -> None:
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
         if action.choices is not None and value not in action.choices:
             name = "/".join(action.option_strings) or action.dest
             choices = [str(c) for c in action.choices]
@@ -231,7 +232,9 @@ class ArgumentParser(argparse.ArgumentParser):
                 + (f" (closest: {', '.join(near)})" if near else ""),
             )
 
-    def parse_args(self, args=None, namespace=None):
+    def parse_args(  # type: ignore[override]
+        self, args: Any = None, namespace: Any = None
+    ) -> argparse.Namespace:
         args, extras = self.parse_known_args(args, namespace)
         if extras:
             first = extras[0]
@@ -243,7 +246,7 @@ class ArgumentParser(argparse.ArgumentParser):
             self.error(f"unexpected argument '{first}'")
         return args
 
-    def error(self, message) -> NoReturn:
+    def error(self, message: str) -> NoReturn:
         message = one_line(message)
         if message.startswith("argument "):  # argparse's "argument --syncs: invalid int value"
             message = message[len("argument ") :]
@@ -254,7 +257,7 @@ class ArgumentParser(argparse.ArgumentParser):
         raise InputError(f"{message}; see `{self.prog} --help`")
 
 
-def fail(e) -> None:
+def fail(e: BaseException) -> NoReturn:
     """Prints the line for `e` (and with GPUBARRIER_DEBUG=1 its traceback) and exits."""
     status, line = report(e)
     if os.environ.get("GPUBARRIER_DEBUG") == "1":
@@ -271,10 +274,10 @@ class _Stdout:
     print. A closed standard output (Python's sys.stdout is None) fails at the first write; a
     tool that prints nothing does not notice it."""
 
-    def __init__(self, stream) -> None:
+    def __init__(self, stream: Any) -> None:
         self._stream = stream
 
-    def _guard(self, name, *args) -> None:
+    def _guard(self, name: str, *args: Any) -> None:
         if self._stream is None:
             if name == "flush":
                 return None
@@ -286,13 +289,13 @@ class _Stdout:
         except OSError as e:
             raise WriteError(f"cannot write to standard output: {e.strerror or e}") from None
 
-    def write(self, text: str):
+    def write(self, text: str) -> None:
         return self._guard("write", text)
 
-    def writelines(self, lines):
+    def writelines(self, lines: Iterable[str]) -> None:
         return self._guard("writelines", lines)
 
-    def flush(self):
+    def flush(self) -> None:
         return self._guard("flush")
 
     def __getattr__(self, name):
@@ -309,7 +312,7 @@ def _drop_stdout():
         sys.stdout = open(os.devnull, "w")
 
 
-def run(main, argv=None) -> None:
+def run(main: Callable[[list[str]], int | None], argv: list[str] | None = None) -> None:
     """Runs main(argv) (sys.argv[1:] by default) and exits with its status; every exception
     becomes one line (fail)."""
     if not isinstance(sys.stdout, _Stdout):
@@ -335,7 +338,7 @@ def run(main, argv=None) -> None:
 
 
 @contextlib.contextmanager
-def imports(module_name) -> Iterator:
+def imports(module_name: str) -> Iterator:
     """Around a tool's top-level imports of libraries: when the tool is run as a program
     (`module_name` is "__main__"), a failed import is one line (fail); imported by another tool,
     the ImportError goes to that tool (html_report.py notes that it has no plots)."""

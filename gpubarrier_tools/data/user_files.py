@@ -40,7 +40,7 @@ class FileError(tool_main.InputError):
     expected (exit 2)."""
 
 
-def size_text(n) -> str:
+def size_text(n: int) -> str:
     """1 GiB, 64 MiB, 1.5 GiB: a bound or a size as a user reads it."""
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if n >= scale:
@@ -79,7 +79,12 @@ class Lines:
     as it is)."""
 
     def __init__(
-        self, path, expected, limit=MAX_CSV_BYTES, error=FileError, errors: str = "strict"
+        self,
+        path: str,
+        expected: str,
+        limit: int = MAX_CSV_BYTES,
+        error: type[Exception] = FileError,
+        errors: str = "strict",
     ) -> None:
         self.path, self.name, self.expected = path, tool_main.shown(path), expected
         self.limit, self.error, self.errors = limit, error, errors
@@ -143,14 +148,16 @@ class Lines:
                 ) from None
 
 
-def read_text(path: str, expected: str, error=FileError, errors: str = "strict"):
+def read_text(
+    path: str, expected: str, error: type[Exception] = FileError, errors: str = "strict"
+) -> str:
     """The whole text of `path` (at most MAX_TEXT_BYTES; Lines), its line ends read as "\\n" as
     Python's text files read them."""
     with Lines(path, expected, MAX_TEXT_BYTES, error, errors) as lines:
         return "".join(lines).replace("\r\n", "\n").replace("\r", "\n")
 
 
-def csv_rows(path: str, expected: str, error=FileError) -> Generator:
+def csv_rows(path: str, expected: str, error: type[Exception] = FileError) -> Generator:
     """(line number, fields) of each non-empty CSV record of `path` (the header first), read
     through Lines; a record that is not valid CSV is `error` naming its line."""
     with Lines(path, expected, error=error) as lines:
@@ -165,7 +172,7 @@ def csv_rows(path: str, expected: str, error=FileError) -> Generator:
             ) from None
 
 
-def csv_dicts(path: str, expected: str, error=FileError) -> tuple[list, list]:
+def csv_dicts(path: str, expected: str, error: type[Exception] = FileError) -> tuple[list, list]:
     """(header, [(line number, {column: text})]) of a small CSV (csv_rows; a BOM dropped); a
     record whose field count differs from the header's is `error` naming its line."""
     rows, header = [], None

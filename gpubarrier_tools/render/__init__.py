@@ -16,13 +16,13 @@ from __future__ import annotations
 import html as html_lib
 import itertools
 import re
-from collections.abc import MutableMapping
+from collections.abc import Iterable, MutableMapping
 from typing import Any
 
 from ..data.tables import Html, Table
 
 
-def _md_cell(text) -> str:
+def _md_cell(text: object) -> str:
     return str(text).replace("|", "\\|")
 
 
@@ -38,7 +38,7 @@ def markdown_table(table: Table) -> list:
     return lines + list(table.notes)
 
 
-def _md_rule(table) -> list:
+def _md_rule(table: Table) -> list:
     """Each column's `---` (`---:` for a column aligned right)."""
     right = set(table.align_right)
     return ["---:" if i in right else "---" for i in range(len(table.header))]
@@ -100,7 +100,14 @@ def inline(text: str) -> str:
 
 
 def html_table(
-    table, css="", table_id="", right=(), nowrap=(), markup=True, head=True, row_head=False
+    table: Table,
+    css: str = "",
+    table_id: str = "",
+    right: Iterable[int] = (),
+    nowrap: Iterable[int] = (),
+    markup: bool = True,
+    head: bool = True,
+    row_head: bool = False,
 ) -> str:
     """A table as <table> (its caption and notes not included): a column aligned right (the
     table's, and those of `right`: figures the page aligns, the Markdown not) as cells of class
@@ -111,7 +118,7 @@ def html_table(
     cell = inline if markup else escaped
     right, nowrap = set(table.align_right) | set(right), set(nowrap)
 
-    def td(i: int, c) -> str:
+    def td(i: int, c: str) -> str:
         if row_head and i == 0:
             return f"<th>{cell(c)}</th>"
         cls = " ".join(["num"] * (i in right) + ["nw"] * (i in nowrap))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 
 
-def png(parts, floors, floor_label, title=""):
+def png(parts: list, floors: dict[int, float], floor_label: str, title: str = "") -> bytes:
     """PNG bytes of the bars of `parts` (analysis/answers.py bar_groups: [(group name, level,
     gpus, [(method label, ns, verified, noisy, the figure as text)])]); floors: {gpu count:
     composed floor ns} of the multi-GPU device-side group. Needs matplotlib."""
@@ -23,6 +23,8 @@ def png(parts, floors, floor_label, title=""):
     n_bars = sum(len(bars) for *_, bars in parts)
     fig, ax = plt.subplots(figsize=(11, 0.28 * n_bars + 0.4 * len(parts) + 1.4), dpi=90)
     cmap = plt.get_cmap("tab10")
+    y: float  # a bar's row: whole rows, then a gap of 0.6 after each group
+    ticks: list[float]
     y, ticks, labels, handles, lowest, highest = 0, [], [], [], float("inf"), 0.0
     for i, (name, level, gpus, bars) in enumerate(parts):
         color = cmap(i % 10)

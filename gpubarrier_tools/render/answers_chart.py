@@ -6,11 +6,12 @@ analysis/answers.py computes (the answers, the chart's points, the floor line)."
 from __future__ import annotations
 
 import io
+from typing import Any
 
 from . import answers_bars
 
 
-def chart_png(chart, title: str = "") -> bytes | None:
+def chart_png(chart: dict[str, Any], title: str = "") -> bytes | None:
     """PNG bytes of the machine's chart (analysis/answers.py chart): latency against GPU count
     (one line per method, the floor dashed) or the answers as bars; None where its kind is None.
     Needs matplotlib."""

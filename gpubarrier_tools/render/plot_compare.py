@@ -24,7 +24,7 @@ import collections
 import math
 import os
 import re
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, Collection, Iterable, MutableMapping
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -60,7 +60,7 @@ PALETTE = [
 ] + [plt.get_cmap("tab10")(i) for i in range(10)]
 
 
-def safe(text: str):
+def safe(text: str) -> str:
     """A file-name-safe form of a label."""
     return re.sub(r"[^A-Za-z0-9.+-]+", "_", text).strip("_")
 
@@ -124,21 +124,21 @@ def group_labels(rows: list) -> list:
     return list(seen)
 
 
-def axes(r: MutableMapping[str, Any]):
+def axes(r: MutableMapping[str, Any]) -> dict:
     a = gbcsv.config_axes(r)
     if r["gpu_count"].isdigit() and int(r["gpu_count"]) > 0:
         a["gpu_count"] = r["gpu_count"]
     return a
 
 
-def _num(v) -> float:
+def _num(v: Any) -> float:
     try:
         return float(v)
     except ValueError:
         return math.inf
 
 
-def representative(by_group, skip=()) -> tuple[dict, dict]:
+def representative(by_group: dict[str, list], skip: Collection[str] = ()) -> tuple[dict, dict]:
     """{group: row} at one configuration common to all groups, and that configuration."""
     cand = {g: list(rs) for g, rs in by_group.items() if rs}
     names = set()
@@ -179,7 +179,7 @@ OFF_VARIANTS = ("ordering", "fault", "host_wait", "blocking", "skip_block")
 DEFAULT_NOTE = "variants at their default (ordering, fault, host_wait, blocking, skip_block 0)"
 
 
-def describe(cfg, level: str = "") -> str:
+def describe(cfg: dict[str, str], level: str = "") -> str:
     """A short text of a configuration: 1 block/SM x 128 threads, group 32, ...; the default
     variants (DEFAULT_NOTE) and one GPU at a single-GPU level are left out."""
     cfg = {
@@ -209,23 +209,23 @@ def describe(cfg, level: str = "") -> str:
     return ", ".join(parts)
 
 
-def plain_log(axis) -> None:
+def plain_log(axis: Any) -> None:
     """Log-scale ticks written as plain numbers (0.5, 1, 2, 5, 10, ...), not 10^n."""
     axis.set_major_locator(ticker.LogLocator(base=10, subs=(1, 2, 5)))
     axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
     axis.set_minor_formatter(ticker.NullFormatter())
 
 
-def fmt_ns(v):
+def fmt_ns(v: float) -> str:
     """A latency in ns as text with its unit: 0.714 ns, 58.4 ns, 1.49 µs, 13.2 µs."""
     return f"{v / 1000:.3g} µs" if v >= 1000 else f"{v:.3g} ns"
 
 
-def legend_handles(groups, color) -> list:
+def legend_handles(groups: list[str], color: dict[str, Any]) -> list:
     return [mpatches.Patch(color=color[g], label=g) for g in groups]
 
 
-def _unit(values_ns) -> tuple[float, str]:
+def _unit(values_ns: Iterable[float]) -> tuple[float, str]:
     """(divisor, unit) that keeps the typical value readable."""
     vals = sorted(v for v in values_ns if v > 0)
     if vals and vals[len(vals) // 2] >= 2000:
@@ -237,7 +237,7 @@ def _method_key(r):
     return r["method"]
 
 
-def comparison_table(rows: list, groups) -> list:
+def comparison_table(rows: list, groups: list[str]) -> list:
     """[(level, method, config, {group: row})] at each method's representative configuration."""
     by = collections.defaultdict(lambda: collections.defaultdict(list))
     level = {}
@@ -252,7 +252,7 @@ def comparison_table(rows: list, groups) -> list:
     return table
 
 
-def _wrap_label(label, width: int = 34) -> str:
+def _wrap_label(label: str, width: int = 34) -> str:
     """Breaks a machine label at ' · ' so that legends stay narrow."""
     out, line = [], ""
     for part in label.split(" · "):
@@ -265,7 +265,7 @@ def _wrap_label(label, width: int = 34) -> str:
     return "\n".join(out)
 
 
-def _column_label(label) -> str:
+def _column_label(label: str) -> str:
     """(system ·) GPU model / topology class · GPUs / the rest, one line each."""
     parts = label.split(" · ")
     n = next((i for i, p in enumerate(parts) if re.fullmatch(r"\d+ GPUs?", p)), None)
@@ -279,7 +279,7 @@ def _column_label(label) -> str:
     return "\n".join(x for x in lines if x)
 
 
-def bars(table, groups, out: str, save: Callable, prefix: str) -> list:
+def bars(table: list, groups: list[str], out: str, save: Callable, prefix: str) -> list:
     """One facet per level: horizontal grouped bars, error bars ±1 stddev."""
     levels = [lv for lv in LEVELS if any(t[0] == lv for t in table)]
     levels += sorted({t[0] for t in table} - set(levels))
@@ -362,7 +362,7 @@ def bars(table, groups, out: str, save: Callable, prefix: str) -> list:
 
 
 def ratio_heatmap(
-    table, groups, baseline: str | None, out: str, save: Callable, prefix: str
+    table: list, groups: list[str], baseline: str | None, out: str, save: Callable, prefix: str
 ) -> list:
     """Method x machine: latency / baseline latency, diverging colours centred at 1."""
     entries = [t for t in table if baseline in t[3] and len(t[3]) > 1]
@@ -431,7 +431,7 @@ def ratio_heatmap(
     return save(fig, out, f"{prefix}compare-ratio")
 
 
-def scaling(rows: list, groups, out: str, save: Callable, prefix: str) -> list:
+def scaling(rows: list, groups: list[str], out: str, save: Callable, prefix: str) -> list:
     """Latency against GPU count per multi-GPU method, one line per machine (Figs. 5 and 11)."""
     multi = [
         r
@@ -537,7 +537,7 @@ def scaling(rows: list, groups, out: str, save: Callable, prefix: str) -> list:
     return save(fig, out, f"{prefix}compare-scaling")
 
 
-def resolve_baseline(groups, rows: list, baseline: str | None):
+def resolve_baseline(groups: list[str], rows: list, baseline: str | None) -> str:
     if baseline is None:
         return groups[0]
     if baseline in groups:
@@ -556,7 +556,12 @@ def resolve_baseline(groups, rows: list, baseline: str | None):
 
 
 def compare_all(
-    rows: list, groups, out: str, save: Callable, baseline: str | None = None, prefix: str = ""
+    rows: list,
+    groups: list[str],
+    out: str,
+    save: Callable,
+    baseline: str | None = None,
+    prefix: str = "",
 ) -> list:
     """Draws the comparison plots; returns [baseline label, paths...]."""
     base = resolve_baseline(groups, rows, baseline)

@@ -18,7 +18,7 @@ import matplotlib.pyplot as plt
 STEM = "eq6-length"
 
 
-def eq6_length(pts, settled_ns, out, save: Callable) -> bool:
+def eq6_length(pts: dict, settled_ns: float, out: str, save: Callable) -> bool:
     """Draws eq6-length into `out` with plot.py's `save` from `pts` (analysis/findings_eq6.py
     length_points), the study's settled length `settled_ns` dashed; False when there is nothing
     to draw."""

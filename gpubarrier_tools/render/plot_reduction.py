@@ -17,6 +17,7 @@ from __future__ import annotations
 import collections
 import statistics
 from collections.abc import Callable
+from typing import Any
 
 import matplotlib.pyplot as plt
 
@@ -28,7 +29,7 @@ READ = "model.gmem.stream"  # grid=1 bandwidth: the read ceiling
 IN_BLOCK = "reduction.block"
 
 
-def read_ceiling(rows: list):
+def read_ceiling(rows: list) -> float | None:
     """The median model.gmem.stream grid=1 bandwidth (GB/s) of the rows, or None."""
     got = [
         float(r["value"])
@@ -58,7 +59,7 @@ def curves(rows: list) -> dict:
     return {k: {s: statistics.median(v) for s, v in pts.items()} for k, pts in points.items()}
 
 
-def switch_lines(ax, preds) -> None:
+def switch_lines(ax: Any, preds: list[dict[str, Any]]) -> None:
     colors = plt.get_cmap("Dark2")
     for i, p in enumerate(preds):
         ax.axvline(
@@ -70,7 +71,9 @@ def switch_lines(ax, preds) -> None:
         )
 
 
-def draw(ax, series, preds, title: str, ceiling=None) -> None:
+def draw(
+    ax: Any, series: dict, preds: list[dict[str, Any]], title: str, ceiling: float | None = None
+) -> None:
     for (method, rest), pts in sorted(series.items(), key=lambda kv: kv[0][0] == COPY):
         xs = sorted(pts)
         label = f"{method.removeprefix('reduction.')} {rest}".strip()

@@ -72,7 +72,7 @@ class MarkerError(Exception):
     """A marker that cannot be regenerated: the message names the file and line."""
 
 
-def _expand(args, base) -> list:
+def _expand(args: list[str], base: str) -> list:
     out = []
     for a in args:
         if any(c in a for c in "*?[") and "=" not in a.split("*")[0]:
@@ -85,7 +85,7 @@ def _expand(args, base) -> list:
     return out
 
 
-def run_command(dispatch: Callable, text: str, base):
+def run_command(dispatch: Callable, text: str, base: str) -> str:
     """Output of one report.py command line run in-process from folder `base`."""
     args = _expand(shlex.split(text), base)
     buf = io.StringIO()
@@ -132,7 +132,7 @@ def regenerate(path: str, dispatch: Callable) -> tuple[str, list]:
             i = end + 1
             continue
 
-        def inline(match, lineno=i + 1):
+        def inline(match: re.Match[str], lineno: int = i + 1) -> str:
             try:
                 value = run_command(dispatch, match.group(1), base).strip()
             except MarkerError as e:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import sys
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any
 
 from ...data import gbcsv, tool_main
@@ -18,7 +18,7 @@ _CACHE: dict[tuple, list] = {}  # (path, mtime, statuses): its rows
 _NOTED: set[str] = set()  # skipped files already named on stderr
 
 
-def csv_paths(paths: list[str]) -> list:
+def csv_paths(paths: Sequence[str]) -> list:
     """The CSV files of `paths` (folders expanded to their gpubarrier CSVs; the other CSVs there
     named on stderr once). Raises CsvError when folders were given and no gpubarrier CSV is left."""
     csvs, skipped = gbcsv.expand(paths)
@@ -31,14 +31,14 @@ def csv_paths(paths: list[str]) -> list:
     return csvs
 
 
-def need(found, what, paths, reads="") -> None:
+def need(found: object, what: str, paths: Sequence[str], reads: str = "") -> None:
     """InputError (exit 2) when a table found no row: names the inputs and the rows it reads."""
     if not found:
         names = ", ".join(paths) if paths else "(no CSV given)"
         raise tool_main.InputError(f"no {what} in {names}" + (f": {reads}" if reads else ""))
 
 
-def load(paths, statuses=("ok",)) -> list:
+def load(paths: Sequence[str], statuses: tuple[str, ...] | None = ("ok",)) -> list:
     rows = []
     for p in csv_paths(paths):
         key = (os.path.abspath(p), os.path.getmtime(p), statuses)
@@ -51,7 +51,7 @@ def load(paths, statuses=("ok",)) -> list:
 cfg = gbcsv.config_axes
 
 
-def matches(r: MutableMapping[str, Any], **want) -> bool:
+def matches(r: MutableMapping[str, Any], **want: Any) -> bool:
     """COL=V filters: V matches a CSV column or a config axis; a V with * is a pattern, A..B a
     numeric range; a value's name (ordering=release-acquire) matches the code the row's method
     gives it."""
@@ -71,7 +71,7 @@ def matches(r: MutableMapping[str, Any], **want) -> bool:
     return True
 
 
-def pick(rows: list, method: str, metric: str, gpu: str = "0", **axes) -> list:
+def pick(rows: list, method: str, metric: str, gpu: str = "0", **axes: Any) -> list:
     return [
         r
         for r in rows

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...data.tables import Table
 from .common import option
 
 
@@ -18,10 +19,11 @@ def samerows(argv: Sequence[str]) -> list[str]:
     return [f"{bad} of {len(before.keys() & after.keys())}"]
 
 
-def reduction_tables(argv):
+def reduction_tables(argv: list[str]) -> list[Table | str]:
     """The study's Tables 3, 5, 6 (the reduction case study) from the CSVs, beside the study's."""
     from .. import reduction_tables as tables
 
     which = option(argv, "--table", "3,5,6").split(",")
     sizes = option(argv, "--sizes")
-    return tables.report(argv, which, sizes and [int(s) for s in sizes.split(",")])
+    # an empty --sizes gives "", which the tables read as None (every size)
+    return tables.report(argv, which, sizes and [int(s) for s in sizes.split(",")])  # type: ignore[arg-type]

@@ -49,18 +49,19 @@ def variant_suffix(c: dict) -> str:
     return "".join(f", {VARIANTS[a].get(c[a], a + '=' + c[a])}" for a in VARIANTS if a in c)
 
 
-def multi_key(r):
+def multi_key(r: MutableMapping[str, Any]) -> tuple[str, str, str]:
     c = cfg(r)
     if "blocks_per_sm" in c:
         return (
             r["method"],
-            ORDERING.get(c.get("ordering"), c.get("ordering", "-")) + variant_suffix(c),
+            ORDERING.get(c.get("ordering"), c.get("ordering", "-"))  # type: ignore[arg-type, operator]
+            + variant_suffix(c),
             shape_of(c),
         )
     return (r["method"], host_variant(r, c) + variant_suffix(c), "-")
 
 
-def fold_skipped(tab) -> None:
+def fold_skipped(tab: MutableMapping[tuple[str, str, str], dict[tuple[str, str], str]]) -> None:
     """A skipped point has no metric to name: its cells join the line of the same method, variant
     and shape whose label names one (`variant, `loop_latency``), where there is exactly one."""
     for key in [k for k, v in tab.items() if set(v.values()) == {"skipped"}]:
@@ -87,7 +88,7 @@ MULTI_HEADER = [
 ]
 
 
-def multi(argv):
+def multi(argv: list[str]) -> list:
     """Latency (us) at 1 GPU (threads) and 2 GPUs (threads, mpi); device methods at the --shapes
     (default 1x128,4x256) and --orderings (default 0,1); host methods at host_wait=0. One table
     per machine (data/machines.py): a line never holds figures of two machines."""

@@ -11,7 +11,7 @@ from ...data.tables import Table
 from .common import load, option
 
 
-def run_values(paths) -> dict:
+def run_values(paths: Sequence[str]) -> dict:
     out = {}
     for r in load(paths):
         key = (r["method"], r["config"].replace(" fault=0", ""), r["metric"])
@@ -55,7 +55,7 @@ def repeats(argv: Sequence[str]) -> list[Table | str]:
     ]
 
 
-def series(argv) -> list[Table | str]:
+def series(argv: list[str]) -> list[Table | str]:
     """The mean of every labelled series of runs, optionally relative to one of them: the table
     (data/tables.py)."""
     rel = option(argv, "--relative-to")

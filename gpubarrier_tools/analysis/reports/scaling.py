@@ -18,7 +18,7 @@ from .common import (
 from .multi import multi_key, shape_of
 
 
-def scaling(argv):
+def scaling(argv: list[str]) -> list:
     """One line per method variant and shape, one column per GPU count with 'threads / mpi'
     figures in us, and how the largest count compares with 2 GPUs (the better mode of each). One
     table per machine (data/machines.py): threads and mpi figures of a cell are of one machine."""
@@ -37,7 +37,9 @@ def scaling(argv):
     return machine_tables(found)
 
 
-def scaling_cells(rows: list, methods, shapes: list, orderings: list) -> tuple[list[str], list]:
+def scaling_cells(
+    rows: list, methods: str | None, shapes: list, orderings: list
+) -> tuple[list[str], list]:
     """scaling's (header, lines) from the rows of one machine (no lines without rows)."""
     tab = collections.OrderedDict()
     for r in rows:
@@ -61,7 +63,7 @@ def scaling_cells(rows: list, methods, shapes: list, orderings: list) -> tuple[l
     counts = sorted({n for v in tab.values() for n in v})
     top = counts[-1] if counts else 0
 
-    def best(v: dict, n: int):
+    def best(v: dict, n: int) -> float | None:
         return min(v[n].values()) if v.get(n) else None
 
     def order(item: tuple) -> tuple:
@@ -76,7 +78,7 @@ def scaling_cells(rows: list, methods, shapes: list, orderings: list) -> tuple[l
             else "-"
             for n in counts
         ]
-        ratio = f"{best(v, top) / best(v, 2):.2f}x" if best(v, top) and best(v, 2) else "-"
+        ratio = f"{best(v, top) / best(v, 2):.2f}x" if best(v, top) and best(v, 2) else "-"  # type: ignore[operator]
         out.append([f"`{method}`", variant, shape] + cells + [ratio])
     return (
         ["method", "ordering / variant", "blocks/SM x threads"]

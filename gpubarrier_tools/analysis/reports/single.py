@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...data import study_reference
 from .common import cfg, csv_paths, fmt, load, need, pick, span, table, vals
@@ -89,8 +90,8 @@ def single(argv: Sequence[str]) -> list:
         scale: float = 1.0,
         f: Callable = fmt,
         agg: Callable = min,
-        **more,
-    ):
+        **more: Any,
+    ) -> Callable[[list], str]:
         def fn(rows: list) -> str:
             out = []
             for p in points:
@@ -100,7 +101,9 @@ def single(argv: Sequence[str]) -> list:
 
         return fn
 
-    def best(method: str, metric: str, axis: str, points: tuple, **more):
+    def best(
+        method: str, metric: str, axis: str, points: tuple, **more: Any
+    ) -> Callable[[list], str]:
         def fn(rows: list) -> str:
             out = []
             for p in points:
@@ -172,7 +175,7 @@ def single(argv: Sequence[str]) -> list:
     )
     f2 = "{:.2f}".format
 
-    def per_launch(metric: str):
+    def per_launch(metric: str) -> Callable[[list], str]:
         def fn(rows: list) -> str:
             out = [vals(pick(rows, m, metric, blocks_per_sm=1), us) for m in launches]
             return "-" if not any(out) else " / ".join(f2(v[0]) if v else "-" for v in out)

@@ -7,13 +7,13 @@ from __future__ import annotations
 import collections
 import os
 import statistics
-from collections.abc import Sequence
+from typing import Any
 
 from ...data import gbcsv
 from .common import cfg, fmt, load, matches, need, option, table, vals
 
 
-def parse_spec(args) -> tuple:
+def parse_spec(args: list[str]) -> tuple:
     """CSV... METHOD METRIC [COL=V ...] -> (paths, method, metric, filters)."""
     paths = [a for a in args if a.endswith(".csv")]
     rest = [a for a in args if not a.endswith(".csv")]
@@ -24,7 +24,7 @@ def parse_spec(args) -> tuple:
     return paths, plain[0], plain[1], filters
 
 
-def select(args):
+def select(args: list[str]) -> list:
     paths, method, metric, filters = parse_spec(args)
     rows = [
         r
@@ -36,11 +36,11 @@ def select(args):
     return rows
 
 
-def number(v, f):
+def number(v: float, f: str | None) -> str:
     return format(v, f) if f else fmt(v)
 
 
-def value(argv):
+def value(argv: list[str]) -> list[str]:
     col = option(argv, "--col", "value")
     agg = option(argv, "--agg")
     scale = gbcsv.number_option(argv, "--scale", "1")
@@ -55,10 +55,10 @@ def value(argv):
     if agg == "range":
         lo, hi = number(min(v), f), number(max(v), f)
         return [lo if lo == hi else f"{lo}-{hi}"]
-    return [number(aggs[agg](v), f)]
+    return [number(aggs[agg](v), f)]  # type: ignore[misc]  # "range" returned above
 
 
-def ratio(argv: Sequence[str]) -> list:
+def ratio(argv: list[str]) -> list:
     f = gbcsv.format_option(argv, ".2f")
     percent = "--percent" in argv
     argv = [a for a in argv if a != "--percent"]
@@ -72,17 +72,18 @@ def ratio(argv: Sequence[str]) -> list:
     return [f"{(q - 1) * 100:+{f}}%" if percent else format(q, f)]
 
 
-def pairs(argv):
+def pairs(argv: list[str]) -> list:
     """Join rows that differ only in the --a / --b selectors (e.g. launcher=threads vs
     launcher=mpi, or _file=A.csv vs _file=B.csv); differences are |a - b| / min(a, b)."""
-    sel = {}
+    sel: dict[str, Any] = {}
+    side: Any  # a selector's name, then the joined rows
     for side in ("--a", "--b"):
         text = option(argv, side)
         if not text:
             raise ValueError("pairs: --a COL=V and --b COL=V are required")
         sel[side] = tuple(text.split("=", 1))
     ignore = set((option(argv, "--ignore") or "").split(",")) - {""}
-    over = option(argv, "--over")
+    over: Any = option(argv, "--over")  # the text, then the number
     over = None if over is None else gbcsv.finite_number("--over", over)
     f = gbcsv.format_option(argv, ".1f")
     mode = "range" if "--range" in argv else "table" if "--table" in argv else "count"
@@ -149,7 +150,7 @@ def pairs(argv):
     ]
 
 
-def count(argv: Sequence[str]) -> list:
+def count(argv: list[str]) -> list:
     show_span = "--span" in argv
     paths = [a for a in argv if a != "--span"]
     rows = load(paths, statuses=None)
@@ -170,7 +171,7 @@ def count(argv: Sequence[str]) -> list:
     return [text]
 
 
-def runs(argv) -> list[str]:
+def runs(argv: list[str]) -> list[str]:
     """One line: every run's value (by run_id, in file order) and their CV."""
     scale = gbcsv.number_option(argv, "--scale", "1")
     f = gbcsv.format_option(argv, ".1f")
@@ -181,7 +182,7 @@ def runs(argv) -> list[str]:
     return [", ".join(format(x, f) for x in v) + (f" {unit}" if unit else "") + f" (CV {cv:.2f}%)"]
 
 
-def rows_table(argv) -> list:
+def rows_table(argv: list[str]) -> list:
     method = option(argv, "--method")
     metric = option(argv, "--metric")
     scale = gbcsv.number_option(argv, "--scale", "1")
