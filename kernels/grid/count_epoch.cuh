@@ -18,19 +18,27 @@
 
 namespace gb::grid {
 
-struct CountEpoch : ZeroState {
+// The flat count's policy parts, shared by gpu.grid.count-epoch and its tunings
+// (grid/count_tuned.cuh): the public barrier with its template arguments, and its state.
+template <unsigned PauseNs = 0, gpubarrier::GridArrival Arrival = gpubarrier::GridArrival::acq_rel>
+struct CountTuning {
+  template <class W>
+  using Barrier = gpubarrier::BasicGridBarrier<W, PauseNs, Arrival>;
+};
+
+// The counter: two 32-bit state words (the state is 256-byte aligned).
+struct CountWords : ZeroState {
+  static constexpr Traits traits{.interruptible = true};
+  static std::size_t state_words(int) { return 2; }
+};
+
+struct CountEpoch : CountWords {
   static inline const MethodInfo info{
       .name = "gpu.grid.count-epoch",
       .description =
           "software grid barrier: one 64-bit counter that only grows, each block adds 1 and polls "
           "it until epoch x blocks; no reset (differential technique)"};
-  static constexpr Traits traits{.interruptible = true};
-  // The counter: two 32-bit state words (the state is 256-byte aligned).
-  static std::size_t state_words(int) { return 2; }
-
-  template <class W>
-  using Barrier = gpubarrier::BasicGridBarrier<W>;
-  using Block = PublicBlock<Barrier>;
+  using Block = PublicBlock<CountTuning<>::Barrier>;  // GridBarrier's defaults
 };
 
 }  // namespace gb::grid

@@ -8,26 +8,5 @@
 // default can be the tuning that is fastest at each shape.
 #pragma once
 
-#include <cstddef>
-
-#include "gpubarrier/grid_barrier.cuh"
+#include "grid/count_epoch.cuh"
 #include "grid/detail/grid_barrier.cuh"
-#include "grid/detail/public_block.cuh"
-#include "grid/detail/traits.hpp"
-#include "grid/detail/zero_state.hpp"
-
-namespace gb::grid {
-
-template <unsigned PauseNs, gpubarrier::GridArrival Arrival>
-struct CountTuning {
-  template <class W>
-  using Barrier = gpubarrier::BasicGridBarrier<W, PauseNs, Arrival>;
-};
-
-// The counter: two 32-bit state words (the state is 256-byte aligned), as gpu.grid.count-epoch.
-struct CountWords : ZeroState {
-  static constexpr Traits traits{.interruptible = true};
-  static std::size_t state_words(int) { return 2; }
-};
-
-}  // namespace gb::grid

@@ -2,9 +2,9 @@
 // (torch.distributed._symmetric_memory: symm_mem.empty + rendezvous, then the handle's
 // barrier(channel=...), one kernel of one block per GPU and barrier that signals every peer's
 // signal pad and waits for every peer's signal), as ML-systems code calls it. PyTorch is Python,
-// so the barrier runs in tools/peers/torch_symm_barrier.py, one process per GPU, R_lo and R_hi
-// calls captured into a CUDA graph each so that a replay times the barriers and not Python's
-// launches; this method runs the script as a child process under host-side deadlines
+// so the barrier runs in gpubarrier_tools/peers/torch_symm_barrier.py, one process per GPU, R_lo
+// and R_hi calls captured into a CUDA graph each so that a replay times the barriers and not
+// Python's launches; this method runs the script as a child process under host-side deadlines
 // (multigpu/torch_symm_script.hpp) and makes the figures with gpubarrier's differential technique
 // from its replay times, as for every device barrier. Compare with the device barriers' launch=1
 // rows (one block per GPU, one launch per barrier in a CUDA graph), the same shape, and their
@@ -37,10 +37,11 @@ class TorchSymmBarrier final : public mg::ThreadsTeamMethod {
                  "PyTorch's symmetric-memory barrier (torch.distributed._symmetric_memory: "
                  "symm_mem.empty + rendezvous, handle.barrier(channel)): one kernel of one block "
                  "per GPU and barrier, R barrier() calls captured into a CUDA graph and replayed "
-                 "by tools/peers/torch_symm_barrier.py (one process per GPU, NCCL process group, "
-                 "multicast off), differential; checked by stamps read after each barrier with one "
-                 "GPU late in turn. Needs a python3 with torch (GPUBARRIER_TORCH_PYTHON picks "
-                 "one). gpu_count 0 = all given (2 or more); channel: the signal pad's channel",
+                 "by gpubarrier_tools/peers/torch_symm_barrier.py (one process per GPU, NCCL "
+                 "process group, multicast off), differential; checked by stamps read after each "
+                 "barrier with one GPU late in turn. Needs a python3 with torch "
+                 "(GPUBARRIER_TORCH_PYTHON picks one). gpu_count 0 = all given (2 or more); "
+                 "channel: the signal pad's channel",
              .axes = {{kGpuCountAxis, {0}}, {"channel", {0}}}}) {}
   Requirements requirements() const override {
     Requirements r = ThreadsTeamMethod::requirements();

@@ -1,4 +1,4 @@
-// The runner of multigpu.torch.symm-barrier: tools/peers/torch_symm_barrier.py (PyTorch's
+// The runner of multigpu.torch.symm-barrier: gpubarrier_tools/peers/torch_symm_barrier.py (PyTorch's
 // symmetric-memory barrier in CUDA graphs) as a child process, spoken to one line at a time
 // (methods/legacy/helper_process.hpp: a host-side deadline on every reply, its process group
 // killed past it), and the script's JSON lines parsed and checked. The figures are gpubarrier's:
