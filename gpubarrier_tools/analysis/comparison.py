@@ -156,7 +156,7 @@ def default_by(per_file_rows: list) -> str:
     return "file"
 
 
-def _short_names(paths):
+def _short_names(paths: list[str]) -> list[str]:
     base = [os.path.basename(p) for p in paths]
     if len(set(base)) == len(base):
         return base

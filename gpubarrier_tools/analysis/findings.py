@@ -238,7 +238,7 @@ def multi_grid_counts(s: Scope) -> Outcome:
 CPU_STEP = ("kernel.fusion.omp-barrier", "launch_overhead")
 
 
-def _cpu_counts(s):
+def _cpu_counts(s: Scope) -> list[int]:
     return gpu_counts(s, *CPU_STEP, host_wait=0)
 
 
@@ -305,7 +305,7 @@ def cpu_overhead_flat(s: Scope) -> Outcome:
     )
 
 
-def _predictions(s, in_block):
+def _predictions(s: Scope, in_block: bool) -> list[dict[str, Any]]:
     """The model's predictions with a measured switch point: inside a block (in_block), or of one
     GPU against N GPUs (not one block against the grid: that is no GPU count)."""
     from . import model_predictions as model
@@ -541,7 +541,7 @@ WAIT_CHECK = "pitfall.warp.wait-check"
 PARTIAL = "pitfall.grid.partial-sync"
 
 
-def _pitfall_rows(s, method):
+def _pitfall_rows(s: Scope, method: str) -> list:
     rows = [
         r
         for r in s.all_rows
@@ -659,7 +659,7 @@ def warp_throughput_group(s: Scope) -> Outcome:
 THREADS_PER_WARP = 32
 
 
-def _scaled(f, factor):
+def _scaled(f: Fig, factor: float) -> Fig:
     """The figure `f` times `factor` (its spread too), on the same row."""
     g = Fig(f.row)
     g.value, g.spread = f.value * factor, f.spread * factor
@@ -911,7 +911,8 @@ REPEAT_NAMES = {
 
 
 UNROLLED = "gpu.warp.repeat-count-unrolled"  # the chain fully unrolled: the code grows with it
-REPEAT_CODES = {
+# a variant's name to its code; looked up with a row's variant, None where it has none
+REPEAT_CODES: dict[str | None, str] = {
     "syncwarp": "1",
     "syncwarp-mask": "1",
     "tile-sync": "2",
@@ -921,7 +922,7 @@ REPEAT_CODES = {
 }
 
 
-def _repeat_curves(s, method, base):
+def _repeat_curves(s: Scope, method: str, base: int) -> dict[str, tuple[list[Fig], list[int]]]:
     """{variant code: ([Fig by repeats], [repeats])} of `method`'s latency_cycles at group size
     32 over chains of `base` operations or more, for variants measured at two or more."""
     by = collections.defaultdict(dict)
@@ -1150,7 +1151,7 @@ FIGURES = {
 }
 
 
-def _findings():
+def _findings() -> list[tuple]:
     """Every conclusion of data/study_conclusions.json, in its order, as (key, section, claim,
     quote, the study's figure, answer), answered here or in findings_more: a conclusion answered
     by neither module, or by both, is a fault of the package (ValueError)."""

@@ -114,7 +114,7 @@ def zero_row(row: MutableMapping[str, Any]) -> bool:
 class Fig:
     """One figure: its row, value, spread (stddev), error (what the margin uses) and flags."""
 
-    def __init__(self, row):
+    def __init__(self, row: MutableMapping[str, Any]) -> None:
         self.row = row
         self.value = float(row["value"])
         s = _num(row.get("stddev"))
@@ -124,7 +124,7 @@ class Fig:
         n = _num(row.get("samples"))
         factor = STANDARD_ERROR_FACTOR.get(gbcsv.statistic(row) if "technique" in row else "")
         self.standard_error = factor is not None and n >= 2 and self.spread > 0
-        self.error = self.spread * factor / math.sqrt(n) if self.standard_error else self.spread
+        self.error = self.spread * factor / math.sqrt(n) if self.standard_error else self.spread  # type: ignore[operator]  # factor: not None where standard_error
         self.zero = zero_within(row) if zero_row(row) else None
         # a zero's cv (stddev over a value near zero) says nothing of its noise
         self.noisy = "" if self.zero is not None else gbcsv.noisy_reason(row)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ..data import gbcsv
 from ..data.study_reference import STUDY_LAUNCH_TYPES, STUDY_MULTI_GRID_2GPU
@@ -26,7 +27,7 @@ def _us(v: float | None) -> str:
     return "-" if v is None else f"{v / 1000:.3g}"
 
 
-def _median(rows, method, metric, **axes):
+def _median(rows: list, method: str, metric: str, **axes: Any) -> float | None:
     vals = [
         float(r["value"])
         for r in rows
@@ -37,7 +38,7 @@ def _median(rows, method, metric, **axes):
     return statistics.median(vals) if vals else None
 
 
-def _counts(rows, method):
+def _counts(rows: list, method: str) -> list[int]:
     return sorted({int(r["gpu_count"]) for r in rows if r["method"] == method})
 
 

@@ -26,7 +26,7 @@ cfg = gbcsv.config_axes
 SHAPE_AXES = ("blocks_per_sm", "threads_per_block")
 
 
-def _fmt(v):
+def _fmt(v: float) -> str:
     return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
 
 

@@ -89,7 +89,7 @@ class Figures:
     """The latency rows of one library-grid.csv, by (method, blocks/SM, threads, background,
     cluster size or floor part)."""
 
-    def __init__(self, path):
+    def __init__(self, path: str) -> None:
         self.path = path
         self.rows = {}
         self.skipped_under_load = {}  # (method, blocks/SM, threads, background): the row's note

@@ -87,6 +87,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
+from types import ModuleType
 
 if __name__ == "__main__" and not __package__:
     # Run as a file (python3 cli/report.py ...), outside the package: import the
@@ -153,7 +154,7 @@ def model_table(argv: Sequence[str]) -> int:
     return model.main(list(argv))
 
 
-def _module(name):
+def _module(name: str) -> ModuleType:
     """A module of the analysis imported when its mode runs (findings and study-tables read
     much; the other modes need not)."""
     return importlib.import_module("..analysis." + name, __package__)

@@ -61,7 +61,9 @@ def stated(key: str, path: str = SCHEMA_FILE) -> Any:
             f"{path}`"))
 
 
-def _static_bounds(by_method):
+def _static_bounds(
+    by_method: dict[str, Any],
+) -> tuple[tuple[str, ...], str, dict[tuple[str, str], tuple[float | None, float | None, str]]]:
     """(TIME_METRICS, POSITIVE_WHY, STATIC) of the schema's "bounds": those of every method (a
     time is above zero), and each method's own."""
     every = by_method["every method"]
@@ -95,18 +97,18 @@ SIGNAL = ("multigpu.floor.signal", "one_way_latency")
 SIGNAL_TOLERANCE = 0.05
 
 
-def _axes(row):
+def _axes(row: Mapping[str, Any]) -> dict[str, str]:
     return dict(item.split("=", 1) for item in row.get("config", "").split() if "=" in item)
 
 
-def _number(text):
+def _number(text: Any) -> float:
     try:
         return float(text)
     except (TypeError, ValueError):
         return math.nan
 
 
-def _mark(row, text):
+def _mark(row: MutableMapping[str, Any], text: str) -> None:
     row["status"] = "unverified"
     row["note"] = f"outside physical bound: {text}" + (f"; {row['note']}" if row["note"] else "")
 
@@ -121,7 +123,7 @@ def static_bounds(method: str, metric: str) -> list[tuple[float | None, float | 
     return out
 
 
-def _check_static(row, value):
+def _check_static(row: Mapping[str, Any], value: float) -> str:
     for lo, hi, why in static_bounds(row["method"], row["metric"]):
         if lo is not None and (value < lo or (lo == 0.0 and value <= 0.0)):
             return f"{row['metric']} {value:.4g} below {lo:g} ({why})"
@@ -130,7 +132,7 @@ def _check_static(row, value):
     return _check_clock_twin(row, value)
 
 
-def _check_clock_twin(row, value):
+def _check_clock_twin(row: Mapping[str, Any], value: float) -> str:
     """The latency_cycles bounds of the method applied to a clock `latency` (ns) row in cycles,
     at the row's measured SM clock (the executable does the same: core/bounds.hpp)."""
     mhz = _number(row.get("sm_clock_mhz"))
@@ -144,7 +146,7 @@ def _check_clock_twin(row, value):
     return ""
 
 
-def _reads_dram(row):
+def _reads_dram(row: Mapping[str, Any]) -> bool:
     axes = _axes(row)
     if axes.get("cache") == "0":
         return True
@@ -206,28 +208,28 @@ def unresolved_reason(row: Mapping[str, Any]) -> str:
     return f"95% interval {ci[0]:.3g}..{ci[1]:.3g} {unit} includes zero, below {ci[1]:.3g} {unit}"
 
 
-def _note_parts(row):
+def _note_parts(row: Mapping[str, Any]) -> list[str]:
     return row.get("note", "").split("; ") if row.get("note") else []
 
 
-def _add_part(row, part):
+def _add_part(row: MutableMapping[str, Any], part: str) -> None:
     """Marks the row unverified and appends `part` as a note part of its own."""
     row["status"] = "unverified"
     row["note"] = f"{row['note']}; {part}" if row["note"] else part
 
 
-def _moved(row):
+def _moved(row: Mapping[str, Any]) -> float:
     """Bytes the row's method moves for its array of `bytes`."""
     return _number(_axes(row).get("bytes")) * MOVED_PER_BYTE.get(row["method"], 1)
 
 
-def _standard_error(row):
+def _standard_error(row: Mapping[str, Any]) -> float:
     """stddev / sqrt(samples) of the row's figure (0 where either is missing)."""
     sd, n = _number(row.get("stddev")), _number(row.get("samples"))
     return sd / math.sqrt(n) if sd >= 0 and n >= 1 else 0.0
 
 
-def _increments(rows):
+def _increments(rows: Sequence[MutableMapping[str, Any]]) -> dict[int, str]:
     """{id(row): why} for the cold reduction rows (latency and bandwidth) of every pair of
     consecutive sizes from INCREMENT_FROM_BYTES up whose extra bytes were read faster than the
     GPU's DRAM peak (rows of one run, method, configuration but `bytes`, and GPUs)."""
@@ -254,7 +256,7 @@ def _increments(rows):
                 continue
             r1 = sizes[b1][0]
             gpus = int(_number(r1["gpu_count"])) if r1["gpu_count"].isdigit() else 1
-            peak = dram_peak(model) * max(1, gpus)
+            peak = dram_peak(model) * max(1, gpus)  # type: ignore[operator]  # not None: grouped above
             extra = _moved(sizes[b2][0]) - _moved(r1)
             # The slowest the extra bytes can have been read within the two medians' spread.
             longest = t2 - t1 + 2 * math.hypot(e1, e2)
@@ -270,7 +272,7 @@ def _increments(rows):
     return out
 
 
-def _signals(rows):
+def _signals(rows: Sequence[Mapping[str, Any]]) -> dict[tuple[str, Any], float]:
     """{(run_id, GPU set): the fastest one-way signal (ns) of the run between those GPUs}."""
     out = {}
     for r in rows:
@@ -282,18 +284,18 @@ def _signals(rows):
     return out
 
 
-def _barrier_across_gpus(row):
+def _barrier_across_gpus(row: Mapping[str, Any]) -> bool:
     return row["metric"] == "latency" and (row["method"].startswith("multigpu.") or
                                            row["method"].startswith("multinode.")) and \
         row["method"] != SIGNAL[0] and _axes(row).get("part", "0") == "0"
 
 
-def _signal_of(row, signals):
+def _signal_of(row: Mapping[str, Any], signals: Mapping[tuple[str, Any], float]) -> float:
     """The run's fastest one-way signal between GPUs of the row (its own set, else any pair of
     the run whose GPUs it uses)."""
     mine = row.get("gpu_uuids") or row.get("gpu_ids")
     best = signals.get((row["run_id"], mine), math.inf)
-    used = set(mine.split(","))
+    used = set(mine.split(","))  # type: ignore[union-attr]  # every row has gpu_ids
     for (run, gpus), v in signals.items():
         if run == row["run_id"] and set(gpus.split(",")) <= used:
             best = min(best, v)

@@ -50,7 +50,16 @@ from . import bounds, timed_regions, tool_main, user_files
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
 
 
-def _read_schema(path):
+def _read_schema(
+    path: str,
+) -> tuple[
+    list[tuple[str, int]],
+    int,
+    list[str],
+    tuple[float, float, float],
+    dict[str, dict[str, dict[str, str]]],
+    dict[str, dict[str, str]],
+]:
     try:
         with open(path, encoding="utf-8") as f:
             schema = json.load(f)
@@ -253,11 +262,12 @@ class Row(collections.abc.MutableMapping):
     memory: one tuple of the texts, the repeated ones shared between rows."""
 
     __slots__ = ("_values", "_more")
+    _more: dict[str, Any] | None  # the keys a tool sets beyond the schema; None until one does
 
     def __init__(self, values: tuple) -> None:
         self._values, self._more = values, None
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: str) -> Any:
         i = _INDEX.get(key)
         if i is not None:
             return self._values[i]
@@ -274,7 +284,7 @@ class Row(collections.abc.MutableMapping):
     def __contains__(self, key: object) -> bool:
         return key in _INDEX or (self._more is not None and key in self._more)
 
-    def __setitem__(self, key, value):
+    def __setitem__(self, key: str, value: Any) -> None:
         i = _INDEX.get(key)
         if i is not None:  # rare (bounds.apply marks a row): the tuple is copied
             self._values = self._values[:i] + (value,) + self._values[i + 1 :]

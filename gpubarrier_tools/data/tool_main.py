@@ -77,7 +77,7 @@ def shown(text: str) -> str:
     return text if text.isprintable() else repr(text)
 
 
-def _arguments_shown(message):
+def _arguments_shown(message: str) -> str:
     """The message with every argument of this command that holds a newline, a tab or another
     unprintable character shown quoted (shown), wherever a tool named it as it is."""
     for arg in sorted({a for a in sys.argv[1:] if not a.isprintable()}, key=len, reverse=True):
@@ -298,16 +298,16 @@ class _Stdout:
     def flush(self) -> None:
         return self._guard("flush")
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
 
-def _drop_stdout():
+def _drop_stdout() -> None:
     """Points standard output at /dev/null, so that what is still buffered for the one that
     failed is not tried again (and reported by Python) at exit."""
     with contextlib.suppress(Exception):
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.__stdout__.fileno())
+        os.dup2(devnull, sys.__stdout__.fileno())  # type: ignore[union-attr]  # None: suppressed
     with contextlib.suppress(Exception):
         sys.stdout = open(os.devnull, "w")
 

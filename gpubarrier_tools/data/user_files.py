@@ -26,6 +26,7 @@ import fcntl
 import os
 import stat
 from collections.abc import Generator, Iterator
+from typing import BinaryIO, Literal
 
 from . import tool_main
 
@@ -58,7 +59,7 @@ def special_kind(path: str) -> str:
     return "" if stat.S_ISREG(mode) or stat.S_ISDIR(mode) else tool_main.file_kind(mode)
 
 
-def _open_without_waiting(path):
+def _open_without_waiting(path: str) -> BinaryIO:
     """`path` open for reading in binary. A named FIFO is opened without waiting for a writer
     (a plain open would wait for ever): one that no program writes reads as an empty file."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -89,9 +90,9 @@ class Lines:
         self.path, self.name, self.expected = path, tool_main.shown(path), expected
         self.limit, self.error, self.errors = limit, error, errors
         self.line = 0
-        self._file = None
+        self._file: BinaryIO = None  # type: ignore[assignment]  # opened by __enter__
 
-    def __enter__(self):
+    def __enter__(self) -> Lines:
         try:
             self._file = _open_without_waiting(self.path)
         except OSError as e:
@@ -108,14 +109,14 @@ class Lines:
             )
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         self._file.close()
         return False
 
     def __iter__(self) -> Iterator:
         return self._lines()
 
-    def _lines(self):
+    def _lines(self) -> Iterator[str]:
         f, read, name = self._file, 0, self.name
         while True:
             data = f.readline(MAX_LINE_BYTES + 1)

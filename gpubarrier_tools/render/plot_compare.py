@@ -65,7 +65,7 @@ def safe(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.+-]+", "_", text).strip("_")
 
 
-def _model(r):
+def _model(r: MutableMapping[str, Any]) -> str:
     return r["gpu_model"] or r["host"] or "no GPU"
 
 
@@ -233,7 +233,7 @@ def _unit(values_ns: Iterable[float]) -> tuple[float, str]:
     return 1.0, "ns"
 
 
-def _method_key(r):
+def _method_key(r: MutableMapping[str, Any]) -> str:
     return r["method"]
 
 

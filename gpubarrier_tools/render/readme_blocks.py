@@ -268,7 +268,7 @@ def main(argv: Sequence[str], dispatch: Callable) -> int:
     return 1
 
 
-def _block_end(lines, start):
+def _block_end(lines: Sequence[str], start: int) -> int:
     """Last line (1-based) of the generated part whose marker is on line `start`."""
     if start - 1 < len(lines) and BLOCK_OPEN.match(lines[start - 1]):
         for j in range(start, len(lines)):

@@ -13,7 +13,9 @@ from ...data import gbcsv, study_reference
 from .common import load, pick, table, vals
 
 
-def _one(rows, method, metric, axes, scale, where):
+def _one(
+    rows: list, method: str, metric: str, axes: dict[str, str], scale: float, where: str
+) -> float:
     v = vals(pick(rows, method, metric, **axes), scale)
     if len(v) != 1:
         raise ValueError(
