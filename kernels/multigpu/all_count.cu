@@ -7,11 +7,12 @@
 namespace gb::mg {
 
 // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics.
-struct AllCount : Algorithm<Needs{.peer_atomics = true}> {
+struct AllCount : Algorithm {
   static inline const MethodInfo info{.name = "multigpu.device.all-count",
                                       .description =
                                           "every block adds its arrival to every GPU's counter and "
                                           "waits on its own GPU's counter (no leader)."};
+  static constexpr Traits traits{.peer_atomics = true};
 
   struct Words {
     Word counter;  // every block of every GPU

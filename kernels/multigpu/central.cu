@@ -9,12 +9,13 @@ namespace gb::mg {
 
 // Counts with atomics on peer memory: skipped where the GPUs lack native peer atomics. Its blocks
 // meet with grid.sync, so a launch=graph kernel of it is a cooperative launch.
-struct Central : Algorithm<Needs{.peer_atomics = true, .grid_sync = true}> {
+struct Central : Algorithm {
   static inline const MethodInfo info{
       .name = "multigpu.device.central",
       .description =
           "grid.sync, one leader per GPU does a system-scope fetch_add on a counter in GPU 0's "
           "memory and spins on it, grid.sync (the baseline)."};
+  static constexpr Traits traits{.peer_atomics = true, .grid_sync = true};
 
   struct Words {
     Word counter;  // member 0's counts every GPU's arrival

@@ -6,11 +6,12 @@
 
 namespace gb::mg {
 
-struct Dissemination : Algorithm<> {
+struct Dissemination : Algorithm {
   static inline const MethodInfo info{.name = "multigpu.device.dissemination",
                                       .description =
                                           "ceil(log2 N) rounds of pairwise signals: round k "
                                           "signals GPU i+2^k, waits for GPU i-2^k."};
+  static constexpr Traits traits{};
 
   static constexpr int kMaxRounds = 6;  // ceil(log2(kMaxMembers))
   struct Words {

@@ -31,7 +31,7 @@
 namespace gb::mg {
 
 // Adds with atomics on peer memory: skipped where the GPUs lack native peer atomics.
-struct EarlyCount : Algorithm<Needs{.peer_atomics = true}> {
+struct EarlyCount : Algorithm {
   static inline const MethodInfo info{
       .name = "multigpu.device.early-count",
       .description =
@@ -39,6 +39,7 @@ struct EarlyCount : Algorithm<Needs{.peer_atomics = true}> {
           "the others, then adds its arrival (relaxed, no answer awaited) to its GPU's counter on "
           "every GPU and waits for every GPU's counter in its own memory: no release after a "
           "gather."};
+  static constexpr Traits traits{.peer_atomics = true};
 
   struct alignas(128) Line {
     Word count;  // arrivals of one GPU's blocks

@@ -11,7 +11,7 @@
 
 namespace gb::mg {
 
-struct Hierarchical : Algorithm<> {
+struct Hierarchical : Algorithm {
   static inline const MethodInfo info{.name = "multigpu.device.hierarchical",
                                       .description =
                                           "topology-aware: gather inside each NVLink group, "
@@ -61,6 +61,7 @@ struct Hierarchical : Algorithm<> {
     }
     return text;
   }
+  static constexpr Traits traits{.note = &note};
 
   template <class Bar>
   __device__ static bool cross(const Bar& a, const Args& x, Word e) {

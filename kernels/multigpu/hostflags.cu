@@ -13,12 +13,13 @@ struct PeerGroupFlags {
   Word release;
 };
 
-struct Hostflags : Algorithm<Needs{.host_bytes = sizeof(PeerGroupFlags)}> {
+struct Hostflags : Algorithm {
   static inline const MethodInfo info{
       .name = "multigpu.device.hostflags",
       .description =
           "single-writer flags in host-mapped memory, member 0 gathers and releases (the "
           "cuda-samples PeerGroup::sync pattern)."};
+  static constexpr Traits traits{.host_bytes = sizeof(PeerGroupFlags)};
 
   struct Words {
     GpuGather gather;

@@ -30,6 +30,7 @@
 
 #include "core/registry.hpp"
 #include "core/state.hpp"
+#include "core/unbuilt.hpp"
 #include "multigpu/frame/device_barrier.cuh"
 #include "multigpu/nccl_dev_comm.hpp"
 #include "runtime/deadline_run.cuh"
@@ -107,10 +108,16 @@ class LsaSession {
 };
 #endif
 
-class NcclLsaBarrier final : public mg::DeviceMethodBase {
+#ifdef GB_HAVE_NCCL_DEVICE_API
+using LsaMethod = mg::DeviceMethodBase;
+#else
+using LsaMethod = Unbuilt<mg::DeviceMethodBase>;
+#endif
+
+class NcclLsaBarrier final : public LsaMethod {
  public:
   NcclLsaBarrier()
-      : mg::DeviceMethodBase(
+      : LsaMethod(
             {.name = "multigpu.nccl.lsa",
              .level = Level::multi_gpu,
              .description = "NCCL's device-side barrier (NCCL >= 2.28 device API): grid.sync, then "
@@ -170,10 +177,6 @@ class NcclLsaBarrier final : public mg::DeviceMethodBase {
       state.skip(e.what());
       return nullptr;
     }
-  }
-#else
-  std::vector<Measurement> measure(State&) override {
-    return {};
   }
 #endif
 };

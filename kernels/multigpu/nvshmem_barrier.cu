@@ -20,6 +20,7 @@
 
 #include "core/registry.hpp"
 #include "core/state.hpp"
+#include "core/unbuilt.hpp"
 #include "errors/errors.hpp"
 #include "multigpu/frame/device_barrier.cuh"
 #include "runtime/deadline_run.cuh"
@@ -126,10 +127,16 @@ std::string nvshmem_problem(const RunContext& ctx) {
 #endif
 }
 
-class NvshmemBarrier final : public mg::DeviceMethodBase {
+#ifdef GPUBARRIER_HAVE_NVSHMEM
+using NvshmemMethod = mg::DeviceMethodBase;
+#else
+using NvshmemMethod = Unbuilt<mg::DeviceMethodBase>;
+#endif
+
+class NvshmemBarrier final : public NvshmemMethod {
  public:
   NvshmemBarrier()
-      : mg::DeviceMethodBase(
+      : NvshmemMethod(
             {.name = "multigpu.nvshmem.barrier",
              .level = Level::multi_gpu,
              .description = "NVSHMEM's device-side barrier (mpi mode, one PE per rank): grid.sync, "
@@ -191,8 +198,6 @@ class NvshmemBarrier final : public mg::DeviceMethodBase {
   static NvshmemSession& session(State& state) {
     return state.resource<NvshmemSession>(state.ctx(), mg::team_of(state), state.point());
   }
-#else
-  std::vector<Measurement> measure(State&) override { return {}; }
 #endif
 };
 

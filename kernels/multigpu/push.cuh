@@ -46,7 +46,7 @@ static_assert(gpubarrier::kMaxGpus == kMaxMembers && std::is_same_v<gpubarrier::
 enum class PushPart { whole = 0, gather = 1, gather_send = 2, exchange = 3 };
 enum class CountPoll { acquire_load = 0, relaxed_then_fence = 1 };
 
-struct Push : Algorithm<> {
+struct Push : Algorithm {
   static inline const MethodInfo info{
       .name = "multigpu.device.push",
       .description =
@@ -81,14 +81,12 @@ struct Push : Algorithm<> {
         setup.point.choice("part", PushPart::whole),
         setup.point.choice("count_poll", CountPoll::acquire_load) == CountPoll::relaxed_then_fence};
   }
-  template <class Pt>
-  static std::string infeasible(const Pt& p) {
+  static std::string infeasible(const Point& p) {
     if (p.choice("part", PushPart::whole) != PushPart::whole && p.get("fault", 0) != 0)
       return "part 1-3 time a phase: fault must be 0";
     return {};
   }
-  template <class Pt>
-  static std::string unverified(const Pt& p) {
+  static std::string unverified(const Point& p) {
     static constexpr const char* kParts[] = {"", "the gather alone", "the gather and the sends",
                                              "the exchange alone"};
     const PushPart part = p.choice("part", PushPart::whole);
@@ -98,6 +96,7 @@ struct Push : Algorithm<> {
            " of push, not a barrier across GPUs (the phase experiment of "
            "configs/sweeps/push-phases.yaml)";
   }
+  static constexpr Traits traits{.infeasible = &infeasible, .unverified = &unverified};
 
   // The crossing is the public device barrier's (gpubarrier/push_crossing.cuh), the code
   // users include: the whole barrier at release/acquire is its DeviceBarrier's operations

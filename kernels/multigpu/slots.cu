@@ -28,11 +28,12 @@
 
 namespace gb::mg {
 
-struct Slots : Algorithm<> {
+struct Slots : Algorithm {
   // Its words: members x blocks per GPU; word m * blocks + b is block b of member m's.
   static std::size_t words_bytes(int blocks, int members) {
     return sizeof(Word) * static_cast<std::size_t>(blocks) * static_cast<std::size_t>(members);
   }
+  static constexpr Traits traits{.words_bytes = &words_bytes};
   enum class Scan { acquire_per_poll = 0, relaxed_then_fence = 1 };
   static inline const MethodInfo info{
       .name = "multigpu.device.slots",

@@ -44,7 +44,7 @@ int grid_of(const Team& team, const reduction::Shares& shares, int l) {
 
 template <class A>
 class BarrierReduction {
-  static_assert(A::needs.host_bytes == 0, "the reduction gives its barrier no host memory");
+  static_assert(A::traits.host_bytes == 0, "the reduction gives its barrier no host memory");
 
  public:
   BarrierReduction(const RunContext& ctx, const Team& team, reduction::Shares& shares, const Point&)

@@ -1,37 +1,29 @@
 // A device-side multi-GPU barrier algorithm as a file under kernels/multigpu/ holds it
-// (kernels/multigpu/hierarchical.cu has the same optional member, all_count.cu the same need),
-// for test_compile_fail.py: as it stands it registers; each case below gets it wrong one way,
-// which the concept DeviceAlgorithm (multigpu/frame/algorithm.cuh) must refuse instead of reading
-// a default.
-// CASE wrong_signature: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
+// (kernels/multigpu/hierarchical.cu has the same hook, all_count.cu the same need), for
+// test_compile_fail.py: as it stands it registers; each case below gets it wrong one way, which
+// the aggregate Traits or the concept DeviceAlgorithm (multigpu/frame/algorithm.cuh) must refuse
+// instead of reading a default.
+// CASE wrong_signature: "CompileFailBarrier" "cannot be used to initialize" "AlgoSetup"
 // CASE summary_for_info: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
-// CASE without_defaults: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
-// CASE args_not_made: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmHostMembers"
-// CASE misspelt_need: "Needs" "no field" "peer_atomic"
-// CASE need_as_member: "CompileFailBarrier" "'peer_atomics'" "Needs{.peer_atomics = true}"
-// CASE misspelt_note: "CompileFailBarrier" "'notes', which the frame never reads" "'note'"
-// CASE misspelt_template_member: "CompileFailBarrier" "'feasible'" "'infeasible'"
-// CASE axes_as_member: "CompileFailBarrier" "'axes', which the frame never reads" "info's .axes"
-// CASE final_type: "DeviceAlgorithm" "CompileFailBarrier" "ReadsEveryMember"
+// CASE without_traits: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
+// CASE without_base: "DeviceAlgorithm" "CompileFailBarrier" "AlgorithmTraits"
+// CASE args_not_made: "DeviceAlgorithm" "CompileFailBarrier" "MakesItsArgs"
+// CASE misspelt_need: "Traits" "no field" "peer_atomic"
+// CASE misspelt_hook: "Traits" "no field" "notes"
+// CASE words_twice: "DeviceAlgorithm" "CompileFailBarrier" "SizesItsWords"
+#include <cstddef>
 #include <string>
-#include <vector>
 
 #include "core/registry.hpp"
 #include "multigpu/frame/device_barrier.cuh"
 
 namespace gb::mg {
 
-#if defined(GB_CASE_WITHOUT_DEFAULTS)
+#if defined(GB_CASE_WITHOUT_BASE)
 struct CompileFailBarrier {
-#elif defined(GB_CASE_MISSPELT_NEED)
-struct CompileFailBarrier : Algorithm<Needs{.peer_atomic = true}> {
-#elif defined(GB_CASE_NEED_AS_MEMBER)
-struct CompileFailBarrier : Algorithm<> {
-  static constexpr bool peer_atomics = true;
-#elif defined(GB_CASE_FINAL_TYPE)
-struct CompileFailBarrier final : Algorithm<Needs{.peer_atomics = true}> {
+  struct Args {};
 #else
-struct CompileFailBarrier : Algorithm<Needs{.peer_atomics = true}> {
+struct CompileFailBarrier : Algorithm {
 #endif
 #if defined(GB_CASE_SUMMARY_FOR_INFO)
   static inline const MethodInfo summary{
@@ -43,9 +35,7 @@ struct CompileFailBarrier : Algorithm<Needs{.peer_atomics = true}> {
   struct Words {
     Word arrive;
   };
-#if defined(GB_CASE_WITHOUT_DEFAULTS)
-  struct Args {};
-#elif defined(GB_CASE_ARGS_NOT_MADE)
+#if defined(GB_CASE_ARGS_NOT_MADE)
   struct Args {
     int rounds = 0;
   };
@@ -55,32 +45,23 @@ struct CompileFailBarrier : Algorithm<Needs{.peer_atomics = true}> {
   static std::string note(const Point&) {
     return "noted";
   }
-#elif defined(GB_CASE_MISSPELT_NOTE)
-  static std::string notes(const AlgoSetup&) {
-    return "noted";
-  }
 #else
   static std::string note(const AlgoSetup&) {
     return "noted";
   }
 #endif
+  static std::size_t words_bytes(int, int) {
+    return sizeof(Words);
+  }
 
-#if defined(GB_CASE_MISSPELT_TEMPLATE_MEMBER)
-  template <class Pt>
-  static std::string feasible(const Pt&) {
-    return "never";
-  }
-#else
-  template <class Pt>
-  static std::string infeasible(const Pt&) {
-    return "";
-  }
-#endif
-
-#if defined(GB_CASE_AXES_AS_MEMBER)
-  static std::vector<Axis> axes() {
-    return {};
-  }
+#if defined(GB_CASE_MISSPELT_NEED)
+  static constexpr Traits traits{.peer_atomic = true, .note = &note};
+#elif defined(GB_CASE_MISSPELT_HOOK)
+  static constexpr Traits traits{.peer_atomics = true, .notes = &note};
+#elif defined(GB_CASE_WORDS_TWICE)
+  static constexpr Traits traits{.peer_atomics = true, .note = &note, .words_bytes = &words_bytes};
+#elif !defined(GB_CASE_WITHOUT_TRAITS)
+  static constexpr Traits traits{.peer_atomics = true, .note = &note};
 #endif
 
   __device__ static bool cross(const BarrierArgs&, const Args&, Word) {

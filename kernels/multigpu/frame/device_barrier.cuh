@@ -66,13 +66,13 @@ class BarrierSession {
         team_(team),
         threads_(static_cast<int>(p.at("threads_per_block"))),
         blocks_(launch_mode(p) == LaunchMode::graph ? 1 : blocks_per_gpu(team, p)),
-        host_(A::needs.host_bytes ? std::make_unique<HostShared>(team, A::needs.host_bytes)
+        host_(A::traits.host_bytes ? std::make_unique<HostShared>(team, A::traits.host_bytes)
                                   : nullptr),
         mem_(ctx, team, p, blocks_, words_bytes<A>(blocks_, team.size())),
         steps_(launch_mode(p) == LaunchMode::graph ? std::make_unique<StepGraphs>(team) : nullptr) {
     const AlgoSetup setup{ctx, team, p, blocks_, host_.get()};
     for (int l = 0; l < team.local_count(); ++l) args_.push_back(A::args(setup, l));
-    note_ = A::note(setup);
+    note_ = hook_text(A::traits.note, setup);
     if (steps_)
       note_ = "one launch per barrier: a CUDA graph of R launches of 1 block per GPU" +
               (note_.empty() ? "" : "; " + note_);
@@ -121,7 +121,7 @@ class BarrierSession {
     config.blockDim = dim3(static_cast<unsigned>(threads_));
     config.stream = team_.stream(l);
     config.attrs = &cooperative;
-    config.numAttrs = A::needs.grid_sync ? 1 : 0;
+    config.numAttrs = A::traits.grid_sync ? 1 : 0;
     GB_CUDA_CHECK(cudaLaunchKernelExC(
         &config, reinterpret_cast<const void*>(barrier_step_kernel<A>), params));
   }
@@ -280,7 +280,7 @@ inline constexpr std::string_view kDeviceAxesHelp =
     "skip-wait and unordered (test hooks) report what the check caught per 10^6 crossings, not a "
     "latency";
 
-// The method of algorithm A: A::info (its name, a sentence, its own axes), its optional members
+// The method of algorithm A: A::info (its name, a sentence, its own axes), A::traits
 // (frame/algorithm.cuh) and the rest from above.
 template <DeviceAlgorithm A>
 class DeviceBarrier final : public DeviceMethodBase {
@@ -292,7 +292,7 @@ class DeviceBarrier final : public DeviceMethodBase {
   }
 
   Verification verify(State& state) override {
-    if (std::string why = A::unverified(state.point()); !why.empty())
+    if (std::string why = hook_text(A::traits.unverified, state.point()); !why.empty())
       return Verification::not_verified(why);
     BarrierSession<A>& s = session(state);
     s.set_checking(true);
@@ -351,8 +351,9 @@ class DeviceBarrier final : public DeviceMethodBase {
       return Usability::no("fault=" + std::to_string(static_cast<int>(f)) +
                            " keeps the last GPU out of the barriers: it needs 2 or more "
                            "GPUs (with one, no barrier is left to miss)");
-    if (std::string why = A::infeasible(p); !why.empty()) return Usability::no(why);
-    if constexpr (A::needs.peer_atomics)
+    if (std::string why = hook_text(A::traits.infeasible, p); !why.empty())
+      return Usability::no(why);
+    if constexpr (A::traits.peer_atomics)
       if (std::string why = peer_atomics_problem(gpus); !why.empty()) return Usability::no(why);
     return Usability::yes();
   }

@@ -6,7 +6,6 @@
 #include "core/registry.hpp"
 #include "core/state.hpp"
 #include "core/techniques.hpp"
-#include "runtime/mpi_check.hpp"
 
 namespace gb {
 namespace {
@@ -34,8 +33,8 @@ class MpiBarrier final : public Method {
 
   std::vector<Measurement> measure(State& state) override {
     RunContext& ctx = state.ctx();
-#ifdef GPUBARRIER_HAVE_MPI
-    const auto barrier = [] { GB_MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); };
+    // MPI_Barrier(MPI_COMM_WORLD), through the launch (the method runs only under mpirun/srun).
+    const auto barrier = [&] { ctx.launch.barrier(); };
     // Every rank spins in MPI_Barrier: the ranks of a node need a CPU each, and need to have had
     // it while they were timed.
     std::string contention = oversubscription(ctx, 1, "ranks");
@@ -45,10 +44,6 @@ class MpiBarrier final : public Method {
     add_reason(contention, cpu_wait(ctx, cpu.of(1), "ranks"));
     for (Measurement& m : rows) m.contention = contention;
     return rows;
-#else
-    (void)ctx;
-    return {};
-#endif
   }
 };
 

@@ -17,6 +17,7 @@
 #include "core/state.hpp"
 #include "core/teardown.hpp"
 #include "core/techniques.hpp"
+#include "core/unbuilt.hpp"
 #include "runtime/host_verify.hpp"
 #include "runtime/nccl_check.hpp"
 #include "runtime/nccl_comm.hpp"
@@ -27,10 +28,16 @@ namespace {
 
 enum class Blocking { back_to_back = 0, sync_each_step = 1 };
 
-class NcclAllReduce final : public Method {
+#ifdef GPUBARRIER_HAVE_NCCL
+using NcclMethod = Method;
+#else
+using NcclMethod = Unbuilt<Method>;
+#endif
+
+class NcclAllReduce final : public NcclMethod {
  public:
   NcclAllReduce()
-      : Method({.name = "host.nccl.allreduce",
+      : NcclMethod({.name = "host.nccl.allreduce",
                 .level = Level::multi_gpu,
                 .description =
                     "ncclAllReduce of 1 float as a barrier; blocking=back-to-back gives intervals "
@@ -123,10 +130,6 @@ class NcclAllReduce final : public Method {
     Releases buffers;  // given back before the communicators
     std::vector<float*> values;
   };
-#else
-  std::vector<Measurement> measure(State&) override {
-    return {};
-  }
 #endif
 };
 
