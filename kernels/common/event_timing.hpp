@@ -51,19 +51,20 @@ inline Samples event_samples(const RunContext& ctx, cudaStream_t stream,
 
 // The bandwidth figure of latency samples (ns) that each moved `bytes`: bytes/ns per sample, in
 // `unit` (B/ns and GB/s are the same number).
-inline Measurement bandwidth_of(const std::vector<double>& ns, double bytes, std::string metric,
+inline Measurement bandwidth_of(const std::vector<double>& ns, double bytes, Metric metric,
                                 std::string unit, Technique technique, StopReason stop) {
   std::vector<double> rate(ns.size());
   for (std::size_t i = 0; i < ns.size(); ++i) rate[i] = bytes / ns[i];
-  return median_figure(std::move(rate), std::move(metric), std::move(unit), technique, stop);
+  return median_figure(std::move(rate), metric, std::move(unit), technique, stop);
 }
 
 // latency (ns) and bandwidth (bytes / latency) of event samples.
 inline std::vector<Measurement> latency_and_bandwidth(Samples s, double bytes,
                                                       std::string bandwidth_unit) {
-  Measurement bw = bandwidth_of(s.values, bytes, "bandwidth", std::move(bandwidth_unit),
+  Measurement bw = bandwidth_of(s.values, bytes, Metric::bandwidth, std::move(bandwidth_unit),
                                 Technique::event, s.stop);
-  Measurement lat = median_figure(std::move(s.values), "latency", "ns", Technique::event, s.stop);
+  Measurement lat =
+      median_figure(std::move(s.values), Metric::latency, "ns", Technique::event, s.stop);
   return {std::move(lat), std::move(bw)};
 }
 

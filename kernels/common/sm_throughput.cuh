@@ -142,7 +142,7 @@ inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
   } while (stop.more(per_cycle.size(), summarize(per_cycle).relative_standard_error()));
 
   Measurement c;
-  c.metric = "throughput_cycles";
+  c.metric = Metric::throughput_cycles;
   c.unit = units.per_cycle;
   c.technique = Technique::clock;
   c.statistic = Statistic::median;
@@ -160,7 +160,7 @@ inline std::vector<Measurement> rate_throughput(const RunContext& ctx,
   for (std::size_t i = 0; i < per_time.size(); ++i)
     per_time[i] = c.samples[i] * clock.hz / units.per_second;
   Measurement t = c;
-  t.metric = "throughput";
+  t.metric = Metric::throughput;
   t.unit = units.per_time;
   t.stats = summarize(per_time);
   t.value = t.stats.median;

@@ -276,7 +276,7 @@ class PartialSync final : public Method {
  private:
   static Measurement row(const RunContext& ctx, std::string_view barrier, const Outcome& o) {
     Measurement m;
-    m.metric = "check_never_arrived";
+    m.metric = Metric::check_never_arrived;
     m.unit = "blocks";
     m.technique = Technique::check;
     m.statistic = Statistic::count;

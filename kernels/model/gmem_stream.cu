@@ -107,7 +107,7 @@ class GmemStream final : public StreamMethod {
         ctx, 0, [&] { stream_kernel<<<blocks, kThreads>>>(a.data.get(), kWords, a.sink.get()); },
         cache.before(0));
     Measurement bw = bandwidth_of(s.values, static_cast<double>(kWords) * sizeof(double),
-                                  "bandwidth", "B/ns", Technique::event, s.stop);
+                                  Metric::bandwidth, "B/ns", Technique::event, s.stop);
     bw.note = concurrency_note(latency.back().value, bw.value, "ns") + "; " +
               std::to_string(blocks) + " blocks of " + std::to_string(kThreads) + " threads; " +
               cache.note();

@@ -79,10 +79,10 @@ class SmemStream final : public StreamMethod {
                  "(B/cycle) and dependent-load latency (cycles) of one block (clock technique)",
              .axes = {{"threads_per_block", {1, 32, 1024}}},
              .timed = {{.instruction = "LDS"}},
-             .bounds = {{.metric = "latency_cycles",
+             .bounds = {{.metric = Metric::latency_cycles,
                          .min = 1.0,
                          .why = "a dependent shared-memory load takes at least one cycle"},
-                        {.metric = "bandwidth_cycles",
+                        {.metric = Metric::bandwidth_cycles,
                          .max = 128.0,
                          .why = "an SM's shared memory delivers at most 128 B per cycle (32 "
                                 "banks x 4 B)"}}}) {}

@@ -297,17 +297,17 @@ class FloorSignal final : public Method {
           GB_CUDA_CHECK(cudaSetDevice(team.device(a)));
           return static_cast<double>(elapsed.to_host()[0]) / (2.0 * static_cast<double>(hi));
         });
-        m = median_figure(std::move(s.values), "one_way_latency", "ns", Technique::globaltimer,
-                          s.stop);
+        m = median_figure(std::move(s.values), Metric::one_way_latency, "ns",
+                          Technique::globaltimer, s.stop);
         m.reps_lo = m.reps_hi = hi;
       } else {
         // A round trip is two one-way signals: half of each launch's time, per round trip.
         m = differential(ctx, [&](long reps) { return run(reps) / 2.0; });
-        m.metric = "one_way_latency";
+        m.metric = Metric::one_way_latency;
       }
     } catch (const WatchdogTimeout& e) {
       m = timeout_measurement(
-          "one_way_latency", "ns",
+          Metric::one_way_latency, "ns",
           v.timing == Timing::globaltimer ? Technique::globaltimer : Technique::differential,
           e.what());
     }

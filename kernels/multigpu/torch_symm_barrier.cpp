@@ -97,7 +97,7 @@ class TorchSymmBarrier final : public mg::ThreadsTeamMethod {
       state.skip(e.what());
       return {};
     } catch (const legacy::HelperTimeout& e) {
-      return {timeout_measurement("latency", "ns", Technique::differential, e.what())};
+      return {timeout_measurement(Metric::latency, "ns", Technique::differential, e.what())};
     }
   }
 

@@ -95,7 +95,7 @@ class NodeHierarchicalBarrier final : public DeviceMethodBase {
       std::vector<Measurement> rows =
           caught_rows(bad, kVerifyRounds, static_cast<long>(Fault::skip_wait));
       Measurement early = rows.front();
-      early.metric = "check_early_release";
+      early.metric = Metric::check_early_release;
       early.value = bad[NodeCrossings::kEarly] * 1e6 / static_cast<double>(kVerifyRounds);
       early.note =
           "test hook fault=1: " + std::to_string(static_cast<long>(bad[NodeCrossings::kEarly])) +

@@ -81,8 +81,8 @@ class BlockReduction final : public SingleReduction {
     };
     std::vector<Measurement> rows = clock_technique(ctx, sample, clock, 1);
     const Measurement& ns = rows.back();  // latency (ns)
-    rows.push_back(bandwidth_of(ns.samples, static_cast<double>(in.n) * sizeof(double), "bandwidth",
-                                "GB/s", Technique::clock, ns.stop));
+    rows.push_back(bandwidth_of(ns.samples, static_cast<double>(in.n) * sizeof(double),
+                                Metric::bandwidth, "GB/s", Technique::clock, ns.stop));
     rows.back().sm_clock_hz = clock.hz;
     rows.back().sm_clock_source = sm_clock_source_name(clock.source);
     rows.back().reps_hi = 1;

@@ -90,8 +90,8 @@ class MultiGridReduction final : public ThreadsTeamMethod {
     std::vector<Measurement> rows = legacy::measure_reduction(state, kShape, bytes);
     if (rows.size() != 1 || rows.front().status != Status::ok) return rows;  // skipped, timeout
     Measurement& lat = rows.front();
-    Measurement bw = bandwidth_of(lat.samples, static_cast<double>(bytes), "bandwidth", "GB/s",
-                                  lat.technique, lat.stop);
+    Measurement bw = bandwidth_of(lat.samples, static_cast<double>(bytes), Metric::bandwidth,
+                                  "GB/s", lat.technique, lat.stop);
     const Checked& c = state.resource<Checked>();
     lat.note = bw.note = reduction::error_note(c.error) + "; " +
                          std::to_string(state.ctx().gpus.size()) + " GPUs x " +

@@ -166,10 +166,11 @@ class MultiReduction : public Method {
     Measurement lat = mg::team_host_loop(
         state.ctx(), team, [&](int l) { run.session.reduce(l); }, evict);
     if (const std::string why = run.session.expired(); !why.empty())
-      return {timeout_measurement("latency", "ns", Technique::host_loop, why + " while timing")};
+      return {
+          timeout_measurement(Metric::latency, "ns", Technique::host_loop, why + " while timing")};
     Measurement bw =
         bandwidth_of(lat.samples, static_cast<double>(run.shares.total()) * sizeof(double),
-                     "bandwidth", "GB/s", lat.technique, lat.stop);
+                     Metric::bandwidth, "GB/s", lat.technique, lat.stop);
     std::string note = error_note(run.error) + "; " + std::to_string(team.size()) + " GPUs x " +
                        std::to_string(run.shares.blocks(0)) + " blocks of " +
                        std::to_string(kThreads) + " threads";

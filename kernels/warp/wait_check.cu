@@ -121,7 +121,7 @@ class WaitCheck final : public Method {
  private:
   static Measurement row(long v, const StampFindings& f, long trials) {
     Measurement m;
-    m.metric = "check_left_early";
+    m.metric = Metric::check_left_early;
     m.unit = "per 1e6 trials";
     m.technique = Technique::check;
     m.statistic = Statistic::count;

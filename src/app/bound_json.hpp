@@ -12,7 +12,7 @@ namespace gb::cli {
 template <class Json>
 Json bound_json(const Bound& b) {
   const auto side = [](const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); };
-  return {{"metric", b.metric},
+  return {{"metric", name_of(b.metric)},
           {"min", side(b.min)},
           {"max", side(b.max)},
           {"why", b.why},

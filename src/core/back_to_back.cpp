@@ -2,9 +2,9 @@
 
 namespace gb {
 
-std::string back_to_back_metric(const std::string& barrier_metric) {
-  if (barrier_metric == "latency") return "interval";
-  if (barrier_metric == "loop_latency") return "loop_interval";
+Metric back_to_back_metric(Metric barrier_metric) {
+  if (barrier_metric == Metric::latency) return Metric::interval;
+  if (barrier_metric == Metric::loop_latency) return Metric::loop_interval;
   return barrier_metric;
 }
 

@@ -6,14 +6,12 @@
 // (nccl-tests' default, `-z 0`), beside `latency` and `loop_latency` of barriers.
 #pragma once
 
-#include <string>
-
 #include "core/method.hpp"
 
 namespace gb {
 
-// "latency" -> "interval", "loop_latency" -> "loop_interval"; any other metric unchanged.
-std::string back_to_back_metric(const std::string& barrier_metric);
+// latency -> interval, loop_latency -> loop_interval; any other metric unchanged.
+Metric back_to_back_metric(Metric barrier_metric);
 
 // The figure with its metric renamed by back_to_back_metric.
 Measurement as_back_to_back(Measurement m);

@@ -15,8 +15,9 @@ std::string number(double v) {
 
 std::vector<Bound> time_bounds() {
   std::vector<Bound> b;
-  for (const char* metric : {"latency", "loop_latency", "latency_cycles", "launch_interval",
-                             "launch_overhead", "one_way_latency", "interval", "loop_interval"})
+  for (Metric metric :
+       {Metric::latency, Metric::loop_latency, Metric::latency_cycles, Metric::launch_interval,
+        Metric::launch_overhead, Metric::one_way_latency, Metric::interval, Metric::loop_interval})
     b.push_back({metric, 0.0, std::nullopt, "a time is above zero", true});
   return b;
 }
@@ -31,7 +32,7 @@ std::string bound_violation(const std::vector<Bound>& bounds, const Measurement&
   const double v = m.value;
   for (const Bound& b : bounds) {
     if (b.metric != m.metric) continue;
-    const std::string what = m.metric + " " + number(v);
+    const std::string what = std::string(name_of(m.metric)) + " " + number(v);
     if (b.min && (b.min_exclusive ? !(v > *b.min) : !(v >= *b.min)))
       return what + (b.min_exclusive ? " at or below " : " below ") + number(*b.min) + " (" +
              b.why + ")";
@@ -39,12 +40,13 @@ std::string bound_violation(const std::vector<Bound>& bounds, const Measurement&
   }
   // A clock figure in ns is its latency_cycles twin at the measured SM clock: the lower cycle
   // bounds hold for it in cycles (a sub-cycle dependent load is as impossible in ns).
-  if (m.metric == "latency" && m.technique == Technique::clock && m.sm_clock_hz > 0) {
+  if (m.metric == Metric::latency && m.technique == Technique::clock && m.sm_clock_hz > 0) {
     const double cycles = v * m.sm_clock_hz / 1e9;
     for (const Bound& b : bounds)
-      if (b.metric == "latency_cycles" && b.min && *b.min > 0 && !(cycles >= *b.min))
-        return "latency " + number(v) + " ns is " + number(cycles) + " cycles at " +
-               number(m.sm_clock_hz / 1e6) + " MHz, below " + number(*b.min) + " (" + b.why + ")";
+      if (b.metric == Metric::latency_cycles && b.min && *b.min > 0 && !(cycles >= *b.min))
+        return std::string(name_of(Metric::latency)) + " " + number(v) + " ns is " +
+               number(cycles) + " cycles at " + number(m.sm_clock_hz / 1e6) + " MHz, below " +
+               number(*b.min) + " (" + b.why + ")";
   }
   return {};
 }

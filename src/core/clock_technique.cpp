@@ -6,7 +6,7 @@ std::vector<Measurement> clock_technique(const RunContext& ctx,
                                          const std::function<double()>& sample,
                                          const SmClock& clock, long reps) {
   Samples cycles = adaptive_samples(ctx, sample);
-  Measurement c = median_figure(std::move(cycles.values), "latency_cycles", "cycles",
+  Measurement c = median_figure(std::move(cycles.values), Metric::latency_cycles, "cycles",
                                 Technique::clock, cycles.stop);
   c.sm_clock_hz = clock.hz;
   c.sm_clock_source = sm_clock_source_name(clock.source);
@@ -15,7 +15,7 @@ std::vector<Measurement> clock_technique(const RunContext& ctx,
   std::vector<double> ns(c.samples.size());
   for (std::size_t i = 0; i < ns.size(); ++i) ns[i] = c.samples[i] / clock.hz * 1e9;
   Measurement t = c;
-  t.metric = "latency";
+  t.metric = Metric::latency;
   t.unit = "ns";
   t.stats = summarize(ns);
   t.value = t.stats.median;

@@ -53,7 +53,7 @@ Measurement differential(const RunContext& ctx, const std::function<double(long 
   if (hi <= lo) throw UsageError("differential technique needs reps_hi > reps_lo");
   Measurement m = paired_difference(
       ctx, [&] { return run(hi); }, [&] { return run(lo); }, static_cast<double>(hi - lo));
-  m.metric = "latency";
+  m.metric = Metric::latency;
   m.unit = "ns";
   m.technique = Technique::differential;
   m.statistic = Statistic::eq7;

@@ -21,7 +21,7 @@ Measurement fusion(const RunContext& ctx,
   fusion_overhead(0, 0, i, j);  // validates before the device is touched
   Measurement m = paired_difference(
       ctx, [&] { return run(i, j); }, [&] { return run(j, i); }, static_cast<double>(i - j));
-  m.metric = "launch_overhead";
+  m.metric = Metric::launch_overhead;
   m.unit = "ns";
   m.technique = Technique::fusion;
   m.statistic = Statistic::eq6;

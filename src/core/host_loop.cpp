@@ -37,7 +37,7 @@ void append_slowest(std::vector<double>& samples_ns,
 }
 
 Measurement host_loop_result(const std::vector<double>& samples_ns, StopReason stop) {
-  return median_figure(samples_ns, "latency", "ns", Technique::host_loop, stop);
+  return median_figure(samples_ns, Metric::latency, "ns", Technique::host_loop, stop);
 }
 
 }  // namespace gb

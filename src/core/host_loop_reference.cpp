@@ -141,7 +141,7 @@ void ReferenceLoop::settle() const {
 
 Measurement ReferenceLoop::result() const {
   Measurement m;
-  m.metric = "loop_latency";
+  m.metric = Metric::loop_latency;
   m.unit = "ns";
   m.technique = Technique::host_loop;
   m.statistic = convention_.statistic();

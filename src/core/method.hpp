@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/metric.hpp"
 #include "core/statistic.hpp"
 #include "core/statistics.hpp"
 #include "core/stop_reason.hpp"
@@ -172,7 +173,7 @@ struct Verification {
 // runner turns such a figure into an `unverified` row that says so (core/bounds.hpp). An open
 // side is std::nullopt.
 struct Bound {
-  std::string metric;
+  Metric metric = Metric::none;
   std::optional<double> min;
   std::optional<double> max;
   std::string why;
@@ -181,8 +182,10 @@ struct Bound {
 
 // One reported figure of one configuration.
 struct Measurement {
-  std::string metric;  // latency, latency_cycles, throughput, ...
-  std::string unit;    // ns, cycles, warp-syncs/ns, ...
+  Metric metric = Metric::none;  // latency, latency_cycles, throughput, ... (none: no figure)
+  // ns, cycles, warp-syncs/ns, ...: a free label, not a category (a method words its own rate
+  // units), so no code compares it with a name.
+  std::string unit;
   Technique technique = Technique::none;
   Summary stats;
   double value = 0;  // the headline figure (the technique decides: median or Eq. 7)

@@ -16,10 +16,10 @@ Samples adaptive_samples(const RunContext& ctx, const std::function<double()>& s
   return out;
 }
 
-Measurement median_figure(std::vector<double> values, std::string metric, std::string unit,
+Measurement median_figure(std::vector<double> values, Metric metric, std::string unit,
                           Technique technique, StopReason stop) {
   Measurement m;
-  m.metric = std::move(metric);
+  m.metric = metric;
   m.unit = std::move(unit);
   m.technique = technique;
   m.statistic = Statistic::median;

@@ -17,7 +17,7 @@ namespace gb::selfcheck {
 
 inline constexpr const char* kLoopMethod = "selfcheck.fadd.loop";
 inline constexpr const char* kUnrolledMethod = "selfcheck.fadd.unrolled";
-inline constexpr const char* kMetric = "cycles_per_add";
+inline constexpr Metric kMetric = Metric::cycles_per_add;
 
 // Records of one selfcheck run on one GPU (`ctx.gpus`), with the run's id and topology class.
 class RecordMaker {

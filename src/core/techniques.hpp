@@ -48,7 +48,7 @@ struct Samples {
 Samples adaptive_samples(const RunContext& ctx, const std::function<double()>& sample);
 
 // A figure whose value is the median of `values` (its samples), as clock and host-loop give.
-Measurement median_figure(std::vector<double> values, std::string metric, std::string unit,
+Measurement median_figure(std::vector<double> values, Metric metric, std::string unit,
                           Technique technique, StopReason stop);
 
 // clock (Wong; the study's section 9.3): `sample()` runs one kernel and returns the cycles per

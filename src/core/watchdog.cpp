@@ -20,10 +20,10 @@ std::string watchdog_detail(const RunOptions& options, std::string_view where) {
          " watchdog at the barrier (not every block arrived) and the kernel gave up";
 }
 
-Measurement timeout_measurement(std::string metric, std::string unit, Technique technique,
+Measurement timeout_measurement(Metric metric, std::string unit, Technique technique,
                                 std::string detail) {
   Measurement m;
-  m.metric = std::move(metric);
+  m.metric = metric;
   m.unit = std::move(unit);
   m.technique = technique;
   m.status = Status::timeout;

@@ -86,7 +86,7 @@ class WatchdogTimeout : public Error {
 std::string watchdog_detail(const RunOptions& options, std::string_view where);
 
 // The row of a measurement that the watchdog cut short (status timeout, no value).
-Measurement timeout_measurement(std::string metric, std::string unit, Technique technique,
+Measurement timeout_measurement(Metric metric, std::string unit, Technique technique,
                                 std::string detail);
 
 }  // namespace gb

@@ -49,7 +49,7 @@ Summary summary_from(const json& j) {
 }
 
 json measurement_json(const Measurement& m) {
-  return {{"metric", m.metric},
+  return {{"metric", name_of(m.metric)},
           {"unit", m.unit},
           {"technique", name_of(m.technique)},
           {"stats", summary_json(m.stats)},
@@ -68,7 +68,7 @@ json measurement_json(const Measurement& m) {
 
 Measurement measurement_from(const json& j) {
   Measurement m;
-  m.metric = j.at("metric");
+  m.metric = parse_name<Metric>(j.at("metric").get<std::string>(), "metric");
   m.unit = j.at("unit");
   m.technique = parse_name<Technique>(j.at("technique").get<std::string>(), "technique");
   m.stats = summary_from(j.at("stats"));

@@ -26,8 +26,8 @@ std::vector<std::vector<std::string>> raw_lines(const Record& r) {
   for (std::size_t i = 0; i < m.samples.size(); ++i) {
     char value[40];
     std::snprintf(value, sizeof value, "%.10g", m.samples[i]);
-    lines.push_back({r.run_id, r.method, config, gpus, r.launcher, m.metric, m.unit,
-                     std::string(name_of(m.statistic)), std::to_string(i), value});
+    lines.push_back({r.run_id, r.method, config, gpus, r.launcher, std::string(name_of(m.metric)),
+                     m.unit, std::string(name_of(m.statistic)), std::to_string(i), value});
   }
   return lines;
 }

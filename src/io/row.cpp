@@ -187,7 +187,7 @@ Row to_row(const Record& r) {
   set(row, "reps_lo", m.reps_lo ? std::to_string(m.reps_lo) : "");
   set(row, "reps_hi", m.reps_hi ? std::to_string(m.reps_hi) : "");
   set(row, "samples", std::to_string(m.stats.count));
-  set(row, "metric", m.metric);
+  set(row, "metric", std::string(name_of(m.metric)));
   set(row, "unit", m.unit);
   set(row, "value", fmt(m.value));
   set(row, "mean", fmt(m.stats.mean));

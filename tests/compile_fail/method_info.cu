@@ -30,9 +30,9 @@ class CompileFailHostMethod final : public Method {
                 .timed = {{.instruction = "BAR.SYNC"}},
 #endif
 #if defined(GB_CASE_MISSPELT_BOUND_FIELD)
-                .bounds = {{.metric = "latency", .maximum = 1.0, .why = "a test"}}}) {
+                .bounds = {{.metric = Metric::latency, .maximum = 1.0, .why = "a test"}}}) {
 #else
-                .bounds = {{.metric = "latency", .max = 1.0, .why = "a test"}}}) {
+                .bounds = {{.metric = Metric::latency, .max = 1.0, .why = "a test"}}}) {
 #endif
   }
   std::vector<Measurement> measure(State&) override { return {}; }

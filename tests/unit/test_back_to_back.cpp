@@ -10,26 +10,26 @@ namespace gb {
 namespace {
 
 TEST(BackToBack, MetricsAreNamedIntervals) {
-  EXPECT_EQ(back_to_back_metric("latency"), "interval");
-  EXPECT_EQ(back_to_back_metric("loop_latency"), "loop_interval");
-  EXPECT_EQ(back_to_back_metric("bandwidth"), "bandwidth");
+  EXPECT_EQ(back_to_back_metric(Metric::latency), Metric::interval);
+  EXPECT_EQ(back_to_back_metric(Metric::loop_latency), Metric::loop_interval);
+  EXPECT_EQ(back_to_back_metric(Metric::bandwidth), Metric::bandwidth);
   Measurement m;
-  m.metric = "loop_latency";
+  m.metric = Metric::loop_latency;
   m.value = 169;
   m.note = "verified";
   const Measurement b = as_back_to_back(m);
-  EXPECT_EQ(b.metric, "loop_interval");
+  EXPECT_EQ(b.metric, Metric::loop_interval);
   EXPECT_EQ(b.value, 169);
   EXPECT_EQ(b.note, "verified");
 }
 
 TEST(BackToBack, IntervalsAreTimes) {
-  for (const char* metric : {"interval", "loop_interval"}) {
+  for (Metric metric : {Metric::interval, Metric::loop_interval}) {
     Measurement zero;
     zero.metric = metric;
     zero.value = 0;
-    EXPECT_TRUE(apply_bounds(time_bounds(), zero)) << metric;
-    EXPECT_EQ(zero.status, Status::unverified) << metric;
+    EXPECT_TRUE(apply_bounds(time_bounds(), zero)) << name_of(metric);
+    EXPECT_EQ(zero.status, Status::unverified) << name_of(metric);
   }
 }
 

@@ -12,6 +12,7 @@
 
 #include "app/isolation_mode.hpp"
 #include "core/host_loop_reference.hpp"
+#include "core/metric.hpp"
 #include "core/names.hpp"
 #include "core/point_part.hpp"
 #include "core/statistic.hpp"
@@ -73,6 +74,25 @@ TEST(CategoryNames, TechniqueNamesRoundTrip) {
   expect_refused<Technique>("host_loop", "technique");
 }
 
+// The metric names are the CSV's `metric` column as results/SCHEMA.md lists it, byte for byte.
+TEST(CategoryNames, MetricNamesRoundTrip) {
+  expect_round_trip<Metric>();
+  EXPECT_EQ(name_of(Metric::none), "");
+  EXPECT_EQ(names_of<Metric>(),
+            (std::vector<std::string>{
+                "", "latency", "loop_latency", "interval", "loop_interval", "latency_cycles",
+                "throughput", "throughput_cycles", "launch_interval", "launch_overhead",
+                "one_way_latency", "check_stale_stamps", "check_stale_payload",
+                "check_early_release", "check_left_early", "check_never_arrived", "bandwidth",
+                "bandwidth_cycles", "cycles_per_add"}));
+}
+
+TEST(CategoryNames, UnknownMetricIsRefused) {
+  expect_refused<Metric>("Latency", "metric");
+  expect_refused<Metric>("latency ", "metric");
+  expect_refused<Metric>("latency-cycles", "metric");
+}
+
 TEST(CategoryNames, StatisticNamesRoundTrip) {
   expect_round_trip<Statistic>();
   EXPECT_EQ(name_of(Statistic::loop_mean_max_threads), "loop-mean-max-threads");
@@ -119,13 +139,13 @@ TEST(CategoryNames, LoopConventionsNameTheirStatistic) {
     }
 }
 
-// Code compares and sets the enums: a technique, statistic, stop reason, isolation, loop member,
-// point part or GPU subset written as a string literal in a comparison or an assignment would be
-// text that no table checks.
+// Code compares and sets the enums: a technique, statistic, stop reason, metric, isolation, loop
+// member, point part or GPU subset written as a string literal in a comparison or an assignment
+// would be text that no table checks.
 TEST(CategoryNames, NoSourceComparesACategoryAsText) {
   const fs::path root = GB_SOURCE_DIR;
   static const std::regex as_text(
-      R"(\b(technique|statistic|stop|isolate|members|phase|subsets?)(\(\))?\s*(==|!=|=)\s*")");
+      R"(\b(technique|statistic|stop|metric|isolate|members|phase|subsets?)(\(\))?\s*(==|!=|=)\s*")");
   int files = 0;
   for (const char* folder : {"src", "kernels", "topology", "jobs"})
     for (const auto& e : fs::recursive_directory_iterator(root / folder)) {

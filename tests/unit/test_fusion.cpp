@@ -36,7 +36,7 @@ TEST(Fusion, RecoversHiddenLaunchOverheadAndCancelsWorkAndSync) {
       },
       100, 10);
   EXPECT_NEAR(m.value, 1100.0, 5.0);  // ns
-  EXPECT_EQ(m.metric, "launch_overhead");
+  EXPECT_EQ(m.metric, Metric::launch_overhead);
   EXPECT_EQ(m.unit, "ns");
   EXPECT_EQ(m.technique, Technique::fusion);
   EXPECT_EQ(m.reps_hi, 100);

@@ -72,7 +72,7 @@ TEST(ReferenceLoop, EachSampleCombinesOneLoopOfEveryMember) {
     max.add(loop);
   }
   const Measurement a = avg.result(), m = max.result();
-  EXPECT_EQ(a.metric, "loop_latency");
+  EXPECT_EQ(a.metric, Metric::loop_latency);
   EXPECT_EQ(a.unit, "ns");
   EXPECT_EQ(a.technique, Technique::host_loop);
   EXPECT_EQ(a.statistic, Statistic::loop_mean_avg_ranks);
@@ -139,11 +139,11 @@ class Unchecked final : public Method {
   Verification verify(State&) override { return Verification::not_verified("nothing to stamp"); }
   std::vector<Measurement> measure(State&) override {
     Measurement a;
-    a.metric = "loop_latency";
+    a.metric = Metric::loop_latency;
     a.value = 1;  // a time is positive (Method::bounds)
     a.note = "per-rank loop means";
     Measurement b;
-    b.metric = "latency";
+    b.metric = Metric::latency;
     b.value = 1;
     return {a, b};
   }

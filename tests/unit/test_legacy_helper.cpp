@@ -174,7 +174,7 @@ TEST(LegacyHelper, FusionGivesTheMultiDeviceLaunchOverhead) {
   State state(ctx, kPoint);
   const std::vector<Measurement> m = measure_multi_device_fusion(state, kShape, 100, 10);
   ASSERT_EQ(m.size(), 1u);
-  EXPECT_EQ(m[0].metric, "launch_overhead");
+  EXPECT_EQ(m[0].metric, Metric::launch_overhead);
   EXPECT_EQ(m[0].statistic, Statistic::eq6);
   EXPECT_NEAR(m[0].value, 20000, 1e-3);  // the fake's 20 us per launch, by Eq. 6
 }

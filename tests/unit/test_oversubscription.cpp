@@ -14,12 +14,13 @@ using namespace gb;
 
 namespace {
 
-Measurement host_figure(const std::string& metric, double value) {
+Measurement host_figure(Metric metric, double value) {
   Measurement m;
   m.metric = metric;
   m.unit = "ns";
   m.technique = Technique::host_loop;
-  m.statistic = metric == "loop_latency" ? Statistic::loop_mean_max_threads : Statistic::median;
+  m.statistic =
+      metric == Metric::loop_latency ? Statistic::loop_mean_max_threads : Statistic::median;
   m.value = value;
   m.stats.mean = value;
   m.stats.median = value;
@@ -94,27 +95,28 @@ TEST(LoopAgreement, ALoopFarFromThePerStepFigureIsNoisy) {
 }
 
 TEST(LoopAgreement, BothRowsOfThePointAreMarkedNoisy) {
-  std::vector<Measurement> figures{host_figure("loop_latency", 3.96e6),
-                                   host_figure("latency", 480)};
+  std::vector<Measurement> figures{host_figure(Metric::loop_latency, 3.96e6),
+                                   host_figure(Metric::latency, 480)};
   check_loop_agreement(figures);
   for (const Measurement& m : figures) {
     const std::string reason = noisy_reason(m);
-    EXPECT_NE(reason.find("loop_latency 8250x latency"), std::string::npos) << m.metric;
+    EXPECT_NE(reason.find("loop_latency 8250x latency"), std::string::npos) << name_of(m.metric);
     Measurement marked = m;
     mark_noisy(marked);
     EXPECT_NE(marked.note.find("noisy: "), std::string::npos) << marked.note;
   }
   // Figures that agree, or a point without both rows, stay quiet.
-  std::vector<Measurement> quiet{host_figure("loop_latency", 300), host_figure("latency", 480)};
+  std::vector<Measurement> quiet{host_figure(Metric::loop_latency, 300),
+                                 host_figure(Metric::latency, 480)};
   check_loop_agreement(quiet);
-  for (const Measurement& m : quiet) EXPECT_EQ(noisy_reason(m), "") << m.metric;
-  std::vector<Measurement> alone{host_figure("latency", 480)};
+  for (const Measurement& m : quiet) EXPECT_EQ(noisy_reason(m), "") << name_of(m.metric);
+  std::vector<Measurement> alone{host_figure(Metric::latency, 480)};
   check_loop_agreement(alone);
   EXPECT_EQ(noisy_reason(alone[0]), "");
 }
 
 TEST(Oversubscription, AnOversubscribedFigureIsNoisyWhateverItsSpread) {
-  Measurement m = host_figure("latency", 480);
+  Measurement m = host_figure(Metric::latency, 480);
   m.contention = "oversubscribed: 8 spinning threads on 2 CPUs";
   EXPECT_EQ(noisy_reason(m), "oversubscribed: 8 spinning threads on 2 CPUs");
   m.stats.cv = 0.3;

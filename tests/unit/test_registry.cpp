@@ -58,7 +58,7 @@ TEST(Rows, SkippedMeasurementCarriesNoFigures) {
   const std::string run_id = "r";
   const Point point;
   Measurement m;
-  m.metric = "latency";
+  m.metric = Metric::latency;
   m.unit = "ns";
   m.status = Status::skipped;
   m.note = "the library refused";

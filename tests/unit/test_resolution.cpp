@@ -12,7 +12,7 @@ namespace {
 // An Eq. 6 figure as kernel.fusion writes it: value, Eq. 8 sigma, pairs.
 Measurement eq6(double value, double sigma, std::size_t pairs) {
   Measurement m;
-  m.metric = "launch_overhead";
+  m.metric = Metric::launch_overhead;
   m.unit = "ns";
   m.technique = Technique::fusion;
   m.statistic = Statistic::eq6;
@@ -72,17 +72,17 @@ TEST(Resolution, MarkedUnverifiedWithAPartOfItsOwnAfterVerified) {
   EXPECT_EQ(skipped.status, Status::skipped);
   Measurement eq7 = eq6(3, 100, 20);  // a differential figure: the same rule
   eq7.statistic = Statistic::eq7;
-  eq7.metric = "latency";
+  eq7.metric = Metric::latency;
   EXPECT_TRUE(mark_unresolved(eq7));
 }
 
 TEST(Resolution, ClockNanosecondsHeldToTheCycleBound) {
   // results/h100x2/reduction.csv line 5: 0.0429 ns of one dependent shared-memory load at
   // 1980 MHz, 0.085 cycles, written ok beside its cycle row.
-  const std::vector<Bound> bounds{{"latency_cycles", 1.0, std::nullopt,
+  const std::vector<Bound> bounds{{Metric::latency_cycles, 1.0, std::nullopt,
                                    "a dependent shared-memory load takes at least one cycle"}};
   Measurement ns;
-  ns.metric = "latency";
+  ns.metric = Metric::latency;
   ns.unit = "ns";
   ns.technique = Technique::clock;
   ns.value = 0.0429096;

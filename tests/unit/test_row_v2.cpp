@@ -68,7 +68,7 @@ TEST(PointStream, RecordsRoundTripExactly) {
                                {{"ordering", "release-acquire"}}),
                          "nv18-clique2", Status::ok, "");
   Measurement m;
-  m.metric = "latency";
+  m.metric = Metric::latency;
   m.unit = "ns";
   m.technique = Technique::differential;
   m.value = 1010.123456789012;
@@ -84,6 +84,7 @@ TEST(PointStream, RecordsRoundTripExactly) {
   const PointMessage back = decode_point_message(encode_record(r));
   ASSERT_EQ(back.kind, PointMessage::Kind::record);
   EXPECT_EQ(to_row(back.record).fields, to_row(r).fields);
+  EXPECT_EQ(back.record.figure.metric, Metric::latency);
   EXPECT_EQ(back.record.figure.value, m.value);
   EXPECT_EQ(back.record.figure.stats.mean, m.stats.mean);
   EXPECT_TRUE(std::isnan(back.record.figure.stats.cv));
@@ -94,6 +95,27 @@ TEST(PointStream, RecordsRoundTripExactly) {
   EXPECT_EQ(to_row(back.record).get("config"),
             "blocks_per_sm=2 threads_per_block=128 ordering=release-acquire");
   EXPECT_EQ(back.record.point.at("ordering"), 0);
+}
+
+// A child's figure whose metric this build has no name for is a malformed message, refused
+// naming the metric, never a row with a metric that no reader knows.
+TEST(PointStream, UnknownMetricIsRefused) {
+  RunContext ctx;
+  Measurement m;
+  m.metric = Metric::latency;
+  const Record r = with_figure(
+      make_record(ctx, "r", MethodId{"m", Level::host, 0}, Point{}, "", Status::ok, ""), m);
+  std::string line = encode_record(r);
+  const std::string known = "\"metric\":\"latency\"";
+  ASSERT_NE(line.find(known), std::string::npos) << line;
+  line.replace(line.find(known), known.size(), "\"metric\":\"latency_ns\"");
+  try {
+    decode_point_message(line);
+    ADD_FAILURE() << "a record with metric 'latency_ns' was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown metric 'latency_ns'"), std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(PointStream, ControlMessages) {

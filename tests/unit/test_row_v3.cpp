@@ -33,7 +33,7 @@ RunContext two_gpus() {
 
 Measurement figure(const std::string& statistic) {
   Measurement m;
-  m.metric = "latency";
+  m.metric = Metric::latency;
   m.unit = "ns";
   m.statistic = parse_name<Statistic>(statistic, "statistic");
   m.technique = m.statistic == Statistic::median ? Technique::clock : Technique::differential;

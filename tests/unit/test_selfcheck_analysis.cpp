@@ -51,7 +51,7 @@ TEST(SelfcheckAnalysis, FigureCarriesStandardErrorOfTheMean) {
 
 TEST(SelfcheckAnalysis, NsBecomeCyclesAtTheGivenClock) {
   Measurement m;
-  m.metric = "latency";
+  m.metric = Metric::latency;
   m.unit = "ns";
   m.value = 2.0;
   m.stats.mean = 2.0;

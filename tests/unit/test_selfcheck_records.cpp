@@ -22,7 +22,7 @@ RunContext one_gpu() {
 
 Measurement differential_cycles() {
   Measurement m;
-  m.metric = "latency";
+  m.metric = Metric::latency;
   m.unit = "cycles";
   m.technique = Technique::differential;
   m.value = m.stats.mean = 4.05;

@@ -84,7 +84,7 @@ TEST(ClockTechnique, ConvertsCyclesWithMeasuredClock) {
   ASSERT_EQ(ms.size(), 2u);
   EXPECT_EQ(ms[0].sm_clock_source, "estimate");
   EXPECT_EQ(ms[1].note, "SM clock 2000 MHz measured");
-  EXPECT_EQ(ms[0].metric, "latency_cycles");
+  EXPECT_EQ(ms[0].metric, Metric::latency_cycles);
   EXPECT_DOUBLE_EQ(ms[0].value, 20.0);
   EXPECT_EQ(ms[1].unit, "ns");
   EXPECT_DOUBLE_EQ(ms[1].value, 10.0);

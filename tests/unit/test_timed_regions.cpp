@@ -46,7 +46,7 @@ class TimedRegionFake final : public Method {
   Verification verify(State&) override { return Verification::passed(); }
   std::vector<Measurement> measure(State&) override {
     Measurement clock;
-    clock.metric = "latency_cycles";
+    clock.metric = Metric::latency_cycles;
     clock.technique = Technique::clock;
     clock.value = 1.4;
     clock.note = "SM clock 1980 MHz measured";

@@ -121,7 +121,7 @@ TEST(TorchPeer, FiguresComeFromTheScriptsReplays) {
   EXPECT_EQ(fake.method().verify(state).result, Verification::Result::passed);
   const std::vector<Measurement> m = fake.method().measure(state);
   ASSERT_EQ(m.size(), 1u);
-  EXPECT_EQ(m[0].metric, "latency");
+  EXPECT_EQ(m[0].metric, Metric::latency);
   EXPECT_EQ(m[0].unit, "ns");
   EXPECT_EQ(m[0].technique, Technique::differential);
   EXPECT_EQ(m[0].statistic, Statistic::eq7);

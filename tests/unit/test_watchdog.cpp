@@ -105,9 +105,9 @@ TEST(WatchdogHost, TimeoutMeasurementIsATimeoutRow) {
   const std::string detail = watchdog_detail(o, "gpu.grid.atomic-sense");
   EXPECT_NE(detail.find("gpu.grid.atomic-sense"), std::string::npos);
   EXPECT_NE(detail.find("0.5 s"), std::string::npos);
-  const Measurement m = timeout_measurement("latency", "ns", Technique::differential, detail);
+  const Measurement m = timeout_measurement(Metric::latency, "ns", Technique::differential, detail);
   EXPECT_EQ(m.status, Status::timeout);
-  EXPECT_EQ(m.metric, "latency");
+  EXPECT_EQ(m.metric, Metric::latency);
   EXPECT_EQ(m.technique, Technique::differential);
   EXPECT_EQ(m.note, detail);
   EXPECT_EQ(m.stats.count, 0u);

@@ -251,7 +251,7 @@ class GridBarrierMethod final : public Method {
           "until it ended), so the figure is no figure under load";
       return {skipped};
     } catch (const WatchdogTimeout& e) {
-      return {timeout_measurement("latency", "ns", Technique::differential, e.what())};
+      return {timeout_measurement(Metric::latency, "ns", Technique::differential, e.what())};
     }
   }
 

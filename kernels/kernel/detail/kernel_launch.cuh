@@ -216,7 +216,7 @@ class KernelLaunch final : public Method {
       many.submit();
       stream.sync();
     });
-    interval.metric = "launch_interval";
+    interval.metric = Metric::launch_interval;
     scale_figures(interval, 1.0 / kBatch);
     interval.note = std::to_string(kBatch) +
                     " empty kernels back to back in one stream + one synchronise, per kernel";

@@ -33,10 +33,10 @@ inline std::vector<Measurement> bandwidth_rows(const Samples& per_cycle, const S
                                                long reps) {
   std::vector<double> per_ns(per_cycle.values.size());
   for (std::size_t i = 0; i < per_ns.size(); ++i) per_ns[i] = per_cycle.values[i] * clock.hz / 1e9;
-  std::vector<Measurement> rows{
-      median_figure(per_cycle.values, "bandwidth_cycles", "B/cycle", Technique::clock,
-                    per_cycle.stop),
-      median_figure(std::move(per_ns), "bandwidth", "B/ns", Technique::clock, per_cycle.stop)};
+  std::vector<Measurement> rows{median_figure(per_cycle.values, Metric::bandwidth_cycles, "B/cycle",
+                                              Technique::clock, per_cycle.stop),
+                                median_figure(std::move(per_ns), Metric::bandwidth, "B/ns",
+                                              Technique::clock, per_cycle.stop)};
   for (Measurement& m : rows) {
     m.sm_clock_hz = clock.hz;
     m.sm_clock_source = sm_clock_source_name(clock.source);

@@ -172,7 +172,7 @@ Measurement measure_crossings(const RunContext& ctx, const Team& team, S& sessio
   try {
     m = differential(ctx, run);
   } catch (const WatchdogTimeout& e) {
-    return timeout_measurement("latency", "ns", Technique::differential, e.what());
+    return timeout_measurement(Metric::latency, "ns", Technique::differential, e.what());
   }
   m.note = std::to_string(team.size()) + " GPUs x " + std::to_string(session.blocks()) + " blocks";
   return m;
@@ -183,8 +183,8 @@ Measurement measure_crossings(const RunContext& ctx, const Team& team, S& sessio
 inline std::vector<Measurement> caught_rows(const std::vector<double>& bad, long crossings,
                                             long fault) {
   std::vector<Measurement> rows;
-  for (const auto& [metric, count] :
-       {std::pair{"check_stale_stamps", bad[0]}, std::pair{"check_stale_payload", bad[2]}}) {
+  for (const auto& [metric, count] : {std::pair{Metric::check_stale_stamps, bad[0]},
+                                      std::pair{Metric::check_stale_payload, bad[2]}}) {
     Measurement m;
     m.metric = metric;
     m.unit = "per 1e6 crossings";

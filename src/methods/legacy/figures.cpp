@@ -43,7 +43,7 @@ Verification timed_out(const std::string& why) {
   return Verification::timed_out(why);
 }
 
-auto timeout_row(const char* metric, Technique technique) {
+auto timeout_row(Metric metric, Technique technique) {
   return [=](const std::string& why) -> std::vector<Measurement> {
     return {timeout_measurement(metric, "ns", technique, why)};
   };
@@ -95,7 +95,7 @@ std::vector<Measurement> measure_multi_grid(State& state, const Shape& shape) {
         m.note = shape_note(s);
         return {m};
       },
-      timeout_row("latency", Technique::differential));
+      timeout_row(Metric::latency, Technique::differential));
 }
 
 Verification verify_real_launch(State& state, const Shape& shape) {
@@ -112,7 +112,7 @@ std::vector<Measurement> measure_real_launch(State& state, const Shape& shape) {
         m.note = "cudaLaunchCooperativeKernelMultiDevice; " + shape_note(s);
         return {m};
       },
-      timeout_row("latency", Technique::host_loop));
+      timeout_row(Metric::latency, Technique::host_loop));
 }
 
 Verification verify_reduction(
@@ -131,7 +131,7 @@ std::vector<Measurement> measure_reduction(State& state, const Shape& shape, lon
         m.note = "this_multi_grid().sync(); gpubarrier-legacy, " + s.versions();
         return {m};
       },
-      timeout_row("latency", Technique::host_loop));
+      timeout_row(Metric::latency, Technique::host_loop));
 }
 
 std::vector<Measurement> measure_multi_device_fusion(State& state, const Shape& shape, long i,
@@ -146,7 +146,7 @@ std::vector<Measurement> measure_multi_device_fusion(State& state, const Shape& 
                  shape_note(s);
         return {m};
       },
-      timeout_row("launch_overhead", Technique::fusion));
+      timeout_row(Metric::launch_overhead, Technique::fusion));
 }
 
 }  // namespace gb::legacy
