@@ -114,22 +114,20 @@ namespace {
 
 using namespace nvshmem_barrier;  // NOLINT(google-build-using-namespace): this file's own parts
 
-// Why NVSHMEM cannot run here ("" when it can): not built in, or not one PE per process.
-std::string nvshmem_problem(const RunContext& ctx) {
+// Why NVSHMEM cannot run here ("" when it can): not built in, or not one PE per process; and the
+// method's base, which measures nothing where NVSHMEM is not built in.
 #ifdef GPUBARRIER_HAVE_NVSHMEM
+std::string nvshmem_problem(const RunContext& ctx) {
   if (!ctx.launch.under_mpi)
     return "NVSHMEM runs one PE per process: mpi mode only (mpirun -np <GPUs> gpubarrier ...)";
   return "";
-#else
-  (void)ctx;
-  return "gpubarrier was built without NVSHMEM (scripts/setup with GPUBARRIER_WITH_NVSHMEM=AUTO "
-         "or ON unpacks PyPI's nvidia-nvshmem-cu13)";
-#endif
 }
-
-#ifdef GPUBARRIER_HAVE_NVSHMEM
 using NvshmemMethod = mg::DeviceMethodBase;
 #else
+std::string nvshmem_problem(const RunContext&) {
+  return "gpubarrier was built without NVSHMEM (scripts/setup with GPUBARRIER_WITH_NVSHMEM=AUTO "
+         "or ON unpacks PyPI's nvidia-nvshmem-cu13)";
+}
 using NvshmemMethod = Unbuilt<mg::DeviceMethodBase>;
 #endif
 
