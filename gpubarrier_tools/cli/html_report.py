@@ -40,7 +40,6 @@ from ..analysis.reports.reference import reference
 from ..data import gbcsv, output_files, tool_main, user_files
 from ..data.tables import Html, Table
 
-LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 TOPO_FILES = ("nvidia-smi-topo.txt", "topology.json")
 
 CSS = """
@@ -371,7 +370,9 @@ def level_tables(rows: list, path: str) -> str:
     by_level = collections.defaultdict(list)
     for r in rows:
         by_level[r["level"] or "(none)"].append(r)
-    order = [lv for lv in LEVELS if lv in by_level] + sorted(set(by_level) - set(LEVELS))
+    order = [lv for lv in gbcsv.LEVELS if lv in by_level] + sorted(
+        set(by_level) - set(gbcsv.LEVELS)
+    )
     out = []
     for lv in order:
         rs = by_level[lv]

@@ -24,13 +24,12 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .. import render
-from ..data import tool_main
+from ..data import gbcsv, tool_main
 from ..data.tables import Table
 
 ROOT = tool_main.ROOT
 DEFAULT_DOC = os.path.join(ROOT, "docs", "methods.md")
 
-LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 LEVEL_TEXT = {
     "warp": "threads of one warp",
     "block": "threads of one block",
@@ -76,8 +75,10 @@ def document(methods: list[dict[str, Any]]) -> list:
         "`axes:` (sweep file) replaces them. `gpu_count` 0 means every GPU given.",
         "",
     ]
-    order = {lvl: i for i, lvl in enumerate(LEVELS)}
-    levels = sorted({m["level"] for m in methods}, key=lambda lv: (order.get(lv, len(LEVELS)), lv))
+    order = {lvl: i for i, lvl in enumerate(gbcsv.LEVELS)}
+    levels = sorted(
+        {m["level"] for m in methods}, key=lambda lv: (order.get(lv, len(gbcsv.LEVELS)), lv)
+    )
     out += [
         Table(
             ["level", "what waits", "methods"],

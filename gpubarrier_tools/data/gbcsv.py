@@ -34,7 +34,6 @@ from __future__ import annotations
 import collections.abc
 import contextlib
 import glob
-import json
 import math
 import operator
 import os
@@ -50,8 +49,8 @@ from . import bounds, timed_regions, tool_main, user_files
 SCHEMA_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema.json")
 
 
-def _read_schema(
-    path: str,
+def _schema_parts(
+    schema: Any,
 ) -> tuple[
     list[tuple[str, int]],
     int,
@@ -60,38 +59,32 @@ def _read_schema(
     dict[str, dict[str, dict[str, str]]],
     dict[str, dict[str, str]],
 ]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            schema = json.load(f)
-        columns = [(c["name"], int(c["since"])) for c in schema["columns"]]
-        noisy = schema["noisy"]
-        value_names = {
-            method: {
-                axis: {str(code): str(name) for code, name in names.items()}
-                for axis, names in axes.items()
-            }
-            for method, axes in schema["value_names"].items()
+    columns = [(c["name"], int(c["since"])) for c in schema["columns"]]
+    noisy = schema["noisy"]
+    value_names = {
+        method: {
+            axis: {str(code): str(name) for code, name in names.items()}
+            for axis, names in axes.items()
         }
-        glossary = {axis: dict(names) for axis, names in schema["glossary"].items()}
-        return (
-            columns,
-            int(schema["schema_version"]),
-            list(schema["statuses"]),
-            (float(noisy["cv"]), float(noisy["budget_cv"]), float(noisy["mean_median_gap"])),
-            value_names,
-            glossary,
-        )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
-        tool_main.fail(
-            tool_main.InputError(
-                f"cannot read the CSV schema {path} ({why}): the tools folder is incomplete; restore "
-                f"it from the checkout, or write it with `gpubarrier --json schema > {path}`"
-            )
-        )
+        for method, axes in schema["value_names"].items()
+    }
+    glossary = {axis: dict(names) for axis, names in schema["glossary"].items()}
+    return (
+        columns,
+        int(schema["schema_version"]),
+        list(schema["statuses"]),
+        (float(noisy["cv"]), float(noisy["budget_cv"]), float(noisy["mean_median_gap"])),
+        value_names,
+        glossary,
+    )
 
 
-_SCHEMA = _read_schema(SCHEMA_FILE)
+_SCHEMA = tool_main.package_json(
+    SCHEMA_FILE,
+    "the CSV schema",
+    _schema_parts,
+    f", or write it with `gpubarrier --json schema > {SCHEMA_FILE}`",
+)
 # Columns in CSV order and the schema version that added each.
 COLUMNS = _SCHEMA[0]
 NAMES = [name for name, _ in COLUMNS]
@@ -118,6 +111,8 @@ NON_NEGATIVE = {"stddev": "a standard deviation", "samples": "a count of samples
 # each name it has) and {axis: {name: meaning}} (one meaning per name on every method).
 VALUE_NAMES = _SCHEMA[4]
 GLOSSARY = _SCHEMA[5]
+# The values of the level column, in the order the tools list them: core/method.hpp's Level.
+LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 _CODES = {
     method: {axis: {name: code for code, name in names.items()} for axis, names in axes.items()}
     for method, axes in VALUE_NAMES.items()

@@ -12,8 +12,8 @@ from a committed reference run.
 
 from __future__ import annotations
 
-import json
 import os
+from typing import Any
 
 from . import tool_main
 
@@ -209,31 +209,25 @@ def study_conclusions(path: str = CONCLUSIONS_FILE) -> list[dict[str, str]]:
     """The file's conclusions, in its order: {key, section, claim, quote[, figure]}, every field
     a string, the keys distinct. A file that cannot be read or holds anything else ends the tool
     (exit 2, naming the file): the tools folder is incomplete."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            conclusions = json.load(f)["conclusions"]
-        keys = set()
-        for c in conclusions:
-            fields = set(c)
-            if not set(CONCLUSION_FIELDS) <= fields <= {*CONCLUSION_FIELDS, "figure"} or not all(
-                isinstance(v, str) for v in c.values()
-            ):
-                raise ValueError(
-                    f"conclusion {c.get('key')!r} has the fields {sorted(fields)}: "
-                    f"strings {', '.join(CONCLUSION_FIELDS)}[, figure] expected"
-                )
-            if c["key"] in keys:
-                raise ValueError(f"conclusion {c['key']!r} twice")
-            keys.add(c["key"])
-        return conclusions
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
-        tool_main.fail(
-            tool_main.InputError(
-                f"cannot read the study's conclusions {path} ({why}): the tools folder is "
-                f"incomplete; restore it from the checkout"
+    return tool_main.package_json(path, "the study's conclusions", _conclusions)
+
+
+def _conclusions(data: Any) -> list[dict[str, str]]:
+    conclusions = data["conclusions"]
+    keys = set()
+    for c in conclusions:
+        fields = set(c)
+        if not set(CONCLUSION_FIELDS) <= fields <= {*CONCLUSION_FIELDS, "figure"} or not all(
+            isinstance(v, str) for v in c.values()
+        ):
+            raise ValueError(
+                f"conclusion {c.get('key')!r} has the fields {sorted(fields)}: "
+                f"strings {', '.join(CONCLUSION_FIELDS)}[, figure] expected"
             )
-        )
+        if c["key"] in keys:
+            raise ValueError(f"conclusion {c['key']!r} twice")
+        keys.add(c["key"])
+    return conclusions
 
 
 def conclusion_rows(answers: dict, figures: dict, conclusions: list) -> list:

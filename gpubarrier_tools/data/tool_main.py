@@ -28,6 +28,7 @@ import argparse
 import contextlib
 import difflib
 import errno
+import json
 import os
 import re
 import stat
@@ -35,7 +36,9 @@ import sys
 import traceback
 import types
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
+
+T = TypeVar("T")
 
 # OSErrors that say an output could not be written, not that the tool is wrong.
 WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO, errno.EFBIG}
@@ -255,6 +258,24 @@ class ArgumentParser(argparse.ArgumentParser):
             what = {"int": "an integer", "float": "a number"}.get(typed[2], f"a {typed[2]}")
             message = f"{typed[1]} {typed[3]}: expected {what}"
         raise InputError(f"{message}; see `{self.prog} --help`")
+
+
+def package_json(path: str, what: str, parse: Callable[[Any], T], fix: str = "") -> T:
+    """parse(the JSON of `path`), one of the package's own data files. A file that cannot be read
+    or holds anything else (`parse` raises ValueError, KeyError, TypeError or AttributeError) ends
+    the tool (exit 2) naming `what` and the file: the tools folder is incomplete, restored from
+    the checkout (`fix`: ", or ..." where the file can be written again)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse(json.load(f))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+        why = e.strerror if isinstance(e, OSError) else f"{type(e).__name__}: {e}"
+        fail(
+            InputError(
+                f"cannot read {what} {path} ({why}): the tools folder is incomplete; restore it "
+                f"from the checkout{fix}"
+            )
+        )
 
 
 def fail(e: BaseException) -> NoReturn:

@@ -34,7 +34,6 @@ from matplotlib import ticker
 
 from ..data import gbcsv
 
-LEVELS = ["warp", "block", "cluster", "grid", "kernel", "multi-gpu", "multi-node", "host"]
 PREFERRED = {
     "blocks_per_sm": "1",
     "threads_per_block": "128",
@@ -248,7 +247,12 @@ def comparison_table(rows: list, groups: list[str]) -> list:
     for m in by:
         pick, cfg = representative(by[m])
         table.append((level[m], m, cfg, pick))
-    table.sort(key=lambda t: (LEVELS.index(t[0]) if t[0] in LEVELS else len(LEVELS), t[1]))
+    table.sort(
+        key=lambda t: (
+            gbcsv.LEVELS.index(t[0]) if t[0] in gbcsv.LEVELS else len(gbcsv.LEVELS),
+            t[1],
+        )
+    )
     return table
 
 
@@ -281,7 +285,7 @@ def _column_label(label: str) -> str:
 
 def bars(table: list, groups: list[str], out: str, save: Callable, prefix: str) -> list:
     """One facet per level: horizontal grouped bars, error bars ±1 stddev."""
-    levels = [lv for lv in LEVELS if any(t[0] == lv for t in table)]
+    levels = [lv for lv in gbcsv.LEVELS if any(t[0] == lv for t in table)]
     levels += sorted({t[0] for t in table} - set(levels))
     if not levels:
         return []
