@@ -44,9 +44,8 @@ std::string bound_violation(const std::vector<Bound>& bounds, const Measurement&
     const double cycles = v * m.sm_clock_hz / 1e9;
     for (const Bound& b : bounds)
       if (b.metric == Metric::latency_cycles && b.min && *b.min > 0 && !(cycles >= *b.min))
-        return std::string(name_of(Metric::latency)) + " " + number(v) + " ns is " +
-               number(cycles) + " cycles at " + number(m.sm_clock_hz / 1e6) + " MHz, below " +
-               number(*b.min) + " (" + b.why + ")";
+        return "latency " + number(v) + " ns is " + number(cycles) + " cycles at " +
+               number(m.sm_clock_hz / 1e6) + " MHz, below " + number(*b.min) + " (" + b.why + ")";
   }
   return {};
 }

@@ -132,12 +132,13 @@ std::string loop_disagreement(double loop_ns, double step_ns) {
   if (!(loop_ns > 0) || !(step_ns > 0)) return "";
   const double ratio = loop_ns / step_ns;
   if (ratio <= kNoisyLoopRatio && ratio >= 1 / kNoisyLoopRatio) return "";
-  const std::string loop(name_of(Metric::loop_latency)), step(name_of(Metric::latency));
   char text[128];
   std::snprintf(text, sizeof text,
-                ratio >= 10 ? "%s %.0fx %s (more than %gx apart: members waited for CPUs)"
-                            : "%s %.3gx %s (more than %gx apart: members waited for CPUs)",
-                loop.c_str(), ratio, step.c_str(), kNoisyLoopRatio);
+                ratio >= 10 ? "loop_latency %.0fx latency (more than %gx apart: members waited "
+                              "for CPUs)"
+                            : "loop_latency %.3gx latency (more than %gx apart: members waited "
+                              "for CPUs)",
+                ratio, kNoisyLoopRatio);
   return text;
 }
 
